@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import {
+  normaliseEmail, validateCredentials, type Credentials, type IssuedSession, type RequestMeta, type SubscriptionTier,
+  type UpdateProfileRequest, type UserProfile,
+} from '@lv/contracts';
+import type { AccessTokenSigner, Caller, RevokedSessions } from '@lv/platform/auth';
+import { DomainError, validationError } from '@lv/platform/errors';
+import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { PasswordHasher } from './credentials/password-hasher.js';
+import { SignInLimiter } from './credentials/sign-in-limiter.js';
+import { SessionStore, type SessionRow } from './sessions/session-store.js';
+import { userDecider, userStreamId, type UserCommand } from './users/user.decider.js';
+import { findProfileByEmail, findProfileById, userProfileProjection } from './users/user-profile.projection.js';
+import { identityPublishPolicy } from './users/publish-policy.js';
+
+export interface IdentityServiceDeps {
+  orm: MikroORM;
+  signer: AccessTokenSigner;
+  revokedSessions: RevokedSessions;
+  limiter: SignInLimiter;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+}
+
+/** Identity's use cases. Transport-free: the NATS controller and the tests call these directly. */
+export class IdentityService {
+  readonly store = new EventStore({ publish: identityPublishPolicy, inlineProjections: [userProfileProjection] });
+  private readonly hasher = new PasswordHasher();
+  private readonly sessions: SessionStore;
+
+  constructor(private readonly deps: IdentityServiceDeps) {
+    this.sessions = new SessionStore(deps.refreshTokenTtlSeconds);
+  }
+
+  get orm(): MikroORM {
+    return this.deps.orm;
+  }
+
+  private get em() {
+    return this.deps.orm.em.fork();
+  }
+
+  async signUp(input: Credentials, meta: RequestMeta): Promise<IssuedSession> {
+    const { email, password } = this.checkCredentials(input);
+    const passwordHash = await this.hasher.hash(password);
+    const userId = randomUUID();
+    try {
+      await this.execute(userId, { type: 'RegisterUser', userId, email, now: new Date().toISOString() }, { actor: { kind: 'user', id: userId }, correlationId: meta.requestId }, async (em) => {
+        await em.execute('insert into credentials (user_id, email, password_hash) values (?, ?, ?)', [userId, email, passwordHash]);
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new DomainError('EMAIL_TAKEN');
+      throw error;
+    }
+    return this.openSession(userId, meta);
+  }
+
+  async signIn(input: Credentials, meta: RequestMeta): Promise<IssuedSession> {
+    const { email, password } = this.checkCredentials(input);
+    await this.deps.limiter.assertAllowed(email, meta.ip);
+    const [row] = await this.em.execute<{ user_id: string; password_hash: string }[]>('select user_id, password_hash from credentials where email = ?', [email]);
+    if (!(await this.hasher.verify(row?.password_hash ?? null, password)) || !row) {
+      await this.deps.limiter.recordFailure(email, meta.ip);
+      throw new DomainError('INVALID_CREDENTIALS');
+    }
+    await this.deps.limiter.recordSuccess(email);
+    return this.openSession(row.user_id, meta);
+  }
+
+  async refresh(refreshToken: string): Promise<IssuedSession> {
+    const outcome = await this.em.transactional((em) => this.sessions.rotate(em, refreshToken));
+    if (outcome.kind === 'reused') {
+      await this.deps.revokedSessions.revoke(outcome.sessionId);
+      throw new DomainError('SESSION_EXPIRED');
+    }
+    return this.issue(outcome.session, outcome.refreshToken);
+  }
+
+  /** Revokes the session named by the refresh token, or by the caller's access token. */
+  async signOut(refreshToken: string | undefined, caller: Caller | null): Promise<boolean> {
+    const em = this.em;
+    const session = refreshToken ? await this.sessions.sessionOf(em, refreshToken) : null;
+    const sessionId = session?.id ?? caller?.sessionId;
+    if (!sessionId) return false;
+    const revoked = await this.sessions.revoke(em, sessionId, 'signed out');
+    await this.deps.revokedSessions.revoke(sessionId);
+    return revoked;
+  }
+
+  /** Who a refresh token belongs to, without rotating it (the gateway's admin dashboard cookie). */
+  async introspect(refreshToken: string): Promise<UserProfile | null> {
+    const session = await this.sessions.sessionOf(this.em, refreshToken);
+    return session ? findProfileById(this.em, session.user_id) : null;
+  }
+
+  async getProfile(userId: string): Promise<UserProfile> {
+    const profile = await findProfileById(this.em, userId);
+    if (!profile) throw new DomainError('NOT_FOUND', 'User not found');
+    return profile;
+  }
+
+  async updateProfile(caller: Caller, patch: UpdateProfileRequest): Promise<UserProfile> {
+    await this.execute(caller.userId, { type: 'UpdateProfile', userId: caller.userId, fullName: patch.full_name, avatarUrl: patch.avatar_url }, { actor: { kind: 'user', id: caller.userId } });
+    return this.getProfile(caller.userId);
+  }
+
+  // Operator commands (ops CLI). They act through the same decider and events as everything else.
+
+  async findByEmail(email: string): Promise<UserProfile> {
+    const profile = await findProfileByEmail(this.em, normaliseEmail(email));
+    if (!profile) throw new DomainError('NOT_FOUND', `No user with email ${normaliseEmail(email)}`);
+    return profile;
+  }
+
+  async setAdmin(email: string, admin: boolean, operator: Caller): Promise<UserProfile> {
+    const { id } = await this.findByEmail(email);
+    await this.execute(id, { type: 'SetAdmin', userId: id, admin }, { actor: { kind: 'operator', id: operator.userId } });
+    return this.getProfile(id);
+  }
+
+  async setTier(email: string, tier: SubscriptionTier, operator: Caller): Promise<UserProfile> {
+    const { id } = await this.findByEmail(email);
+    await this.execute(id, { type: 'ChangeSubscriptionTier', userId: id, tier }, { actor: { kind: 'operator', id: operator.userId } });
+    return this.getProfile(id);
+  }
+
+  rebuildProjections(): Promise<RebuildReport[]> {
+    return rebuildProjections(this.deps.orm.em, this.store, [userProfileProjection]);
+  }
+
+  private checkCredentials(input: Credentials): Credentials {
+    const problems = validateCredentials(input);
+    if (problems) throw validationError(problems, problems.email ?? problems.password);
+    return { email: normaliseEmail(input.email), password: input.password };
+  }
+
+  private execute(userId: string, command: UserCommand, metadata: EventMetadata, alsoInTransaction?: Parameters<typeof handleCommand>[4]['alsoInTransaction']) {
+    return handleCommand(this.deps.orm.em, this.store, userDecider, command, { streamId: userStreamId(userId), streamType: 'user', metadata, alsoInTransaction });
+  }
+
+  private async openSession(userId: string, meta: RequestMeta): Promise<IssuedSession> {
+    const { session, refreshToken } = await this.em.transactional((em) => this.sessions.open(em, userId, meta));
+    return this.issue(session, refreshToken);
+  }
+
+  private async issue(session: SessionRow, refreshToken: string): Promise<IssuedSession> {
+    const profile = await this.getProfile(session.user_id);
+    const { token, expiresAt } = this.deps.signer.sign(
+      { sub: profile.id, sid: session.id, email: profile.email, tier: profile.subscription_tier, admin: profile.ai_admin, kind: 'user' },
+      this.deps.accessTokenTtlSeconds,
+    );
+    return { accessToken: token, accessTokenExpiresAt: expiresAt, refreshToken, refreshTokenExpiresAt: new Date(session.expires_at).getTime(), sessionId: session.id, profile };
+  }
+}

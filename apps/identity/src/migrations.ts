@@ -1,0 +1,61 @@
+import { Migration } from '@mikro-orm/migrations';
+import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
+
+/**
+ * Identity's own tables besides the event store:
+ * - user_profiles: read model projected from user events (rebuildable at any time).
+ * - credentials: email and argon2id hash, written with the registration event. Secrets never go
+ *   into the event log, which is immutable and leaves the service.
+ * - sessions / refresh_tokens: operational security state. Every refresh token ever issued is kept
+ *   (hashed) with the time it was used, so presenting a used one is recognised as reuse.
+ */
+class IdentityTables20261122 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+      create table user_profiles (
+        id uuid primary key,
+        email text not null,
+        full_name text,
+        avatar_url text,
+        created_at timestamptz not null,
+        subscription_tier text not null default 'none',
+        ai_admin boolean not null default false
+      )`);
+    this.addSql(`create index user_profiles_email_idx on user_profiles (email)`);
+    this.addSql(`
+      create table credentials (
+        user_id uuid primary key,
+        email text not null unique,
+        password_hash text not null,
+        updated_at timestamptz not null default now()
+      )`);
+    this.addSql(`
+      create table sessions (
+        id uuid primary key,
+        user_id uuid not null,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null,
+        revoked_at timestamptz,
+        revoked_reason text,
+        user_agent text,
+        ip text
+      )`);
+    this.addSql(`create index sessions_user_idx on sessions (user_id)`);
+    this.addSql(`
+      create table refresh_tokens (
+        token_hash text primary key,
+        session_id uuid not null references sessions (id) on delete cascade,
+        issued_at timestamptz not null default now(),
+        used_at timestamptz
+      )`);
+    this.addSql(`create index refresh_tokens_session_idx on refresh_tokens (session_id)`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop table if exists refresh_tokens, sessions, credentials, user_profiles');
+  }
+}
+
+export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
+  { name: 'identity-tables-2026-11-22', class: IdentityTables20261122 },
+]);

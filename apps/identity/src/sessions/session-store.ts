@@ -1,0 +1,85 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '@lv/platform/errors';
+
+/** A refresh token is `<session id>.<256 random bits>`; only its SHA-256 is stored. */
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+function parseToken(token: string): { sessionId: string } | null {
+  const match = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  return match ? { sessionId: match[1]! } : null;
+}
+
+/**
+ * Two tabs refreshing at the same moment present the same token twice; the second one inside this
+ * window is refused without treating it as theft.
+ */
+const CONCURRENT_REFRESH_GRACE_MS = 10_000;
+
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+export type RefreshOutcome =
+  | { kind: 'rotated'; session: SessionRow; refreshToken: string }
+  | { kind: 'reused'; sessionId: string };
+
+/**
+ * Sessions with rotating refresh tokens. Every token issued is remembered (hashed) with when it was
+ * used: presenting a used token means it was copied, so the whole session is revoked.
+ */
+export class SessionStore {
+  constructor(private readonly refreshTtlSeconds: number) {}
+
+  async open(em: EntityManager, userId: string, meta: { ip?: string; userAgent?: string }): Promise<{ session: SessionRow; refreshToken: string }> {
+    const id = randomUUID();
+    const expiresAt = new Date(Date.now() + this.refreshTtlSeconds * 1000);
+    await em.execute('insert into sessions (id, user_id, expires_at, ip, user_agent) values (?, ?, ?, ?, ?)', [id, userId, expiresAt, meta.ip ?? null, meta.userAgent?.slice(0, 300) ?? null]);
+    const refreshToken = await this.issue(em, id);
+    return { session: { id, user_id: userId, expires_at: expiresAt, revoked_at: null }, refreshToken };
+  }
+
+  private async issue(em: EntityManager, sessionId: string): Promise<string> {
+    const token = `${sessionId}.${randomBytes(32).toString('base64url')}`;
+    await em.execute('insert into refresh_tokens (token_hash, session_id) values (?, ?)', [hashToken(token), sessionId]);
+    return token;
+  }
+
+  /** Exchanges a refresh token for a new one. Runs in the caller's transaction; locks the session row. */
+  async rotate(em: EntityManager, refreshToken: string): Promise<RefreshOutcome> {
+    const parsed = parseToken(refreshToken);
+    if (!parsed) throw new DomainError('UNAUTHENTICATED');
+    const [session] = await em.execute<SessionRow[]>('select id, user_id, expires_at, revoked_at from sessions where id = ? for update', [parsed.sessionId]);
+    if (!session) throw new DomainError('UNAUTHENTICATED');
+    const [token] = await em.execute<{ used_at: Date | null }[]>('select used_at from refresh_tokens where token_hash = ? and session_id = ?', [hashToken(refreshToken), session.id]);
+    if (!token) throw new DomainError('UNAUTHENTICATED');
+    if (session.revoked_at || new Date(session.expires_at).getTime() <= Date.now()) throw new DomainError('SESSION_EXPIRED');
+    if (token.used_at) {
+      if (Date.now() - new Date(token.used_at).getTime() < CONCURRENT_REFRESH_GRACE_MS) throw new DomainError('SESSION_EXPIRED');
+      await this.revoke(em, session.id, 'refresh token reused');
+      return { kind: 'reused', sessionId: session.id };
+    }
+    await em.execute('update refresh_tokens set used_at = now() where token_hash = ?', [hashToken(refreshToken)]);
+    return { kind: 'rotated', session, refreshToken: await this.issue(em, session.id) };
+  }
+
+  /** The session a refresh token belongs to, if it is live; does not rotate. */
+  async sessionOf(em: EntityManager, refreshToken: string): Promise<SessionRow | null> {
+    const parsed = parseToken(refreshToken);
+    if (!parsed) return null;
+    const [row] = await em.execute<SessionRow[]>(
+      `select s.id, s.user_id, s.expires_at, s.revoked_at from sessions s join refresh_tokens t on t.session_id = s.id
+        where s.id = ? and t.token_hash = ? and t.used_at is null and s.revoked_at is null and s.expires_at > now()`,
+      [parsed.sessionId, hashToken(refreshToken)],
+    );
+    return row ?? null;
+  }
+
+  async revoke(em: EntityManager, sessionId: string, reason: string): Promise<boolean> {
+    const rows = await em.execute<{ id: string }[]>('update sessions set revoked_at = now(), revoked_reason = ? where id = ? and revoked_at is null returning id', [reason, sessionId]);
+    return rows.length > 0;
+  }
+}

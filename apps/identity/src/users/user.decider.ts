@@ -1,0 +1,85 @@
+import type { IdentityEvent, SubscriptionTier } from '@lv/contracts';
+import { DomainError, validationError } from '@lv/platform/errors';
+import type { Decider } from '@lv/platform/event-store';
+
+/** A user's stream: `user-{id}`. State is only what the rules below need. */
+export interface UserState {
+  status: 'new' | 'registered';
+  email: string | null;
+  fullName: string | null;
+  avatarUrl: string | null;
+  tier: SubscriptionTier;
+  isAdmin: boolean;
+}
+
+export type UserCommand =
+  | { type: 'RegisterUser'; userId: string; email: string; now: string }
+  | { type: 'UpdateProfile'; userId: string; fullName?: string | null; avatarUrl?: string | null }
+  | { type: 'ChangeSubscriptionTier'; userId: string; tier: SubscriptionTier }
+  | { type: 'SetAdmin'; userId: string; admin: boolean };
+
+export const FULL_NAME_MAX = 120;
+
+export const userStreamId = (userId: string) => `user-${userId}`;
+
+function requireRegistered(state: UserState): void {
+  if (state.status !== 'registered') throw new DomainError('NOT_FOUND', 'User not found');
+}
+
+export const userDecider: Decider<UserState, UserCommand, IdentityEvent> = {
+  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'RegisterUser':
+        if (state.status === 'registered') throw new DomainError('EMAIL_TAKEN');
+        return [{ type: 'UserRegistered', data: { userId: command.userId, email: command.email, registeredAt: command.now } }];
+
+      case 'UpdateProfile': {
+        requireRegistered(state);
+        const data: { userId: string; full_name?: string | null; avatar_url?: string | null } = { userId: command.userId };
+        if (command.fullName !== undefined) {
+          const fullName = command.fullName === null ? null : command.fullName.trim() || null;
+          if (fullName && fullName.length > FULL_NAME_MAX) throw validationError({ full_name: `Full name must be at most ${FULL_NAME_MAX} characters` });
+          if (fullName !== state.fullName) data.full_name = fullName;
+        }
+        if (command.avatarUrl !== undefined && command.avatarUrl !== state.avatarUrl) {
+          if (command.avatarUrl !== null && !/^https:\/\/\S+$/.test(command.avatarUrl)) throw validationError({ avatar_url: 'Avatar must be an https:// address' });
+          data.avatar_url = command.avatarUrl;
+        }
+        return Object.keys(data).length > 1 ? [{ type: 'ProfileUpdated', data }] : [];
+      }
+
+      case 'ChangeSubscriptionTier':
+        requireRegistered(state);
+        if (command.tier === state.tier) return [];
+        return [{ type: 'SubscriptionTierChanged', data: { userId: command.userId, tier: command.tier, previousTier: state.tier } }];
+
+      case 'SetAdmin':
+        requireRegistered(state);
+        if (command.admin === state.isAdmin) return [];
+        return [command.admin ? { type: 'AdminGranted', data: { userId: command.userId } } : { type: 'AdminRevoked', data: { userId: command.userId } }];
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'UserRegistered':
+        return { ...state, status: 'registered', email: event.data.email };
+      case 'ProfileUpdated':
+        return {
+          ...state,
+          fullName: event.data.full_name !== undefined ? event.data.full_name : state.fullName,
+          avatarUrl: event.data.avatar_url !== undefined ? event.data.avatar_url : state.avatarUrl,
+        };
+      case 'SubscriptionTierChanged':
+        return { ...state, tier: event.data.tier };
+      case 'AdminGranted':
+        return { ...state, isAdmin: true };
+      case 'AdminRevoked':
+        return { ...state, isAdmin: false };
+      case 'PasswordChanged':
+        return state;
+    }
+  },
+};

@@ -1,0 +1,30 @@
+/**
+ * The gateway's HTTP API as the SPA sees it. Errors always come back as an `ErrorBody` JSON with the
+ * matching HTTP status (see errors.ts).
+ *
+ *   POST  /api/auth/sign-up   {email, password}  -> 201 SessionView, sets the refresh cookie
+ *   POST  /api/auth/sign-in   {email, password}  -> 200 SessionView, sets the refresh cookie
+ *   POST  /api/auth/refresh   (refresh cookie)   -> 200 SessionView (rotates the cookie) | 401
+ *   POST  /api/auth/sign-out  (refresh cookie)   -> 204, session revoked on the server
+ *   GET   /api/me             Bearer             -> 200 UserProfile
+ *   PATCH /api/me             Bearer, UpdateProfileRequest -> 200 UserProfile
+ *   GET   /api/vault/stats    Bearer             -> 200 VaultStats
+ *   GET   /api/health                            -> 200 | 503 HealthReport
+ */
+export const REFRESH_COOKIE = 'lv_refresh';
+
+export interface VaultStats {
+  /** Video and audio messages saved. */
+  videosSaved: number;
+  /** Letters written (letters, not court documents). */
+  lettersWritten: number;
+  /** Distinct calendar days with saved entries; at least 1 for a signed-in user. */
+  daysActive: number;
+}
+
+export type HealthStatus = 'up' | 'down';
+
+export interface HealthReport {
+  status: HealthStatus;
+  checks: Record<string, { status: HealthStatus; detail?: string; latencyMs?: number }>;
+}

@@ -1,0 +1,37 @@
+/**
+ * Every domain error the system can report, with the HTTP status the gateway answers with and the
+ * text a person sees. Services raise these codes; one filter per transport maps them.
+ */
+export const ErrorCodes = {
+  VALIDATION_FAILED: { status: 400, message: 'Some fields are not valid.' },
+  UNAUTHENTICATED: { status: 401, message: 'Not authenticated' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid login credentials' },
+  SESSION_EXPIRED: { status: 401, message: 'Your session has expired. Please sign in again.' },
+  FORBIDDEN: { status: 403, message: 'Access denied' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists. Try logging in instead.' },
+  CONFLICT: { status: 409, message: 'This was changed elsewhere. Reload to see the latest version.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The file is too large.' },
+  UNSUPPORTED_MEDIA: { status: 415, message: 'This file type is not supported.' },
+  RATE_LIMITED: { status: 429, message: 'Too many sign-in attempts. Please wait a few minutes and try again.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The vault is temporarily unavailable. Please try again in a moment.' },
+  INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+/** The wire shape of an error, in RPC replies and HTTP bodies alike. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  /** Per-field messages for VALIDATION_FAILED. */
+  fields?: Record<string, string>;
+  /** Set on INTERNAL errors so support can find the log line; never a stack. */
+  errorId?: string;
+  /** Seconds until a RATE_LIMITED caller may retry. */
+  retryAfter?: number;
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ErrorCodes, value);
+}

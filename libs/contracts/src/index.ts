@@ -1,0 +1,6 @@
+export * from './errors.js';
+export * from './tiers.js';
+export * from './identity.js';
+export * from './messaging.js';
+export * from './api.js';
+export * from './validation.js';

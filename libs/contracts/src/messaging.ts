@@ -1,0 +1,96 @@
+import type { IdentityEvent } from './identity.js';
+
+type IdentityEventType = IdentityEvent['type'];
+
+/**
+ * The one registry of NATS subjects. Request-reply patterns live under `rpc.<service>.` and domain
+ * events under `<service>.<aggregate>.<event>.v1`, so a service's JetStream stream (`<service>.>`)
+ * never captures request-reply traffic.
+ */
+export const SERVICES = ['identity', 'vault-media', 'letters', 'court-journal', 'access-keys', 'notifications', 'billing'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** JetStream stream holding one service's events. */
+export function streamNameFor(service: ServiceName): string {
+  return `LV_${service.replace(/-/g, '_').toUpperCase()}`;
+}
+
+export const IdentityRpc = {
+  health: 'rpc.identity.health',
+  signUp: 'rpc.identity.sign-up',
+  signIn: 'rpc.identity.sign-in',
+  refresh: 'rpc.identity.refresh',
+  signOut: 'rpc.identity.sign-out',
+  /** Which user a refresh token belongs to, without rotating it (admin dashboard cookie). */
+  introspect: 'rpc.identity.introspect',
+  getMe: 'rpc.identity.get-me',
+  updateMe: 'rpc.identity.update-me',
+  // Operator commands (ops CLI): the caller must hold an operator token.
+  findUserByEmail: 'rpc.identity.op.find-user',
+  setAdmin: 'rpc.identity.op.set-admin',
+  setTier: 'rpc.identity.op.set-tier',
+  rebuildProjections: 'rpc.identity.op.rebuild-projections',
+} as const;
+
+export const IdentityEvents = {
+  UserRegistered: 'identity.user.registered.v1',
+  ProfileUpdated: 'identity.user.profile-updated.v1',
+  SubscriptionTierChanged: 'identity.user.tier-changed.v1',
+  AdminGranted: 'identity.user.admin-granted.v1',
+  AdminRevoked: 'identity.user.admin-revoked.v1',
+  PasswordChanged: 'identity.user.password-changed.v1',
+} as const satisfies Record<IdentityEventType, string>;
+
+/** How the caller travels with every request: services verify the token themselves. */
+export interface CallerAuth {
+  accessToken?: string;
+}
+
+export interface RequestMeta {
+  requestId: string;
+  /** Client address as the gateway saw it, for per-address limits. */
+  ip?: string;
+  userAgent?: string;
+}
+
+/** The envelope of every request-reply message. */
+export interface RpcRequest<T = unknown> {
+  auth: CallerAuth;
+  meta: RequestMeta;
+  payload: T;
+}
+
+/** Envelope metadata carried by every stored and published event. */
+export interface EventMetadata {
+  correlationId?: string;
+  causationId?: string;
+  actor?: { kind: 'user' | 'operator' | 'system'; id: string };
+}
+
+/** The JSON body of every event published on JetStream. */
+export interface PublishedEvent<T = unknown> {
+  eventId: string;
+  type: string;
+  streamId: string;
+  version: number;
+  occurredAt: string;
+  data: T;
+  metadata: EventMetadata;
+}
+
+/**
+ * Services that contribute to the vault home's numbers answer `rpc.<service>.stats` with
+ * `VaultStatsContribution`. The gateway adds up whatever the listed services report; services join
+ * this list when they exist (vault-media, letters), so no number is ever invented.
+ */
+export const VAULT_STATS_PROVIDERS: readonly ServiceName[] = [];
+
+export const statsSubject = (service: ServiceName) => `rpc.${service}.stats`;
+export const healthSubject = (service: ServiceName) => `rpc.${service}.health`;
+
+export interface VaultStatsContribution {
+  videosSaved?: number;
+  lettersWritten?: number;
+  /** ISO calendar days (YYYY-MM-DD, UTC) on which this service saved something for the caller. */
+  activeDays: string[];
+}

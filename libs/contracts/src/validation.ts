@@ -1,0 +1,41 @@
+/**
+ * Validation shared by the SPA, the gateway and identity, so a person sees the same words whichever
+ * layer catches the problem (owner-core spec, section 5: login / sign-up).
+ */
+export const AuthMessages = {
+  emailRequired: 'Email is required',
+  emailInvalid: 'Please enter a valid email',
+  passwordRequired: 'Password is required',
+  passwordTooShort: 'Password must be at least 6 characters',
+} as const;
+
+export const PASSWORD_MIN_LENGTH = 6;
+/** argon2 accepts long inputs, but there is no reason to hash megabytes sent by an attacker. */
+export const PASSWORD_MAX_LENGTH = 256;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Returns per-field messages, or null when both fields are acceptable. */
+export function validateCredentials(input: { email?: unknown; password?: unknown }): { email?: string; password?: string } | null {
+  const errors: { email?: string; password?: string } = {};
+  const email = typeof input.email === 'string' ? input.email.trim() : '';
+  const password = typeof input.password === 'string' ? input.password : '';
+  if (!email) errors.email = AuthMessages.emailRequired;
+  else if (!EMAIL_PATTERN.test(email) || email.length > 254) errors.email = AuthMessages.emailInvalid;
+  if (!password) errors.password = AuthMessages.passwordRequired;
+  else if (password.length < PASSWORD_MIN_LENGTH) errors.password = AuthMessages.passwordTooShort;
+  else if (password.length > PASSWORD_MAX_LENGTH) errors.password = `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
+  return Object.keys(errors).length ? errors : null;
+}
+
+/** The sign-up checklist: guidance shown while typing, not enforced on submit. */
+export const PASSWORD_GUIDANCE = [
+  { id: 'length', label: 'At least 8 characters', test: (p: string) => p.length >= 8 },
+  { id: 'lower', label: 'One lowercase letter', test: (p: string) => /[a-z]/.test(p) },
+  { id: 'upper', label: 'One uppercase letter', test: (p: string) => /[A-Z]/.test(p) },
+  { id: 'number', label: 'One number', test: (p: string) => /\d/.test(p) },
+  { id: 'symbol', label: 'One special symbol', test: (p: string) => /[^A-Za-z0-9]/.test(p) },
+] as const;

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+export { z };
+
+/**
+ * Reads and validates configuration at boot. A missing or malformed variable stops the process with
+ * a message naming it, instead of failing later in a request.
+ */
+export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env, appName = 'service'): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration for ${appName}:\n${problems.join('\n')}`);
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Variables every backend process shares. Apps extend this with their own. */
+export const commonConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** PEM of the RS256 public key that verifies access tokens, or a path to it. */
+  JWT_PUBLIC_KEY: z.string().min(1),
+  /** Timeout of a request-reply call over NATS, in milliseconds. */
+  RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+});
+
+/** Variables of a service that owns a PostgreSQL database. */
+export const databaseConfigSchema = z.object({
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+});
+
+/** Variables of a process that talks to object storage. */
+export const objectStorageConfigSchema = z.object({
+  S3_ENDPOINT: z.string().url(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY: z.string().min(1),
+  S3_SECRET_KEY: z.string().min(1),
+});
+
+/** Reads a PEM given inline or as a file path (deploy/ mounts keys as files). */
+export async function readPem(value: string): Promise<string> {
+  if (value.includes('-----BEGIN')) return value;
+  const { readFile } = await import('node:fs/promises');
+  return readFile(value, 'utf8');
+}

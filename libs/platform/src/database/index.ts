@@ -1,0 +1,74 @@
+import pg from 'pg';
+import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import { Migrator, type Migration } from '@mikro-orm/migrations';
+import type { Constructor } from '@mikro-orm/core';
+import type { Logger } from 'pino';
+import { EventStoreSchema20261122 } from '../event-store/schema.js';
+
+export type { EntityManager, MikroORM };
+
+export interface ServiceMigration {
+  name: string;
+  class: Constructor<Migration>;
+}
+
+/** Every service's migrations start with the event store's tables. */
+export function withEventStoreSchema(migrations: ServiceMigration[]): ServiceMigration[] {
+  return [{ name: 'event-store-schema-2026-11-22', class: EventStoreSchema20261122 }, ...migrations];
+}
+
+/** Creates the service's database when it does not exist yet (each service owns one database). */
+export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`Refusing to create a database with an unusual name: ${name}`);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (rowCount) return false;
+    await client.query(`create database "${name}"`);
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === '42P04') return false; // created concurrently
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+export interface OrmOptions {
+  databaseUrl: string;
+  migrations: ServiceMigration[];
+  entities?: Options['entities'];
+  poolMax?: number;
+  logger?: Logger;
+}
+
+/** MikroORM for one service's database, connected eagerly so health reports the truth at boot. */
+export async function createOrm(options: OrmOptions): Promise<MikroORM> {
+  const orm = await MikroORM.init({
+    clientUrl: options.databaseUrl,
+    entities: options.entities ?? [],
+    discovery: { warnWhenNoEntities: false },
+    extensions: [Migrator],
+    migrations: { migrationsList: options.migrations, tableName: 'schema_migrations', transactional: true, allOrNothing: true },
+    pool: { max: options.poolMax ?? 10 },
+    logger: (message) => options.logger?.debug({ orm: true }, message),
+    debug: false,
+    allowGlobalContext: false,
+  });
+  await orm.connect();
+  return orm;
+}
+
+/** Applies pending migrations; returns their names. */
+export async function migrateUp(orm: MikroORM): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}
+
+export async function pingDatabase(em: EntityManager): Promise<void> {
+  await em.fork().execute('select 1');
+}

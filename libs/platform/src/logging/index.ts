@@ -1,0 +1,27 @@
+import { pino, type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger };
+
+/** One JSON logger per process; `name` is the app, every line carries it. Secrets are redacted. */
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info', options: LoggerOptions = {}): Logger {
+  return pino({
+    name,
+    level,
+    redact: {
+      paths: ['password', '*.password', 'accessToken', '*.accessToken', 'refreshToken', '*.refreshToken', 'req.headers.authorization', 'req.headers.cookie', 'auth.accessToken'],
+      censor: '[redacted]',
+    },
+    ...options,
+  });
+}
+
+/** Routes Nest's own log lines through the same JSON logger. */
+export class PinoNestLogger {
+  constructor(private readonly logger: Logger) {}
+  log(message: unknown, context?: string) { this.logger.info({ context }, String(message)); }
+  error(message: unknown, trace?: string, context?: string) { this.logger.error({ context, trace }, String(message)); }
+  warn(message: unknown, context?: string) { this.logger.warn({ context }, String(message)); }
+  debug(message: unknown, context?: string) { this.logger.debug({ context }, String(message)); }
+  verbose(message: unknown, context?: string) { this.logger.trace({ context }, String(message)); }
+  fatal(message: unknown, context?: string) { this.logger.fatal({ context }, String(message)); }
+}

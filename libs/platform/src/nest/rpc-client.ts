@@ -1,0 +1,43 @@
+import { ClientNats } from '@nestjs/microservices';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import type { RequestMeta, RpcRequest } from '@lv/contracts';
+import { DomainError, toErrorBody } from '../errors/index.js';
+import { scopedSubject } from '../messaging/subjects.js';
+
+export interface CallContext {
+  accessToken?: string;
+  meta: RequestMeta;
+}
+
+/**
+ * Request-reply to a service over NATS with a deadline. A service that is down or too slow becomes
+ * SERVICE_UNAVAILABLE (503) for the caller, never a hang; a domain error comes back as the same
+ * DomainError the service raised.
+ */
+export class RpcClient {
+  private readonly client: ClientNats;
+
+  constructor(servers: string, private readonly timeoutMs: number, name = 'rpc-client') {
+    this.client = new ClientNats({ servers: servers.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500 } as never);
+  }
+
+  async connect(): Promise<void> {
+    await this.client.connect();
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  async call<TResult, TPayload = unknown>(pattern: string, payload: TPayload, context: CallContext, timeoutMs = this.timeoutMs): Promise<TResult> {
+    const message: RpcRequest<TPayload> = { auth: { accessToken: context.accessToken }, meta: context.meta, payload };
+    try {
+      return await firstValueFrom(this.client.send<TResult>(scopedSubject(pattern), message).pipe(timeout(timeoutMs)));
+    } catch (error) {
+      const body = toErrorBody(error);
+      if (body) throw new DomainError(body.code, body.message, { ...(body.fields && { fields: body.fields }), ...(body.retryAfter !== undefined && { retryAfter: body.retryAfter }) });
+      if (error instanceof TimeoutError) throw new DomainError('SERVICE_UNAVAILABLE');
+      throw new DomainError('SERVICE_UNAVAILABLE', undefined);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { Catch, Logger, type ArgumentsHost, type RpcExceptionFilter } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
+import { randomUUID } from 'node:crypto';
+import { throwError, type Observable } from 'rxjs';
+import { ErrorCodes, type ErrorBody } from '@lv/contracts';
+import { DomainError } from '../errors/index.js';
+
+/**
+ * Turns whatever a handler threw into an ErrorBody for the caller: domain errors keep their code and
+ * message; anything else is logged with an error id and answered as INTERNAL, never with a stack.
+ */
+@Catch()
+export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
+  private readonly logger = new Logger('RpcErrorFilter');
+
+  catch(exception: unknown, _host: ArgumentsHost): Observable<never> {
+    let body: ErrorBody;
+    if (exception instanceof DomainError) body = exception.toBody();
+    else if (exception instanceof RpcException && typeof exception.getError() === 'object') body = exception.getError() as ErrorBody;
+    else {
+      const errorId = randomUUID();
+      this.logger.error(`Unhandled error ${errorId}: ${(exception as Error)?.stack ?? String(exception)}`);
+      body = { code: 'INTERNAL', message: ErrorCodes.INTERNAL.message, errorId };
+    }
+    return throwError(() => body);
+  }
+}

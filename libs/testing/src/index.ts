@@ -1,0 +1,3 @@
+export * from './database.js';
+export * from './nats-server.js';
+export * from './decider-specification.js';

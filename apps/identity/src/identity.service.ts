@@ -22,6 +22,8 @@ export interface IdentityServiceDeps {
   limiter: SignInLimiter;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** See CONCURRENT_REFRESH_GRACE_MS. */
+  refreshReuseGraceMs?: number;
 }
 
 /** Identity's use cases. Transport-free: the NATS controller and the tests call these directly. */
@@ -31,7 +33,7 @@ export class IdentityService {
   private readonly sessions: SessionStore;
 
   constructor(private readonly deps: IdentityServiceDeps) {
-    this.sessions = new SessionStore(deps.refreshTokenTtlSeconds);
+    this.sessions = new SessionStore(deps.refreshTokenTtlSeconds, deps.refreshReuseGraceMs);
   }
 
   get orm(): MikroORM {

@@ -14,7 +14,7 @@ function parseToken(token: string): { sessionId: string } | null {
  * Two tabs refreshing at the same moment present the same token twice; the second one inside this
  * window is refused without treating it as theft.
  */
-const CONCURRENT_REFRESH_GRACE_MS = 10_000;
+export const CONCURRENT_REFRESH_GRACE_MS = 10_000;
 
 export interface SessionRow {
   id: string;
@@ -32,7 +32,7 @@ export type RefreshOutcome =
  * used: presenting a used token means it was copied, so the whole session is revoked.
  */
 export class SessionStore {
-  constructor(private readonly refreshTtlSeconds: number) {}
+  constructor(private readonly refreshTtlSeconds: number, private readonly reuseGraceMs = CONCURRENT_REFRESH_GRACE_MS) {}
 
   async open(em: EntityManager, userId: string, meta: { ip?: string; userAgent?: string }): Promise<{ session: SessionRow; refreshToken: string }> {
     const id = randomUUID();
@@ -58,7 +58,7 @@ export class SessionStore {
     if (!token) throw new DomainError('UNAUTHENTICATED');
     if (session.revoked_at || new Date(session.expires_at).getTime() <= Date.now()) throw new DomainError('SESSION_EXPIRED');
     if (token.used_at) {
-      if (Date.now() - new Date(token.used_at).getTime() < CONCURRENT_REFRESH_GRACE_MS) throw new DomainError('SESSION_EXPIRED');
+      if (Date.now() - new Date(token.used_at).getTime() < this.reuseGraceMs) throw new DomainError('SESSION_EXPIRED');
       await this.revoke(em, session.id, 'refresh token reused');
       return { kind: 'reused', sessionId: session.id };
     }

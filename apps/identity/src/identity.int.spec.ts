@@ -1,0 +1,185 @@
+import { NestFactory } from '@nestjs/core';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { INestMicroservice } from '@nestjs/common';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { IdentityRpc, type IssuedSession, type UserProfile } from '@lv/contracts';
+import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { scopedStreamName } from '@lv/platform/messaging';
+import { RpcClient } from '@lv/platform/nest';
+import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { identityConfigSchema } from './config.js';
+import { identityMigrations } from './migrations.js';
+
+// Subjects are fixed when the controller module loads: choose this spec's stack first.
+process.env.STACK_ID = uniqueStackId('identity');
+const { IdentityModule, openIdentityResources } = await import('./identity.module.js');
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const keys = generateTestKeys();
+const meta = (ip = '10.0.0.1') => ({ requestId: 'test', ip });
+
+describe('identity service over NATS', () => {
+  let db: TestDatabase;
+  let app: INestMicroservice;
+  let rpc: RpcClient;
+  let resources: Awaited<ReturnType<typeof openIdentityResources>>;
+  const operatorToken = () => signOperatorToken(new AccessTokenSigner(keys.privateKey), 'test-operator');
+
+  const call = <T>(pattern: string, payload: unknown, accessToken?: string, ip?: string) =>
+    rpc.call<T>(pattern, payload, { accessToken, meta: meta(ip) });
+  const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
+  let n = 0;
+  const newEmail = () => `parent.${Date.now()}.${n++}@example.com`;
+
+  beforeAll(async () => {
+    db = await createTestDatabase([], 'identity');
+    await db.orm.close(); // the service opens its own connection with its migrations
+    const config = identityConfigSchema.parse({
+      DATABASE_URL: db.url, NATS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey,
+      LOG_LEVEL: 'silent', SIGNIN_MAX_FAILURES_PER_ACCOUNT: '3', SIGNIN_MAX_FAILURES_PER_ADDRESS: '6', SIGNIN_WINDOW_SECONDS: '60', REFRESH_REUSE_GRACE_MS: '0',
+    });
+    const { createOrm, migrateUp } = await import('@lv/platform/database');
+    const migrator = await createOrm({ databaseUrl: db.url, migrations: identityMigrations });
+    await migrateUp(migrator);
+    await migrator.close();
+    const { createLogger } = await import('@lv/platform/logging');
+    resources = await openIdentityResources(config, createLogger('identity-test', 'silent'));
+    app = await NestFactory.createMicroservice<MicroserviceOptions>(IdentityModule.forRoot(config, resources, keys), {
+      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'identity' }, logger: false,
+    });
+    await app.listen();
+    rpc = new RpcClient(NATS_URL, 5000);
+    await rpc.connect();
+  });
+
+  afterAll(async () => {
+    await rpc?.close();
+    await app?.close();
+    const { connectNats } = await import('@lv/platform/messaging');
+    const nc = await connectNats(NATS_URL, 'cleanup');
+    await (await jetstreamManager(nc)).streams.delete(scopedStreamName('identity')).catch(() => undefined);
+    await nc.close();
+    await db?.drop();
+  });
+
+  it('signs up a new user with a default profile and a normalised email', async () => {
+    const email = newEmail();
+    const session = await call<IssuedSession>(IdentityRpc.signUp, { email: `  ${email.toUpperCase()} `, password: 'secret1' });
+    expect(session.profile).toMatchObject({ email, full_name: null, avatar_url: null, subscription_tier: 'none', ai_admin: false });
+    expect(session.accessToken.split('.')).toHaveLength(3);
+    expect(session.refreshToken).toMatch(/^[0-9a-f-]{36}\./);
+    expect(session.accessTokenExpiresAt).toBeGreaterThan(Date.now());
+  });
+
+  it('gives the spec’s messages for bad input', async () => {
+    await expect(call(IdentityRpc.signUp, { email: '', password: '' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED', details: { fields: { email: 'Email is required', password: 'Password is required' } },
+    });
+    await expect(call(IdentityRpc.signUp, { email: 'not-an-email', password: '12345' })).rejects.toMatchObject({
+      details: { fields: { email: 'Please enter a valid email', password: 'Password must be at least 6 characters' } },
+    });
+  });
+
+  it('refuses a duplicate email, whatever its case, and lets exactly one of racing sign-ups win', async () => {
+    const email = newEmail();
+    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    expect(await codeOf(call(IdentityRpc.signUp, { email: email.toUpperCase(), password: 'other12' }))).toBe('EMAIL_TAKEN');
+    const racer = newEmail();
+    const results = await Promise.all(Array.from({ length: 6 }, () => codeOf(call(IdentityRpc.signUp, { email: racer, password: 'secret1' }))));
+    expect(results.filter((r) => r === 'OK')).toHaveLength(1);
+    expect(results.filter((r) => r === 'EMAIL_TAKEN')).toHaveLength(5);
+  });
+
+  it('signs in with the right password only, with one message for a wrong email or password', async () => {
+    const email = newEmail();
+    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    const session = await call<IssuedSession>(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.1.0.1');
+    expect(session.profile.email).toBe(email);
+    await expect(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, '10.1.0.2')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials' });
+    await expect(call(IdentityRpc.signIn, { email: newEmail(), password: 'secret1' }, undefined, '10.1.0.3')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials' });
+  });
+
+  it('rate-limits failed sign-ins per account, even for the right password, and per address', async () => {
+    const email = newEmail();
+    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    for (let i = 0; i < 3; i++) expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, `10.2.0.${i}`))).toBe('INVALID_CREDENTIALS');
+    const limited = await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.2.1.1').catch((e: DomainError) => e);
+    expect(limited).toMatchObject({ code: 'RATE_LIMITED', message: 'Too many sign-in attempts. Please wait a few minutes and try again.' });
+    expect((limited as DomainError).details.retryAfter).toBeGreaterThan(0);
+    expect((limited as DomainError).details.retryAfter).toBeLessThanOrEqual(60);
+    // Per address: one client trying many accounts.
+    const ip = '10.3.0.1';
+    for (let i = 0; i < 6; i++) await codeOf(call(IdentityRpc.signIn, { email: newEmail(), password: 'wrong-1' }, undefined, ip));
+    const other = newEmail();
+    await call(IdentityRpc.signUp, { email: other, password: 'secret1' });
+    expect(await codeOf(call(IdentityRpc.signIn, { email: other, password: 'secret1' }, undefined, ip))).toBe('RATE_LIMITED');
+    expect(await codeOf(call(IdentityRpc.signIn, { email: other, password: 'secret1' }, undefined, '10.3.0.2'))).toBe('OK');
+  });
+
+  it('rotates refresh tokens, and reuse of an old one revokes the whole session', async () => {
+    const first = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const second = await call<IssuedSession>(IdentityRpc.refresh, { refreshToken: first.refreshToken });
+    expect(second.refreshToken).not.toBe(first.refreshToken);
+    expect(second.sessionId).toBe(first.sessionId);
+    const third = await call<IssuedSession>(IdentityRpc.refresh, { refreshToken: second.refreshToken });
+    // An attacker replays the first token: the session dies, for the thief and the owner alike.
+    expect(await codeOf(call(IdentityRpc.refresh, { refreshToken: first.refreshToken }))).toBe('SESSION_EXPIRED');
+    expect(await codeOf(call(IdentityRpc.refresh, { refreshToken: third.refreshToken }))).toBe('SESSION_EXPIRED');
+    expect(await codeOf(call(IdentityRpc.getMe, {}, third.accessToken))).toBe('SESSION_EXPIRED');
+    expect(await codeOf(call(IdentityRpc.refresh, { refreshToken: 'made-up' }))).toBe('UNAUTHENTICATED');
+  });
+
+  it('signs out on the server: the refresh and access tokens stop working at once', async () => {
+    const session = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    expect(await call(IdentityRpc.signOut, { refreshToken: session.refreshToken })).toEqual({ revoked: true });
+    expect(await codeOf(call(IdentityRpc.refresh, { refreshToken: session.refreshToken }))).toBe('SESSION_EXPIRED');
+    expect(await codeOf(call(IdentityRpc.getMe, {}, session.accessToken))).toBe('SESSION_EXPIRED');
+  });
+
+  it('scopes every read and write to the caller: a second user cannot read or change the first one’s profile', async () => {
+    const alice = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const bob = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    expect((await call<UserProfile>(IdentityRpc.getMe, { userId: alice.profile.id }, bob.accessToken)).id).toBe(bob.profile.id);
+    expect(await codeOf(call(IdentityRpc.updateMe, { id: alice.profile.id, full_name: 'Mallory' }, bob.accessToken))).toBe('VALIDATION_FAILED');
+    await call(IdentityRpc.updateMe, { full_name: 'Bob' }, bob.accessToken);
+    expect((await call<UserProfile>(IdentityRpc.getMe, {}, alice.accessToken)).full_name).toBeNull();
+    expect(await codeOf(call(IdentityRpc.getMe, {}))).toBe('UNAUTHENTICATED');
+    const forged = new AccessTokenSigner(generateTestKeys().privateKey).sign({ sub: alice.profile.id, sid: alice.sessionId, email: '', tier: 'none', admin: true, kind: 'user' }, 60);
+    expect(await codeOf(call(IdentityRpc.getMe, {}, forged.token))).toBe('UNAUTHENTICATED');
+  });
+
+  it('keeps operator commands for operator tokens, acting through events', async () => {
+    const session = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const email = session.profile.email;
+    expect(await codeOf(call(IdentityRpc.setAdmin, { email, admin: true }, session.accessToken))).toBe('FORBIDDEN');
+    expect(await codeOf(call(IdentityRpc.setAdmin, { email, admin: true }))).toBe('UNAUTHENTICATED');
+    expect(await call<UserProfile>(IdentityRpc.setAdmin, { email, admin: true }, operatorToken())).toMatchObject({ ai_admin: true });
+    expect(await call<UserProfile>(IdentityRpc.setTier, { email, tier: 'legacy' }, operatorToken())).toMatchObject({ subscription_tier: 'legacy' });
+    expect(await codeOf(call(IdentityRpc.setTier, { email, tier: 'gold' }, operatorToken()))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(call(IdentityRpc.findUserByEmail, { email: 'nobody@example.com' }, operatorToken()))).toBe('NOT_FOUND');
+    // An operator token is not a user session.
+    expect(await codeOf(call(IdentityRpc.getMe, {}, operatorToken()))).toBe('FORBIDDEN');
+    // A refreshed session carries the new claims.
+    const refreshed = await call<IssuedSession>(IdentityRpc.refresh, { refreshToken: session.refreshToken });
+    expect(refreshed.profile).toMatchObject({ ai_admin: true, subscription_tier: 'legacy' });
+  });
+
+  it('rebuilds user_profiles from the event store to the same state', async () => {
+    const em = resources.orm.em.fork();
+    const before = await em.execute('select * from user_profiles order by id');
+    const reply = await call<{ projections: { projection: string; events: number }[] }>(IdentityRpc.rebuildProjections, {}, operatorToken());
+    expect(reply.projections[0]).toMatchObject({ projection: 'user_profiles' });
+    expect(reply.projections[0]!.events).toBeGreaterThanOrEqual(before.length);
+    expect(await resources.orm.em.fork().execute('select * from user_profiles order by id')).toEqual(before);
+  });
+
+  it('publishes its events to JetStream through the outbox', async () => {
+    const em = resources.orm.em.fork();
+    const [{ count }] = await em.execute<{ count: string }[]>('select count(*)::text as count from events');
+    const jsm = await jetstreamManager(resources.nats);
+    await waitFor(async () => (await jsm.streams.info(scopedStreamName('identity'))).state.messages === Number(count), 10_000, 'every event on JetStream');
+    const [{ pending }] = await em.execute<{ pending: string }[]>('select count(*)::text as pending from outbox');
+    expect(pending).toBe('0');
+  });
+});

@@ -87,6 +87,8 @@ export const VAULT_STATS_PROVIDERS: readonly ServiceName[] = [];
 
 export const statsSubject = (service: ServiceName) => `rpc.${service}.stats`;
 export const healthSubject = (service: ServiceName) => `rpc.${service}.health`;
+/** Operator command every service answers: rebuild its read models from its event store. */
+export const rebuildSubject = (service: ServiceName) => `rpc.${service}.op.rebuild-projections`;
 
 export interface VaultStatsContribution {
   videosSaved?: number;

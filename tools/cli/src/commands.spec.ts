@@ -1,0 +1,40 @@
+import { IdentityRpc } from '@lv/contracts';
+import { COMMANDS, helpText, UsageError } from './commands.js';
+
+describe('vault CLI commands', () => {
+  const calls: { pattern: string; payload: unknown }[] = [];
+  const call = async <T>(pattern: string, payload: unknown): Promise<T> => {
+    calls.push({ pattern, payload });
+    return { id: 'u-1', email: 'dad@example.com' } as T;
+  };
+  beforeEach(() => { calls.length = 0; });
+
+  it('user:show prints the id beside the profile', async () => {
+    expect(await COMMANDS['user:show']!.run(['dad@example.com'], call)).toEqual({ id: 'u-1', profile: { id: 'u-1', email: 'dad@example.com' } });
+    expect(calls).toEqual([{ pattern: IdentityRpc.findUserByEmail, payload: { email: 'dad@example.com' } }]);
+  });
+
+  it('user:admin grants, and revokes with --revoke', async () => {
+    await COMMANDS['user:admin']!.run(['dad@example.com'], call);
+    await COMMANDS['user:admin']!.run(['dad@example.com', '--revoke'], call);
+    expect(calls.map((c) => c.payload)).toEqual([{ email: 'dad@example.com', admin: true }, { email: 'dad@example.com', admin: false }]);
+  });
+
+  it('user:tier refuses an unknown tier before calling anything', async () => {
+    await expect(COMMANDS['user:tier']!.run(['dad@example.com', 'gold'], call)).rejects.toBeInstanceOf(UsageError);
+    await expect(COMMANDS['user:tier']!.run([], call)).rejects.toThrow('missing <tier>');
+    expect(calls).toHaveLength(0);
+    await COMMANDS['user:tier']!.run(['dad@example.com', 'pro'], call);
+    expect(calls[0]).toEqual({ pattern: IdentityRpc.setTier, payload: { email: 'dad@example.com', tier: 'pro' } });
+  });
+
+  it('projections:rebuild targets the named service only', async () => {
+    await COMMANDS['projections:rebuild']!.run(['identity'], call);
+    expect(calls[0]!.pattern).toBe('rpc.identity.op.rebuild-projections');
+    await expect(COMMANDS['projections:rebuild']!.run(['nope'], call)).rejects.toThrow('unknown service');
+  });
+
+  it('lists every command in the help', () => {
+    for (const name of Object.keys(COMMANDS)) expect(helpText()).toContain(name);
+  });
+});

@@ -1,0 +1,61 @@
+import { IdentityRpc, isSubscriptionTier, rebuildSubject, SERVICES, SUBSCRIPTION_TIERS, type RebuildReply, type ServiceName, type UserProfile } from '@lv/contracts';
+
+/** What a command needs from the outside world: one RPC call with the operator's token. */
+export type OperatorCall = <T>(pattern: string, payload: unknown) => Promise<T>;
+
+export interface CommandSpec {
+  usage: string;
+  summary: string;
+  run(args: string[], call: OperatorCall): Promise<unknown>;
+}
+
+export class UsageError extends Error {}
+
+const requireArg = (args: string[], index: number, name: string): string => {
+  const value = args[index];
+  if (!value) throw new UsageError(`missing <${name}>`);
+  return value;
+};
+
+/**
+ * The operator commands. Each acts through a service's own command over NATS (events, checks and
+ * all), never through SQL, so what an operator does is in the history like anything else.
+ */
+export const COMMANDS: Record<string, CommandSpec> = {
+  'user:show': {
+    usage: 'user:show <email>',
+    summary: "print the user's id and profile as JSON",
+    async run(args, call) {
+      const profile = await call<UserProfile>(IdentityRpc.findUserByEmail, { email: requireArg(args, 0, 'email') });
+      return { id: profile.id, profile };
+    },
+  },
+  'user:admin': {
+    usage: 'user:admin <email> [--revoke]',
+    summary: 'grant admin rights (or revoke them with --revoke)',
+    run: (args, call) => call<UserProfile>(IdentityRpc.setAdmin, { email: requireArg(args, 0, 'email'), admin: !args.includes('--revoke') }),
+  },
+  'user:tier': {
+    usage: `user:tier <email> <${SUBSCRIPTION_TIERS.join('|')}>`,
+    summary: "set the user's subscription tier",
+    async run(args, call) {
+      const tier = requireArg(args, 1, 'tier');
+      if (!isSubscriptionTier(tier)) throw new UsageError(`unknown tier "${tier}": use one of ${SUBSCRIPTION_TIERS.join(', ')}`);
+      return call<UserProfile>(IdentityRpc.setTier, { email: requireArg(args, 0, 'email'), tier });
+    },
+  },
+  'projections:rebuild': {
+    usage: `projections:rebuild <${SERVICES.join('|')}>`,
+    summary: "rebuild a service's read models from its event store",
+    async run(args, call) {
+      const service = requireArg(args, 0, 'service');
+      if (!(SERVICES as readonly string[]).includes(service)) throw new UsageError(`unknown service "${service}": use one of ${SERVICES.join(', ')}`);
+      return call<RebuildReply>(rebuildSubject(service as ServiceName), {});
+    },
+  },
+};
+
+export function helpText(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
+  return ['Usage: npm run vault -- <command> [args]', '', ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)].join('\n');
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
+import { readPem } from '@lv/platform/config';
+import { DomainError } from '@lv/platform/errors';
+import { RpcClient } from '@lv/platform/nest';
+import { COMMANDS, helpText, UsageError } from './commands.js';
+
+/**
+ * The operators' CLI: `npm run vault -- <command>`. It signs a two-minute operator token with the
+ * identity key (operators run it where the key is: the dev stack's .data/keys, or JWT_PRIVATE_KEY
+ * in production) and calls the services' commands over NATS.
+ */
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help') {
+    console.log(helpText());
+    return name ? 0 : 1;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`Unknown command "${name}".\n\n${helpText()}`);
+    return 1;
+  }
+  const keyPath = process.env.JWT_PRIVATE_KEY ?? join(process.cwd(), '.data', 'keys', 'jwt-private.pem');
+  if (!keyPath.includes('-----BEGIN') && !existsSync(keyPath)) {
+    console.error(`No identity key at ${keyPath}: start the stack once (npm start) or set JWT_PRIVATE_KEY.`);
+    return 1;
+  }
+  const token = signOperatorToken(new AccessTokenSigner(await readPem(keyPath)));
+  const rpc = new RpcClient(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', Number(process.env.RPC_TIMEOUT_MS ?? 10_000), 'vault-cli');
+  await rpc.connect();
+  try {
+    const result = await command.run(args, (pattern, payload) => rpc.call(pattern, payload, { accessToken: token, meta: { requestId: `cli-${Date.now()}` } }));
+    console.log(JSON.stringify(result, null, 2));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) console.error(`${error.message}\nUsage: npm run vault -- ${command.usage}`);
+    else if (error instanceof DomainError) console.error(`${error.code}: ${error.message}`);
+    else throw error;
+    return 1;
+  } finally {
+    await rpc.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -18,6 +18,7 @@ export default {
   rootDir: '.',
   projects: [
     { ...shared, displayName: 'unit', testEnvironment: 'node', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'], testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/apps/web/'] },
+    '<rootDir>/apps/web/jest.config.mjs',
     { ...shared, displayName: 'int', testEnvironment: 'node', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int.spec.ts'], testTimeout: 60000, slowTestThreshold: 30 },
   ],
 };

@@ -19,8 +19,11 @@ const lockHash = existsSync(lockPath) ? createHash('sha256').update(readFileSync
 const installed = existsSync(stampPath) && readFileSync(stampPath, 'utf8') === lockHash;
 
 if (!installed) {
-  log('installing packages (npm ci)...');
-  const args = existsSync(lockPath) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  log('installing packages...');
+  // `npm install`, not `npm ci`: the registry here lacks other platforms' optional binaries (e.g.
+  // @swc/core-darwin-arm64), so the lock file cannot list them and `npm ci` refuses it as out of
+  // sync. `npm install` with the committed lock installs the same versions.
+  const args = ['install', '--no-audit', '--no-fund'];
   const r = spawnSync('npm', args, { cwd: root, stdio: quiet ? 'ignore' : 'inherit' });
   if (r.status !== 0) {
     console.error('[install] npm install failed: check that the npm registry is reachable, then run it again.');

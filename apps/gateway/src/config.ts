@@ -1,3 +1,4 @@
+import { SERVICES } from '@lv/contracts';
 import { commonConfigSchema, objectStorageConfigSchema, z } from '@lv/platform/config';
 
 export const gatewayConfigSchema = commonConfigSchema.extend(objectStorageConfigSchema.shape).extend({
@@ -7,8 +8,25 @@ export const gatewayConfigSchema = commonConfigSchema.extend(objectStorageConfig
   WEB_DIST_DIR: z.string().min(1),
   /** Mark cookies Secure (on behind TLS in deploy/; off for http://127.0.0.1). */
   COOKIE_SECURE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  /** Services whose readiness /api/health reports. */
-  HEALTH_SERVICES: z.string().default('identity').transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
+  /** Services whose readiness /api/health reports (names from the contracts' SERVICES list). */
+  HEALTH_SERVICES: z
+    .string()
+    .default('identity')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(SERVICES, { error: (issue) => `unknown service ${JSON.stringify(issue.input)} (known: ${SERVICES.join(', ')})` }))),
+  /**
+   * Which proxies to believe for the client address (X-Forwarded-For) that sign-in rate limits use:
+   * 'false' (direct), 'true' (any), a hop count, or comma-separated addresses/CIDRs of the proxies.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v): boolean | number | string[] => {
+      const value = v.trim();
+      if (value === 'true' || value === 'false') return value === 'true';
+      if (/^\d+$/.test(value)) return Number(value);
+      return value.split(',').map((s) => s.trim()).filter(Boolean);
+    }),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,0 +1,46 @@
+import { Controller, Delete, HttpCode, Inject, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiNoContentResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { IdentityRpc, type UserProfile } from '@lv/contracts';
+import type { Caller } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { RpcClient, type CallContext } from '@lv/platform/nest';
+import type { GatewayConfig } from '../config.js';
+import { ErrorBodyDto } from '../http/api-models.js';
+import { Public } from '../http/public.decorator.js';
+import { CallCtx, CurrentCaller } from '../http/request-context.js';
+import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
+import { ADMIN_COOKIE, adminCookieOptions, clearedAdminCookieOptions, tokenExpiresAt } from './admin-access.js';
+
+/** Opens (and closes) a browser session for the BullMQ dashboard at /api/admin/queues. */
+@ApiTags('admin')
+@Controller('admin/queue-session')
+export class QueueSessionController {
+  constructor(
+    @Inject(RPC_CLIENT) private readonly rpc: RpcClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(204)
+  @ApiBearerAuth()
+  @ApiNoContentResponse({ description: 'Sets the short-lived httpOnly lv_admin cookie for /api/admin/queues.' })
+  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'The caller is not an admin.' })
+  async open(@CurrentCaller() caller: Caller, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
+    // The token's admin claim was true when it was issued; identity confirms it still is.
+    const profile = await this.rpc.call<UserProfile>(IdentityRpc.getMe, {}, call);
+    if (!profile.ai_admin) throw new DomainError('FORBIDDEN');
+    const expiresAt = tokenExpiresAt(call.accessToken!);
+    if (!expiresAt) throw new DomainError('UNAUTHENTICATED');
+    reply.setCookie(ADMIN_COOKIE, call.accessToken!, adminCookieOptions(expiresAt, this.config.COOKIE_SECURE));
+  }
+
+  @Public()
+  @Delete()
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Clears the lv_admin cookie.' })
+  close(@Res({ passthrough: true }) reply: FastifyReply): void {
+    reply.clearCookie(ADMIN_COOKIE, clearedAdminCookieOptions(this.config.COOKIE_SECURE));
+  }
+}

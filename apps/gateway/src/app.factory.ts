@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { VAULT_STATS_PROVIDERS, type ServiceName } from '@lv/contracts';
+import { createLogger, type Logger } from '@lv/platform/logging';
+import { GatewayModule } from './app.module.js';
+import type { GatewayConfig } from './config.js';
+import { sendErrorResponse } from './http/error-response.js';
+import { PinoNestLogger } from './http/pino-nest-logger.js';
+import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
+import { closeConnections, openConnections, type GatewayConnections } from './infra/connections.js';
+import { setupOpenApi } from './openapi.js';
+import { registerSpa } from './spa/spa.js';
+import { isApiPath } from './spa/spa-files.js';
+
+export interface CreateGatewayOptions {
+  /** Defaults to a pino logger named "gateway" at LOG_LEVEL. */
+  logger?: Logger;
+  /** Services asked for the vault home numbers; defaults to the contracts' VAULT_STATS_PROVIDERS. */
+  statsProviders?: readonly ServiceName[];
+  /**
+   * Registers more Fastify plugins before the app is initialised (main.ts mounts the queue dashboard
+   * here; tests mount stand-ins). Gets a Fastify scope whose errors are answered as ErrorBody, and
+   * the gateway's connections.
+   */
+  extend?: (fastify: FastifyInstance, context: { config: GatewayConfig; logger: Logger; connections: GatewayConnections }) => Promise<void>;
+}
+
+/** Fastify names the request id `reqId` in its child loggers; the whole system calls it `requestId`. */
+const requestIdChildLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = function (logger, bindings, childOptions) {
+  const { reqId, ...rest } = bindings as { reqId?: unknown };
+  return logger.child({ ...rest, requestId: reqId }, childOptions);
+};
+
+/**
+ * Content-Security-Policy for the SPA: scripts only from the gateway itself; inline styles allowed
+ * (Tailwind and Radix set style attributes); images and media also from blob: and data: (recordings
+ * preview from blobs) and from object storage (signed URLs); nothing may frame the vault.
+ */
+function contentSecurityPolicy(config: GatewayConfig) {
+  const storage = new URL(config.S3_ENDPOINT).origin;
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      scriptSrc: ["'self'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'blob:', 'data:', storage],
+      mediaSrc: ["'self'", 'blob:', 'data:', storage],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'", storage],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+      // Only behind TLS: on http://127.0.0.1 it would send the browser to an https:// that is not there.
+      upgradeInsecureRequests: config.COOKIE_SECURE ? [] : null,
+    },
+  };
+}
+
+/**
+ * Builds the whole gateway, initialised but not listening: security headers, cookies, request ids,
+ * the API under /api (guarded by default), OpenAPI at /api/openapi.json and /api/docs, and the SPA
+ * with deep-link fallback. main.ts adds the queue dashboard and listens; tests use `inject()`.
+ */
+export async function createGatewayApp(config: GatewayConfig, options: CreateGatewayOptions = {}): Promise<NestFastifyApplication> {
+  const logger = options.logger ?? createLogger('gateway', config.LOG_LEVEL);
+  const connections = await openConnections(config, logger);
+  try {
+    const adapter = new FastifyAdapter({
+      loggerInstance: logger,
+      genReqId: requestIdFor,
+      // Every log line of a request carries `requestId` (the same id the services log from the RPC meta).
+      childLoggerFactory: requestIdChildLogger,
+      // A hop count is valid at run time (Fastify passes it to proxy-addr) though its types omit it.
+      trustProxy: config.TRUST_PROXY as boolean | string[],
+      return503OnClosing: true,
+    });
+    const app = await NestFactory.create<NestFastifyApplication>(
+      GatewayModule.register({ config, logger, connections, statsProviders: options.statsProviders ?? VAULT_STATS_PROVIDERS }),
+      adapter,
+      { logger: new PinoNestLogger(logger), abortOnError: false },
+    );
+    app.setGlobalPrefix('api');
+
+    const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+    fastify.addHook('onRequest', (request, reply, done) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      // API answers are personal: never stored by a browser or a proxy.
+      if (isApiPath(request.url.split('?', 1)[0] ?? '')) reply.header('cache-control', 'no-store');
+      done();
+    });
+    await fastify.register(fastifyHelmet, {
+      contentSecurityPolicy: contentSecurityPolicy(config),
+      crossOriginEmbedderPolicy: false,
+      // HSTS only means something over TLS.
+      strictTransportSecurity: config.COOKIE_SECURE ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    });
+    await fastify.register(fastifyCookie);
+
+    setupOpenApi(app);
+    if (!existsSync(join(config.WEB_DIST_DIR, 'index.html'))) logger.warn({ WEB_DIST_DIR: config.WEB_DIST_DIR }, 'WEB_DIST_DIR has no index.html: build the SPA (apps/web) to serve it');
+    await registerSpa(fastify, config.WEB_DIST_DIR);
+    const { extend } = options;
+    if (extend) {
+      // Plugins registered now load before Nest installs its error handler on the root, so their
+      // scope gets the same ErrorBody handler explicitly (no framework message ever leaks).
+      await fastify.register(async (scope) => {
+        scope.setErrorHandler((error, request, reply) => sendErrorResponse(reply, request.log, error));
+        await extend(scope, { config, logger, connections });
+      });
+    }
+
+    await app.init();
+    return app;
+  } catch (error) {
+    await closeConnections(connections);
+    throw error;
+  }
+}

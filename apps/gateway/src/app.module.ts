@@ -1,0 +1,71 @@
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import type { ServiceName } from '@lv/contracts';
+import type { Logger } from '@lv/platform/logging';
+import { QueueSessionController } from './admin/queue-session.controller.js';
+import { AuthController } from './auth/auth.controller.js';
+import type { GatewayConfig } from './config.js';
+import { HealthController } from './health/health.controller.js';
+import { HealthService } from './health/health.service.js';
+import { AccessGuard } from './http/access.guard.js';
+import { HttpErrorFilter } from './http/http-error.filter.js';
+import { closeConnections, type GatewayConnections } from './infra/connections.js';
+import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS, STORAGE_PROBE } from './infra/tokens.js';
+import { MeController } from './me/me.controller.js';
+import { VaultStatsController } from './vault/vault-stats.controller.js';
+import { VaultStatsService } from './vault/vault-stats.service.js';
+
+const CONNECTIONS = Symbol('CONNECTIONS');
+
+/** Closes the gateway's clients when the app closes (SIGTERM through enableShutdownHooks, or app.close() in tests). */
+@Injectable()
+class ConnectionsCloser implements OnApplicationShutdown {
+  constructor(
+    @Inject(CONNECTIONS) private readonly connections: GatewayConnections,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationShutdown(signal?: string): Promise<void> {
+    this.logger.info({ signal }, 'gateway shutting down: closing NATS and Redis connections');
+    await closeConnections(this.connections);
+  }
+}
+
+export interface GatewayModuleOptions {
+  config: GatewayConfig;
+  logger: Logger;
+  connections: GatewayConnections;
+  /** Services asked for the vault home numbers (the contracts' VAULT_STATS_PROVIDERS). */
+  statsProviders: readonly ServiceName[];
+}
+
+/**
+ * The gateway: controllers per area (auth, me, vault, health, admin), one global guard (every
+ * handler needs a valid access token unless it is @Public) and one global error filter.
+ */
+@Module({})
+export class GatewayModule {
+  static register(options: GatewayModuleOptions): DynamicModule {
+    const { config, logger, connections, statsProviders } = options;
+    return {
+      module: GatewayModule,
+      controllers: [AuthController, MeController, VaultStatsController, HealthController, QueueSessionController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: ROOT_LOGGER, useValue: logger },
+        { provide: CONNECTIONS, useValue: connections },
+        { provide: RPC_CLIENT, useValue: connections.rpc },
+        { provide: REDIS, useValue: connections.redis },
+        { provide: ACCESS_TOKEN_VERIFIER, useValue: connections.verifier },
+        { provide: NATS_PROBE, useValue: connections.nats },
+        { provide: STORAGE_PROBE, useValue: connections.storage },
+        { provide: STATS_PROVIDERS, useValue: statsProviders },
+        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        ConnectionsCloser,
+        VaultStatsService,
+        HealthService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,127 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ErrorCodes,
+  IdentityRpc,
+  REFRESH_COOKIE,
+  type IssuedSession,
+  type RefreshRequest,
+  type SessionView,
+  type SignInRequest,
+  type SignOutReply,
+  type SignOutRequest,
+  type SignUpRequest,
+} from '@lv/contracts';
+import { AccessTokenVerifier } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { RpcClient, type CallContext } from '@lv/platform/nest';
+import type { GatewayConfig } from '../config.js';
+import { CredentialsDto, ErrorBodyDto, SessionViewDto } from '../http/api-models.js';
+import { parseBody } from '../http/body.js';
+import { Public } from '../http/public.decorator.js';
+import { bearerToken, CallCtx } from '../http/request-context.js';
+import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
+import { credentialsSchema } from './auth.schemas.js';
+import { clearedRefreshCookieOptions, refreshCookieOptions } from './refresh-cookie.js';
+
+/**
+ * /api/auth/*: the only public entry points that touch sessions. Identity issues the session; the
+ * gateway keeps the refresh token in an httpOnly cookie and hands the SPA the rest (SessionView).
+ * The client address travels in the RPC meta so identity can rate-limit sign-ins per address.
+ */
+@ApiTags('auth')
+@ApiResponse({ status: 503, description: 'Identity is unavailable.', type: ErrorBodyDto })
+@Controller('auth')
+export class AuthController {
+  constructor(
+    @Inject(RPC_CLIENT) private readonly rpc: RpcClient,
+    @Inject(ACCESS_TOKEN_VERIFIER) private readonly verifier: AccessTokenVerifier,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Public()
+  @Post('sign-up')
+  @HttpCode(201)
+  @ApiBody({ type: CredentialsDto })
+  @ApiCreatedResponse({ type: SessionViewDto, description: 'Account created and signed in; sets the refresh cookie.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'EMAIL_TAKEN' })
+  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED, with Retry-After.' })
+  async signUp(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const credentials = parseBody(credentialsSchema, body);
+    const session = await this.rpc.call<IssuedSession, SignUpRequest>(IdentityRpc.signUp, credentials, { meta: call.meta });
+    return this.startSession(reply, session);
+  }
+
+  @Public()
+  @Post('sign-in')
+  @HttpCode(200)
+  @ApiBody({ type: CredentialsDto })
+  @ApiOkResponse({ type: SessionViewDto, description: 'Signed in; sets the refresh cookie.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
+  @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'INVALID_CREDENTIALS' })
+  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED, with Retry-After.' })
+  async signIn(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const credentials = parseBody(credentialsSchema, body);
+    const session = await this.rpc.call<IssuedSession, SignInRequest>(IdentityRpc.signIn, credentials, { meta: call.meta });
+    return this.startSession(reply, session);
+  }
+
+  @Public()
+  @Post('refresh')
+  @HttpCode(200)
+  @ApiCookieAuth('refresh-cookie')
+  @ApiOkResponse({ type: SessionViewDto, description: 'A new access token; the refresh cookie is rotated.' })
+  @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No refresh cookie, or the session is over.' })
+  async refresh(@Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const refreshToken = request.cookies[REFRESH_COOKIE];
+    if (!refreshToken) throw new DomainError('UNAUTHENTICATED');
+    let session: IssuedSession;
+    try {
+      session = await this.rpc.call<IssuedSession, RefreshRequest>(IdentityRpc.refresh, { refreshToken }, { meta: call.meta });
+    } catch (error) {
+      // A refused refresh token is dead for good: drop the cookie so the browser stops sending it.
+      if (error instanceof DomainError && ErrorCodes[error.code].status === 401) reply.clearCookie(REFRESH_COOKIE, clearedRefreshCookieOptions(this.config.COOKIE_SECURE));
+      throw error;
+    }
+    return this.startSession(reply, session);
+  }
+
+  @Public()
+  @Post('sign-out')
+  @HttpCode(204)
+  @ApiCookieAuth('refresh-cookie')
+  @ApiNoContentResponse({ description: 'The session is revoked and the refresh cookie cleared (also when there was no session).' })
+  async signOut(@Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const refreshToken = request.cookies[REFRESH_COOKIE] || undefined;
+    // The cookie goes whatever happens next: signing out must never leave a usable cookie behind.
+    reply.clearCookie(REFRESH_COOKIE, clearedRefreshCookieOptions(this.config.COOKIE_SECURE));
+    // The access token is forwarded only when it is still valid, so identity can revoke its session
+    // even without the cookie; an expired one would only get the whole call refused.
+    const accessToken = await this.validAccessToken(bearerToken(request.headers.authorization));
+    if (!refreshToken && !accessToken) return;
+    try {
+      await this.rpc.call<SignOutReply, SignOutRequest>(IdentityRpc.signOut, { refreshToken }, { accessToken, meta: call.meta });
+    } catch (error) {
+      // Already signed out (unknown or expired session): signing out again is not an error.
+      if (error instanceof DomainError && ErrorCodes[error.code].status === 401) return;
+      throw error;
+    }
+  }
+
+  private startSession(reply: FastifyReply, session: IssuedSession): SessionView {
+    reply.setCookie(REFRESH_COOKIE, session.refreshToken, refreshCookieOptions(session.refreshTokenExpiresAt, this.config.COOKIE_SECURE));
+    return { accessToken: session.accessToken, accessTokenExpiresAt: session.accessTokenExpiresAt, profile: session.profile };
+  }
+
+  private async validAccessToken(token: string | undefined): Promise<string | undefined> {
+    if (!token) return undefined;
+    try {
+      const caller = await this.verifier.verify(token);
+      return caller.kind === 'user' ? token : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

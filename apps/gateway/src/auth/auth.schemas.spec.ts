@@ -1,0 +1,48 @@
+import { DomainError } from '@lv/platform/errors';
+import { parseBody } from '../http/body.js';
+import { credentialsSchema } from './auth.schemas.js';
+
+function fieldsOf(body: unknown): Record<string, string> | undefined {
+  try {
+    parseBody(credentialsSchema, body);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    expect(error.code).toBe('VALIDATION_FAILED');
+    return error.details.fields;
+  }
+}
+
+describe('sign-in / sign-up body validation (spec section 5 texts)', () => {
+  it('requires both fields', () => {
+    expect(fieldsOf({})).toEqual({ email: 'Email is required', password: 'Password is required' });
+  });
+
+  it('treats a body that is not an object as empty', () => {
+    expect(fieldsOf(undefined)).toEqual({ email: 'Email is required', password: 'Password is required' });
+    expect(fieldsOf('email=a@b.co')).toEqual({ email: 'Email is required', password: 'Password is required' });
+    expect(fieldsOf([1, 2])).toEqual({ email: 'Email is required', password: 'Password is required' });
+  });
+
+  it('treats blank and non-text values as missing', () => {
+    expect(fieldsOf({ email: '   ', password: '' })).toEqual({ email: 'Email is required', password: 'Password is required' });
+    expect(fieldsOf({ email: 42, password: null })).toEqual({ email: 'Email is required', password: 'Password is required' });
+  });
+
+  it('rejects an email that does not look like one', () => {
+    expect(fieldsOf({ email: 'parent', password: 'secret1' })).toEqual({ email: 'Please enter a valid email' });
+    expect(fieldsOf({ email: 'parent@', password: 'secret1' })).toEqual({ email: 'Please enter a valid email' });
+  });
+
+  it('needs at least 6 characters of password', () => {
+    expect(fieldsOf({ email: 'a@b.co', password: '12345' })).toEqual({ password: 'Password must be at least 6 characters' });
+    expect(fieldsOf({ email: 'a@b.co', password: '123456' })).toBeUndefined();
+  });
+
+  it('trims and lower-cases the email, leaves the password as typed and drops other fields', () => {
+    expect(parseBody(credentialsSchema, { email: '  Parent@Example.COM ', password: ' pass word ', userId: 'someone-else' })).toEqual({
+      email: 'parent@example.com',
+      password: ' pass word ',
+    });
+  });
+});

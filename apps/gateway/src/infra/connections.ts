@@ -1,0 +1,46 @@
+import { Redis } from 'ioredis';
+import { AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
+import { readPem } from '@lv/platform/config';
+import type { Logger } from '@lv/platform/logging';
+import { RpcClient } from '@lv/platform/nest';
+import type { GatewayConfig } from '../config.js';
+import { NatsProbe } from './nats-probe.js';
+import { createStorageProbe, type StorageProbe } from './storage-probe.js';
+
+/** Everything outside the process the gateway talks to. It owns no data: these are all clients. */
+export interface GatewayConnections {
+  rpc: RpcClient;
+  redis: Redis;
+  verifier: AccessTokenVerifier;
+  nats: NatsProbe;
+  storage: StorageProbe;
+}
+
+/**
+ * Opens the gateway's clients. None of them blocks the start when its server is down: requests that
+ * need it fail fast (503) and /api/health says which one is missing, until it comes back.
+ */
+export async function openConnections(config: GatewayConfig, logger: Logger): Promise<GatewayConnections> {
+  const publicKey = await readPem(config.JWT_PUBLIC_KEY).catch((error: unknown) => {
+    throw new Error(`JWT_PUBLIC_KEY: cannot read the public key (${(error as Error).message})`);
+  });
+
+  // No offline queue: while Redis is unreachable a revocation lookup fails at once (503) instead of waiting.
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 2000 });
+  redis.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
+  await redis.connect().catch((error: unknown) => logger.warn({ err: error }, 'Redis not reachable at start; retrying in the background'));
+
+  const verifier = new AccessTokenVerifier(publicKey, new RevokedSessions(redis));
+
+  const rpc = new RpcClient(config.NATS_URL, config.RPC_TIMEOUT_MS, 'gateway');
+  await rpc.connect().catch((error: unknown) => logger.warn({ err: error }, 'NATS not reachable at start; RPCs will retry the connection'));
+
+  const nats = new NatsProbe(config.NATS_URL, logger);
+  nats.start();
+
+  return { rpc, redis, verifier, nats, storage: createStorageProbe(config) };
+}
+
+export async function closeConnections(connections: GatewayConnections): Promise<void> {
+  await Promise.allSettled([connections.rpc.close(), connections.nats.close(), connections.redis.quit().catch(() => connections.redis.disconnect())]);
+}

@@ -1,0 +1,497 @@
+// The gateway booted in-process (createGatewayApp) against the machine's real NATS and Redis, the
+// embedded S3 server and a temporary SPA build; identity is a stand-in speaking Nest's NATS wire format.
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { ErrorCodes, IdentityRpc, REFRESH_COOKIE, type AccessTokenClaims, type IssuedSession, type UserProfile } from '@lv/contracts';
+import { AccessTokenSigner, RevokedSessions } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
+import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { NestNatsResponder } from './support/nest-nats-responder.js';
+
+// One stack per spec file: its subjects never meet another stack's on the shared NATS.
+const STACK_ID = `gw${randomUUID().slice(0, 8)}`;
+process.env.STACK_ID = STACK_ID;
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const RPC_TIMEOUT_MS = 800;
+
+function keyPair() {
+  return generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+}
+const keys = keyPair();
+const signer = new AccessTokenSigner(keys.privateKey);
+const strangerSigner = new AccessTokenSigner(keyPair().privateKey);
+
+const USER_ID = '11111111-1111-4111-8111-111111111111';
+const ADMIN_ID = '22222222-2222-4222-8222-222222222222';
+
+function claims(overrides: Partial<AccessTokenClaims> = {}): AccessTokenClaims {
+  return { sub: USER_ID, sid: randomUUID(), email: 'parent@example.com', tier: 'none', admin: false, kind: 'user', ...overrides };
+}
+const tokenFor = (overrides: Partial<AccessTokenClaims> = {}, ttl = 600) => signer.sign(claims(overrides), ttl).token;
+
+function profileOf(id: string, email: string, admin = false): UserProfile {
+  return { id, email, full_name: null, avatar_url: null, created_at: '2026-11-01T10:00:00.000Z', subscription_tier: 'none', ai_admin: admin };
+}
+
+function session(email: string, refreshToken: string): IssuedSession {
+  const { token, expiresAt } = signer.sign(claims({ email }), 900);
+  return { accessToken: token, accessTokenExpiresAt: expiresAt, refreshToken, refreshTokenExpiresAt: Date.now() + 30 * 24 * 3600 * 1000, sessionId: randomUUID(), profile: profileOf(USER_ID, email) };
+}
+
+function subOf(token: string | undefined): string {
+  const payload = JSON.parse(Buffer.from(String(token).split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub: string };
+  return payload.sub;
+}
+
+function cookieHeader(response: LightMyRequestResponse, name: string): string | undefined {
+  const raw = response.headers['set-cookie'];
+  const all = Array.isArray(raw) ? raw : raw ? [raw] : [];
+  return all.find((c) => c.startsWith(`${name}=`));
+}
+
+describe('gateway (in-process, real NATS and Redis)', () => {
+  let app: NestFastifyApplication;
+  let http: FastifyInstance;
+  let identity: NestNatsResponder;
+  let redis: Redis;
+  let s3: RunningS3Server;
+  let workDir: string;
+  const logLines: Record<string, unknown>[] = [];
+
+  const call = (options: InjectOptions) => http.inject(options);
+  const json = <T = any>(response: LightMyRequestResponse) => response.json<T>();
+
+  beforeAll(async () => {
+    await bridgeEsmOnlyDependencies();
+    const { createGatewayApp } = await import('../src/app.factory.js');
+    const { gatewayConfigSchema } = await import('../src/config.js');
+    const { mountAdminOnly } = await import('../src/admin/admin-access.js');
+
+    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-'));
+    const web = join(workDir, 'web');
+    await mkdir(join(web, 'assets'), { recursive: true });
+    await writeFile(join(web, 'index.html'), '<!doctype html><title>Legacy Vault</title><div id="root"></div>');
+    await writeFile(join(web, 'assets', 'app-1a2b3c.js'), 'console.log("vault")');
+    s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
+    redis = new Redis(REDIS_URL);
+
+    identity = await NestNatsResponder.start(NATS_URL, STACK_ID);
+    identity
+      .handle(IdentityRpc.signIn, ({ payload }) => {
+        if (payload.email === 'limited@example.com') throw new DomainError('RATE_LIMITED', undefined, { retryAfter: 120 });
+        if (payload.password !== 'correct-horse') throw new DomainError('INVALID_CREDENTIALS');
+        return session(payload.email, 'rt-1');
+      })
+      .handle(IdentityRpc.signUp, ({ payload }) => {
+        if (payload.email === 'taken@example.com') throw new DomainError('EMAIL_TAKEN');
+        return session(payload.email, 'rt-new');
+      })
+      .handle(IdentityRpc.refresh, ({ payload }) => {
+        if (payload.refreshToken !== 'rt-1') throw new DomainError('SESSION_EXPIRED');
+        return session('parent@example.com', 'rt-2');
+      })
+      .handle(IdentityRpc.signOut, () => ({ revoked: true }))
+      .handle(IdentityRpc.getMe, ({ auth }) => {
+        const sub = subOf(auth.accessToken);
+        return sub === ADMIN_ID ? profileOf(ADMIN_ID, 'admin@example.com', true) : profileOf(sub, 'parent@example.com');
+      })
+      .handle(IdentityRpc.updateMe, ({ auth, payload }) => ({ ...profileOf(subOf(auth.accessToken), 'parent@example.com'), ...payload }))
+      .handle(IdentityRpc.health, () => ({ service: 'identity', status: 'up', checks: { postgres: { status: 'up' } } }))
+      .handle('rpc.vault-media.stats', () => ({ videosSaved: 2, activeDays: ['2026-11-01', '2026-11-02'] }))
+      .hang('rpc.letters.stats');
+    await identity.listen(['rpc.identity.>', 'rpc.vault-media.>', 'rpc.letters.>']);
+
+    const config = gatewayConfigSchema.parse({
+      NATS_URL,
+      REDIS_URL,
+      JWT_PUBLIC_KEY: keys.publicKey,
+      RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: s3.accessKey,
+      S3_SECRET_KEY: s3.secretKey,
+      WEB_DIST_DIR: web,
+      HEALTH_SERVICES: 'identity',
+    });
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    app = await createGatewayApp(config, {
+      logger: pino({ name: 'gateway', level: 'debug' }, sink),
+      statsProviders: ['vault-media', 'letters'],
+      // Stands in for the queue dashboard (bull-board cannot load under Jest) behind the same gate.
+      extend: async (fastify, { connections }) => {
+        await mountAdminOnly(fastify, connections.verifier, async (scope: FastifyInstance) => {
+          scope.get('/', async () => ({ dashboard: true }));
+        });
+        // A route that fails unexpectedly, to see what a client gets from an unplanned error.
+        fastify.get('/api/spec/boom', async () => {
+          throw new Error('db password=hunter2 rejected');
+        });
+      },
+    });
+    http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await identity?.close();
+    redis?.disconnect();
+    await s3?.close();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  describe('sign-in and the session cookie', () => {
+    it('sets an httpOnly, SameSite=Strict refresh cookie and returns no refresh token in the body', async () => {
+      const response = await call({ method: 'POST', url: '/api/auth/sign-in', payload: { email: 'parent@example.com', password: 'correct-horse' } });
+      expect(response.statusCode).toBe(200);
+      const cookie = cookieHeader(response, REFRESH_COOKIE)!;
+      expect(cookie).toMatch(/^lv_refresh=rt-1;/);
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Strict/);
+      expect(cookie).toMatch(/Path=\/api\/auth/);
+      expect(cookie).toMatch(/Max-Age=259\d{4}/);
+      expect(cookie).not.toMatch(/Secure/);
+      const body = json(response);
+      expect(Object.keys(body).sort()).toEqual(['accessToken', 'accessTokenExpiresAt', 'profile']);
+      expect(response.body).not.toContain('rt-1');
+      expect(response.headers['cache-control']).toBe('no-store');
+    });
+
+    it('normalises the email and passes the client address and request id to identity', async () => {
+      await call({ method: 'POST', url: '/api/auth/sign-in', headers: { 'x-request-id': 'spec-sign-in-1', 'user-agent': 'spec-agent' }, payload: { email: '  Parent@Example.COM ', password: 'correct-horse' } });
+      const request = identity.callsTo(IdentityRpc.signIn).at(-1)!;
+      expect(request.payload).toEqual({ email: 'parent@example.com', password: 'correct-horse' });
+      expect(request.meta).toEqual({ requestId: 'spec-sign-in-1', ip: '127.0.0.1', userAgent: 'spec-agent' });
+    });
+
+    it('answers sign-up with 201 and the cookie', async () => {
+      const response = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'new@example.com', password: 'secret1' } });
+      expect(response.statusCode).toBe(201);
+      expect(cookieHeader(response, REFRESH_COOKIE)).toMatch(/^lv_refresh=rt-new;/);
+      expect(json(response).profile.email).toBe('new@example.com');
+    });
+
+    it("passes identity's errors through with their status and text", async () => {
+      const wrong = await call({ method: 'POST', url: '/api/auth/sign-in', payload: { email: 'parent@example.com', password: 'wrong-password' } });
+      expect(wrong.statusCode).toBe(401);
+      expect(json(wrong)).toEqual({ code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials' });
+      const taken = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'taken@example.com', password: 'secret1' } });
+      expect(taken.statusCode).toBe(409);
+      expect(json(taken).code).toBe('EMAIL_TAKEN');
+    });
+
+    it('answers RATE_LIMITED with 429 and Retry-After', async () => {
+      const response = await call({ method: 'POST', url: '/api/auth/sign-in', payload: { email: 'limited@example.com', password: 'whatever1' } });
+      expect(response.statusCode).toBe(429);
+      expect(response.headers['retry-after']).toBe('120');
+      expect(json(response)).toEqual({ code: 'RATE_LIMITED', message: ErrorCodes.RATE_LIMITED.message, retryAfter: 120 });
+    });
+
+    it('validates the body at the edge with the spec messages (400), without calling identity', async () => {
+      const before = identity.received.length;
+      const empty = await call({ method: 'POST', url: '/api/auth/sign-in', payload: {} });
+      expect(empty.statusCode).toBe(400);
+      expect(json(empty)).toEqual({ code: 'VALIDATION_FAILED', message: ErrorCodes.VALIDATION_FAILED.message, fields: { email: 'Email is required', password: 'Password is required' } });
+      const bad = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'not-an-email', password: '12345' } });
+      expect(json(bad).fields).toEqual({ email: 'Please enter a valid email', password: 'Password must be at least 6 characters' });
+      const noBody = await call({ method: 'POST', url: '/api/auth/sign-in' });
+      expect(noBody.statusCode).toBe(400);
+      expect(identity.received.length).toBe(before);
+    });
+
+    it('answers malformed JSON with an ErrorBody 400', async () => {
+      const response = await call({ method: 'POST', url: '/api/auth/sign-in', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+      expect(response.statusCode).toBe(400);
+      expect(json(response)).toEqual({ code: 'VALIDATION_FAILED', message: ErrorCodes.VALIDATION_FAILED.message });
+    });
+  });
+
+  describe('refresh and sign-out', () => {
+    it('refuses a refresh without the cookie (401)', async () => {
+      const response = await call({ method: 'POST', url: '/api/auth/refresh' });
+      expect(response.statusCode).toBe(401);
+      expect(json(response)).toEqual({ code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    });
+
+    it('rotates the cookie on refresh', async () => {
+      const response = await call({ method: 'POST', url: '/api/auth/refresh', cookies: { [REFRESH_COOKIE]: 'rt-1' } });
+      expect(response.statusCode).toBe(200);
+      expect(cookieHeader(response, REFRESH_COOKIE)).toMatch(/^lv_refresh=rt-2;.*HttpOnly/);
+      expect(response.body).not.toContain('rt-2');
+      expect(identity.callsTo(IdentityRpc.refresh).at(-1)!.payload).toEqual({ refreshToken: 'rt-1' });
+    });
+
+    it('drops the cookie when identity refuses the refresh token', async () => {
+      const response = await call({ method: 'POST', url: '/api/auth/refresh', cookies: { [REFRESH_COOKIE]: 'rt-stale' } });
+      expect(response.statusCode).toBe(401);
+      expect(json(response).code).toBe('SESSION_EXPIRED');
+      expect(cookieHeader(response, REFRESH_COOKIE)).toMatch(/^lv_refresh=;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/);
+    });
+
+    it('signs out: revokes through identity with the cookie and the valid bearer, clears the cookie, 204', async () => {
+      const token = tokenFor();
+      const response = await call({ method: 'POST', url: '/api/auth/sign-out', cookies: { [REFRESH_COOKIE]: 'rt-1' }, headers: { authorization: `Bearer ${token}` } });
+      expect(response.statusCode).toBe(204);
+      expect(cookieHeader(response, REFRESH_COOKIE)).toMatch(/^lv_refresh=;.*Path=\/api\/auth/);
+      const request = identity.callsTo(IdentityRpc.signOut).at(-1)!;
+      expect(request.payload).toEqual({ refreshToken: 'rt-1' });
+      expect(request.auth.accessToken).toBe(token);
+    });
+
+    it('signs out without a session as a no-op 204', async () => {
+      const before = identity.callsTo(IdentityRpc.signOut).length;
+      const response = await call({ method: 'POST', url: '/api/auth/sign-out' });
+      expect(response.statusCode).toBe(204);
+      expect(identity.callsTo(IdentityRpc.signOut).length).toBe(before);
+    });
+  });
+
+  describe('guarded routes', () => {
+    it('refuses a request without a token (401)', async () => {
+      const response = await call({ method: 'GET', url: '/api/me' });
+      expect(response.statusCode).toBe(401);
+      expect(json(response)).toEqual({ code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    });
+
+    it('refuses a malformed token and one signed by another key (401)', async () => {
+      for (const token of ['garbage', strangerSigner.sign(claims(), 600).token]) {
+        const response = await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+        expect(response.statusCode).toBe(401);
+        expect(json(response).code).toBe('UNAUTHENTICATED');
+      }
+    });
+
+    it('refuses an expired token (401 SESSION_EXPIRED)', async () => {
+      const response = await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${tokenFor({}, -30)}` } });
+      expect(response.statusCode).toBe(401);
+      expect(json(response)).toEqual({ code: 'SESSION_EXPIRED', message: ErrorCodes.SESSION_EXPIRED.message });
+    });
+
+    it('refuses a token whose session was revoked, at once', async () => {
+      const sid = randomUUID();
+      const token = tokenFor({ sid });
+      expect((await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+      await new RevokedSessions(redis, 60).revoke(sid);
+      const response = await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+      expect(response.statusCode).toBe(401);
+      expect(json(response).code).toBe('SESSION_EXPIRED');
+    });
+
+    it('refuses an operator token on the HTTP API (403)', async () => {
+      const response = await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${tokenFor({ kind: 'operator', sub: 'operator:ops', admin: true })}` } });
+      expect(response.statusCode).toBe(403);
+    });
+
+    it('forwards the access token with the RPC and returns the profile', async () => {
+      const token = tokenFor();
+      const response = await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+      expect(response.statusCode).toBe(200);
+      expect(json(response)).toEqual(profileOf(USER_ID, 'parent@example.com'));
+      expect(identity.callsTo(IdentityRpc.getMe).at(-1)!.auth.accessToken).toBe(token);
+    });
+
+    it('PATCH /api/me forwards only the editable fields and validates them', async () => {
+      const token = tokenFor();
+      const ok = await call({ method: 'PATCH', url: '/api/me', headers: { authorization: `Bearer ${token}` }, payload: { full_name: ' Sam Parent ', avatar_url: 'https://cdn.example.com/sam.png', id: 'someone-else', ai_admin: true } });
+      expect(ok.statusCode).toBe(200);
+      expect(identity.callsTo(IdentityRpc.updateMe).at(-1)!.payload).toEqual({ full_name: 'Sam Parent', avatar_url: 'https://cdn.example.com/sam.png' });
+      expect(json(ok).id).toBe(USER_ID);
+      const bad = await call({ method: 'PATCH', url: '/api/me', headers: { authorization: `Bearer ${token}` }, payload: { full_name: 'x'.repeat(121), avatar_url: 'http://insecure.example.com/a.png' } });
+      expect(bad.statusCode).toBe(400);
+      expect(Object.keys(json(bad).fields).sort()).toEqual(['avatar_url', 'full_name']);
+    });
+  });
+
+  describe('vault stats', () => {
+    it('adds up what the providers answer and counts a hung provider as 0, without failing', async () => {
+      const started = Date.now();
+      const response = await call({ method: 'GET', url: '/api/vault/stats', headers: { authorization: `Bearer ${tokenFor()}`, 'x-request-id': 'spec-stats-1' } });
+      expect(response.statusCode).toBe(200);
+      expect(json(response)).toEqual({ videosSaved: 2, lettersWritten: 0, daysActive: 2 });
+      expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 1500);
+      expect(logLines.some((l) => l.requestId === 'spec-stats-1' && l.service === 'letters' && l.level === 40)).toBe(true);
+    });
+  });
+
+  describe('admin queue dashboard gate', () => {
+    const adminToken = () => tokenFor({ sub: ADMIN_ID, email: 'admin@example.com', admin: true });
+
+    it('is closed without a token (401) and to non-admins (403)', async () => {
+      expect((await call({ method: 'GET', url: '/api/admin/queues' })).statusCode).toBe(401);
+      const user = await call({ method: 'GET', url: '/api/admin/queues', headers: { authorization: `Bearer ${tokenFor()}` } });
+      expect(user.statusCode).toBe(403);
+      expect(json(user)).toEqual({ code: 'FORBIDDEN', message: 'Access denied' });
+    });
+
+    it('opens to an admin Bearer token', async () => {
+      const response = await call({ method: 'GET', url: '/api/admin/queues', headers: { authorization: `Bearer ${adminToken()}` } });
+      expect(response.statusCode).toBe(200);
+      expect(json(response)).toEqual({ dashboard: true });
+    });
+
+    it('opens to the short-lived lv_admin cookie that POST /api/admin/queue-session sets for admins only', async () => {
+      const denied = await call({ method: 'POST', url: '/api/admin/queue-session', headers: { authorization: `Bearer ${tokenFor()}` } });
+      expect(denied.statusCode).toBe(403);
+      const token = adminToken();
+      const opened = await call({ method: 'POST', url: '/api/admin/queue-session', headers: { authorization: `Bearer ${token}` } });
+      expect(opened.statusCode).toBe(204);
+      const cookie = cookieHeader(opened, 'lv_admin')!;
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Strict/);
+      expect(cookie).toMatch(/Path=\/api\/admin\/queues/);
+      expect(Number(/Max-Age=(\d+)/.exec(cookie)?.[1])).toBeLessThanOrEqual(600);
+      const page = await call({ method: 'GET', url: '/api/admin/queues', cookies: { lv_admin: token } });
+      expect(page.statusCode).toBe(200);
+      const forged = await call({ method: 'GET', url: '/api/admin/queues', cookies: { lv_admin: tokenFor() } });
+      expect(forged.statusCode).toBe(403);
+    });
+  });
+
+  describe('edge behaviour', () => {
+    it('answers unknown /api paths with a JSON 404, never the SPA', async () => {
+      for (const [method, url] of [['GET', '/api/nope'], ['POST', '/api/nope/deeper'], ['GET', '/api'], ['GET', '/api/me/']] as const) {
+        const response = await call({ method, url });
+        expect(response.statusCode).toBe(404);
+        expect(response.headers['content-type']).toMatch(/application\/json/);
+        expect(json(response)).toEqual({ code: 'NOT_FOUND', message: 'Not found' });
+      }
+    });
+
+    it('serves index.html for deep links, no-cache', async () => {
+      for (const url of ['/', '/vault', '/auth?from=/letters', '/letters/some/deep/path']) {
+        const response = await call({ method: 'GET', url });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toMatch(/text\/html/);
+        expect(response.body).toContain('<title>Legacy Vault</title>');
+        expect(response.headers['cache-control']).toBe('no-cache');
+      }
+    });
+
+    it('serves hashed assets as immutable, and a missing one as 404', async () => {
+      const asset = await call({ method: 'GET', url: '/assets/app-1a2b3c.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.body).toBe('console.log("vault")');
+      expect(asset.headers['cache-control']).toMatch(/max-age=31536000.*immutable/);
+      expect((await call({ method: 'GET', url: '/assets/gone-999.js' })).statusCode).toBe(404);
+      expect((await call({ method: 'GET', url: '/..%2f..%2fetc/passwd' })).body).not.toContain('root:');
+    });
+
+    it('echoes a well-formed x-request-id, makes one otherwise, and logs every line of the request with it', async () => {
+      const echoed = await call({ method: 'GET', url: '/api/me', headers: { 'x-request-id': 'spec-req-42' } });
+      expect(echoed.headers['x-request-id']).toBe('spec-req-42');
+      const replaced = await call({ method: 'GET', url: '/api/me', headers: { 'x-request-id': 'bad id with spaces' } });
+      expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await call({ method: 'GET', url: '/vault' })).headers['x-request-id']).toBeTruthy();
+      const lines = logLines.filter((l) => l.requestId === 'spec-req-42');
+      expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    });
+
+    it('answers an unexpected failure with 500, an errorId and no detail, and logs it under that id', async () => {
+      const response = await call({ method: 'GET', url: '/api/spec/boom', headers: { 'x-request-id': 'spec-boom-1' } });
+      expect(response.statusCode).toBe(500);
+      const body = json(response);
+      expect(body).toEqual({ code: 'INTERNAL', message: ErrorCodes.INTERNAL.message, errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(response.body).not.toContain('hunter2');
+      const line = logLines.find((l) => l.errorId === body.errorId);
+      expect(line).toMatchObject({ requestId: 'spec-boom-1', level: 50 });
+      expect(JSON.stringify(line)).toContain('hunter2');
+    });
+
+    it('sets security headers', async () => {
+      for (const url of ['/vault', '/api/me']) {
+        const { headers } = await call({ method: 'GET', url });
+        expect(headers['content-security-policy']).toContain("script-src 'self'");
+        expect(headers['content-security-policy']).toContain("style-src 'self' 'unsafe-inline'");
+        expect(headers['content-security-policy']).toMatch(/media-src 'self' blob: data:/);
+        expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+        expect(headers['x-content-type-options']).toBe('nosniff');
+        expect(headers['x-frame-options']).toBe('SAMEORIGIN');
+        expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+        expect(headers['x-powered-by']).toBeUndefined();
+      }
+    });
+
+    it('publishes a valid OpenAPI document at /api/openapi.json and docs at /api/docs', async () => {
+      const response = await call({ method: 'GET', url: '/api/openapi.json' });
+      expect(response.statusCode).toBe(200);
+      const doc = json(response);
+      expect(doc.openapi).toMatch(/^3\./);
+      expect(doc.info.title).toBe('Legacy Vault API');
+      for (const [path, method] of [['/api/auth/sign-up', 'post'], ['/api/auth/sign-in', 'post'], ['/api/auth/refresh', 'post'], ['/api/auth/sign-out', 'post'], ['/api/me', 'get'], ['/api/me', 'patch'], ['/api/vault/stats', 'get'], ['/api/health', 'get']]) {
+        expect(doc.paths[path!]?.[method!]).toBeDefined();
+      }
+      expect(doc.paths['/api/me'].get.security).toEqual([{ bearer: [] }]);
+      expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+      // Every $ref points at a schema the document defines.
+      const refs = [...response.body.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+      expect(refs.length).toBeGreaterThan(5);
+      for (const ref of refs) expect(doc.components.schemas[ref]).toBeDefined();
+      const docs = await call({ method: 'GET', url: '/api/docs' });
+      expect(docs.statusCode).toBe(200);
+      expect(docs.body).toContain('swagger-ui');
+    });
+
+    it('reports every health check, 200 when all are up', async () => {
+      const response = await call({ method: 'GET', url: '/api/health' });
+      const report = json(response);
+      expect(Object.keys(report.checks).sort()).toEqual(['identity', 'nats', 'postgres:identity', 'redis', 'storage']);
+      for (const check of Object.values<any>(report.checks)) {
+        expect(check.status).toBe('up');
+        expect(typeof check.latencyMs).toBe('number');
+      }
+      expect(response.statusCode).toBe(200);
+      expect(report.status).toBe('up');
+    });
+  });
+
+  describe('identity unavailable', () => {
+    afterAll(async () => {
+      await identity.listen(['rpc.identity.>']);
+    });
+
+    it('answers 503 with a clear message at once when nobody serves identity, and health says so', async () => {
+      await identity.stop();
+      const started = Date.now();
+      const response = await call({ method: 'POST', url: '/api/auth/sign-in', payload: { email: 'parent@example.com', password: 'correct-horse' } });
+      expect(response.statusCode).toBe(503);
+      expect(json(response)).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The vault is temporarily unavailable. Please try again in a moment.' });
+      expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 500);
+
+      const health = await call({ method: 'GET', url: '/api/health' });
+      expect(health.statusCode).toBe(503);
+      const report = json(health);
+      expect(report.status).toBe('down');
+      expect(report.checks.identity).toMatchObject({ status: 'down', detail: expect.stringContaining('identity') });
+      expect(report.checks['postgres:identity'].status).toBe('down');
+      expect(report.checks.nats.status).toBe('up');
+      expect(report.checks.redis.status).toBe('up');
+      expect(report.checks.storage.status).toBe('up');
+    });
+
+    it('answers 503 within the RPC timeout when identity hangs', async () => {
+      await identity.listen(['rpc.identity.>']);
+      identity.hang(IdentityRpc.getMe);
+      const started = Date.now();
+      const response = await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${tokenFor()}` } });
+      const elapsed = Date.now() - started;
+      expect(response.statusCode).toBe(503);
+      expect(json(response).code).toBe('SERVICE_UNAVAILABLE');
+      expect(elapsed).toBeGreaterThanOrEqual(RPC_TIMEOUT_MS - 50);
+      expect(elapsed).toBeLessThan(RPC_TIMEOUT_MS + 1000);
+      await identity.stop();
+    });
+  });
+});

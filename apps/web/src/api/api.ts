@@ -1,0 +1,9 @@
+import { appSession } from '../auth/app-session.js';
+import { createApiClient } from './client.js';
+
+/** The app's API client, wired to the tab's session (bearer token, one refresh-and-retry on 401). */
+export const api = createApiClient({
+  getAccessToken: () => appSession.getAccessToken(),
+  refresh: () => appSession.refresh(),
+  onUnauthenticated: () => appSession.clear(),
+});

@@ -1,0 +1,19 @@
+import { useEffect, type ReactNode } from 'react';
+import { Navigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import { useAuth } from '../auth/AuthProvider.js';
+import { decideAdminAccess } from './route-access.js';
+
+/** Admin-only routes: anyone else goes to / with the toast "Access denied". */
+export function RequireAdmin({ children }: { children: ReactNode }) {
+  const { user } = useAuth();
+  const decision = decideAdminAccess(user);
+  const denied = decision.kind === 'redirect';
+
+  useEffect(() => {
+    if (denied) toast.error('Access denied', { id: 'access-denied' });
+  }, [denied]);
+
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  return <>{children}</>;
+}

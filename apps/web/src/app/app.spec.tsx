@@ -1,0 +1,416 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { toast } from 'sonner';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import type { SessionView, UserProfile } from '@lv/contracts';
+import { ApiError } from '../api/client.js';
+import { SessionManager, type AuthTransport } from '../auth/session.js';
+import { useSetRecordingActive } from '../shell/UnsavedChangesProvider.js';
+import { AppProviders } from './providers.js';
+import { createQueryClient } from './query-client.js';
+import { routes } from './routes.js';
+
+const sam: UserProfile = {
+  id: 'u1',
+  email: 'sam@example.com',
+  full_name: 'Sam Carter',
+  avatar_url: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  subscription_tier: 'none',
+  ai_admin: false,
+};
+
+const view = (profile: UserProfile): SessionView => ({ accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile });
+
+function makeTransport(signedInAs: UserProfile | null) {
+  return {
+    signIn: jest.fn<AuthTransport['signIn']>(async () => view(sam)),
+    signUp: jest.fn<AuthTransport['signUp']>(async () => view(sam)),
+    refresh: jest.fn<AuthTransport['refresh']>(async () => {
+      if (signedInAs) return view(signedInAs);
+      throw new ApiError(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    }),
+    signOut: jest.fn<AuthTransport['signOut']>(async () => undefined),
+  };
+}
+
+function FakeRecorder() {
+  const setRecordingActive = useSetRecordingActive();
+  return (
+    <button type="button" onClick={() => setRecordingActive(true)}>
+      Start recording
+    </button>
+  );
+}
+
+function Boom(): never {
+  throw new Error('Kaboom in a page');
+}
+
+/** The app's routes plus one page that throws, to exercise the error element. */
+function testRoutes(): RouteObject[] {
+  const root = routes[0]!;
+  const pages = root.children![0]!;
+  const extra: RouteObject[] = [
+    { path: 'boom', element: <Boom /> },
+    { path: 'fake-recorder', element: <FakeRecorder /> },
+  ];
+  const pagesWithBoom: RouteObject = { errorElement: pages.errorElement, children: [...extra, ...(pages.children ?? [])] };
+  return [{ path: root.path, element: root.element, errorElement: root.errorElement, children: [pagesWithBoom] }];
+}
+
+function renderApp(path: string, signedInAs: UserProfile | null = null) {
+  const transport = makeTransport(signedInAs);
+  const session = new SessionManager(transport);
+  const router = createMemoryRouter(testRoutes(), { initialEntries: [path] });
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({ queries: { retry: false } });
+  render(
+    <AppProviders session={session} queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { router, transport, session };
+}
+
+const fetchMock = jest.fn<typeof fetch>();
+
+beforeEach(() => {
+  localStorage.clear();
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async () => ({
+    ok: true,
+    status: 200,
+    headers: { get: () => 'application/json' },
+    text: async () => JSON.stringify({ videosSaved: 4, lettersWritten: 2, daysActive: 3 }),
+  }) as unknown as Response);
+  (globalThis as { fetch: typeof fetch }).fetch = fetchMock;
+  if (!process.env.DEBUG_CONSOLE) {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  }
+});
+
+afterEach(() => {
+  cleanup();
+  // sonner keeps active toasts in module state and replays them to the next Toaster.
+  toast.dismiss();
+  jest.restoreAllMocks();
+});
+
+describe('session guard', () => {
+  it('shows a full-screen spinner while the session loads', async () => {
+    const { transport } = renderApp('/');
+    expect(screen.getByRole('status', { name: 'Loading' })).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: /Leave your children/ });
+    expect(transport.refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends a signed-out visitor of /vault to /auth and back to /vault after sign-in', async () => {
+    const { router, transport } = renderApp('/vault');
+    await screen.findByRole('heading', { name: 'Your legacy begins here.' });
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(router.state.location.state).toEqual({ from: '/vault' });
+
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'sam@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+
+    await screen.findByRole('heading', { name: 'Welcome Back, Sam' });
+    expect(router.state.location.pathname).toBe('/vault');
+    expect(transport.signIn).toHaveBeenCalledWith({ email: 'sam@example.com', password: 'secret1' });
+    await screen.findByText('Welcome back!');
+    expect(screen.getByText('Successfully logged in to your vault')).toBeTruthy();
+    // Stats from GET /api/vault/stats.
+    await screen.findByRole('link', { name: /4\s*Videos Saved/ });
+    expect(screen.getByRole('link', { name: /2\s*Letters Written/ }).getAttribute('href')).toBe('/letters');
+    expect(screen.getByRole('link', { name: /3\s*Days Active/ }).getAttribute('href')).toBe('/timeline');
+    expect(screen.getByRole('link', { name: /0\s*Thoughts Saved/ })).toBeTruthy();
+  });
+
+  it('protects not-yet-built routes, then shows the not-found screen', async () => {
+    const { router } = renderApp('/letters');
+    await screen.findByRole('heading', { name: 'Your legacy begins here.' });
+    expect(router.state.location.pathname).toBe('/auth');
+  });
+
+  it('shows the not-found screen for unknown paths when signed in', async () => {
+    renderApp('/letters', sam);
+    await screen.findByRole('heading', { name: 'Page not found' });
+    expect(screen.getByText('404')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go Home' }).getAttribute('href')).toBe('/');
+  });
+
+  it('shows the not-found screen for unknown public sub-paths without a session', async () => {
+    renderApp('/request');
+    await screen.findByRole('heading', { name: 'Page not found' });
+  });
+
+  it('sends a signed-in user away from the sign-in screen', async () => {
+    const { router } = renderApp('/login', sam);
+    await screen.findByRole('heading', { name: 'Welcome Back, Sam' });
+    expect(router.state.location.pathname).toBe('/vault');
+  });
+
+  it('turns non-admins away from /admin with "Access denied"', async () => {
+    const { router } = renderApp('/admin', sam);
+    await screen.findByText('Access denied');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('lets admins reach /admin (not-found until the dashboard lands)', async () => {
+    const { router } = renderApp('/admin', { ...sam, ai_admin: true });
+    await screen.findByRole('heading', { name: 'Page not found' });
+    expect(router.state.location.pathname).toBe('/admin');
+  });
+
+  it('shows "Unexpected Application Error!" for a rendering error', async () => {
+    renderApp('/boom', sam);
+    await screen.findByRole('heading', { name: 'Unexpected Application Error!' });
+    expect(screen.getByText('Kaboom in a page')).toBeTruthy();
+  });
+});
+
+describe('sign-in screen', () => {
+  it('validates on submit, inline and in an alert', async () => {
+    const { transport } = renderApp('/auth');
+    await screen.findByRole('heading', { name: 'Your legacy begins here.' });
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Email is required')).toBeTruthy();
+    expect(within(alert).getByText('Password is required')).toBeTruthy();
+    expect(screen.getAllByText('Email is required')).toHaveLength(2);
+
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'nope' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: '123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    await screen.findAllByText('Please enter a valid email');
+    expect(screen.getAllByText('Password must be at least 6 characters').length).toBe(2);
+    expect(transport.signIn).not.toHaveBeenCalled();
+  });
+
+  it('toggles modes, password visibility and the live checklist', async () => {
+    renderApp('/auth');
+    await screen.findByText('Welcome back to your vault');
+    const password = screen.getByLabelText('Password') as HTMLInputElement;
+    expect(password.type).toBe('password');
+    fireEvent.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password.type).toBe('text');
+    fireEvent.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(password.type).toBe('password');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(screen.getByText('Create your Legacy Vault account')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Login Instead' })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Create Account' })).toHaveLength(1);
+    const item = (label: string) => screen.getByText(label).closest('li')!.getAttribute('data-met');
+    expect(item('At least 8 characters')).toBe('false');
+    fireEvent.change(password, { target: { value: 'Abcdef1!' } });
+    for (const label of ['At least 8 characters', 'One lowercase letter', 'One uppercase letter', 'One number', 'One special symbol']) {
+      expect(item(label)).toBe('true');
+    }
+  });
+
+  it('shows the server message on failure', async () => {
+    const { transport } = renderApp('/auth');
+    transport.signIn.mockImplementationOnce(async () => {
+      throw new ApiError(429, { code: 'RATE_LIMITED', message: 'Too many sign-in attempts. Please wait a few minutes and try again.' });
+    });
+    await screen.findByRole('heading', { name: 'Your legacy begins here.' });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'sam@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    await screen.findByText('Authentication Error');
+    expect(screen.getByText('Too many sign-in attempts. Please wait a few minutes and try again.')).toBeTruthy();
+  });
+
+  it('signs up with "Create Account"', async () => {
+    const { transport, router } = renderApp('/auth');
+    await screen.findByRole('heading', { name: 'Your legacy begins here.' });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'new@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    await screen.findByText('Account created!');
+    expect(transport.signUp).toHaveBeenCalledWith({ email: 'new@example.com', password: 'secret1' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/vault'));
+  });
+});
+
+describe('shell', () => {
+  it('shows Login when signed out and disables member entries in the side menu', async () => {
+    const { router } = renderApp('/');
+    await screen.findByRole('heading', { level: 1, name: /Leave your children/ });
+    expect(screen.getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/login');
+    fireEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = await screen.findByRole('dialog', { name: 'Legacy Vault' });
+    expect(within(menu).getByRole('link', { name: 'Home' }).getAttribute('aria-current')).toBe('page');
+    const vault = within(menu).getByRole('link', { name: 'Personal Vault' });
+    expect(vault.getAttribute('aria-disabled')).toBe('true');
+    expect(vault.getAttribute('href')).toBeNull();
+    const entries = within(menu).getAllByRole('link');
+    expect(entries.map((e) => (e as HTMLElement).style.animationDelay).slice(0, 3)).toEqual(['0ms', '50ms', '100ms']);
+
+    fireEvent.click(within(menu).getByRole('link', { name: 'How It Works' }));
+    await screen.findByRole('heading', { level: 1, name: 'How It Works' });
+    expect(router.state.location.pathname).toBe('/how-it-works');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('closes the side menu with the close button', async () => {
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Open menu' });
+    fireEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = await screen.findByRole('dialog', { name: 'Legacy Vault' });
+    fireEvent.click(within(menu).getByRole('button', { name: 'Close menu' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('offers an upgrade for the timeline to users without the feature', async () => {
+    renderApp('/vault', sam);
+    await screen.findByRole('heading', { name: 'Welcome Back, Sam' });
+    fireEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = await screen.findByRole('dialog', { name: 'Legacy Vault' });
+    expect(within(menu).getByRole('link', { name: /Timeline/ }).getAttribute('href')).toBe('/pricing');
+    expect(within(menu).getByRole('link', { name: 'Personal Vault' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('shows the unsaved indicator only when signed in, and warns on sign-out with drafts', async () => {
+    localStorage.setItem('unsaved_letter_draft', '{"title":"Dear Ellie"}');
+    const { router, transport } = renderApp('/vault', sam);
+    await screen.findByRole('heading', { name: 'Welcome Back, Sam' });
+    await screen.findByText('Unsaved changes');
+
+    const trigger = screen.getByRole('button', { name: 'Account menu' });
+    fireEvent.keyDown(trigger, { key: 'Enter' });
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('Sam Carter')).toBeTruthy();
+    expect(within(menu).getByText('sam@example.com')).toBeTruthy();
+    expect(within(menu).getByRole('menuitem', { name: 'Edit Profile' })).toBeTruthy();
+    expect(within(menu).queryByRole('menuitem', { name: 'Admin Dashboard' })).toBeNull();
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Sign Out Warning' });
+    expect(within(dialog).getByText('Letter Draft')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Save Drafts & Sign Out' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Sign Out Without Saving' }));
+
+    await screen.findByText('Logged out successfully');
+    expect(router.state.location.pathname).toBe('/');
+    expect(transport.signOut).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem('unsaved_letter_draft')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Login' })).toBeTruthy();
+    expect(screen.queryByText('Unsaved changes')).toBeNull();
+  });
+
+  it('saves drafts, then signs out after a second', async () => {
+    localStorage.setItem('unsaved_draft', 'x');
+    const onSave = jest.fn();
+    window.addEventListener('saveDrafts', onSave);
+    const { router } = renderApp('/vault', { ...sam, ai_admin: true });
+    await screen.findByRole('heading', { name: 'Welcome Back, Sam' });
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Account menu' }), { key: 'Enter' });
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Admin Dashboard' })).toBeTruthy();
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign Out Warning' });
+    expect(within(dialog).getByText('Video/Audio Recording')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Drafts & Sign Out' }));
+    expect(onSave).toHaveBeenCalledTimes(1);
+    await screen.findByText('Drafts Saved');
+    expect(screen.getByText('Your work has been saved locally and will be available when you return.')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/vault');
+    await screen.findByText('Logged out successfully', undefined, { timeout: 3000 });
+    expect(router.state.location.pathname).toBe('/');
+    window.removeEventListener('saveDrafts', onSave);
+  });
+
+  it('signs out at once without unsaved work, and reports a failure', async () => {
+    const { transport, router } = renderApp('/vault', sam);
+    await screen.findByRole('heading', { name: 'Welcome Back, Sam' });
+    transport.signOut.mockImplementationOnce(async () => {
+      throw new ApiError(503, { code: 'SERVICE_UNAVAILABLE', message: 'down' });
+    });
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Account menu' }), { key: 'Enter' });
+    fireEvent.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Logout' }));
+    await screen.findByText('Error logging out');
+    expect(router.state.location.pathname).toBe('/vault');
+
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Account menu' }), { key: 'Enter' });
+    fireEvent.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Logout' }));
+    await screen.findByText('Logged out successfully');
+    expect(router.state.location.pathname).toBe('/');
+  });
+});
+
+describe('recording flag', () => {
+  it('an active recording counts as unsaved work', async () => {
+    renderApp('/fake-recorder', sam);
+    fireEvent.click(await screen.findByRole('button', { name: 'Start recording' }));
+    await screen.findByText('Unsaved changes');
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Account menu' }), { key: 'Enter' });
+    fireEvent.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Logout' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign Out Warning' });
+    expect(within(dialog).getByText('A recording is in progress')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Save Drafts & Sign Out' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
+describe('vault home', () => {
+  it('saves a reflection locally and counts it', async () => {
+    renderApp('/vault', sam);
+    await screen.findByRole('link', { name: /0\s*Thoughts Saved/ });
+    fireEvent.change(screen.getByLabelText('Thoughts & Feelings'), { target: { value: 'I think of you every day.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Reflection' }));
+    await screen.findByText('Thoughts saved privately');
+    expect(localStorage.getItem('vault_thoughts')).toBe('I think of you every day.');
+    expect(screen.getByRole('link', { name: /1\s*Thoughts Saved/ })).toBeTruthy();
+  });
+
+  it('falls back when the stats cannot be loaded', async () => {
+    fetchMock.mockImplementation(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    localStorage.setItem('vault_thoughts', 'kept');
+    renderApp('/vault', sam);
+    await screen.findByRole('link', { name: /1\s*Days Active/ });
+    expect(screen.getByRole('link', { name: /0\s*Videos Saved/ })).toBeTruthy();
+    expect(screen.getByRole('link', { name: /1\s*Thoughts Saved/ })).toBeTruthy();
+  });
+
+  it('toggles Listen Now without playing anything', async () => {
+    renderApp('/vault', sam);
+    const button = await screen.findByRole('button', { name: 'Listen Now' });
+    expect(button.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(button);
+    expect(button.getAttribute('aria-pressed')).toBe('true');
+  });
+});
+
+describe('landing page', () => {
+  it('rotates the quote every 10 seconds and on "New Quote"', async () => {
+    jest.useFakeTimers();
+    try {
+      renderApp('/');
+      await act(async () => {
+        await jest.advanceTimersByTimeAsync(50);
+      });
+      const quote = () => screen.getByTestId('daily-quote').textContent;
+      const first = quote();
+      fireEvent.click(screen.getByRole('button', { name: 'New Quote' }));
+      const second = quote();
+      expect(second).not.toBe(first);
+      await act(async () => {
+        await jest.advanceTimersByTimeAsync(10_000);
+      });
+      expect(quote()).not.toBe(second);
+      expect(screen.getAllByRole('img', { name: '5 out of 5 stars' })).toHaveLength(3);
+      expect(screen.getByText('£9.99')).toBeTruthy();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});

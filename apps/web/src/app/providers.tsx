@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { Tooltip } from 'radix-ui';
+import { Toaster } from 'sonner';
+import { AuthProvider, useAuth } from '../auth/AuthProvider.js';
+import type { SessionManager } from '../auth/session.js';
+import { UnsavedChangesProvider } from '../shell/UnsavedChangesProvider.js';
+import { ThemeProvider, useTheme } from '../theme/ThemeProvider.js';
+import { createQueryClient } from './query-client.js';
+
+/** sonner with the spec's toast constants (section 9), which are sonner's own defaults. */
+function AppToaster() {
+  const { resolvedTheme } = useTheme();
+  return (
+    <Toaster
+      theme={resolvedTheme}
+      position="bottom-right"
+      duration={4000}
+      visibleToasts={3}
+      gap={14}
+      hotkey={['altKey', 'KeyT']}
+      richColors
+      closeButton
+    />
+  );
+}
+
+/** Drops cached server data when the signed-in user changes (sign-out, expiry, another account). */
+function CacheResetOnUserChange() {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const previous = useRef<string | null>(null);
+  const userId = user?.id ?? null;
+  useEffect(() => {
+    if (previous.current !== null && previous.current !== userId) queryClient.clear();
+    previous.current = userId;
+  }, [userId, queryClient]);
+  return null;
+}
+
+export function AppProviders({ children, session, queryClient }: { children: ReactNode; session?: SessionManager; queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <ThemeProvider>
+      <QueryClientProvider client={client}>
+        <AuthProvider session={session}>
+          <CacheResetOnUserChange />
+          <UnsavedChangesProvider>
+            {/* Radix's tooltip timings are the spec's: 700 ms delay, 300 ms skip delay. */}
+            <Tooltip.Provider delayDuration={700} skipDelayDuration={300}>
+              {children}
+              <AppToaster />
+            </Tooltip.Provider>
+          </UnsavedChangesProvider>
+        </AuthProvider>
+      </QueryClientProvider>
+    </ThemeProvider>
+  );
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from '@jest/globals';
+import { ApiError, NetworkError } from '../api/client.js';
+import { createQueryClient, shouldRetryQuery } from './query-client.js';
+
+describe('query client', () => {
+  it('retries up to 3 times, except for 4xx answers', () => {
+    const serverError = new ApiError(503, { code: 'SERVICE_UNAVAILABLE', message: 'x' });
+    expect([0, 1, 2, 3].map((n) => shouldRetryQuery(n, serverError))).toEqual([true, true, true, false]);
+    expect(shouldRetryQuery(0, new NetworkError('offline'))).toBe(true);
+    expect(shouldRetryQuery(0, new ApiError(404, { code: 'NOT_FOUND', message: 'Not found' }))).toBe(false);
+    expect(shouldRetryQuery(0, new ApiError(429, { code: 'RATE_LIMITED', message: 'x' }))).toBe(false);
+  });
+
+  it("keeps TanStack's other defaults", () => {
+    const options = createQueryClient().getDefaultOptions();
+    expect(options.queries?.gcTime).toBeUndefined(); // library default: 5 minutes
+    expect(options.queries?.retryDelay).toBeUndefined(); // library default: 1 s doubling, capped at 30 s
+  });
+});

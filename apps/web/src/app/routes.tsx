@@ -1,0 +1,50 @@
+import type { RouteObject } from 'react-router-dom';
+import { AuthPage } from '../pages/auth/AuthPage.js';
+import { ErrorPage } from '../pages/errors/ErrorPage.js';
+import { NotFoundPage } from '../pages/errors/NotFoundPage.js';
+import { HowItWorksPage } from '../pages/how-it-works/HowItWorksPage.js';
+import { LandingPage } from '../pages/landing/LandingPage.js';
+import { VaultHomePage } from '../pages/vault/VaultHomePage.js';
+import { RequireAdmin } from './RequireAdmin.js';
+import { RootLayout } from './RootLayout.js';
+
+/**
+ * The route table. The session guard lives in RootLayout (see route-access.ts); everything that a
+ * later issue builds (/record, /record-media, /letters, /court-journal, /timeline, /enhanced-timeline,
+ * /whoiam, /if-im-not-there, /access-control, /parent-community, /community, /settings, /pricing,
+ * /checkout, /request, /access, /redeem, ...) is deliberately absent and falls through to the
+ * not-found screen, after the guard has sent a signed-out visitor of a non-public path to /auth.
+ */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootLayout />,
+    // Errors in the shell itself: a bare error page.
+    errorElement: <ErrorPage />,
+    children: [
+      {
+        // Errors in a page: the error page inside the shell.
+        errorElement: <ErrorPage />,
+        children: [
+          { index: true, element: <LandingPage /> },
+          { path: 'how-it-works', element: <HowItWorksPage /> },
+          { path: 'auth', element: <AuthPage /> },
+          { path: 'login', element: <AuthPage /> },
+          { path: 'login-signup', element: <AuthPage /> },
+          { path: 'vault', element: <VaultHomePage /> },
+          {
+            // Admin only (non-admins go to / with "Access denied"). The admin dashboard arrives with
+            // its own issue; until then an admin sees the not-found screen here.
+            path: 'admin/*',
+            element: (
+              <RequireAdmin>
+                <NotFoundPage />
+              </RequireAdmin>
+            ),
+          },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,66 @@
+import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import type { Credentials, UserProfile } from '@lv/contracts';
+import { appSession } from './app-session.js';
+import { REFRESH_TICK_MS } from './refresh-schedule.js';
+import type { SessionManager } from './session.js';
+
+export type AuthStatus = 'loading' | 'anonymous' | 'authenticated';
+
+export interface AuthContextValue {
+  status: AuthStatus;
+  /** The signed-in user's profile, or null. */
+  user: UserProfile | null;
+  signIn(credentials: Credentials): Promise<UserProfile>;
+  signUp(credentials: Credentials): Promise<UserProfile>;
+  /** Revokes the session on the server; local state is untouched until clearSession(). */
+  revokeSession(): Promise<void>;
+  /** Forgets the session in this tab. */
+  clearSession(): void;
+  updateProfile(user: UserProfile): void;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function AuthProvider({ children, session = appSession }: { children: ReactNode; session?: SessionManager }) {
+  const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
+
+  // Restore the session from the refresh cookie (POST /api/auth/refresh) once per page load.
+  useEffect(() => {
+    void session.restore();
+  }, [session]);
+
+  // Refresh before expiry: tick every 30 s, and at once when the tab becomes visible again.
+  useEffect(() => {
+    const tick = () => void session.tick(Date.now());
+    const timer = window.setInterval(tick, REFRESH_TICK_MS);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') tick();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [session]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      status: state.status,
+      user: state.status === 'authenticated' ? state.user : null,
+      signIn: (credentials) => session.signIn(credentials),
+      signUp: (credentials) => session.signUp(credentials),
+      revokeSession: () => session.revoke(),
+      clearSession: () => session.clear(),
+      updateProfile: (user) => session.updateProfile(user),
+    }),
+    [state, session],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth must be used within an AuthProvider');
+  return context;
+}

@@ -1,0 +1,151 @@
+import type { Credentials, SessionView, UserProfile } from '@lv/contracts';
+import { ApiError, sendRequest } from '../api/client.js';
+import { shouldRefresh } from './refresh-schedule.js';
+
+export type SessionState =
+  | { status: 'loading' }
+  | { status: 'anonymous' }
+  | { status: 'authenticated'; user: UserProfile; accessTokenExpiresAt: number };
+
+/** The gateway's /api/auth endpoints. */
+export interface AuthTransport {
+  signIn(credentials: Credentials): Promise<SessionView>;
+  signUp(credentials: Credentials): Promise<SessionView>;
+  /** Uses the httpOnly refresh cookie; rejects with a 401 ApiError when there is no valid session. */
+  refresh(): Promise<SessionView>;
+  signOut(accessToken: string | null): Promise<void>;
+}
+
+type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export function createHttpAuthTransport(fetchImpl?: FetchLike, baseUrl = ''): AuthTransport {
+  const f: FetchLike = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+  return {
+    signIn: (credentials) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-in`, { method: 'POST', body: credentials }),
+    signUp: (credentials) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-up`, { method: 'POST', body: credentials }),
+    refresh: () => sendRequest<SessionView>(f, `${baseUrl}/api/auth/refresh`, { method: 'POST' }),
+    signOut: (accessToken) => sendRequest<void>(f, `${baseUrl}/api/auth/sign-out`, { method: 'POST', token: accessToken }),
+  };
+}
+
+const isAuthRefusal = (error: unknown): boolean => error instanceof ApiError && (error.status === 401 || error.status === 403);
+
+/**
+ * The browser session. The access token lives in this object's memory only (never in localStorage);
+ * the refresh token is an httpOnly cookie that only the gateway reads. React subscribes through
+ * useSyncExternalStore (see AuthProvider); the API client asks it for the token and for refreshes.
+ */
+export class SessionManager {
+  private state: SessionState = { status: 'loading' };
+  private accessToken: string | null = null;
+  private readonly listeners = new Set<() => void>();
+  private refreshInFlight: Promise<boolean> | null = null;
+  private restoring: Promise<void> | null = null;
+  /** Bumped whenever the session is replaced or dropped, so a late refresh answer cannot revive an old one. */
+  private generation = 0;
+
+  constructor(private readonly transport: AuthTransport) {}
+
+  readonly getState = (): SessionState => this.state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  getAccessToken(): string | null {
+    return this.accessToken;
+  }
+
+  /** Restores the session from the refresh cookie once per page load. A 401 (or no answer) means signed out. */
+  restore(): Promise<void> {
+    this.restoring ??= this.refresh().then(() => {
+      if (this.state.status === 'loading') this.setState({ status: 'anonymous' });
+    });
+    return this.restoring;
+  }
+
+  /**
+   * Exchanges the refresh cookie for a new access token. Concurrent callers share one request (the
+   * gateway rotates the cookie, so two parallel refreshes would race). Resolves true when a session
+   * was issued. A 401/403 drops the session; a network failure leaves it as it is.
+   */
+  refresh(): Promise<boolean> {
+    if (this.refreshInFlight) return this.refreshInFlight;
+    const generation = this.generation;
+    this.refreshInFlight = this.transport
+      .refresh()
+      .then((view) => {
+        if (generation !== this.generation) return false;
+        this.apply(view);
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (generation === this.generation && isAuthRefusal(error)) this.clear();
+        else if (!isAuthRefusal(error)) console.warn('Session refresh failed', error);
+        return false;
+      })
+      .finally(() => {
+        this.refreshInFlight = null;
+      });
+    return this.refreshInFlight;
+  }
+
+  /** Called by the 30-second timer: refreshes when the token is within 90 s of expiry. */
+  tick(now: number): Promise<boolean> | undefined {
+    if (this.state.status !== 'authenticated') return undefined;
+    if (!shouldRefresh(now, this.state.accessTokenExpiresAt)) return undefined;
+    return this.refresh();
+  }
+
+  async signIn(credentials: Credentials): Promise<UserProfile> {
+    const view = await this.transport.signIn(credentials);
+    this.generation++;
+    this.apply(view);
+    return view.profile;
+  }
+
+  async signUp(credentials: Credentials): Promise<UserProfile> {
+    const view = await this.transport.signUp(credentials);
+    this.generation++;
+    this.apply(view);
+    return view.profile;
+  }
+
+  /**
+   * Revokes the session on the server (and clears the cookie). Does not touch local state, so the
+   * caller can leave protected pages first; call clear() afterwards. A 401 means it was already gone.
+   */
+  async revoke(): Promise<void> {
+    try {
+      await this.transport.signOut(this.accessToken);
+    } catch (error) {
+      if (!isAuthRefusal(error)) throw error;
+    }
+  }
+
+  /** Forgets the session locally (token and user). */
+  clear(): void {
+    this.generation++;
+    this.accessToken = null;
+    if (this.state.status !== 'anonymous') this.setState({ status: 'anonymous' });
+  }
+
+  /** Replaces the signed-in user's profile (after a profile edit). */
+  updateProfile(user: UserProfile): void {
+    if (this.state.status !== 'authenticated') return;
+    this.setState({ ...this.state, user });
+  }
+
+  private apply(view: SessionView): void {
+    this.accessToken = view.accessToken;
+    this.setState({ status: 'authenticated', user: view.profile, accessTokenExpiresAt: view.accessTokenExpiresAt });
+  }
+
+  private setState(next: SessionState): void {
+    this.state = next;
+    for (const listener of [...this.listeners]) listener();
+  }
+}

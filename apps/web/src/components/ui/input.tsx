@@ -1,0 +1,19 @@
+import { forwardRef, type InputHTMLAttributes, type LabelHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { cn } from '../../lib/cn.js';
+
+const fieldBase =
+  'w-full rounded-xl border border-border bg-card px-3.5 text-base text-foreground placeholder:text-muted-foreground/80 ' +
+  'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring ' +
+  'aria-invalid:border-destructive disabled:opacity-60';
+
+export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input({ className, ...props }, ref) {
+  return <input ref={ref} className={cn(fieldBase, 'h-11', className)} {...props} />;
+});
+
+export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, ...props }, ref) {
+  return <textarea ref={ref} className={cn(fieldBase, 'min-h-32 py-3 leading-relaxed', className)} {...props} />;
+});
+
+export function Label({ className, ...props }: LabelHTMLAttributes<HTMLLabelElement>) {
+  return <label className={cn('text-sm font-medium text-foreground', className)} {...props} />;
+}

@@ -1,0 +1,226 @@
+import { useId, useState, type ComponentType } from 'react';
+import { Link } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import {
+  CalendarDays,
+  Clock,
+  FileText,
+  HeartHandshake,
+  Headphones,
+  KeyRound,
+  LifeBuoy,
+  Mic,
+  PenLine,
+  Quote,
+  Scale,
+  Settings,
+  UserRound,
+  Video,
+} from 'lucide-react';
+import { fetchVaultStats, vaultKeys } from '../../api/vault.js';
+import { useAuth } from '../../auth/AuthProvider.js';
+import { Button } from '../../components/ui/button.js';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
+import { Label, Textarea } from '../../components/ui/input.js';
+import { cn } from '../../lib/cn.js';
+import { usePageTitle } from '../../lib/use-page-title.js';
+import { firstName } from '../../shell/initials.js';
+import { computeVaultTiles, readSavedThoughts, REMEMBER_QUOTES, THOUGHTS_STORAGE_KEY } from './vault-stats.js';
+
+type Icon = ComponentType<{ className?: string }>;
+
+const safeStorage = (): Storage | undefined => {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+};
+
+function StatTile({ label, value, to, Icon }: { label: string; value: number | null; to: string; Icon: Icon }) {
+  return (
+    <Link
+      to={to}
+      className="flex items-center gap-4 rounded-2xl border border-border bg-card p-5 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+    >
+      <span aria-hidden="true" className="grid h-12 w-12 shrink-0 place-items-center rounded-xl bg-primary/15 text-primary">
+        <Icon className="h-6 w-6" />
+      </span>
+      <span className="flex flex-col">
+        {value === null ? (
+          <span className="h-8 w-10 animate-pulse rounded-md bg-muted" aria-hidden="true" />
+        ) : (
+          <span className="font-serif text-3xl leading-none font-semibold" data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+            {value}
+          </span>
+        )}
+        <span className="mt-1 text-sm text-muted-foreground">{label}</span>
+      </span>
+    </Link>
+  );
+}
+
+const QUICK_ACTIONS: { label: string; to: string; Icon: Icon }[] = [
+  { label: 'Record Video Message', to: '/record', Icon: Video },
+  { label: 'Write a Letter', to: '/letters', Icon: PenLine },
+  { label: 'Record Voice Note', to: '/record?type=audio', Icon: Mic },
+  { label: 'Join Parent Circle', to: '/parent-community', Icon: HeartHandshake },
+];
+
+const SHORTCUTS: { label: string; to: string; Icon: Icon }[] = [
+  { label: 'Court Journal', to: '/court-journal', Icon: Scale },
+  { label: 'Who Am I', to: '/whoiam', Icon: UserRound },
+  { label: 'Request Keys', to: '/access-control', Icon: KeyRound },
+  { label: "If I'm Not Here", to: '/if-im-not-there', Icon: LifeBuoy },
+  { label: 'Settings', to: '/settings', Icon: Settings },
+  { label: 'Timeline', to: '/timeline', Icon: Clock },
+];
+
+/** The vault home ("Welcome Back", /vault). */
+export function VaultHomePage() {
+  usePageTitle('Your Vault');
+  const { user } = useAuth();
+  const name = firstName(user?.full_name);
+  const thoughtsId = useId();
+
+  const [savedThoughts, setSavedThoughts] = useState(() => readSavedThoughts(safeStorage()));
+  const [thoughts, setThoughts] = useState(savedThoughts);
+  const [listening, setListening] = useState(false);
+
+  const stats = useQuery({ queryKey: vaultKeys.stats, queryFn: ({ signal }) => fetchVaultStats(signal) });
+  const tiles = computeVaultTiles({ status: stats.status, data: stats.data }, savedThoughts);
+
+  const saveReflection = () => {
+    // TODO(later issue): the reflection moves server-side; until then it stays in this browser only,
+    // under localStorage "vault_thoughts", exactly as the original product kept it.
+    try {
+      window.localStorage.setItem(THOUGHTS_STORAGE_KEY, thoughts);
+    } catch {
+      toast.error('Could not save your thoughts in this browser.');
+      return;
+    }
+    setSavedThoughts(thoughts);
+    toast.success('Thoughts saved privately');
+  };
+
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-10 px-4 py-10">
+      <header>
+        <h1 className="font-serif text-4xl font-semibold tracking-tight">{name ? `Welcome Back, ${name}` : 'Welcome Back'}</h1>
+        <p className="mt-2 text-muted-foreground">Your private vault. Everything here is for you and the people you choose.</p>
+      </header>
+
+      <section aria-labelledby="stats-title">
+        <h2 id="stats-title" className="sr-only">
+          Your vault at a glance
+        </h2>
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-busy={tiles === null || undefined}>
+          <StatTile label="Videos Saved" value={tiles?.videosSaved ?? null} to="/record" Icon={Video} />
+          <StatTile label="Letters Written" value={tiles?.lettersWritten ?? null} to="/letters" Icon={FileText} />
+          <StatTile label="Thoughts Saved" value={tiles?.thoughtsSaved ?? null} to="/vault" Icon={Quote} />
+          <StatTile label="Days Active" value={tiles?.daysActive ?? null} to="/timeline" Icon={CalendarDays} />
+        </div>
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-[1.4fr_1fr]">
+        <Card>
+          <CardHeader>
+            <CardTitle>Thoughts &amp; Feelings</CardTitle>
+            <CardDescription>A private space for what is on your mind today. Only you can read it.</CardDescription>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-3">
+            <Label htmlFor={thoughtsId} className="sr-only">
+              Thoughts &amp; Feelings
+            </Label>
+            <Textarea
+              id={thoughtsId}
+              value={thoughts}
+              onChange={(e) => setThoughts(e.target.value)}
+              placeholder="Write freely. Nobody else will see this."
+              rows={6}
+              data-saved-value={savedThoughts}
+            />
+            <Button className="self-start" onClick={saveReflection}>
+              Save Reflection
+            </Button>
+          </CardContent>
+        </Card>
+
+        <div className="flex flex-col gap-6">
+          <Card>
+            <CardHeader>
+              <CardTitle>Quick Actions</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <ul className="grid gap-2">
+                {QUICK_ACTIONS.map(({ label, to, Icon }) => (
+                  <li key={label}>
+                    <Link
+                      to={to}
+                      className="flex items-center gap-3 rounded-xl border border-border px-4 py-3 text-sm font-medium transition hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring"
+                    >
+                      <Icon aria-hidden="true" className="h-5 w-5 text-primary" />
+                      {label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </CardContent>
+          </Card>
+
+          <Card className="bg-accent text-accent-foreground">
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2">
+                <Headphones aria-hidden="true" className="h-5 w-5" />
+                Today&apos;s Healing Music
+              </CardTitle>
+              <CardDescription className="text-accent-foreground/80">A few quiet minutes for you, before you record or write.</CardDescription>
+            </CardHeader>
+            <CardContent className="flex flex-col gap-3">
+              <Button variant={listening ? 'secondary' : 'primary'} aria-pressed={listening} className="self-start" onClick={() => setListening((v) => !v)}>
+                Listen Now
+              </Button>
+              {listening ? (
+                <p className="text-sm" role="note">
+                  Healing music is being added to your vault. For now, take a slow breath, and come back whenever you need a moment.
+                </p>
+              ) : null}
+            </CardContent>
+          </Card>
+        </div>
+      </div>
+
+      <figure aria-labelledby="remember-title" className="rounded-3xl border border-border bg-card p-8 text-center shadow-sm">
+        <h2 id="remember-title" className="text-sm font-semibold tracking-widest text-primary uppercase">
+          Remember
+        </h2>
+        <blockquote className="mt-3 font-serif text-2xl leading-snug text-balance">
+          <p>“{REMEMBER_QUOTES[0]}”</p>
+        </blockquote>
+      </figure>
+
+      <section aria-labelledby="shortcuts-title">
+        <h2 id="shortcuts-title" className="font-serif text-2xl font-semibold">
+          More in your vault
+        </h2>
+        <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+          {SHORTCUTS.map(({ label, to, Icon }) => (
+            <li key={label}>
+              <Link
+                to={to}
+                className={cn(
+                  'flex h-full flex-col items-center gap-2 rounded-2xl border border-border bg-card p-4 text-center text-sm font-medium shadow-sm transition',
+                  'hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+                )}
+              >
+                <Icon aria-hidden="true" className="h-6 w-6 text-primary" />
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
+import { useAuth } from '../auth/AuthProvider.js';
+import { SideMenu } from './SideMenu.js';
+import { SignOutDialog } from './SignOutDialog.js';
+import { TopBar } from './TopBar.js';
+import { useSignOutFlow } from './use-sign-out.js';
+import { useUnsavedChanges } from './UnsavedChangesProvider.js';
+
+/** Top bar, side menu, sign-out warning and the page in <main>. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const { user } = useAuth();
+  const { hasUnsavedChanges, recordingActive, checkNow } = useUnsavedChanges();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const signOut = useSignOutFlow();
+  const location = useLocation();
+
+  // A new page may have brought or removed fields: check again once it is on screen.
+  useEffect(() => {
+    checkNow();
+  }, [location.pathname, checkNow]);
+
+  // Browser back/forward while the menu is open: close it.
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [location.pathname]);
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main-content"
+        className="sr-only z-[60] rounded-lg bg-primary px-4 py-2 text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <TopBar
+        user={user}
+        menuOpen={menuOpen}
+        menuButtonRef={menuButtonRef}
+        onOpenMenu={() => setMenuOpen(true)}
+        showUnsaved={hasUnsavedChanges && user !== null}
+        onLogout={() => window.setTimeout(signOut.requestSignOut, 0)}
+      />
+      <SideMenu open={menuOpen} onOpenChange={setMenuOpen} user={user} returnFocusRef={menuButtonRef} />
+      <main id="main-content" tabIndex={-1} className="flex-1 pt-16 outline-none">
+        {children}
+      </main>
+      <footer className="border-t border-border py-6 text-center text-xs text-muted-foreground">
+        <p>© {new Date().getFullYear()} Legacy Vault · Your words, kept safe for the people you love.</p>
+      </footer>
+      <SignOutDialog
+        open={signOut.dialogOpen}
+        drafts={signOut.drafts}
+        canSaveDrafts={hasUnsavedChanges}
+        recordingActive={recordingActive}
+        busy={signOut.busy}
+        onSaveAndSignOut={signOut.saveDraftsAndSignOut}
+        onSignOutWithoutSaving={signOut.signOutWithoutSaving}
+        onCancel={signOut.cancel}
+        returnFocus={() => document.querySelector<HTMLElement>('button[aria-label="Account menu"]')}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import { useAuth } from '../auth/AuthProvider.js';
+import { useUnsavedChanges } from './UnsavedChangesProvider.js';
+import { findDrafts, removeDrafts, type DraftKey } from './unsaved.js';
+
+/** Delay between "Save Drafts & Sign Out" and the sign-out itself (spec, section 9). */
+export const SAVE_DRAFTS_SIGN_OUT_DELAY_MS = 1000;
+/** Window event that pages with drafts listen to, to store their work locally. */
+export const SAVE_DRAFTS_EVENT = 'saveDrafts';
+
+const storage = (): Storage | undefined => {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The sign-out flow (spec, section 4): with unsaved work the "Sign Out Warning" dialog opens first;
+ * a confirmed sign-out revokes the session, goes to / and shows "Logged out successfully".
+ */
+export function useSignOutFlow() {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const { checkNow } = useUnsavedChanges();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [drafts, setDrafts] = useState<DraftKey[]>([]);
+  const [busy, setBusy] = useState(false);
+  const timer = useRef<number | undefined>(undefined);
+
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  const signOut = useCallback(async (): Promise<boolean> => {
+    setBusy(true);
+    try {
+      await auth.revokeSession();
+    } catch (error) {
+      console.error('Logout failed', error);
+      setBusy(false);
+      toast.error('Error logging out');
+      return false;
+    }
+    // Leave protected pages before the user is cleared, so the guard does not bounce to /auth.
+    await navigate('/', { flushSync: true });
+    auth.clearSession();
+    setDialogOpen(false);
+    setBusy(false);
+    toast.success('Logged out successfully');
+    return true;
+  }, [auth, navigate]);
+
+  /** Logout from the avatar menu. */
+  const requestSignOut = useCallback(() => {
+    if (checkNow()) {
+      setDrafts(findDrafts(storage()));
+      setDialogOpen(true);
+      return;
+    }
+    void signOut();
+  }, [checkNow, signOut]);
+
+  const saveDraftsAndSignOut = useCallback(() => {
+    window.dispatchEvent(new CustomEvent(SAVE_DRAFTS_EVENT));
+    toast.success('Drafts Saved', { description: 'Your work has been saved locally and will be available when you return.' });
+    setBusy(true);
+    setDialogOpen(false);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => void signOut(), SAVE_DRAFTS_SIGN_OUT_DELAY_MS);
+  }, [signOut]);
+
+  const signOutWithoutSaving = useCallback(() => {
+    removeDrafts(storage());
+    void signOut();
+  }, [signOut]);
+
+  const cancel = useCallback(() => {
+    if (!busy) setDialogOpen(false);
+  }, [busy]);
+
+  return { dialogOpen, drafts, busy, requestSignOut, saveDraftsAndSignOut, signOutWithoutSaving, cancel };
+}

@@ -62,12 +62,6 @@ export class IdentityController {
     return { revoked: await this.identity.signOut(refreshToken, caller) };
   }
 
-  @PublicRpc()
-  @MessagePattern(scopedSubject(IdentityRpc.introspect))
-  introspect(@Payload() message: RpcRequest): Promise<UserProfile | null> {
-    return this.identity.introspect(parsePayload(refresh, message.payload).refreshToken);
-  }
-
   @MessagePattern(scopedSubject(IdentityRpc.getMe))
   getMe(@CurrentCaller() caller: Caller): Promise<UserProfile> {
     return this.identity.getProfile(caller.userId);

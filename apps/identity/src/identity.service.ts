@@ -91,12 +91,6 @@ export class IdentityService {
     return revoked;
   }
 
-  /** Who a refresh token belongs to, without rotating it (the gateway's admin dashboard cookie). */
-  async introspect(refreshToken: string): Promise<UserProfile | null> {
-    const session = await this.sessions.sessionOf(this.em, refreshToken);
-    return session ? findProfileById(this.em, session.user_id) : null;
-  }
-
   async getProfile(userId: string): Promise<UserProfile> {
     const profile = await findProfileById(this.em, userId);
     if (!profile) throw new DomainError('NOT_FOUND', 'User not found');

@@ -21,8 +21,6 @@ export const IdentityRpc = {
   signIn: 'rpc.identity.sign-in',
   refresh: 'rpc.identity.refresh',
   signOut: 'rpc.identity.sign-out',
-  /** Which user a refresh token belongs to, without rotating it (admin dashboard cookie). */
-  introspect: 'rpc.identity.introspect',
   getMe: 'rpc.identity.get-me',
   updateMe: 'rpc.identity.update-me',
   // Operator commands (ops CLI): the caller must hold an operator token.

@@ -16,9 +16,11 @@ const shared = {
 
 export default {
   rootDir: '.',
+  // A global option (ignored inside `projects`): integration specs start real services.
+  testTimeout: 60000,
   projects: [
     { ...shared, displayName: 'unit', testEnvironment: 'node', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'], testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/apps/web/'] },
     '<rootDir>/apps/web/jest.config.mjs',
-    { ...shared, displayName: 'int', testEnvironment: 'node', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int.spec.ts'], testTimeout: 60000, slowTestThreshold: 30 },
+    { ...shared, displayName: 'int', testEnvironment: 'node', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int.spec.ts'] , slowTestThreshold: 30 },
   ],
 };

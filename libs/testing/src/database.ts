@@ -23,18 +23,33 @@ export async function createTestDatabase(migrations: ServiceMigration[], label =
   await admin.end();
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
-  const orm = await createOrm({ databaseUrl: url.toString(), migrations: withEventStoreSchema(migrations), poolMax: 12 });
-  await migrateUp(orm);
+  const dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await c.connect();
+    try {
+      await c.query(`drop database if exists "${name}" with (force)`);
+    } finally {
+      await c.end();
+    }
+  };
+  let orm: MikroORM | undefined;
+  try {
+    orm = await createOrm({ databaseUrl: url.toString(), migrations: withEventStoreSchema(migrations), poolMax: 12 });
+    await migrateUp(orm);
+  } catch (error) {
+    // A migration that fails must not leave a half-made database behind on every run.
+    await orm?.close(true).catch(() => undefined);
+    await dropDatabase().catch(() => undefined);
+    throw error;
+  }
+  const ready = orm;
   return {
     url: url.toString(),
     name,
-    orm,
+    orm: ready,
     async drop() {
-      await orm.close(true);
-      const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists "${name}" with (force)`);
-      await c.end();
+      await ready.close(true);
+      await dropDatabase();
     },
   };
 }

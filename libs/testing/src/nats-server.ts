@@ -34,19 +34,42 @@ export class PrivateNatsServer {
     return `nats://127.0.0.1:${this.port}`;
   }
 
-  async start(): Promise<void> {
-    const binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
-    this.child = spawn(binary, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], { stdio: 'ignore' });
-    await waitFor(async () => canConnect(this.port), 10_000, 'nats-server to accept connections');
+  get running(): boolean {
+    return this.child !== null;
   }
 
-  async stop(): Promise<void> {
+  /** Starts the server (again, after stop(): same port, same JetStream store). */
+  async start(): Promise<void> {
+    if (this.child) return;
+    const binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
+    const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-2000); });
+    // Fail fast (with the server's own words) when it dies at boot, e.g. a port taken meanwhile.
+    let exited: string | null = null;
+    child.once('error', (error) => { exited = error.message; });
+    child.once('exit', (code, signal) => { exited ??= `exited with ${code ?? signal}`; });
+    try {
+      await waitFor(async () => {
+        if (exited !== null) throw new Error(`nats-server ${exited}: ${stderr.trim()}`);
+        return canConnect(this.port);
+      }, 10_000, 'nats-server to accept connections');
+    } catch (error) {
+      await this.stop('SIGKILL');
+      throw error;
+    }
+  }
+
+  /** Stops the server; SIGTERM shuts down cleanly, SIGKILL simulates a crash. The store is kept. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const child = this.child;
     if (!child) return;
     this.child = null;
+    if (child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
-      child.kill('SIGTERM');
+      child.kill(signal);
     });
   }
 

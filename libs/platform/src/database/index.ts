@@ -53,7 +53,9 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     entities: options.entities ?? [],
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
-    migrations: { migrationsList: options.migrations, tableName: 'schema_migrations', transactional: true, allOrNothing: true },
+    // snapshot: false: migrations are hand-written classes, and MikroORM would otherwise write a
+    // `.snapshot-<database>.json` into the working directory after every migrate (one per test database).
+    migrations: { migrationsList: options.migrations, tableName: 'schema_migrations', transactional: true, allOrNothing: true, snapshot: false },
     pool: { max: options.poolMax ?? 10 },
     logger: (message) => options.logger?.debug({ orm: true }, message),
     debug: false,

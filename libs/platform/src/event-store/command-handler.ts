@@ -1,0 +1,69 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ConcurrencyError } from '../errors/index.js';
+import type { Decider } from './decider.js';
+import { foldEvents } from './decider.js';
+import type { EventStore } from './event-store.js';
+import type { DomainEvent, EventMetadata, ExpectedVersion, StoredEvent } from './types.js';
+
+const DEFAULT_RETRIES = 10;
+/** Upper bound of the random pause before a retry (full jitter, doubling from 2 ms). */
+const RETRY_JITTER_CAP_MS = 50;
+
+export interface CommandOptions {
+  streamId: string;
+  streamType: string;
+  metadata?: EventMetadata;
+  /**
+   * The version the caller saw (for example a letter's version shown in an editor). When given, a
+   * conflict is reported to the caller; when omitted (or 'any') the handler re-reads and re-decides
+   * on a conflict, up to `retries` times.
+   */
+  expectedVersion?: ExpectedVersion;
+  /** Re-decide attempts after a conflict when no version is expected (default 10). */
+  retries?: number;
+  /** Extra writes that must commit with the events (e.g. a credentials row). */
+  alsoInTransaction?: (em: EntityManager, events: StoredEvent[]) => Promise<void>;
+}
+
+export interface CommandResult<State> {
+  state: State;
+  events: StoredEvent[];
+  version: number;
+}
+
+/**
+ * Load, decide, append: the one way a command changes a stream. Runs in its own transaction on a
+ * forked EntityManager, so inline projections and outbox rows commit with the events or not at all.
+ */
+export async function handleCommand<State, Command, Event extends DomainEvent>(
+  em: EntityManager,
+  store: EventStore,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  options: CommandOptions,
+): Promise<CommandResult<State>> {
+  // Each round of N racing writers lets at least one through, so N writers can need N attempts:
+  // the default covers the 8-way race with room to spare, and jitter spreads the retries out.
+  const implicit = options.expectedVersion === undefined || options.expectedVersion === 'any';
+  const attempts = implicit ? (options.retries ?? DEFAULT_RETRIES) + 1 : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await em.fork().transactional(async (tem) => {
+        const { events: history, version } = await store.readStream<Event>(tem, options.streamId);
+        if (options.expectedVersion !== undefined && options.expectedVersion !== 'any') {
+          const expected = options.expectedVersion === 'no_stream' ? 0 : options.expectedVersion;
+          if (expected !== version) throw new ConcurrencyError(options.streamId, options.expectedVersion);
+        }
+        const state = foldEvents(decider, history.map((e) => ({ type: e.type, data: e.data }) as Event));
+        const decided = decider.decide(command, state);
+        if (decided.length === 0) return { state, events: [], version };
+        const result = await store.appendToStream(tem, options.streamId, options.streamType, version, decided, options.metadata);
+        await options.alsoInTransaction?.(tem, result.events);
+        return { state: decided.reduce((s, e) => decider.evolve(s, e), state), events: result.events, version: result.nextExpectedVersion };
+      });
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(RETRY_JITTER_CAP_MS, 2 ** attempt)));
+    }
+  }
+}

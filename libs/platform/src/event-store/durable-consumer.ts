@@ -1,0 +1,198 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import type { Logger } from 'pino';
+import type { PublishedEvent, ServiceName } from '@lv/contracts';
+import { scopedConsumerName, scopedStreamName, scopedSubject, subjectMatches, unscopedSubject } from '../messaging/subjects.js';
+
+export interface DurableConsumerOptions {
+  /** Durable name, unique per consuming service and purpose, e.g. `timeline-from-letters`. */
+  name: string;
+  /** The service whose stream is read. */
+  source: ServiceName;
+  /** Subjects (registry names, unscoped) this consumer wants. */
+  subjects: string[];
+  orm: MikroORM;
+  nats: NatsConnection;
+  logger: Logger;
+  /** Runs inside the inbox transaction: its writes commit together with the inbox row. */
+  handle: (em: EntityManager, event: PublishedEvent, subject: string) => Promise<void>;
+  /** Deliveries before an event is parked in dead_letters. */
+  maxDeliveries?: number;
+  /** First redelivery delay after a failure, doubled per delivery up to 30 s (default 1000 ms). */
+  retryBackoffMs?: number;
+  stackId?: string;
+}
+
+const MAX_RETRY_BACKOFF_MS = 30_000;
+
+/** Whether the server takes several filter subjects on one consumer (nats-server 2.10+). */
+function supportsMultipleFilters(nats: NatsConnection): boolean {
+  const [major = 0, minor = 0] = (nats.info?.version ?? '0.0').split('.').map(Number);
+  return major > 2 || (major === 2 && minor >= 10);
+}
+
+/**
+ * A durable JetStream consumer with explicit acks and an inbox: the handler's writes and the inbox
+ * row commit in one transaction, so an event redelivered after a crash (or published twice by a
+ * relay that lost its ack) changes nothing the second time. Replicas of a service share the durable,
+ * so each event is handled by one of them. An event that keeps failing is parked in dead_letters and
+ * logged, never dropped silently.
+ */
+export class DurableConsumer {
+  private messages: ConsumerMessages | null = null;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private handled = 0;
+  private duplicates = 0;
+  private parked = 0;
+  /** Set when the server cannot filter on all our subjects and we filter here instead. */
+  private clientFilter: string[] | null = null;
+
+  constructor(private readonly options: DurableConsumerOptions) {}
+
+  /** Events whose handler ran and committed here. */
+  get handledCount(): number {
+    return this.handled;
+  }
+
+  /** Deliveries skipped because the inbox already held the event (redeliveries, republished events). */
+  get duplicateCount(): number {
+    return this.duplicates;
+  }
+
+  /** Events parked in dead_letters by this instance. */
+  get deadLetterCount(): number {
+    return this.parked;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    const { nats, source, subjects, stackId } = this.options;
+    const jsm = await jetstreamManager(nats);
+    const stream = scopedStreamName(source, stackId);
+    const durable = scopedConsumerName(this.options.name, stackId);
+    const scoped = subjects.map((s) => scopedSubject(s, stackId));
+    // One subject filters on the server everywhere; several need nats-server 2.10 (`filter_subjects`
+    // throws before that). On an older server the consumer reads the whole stream and skips the rest.
+    const filter = scoped.length === 1
+      ? { filter_subject: scoped[0]! }
+      : supportsMultipleFilters(nats) ? { filter_subjects: scoped } : {};
+    this.clientFilter = scoped.length > 1 && !('filter_subjects' in filter) ? scoped : null;
+    const config = {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ...filter,
+      ack_wait: 30_000_000_000,
+      max_deliver: -1,
+    };
+    try {
+      await jsm.consumers.info(stream, durable);
+      await jsm.consumers.update(stream, durable, { ...filter, ack_wait: config.ack_wait });
+    } catch (error) {
+      if (!String((error as Error).message).includes('not found')) throw error;
+      await jsm.consumers.add(stream, config);
+    }
+    this.running = true;
+    this.loop = this.consume(stream, durable);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    // close() ends the iterator, but its promise settles only once the iterator is drained by the
+    // loop, so it is not awaited here: awaiting the loop is what waits for the message in hand.
+    void this.messages?.close().catch(() => undefined);
+    await this.loop;
+  }
+
+  private async consume(stream: string, durable: string): Promise<void> {
+    const js = jetstream(this.options.nats);
+    while (this.running) {
+      try {
+        const consumer = await js.consumers.get(stream, durable);
+        const messages = await consumer.consume({ max_messages: 100 });
+        this.messages = messages;
+        // stop() may have run while we were subscribing: it found nothing to close, and this
+        // iterator would wait for messages forever.
+        if (!this.running) void messages.close().catch(() => undefined);
+        for await (const message of messages) {
+          if (!this.running) {
+            message.nak(); // already pulled: hand it straight back to the other replicas
+            break;
+          }
+          await this.process(message);
+        }
+      } catch (error) {
+        if (!this.running) return;
+        this.options.logger.warn({ err: error, consumer: durable }, 'consumer interrupted; resuming');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  private async process(message: JsMsg): Promise<void> {
+    if (this.clientFilter && !this.clientFilter.some((pattern) => subjectMatches(pattern, message.subject))) {
+      message.ack();
+      return;
+    }
+    const subject = unscopedSubject(message.subject, this.options.stackId);
+    let event: PublishedEvent;
+    try {
+      event = message.json<PublishedEvent>();
+    } catch {
+      this.options.logger.error({ subject, seq: message.seq }, 'unparseable event; parked');
+      if (await this.park(message, subject, null, 'unparseable payload')) message.term();
+      else message.nak(this.backoff(message.info.deliveryCount));
+      return;
+    }
+    try {
+      const handledNow = await this.options.orm.em.fork().transactional(async (em) => {
+        const inserted = await em.execute<{ event_id: string }[]>(
+          'insert into inbox (consumer, event_id, subject) values (?, ?, ?) on conflict do nothing returning event_id',
+          [this.options.name, event.eventId, subject],
+        );
+        if (inserted.length === 0) return false;
+        await this.options.handle(em, event, subject);
+        return true;
+      });
+      if (handledNow) this.handled++;
+      else this.duplicates++;
+      message.ack();
+    } catch (error) {
+      const deliveries = message.info.deliveryCount;
+      if (deliveries >= (this.options.maxDeliveries ?? 10)) {
+        // Terminate only once the event is safely parked: if parking fails too (the database is
+        // down), the event stays in JetStream and comes back later instead of being dropped.
+        if (await this.park(message, subject, event, String((error as Error).message))) {
+          this.options.logger.error({ err: error, subject, eventId: event.eventId, deliveries }, 'event failed repeatedly; parked in dead_letters');
+          message.term();
+          return;
+        }
+      } else {
+        this.options.logger.warn({ err: error, subject, eventId: event.eventId, deliveries }, 'event handler failed; will retry');
+      }
+      message.nak(this.backoff(deliveries));
+    }
+  }
+
+  private backoff(deliveries: number): number {
+    return Math.min((this.options.retryBackoffMs ?? 1000) * 2 ** (deliveries - 1), MAX_RETRY_BACKOFF_MS);
+  }
+
+  /** Records the event in dead_letters; false when that failed and the message must not be dropped. */
+  private async park(message: JsMsg, subject: string, event: PublishedEvent | null, error: string): Promise<boolean> {
+    try {
+      await this.options.orm.em.fork().execute(
+        `insert into dead_letters (consumer, subject, stream_seq, payload, error) values (?, ?, ?, ?::jsonb, ?)`,
+        [this.options.name, subject, message.seq, JSON.stringify(event ?? { raw: message.string() }), error],
+      );
+      this.parked++;
+      return true;
+    } catch (e) {
+      this.options.logger.error({ err: e, subject, seq: message.seq }, 'could not park a dead letter; will retry the event later');
+      return false;
+    }
+  }
+}

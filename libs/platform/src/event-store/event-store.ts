@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PublishedEvent } from '@lv/contracts';
+import { ConcurrencyError } from '../errors/index.js';
+import type { AppendResult, DomainEvent, EventMetadata, ExpectedVersion, PublishPolicy, StoredEvent } from './types.js';
+import type { Projection } from './projection.js';
+
+interface EventRow {
+  global_position: string;
+  event_id: string;
+  stream_id: string;
+  stream_type: string;
+  version: number;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  occurred_at: Date | string;
+}
+
+const toStoredEvent = (row: EventRow): StoredEvent => ({
+  eventId: row.event_id,
+  streamId: row.stream_id,
+  streamType: row.stream_type,
+  version: row.version,
+  globalPosition: String(row.global_position),
+  type: row.type,
+  data: row.data,
+  metadata: row.metadata ?? {},
+  occurredAt: new Date(row.occurred_at),
+});
+
+// Positions are bigint: read as text so events stay JSON-safe (BigInt does not serialise).
+const EVENT_COLUMNS = `e.global_position::text as global_position, e.event_id, e.stream_id, e.stream_type, e.version, e.type, e.data, e.metadata, e.occurred_at`;
+
+/** How often an 'any' append retries a lost race before giving up with a ConcurrencyError. */
+const ANY_VERSION_ATTEMPTS = 20;
+
+/**
+ * Only the (stream_id, version) guard means "someone else appended first". Any other unique
+ * violation (a duplicate event id in events or outbox) is a real error, not a conflict to retry.
+ */
+function isStreamVersionConflict(error: unknown): boolean {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === '23505' && (constraint === undefined || constraint === 'events_stream_id_version_key');
+}
+
+export interface EventStoreOptions {
+  /** Which events leave the service, on which subject, with what payload. */
+  publish: PublishPolicy;
+  /** Read models updated in the same transaction as every append. */
+  inlineProjections?: Projection[];
+}
+
+/**
+ * The event store of one service, on its own PostgreSQL database. Every method takes the
+ * EntityManager of the caller's transaction so events, outbox rows and inline projections commit
+ * (or roll back) together.
+ */
+export class EventStore {
+  constructor(private readonly options: EventStoreOptions) {}
+
+  get inlineProjections(): Projection[] {
+    return this.options.inlineProjections ?? [];
+  }
+
+  async readStream<E extends DomainEvent = DomainEvent>(em: EntityManager, streamId: string): Promise<{ events: StoredEvent<E>[]; version: number }> {
+    const rows = await em.execute<EventRow[]>(
+      `select ${EVENT_COLUMNS} from events e where e.stream_id = ? order by e.version`,
+      [streamId],
+    );
+    const events = rows.map(toStoredEvent) as StoredEvent<E>[];
+    return { events, version: events.at(-1)?.version ?? 0 };
+  }
+
+  /** Reads the whole store in global order, for rebuilds and catch-up. */
+  async readAll(em: EntityManager, afterPosition: string, limit: number, streamTypes?: string[]): Promise<StoredEvent[]> {
+    // Stream types travel as a JSON array: an array literal would split a type on commas or quotes.
+    const filter = streamTypes?.length ? `and e.stream_type in (select jsonb_array_elements_text(?::jsonb))` : '';
+    const params: unknown[] = [afterPosition];
+    if (streamTypes?.length) params.push(JSON.stringify(streamTypes));
+    params.push(limit);
+    // Order by the bigint column, qualified: a bare `global_position` would name the ::text output
+    // column and sort '10' before '9', and paging by `> last` would then skip events.
+    const rows = await em.execute<EventRow[]>(
+      `select ${EVENT_COLUMNS} from events e where e.global_position > ?::bigint ${filter} order by e.global_position limit ?`,
+      params,
+    );
+    return rows.map(toStoredEvent);
+  }
+
+  /**
+   * Appends events to a stream in one statement, together with their outbox rows. The statement
+   * inserts nothing unless the stream is at `expectedVersion`, and `unique (stream_id, version)`
+   * settles races between writers that read the same version: exactly one wins, the others get a
+   * ConcurrencyError. 'any' never conflicts: such appends to one stream queue on an advisory lock
+   * and land at the end of the stream. Given an EntityManager outside a transaction, it opens its
+   * own, so events, outbox rows and inline projections still commit together.
+   */
+  async appendToStream(
+    em: EntityManager,
+    streamId: string,
+    streamType: string,
+    expectedVersion: ExpectedVersion,
+    events: readonly DomainEvent[],
+    metadata: EventMetadata = {},
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('appendToStream needs at least one event');
+    if (!em.isInTransaction()) {
+      return em.transactional((tem) => this.appendToStream(tem, streamId, streamType, expectedVersion, events, metadata));
+    }
+    const occurredAt = new Date();
+    const pending = events.map((event, index) => {
+      const eventId = randomUUID();
+      const draft: StoredEvent = {
+        eventId, streamId, streamType, version: 0, globalPosition: '', type: event.type, data: event.data, metadata, occurredAt,
+      };
+      const published = this.options.publish(draft);
+      const payload: Omit<PublishedEvent, 'version'> | null = published
+        ? { eventId, type: event.type, streamId, occurredAt: occurredAt.toISOString(), data: published.data, metadata }
+        : null;
+      return { event_id: eventId, ord: index + 1, type: event.type, data: event.data, subject: published?.subject ?? null, payload };
+    });
+    const expected = expectedVersion === 'any' ? null : expectedVersion === 'no_stream' ? 0 : expectedVersion;
+    // Both inserts select in event order: global positions and outbox ids (the relay's publish
+    // order) then follow the versions.
+    const statement = `
+      with cur as (select coalesce(max(version), 0) as v from events where stream_id = ?),
+           incoming as (
+             select * from jsonb_to_recordset(?::jsonb)
+               as x(event_id uuid, ord int, type text, data jsonb, subject text, payload jsonb)),
+           ins as (
+             insert into events (event_id, stream_id, stream_type, version, type, data, metadata, occurred_at)
+             select n.event_id, ?, ?, cur.v + n.ord, n.type, coalesce(n.data, 'null'::jsonb), ?::jsonb, ?::timestamptz
+               from incoming n, cur
+              where ?::int is null or cur.v = ?::int
+              order by n.ord
+             returning global_position, event_id, version),
+           outgoing as (
+             insert into outbox (event_id, subject, payload)
+             select n.event_id, n.subject, n.payload || jsonb_build_object('version', i.version)
+               from incoming n join ins i using (event_id)
+              where n.subject is not null
+              order by n.ord)
+      select global_position::text as global_position, event_id, version from ins order by version`;
+    const params = [streamId, JSON.stringify(pending), streamId, streamType, JSON.stringify(metadata), occurredAt.toISOString(), expected, expected];
+
+    // 'any' writers to one stream take turns (until commit) instead of racing for the next version:
+    // the statement after the lock sees the previous writer's committed events. Writers with an
+    // explicit version do not take the lock, so a lost race is still possible and retried below.
+    if (expected === null) await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`lv-stream:${streamId}`]);
+
+    let rows: { global_position: string; event_id: string; version: number }[];
+    for (let attempt = 1; ; attempt++) {
+      // A failed statement aborts the whole transaction; a savepoint keeps it usable for the retry.
+      const retryable = expected === null && attempt < ANY_VERSION_ATTEMPTS;
+      if (retryable) await em.execute('savepoint lv_append_any');
+      try {
+        rows = await em.execute(statement, params);
+        if (retryable) await em.execute('release savepoint lv_append_any');
+        break;
+      } catch (error) {
+        if (!isStreamVersionConflict(error)) throw error;
+        if (!retryable) throw new ConcurrencyError(streamId, expectedVersion);
+        // READ COMMITTED: the next attempt's statement sees the winner's events and appends after them.
+        await em.execute('rollback to savepoint lv_append_any');
+      }
+    }
+    if (rows.length !== events.length) throw new ConcurrencyError(streamId, expectedVersion);
+
+    const stored = rows.map((row, index): StoredEvent => ({
+      eventId: row.event_id,
+      streamId,
+      streamType,
+      version: row.version,
+      globalPosition: String(row.global_position),
+      type: events[index]!.type,
+      data: events[index]!.data,
+      metadata,
+      occurredAt,
+    }));
+    for (const projection of this.inlineProjections) {
+      const relevant = stored.filter((e) => projection.handles.includes(e.type));
+      if (relevant.length) await projection.apply(em, relevant);
+    }
+    return { nextExpectedVersion: stored.at(-1)!.version, events: stored };
+  }
+
+  /**
+   * Replaces a stream's event payloads in place (crypto-shredding's cheaper cousin): used when the
+   * law or the user requires words to be gone, while the fact that events happened stays.
+   */
+  async redactStream(em: EntityManager, streamId: string, redact: (event: StoredEvent) => unknown): Promise<number> {
+    if (!em.isInTransaction()) return em.transactional((tem) => this.redactStream(tem, streamId, redact));
+    const { events } = await this.readStream(em, streamId);
+    for (const event of events) {
+      await em.execute('update events set data = ?::jsonb where event_id = ?', [JSON.stringify(redact(event)), event.eventId]);
+    }
+    await em.execute(
+      `update outbox set payload = jsonb_set(payload, '{data}', '{}'::jsonb) where event_id = any(?::uuid[])`,
+      [`{${events.map((e) => e.eventId).join(',')}}`],
+    );
+    return events.length;
+  }
+}

@@ -1,0 +1,76 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * The event store's tables, the same in every service's database:
+ * - events: the append-only log. `unique (stream_id, version)` is the optimistic-concurrency guard;
+ *   `global_position` orders the whole store for projections and rebuilds (gaps are normal).
+ * - outbox: events waiting to leave for JetStream, written in the same transaction as the events.
+ * - inbox: events from other services already handled by a consumer (idempotency).
+ * - projection_checkpoints: how far each asynchronous projection has read.
+ * - dead_letters: events a consumer failed to handle repeatedly, kept for an operator.
+ */
+export class EventStoreSchema20261122 extends Migration {
+  override name = 'event-store-schema-2026-11-22';
+
+  override async up(): Promise<void> {
+    this.addSql(`
+      create table if not exists events (
+        global_position bigserial primary key,
+        event_id uuid not null unique,
+        stream_id text not null,
+        stream_type text not null,
+        version integer not null check (version > 0),
+        type text not null,
+        data jsonb not null,
+        metadata jsonb not null default '{}'::jsonb,
+        occurred_at timestamptz not null default now(),
+        unique (stream_id, version)
+      )`);
+    this.addSql(`create index if not exists events_stream_type_idx on events (stream_type, global_position)`);
+    this.addSql(`
+      create table if not exists outbox (
+        id bigserial primary key,
+        event_id uuid not null unique,
+        subject text not null,
+        payload jsonb not null,
+        created_at timestamptz not null default now(),
+        attempts integer not null default 0,
+        last_error text
+      )`);
+    this.addSql(`
+      create table if not exists inbox (
+        consumer text not null,
+        event_id uuid not null,
+        subject text not null,
+        handled_at timestamptz not null default now(),
+        primary key (consumer, event_id)
+      )`);
+    this.addSql(`
+      create table if not exists projection_checkpoints (
+        name text primary key,
+        position bigint not null default 0,
+        rebuilt_at timestamptz
+      )`);
+    this.addSql(`
+      create table if not exists dead_letters (
+        id bigserial primary key,
+        consumer text not null,
+        subject text not null,
+        stream_seq bigint,
+        payload jsonb not null,
+        error text not null,
+        parked_at timestamptz not null default now()
+      )`);
+    // Wakes the outbox relay as soon as a transaction with new rows commits.
+    this.addSql(`
+      create or replace function notify_outbox() returns trigger language plpgsql as $$
+      begin perform pg_notify('outbox', ''); return null; end $$`);
+    this.addSql(`drop trigger if exists outbox_notify on outbox`);
+    this.addSql(`create trigger outbox_notify after insert on outbox for each statement execute function notify_outbox()`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop table if exists dead_letters, projection_checkpoints, inbox, outbox, events');
+    this.addSql('drop function if exists notify_outbox');
+  }
+}

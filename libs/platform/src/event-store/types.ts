@@ -1,0 +1,44 @@
+import type { EventMetadata } from '@lv/contracts';
+
+export type { EventMetadata };
+
+/** An event as a decider emits it: a type and its facts. */
+export interface DomainEvent<TType extends string = string, TData = unknown> {
+  type: TType;
+  data: TData;
+}
+
+/** Where and when an event was stored. */
+export interface EventEnvelope {
+  eventId: string;
+  streamId: string;
+  streamType: string;
+  version: number;
+  /** Orders all events of a service's store; a string because PostgreSQL bigints exceed JSON numbers. */
+  globalPosition: string;
+  metadata: EventMetadata;
+  occurredAt: Date;
+}
+
+/**
+ * An event as the store keeps it. Distributes over a union of events, so narrowing on `type`
+ * narrows `data` too.
+ */
+export type StoredEvent<E extends DomainEvent = DomainEvent> = E extends DomainEvent ? E & EventEnvelope : never;
+
+/**
+ * What an append expects the stream to be at: a version number (the number of events it holds),
+ * 'no_stream' (must not exist yet), or 'any' (no check; only for streams without invariants).
+ */
+export type ExpectedVersion = number | 'no_stream' | 'any';
+
+export interface AppendResult {
+  nextExpectedVersion: number;
+  events: StoredEvent[];
+}
+
+/**
+ * Maps an event to what leaves the service on JetStream. Returning null keeps the event private to
+ * the service's own store (for example secrets, or a letter's words that other services never need).
+ */
+export type PublishPolicy = (event: StoredEvent) => { subject: string; data: unknown } | null;

@@ -1,0 +1,186 @@
+import { Client } from 'minio';
+import type { Readable } from 'node:stream';
+
+/**
+ * Object storage through the `minio` client: MinIO in docker-compose and deploy/, the embedded
+ * S3-protocol server (tools/dev/s3-server.mjs) on a developer machine and in tests.
+ *
+ * Bytes never ride on NATS: services stream them here over HTTP and publish events about them.
+ */
+
+/** The buckets of the original application, by their exact (legacy) names. */
+export const Buckets = {
+  vaultmedia: 'vaultmedia',
+  documents: 'documents',
+  courtjournals: 'courtjournals',
+  whoIAm: 'who-i-am',
+  recordings: 'recordings',
+  vaultMedia: 'vault-media',
+  parentMusicLibrary: 'parent-music-library',
+} as const;
+export type BucketName = (typeof Buckets)[keyof typeof Buckets];
+export const ALL_BUCKETS: readonly BucketName[] = Object.values(Buckets);
+
+/**
+ * Multipart part size. minio-js picks 528 MiB parts for a stream of unknown size and holds each in
+ * memory (1.6 GB RSS for a 1 GB upload); 16 MiB keeps memory flat at the same throughput.
+ */
+export const PART_SIZE = 16 * 1024 * 1024;
+
+/** The object storage variables of `objectStorageConfigSchema` (@lv/platform/config). */
+export interface ObjectStorageConfig {
+  S3_ENDPOINT: string;
+  S3_REGION: string;
+  S3_ACCESS_KEY: string;
+  S3_SECRET_KEY: string;
+}
+
+export interface UploadOptions {
+  contentType?: string;
+  /** Stored as x-amz-meta-* headers. */
+  metadata?: Record<string, string>;
+  /** Aborting it aborts the multipart upload (its parts are removed) and rejects. */
+  signal?: AbortSignal;
+}
+
+export interface UploadResult {
+  etag: string;
+  size: number;
+  parts: number;
+}
+
+export interface ObjectStorage {
+  /** The underlying client, for anything the helpers below do not cover. */
+  readonly client: Client;
+  readonly region: string;
+  readonly partSize: number;
+  /** Creates the bucket if it does not exist (safe to call concurrently and on every boot). */
+  ensureBucket(name: string): Promise<void>;
+  ensureBuckets(names?: readonly string[]): Promise<void>;
+  /** Resolves when the storage answers an authenticated call within `timeoutMs`; rejects otherwise. */
+  ping(timeoutMs?: number): Promise<void>;
+  /**
+   * Streams `source` into `bucket/key` with an explicit multipart loop of `partSize` parts: memory
+   * stays flat, and an error of the source (client disconnect, size limit) or an abort of `signal`
+   * aborts the upload and removes its parts. minio-js's own putObject never propagates a source
+   * stream's error (the promise hangs and the parts stay behind), hence this loop.
+   */
+  upload(bucket: string, key: string, source: Readable | AsyncIterable<Uint8Array>, options?: UploadOptions): Promise<UploadResult>;
+  /** A GET URL valid for `expirySeconds` that needs no credentials. */
+  presignedGet(bucket: string, key: string, expirySeconds?: number): Promise<string>;
+  /** Reads `length` bytes from `offset` (a Range request). */
+  getRange(bucket: string, key: string, offset: number, length?: number): Promise<Readable>;
+  getObject(bucket: string, key: string): Promise<Readable>;
+  removeObject(bucket: string, key: string): Promise<void>;
+}
+
+function parseEndpoint(endpoint: string): { endPoint: string; port: number; useSSL: boolean } {
+  const url = new URL(endpoint);
+  const useSSL = url.protocol === 'https:';
+  return { endPoint: url.hostname, port: url.port ? Number(url.port) : useSSL ? 443 : 80, useSSL };
+}
+
+const ALREADY_EXISTS = new Set(['BucketAlreadyOwnedByYou', 'BucketAlreadyExists']);
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function createObjectStorage(config: ObjectStorageConfig, options: { partSize?: number } = {}): ObjectStorage {
+  const partSize = options.partSize ?? PART_SIZE;
+  const region = config.S3_REGION;
+  const client = new Client({
+    ...parseEndpoint(config.S3_ENDPOINT),
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+    region,
+    pathStyle: true,
+    partSize,
+  });
+  const known = new Set<string>();
+
+  async function ensureBucket(name: string): Promise<void> {
+    if (known.has(name)) return;
+    if (!(await client.bucketExists(name))) {
+      try {
+        await client.makeBucket(name, region);
+      } catch (err) {
+        if (!ALREADY_EXISTS.has((err as { code?: string }).code ?? '')) throw err;
+      }
+    }
+    known.add(name);
+  }
+
+  async function upload(bucket: string, key: string, source: Readable | AsyncIterable<Uint8Array>, opts: UploadOptions = {}): Promise<UploadResult> {
+    const headers: Record<string, string> = {};
+    if (opts.contentType) headers['Content-Type'] = opts.contentType;
+    for (const [k, v] of Object.entries(opts.metadata ?? {})) headers[`X-Amz-Meta-${k}`] = v;
+
+    let uploadId: string | undefined;
+    const etags: { part: number; etag: string }[] = [];
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let size = 0;
+    const signalError = () => opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('upload aborted');
+
+    const flushPart = async (data: Buffer) => {
+      uploadId ??= await client.initiateNewMultipartUpload(bucket, key, headers);
+      const part = etags.length + 1;
+      const { etag } = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} }, data);
+      etags.push({ part, etag });
+    };
+
+    try {
+      for await (const chunk of source) {
+        if (opts.signal?.aborted) throw signalError();
+        const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+        pending.push(buf);
+        pendingBytes += buf.length;
+        size += buf.length;
+        while (pendingBytes >= partSize) {
+          const all = Buffer.concat(pending);
+          await flushPart(all.subarray(0, partSize));
+          const rest = all.subarray(partSize);
+          pending = rest.length ? [rest] : [];
+          pendingBytes = rest.length;
+        }
+      }
+      if (opts.signal?.aborted) throw signalError();
+      const last = Buffer.concat(pending);
+      pending = [];
+      if (!uploadId) {
+        // Small object: one PUT of the buffered bytes.
+        const { etag } = await client.putObject(bucket, key, last, last.length, headers);
+        return { etag, size, parts: 1 };
+      }
+      if (last.length) await flushPart(last);
+      const { etag } = await client.completeMultipartUpload(bucket, key, uploadId, etags);
+      return { etag, size, parts: etags.length };
+    } catch (err) {
+      if (uploadId) await client.abortMultipartUpload(bucket, key, uploadId).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  return {
+    client,
+    region,
+    partSize,
+    ensureBucket,
+    async ensureBuckets(names: readonly string[] = ALL_BUCKETS) {
+      for (const name of names) await ensureBucket(name);
+    },
+    async ping(timeoutMs = 2000) {
+      await withTimeout(client.listBuckets(), timeoutMs, `object storage at ${config.S3_ENDPOINT}`);
+    },
+    upload,
+    presignedGet: (bucket, key, expirySeconds = 15 * 60) => client.presignedGetObject(bucket, key, expirySeconds),
+    getRange: (bucket, key, offset, length) => client.getPartialObject(bucket, key, offset, length),
+    getObject: (bucket, key) => client.getObject(bucket, key),
+    removeObject: (bucket, key) => client.removeObject(bucket, key),
+  };
+}

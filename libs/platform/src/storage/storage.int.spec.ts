@@ -1,0 +1,131 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { startS3Server, type RunningS3Server } from '../../../../tools/dev/s3-server.mjs';
+import { ALL_BUCKETS, Buckets, PART_SIZE, createObjectStorage, type ObjectStorage } from './index.js';
+
+// Runs against the embedded S3-protocol server (the dev stack's), started in-process on a free port.
+
+async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+async function* chunked(data: Buffer, size: number): AsyncGenerator<Buffer> {
+  for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+}
+
+describe('object storage (embedded S3 server)', () => {
+  let dir: string;
+  let server: RunningS3Server;
+  let storage: ObjectStorage;
+  const bucket = Buckets.documents;
+
+  const configFor = (s: RunningS3Server, secret = s.secretKey) => ({
+    S3_ENDPOINT: s.endpoint,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY: s.accessKey,
+    S3_SECRET_KEY: secret,
+  });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lv-storage-'));
+    server = await startS3Server({ port: 0, directory: dir, accessKey: 'spec-key', secretKey: 'spec-secret' });
+    storage = createObjectStorage(configFor(server));
+    await storage.ensureBucket(bucket);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('uses 16 MiB parts and knows every bucket of the original app', () => {
+    expect(storage.partSize).toBe(16 * 1024 * 1024);
+    expect(PART_SIZE).toBe(16 * 1024 * 1024);
+    expect([...ALL_BUCKETS].sort()).toEqual(['courtjournals', 'documents', 'parent-music-library', 'recordings', 'vault-media', 'vaultmedia', 'who-i-am']);
+  });
+
+  it('creates buckets idempotently, also when called concurrently', async () => {
+    const fresh = createObjectStorage(configFor(server));
+    await Promise.all([fresh.ensureBuckets(), fresh.ensureBuckets(), fresh.ensureBucket(Buckets.recordings)]);
+    const names = (await fresh.client.listBuckets()).map((b) => b.name);
+    for (const name of ALL_BUCKETS) expect(names).toContain(name);
+  });
+
+  it('puts, gets, reads a range and removes an object', async () => {
+    const body = Buffer.from('0123456789abcdefghij');
+    const put = await storage.upload(bucket, 'a/b/letter.txt', Readable.from([body]), { contentType: 'text/plain', metadata: { owner: 'u1' } });
+    expect(put).toMatchObject({ size: body.length, parts: 1 });
+
+    expect(await readAll(await storage.getObject(bucket, 'a/b/letter.txt'))).toEqual(body);
+    expect((await readAll(await storage.getRange(bucket, 'a/b/letter.txt', 5, 4))).toString()).toBe('5678');
+
+    const stat = await storage.client.statObject(bucket, 'a/b/letter.txt');
+    expect(stat.size).toBe(body.length);
+    expect(stat.metaData['content-type']).toBe('text/plain');
+    expect(stat.metaData['owner']).toBe('u1');
+
+    await storage.removeObject(bucket, 'a/b/letter.txt');
+    await expect(storage.client.statObject(bucket, 'a/b/letter.txt')).rejects.toMatchObject({ code: 'NotFound' });
+  });
+
+  it('serves a presigned GET without credentials, and refuses an unsigned one', async () => {
+    await storage.upload(bucket, 'shared.bin', Readable.from([Buffer.from('presigned bytes')]));
+    const url = await storage.presignedGet(bucket, 'shared.bin', 60);
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('presigned bytes');
+
+    const unsigned = await fetch(`${server.endpoint}/${bucket}/shared.bin`);
+    expect(unsigned.status).toBe(403);
+    const tampered = await fetch(url.replace('shared.bin', 'other.bin'));
+    expect(tampered.status).toBe(403);
+  });
+
+  it('uploads a large stream in parts and reads it back', async () => {
+    const small = createObjectStorage(configFor(server), { partSize: 5 * 1024 * 1024 });
+    const data = Buffer.alloc(12 * 1024 * 1024 + 123);
+    for (let i = 0; i < data.length; i += 4096) data[i] = i % 251;
+    const result = await small.upload(bucket, 'big/video.webm', chunked(data, 64 * 1024), { contentType: 'video/webm' });
+    expect(result).toMatchObject({ size: data.length, parts: 3 });
+    const back = await readAll(await small.getObject(bucket, 'big/video.webm'));
+    expect(back.equals(data)).toBe(true);
+    const tail = await readAll(await small.getRange(bucket, 'big/video.webm', data.length - 200));
+    expect(tail.equals(data.subarray(data.length - 200))).toBe(true);
+  });
+
+  it('aborts the multipart upload and removes its parts when the source fails', async () => {
+    const small = createObjectStorage(configFor(server), { partSize: 5 * 1024 * 1024 });
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield Buffer.alloc(6 * 1024 * 1024, 1);
+      throw new Error('client went away');
+    }
+    await expect(small.upload(bucket, 'broken.webm', failing())).rejects.toThrow('client went away');
+    expect(await readdir(join(dir, bucket, '._S3rver_uploads'))).toEqual([]);
+    await expect(small.client.statObject(bucket, 'broken.webm')).rejects.toMatchObject({ code: 'NotFound' });
+  });
+
+  it('rejects a wrong secret', async () => {
+    const wrong = createObjectStorage(configFor(server, 'not-the-secret'));
+    await expect(wrong.client.listBuckets()).rejects.toMatchObject({ code: 'SignatureDoesNotMatch' });
+    await expect(wrong.upload(bucket, 'x.txt', Readable.from([Buffer.from('x')]))).rejects.toMatchObject({ code: 'SignatureDoesNotMatch' });
+    await expect(wrong.ping()).rejects.toBeDefined();
+  });
+
+  it('pings a live server and fails fast on a dead one', async () => {
+    await expect(storage.ping()).resolves.toBeUndefined();
+    const dead = createObjectStorage({ ...configFor(server), S3_ENDPOINT: 'http://127.0.0.1:1' });
+    await expect(dead.ping(1000)).rejects.toBeDefined();
+  });
+
+  it('keeps objects across a restart of the server', async () => {
+    await storage.upload(bucket, 'durable.txt', Readable.from([Buffer.from('still here')]));
+    await server.close();
+    server = await startS3Server({ port: 0, directory: dir, accessKey: 'spec-key', secretKey: 'spec-secret' });
+    const again = createObjectStorage(configFor(server));
+    expect((await readAll(await again.getObject(bucket, 'durable.txt'))).toString()).toBe('still here');
+  });
+});

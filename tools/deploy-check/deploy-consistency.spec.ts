@@ -1,0 +1,453 @@
+// Keeps docker-compose.yml and deploy/k8s in line with the code, since no container runtime runs
+// here to try them: the processes of tools/dev/services.mjs, the variables their zod schemas
+// require, images, ports, health checks, migrations and the Secrets they reference.
+// Every check collects its findings and expects none, so a failure lists exactly what drifted.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import type { ZodObject, ZodType } from 'zod';
+import { services, type ServiceEntry, type StackContext } from '../dev/services.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Variables a deployment may set although no schema reads them: runtime knobs of Node itself.
+ * (STACK_ID is for stacks sharing one NATS on a developer machine; deployments never set it.)
+ */
+const DEPLOY_ENV_ALLOW_LIST = ['NODE_OPTIONS', 'TZ'];
+/** The dev stack (services.mjs) may also pass STACK_ID. */
+const DEV_ENV_ALLOW_LIST = ['STACK_ID'];
+const APP_IMAGE = 'legacy-vault';
+const DOCKERFILE = 'deploy/Dockerfile';
+
+type Json = any; // parsed YAML
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+
+const compose: Json = YAML.parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
+const k8sDir = join(root, 'deploy', 'k8s');
+const kustomization: Json = YAML.parse(readFileSync(join(k8sDir, 'kustomization.yaml'), 'utf8'));
+const k8sFiles: string[] = kustomization.resources ?? [];
+const manifests: Json[] = k8sFiles.flatMap((file) =>
+  YAML.parseAllDocuments(readFileSync(join(k8sDir, file), 'utf8'))
+    .map((doc) => doc.toJS())
+    .filter(Boolean)
+    .map((m: Json) => ({ ...m, __file: file })),
+);
+const exampleSecrets: Json[] = YAML.parseAllDocuments(readFileSync(join(k8sDir, 'secrets.example.yaml'), 'utf8')).map((d) => d.toJS()).filter(Boolean);
+
+const byKind = (kind: string) => manifests.filter((m) => m.kind === kind);
+const find = (kind: string, name: string) => manifests.find((m) => m.kind === kind && m.metadata?.name === name);
+
+interface SchemaInfo {
+  shape: Record<string, ZodType>;
+  keys: string[];
+  /** No default: the process does not start without it. */
+  required: string[];
+  /** Defaults that only make sense on a developer machine (127.0.0.1 / localhost): a deployment must override them. */
+  localDefaults: string[];
+}
+
+const schemas = new Map<string, SchemaInfo>();
+
+async function loadSchema(svc: ServiceEntry): Promise<SchemaInfo> {
+  const mod = await import(join(root, svc.config.module));
+  const schema = mod[svc.config.schema] as ZodObject | undefined;
+  if (!schema?.shape) throw new Error(`${svc.config.module} does not export a zod object ${svc.config.schema}`);
+  const shape = schema.shape as Record<string, ZodType>;
+  const keys = Object.keys(shape);
+  const required = keys.filter((k) => !shape[k]!.safeParse(undefined).success);
+  const localDefaults = keys.filter((k) => {
+    const parsed = shape[k]!.safeParse(undefined);
+    return parsed.success && /127\.0\.0\.1|localhost/.test(JSON.stringify(parsed.data ?? ''));
+  });
+  return { shape, keys, required, localDefaults };
+}
+
+beforeAll(async () => {
+  for (const svc of services) schemas.set(svc.name, await loadSchema(svc));
+});
+
+// ---------------------------------------------------------------------------------------------
+// Environment extraction
+
+const SECRET = Symbol('secret');
+type EnvValue = string | typeof SECRET;
+
+function composeEnv(service: Json): Record<string, EnvValue> {
+  const env = service?.environment ?? {};
+  if (Array.isArray(env)) {
+    return Object.fromEntries(env.map((entry: string) => {
+      const i = entry.indexOf('=');
+      return i < 0 ? [entry, SECRET] : [entry.slice(0, i), entry.slice(i + 1)];
+    }));
+  }
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? SECRET : String(v)]));
+}
+
+function k8sEnv(container: Json, problems: string[], where: string): Record<string, EnvValue> {
+  const env: Record<string, EnvValue> = {};
+  for (const from of container.envFrom ?? []) {
+    if (from.configMapRef) {
+      const cm = find('ConfigMap', from.configMapRef.name);
+      if (!cm) problems.push(`${where}: envFrom ConfigMap ${from.configMapRef.name} is not in deploy/k8s`);
+      for (const [k, v] of Object.entries(cm?.data ?? {})) env[k] = String(v);
+    } else if (from.secretRef) {
+      problems.push(`${where}: envFrom secretRef ${from.secretRef.name} hides which variables it sets: list them under env with secretKeyRef`);
+    }
+  }
+  for (const e of container.env ?? []) {
+    env[e.name] = e.value !== undefined ? String(e.value) : SECRET;
+  }
+  return env;
+}
+
+/** The problems of one process's environment against its schema. */
+function checkEnv(where: string, env: Record<string, EnvValue>, info: SchemaInfo, allowList: string[]): string[] {
+  const problems: string[] = [];
+  for (const key of info.required) if (!(key in env)) problems.push(`${where}: ${key} is required by the schema (no default) but not set`);
+  for (const key of info.localDefaults) if (!(key in env)) problems.push(`${where}: ${key} must be set: its default points at this machine (127.0.0.1/localhost)`);
+  for (const [key, value] of Object.entries(env)) {
+    if (!info.keys.includes(key)) {
+      if (!allowList.includes(key)) problems.push(`${where}: ${key} is set but unknown to the schema (typo, or a variable the app no longer reads?)`);
+      continue;
+    }
+    if (value !== SECRET) {
+      const parsed = info.shape[key]!.safeParse(value);
+      if (!parsed.success) problems.push(`${where}: ${key}=${JSON.stringify(value)} is rejected by the schema: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    }
+  }
+  return problems;
+}
+
+/** Key files etc. given as paths under /run must be on something mounted there. */
+function checkMountedPaths(where: string, env: Record<string, EnvValue>, mounts: string[]): string[] {
+  return Object.entries(env)
+    .filter(([, v]) => typeof v === 'string' && v.startsWith('/run/'))
+    .filter(([, v]) => !mounts.some((m) => (v as string).startsWith(m.endsWith('/') ? m : `${m}/`)))
+    .map(([k, v]) => `${where}: ${k}=${String(v)} is not under any mounted volume (${mounts.join(', ') || 'none'})`);
+}
+
+const composeMounts = (service: Json): string[] =>
+  (service?.volumes ?? []).map((v: Json) => (typeof v === 'string' ? v.split(':')[1] : v.target)).filter(Boolean);
+
+function podOf(workload: Json): Json {
+  return workload?.spec?.template?.spec ?? workload?.spec?.jobTemplate?.spec?.template?.spec;
+}
+
+function k8sMounts(pod: Json, container: Json, problems: string[], where: string): string[] {
+  const volumes = new Map<string, Json>((pod.volumes ?? []).map((v: Json) => [v.name, v]));
+  return (container.volumeMounts ?? []).map((m: Json) => {
+    if (!volumes.has(m.name)) problems.push(`${where}: volumeMount ${m.name} has no volume`);
+    return m.mountPath;
+  });
+}
+
+const imageName = (image: string) => image.split('@')[0]!.replace(/:[^/:]+$/, '');
+const appContainers = (pod: Json): Json[] => (pod?.containers ?? []).filter((c: Json) => imageName(c.image ?? '') === APP_IMAGE);
+const composeAppServices = (): [string, Json][] =>
+  Object.entries(compose.services ?? {}).filter(([, s]: [string, Json]) => imageName(s.image ?? '') === APP_IMAGE || s.build?.dockerfile === DOCKERFILE) as [string, Json][];
+
+const commandOf = (s: Json): string[] => (Array.isArray(s?.command) ? s.command.map(String) : typeof s?.command === 'string' ? s.command.split(/\s+/) : []);
+const containerCommand = (c: Json): string[] => [...(c.command ?? []), ...(c.args ?? [])].map(String);
+
+function resolvePort(container: Json, port: string | number | undefined): number | undefined {
+  if (typeof port === 'number') return port;
+  if (port === undefined) return undefined;
+  if (/^\d+$/.test(port)) return Number(port);
+  return container.ports?.find((p: Json) => p.name === port)?.containerPort;
+}
+
+const healthServices = services.filter((s) => s.kind === 'service').map((s) => s.name).sort();
+
+// ---------------------------------------------------------------------------------------------
+
+describe('deploy consistency: manifest of processes (tools/dev/services.mjs)', () => {
+  it('names each process once, with an entry under apps/ and a schema module that exists', () => {
+    const problems: string[] = [];
+    const names = services.map((s) => s.name);
+    if (new Set(names).size !== names.length) problems.push(`duplicate names: ${names.join(', ')}`);
+    for (const s of services) {
+      if (!/^apps\/[a-z-]+\/dist\/main\.js$/.test(s.entry)) problems.push(`${s.name}: entry ${s.entry} is not apps/<name>/dist/main.js`);
+      if (!existsSync(join(root, s.config.module))) problems.push(`${s.name}: ${s.config.module} does not exist`);
+      if (s.database !== null && !/^[a-z_]+$/.test(s.database)) problems.push(`${s.name}: database suffix ${s.database} must be lower_snake_case`);
+    }
+    if (services.filter((s) => s.kind === 'gateway').length !== 1) problems.push('exactly one process must be the gateway');
+    expect(problems).toEqual([]);
+  });
+
+  it("builds a dev environment each app's schema accepts", () => {
+    const ctx: StackContext = {
+      natsUrl: 'nats://127.0.0.1:4222',
+      redisUrl: 'redis://127.0.0.1:6379/1',
+      stackId: 'e2e',
+      logLevel: 'info',
+      nodeEnv: 'development',
+      databaseUrl: (suffix) => `postgres://postgres@127.0.0.1:5432/lv_e2e_${suffix}`,
+      jwt: { publicKey: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----\n', privateKey: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n' },
+      s3: { endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', accessKey: 'k', secretKey: 's' },
+      smtp: { host: '127.0.0.1', port: 1025 },
+      http: { host: '127.0.0.1', port: 3100 },
+      webDistDir: '/repo/apps/web/dist',
+      healthServices,
+    };
+    const problems: string[] = [];
+    for (const s of services) {
+      const info = schemas.get(s.name)!;
+      const env = s.env(ctx);
+      // Local defaults are fine on the dev stack: only required variables and unknown ones count.
+      problems.push(...checkEnv(`services.mjs ${s.name}`, env, { ...info, localDefaults: [] }, DEV_ENV_ALLOW_LIST));
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('deploy consistency: docker-compose.yml', () => {
+  it('runs every process of the manifest from the one app image, and nothing else from it', () => {
+    const problems: string[] = [];
+    const app = composeAppServices();
+    const images = new Set(app.map(([, s]) => s.image));
+    if (images.size !== 1) problems.push(`app services use ${images.size} images (${[...images].join(', ')}): use one`);
+    for (const [name, s] of app) {
+      if (s.build && s.build.dockerfile !== DOCKERFILE) problems.push(`${name}: builds ${s.build.dockerfile}, not ${DOCKERFILE}`);
+      if (s.build && (s.build.context ?? '.') !== '.') problems.push(`${name}: build context must be the repository root`);
+    }
+    if (!existsSync(join(root, DOCKERFILE))) problems.push(`${DOCKERFILE} is missing`);
+
+    for (const svc of services) {
+      const s = compose.services?.[svc.name];
+      if (!s) { problems.push(`${svc.name}: no compose service`); continue; }
+      if (!app.some(([n]) => n === svc.name)) problems.push(`${svc.name}: does not use the app image`);
+      const cmd = commandOf(s);
+      if (cmd.join(' ') !== `node ${svc.entry}`) problems.push(`${svc.name}: command is "${cmd.join(' ')}", expected "node ${svc.entry}"`);
+      if (svc.database) {
+        const m = compose.services?.[`${svc.name}-migrate`];
+        if (!m) problems.push(`${svc.name}: no ${svc.name}-migrate service`);
+        else {
+          if (commandOf(m).join(' ') !== `node ${svc.entry} migrate`) problems.push(`${svc.name}-migrate: command is "${commandOf(m).join(' ')}", expected "node ${svc.entry} migrate"`);
+          if (m.restart !== 'no') problems.push(`${svc.name}-migrate: a one-shot must have restart: "no"`);
+          if (s.depends_on?.[`${svc.name}-migrate`]?.condition !== 'service_completed_successfully') problems.push(`${svc.name}: must depend on ${svc.name}-migrate with condition service_completed_successfully`);
+          if (composeEnv(m).DATABASE_URL !== composeEnv(s).DATABASE_URL) problems.push(`${svc.name}-migrate: DATABASE_URL differs from ${svc.name}'s`);
+          if (m.depends_on?.postgres?.condition !== 'service_healthy') problems.push(`${svc.name}-migrate: must wait for postgres to be healthy`);
+        }
+      }
+    }
+    const known = new Set(services.flatMap((s) => [s.name, `${s.name}-migrate`]));
+    const helpers = new Set(['jwt-keys']);
+    for (const [name] of app) if (!known.has(name) && !helpers.has(name)) problems.push(`${name}: runs the app image but is not in tools/dev/services.mjs`);
+    expect(problems).toEqual([]);
+  });
+
+  it("sets every variable each app's schema requires, and none it does not know", () => {
+    const problems: string[] = [];
+    for (const svc of services) {
+      const s = compose.services?.[svc.name];
+      if (!s) continue; // reported above
+      const info = schemas.get(svc.name)!;
+      const env = composeEnv(s);
+      problems.push(...checkEnv(`compose ${svc.name}`, env, info, DEPLOY_ENV_ALLOW_LIST));
+      problems.push(...checkMountedPaths(`compose ${svc.name}`, env, composeMounts(s)));
+      const m = compose.services?.[`${svc.name}-migrate`];
+      if (m) {
+        const menv = composeEnv(m);
+        problems.push(...checkEnv(`compose ${svc.name}-migrate`, menv, { ...info, required: ['DATABASE_URL'], localDefaults: [] }, DEPLOY_ENV_ALLOW_LIST));
+        problems.push(...checkMountedPaths(`compose ${svc.name}-migrate`, menv, composeMounts(m)));
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('has health checks that match the ports, and the backing services the apps need', () => {
+    const problems: string[] = [];
+    for (const svc of services) {
+      const s = compose.services?.[svc.name];
+      if (!s) continue;
+      const test = (Array.isArray(s.healthcheck?.test) ? s.healthcheck.test : [s.healthcheck?.test]).filter(Boolean).map(String);
+      if (!test.length) { problems.push(`${svc.name}: no healthcheck`); continue; }
+      if (svc.kind === 'gateway') {
+        const env = composeEnv(s);
+        const port = Number(env.PORT);
+        const url = test.find((t: string) => /^https?:\/\//.test(t));
+        if (!url || new URL(url).pathname !== '/api/health' || Number(new URL(url).port || 80) !== port) problems.push(`${svc.name}: healthcheck ${test.join(' ')} must GET /api/health on PORT ${port}`);
+        const published = (s.ports ?? []).map((p: Json) => (typeof p === 'string' ? Number(p.split(':').pop()) : Number(p.target)));
+        if (!published.includes(port)) problems.push(`${svc.name}: PORT ${port} is not a published container port (${published.join(', ') || 'none'})`);
+        if (env.HOST !== '0.0.0.0') problems.push(`${svc.name}: HOST must be 0.0.0.0 in a container (is ${String(env.HOST)})`);
+        const listed = String(env.HEALTH_SERVICES ?? '').split(',').map((x) => x.trim()).filter(Boolean).sort();
+        if (listed.join(',') !== healthServices.join(',')) problems.push(`${svc.name}: HEALTH_SERVICES=${listed.join(',')} but the manifest's services are ${healthServices.join(',')}`);
+      } else if (svc.kind === 'service') {
+        if (!(test.includes('rpc') && test.includes(svc.name))) problems.push(`${svc.name}: healthcheck should be "node deploy/healthcheck.mjs rpc ${svc.name}" (is ${test.join(' ')})`);
+      }
+    }
+    const infra = compose.services ?? {};
+    if (!String(infra.postgres?.image).startsWith('postgres:15')) problems.push('postgres:15 is missing');
+    if (!String(infra.redis?.image).startsWith('redis:7')) problems.push('redis:7 is missing');
+    const nats = commandOf(infra.nats);
+    if (!String(infra.nats?.image).startsWith('nats:2.10') || !nats.includes('-js') || !nats.includes('-sd')) problems.push('nats:2.10 with -js -sd <volume> is missing');
+    if (!String(infra.minio?.image).startsWith('minio/minio')) problems.push('minio is missing');
+    if (!String(infra.mailpit?.image).startsWith('axllent/mailpit')) problems.push('mailpit is missing');
+    for (const name of ['postgres', 'redis', 'nats', 'minio', 'mailpit']) if (infra[name] && !infra[name].healthcheck) problems.push(`${name}: no healthcheck`);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('deploy consistency: deploy/k8s', () => {
+  it('applies every manifest file and knows the app image', () => {
+    const problems: string[] = [];
+    const files = readdirSync(k8sDir).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml' && f !== 'secrets.example.yaml');
+    for (const f of files) if (!k8sFiles.includes(f)) problems.push(`${f} is not listed in kustomization.yaml resources`);
+    for (const f of k8sFiles) if (!existsSync(join(k8sDir, f))) problems.push(`kustomization.yaml lists ${f}, which does not exist`);
+    if (!(kustomization.images ?? []).some((i: Json) => i.name === APP_IMAGE && i.newTag)) problems.push(`kustomization.yaml must pin the ${APP_IMAGE} image (images: name ${APP_IMAGE}, newTag)`);
+    expect(problems).toEqual([]);
+  });
+
+  it('runs every process of the manifest as a Deployment of the app image, and nothing else from it', () => {
+    const problems: string[] = [];
+    for (const svc of services) {
+      const d = find('Deployment', svc.name);
+      if (!d) { problems.push(`${svc.name}: no Deployment`); continue; }
+      const [c, ...more] = appContainers(podOf(d));
+      if (!c || more.length) { problems.push(`${svc.name}: needs exactly one container with image ${APP_IMAGE}`); continue; }
+      if (containerCommand(c).join(' ') !== `node ${svc.entry}`) problems.push(`${svc.name}: runs "${containerCommand(c).join(' ')}", expected "node ${svc.entry}"`);
+      const labels = d.spec?.template?.metadata?.labels ?? {};
+      const selector = d.spec?.selector?.matchLabels ?? {};
+      if (!Object.entries(selector).every(([k, v]) => labels[k] === v)) problems.push(`${svc.name}: selector does not match the pod labels`);
+      const replicas = d.spec?.replicas;
+      const hpa = byKind('HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef?.kind === 'Deployment' && h.spec?.scaleTargetRef?.name === svc.name);
+      if (hpa && replicas !== undefined) problems.push(`${svc.name}: has an HPA, so the Deployment must not set replicas`);
+      if (!hpa && !(replicas >= 2)) problems.push(`${svc.name}: needs at least 2 replicas (or an HPA) to scale past one machine`);
+      if (hpa && !(hpa.spec.minReplicas >= 2)) problems.push(`${svc.name}: HPA minReplicas must be at least 2`);
+      const pdb = byKind('PodDisruptionBudget').find((p) => Object.entries(p.spec?.selector?.matchLabels ?? { none: 'none' }).every(([k, v]) => labels[k] === v));
+      if (!pdb) problems.push(`${svc.name}: no PodDisruptionBudget selects its pods`);
+      if (svc.database) {
+        const job = find('Job', `${svc.name}-migrate`);
+        const jc = job && appContainers(podOf(job))[0];
+        if (!jc) problems.push(`${svc.name}: no Job ${svc.name}-migrate running the app image`);
+        else if (containerCommand(jc).join(' ') !== `node ${svc.entry} migrate`) problems.push(`${svc.name}-migrate: runs "${containerCommand(jc).join(' ')}", expected "node ${svc.entry} migrate"`);
+        else {
+          const ref = (container: Json) => JSON.stringify((container.env ?? []).find((e: Json) => e.name === 'DATABASE_URL')?.valueFrom ?? null);
+          if (ref(jc) !== ref(c)) problems.push(`${svc.name}-migrate: DATABASE_URL comes from ${ref(jc)}, the Deployment's from ${ref(c)}`);
+        }
+      }
+    }
+    if (!byKind('HorizontalPodAutoscaler').some((h) => h.spec?.scaleTargetRef?.name === services.find((s) => s.kind === 'gateway')!.name)) problems.push('the gateway has no HorizontalPodAutoscaler');
+    const known = new Set(services.map((s) => s.name));
+    for (const d of byKind('Deployment')) if (appContainers(podOf(d)).length && !known.has(d.metadata.name)) problems.push(`Deployment ${d.metadata.name} runs the app image but is not in tools/dev/services.mjs`);
+    for (const j of byKind('Job')) {
+      if (!appContainers(podOf(j)).length) continue;
+      const svc = services.find((s) => `${s.name}-migrate` === j.metadata.name);
+      if (!svc?.database) problems.push(`Job ${j.metadata.name} runs the app image but is not the migration of a service with a database`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("sets every variable each app's schema requires, and none it does not know", () => {
+    const problems: string[] = [];
+    for (const svc of services) {
+      const info = schemas.get(svc.name)!;
+      const d = find('Deployment', svc.name);
+      const c = d && appContainers(podOf(d))[0];
+      if (c) {
+        const where = `k8s Deployment ${svc.name}`;
+        const env = k8sEnv(c, problems, where);
+        problems.push(...checkEnv(where, env, info, DEPLOY_ENV_ALLOW_LIST));
+        problems.push(...checkMountedPaths(where, env, k8sMounts(podOf(d), c, problems, where)));
+      }
+      const job = svc.database ? find('Job', `${svc.name}-migrate`) : undefined;
+      const jc = job && appContainers(podOf(job))[0];
+      if (jc) {
+        const where = `k8s Job ${svc.name}-migrate`;
+        const env = k8sEnv(jc, problems, where);
+        problems.push(...checkEnv(where, env, { ...info, required: ['DATABASE_URL'], localDefaults: [] }, DEPLOY_ENV_ALLOW_LIST));
+        problems.push(...checkMountedPaths(where, env, k8sMounts(podOf(job), jc, problems, where)));
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('lines up ports and probes: gateway PORT = containerPort = Service targetPort = probe port', () => {
+    const problems: string[] = [];
+    for (const svc of services) {
+      const d = find('Deployment', svc.name);
+      const c = d && appContainers(podOf(d))[0];
+      if (!c) continue;
+      if (!c.readinessProbe) problems.push(`${svc.name}: no readinessProbe`);
+      if (svc.kind === 'service') {
+        const cmd = (c.readinessProbe?.exec?.command ?? []).join(' ');
+        if (!cmd.includes(`rpc ${svc.name}`)) problems.push(`${svc.name}: readinessProbe should run "node deploy/healthcheck.mjs rpc ${svc.name}" (is "${cmd}")`);
+      }
+      if (svc.kind !== 'gateway') continue;
+      const env = k8sEnv(c, [], '');
+      const port = Number(env.PORT);
+      if (!Number.isInteger(port) || port <= 0) { problems.push(`${svc.name}: PORT must be set to a number (is ${String(env.PORT)})`); continue; }
+      if (env.HOST !== '0.0.0.0') problems.push(`${svc.name}: HOST must be 0.0.0.0 in a pod (is ${String(env.HOST)})`);
+      const listed = String(env.HEALTH_SERVICES ?? '').split(',').map((x) => x.trim()).filter(Boolean).sort();
+      if (listed.join(',') !== healthServices.join(',')) problems.push(`${svc.name}: HEALTH_SERVICES=${listed.join(',')} but the manifest's services are ${healthServices.join(',')}`);
+      const containerPorts = (c.ports ?? []).map((p: Json) => p.containerPort);
+      if (!containerPorts.includes(port)) problems.push(`${svc.name}: PORT ${port} is not a containerPort (${containerPorts.join(', ') || 'none'})`);
+      const probe = c.readinessProbe?.httpGet;
+      if (!probe || probe.path !== '/api/health' || resolvePort(c, probe.port) !== port) problems.push(`${svc.name}: readinessProbe must GET /api/health on PORT ${port} (is ${JSON.stringify(probe ?? null)})`);
+      for (const kind of ['livenessProbe', 'startupProbe']) {
+        const p = c[kind];
+        const target = p?.httpGet?.port ?? p?.tcpSocket?.port;
+        if (p && target !== undefined && resolvePort(c, target) !== port) problems.push(`${svc.name}: ${kind} targets ${target}, not PORT ${port}`);
+      }
+      const labels = d.spec?.template?.metadata?.labels ?? {};
+      const svcs = byKind('Service').filter((s) => Object.entries(s.spec?.selector ?? { none: 'none' }).every(([k, v]) => labels[k] === v));
+      if (!svcs.length) problems.push(`${svc.name}: no Service selects its pods`);
+      for (const s of svcs) {
+        for (const p of s.spec.ports ?? []) {
+          const target = resolvePort(c, p.targetPort ?? p.port);
+          if (target !== port) problems.push(`Service ${s.metadata.name}: port ${p.name ?? p.port} targets ${String(p.targetPort)} (= ${String(target)}), but the gateway listens on PORT ${port}`);
+        }
+      }
+      for (const ing of byKind('Ingress')) {
+        for (const rule of ing.spec?.rules ?? []) {
+          for (const path of rule.http?.paths ?? []) {
+            const backend = path.backend?.service;
+            const s = svcs.find((x) => x.metadata.name === backend?.name);
+            if (!s) { problems.push(`Ingress ${ing.metadata.name}: backend ${backend?.name} is not the gateway's Service`); continue; }
+            const ok = (s.spec.ports ?? []).some((p: Json) => (backend.port?.name ? p.name === backend.port.name : p.port === backend.port?.number));
+            if (!ok) problems.push(`Ingress ${ing.metadata.name}: Service ${s.metadata.name} has no port ${JSON.stringify(backend.port)}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('runs NATS (3 nodes, JetStream) and MinIO (4 nodes) with disruption budgets, and documents every Secret it references', () => {
+    const problems: string[] = [];
+    const nats = find('StatefulSet', 'nats');
+    if (nats?.spec?.replicas !== 3) problems.push('StatefulSet nats must have 3 replicas');
+    const natsConf = byKind('ConfigMap').map((cm) => Object.values(cm.data ?? {}).join('\n')).find((t) => t.includes('jetstream')) ?? '';
+    if (!/cluster\s*\{/.test(natsConf) || !/store_dir/.test(natsConf)) problems.push('the NATS config needs a cluster block and JetStream file storage');
+    const minio = find('StatefulSet', 'minio');
+    if (minio?.spec?.replicas !== 4) problems.push('StatefulSet minio must have 4 replicas');
+    for (const sts of byKind('StatefulSet')) {
+      const labels = sts.spec?.template?.metadata?.labels ?? {};
+      if (!byKind('PodDisruptionBudget').some((p) => Object.entries(p.spec?.selector?.matchLabels ?? { none: 'none' }).every(([k, v]) => labels[k] === v))) problems.push(`StatefulSet ${sts.metadata.name}: no PodDisruptionBudget`);
+      if (!byKind('Service').some((s) => s.metadata.name === sts.spec.serviceName && s.spec.clusterIP === 'None')) problems.push(`StatefulSet ${sts.metadata.name}: headless Service ${sts.spec.serviceName} is missing`);
+    }
+    for (const name of ['postgres', 'redis']) {
+      if (manifests.some((m) => ['StatefulSet', 'Deployment'].includes(m.kind) && m.metadata.name.includes(name))) problems.push(`${name} must be a managed service referenced by a Secret, not run in the cluster`);
+    }
+    // Every Secret referenced must be described in secrets.example.yaml, with the key used.
+    const documented = new Map<string, Set<string>>(exampleSecrets.map((s) => [s.metadata.name, new Set(Object.keys({ ...s.stringData, ...s.data }))]));
+    const need = (name: string, key: string | undefined, where: string) => {
+      if (!documented.has(name)) problems.push(`${where}: Secret ${name} is not described in secrets.example.yaml`);
+      else if (key && !documented.get(name)!.has(key)) problems.push(`${where}: Secret ${name} has no key ${key} in secrets.example.yaml`);
+    };
+    const visit = (node: Json, where: string) => {
+      if (!node || typeof node !== 'object') return;
+      if (node.secretKeyRef) need(node.secretKeyRef.name, node.secretKeyRef.key, where);
+      if (node.secret?.secretName) need(node.secret.secretName, undefined, where);
+      if (node.secretRef?.name) need(node.secretRef.name, undefined, where);
+      for (const v of Array.isArray(node) ? node : Object.values(node)) visit(v, where);
+    };
+    for (const m of manifests) visit(m, `${m.kind} ${m.metadata?.name}`);
+    for (const ing of byKind('Ingress')) for (const tls of ing.spec?.tls ?? []) need(tls.secretName, undefined, `Ingress ${ing.metadata.name}`);
+    expect(problems).toEqual([]);
+  });
+});

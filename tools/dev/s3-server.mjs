@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+// The S3-protocol server of the dev stack and of the tests: no MinIO server can be installed here
+// (no Docker, not in Debian), so @20minutes/s3rver stands in for it. It checks SigV4 signatures
+// (a wrong secret is rejected) and keeps its data on disk, so objects survive a restart.
+// deploy/ and docker-compose.yml use real MinIO.
+//
+// s3rver lacks two calls the minio client makes, answered here by a shim that runs only after
+// s3rver has authenticated the request (the shim turns s3rver's own NotImplemented /
+// MethodNotAllowed for exactly these two calls into real answers); unsigned requests get 403 as on
+// MinIO:
+//   GET /<bucket>?uploads                  -> an empty ListMultipartUploadsResult (minio-js asks
+//                                             before every multipart upload; 501 broke it)
+//   DELETE /<bucket>/<key>?uploadId=<id>   -> abort: removes the upload's stored parts (204)
+//
+// Usage: node tools/dev/s3-server.mjs [--port 9000] [--host 127.0.0.1] [--dir .data/s3]
+//        [--access-key K] [--secret-key S]   (env: S3_PORT, S3_DIR, S3_ACCESS_KEY, S3_SECRET_KEY)
+import { createRequire } from 'node:module';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const S3rver = require('@20minutes/s3rver');
+const AWSAccount = require('@20minutes/s3rver/lib/models/account');
+
+export const DEFAULT_S3_ACCESS_KEY = 'legacy-vault';
+export const DEFAULT_S3_SECRET_KEY = 'legacy-vault-dev-secret';
+
+const UPLOADS_DIR = '._S3rver_uploads'; // s3rver's FilesystemStore keeps parts in <bucket>/._S3rver_uploads/<uploadId>/
+
+const xmlEscape = (s) => String(s).replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]);
+
+// s3rver serves anonymous requests; MinIO and S3 refuse them on private buckets. Do the same, so
+// code that forgets to sign (or to presign) fails here as it would in production.
+async function denyAnonymous(ctx, next) {
+  const signed = 'authorization' in ctx.headers || 'X-Amz-Algorithm' in ctx.query || 'Signature' in ctx.query;
+  if (signed || ctx.method === 'OPTIONS') return next();
+  ctx.status = 403;
+  ctx.type = 'application/xml';
+  ctx.body = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied.</Message></Error>';
+}
+
+function multipartShim(directory) {
+  return async function s3MultipartShim(ctx, next) {
+    try {
+      await next();
+    } catch (err) {
+      const code = err && err.code;
+      if (code !== 'NotImplemented' && code !== 'MethodNotAllowed') throw err;
+      const segments = ctx.path.split('/').filter(Boolean);
+      const bucket = segments[0] ? decodeURIComponent(segments[0]) : undefined;
+
+      if (ctx.method === 'GET' && segments.length === 1 && 'uploads' in ctx.query) {
+        ctx.status = 200;
+        ctx.type = 'application/xml';
+        ctx.body = [
+          '<?xml version="1.0" encoding="UTF-8"?>',
+          '<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">',
+          `<Bucket>${xmlEscape(bucket)}</Bucket>`,
+          '<KeyMarker></KeyMarker><UploadIdMarker></UploadIdMarker>',
+          '<NextKeyMarker></NextKeyMarker><NextUploadIdMarker></NextUploadIdMarker>',
+          `<Prefix>${xmlEscape(ctx.query.prefix ?? '')}</Prefix>`,
+          `<Delimiter>${xmlEscape(ctx.query.delimiter ?? '')}</Delimiter>`,
+          '<MaxUploads>1000</MaxUploads><IsTruncated>false</IsTruncated>',
+          '</ListMultipartUploadsResult>',
+        ].join('');
+        return;
+      }
+
+      if (ctx.method === 'DELETE' && segments.length >= 2 && typeof ctx.query.uploadId === 'string') {
+        const uploadId = ctx.query.uploadId;
+        const uploadDir = /^[A-Za-z0-9_-]{1,128}$/.test(uploadId) ? join(directory, bucket, UPLOADS_DIR, uploadId) : undefined;
+        const exists = uploadDir ? await stat(uploadDir).then(() => true, () => false) : false;
+        if (!exists) {
+          ctx.status = 404;
+          ctx.type = 'application/xml';
+          ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message><UploadId>${xmlEscape(uploadId)}</UploadId></Error>`;
+          return;
+        }
+        await rm(uploadDir, { recursive: true, force: true });
+        ctx.status = 204;
+        ctx.body = null;
+        return;
+      }
+      throw err;
+    }
+  };
+}
+
+/**
+ * Starts the S3-protocol server. `port: 0` picks a free port (tests).
+ * Resolves to { endpoint, host, port, accessKey, secretKey, region, directory, close() }.
+ */
+export async function startS3Server({
+  port = 9000,
+  host = '127.0.0.1',
+  directory = resolve('.data/s3'),
+  accessKey = DEFAULT_S3_ACCESS_KEY,
+  secretKey = DEFAULT_S3_SECRET_KEY,
+  region = 'us-east-1',
+  buckets = [],
+  silent = true,
+} = {}) {
+  directory = resolve(directory);
+  await mkdir(directory, { recursive: true });
+  // s3rver's account registry is process-wide; register our key pair and drop the built-in
+  // S3RVER/S3RVER one so only the configured credentials are accepted.
+  AWSAccount.DUMMY_ACCOUNT.createKeyPair(accessKey, secretKey);
+  if (accessKey !== 'S3RVER') AWSAccount.DUMMY_ACCOUNT.revokeAccessKey('S3RVER');
+
+  const server = new S3rver({
+    address: host,
+    port,
+    directory,
+    silent,
+    resetOnClose: false,
+    vhostBuckets: false,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
+  // Koa composes `middleware` when the server starts: put the shim right inside the request logger,
+  // around s3rver's routes (and their authentication).
+  server.middleware.splice(1, 0, denyAnonymous, multipartShim(directory));
+  // Client errors are answered as S3 XML by s3rver; keep Koa from printing 4xx noise.
+  server.on('error', (err) => {
+    if (!silent && !(err && err.status < 500)) console.error('[s3]', err);
+  });
+  const address = await server.run();
+  const endpoint = `http://${host}:${address.port}`;
+  return {
+    endpoint,
+    host,
+    port: address.port,
+    accessKey,
+    secretKey,
+    region,
+    directory,
+    close: async () => {
+      if (!server.httpServer?.listening) return;
+      server.httpServer.closeAllConnections?.();
+      await server.close();
+    },
+  };
+}
+
+const isMain = process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1]);
+if (isMain) {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback;
+  };
+  const s3 = await startS3Server({
+    port: Number(arg('port', process.env.S3_PORT ?? 9000)),
+    host: arg('host', '127.0.0.1'),
+    directory: arg('dir', process.env.S3_DIR ?? '.data/s3'),
+    accessKey: arg('access-key', process.env.S3_ACCESS_KEY ?? DEFAULT_S3_ACCESS_KEY),
+    secretKey: arg('secret-key', process.env.S3_SECRET_KEY ?? DEFAULT_S3_SECRET_KEY),
+    silent: !process.argv.includes('--verbose'),
+  });
+  console.log(`S3-protocol server on ${s3.endpoint} (access key ${s3.accessKey}), data in ${s3.directory}`);
+  const stop = async () => { await s3.close(); process.exit(0); };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

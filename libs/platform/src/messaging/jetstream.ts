@@ -15,7 +15,13 @@ const NANOS_PER_MS = 1_000_000;
  * retention (events stay replayable for consumers that arrive later), and a 2-minute duplicate
  * window that makes `Nats-Msg-Id` = event id deduplicate relay retries.
  */
-export async function ensureServiceStream(nc: NatsConnection, service: ServiceName, stackId?: string): Promise<{ jsm: JetStreamManager; stream: string }> {
+export async function ensureServiceStream(
+  nc: NatsConnection,
+  service: ServiceName,
+  stackId?: string,
+  /** Copies kept by a JetStream cluster (3 in deploy/k8s; 1 on a single server). */
+  options: { replicas?: number } = {},
+): Promise<{ jsm: JetStreamManager; stream: string }> {
   const jsm = await jetstreamManager(nc);
   const stream = scopedStreamName(service, stackId);
   const config = {
@@ -24,6 +30,7 @@ export async function ensureServiceStream(nc: NatsConnection, service: ServiceNa
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
     duplicate_window: 2 * 60 * 1000 * NANOS_PER_MS,
+    num_replicas: options.replicas ?? 1,
   };
   try {
     await jsm.streams.info(stream);

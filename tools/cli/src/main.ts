@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
+import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
@@ -13,6 +14,8 @@ import { COMMANDS, helpText, UsageError } from './commands.js';
  * in production) and calls the services' commands over NATS.
  */
 async function main(argv: string[]): Promise<number> {
+  // Nest's NATS client logs connection status on stdout; the CLI's stdout is JSON for scripts.
+  Logger.overrideLogger(false);
   const [name, ...args] = argv;
   if (!name || name === 'help' || name === '--help') {
     console.log(helpText());

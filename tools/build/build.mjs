@@ -57,7 +57,8 @@ async function serverProjects() {
   const dirs = [];
   for (const group of ['libs', 'apps']) {
     for (const name of await readdir(join(root, group))) {
-      if (group === 'apps' && name === 'web') continue;
+      // The SPA is built by vite; browser specs are run by Playwright from source.
+      if (group === 'apps' && (name === 'web' || name === 'web-e2e')) continue;
       const dir = join(root, group, name);
       if ((await stat(dir)).isDirectory() && existsSync(join(dir, 'src'))) dirs.push(dir);
     }

@@ -39,7 +39,7 @@ function staleProjects() {
   for (const group of ['libs', 'apps']) {
     for (const name of readdirSync(join(root, group))) {
       const dir = join(root, group, name);
-      if (name === 'web' || !existsSync(join(dir, 'src'))) continue;
+      if (name === 'web' || name === 'web-e2e' || !existsSync(join(dir, 'src'))) continue;
       check(`${group}/${name}`, [join(dir, 'src')], join(dir, 'dist'));
     }
   }

@@ -130,6 +130,25 @@ describe('identity service over NATS', () => {
     expect(await codeOf(call(IdentityRpc.refresh, { refreshToken: 'made-up' }))).toBe('UNAUTHENTICATED');
   });
 
+  it('serves two tabs refreshing with the same token at once (inside the grace window)', async () => {
+    const { SessionStore } = await import('./sessions/session-store.js');
+    const store = new SessionStore(3600, 10_000);
+    const em = resources.orm.em.fork();
+    const user = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const { refreshToken } = await em.transactional((tem) => store.open(tem, user.profile.id, {}));
+    const [a, b] = await Promise.all([
+      resources.orm.em.fork().transactional((tem) => store.rotate(tem, refreshToken)),
+      resources.orm.em.fork().transactional((tem) => store.rotate(tem, refreshToken)),
+    ]);
+    expect(a.kind).toBe('rotated');
+    expect(b.kind).toBe('rotated');
+    if (a.kind !== 'rotated' || b.kind !== 'rotated') return;
+    expect(a.refreshToken).not.toBe(b.refreshToken);
+    // Both tabs' new tokens work.
+    expect((await em.fork().transactional((tem) => store.rotate(tem, a.refreshToken))).kind).toBe('rotated');
+    expect((await em.fork().transactional((tem) => store.rotate(tem, b.refreshToken))).kind).toBe('rotated');
+  });
+
   it('signs out on the server: the refresh and access tokens stop working at once', async () => {
     const session = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
     expect(await call(IdentityRpc.signOut, { refreshToken: session.refreshToken })).toEqual({ revoked: true });

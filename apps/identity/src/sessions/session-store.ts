@@ -11,8 +11,8 @@ function parseToken(token: string): { sessionId: string } | null {
 }
 
 /**
- * Two tabs refreshing at the same moment present the same token twice; the second one inside this
- * window is refused without treating it as theft.
+ * Two tabs refreshing at the same moment present the same token twice; inside this window the
+ * second one is served too rather than treated as theft.
  */
 export const CONCURRENT_REFRESH_GRACE_MS = 10_000;
 
@@ -58,11 +58,16 @@ export class SessionStore {
     if (!token) throw new DomainError('UNAUTHENTICATED');
     if (session.revoked_at || new Date(session.expires_at).getTime() <= Date.now()) throw new DomainError('SESSION_EXPIRED');
     if (token.used_at) {
-      if (Date.now() - new Date(token.used_at).getTime() < this.reuseGraceMs) throw new DomainError('SESSION_EXPIRED');
-      await this.revoke(em, session.id, 'refresh token reused');
-      return { kind: 'reused', sessionId: session.id };
+      // Two tabs of one browser restoring the session at once both present the same cookie; the
+      // second, arriving within the grace window, gets a sibling token instead of a sign-out.
+      // Later than that, a used token can only be a copy: the whole session is revoked.
+      if (Date.now() - new Date(token.used_at).getTime() >= this.reuseGraceMs) {
+        await this.revoke(em, session.id, 'refresh token reused');
+        return { kind: 'reused', sessionId: session.id };
+      }
+    } else {
+      await em.execute('update refresh_tokens set used_at = now() where token_hash = ?', [hashToken(refreshToken)]);
     }
-    await em.execute('update refresh_tokens set used_at = now() where token_hash = ?', [hashToken(refreshToken)]);
     return { kind: 'rotated', session, refreshToken: await this.issue(em, session.id) };
   }
 

@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+// `npm run bench`: Legacy Vault's benchmark, every figure measured in one run on this machine, only
+// 127.0.0.1 traffic, bounded in time (about a minute; a watchdog stops it at 170 s).
+//
+//   (a) baseline   a bare Fastify "hello" handler in its own process          autocannon, 10 conns, 10 s
+//   (b) /api/me    gateway -> NATS request-reply -> identity (Bearer token)   autocannon, 10 conns, 10 s
+//                  printed as req/s, p50/p95/p99, and the ratio (b)/(a)
+//   (c) sign-in    N sequential POST /api/auth/sign-in (argon2id verify)      p50/p95/p99 ms
+//   (d) health     N sequential GET /api/health                               p50/p95/p99 ms
+//                  (and the same N for GET /api/me one at a time, to read (b) without queueing)
+//
+// It builds what is stale, starts its own fresh stack (tools/dev/stack.mjs: port 3200, databases
+// lv_bench_*, data in .data/bench, STACK_ID bench, Redis database 2, processes logging at "warn" so the
+// log pipe is not what is measured), signs a user up through the HTTP API, measures, and stops the stack.
+// Each load phase has a 2-second warm-up that is not counted.
+//
+// Environment: BENCH_PORT (3200), BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (10),
+// BENCH_SIGNINS (200), BENCH_HEALTH (200). Exit code 1 when a phase had errors or non-2xx answers.
+// Not a test: nothing here runs under Jest.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
+import { buildIfNeeded } from './build-check.mjs';
+import { loadTest, sequentialLatency } from './load.mjs';
+import { int, ms, table } from './stats.mjs';
+
+const env = (name, fallback) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number (got "${process.env[name]}")`);
+  return value;
+};
+const config = {
+  port: env('BENCH_PORT', 3200),
+  seconds: env('BENCH_SECONDS', 10),
+  warmupSeconds: env('BENCH_WARMUP_SECONDS', 2),
+  connections: env('BENCH_CONNECTIONS', 10),
+  signIns: env('BENCH_SIGNINS', 200),
+  healthCalls: env('BENCH_HEALTH', 200),
+};
+const WATCHDOG_MS = 170_000;
+
+const dataDir = join(root, '.data', 'bench');
+mkdirSync(dataDir, { recursive: true });
+const logFile = join(dataDir, 'stack.log');
+const logStream = createWriteStream(logFile, { flags: 'w' });
+const say = (line) => console.log(line);
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) say(`[bench] note: this process runs on Node ${process.versions.node}; the stack's processes use ${nodeBinary()}`);
+
+let stack;
+let baseline;
+let finishing = false;
+
+async function cleanup() {
+  if (baseline && baseline.exitCode === null) {
+    baseline.kill('SIGTERM');
+    await new Promise((r) => {
+      const t = setTimeout(() => { baseline.kill('SIGKILL'); r(); }, 3000);
+      baseline.once('exit', () => { clearTimeout(t); r(); });
+    });
+  }
+  if (stack) await stack.stop().catch((err) => say(`[bench] stopping the stack: ${err.message}`));
+  stack = undefined;
+  await new Promise((r) => logStream.end(r));
+}
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, async () => {
+    if (finishing) process.exit(130);
+    finishing = true;
+    say(`\n[bench] ${sig}: stopping`);
+    await cleanup();
+    process.exit(130);
+  });
+}
+const watchdog = setTimeout(async () => {
+  say(`[bench] took longer than ${WATCHDOG_MS / 1000}s: stopping`);
+  finishing = true;
+  await cleanup();
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+/** Starts tools/bench/fastify-hello.mjs and resolves to its port. */
+function startBaseline() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(nodeBinary(), [join(root, 'tools', 'bench', 'fastify-hello.mjs'), '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    baseline = child;
+    const timer = setTimeout(() => reject(new Error('the Fastify baseline did not start within 15 s')), 15_000);
+    child.once('error', (err) => { clearTimeout(timer); reject(err); });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the Fastify baseline exited (${code})`)); });
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(line).port);
+    });
+  });
+}
+
+async function api(path, { method = 'GET', body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  return fetch(`${stack.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+async function measureLoad(title, url, headers) {
+  if (config.warmupSeconds > 0) await loadTest({ url, headers, connections: config.connections, seconds: config.warmupSeconds, title: `${title} (warm-up)` });
+  return loadTest({ url, headers, connections: config.connections, seconds: config.seconds, title });
+}
+
+let exitCode = 0;
+const startedAt = Date.now();
+try {
+  say(`[bench] ${buildIfNeeded(root, nodeBinary(), say)}`);
+  say(`[bench] starting a fresh stack on 127.0.0.1:${config.port} (logs: ${logFile})`);
+  stack = await startStack({
+    port: config.port,
+    host: '127.0.0.1',
+    dataDir,
+    dbPrefix: 'lv_bench_',
+    fresh: true,
+    stackId: 'bench',
+    redisDb: 2,
+    s3Port: 0,
+    smtpPort: 0,
+    mailHttpPort: 0,
+    logLevel: 'warn',
+    log: (line) => logStream.write(`${line}\n`),
+  });
+  say(`[bench] stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s`);
+
+  // One account for /api/me, a few for the sign-ins (each signed in the same number of times).
+  const password = 'bench-Password-1!';
+  const users = Array.from({ length: 5 }, (_, i) => ({ email: `bench-${i}-${Date.now().toString(36)}@example.com`, password }));
+  let accessToken;
+  for (const user of users) {
+    const res = await api('/api/auth/sign-up', { method: 'POST', body: user });
+    if (res.status !== 201) throw new Error(`sign-up of ${user.email} answered ${res.status}: ${await res.text()}`);
+    accessToken ??= (await res.json()).accessToken;
+  }
+  const me = await api('/api/me', { token: accessToken });
+  if (me.status !== 200) throw new Error(`GET /api/me answered ${me.status}: ${await me.text()}`);
+
+  const port = await startBaseline();
+  say(`[bench] (a) bare Fastify "hello" on 127.0.0.1:${port}: ${config.seconds}s at ${config.connections} connections`);
+  const a = await measureLoad('bare Fastify hello', `http://127.0.0.1:${port}/hello`, {});
+  baseline.kill('SIGTERM');
+
+  say(`[bench] (b) GET /api/me through gateway -> NATS -> identity: ${config.seconds}s at ${config.connections} connections`);
+  const b = await measureLoad('GET /api/me', `${stack.url}/api/me`, { authorization: `Bearer ${accessToken}` });
+
+  say(`[bench] (c) ${config.signIns} sequential sign-ins`);
+  for (let i = 0; i < 10; i++) await (await api('/api/auth/sign-in', { method: 'POST', body: users[i % users.length] })).arrayBuffer();
+  const c = await sequentialLatency(config.signIns, (i) => api('/api/auth/sign-in', { method: 'POST', body: users[i % users.length] }));
+
+  say(`[bench] (d) ${config.healthCalls} sequential GET /api/health`);
+  for (let i = 0; i < 10; i++) await (await api('/api/health')).arrayBuffer();
+  const d = await sequentialLatency(config.healthCalls, () => api('/api/health'));
+
+  // For reading (b): the same call one at a time, so its latency without queueing.
+  for (let i = 0; i < 10; i++) await (await api('/api/me', { token: accessToken })).arrayBuffer();
+  const e = await sequentialLatency(config.healthCalls, () => api('/api/me', { token: accessToken }));
+
+  const ratio = b.okPerSec / a.okPerSec;
+  const loadRow = (r) => [r.title, int(r.okPerSec), ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99), int(r.requests), String(r.non2xx + r.errors + r.timeouts)];
+  const seqRow = (title, r) => [title, String(r.count), ms(r.p50), ms(r.p95), ms(r.p99), ms(r.max), String(Object.values(r.failures).reduce((x, y) => x + y, 0))];
+
+  say('');
+  say(`Throughput, ${config.seconds}s at ${config.connections} connections each (after a ${config.warmupSeconds}s warm-up):`);
+  say(table([['', 'req/s', 'p50', 'p95', 'p99', 'requests', 'failed'], loadRow(a), loadRow(b)]));
+  say(`ratio (b)/(a): ${ratio.toFixed(3)} (GET /api/me through the gateway and identity runs at ${(ratio * 100).toFixed(1)}% of a bare Fastify handler)`);
+  say('');
+  say('Latency, sequential requests (one at a time, keep-alive):');
+  say(table([['', 'n', 'p50', 'p95', 'p99', 'max', 'failed'], seqRow('(c) POST /api/auth/sign-in', c), seqRow('(d) GET /api/health', d), seqRow('    GET /api/me (as in b)', e)]));
+  say('');
+
+  const result = {
+    at: new Date().toISOString(),
+    node: process.versions.node,
+    config,
+    baseline: { reqPerSec: a.okPerSec, ...a.latency, non2xx: a.non2xx, errors: a.errors, timeouts: a.timeouts },
+    me: { reqPerSec: b.okPerSec, ...b.latency, non2xx: b.non2xx, errors: b.errors, timeouts: b.timeouts, statuses: b.statuses },
+    ratio,
+    signIn: c,
+    health: d,
+    meSequential: e,
+  };
+  writeFileSync(join(dataDir, 'last-result.json'), `${JSON.stringify(result, null, 2)}\n`);
+  say(`BENCH_RESULT ${JSON.stringify({ baselineReqPerSec: Math.round(a.okPerSec), meReqPerSec: Math.round(b.okPerSec), ratio: Number(ratio.toFixed(3)), mePctl: [b.latency.p50, b.latency.p95, b.latency.p99].map((v) => Number(v.toFixed(2))), signInPctl: [c.p50, c.p95, c.p99].map((v) => Number(v.toFixed(1))), healthPctl: [d.p50, d.p95, d.p99].map((v) => Number(v.toFixed(2))) })}`);
+
+  const problems = [];
+  for (const r of [a, b]) if (r.non2xx || r.errors || r.timeouts) problems.push(`${r.title}: ${r.non2xx} non-2xx ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts`);
+  for (const [title, r] of [['sign-in', c], ['health', d], ['me (sequential)', e]]) if (Object.keys(r.failures).length) problems.push(`${title}: failed answers ${JSON.stringify(r.failures)}`);
+  if (problems.length) {
+    exitCode = 1;
+    say(`[bench] some requests failed, the figures above are not trustworthy:\n  ${problems.join('\n  ')}`);
+  }
+} catch (err) {
+  exitCode = 1;
+  say(`[bench] failed: ${err instanceof StackError ? err.message : err.stack ?? err}`);
+  say(`[bench] the stack's logs are in ${logFile}`);
+} finally {
+  finishing = true;
+  await cleanup();
+  clearTimeout(watchdog);
+  say(`[bench] done in ${((Date.now() - startedAt) / 1000).toFixed(0)}s`);
+}
+process.exit(exitCode);

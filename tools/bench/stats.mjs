@@ -1,0 +1,44 @@
+// Small statistics helpers for the benchmark: percentiles of raw samples and table formatting.
+
+/**
+ * The p-th percentile (0-100) of `samples` by the nearest-rank method: the smallest value such that
+ * at least p % of the samples are <= it. `samples` need not be sorted; NaN when empty.
+ */
+export function percentile(samples, p) {
+  if (!samples.length) return Number.NaN;
+  const sorted = Float64Array.from(samples).sort();
+  return percentileOfSorted(sorted, p);
+}
+
+export function percentileOfSorted(sorted, p) {
+  if (!sorted.length) return Number.NaN;
+  if (p <= 0) return sorted[0];
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+/** { count, min, mean, p50, p95, p99, max } of latency samples in ms. */
+export function summarize(samples) {
+  const sorted = Float64Array.from(samples).sort();
+  const count = sorted.length;
+  const mean = count ? sorted.reduce((a, b) => a + b, 0) / count : Number.NaN;
+  return {
+    count,
+    min: count ? sorted[0] : Number.NaN,
+    mean,
+    p50: percentileOfSorted(sorted, 50),
+    p95: percentileOfSorted(sorted, 95),
+    p99: percentileOfSorted(sorted, 99),
+    max: count ? sorted[count - 1] : Number.NaN,
+  };
+}
+
+export const ms = (value) => (Number.isFinite(value) ? `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms` : 'n/a');
+export const int = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-GB') : 'n/a');
+
+/** A plain text table: rows of cells, first row is the header; numbers right-aligned. */
+export function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
+}

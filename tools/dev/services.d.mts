@@ -12,6 +12,8 @@ export interface StackContext {
   http: { host: string; port: number };
   webDistDir: string;
   healthServices: string[];
+  /** Ports the stack picked for services' internal HTTP listeners (vault-media's byte streams). */
+  internalPorts?: Record<string, number>;
 }
 export interface ServiceEntry {
   name: string;
@@ -26,5 +28,7 @@ export declare function commonEnv(ctx: StackContext): Record<string, string>;
 export declare function databaseEnv(ctx: StackContext, suffix: string): Record<string, string>;
 export declare function s3Env(ctx: StackContext): Record<string, string>;
 export declare function smtpEnv(ctx: StackContext): Record<string, string>;
+export declare function mediaHttp(ctx: StackContext): { host: string; port: number };
+export declare function devSecret(ctx: StackContext, purpose: string): string;
 export declare function healthServiceNames(): string[];
 export declare function databaseName(prefix: string, suffix: string): string;

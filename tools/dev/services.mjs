@@ -31,6 +31,8 @@
 //   webDistDir                           absolute path of apps/web/dist
 //   healthServices                       names of every kind 'service' entry
 
+import { createHash } from 'node:crypto';
+
 /** Variables every backend process gets (commonConfigSchema), plus STACK_ID. */
 export function commonEnv(ctx) {
   return {
@@ -54,6 +56,15 @@ export const s3Env = (ctx) => ({
   S3_SECRET_KEY: ctx.s3.secretKey,
 });
 
+/**
+ * vault-media's internal listener for byte streams (upload bodies, Range reads), which the gateway
+ * proxies to: a free port the stack picked (ctx.internalPorts), else the gateway's port + 1.
+ */
+export const mediaHttp = (ctx) => ({ host: '127.0.0.1', port: ctx.internalPorts?.['vault-media'] ?? ctx.http.port + 1 });
+
+/** A secret of the dev stack derived from its private key (stable across restarts, never committed). */
+export const devSecret = (ctx, purpose) => createHash('sha256').update(`legacy-vault-dev/${purpose}/`).update(ctx.jwt.privateKey).digest('hex');
+
 /** For the notifications service, once its schema names them. */
 export const smtpEnv = (ctx) => ({ SMTP_HOST: ctx.smtp.host, SMTP_PORT: String(ctx.smtp.port) });
 
@@ -71,6 +82,37 @@ export const services = [
     }),
   },
   {
+    name: 'letters',
+    kind: 'service',
+    entry: 'apps/letters/dist/main.js',
+    database: 'letters',
+    config: { module: 'apps/letters/src/config.ts', schema: 'lettersConfigSchema' },
+    env: (ctx) => ({ ...commonEnv(ctx), ...databaseEnv(ctx, 'letters') }),
+  },
+  {
+    name: 'vault-media',
+    kind: 'service',
+    entry: 'apps/vault-media/dist/main.js',
+    database: 'vault_media',
+    config: { module: 'apps/vault-media/src/config.ts', schema: 'vaultMediaConfigSchema' },
+    env: (ctx) => ({
+      ...commonEnv(ctx),
+      ...databaseEnv(ctx, 'vault_media'),
+      ...s3Env(ctx),
+      MEDIA_HTTP_HOST: mediaHttp(ctx).host,
+      MEDIA_HTTP_PORT: String(mediaHttp(ctx).port),
+      MEDIA_LINK_SECRET: devSecret(ctx, 'media-links'),
+    }),
+  },
+  {
+    name: 'worker',
+    kind: 'worker',
+    entry: 'apps/worker/dist/main.js',
+    database: null,
+    config: { module: 'apps/worker/src/config.ts', schema: 'workerConfigSchema' },
+    env: (ctx) => ({ ...commonEnv(ctx), ...s3Env(ctx) }),
+  },
+  {
     name: 'gateway',
     kind: 'gateway',
     entry: 'apps/gateway/dist/main.js',
@@ -84,6 +126,7 @@ export const services = [
       WEB_DIST_DIR: ctx.webDistDir,
       COOKIE_SECURE: 'false',
       HEALTH_SERVICES: ctx.healthServices.join(','),
+      VAULT_MEDIA_URL: `http://${mediaHttp(ctx).host}:${mediaHttp(ctx).port}`,
     }),
   },
 ];

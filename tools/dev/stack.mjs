@@ -123,6 +123,18 @@ export async function checkInfrastructure(host = '127.0.0.1') {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
+/** A port nobody listens on right now (the OS picks it). */
+export function freePort(host = '127.0.0.1') {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, host, () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+  });
+}
+
 export function assertPortFree(port, host, what) {
   if (!port) return Promise.resolve();
   return new Promise((ok, fail) => {
@@ -429,7 +441,11 @@ export async function startStack(options = {}) {
       await flushRedisDb(infraHost, redisDb, log);
     }
 
+    // Internal listeners (vault-media's byte streams) get free ports of their own.
+    const internalPorts = { 'vault-media': await freePort(infraHost) };
+
     const ctx = {
+      internalPorts,
       natsUrl,
       redisUrl,
       stackId,

@@ -10,8 +10,11 @@ import { HealthService } from './health/health.service.js';
 import { AccessGuard } from './http/access.guard.js';
 import { HttpErrorFilter } from './http/http-error.filter.js';
 import { closeConnections, type GatewayConnections } from './infra/connections.js';
+import { LettersController } from './letters/letters.controller.js';
+import { MEDIA_CONTROLLERS, mediaProviders } from './media/media.providers.js';
 import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS, STORAGE_PROBE } from './infra/tokens.js';
 import { MeController } from './me/me.controller.js';
+import { ReflectionController } from './vault/reflection.controller.js';
 import { VaultStatsController } from './vault/vault-stats.controller.js';
 import { VaultStatsService } from './vault/vault-stats.service.js';
 
@@ -40,7 +43,7 @@ export interface GatewayModuleOptions {
 }
 
 /**
- * The gateway: controllers per area (auth, me, vault, health, admin), one global guard (every
+ * The gateway: controllers per area (auth, me, vault, letters, media, timeline, health, admin), one global guard (every
  * handler needs a valid access token unless it is @Public) and one global error filter.
  */
 @Module({})
@@ -49,7 +52,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, HealthController, QueueSessionController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, LettersController, ...MEDIA_CONTROLLERS, HealthController, QueueSessionController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },
@@ -63,6 +66,7 @@ export class GatewayModule {
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         ConnectionsCloser,
+        ...mediaProviders(config),
         VaultStatsService,
         HealthService,
       ],

@@ -6,6 +6,11 @@ export const gatewayConfigSchema = commonConfigSchema.extend(objectStorageConfig
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Built SPA (apps/web/dist); the gateway serves it with deep links falling back to index.html. */
   WEB_DIST_DIR: z.string().min(1),
+  /**
+   * vault-media's internal HTTP listener for byte streams (upload bodies in, Range reads out). The
+   * gateway proxies those to it; everything else about media goes over NATS.
+   */
+  VAULT_MEDIA_URL: z.string().url().default('http://127.0.0.1:3401'),
   /** Mark cookies Secure (on behind TLS in deploy/; off for http://127.0.0.1). */
   COOKIE_SECURE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Services whose readiness /api/health reports (names from the contracts' SERVICES list). */

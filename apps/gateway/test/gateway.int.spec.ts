@@ -320,7 +320,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       const started = Date.now();
       const response = await call({ method: 'GET', url: '/api/vault/stats', headers: { authorization: `Bearer ${tokenFor()}`, 'x-request-id': 'spec-stats-1' } });
       expect(response.statusCode).toBe(200);
-      expect(json(response)).toEqual({ videosSaved: 2, lettersWritten: 0, daysActive: 2 });
+      expect(json(response)).toEqual({ videosSaved: 2, lettersWritten: 0, thoughtsSaved: 0, daysActive: 2 });
       expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 1500);
       expect(logLines.some((l) => l.requestId === 'spec-stats-1' && l.service === 'letters' && l.level === 40)).toBe(true);
     });

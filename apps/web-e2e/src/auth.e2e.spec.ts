@@ -42,7 +42,7 @@ test.describe('sign-up and session', () => {
     await expect(statTile(page, 'Videos Saved')).toHaveText(new RegExp(`^\\s*${stats.videosSaved}\\s*Videos Saved\\s*$`));
     await expect(statTile(page, 'Letters Written')).toHaveText(new RegExp(`^\\s*${stats.lettersWritten}\\s*Letters Written\\s*$`));
     await expect(statTile(page, 'Days Active')).toHaveText(new RegExp(`^\\s*${Math.max(1, stats.daysActive)}\\s*Days Active\\s*$`));
-    // Thoughts Saved is local to the browser: nothing written yet.
+    // Thoughts Saved counts the reflection kept in the vault: nothing written yet.
     await expect(statTile(page, 'Thoughts Saved')).toHaveText(/^\s*0\s*Thoughts Saved\s*$/);
     await expect(statTile(page, 'Videos Saved')).toHaveAttribute('href', '/record');
     await expect(statTile(page, 'Letters Written')).toHaveAttribute('href', '/letters');

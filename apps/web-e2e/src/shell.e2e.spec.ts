@@ -208,7 +208,11 @@ test.describe('unsaved work', () => {
     await expectToast(page, 'Thoughts saved privately');
     // The indicator follows the 5-second check after a save (no input event happens then).
     await expect(unsavedIndicator(page)).toHaveCount(0, { timeout: 12_000 });
-    expect(await getLocalStorage(page, 'vault_thoughts')).toBe('Saved for later.');
+    // Saved in the vault, not in the browser: a reload shows it again (and it is not unsaved work).
+    expect(await getLocalStorage(page, 'vault_thoughts')).toBeNull();
+    await page.reload();
+    await expect(thoughts).toHaveValue('Saved for later.');
+    await expect(unsavedIndicator(page)).toHaveCount(0);
   });
 
   test('with unsaved changes the browser asks before the page unloads', async ({ page }) => {
@@ -268,8 +272,9 @@ test.describe('unsaved work', () => {
     await expectSignedOut(page);
     await expect(dialog).toHaveCount(0);
     for (const key of Object.keys(DRAFTS)) expect(await getLocalStorage(page, key), key).toBeNull();
-    // Only the three draft keys go.
-    expect(await getLocalStorage(page, 'vault_thoughts')).toBe('kept');
+    // A browser-local reflection (the original product's) goes on every sign-out, so the next person
+    // on this browser never gets it; reflections are kept in the vault now.
+    expect(await getLocalStorage(page, 'vault_thoughts')).toBeNull();
   });
 
   test('"Save Drafts & Sign Out" saves (saveDrafts event, "Drafts Saved") and then signs out', async ({ page }) => {

@@ -9,6 +9,8 @@
  *   GET   /api/me             Bearer             -> 200 UserProfile
  *   PATCH /api/me             Bearer, UpdateProfileRequest -> 200 UserProfile
  *   GET   /api/vault/stats    Bearer             -> 200 VaultStats
+ *   GET   /api/vault/reflection Bearer           -> 200 Reflection
+ *   PUT   /api/vault/reflection Bearer, SaveReflectionRequest -> 200 Reflection (blank text clears it)
  *   GET   /api/health                            -> 200 | 503 HealthReport
  */
 export const REFRESH_COOKIE = 'lv_refresh';
@@ -18,6 +20,8 @@ export interface VaultStats {
   videosSaved: number;
   /** Letters written (letters, not court documents). */
   lettersWritten: number;
+  /** 1 when the user's reflection is saved (server-side) and not blank, else 0. */
+  thoughtsSaved: number;
   /** Distinct calendar days with saved entries; at least 1 for a signed-in user. */
   daysActive: number;
 }

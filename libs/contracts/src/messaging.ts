@@ -1,4 +1,6 @@
 import type { IdentityEvent } from './identity.js';
+import type { LetterEventType } from './letters.js';
+import type { PublishedRecordingEventType } from './media.js';
 
 type IdentityEventType = IdentityEvent['type'];
 
@@ -38,6 +40,52 @@ export const IdentityEvents = {
   AdminRevoked: 'identity.user.admin-revoked.v1',
   PasswordChanged: 'identity.user.password-changed.v1',
 } as const satisfies Record<IdentityEventType, string>;
+
+export const LettersRpc = {
+  health: 'rpc.letters.health',
+  /** VaultStatsContribution: lettersWritten, thoughtsSaved and the days letters (or the reflection) were saved. */
+  stats: 'rpc.letters.stats',
+  list: 'rpc.letters.list',
+  get: 'rpc.letters.get',
+  write: 'rpc.letters.write',
+  revise: 'rpc.letters.revise',
+  delete: 'rpc.letters.delete',
+  /** The caller's vault-home reflection (letters.ts: Reflection); save takes SaveReflectionRequest. */
+  reflectionGet: 'rpc.letters.reflection.get',
+  reflectionSave: 'rpc.letters.reflection.save',
+  // Operator command (ops CLI).
+  rebuildProjections: 'rpc.letters.op.rebuild-projections',
+} as const;
+
+/** Published payloads carry ids, counts and times only (letters.ts: LetterWrittenV1...), never words. */
+export const LettersEvents = {
+  LetterWritten: 'letters.letter.written.v1',
+  LetterRevised: 'letters.letter.revised.v1',
+  LetterDeleted: 'letters.letter.deleted.v1',
+} as const satisfies Record<LetterEventType, string>;
+
+export const VaultMediaRpc = {
+  health: 'rpc.vault-media.health',
+  /** VaultStatsContribution: videosSaved (video and audio) and the days recordings were saved. */
+  stats: 'rpc.vault-media.stats',
+  startUpload: 'rpc.vault-media.start-upload',
+  listRecordings: 'rpc.vault-media.list-recordings',
+  timeline: 'rpc.vault-media.timeline',
+  deleteEntry: 'rpc.vault-media.delete-entry',
+  playbackLink: 'rpc.vault-media.playback-link',
+  /** From the worker's media-hashing job, authorised by the job's report token (media.ts: ReportHashPayload). */
+  reportHash: 'rpc.vault-media.report-hash',
+  // Operator command (ops CLI).
+  rebuildProjections: 'rpc.vault-media.op.rebuild-projections',
+} as const;
+
+/** Published payloads carry ids, sizes, hashes and times only (media.ts: RecordingSavedV1...), never titles. */
+export const VaultMediaEvents = {
+  RecordingSaved: 'vault-media.recording.saved.v1',
+  RecordingHashVerified: 'vault-media.recording.hash-verified.v1',
+  RecordingHashMismatch: 'vault-media.recording.hash-mismatch.v1',
+  RecordingDeleted: 'vault-media.recording.deleted.v1',
+} as const satisfies Record<PublishedRecordingEventType, string>;
 
 /** How the caller travels with every request: services verify the token themselves. */
 export interface CallerAuth {
@@ -81,7 +129,7 @@ export interface PublishedEvent<T = unknown> {
  * `VaultStatsContribution`. The gateway adds up whatever the listed services report; services join
  * this list when they exist (vault-media, letters), so no number is ever invented.
  */
-export const VAULT_STATS_PROVIDERS: readonly ServiceName[] = [];
+export const VAULT_STATS_PROVIDERS: readonly ServiceName[] = ['vault-media', 'letters'];
 
 export const statsSubject = (service: ServiceName) => `rpc.${service}.stats`;
 export const healthSubject = (service: ServiceName) => `rpc.${service}.health`;
@@ -91,6 +139,8 @@ export const rebuildSubject = (service: ServiceName) => `rpc.${service}.op.rebui
 export interface VaultStatsContribution {
   videosSaved?: number;
   lettersWritten?: number;
+  /** 1 when the caller's reflection ("Thoughts & Feelings") is saved and not blank, else 0. */
+  thoughtsSaved?: number;
   /** ISO calendar days (YYYY-MM-DD, UTC) on which this service saved something for the caller. */
   activeDays: string[];
 }

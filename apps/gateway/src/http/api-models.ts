@@ -50,6 +50,7 @@ export class UpdateProfileDto implements UpdateProfileRequest {
 export class VaultStatsDto implements VaultStats {
   @ApiProperty({ minimum: 0 }) videosSaved!: number;
   @ApiProperty({ minimum: 0 }) lettersWritten!: number;
+  @ApiProperty({ minimum: 0, maximum: 1, description: '1 when the reflection ("Thoughts & Feelings") is saved, else 0.' }) thoughtsSaved!: number;
   @ApiProperty({ minimum: 1 }) daysActive!: number;
 }
 

@@ -78,11 +78,12 @@ const fetchMock = jest.fn<typeof fetch>();
 beforeEach(() => {
   localStorage.clear();
   fetchMock.mockReset();
-  fetchMock.mockImplementation(async () => ({
+  fetchMock.mockImplementation(async (input) => ({
     ok: true,
     status: 200,
     headers: { get: () => 'application/json' },
-    text: async () => JSON.stringify({ videosSaved: 4, lettersWritten: 2, daysActive: 3 }),
+    text: async () =>
+      JSON.stringify(String(input).endsWith('/api/vault/reflection') ? { text: '', updated_at: null } : { videosSaved: 4, lettersWritten: 2, thoughtsSaved: 0, daysActive: 3 }),
   }) as unknown as Response);
   (globalThis as { fetch: typeof fetch }).fetch = fetchMock;
   if (!process.env.DEBUG_CONSOLE) {
@@ -129,13 +130,13 @@ describe('session guard', () => {
   });
 
   it('protects not-yet-built routes, then shows the not-found screen', async () => {
-    const { router } = renderApp('/letters');
+    const { router } = renderApp('/court-journal');
     await screen.findByRole('heading', { name: 'Your legacy begins here.' });
     expect(router.state.location.pathname).toBe('/auth');
   });
 
   it('shows the not-found screen for unknown paths when signed in', async () => {
-    renderApp('/letters', sam);
+    renderApp('/court-journal', sam);
     await screen.findByRole('heading', { name: 'Page not found' });
     expect(screen.getByText('404')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go Home' }).getAttribute('href')).toBe('/');
@@ -360,14 +361,74 @@ describe('recording flag', () => {
 });
 
 describe('vault home', () => {
-  it('saves a reflection locally and counts it', async () => {
+  /** The gateway as the vault home uses it: the reflection (GET/PUT) and stats that follow it. */
+  function fakeVaultApi(initial: { text: string } = { text: '' }, options: { failSave?: boolean } = {}) {
+    const state = { text: initial.text, updated_at: initial.text ? '2026-11-22T10:00:00.000Z' : null as string | null };
+    const saves: string[] = [];
+    const answer = (status: number, body: unknown) =>
+      ({ ok: status < 400, status, headers: { get: () => 'application/json' }, text: async () => JSON.stringify(body) }) as unknown as Response;
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = String(input);
+      if (url.endsWith('/api/vault/reflection') && init?.method === 'PUT') {
+        const { text } = JSON.parse(String(init.body)) as { text: string };
+        saves.push(text);
+        if (options.failSave) return answer(503, { code: 'SERVICE_UNAVAILABLE', message: 'The service is unavailable.' });
+        state.text = text.trim();
+        state.updated_at = state.text ? '2026-11-23T10:00:00.000Z' : null;
+        return answer(200, state);
+      }
+      if (url.endsWith('/api/vault/reflection')) return answer(200, state);
+      return answer(200, { videosSaved: 4, lettersWritten: 2, thoughtsSaved: state.text ? 1 : 0, daysActive: 3 });
+    });
+    return { state, saves };
+  }
+  const thoughtsBox = () => screen.getByLabelText('Thoughts & Feelings') as HTMLTextAreaElement;
+
+  it('loads the reflection from the vault, saves it there (never in the browser) and counts it', async () => {
+    const api = fakeVaultApi();
     renderApp('/vault', sam);
     await screen.findByRole('link', { name: /0\s*Thoughts Saved/ });
-    fireEvent.change(screen.getByLabelText('Thoughts & Feelings'), { target: { value: 'I think of you every day.' } });
+    await waitFor(() => expect(thoughtsBox().disabled).toBe(false));
+    fireEvent.change(thoughtsBox(), { target: { value: '  I think of you every day. ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save Reflection' }));
     await screen.findByText('Thoughts saved privately');
-    expect(localStorage.getItem('vault_thoughts')).toBe('I think of you every day.');
-    expect(screen.getByRole('link', { name: /1\s*Thoughts Saved/ })).toBeTruthy();
+    expect(api.saves).toEqual(['  I think of you every day. ']);
+    expect(localStorage.getItem('vault_thoughts')).toBeNull();
+    // The box shows what the vault keeps (trimmed), so nothing is left unsaved.
+    expect(thoughtsBox().value).toBe('I think of you every day.');
+    expect(thoughtsBox().getAttribute('data-saved-value')).toBe('I think of you every day.');
+    await screen.findByRole('link', { name: /1\s*Thoughts Saved/ });
+  });
+
+  it('shows the vault’s reflection, never one left in the browser (which is dropped)', async () => {
+    fakeVaultApi({ text: 'From my vault.' });
+    localStorage.setItem('vault_thoughts', 'Someone else’s words.');
+    renderApp('/vault', sam);
+    await waitFor(() => expect(thoughtsBox().value).toBe('From my vault.'));
+    await waitFor(() => expect(localStorage.getItem('vault_thoughts')).toBeNull());
+    expect(screen.queryByDisplayValue('Someone else’s words.')).toBeNull();
+  });
+
+  it('moves an old browser-local reflection into an empty vault once, then removes it from the browser', async () => {
+    const api = fakeVaultApi();
+    localStorage.setItem('vault_thoughts', 'Written before the update.');
+    renderApp('/vault', sam);
+    await waitFor(() => expect(thoughtsBox().value).toBe('Written before the update.'));
+    expect(api.saves).toEqual(['Written before the update.']);
+    expect(localStorage.getItem('vault_thoughts')).toBeNull();
+    await screen.findByRole('link', { name: /1\s*Thoughts Saved/ });
+  });
+
+  it('keeps the typed text and says so when the save fails', async () => {
+    fakeVaultApi({ text: '' }, { failSave: true });
+    renderApp('/vault', sam);
+    await waitFor(() => expect(thoughtsBox().disabled).toBe(false));
+    fireEvent.change(thoughtsBox(), { target: { value: 'Do not lose this.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Reflection' }));
+    await screen.findByText('Could not save your reflection');
+    expect(screen.getByText('Please try again.')).toBeTruthy();
+    expect(thoughtsBox().value).toBe('Do not lose this.');
+    expect(thoughtsBox().getAttribute('data-saved-value')).toBe('');
   });
 
   it('falls back when the stats cannot be loaded', async () => {
@@ -378,7 +439,9 @@ describe('vault home', () => {
     renderApp('/vault', sam);
     await screen.findByRole('link', { name: /1\s*Days Active/ });
     expect(screen.getByRole('link', { name: /0\s*Videos Saved/ })).toBeTruthy();
-    expect(screen.getByRole('link', { name: /1\s*Thoughts Saved/ })).toBeTruthy();
+    // Thoughts come from the vault only: a browser-local text is never shown or counted.
+    expect(screen.getByRole('link', { name: /0\s*Thoughts Saved/ })).toBeTruthy();
+    expect(screen.queryByDisplayValue('kept')).toBeNull();
   });
 
   it('toggles Listen Now without playing anything', async () => {

@@ -4,6 +4,7 @@ import { Tooltip } from 'radix-ui';
 import { Toaster } from 'sonner';
 import { AuthProvider, useAuth } from '../auth/AuthProvider.js';
 import type { SessionManager } from '../auth/session.js';
+import { LocalReflectionMigration } from '../pages/vault/LocalReflectionMigration.js';
 import { UnsavedChangesProvider } from '../shell/UnsavedChangesProvider.js';
 import { ThemeProvider, useTheme } from '../theme/ThemeProvider.js';
 import { createQueryClient } from './query-client.js';
@@ -45,6 +46,7 @@ export function AppProviders({ children, session, queryClient }: { children: Rea
       <QueryClientProvider client={client}>
         <AuthProvider session={session}>
           <CacheResetOnUserChange />
+          <LocalReflectionMigration />
           <UnsavedChangesProvider>
             {/* Radix's tooltip timings are the spec's: 700 ms delay, 300 ms skip delay. */}
             <Tooltip.Provider delayDuration={700} skipDelayDuration={300}>

@@ -4,14 +4,17 @@ import { ErrorPage } from '../pages/errors/ErrorPage.js';
 import { NotFoundPage } from '../pages/errors/NotFoundPage.js';
 import { HowItWorksPage } from '../pages/how-it-works/HowItWorksPage.js';
 import { LandingPage } from '../pages/landing/LandingPage.js';
+import { LettersPage } from '../pages/letters/LettersPage.js';
+import { RecordPage } from '../pages/record/RecordPage.js';
+import { EnhancedTimelinePage, TimelinePage } from '../pages/timeline/TimelinePage.js';
 import { VaultHomePage } from '../pages/vault/VaultHomePage.js';
 import { RequireAdmin } from './RequireAdmin.js';
 import { RootLayout } from './RootLayout.js';
 
 /**
- * The route table. The session guard lives in RootLayout (see route-access.ts); everything that a
- * later issue builds (/record, /record-media, /letters, /court-journal, /timeline, /enhanced-timeline,
- * /whoiam, /if-im-not-there, /access-control, /parent-community, /community, /settings, /pricing,
+ * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
+ * the other member pages need a session. Everything that a later issue builds (
+ * /court-journal, /whoiam, /if-im-not-there, /access-control, /parent-community, /community, /settings, /pricing,
  * /checkout, /request, /access, /redeem, ...) is deliberately absent and falls through to the
  * not-found screen, after the guard has sent a signed-out visitor of a non-public path to /auth.
  */
@@ -32,6 +35,11 @@ export const routes: RouteObject[] = [
           { path: 'login', element: <AuthPage /> },
           { path: 'login-signup', element: <AuthPage /> },
           { path: 'vault', element: <VaultHomePage /> },
+          { path: 'letters', element: <LettersPage /> },
+          { path: 'record', element: <RecordPage variant="record" /> },
+          { path: 'record-media', element: <RecordPage variant="record-media" /> },
+          { path: 'timeline', element: <TimelinePage /> },
+          { path: 'enhanced-timeline', element: <EnhancedTimelinePage /> },
           {
             // Admin only (non-admins go to / with "Access denied"). The admin dashboard arrives with
             // its own issue; until then an admin sees the not-found screen here.

@@ -47,7 +47,10 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     checkNow();
     const timer = window.setInterval(checkNow, UNSAVED_CHECK_INTERVAL_MS);
-    const onEdit = () => checkNow();
+    // Deferred: run synchronously inside the capture-phase event, the state change re-rendered
+    // controlled inputs before React's own onChange saw the new text, and the first paste or
+    // programmatic fill into an empty field was lost.
+    const onEdit = () => window.setTimeout(checkNow, 0);
     document.addEventListener('input', onEdit, true);
     document.addEventListener('change', onEdit, true);
     return () => {

@@ -29,6 +29,8 @@ export interface HashMediaJob {
   mediaId: string;
   bucket: string;
   key: string;
+  /** The owner's service (vault-media) mints it; the job hands it back with its result, so only it can report for this media. */
+  reportToken: string;
 }
 
 /** Fires when something scheduled for a later date (a letter's delivery) is due. */

@@ -76,7 +76,7 @@ describe('queues (local Redis)', () => {
     );
     workers.push(worker);
 
-    const job = await enqueue(queue, { mediaId: 'm1', bucket: 'vault-media', key: 'm1.webm' }, 'hash-m1', { attempts: 3 });
+    const job = await enqueue(queue, { mediaId: 'm1', bucket: 'vault-media', key: 'm1.webm', reportToken: 't1' }, 'hash-m1', { attempts: 3 });
     const deadline = Date.now() + 20_000;
     while ((await job.getState()) !== 'failed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 

@@ -41,6 +41,11 @@ export interface UploadOptions {
   metadata?: Record<string, string>;
   /** Aborting it aborts the multipart upload (its parts are removed) and rejects. */
   signal?: AbortSignal;
+  /**
+   * Called with the multipart upload's id as soon as it is initiated (before the first part), so the
+   * caller can record it and abort it later if this process dies mid-upload (a sweeper's job).
+   */
+  onMultipartStarted?: (uploadId: string) => void | Promise<void>;
 }
 
 export interface UploadResult {
@@ -128,7 +133,10 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
     const signalError = () => opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('upload aborted');
 
     const flushPart = async (data: Buffer) => {
-      uploadId ??= await client.initiateNewMultipartUpload(bucket, key, headers);
+      if (!uploadId) {
+        uploadId = await client.initiateNewMultipartUpload(bucket, key, headers);
+        await opts.onMultipartStarted?.(uploadId);
+      }
       const part = etags.length + 1;
       const { etag } = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} }, data);
       etags.push({ part, etag });

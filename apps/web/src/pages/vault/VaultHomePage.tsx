@@ -1,6 +1,6 @@
-import { useId, useState, type ComponentType } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ComponentType } from 'react';
 import { Link } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import {
   CalendarDays,
@@ -18,7 +18,8 @@ import {
   UserRound,
   Video,
 } from 'lucide-react';
-import { fetchVaultStats, vaultKeys } from '../../api/vault.js';
+import { REFLECTION_MAX, ReflectionMessages, type Reflection } from '@lv/contracts';
+import { fetchReflection, fetchVaultStats, saveReflection, vaultKeys } from '../../api/vault.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
@@ -26,17 +27,9 @@ import { Label, Textarea } from '../../components/ui/input.js';
 import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { firstName } from '../../shell/initials.js';
-import { computeVaultTiles, readSavedThoughts, REMEMBER_QUOTES, THOUGHTS_STORAGE_KEY } from './vault-stats.js';
+import { computeVaultTiles, REMEMBER_QUOTES } from './vault-stats.js';
 
 type Icon = ComponentType<{ className?: string }>;
-
-const safeStorage = (): Storage | undefined => {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-};
 
 function StatTile({ label, value, to, Icon }: { label: string; value: number | null; to: string; Icon: Icon }) {
   return (
@@ -84,25 +77,43 @@ export function VaultHomePage() {
   const name = firstName(user?.full_name);
   const thoughtsId = useId();
 
-  const [savedThoughts, setSavedThoughts] = useState(() => readSavedThoughts(safeStorage()));
-  const [thoughts, setThoughts] = useState(savedThoughts);
+  const queryClient = useQueryClient();
   const [listening, setListening] = useState(false);
+
+  // The reflection is kept in the user's vault (letters service, encrypted at rest), never in this
+  // browser: `savedThoughts` is what the vault holds, `thoughts` what the box shows. They differ
+  // while the user has typed something not saved yet ("Unsaved changes", via data-saved-value).
+  const reflection = useQuery({ queryKey: vaultKeys.reflection, queryFn: ({ signal }) => fetchReflection(signal) });
+  const [savedThoughts, setSavedThoughts] = useState('');
+  const [thoughts, setThoughts] = useState('');
+  const saved = useRef('');
+
+  const adopt = useCallback((next: Reflection, submitted?: string) => {
+    const previous = saved.current;
+    saved.current = next.text;
+    setSavedThoughts(next.text);
+    // Show the vault's text unless the user is typing something else (kept, still unsaved).
+    setThoughts((current) => (current === previous || current === submitted ? next.text : current));
+  }, []);
+
+  useEffect(() => {
+    if (reflection.data) adopt(reflection.data);
+  }, [reflection.data, adopt]);
 
   const stats = useQuery({ queryKey: vaultKeys.stats, queryFn: ({ signal }) => fetchVaultStats(signal) });
   const tiles = computeVaultTiles({ status: stats.status, data: stats.data }, savedThoughts);
 
-  const saveReflection = () => {
-    // TODO(later issue): the reflection moves server-side; until then it stays in this browser only,
-    // under localStorage "vault_thoughts", exactly as the original product kept it.
-    try {
-      window.localStorage.setItem(THOUGHTS_STORAGE_KEY, thoughts);
-    } catch {
-      toast.error('Could not save your thoughts in this browser.');
-      return;
-    }
-    setSavedThoughts(thoughts);
-    toast.success('Thoughts saved privately');
-  };
+  const save = useMutation({
+    mutationFn: (text: string) => saveReflection(text),
+    onSuccess: (result, submitted) => {
+      adopt(result, submitted);
+      queryClient.setQueryData(vaultKeys.reflection, result);
+      void queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
+      toast.success(ReflectionMessages.saved);
+    },
+    // The typed text stays in the box (and stays flagged as unsaved) for another try.
+    onError: () => toast.error(ReflectionMessages.saveFailed, { description: ReflectionMessages.tryAgain }),
+  });
 
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-10 px-4 py-10">
@@ -139,9 +150,13 @@ export function VaultHomePage() {
               onChange={(e) => setThoughts(e.target.value)}
               placeholder="Write freely. Nobody else will see this."
               rows={6}
+              maxLength={REFLECTION_MAX}
+              // Until the saved reflection has loaded, so it cannot overwrite what was typed.
+              disabled={reflection.isPending}
+              aria-busy={reflection.isPending || undefined}
               data-saved-value={savedThoughts}
             />
-            <Button className="self-start" onClick={saveReflection}>
+            <Button className="self-start" onClick={() => save.mutate(thoughts)} disabled={reflection.isPending || save.isPending}>
               Save Reflection
             </Button>
           </CardContent>

@@ -1,8 +1,5 @@
 import type { VaultStats } from '@lv/contracts';
 
-/** Browser-local private reflection (spec, section 3: vault_thoughts). */
-export const THOUGHTS_STORAGE_KEY = 'vault_thoughts';
-
 export interface VaultTiles {
   videosSaved: number;
   lettersWritten: number;
@@ -16,8 +13,9 @@ export function thoughtsCount(savedThoughts: string | null | undefined): number 
 }
 
 /**
- * The four tiles: numbers from GET /api/vault/stats; on failure zeros, thoughts from local storage and
- * 1 day active (spec, section 7 "Dashboard stats rules"). Null while the numbers are still loading.
+ * The four tiles: numbers from GET /api/vault/stats (Thoughts Saved included: the reflection is kept
+ * in the vault now, not in the browser); on failure zeros, thoughts from the reflection as loaded
+ * from the vault, and 1 day active (spec, section 7 "Dashboard stats rules"). Null while loading.
  */
 export function computeVaultTiles(
   query: { status: 'pending' | 'error' | 'success'; data?: VaultStats },
@@ -28,7 +26,7 @@ export function computeVaultTiles(
     return {
       videosSaved: Math.max(0, query.data.videosSaved),
       lettersWritten: Math.max(0, query.data.lettersWritten),
-      thoughtsSaved,
+      thoughtsSaved: typeof query.data.thoughtsSaved === 'number' ? Math.min(1, Math.max(0, query.data.thoughtsSaved)) : thoughtsSaved,
       daysActive: Math.max(1, query.data.daysActive),
     };
   }
@@ -42,11 +40,3 @@ export const REMEMBER_QUOTES = [
   "Distance can pause a conversation, but it can never end a parent's love.",
   'You do not have to be perfect to be remembered well. You only have to be honest.',
 ] as const;
-
-export function readSavedThoughts(storage: Pick<Storage, 'getItem'> | undefined): string {
-  try {
-    return storage?.getItem(THOUGHTS_STORAGE_KEY) ?? '';
-  } catch {
-    return '';
-  }
-}

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  LetterMessages, LettersRpc, type DeleteLetterReply, type Letter, type LetterByIdRequest, type LetterPage, type ListLettersRequest, type ReviseLetterPayload,
+  type WriteLetterPayload,
+} from '@lv/contracts';
+import { DomainError } from '@lv/platform/errors';
+import { RpcClient, type CallContext } from '@lv/platform/nest';
+import { ErrorBodyDto } from '../http/api-models.js';
+import { parseBody } from '../http/body.js';
+import { CallCtx } from '../http/request-context.js';
+import { RPC_CLIENT } from '../infra/tokens.js';
+import { LetterDto, LetterPageDto, ReviseLetterDto, WriteLetterDto } from './letters.models.js';
+import { isLetterId, listLettersQuerySchema, reviseLetterSchema, writeLetterSchema } from './letters.schemas.js';
+
+function letterIdParam(id: string): string {
+  if (!isLetterId(id)) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
+  return id.toLowerCase();
+}
+
+/**
+ * Letters Unsent (/api/letters). The letters service decides whose letters these are from the
+ * verified access token that travels with each call; nothing in a request names an owner, so another
+ * user's letter (or a missing one) is always a 404, never the letter.
+ */
+@ApiTags('letters')
+@ApiBearerAuth()
+@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
+@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'The letters service is unavailable.' })
+@Controller('letters')
+export class LettersController {
+  constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
+
+  @Get()
+  @ApiQuery({ name: 'limit', required: false, description: 'Page size, 1 to 200 (default 100).' })
+  @ApiQuery({ name: 'cursor', required: false, description: 'nextCursor of the previous page.' })
+  @ApiOkResponse({ type: LetterPageDto, description: 'The caller’s letters, newest first: title, date, word count and the first 100 characters.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'A bad limit or cursor.' })
+  async list(@Query() query: unknown, @CallCtx() call: CallContext): Promise<LetterPage> {
+    const { limit, cursor } = parseBody(listLettersQuerySchema, query);
+    const payload: ListLettersRequest = {};
+    if (limit !== undefined) payload.limit = limit;
+    if (cursor !== undefined) payload.cursor = cursor;
+    return this.rpc.call<LetterPage, ListLettersRequest>(LettersRpc.list, payload, call);
+  }
+
+  @Get(':id')
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiOkResponse({ type: LetterDto })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
+  async get(@Param('id') id: string, @CallCtx() call: CallContext): Promise<Letter> {
+    return this.rpc.call<Letter, LetterByIdRequest>(LettersRpc.get, { id: letterIdParam(id) }, call);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiBody({ type: WriteLetterDto })
+  @ApiCreatedResponse({ type: LetterDto, description: 'Saved (or, for an id already saved with the same words, the letter saved then).' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a blank or too long title or body.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the id is already used by a different letter.' })
+  async write(@Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
+    const { id, title, content } = parseBody(writeLetterSchema, body);
+    return this.rpc.call<Letter, WriteLetterPayload>(LettersRpc.write, { id: id ?? randomUUID(), title, content }, call);
+  }
+
+  @Put(':id')
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiBody({ type: ReviseLetterDto })
+  @ApiOkResponse({ type: LetterDto })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a blank or too long title or body.' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s (deleted ones included).' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the letter was changed elsewhere since expectedVersion; nothing was saved.' })
+  async revise(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
+    const letterId = letterIdParam(id);
+    const { title, content, expectedVersion } = parseBody(reviseLetterSchema, body);
+    return this.rpc.call<Letter, ReviseLetterPayload>(LettersRpc.revise, { id: letterId, title, content, expectedVersion }, call);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiNoContentResponse({ description: 'Deleted: the words are destroyed; the fact that the letter existed stays in its history.' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
+  async delete(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
+    await this.rpc.call<DeleteLetterReply, LetterByIdRequest>(LettersRpc.delete, { id: letterIdParam(id) }, call);
+  }
+}

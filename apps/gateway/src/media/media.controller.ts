@@ -1,0 +1,121 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, VaultMediaRpc, type DeleteEntryReply, type PlaybackGrant, type PlaybackLink, type Recording, type StartUploadRequest,
+  type TimelinePage, type UploadTicket,
+} from '@lv/contracts';
+import { DomainError } from '@lv/platform/errors';
+import { RpcClient, type CallContext } from '@lv/platform/nest';
+import type { GatewayConfig } from '../config.js';
+import { ErrorBodyDto } from '../http/api-models.js';
+import { parseBody } from '../http/body.js';
+import { Public } from '../http/public.decorator.js';
+import { CallCtx, callContextOf } from '../http/request-context.js';
+import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
+import { PlaybackLinkDto, RecordingDto, StartUploadDto, TimelinePageDto, UploadTicketDto } from './media-models.js';
+import { VAULT_MEDIA_HTTP } from './media.tokens.js';
+import { MEDIA_BODY_TYPES, type VaultMediaHttp } from './media-proxy.js';
+import { listQuerySchema, startUploadSchema, timelineQuerySchema } from './media.schemas.js';
+
+/**
+ * Video and audio messages. Commands and queries go to vault-media over NATS; the bytes (upload
+ * bodies, playback reads) are piped to and from its HTTP listener, never held here.
+ */
+@ApiTags('media')
+@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
+@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'vault-media is unavailable.' })
+@Controller('media')
+export class MediaController {
+  constructor(
+    @Inject(RPC_CLIENT) private readonly rpc: RpcClient,
+    @Inject(VAULT_MEDIA_HTTP) private readonly media: VaultMediaHttp,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post('uploads')
+  @HttpCode(201)
+  @ApiBearerAuth()
+  @ApiBody({ type: StartUploadDto })
+  @ApiCreatedResponse({ type: UploadTicketDto, description: 'PUT the recording to uploadUrl next.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'DUPLICATE_MEDIA: "Duplicate: Recording already exists." (checked before any byte is sent).' })
+  @ApiResponse({ status: 413, type: ErrorBodyDto, description: 'PAYLOAD_TOO_LARGE, naming the limit.' })
+  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'UPGRADE_REQUIRED: audio messages need essentials, pro or legacy.' })
+  async startUpload(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UploadTicket> {
+    return this.rpc.call<UploadTicket, StartUploadRequest>(VaultMediaRpc.startUpload, parseBody(startUploadSchema, body), call);
+  }
+
+  @Put('uploads/:id')
+  @ApiBearerAuth()
+  @ApiConsumes('video/webm', 'audio/webm', 'application/octet-stream')
+  @ApiCreatedResponse({ type: RecordingDto, description: 'Saved: the object is complete in storage and the recording is on the timeline.' })
+  @ApiResponse({ status: 413, type: ErrorBodyDto, description: 'PAYLOAD_TOO_LARGE: the body grew past the limit.' })
+  @ApiResponse({ status: 415, type: ErrorBodyDto, description: 'UNSUPPORTED_MEDIA: the body does not start with the WebM (EBML) header.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'UPLOAD_INCOMPLETE: the body is not what the upload announced (size, SHA-256).' })
+  async upload(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const token = callContextOf(request).accessToken;
+    if (!token) throw new DomainError('UNAUTHENTICATED');
+    // Any other type was read by a body parser already (JSON): there is no stream left to pass on.
+    const type = String(request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+    if (!MEDIA_BODY_TYPES.includes(type)) throw new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notWebm);
+    await this.media.forwardUpload(request, reply, id, token);
+  }
+
+  @Get('recordings')
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: RecordingDto, isArray: true, description: 'Your Recordings, newest first (default 10).' })
+  async recordings(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<Recording[]> {
+    return this.rpc.call<Recording[]>(VaultMediaRpc.listRecordings, parseBody(listQuerySchema, query), call);
+  }
+
+  @Post('recordings/:id/playback')
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: PlaybackLinkDto, description: `A link signed for 3600 s; also sets the httpOnly ${MEDIA_BINDING_COOKIE} cookie that binds links to you.` })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such recording of yours.' })
+  async playback(@Param('id') id: string, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<PlaybackLink> {
+    const grant = await this.rpc.call<PlaybackGrant>(VaultMediaRpc.playbackLink, { id }, call);
+    reply.setCookie(MEDIA_BINDING_COOKIE, grant.binding.value, {
+      httpOnly: true, sameSite: 'strict', secure: this.config.COOKIE_SECURE, path: MEDIA_PLAY_PATH, maxAge: grant.binding.maxAgeSeconds,
+    });
+    return { url: grant.url, expiresAt: grant.expiresAt };
+  }
+
+  /** Public for the Bearer guard (a media element sends no Authorization): the signed link and the owner-binding cookie are checked by vault-media. */
+  @Public()
+  @Get('play/:id')
+  @ApiProduces('video/webm', 'audio/webm')
+  @ApiResponse({ status: 200, description: 'The recording.' })
+  @ApiResponse({ status: 206, description: 'The requested byte range (Range: bytes=...).' })
+  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'The link is expired, altered, or not yours.' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'File Not Found: The media file could not be located.' })
+  async play(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    await this.media.forwardPlayback(request, reply, id, search, request.cookies?.[MEDIA_BINDING_COOKIE]);
+  }
+}
+
+/** The timeline (essentials, pro, legacy and admins): every service's entries, newest first. */
+@ApiTags('timeline')
+@ApiBearerAuth()
+@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
+@Controller('timeline')
+export class TimelineController {
+  constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
+
+  @Get()
+  @ApiOkResponse({ type: TimelinePageDto })
+  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'UPGRADE_REQUIRED: the timeline needs essentials, pro or legacy.' })
+  async timeline(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<TimelinePage> {
+    return this.rpc.call<TimelinePage>(VaultMediaRpc.timeline, parseBody(timelineQuerySchema, query), call);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'The entry and its media object are gone.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: '"Invalid entry ID", or "Could not delete this entry" (a letter: delete it in Letters).' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such entry of yours.' })
+  async remove(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
+    await this.rpc.call<DeleteEntryReply>(VaultMediaRpc.deleteEntry, { id }, call);
+  }
+}

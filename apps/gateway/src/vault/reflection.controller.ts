@@ -1,0 +1,39 @@
+import { Body, Controller, Get, Inject, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { LettersRpc, type Reflection, type SaveReflectionRequest } from '@lv/contracts';
+import { RpcClient, type CallContext } from '@lv/platform/nest';
+import { ErrorBodyDto } from '../http/api-models.js';
+import { parseBody } from '../http/body.js';
+import { CallCtx } from '../http/request-context.js';
+import { RPC_CLIENT } from '../infra/tokens.js';
+import { ReflectionDto, SaveReflectionDto } from './reflection.models.js';
+import { saveReflectionSchema } from './reflection.schemas.js';
+
+/**
+ * The vault home's "Thoughts & Feelings" reflection (/api/vault/reflection), kept by the letters
+ * service with its text encrypted at rest. No request names a user: the letters service reads and
+ * writes the reflection of the verified caller only.
+ */
+@ApiTags('vault')
+@ApiBearerAuth()
+@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
+@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'The letters service is unavailable.' })
+@Controller('vault/reflection')
+export class ReflectionController {
+  constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
+
+  @Get()
+  @ApiOkResponse({ type: ReflectionDto, description: 'The caller’s reflection ("" and null when none is saved).' })
+  async get(@CallCtx() call: CallContext): Promise<Reflection> {
+    return this.rpc.call<Reflection>(LettersRpc.reflectionGet, {}, call);
+  }
+
+  @Put()
+  @ApiBody({ type: SaveReflectionDto })
+  @ApiOkResponse({ type: ReflectionDto, description: 'Saved (trimmed); a blank text cleared it.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: not text, or longer than 20,000 characters once trimmed.' })
+  async save(@Body() body: unknown, @CallCtx() call: CallContext): Promise<Reflection> {
+    const { text } = parseBody(saveReflectionSchema, body);
+    return this.rpc.call<Reflection, SaveReflectionRequest>(LettersRpc.reflectionSave, { text }, call);
+  }
+}

@@ -1,0 +1,192 @@
+// /api/letters through the gateway booted in-process (createGatewayApp) against the machine's real
+// NATS and Redis and the embedded S3 server; the letters service is a stand-in speaking Nest's NATS
+// wire format, so this spec is about the HTTP edge: routes, status codes, validation, what travels
+// to the service (and what never does). The real service is covered by apps/letters' specs and the
+// browser tests.
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { pino } from 'pino';
+import { LetterMessages, LettersRpc, type Letter } from '@lv/contracts';
+import { AccessTokenSigner } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
+import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { NestNatsResponder } from './support/nest-nats-responder.js';
+
+const STACK_ID = `gwl${randomUUID().slice(0, 8)}`;
+process.env.STACK_ID = STACK_ID;
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const signer = new AccessTokenSigner(keys.privateKey);
+const USER_ID = randomUUID();
+const token = signer.sign({ sub: USER_ID, sid: randomUUID(), email: 'dad@example.com', tier: 'none', admin: false, kind: 'user' }, 600).token;
+const LETTER_ID = '0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10';
+const STALE_ID = '1d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10';
+
+const letter = (over: Partial<Letter> = {}): Letter => ({
+  id: LETTER_ID, title: 'To Sam', preview: 'Hello.', content: 'Hello.', word_count: 1, created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z', version: 1, ...over,
+});
+
+describe('gateway /api/letters', () => {
+  let app: NestFastifyApplication;
+  let http: FastifyInstance;
+  let letters: NestNatsResponder;
+  let s3: RunningS3Server;
+  let workDir: string;
+
+  const call = (options: InjectOptions, auth = true) => http.inject({ ...options, headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), ...options.headers } });
+
+  beforeAll(async () => {
+    await bridgeEsmOnlyDependencies();
+    const { createGatewayApp } = await import('../src/app.factory.js');
+    const { gatewayConfigSchema } = await import('../src/config.js');
+    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-letters-'));
+    const web = join(workDir, 'web');
+    await mkdir(web, { recursive: true });
+    await writeFile(join(web, 'index.html'), '<!doctype html><title>Legacy Vault</title><div id="root"></div>');
+    s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
+
+    letters = await NestNatsResponder.start(NATS_URL, STACK_ID);
+    letters
+      .handle(LettersRpc.list, ({ payload }) => ({ letters: [letter()], nextCursor: payload.cursor ? null : 'next-page' }))
+      .handle(LettersRpc.get, ({ payload }) => {
+        if (payload.id !== LETTER_ID) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
+        return letter();
+      })
+      .handle(LettersRpc.write, ({ payload }) => letter({ id: payload.id, title: payload.title, content: payload.content }))
+      .handle(LettersRpc.revise, ({ payload }) => {
+        if (payload.id === STALE_ID) throw new DomainError('CONFLICT');
+        return letter({ title: payload.title, content: payload.content, version: payload.expectedVersion + 1 });
+      })
+      .handle(LettersRpc.delete, ({ payload }) => ({ id: payload.id, deleted: true }));
+    await letters.listen(['rpc.letters.>']);
+
+    const config = gatewayConfigSchema.parse({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '1500',
+      S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, WEB_DIST_DIR: web, HEALTH_SERVICES: 'letters',
+    });
+    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }), statsProviders: ['letters'] });
+    http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await letters?.close();
+    await s3?.close();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it('needs a valid access token for every letters route, and forwards it to the service', async () => {
+    for (const [method, url] of [['GET', '/api/letters'], ['GET', `/api/letters/${LETTER_ID}`], ['POST', '/api/letters'], ['PUT', `/api/letters/${LETTER_ID}`], ['DELETE', `/api/letters/${LETTER_ID}`]] as const) {
+      const response = await call({ method, url, payload: method === 'POST' || method === 'PUT' ? {} : undefined }, false);
+      expect({ method, url, status: response.statusCode }).toEqual({ method, url, status: 401 });
+    }
+    expect((await call({ method: 'GET', url: '/api/letters' })).statusCode).toBe(200);
+    expect(letters.callsTo(LettersRpc.list).at(-1)!.auth.accessToken).toBe(token);
+  });
+
+  it('lists with limit and cursor', async () => {
+    const response = await call({ method: 'GET', url: '/api/letters?limit=20&cursor=abc' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ letters: [letter()], nextCursor: null });
+    expect(letters.callsTo(LettersRpc.list).at(-1)!.payload).toEqual({ limit: 20, cursor: 'abc' });
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect((await call({ method: 'GET', url: '/api/letters?limit=5000' })).json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('writes a letter (201), trimmed, under the client’s id or a fresh one, never with an owner from the body', async () => {
+    const id = randomUUID();
+    const response = await call({ method: 'POST', url: '/api/letters', payload: { id, title: '  To Sam ', content: ' Hello. ', ownerId: 'someone-else', user_id: 'x' } });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ id, title: 'To Sam', content: 'Hello.' });
+    expect(letters.callsTo(LettersRpc.write).at(-1)!.payload).toEqual({ id, title: 'To Sam', content: 'Hello.' });
+    await call({ method: 'POST', url: '/api/letters', payload: { title: 'No id', content: 'Given one.' } });
+    expect(letters.callsTo(LettersRpc.write).at(-1)!.payload.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuses blank words with 400 and the shared messages, without calling the service', async () => {
+    const before = letters.callsTo(LettersRpc.write).length;
+    const response = await call({ method: 'POST', url: '/api/letters', payload: { title: '  ', content: '' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { title: LetterMessages.titleRequired, content: LetterMessages.contentRequired } });
+    expect(letters.callsTo(LettersRpc.write)).toHaveLength(before);
+  });
+
+  it('reads, revises with expectedVersion, and deletes (204)', async () => {
+    expect((await call({ method: 'GET', url: `/api/letters/${LETTER_ID}` })).json()).toEqual(letter());
+    const revised = await call({ method: 'PUT', url: `/api/letters/${LETTER_ID}`, payload: { title: 'To Sam', content: 'Hello again.', expectedVersion: 1 } });
+    expect(revised.statusCode).toBe(200);
+    expect(revised.json()).toMatchObject({ content: 'Hello again.', version: 2 });
+    expect(letters.callsTo(LettersRpc.revise).at(-1)!.payload).toEqual({ id: LETTER_ID, title: 'To Sam', content: 'Hello again.', expectedVersion: 1 });
+    const deleted = await call({ method: 'DELETE', url: `/api/letters/${LETTER_ID}` });
+    expect(deleted.statusCode).toBe(204);
+    expect(deleted.body).toBe('');
+  });
+
+  it('answers 404 for another user’s or a malformed id (the latter without asking the service), and 409 for a stale edit', async () => {
+    const missing = await call({ method: 'GET', url: `/api/letters/${randomUUID()}` });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ code: 'NOT_FOUND', message: LetterMessages.notFound });
+    const before = letters.received.length;
+    for (const url of ['/api/letters/42', "/api/letters/x'%20or%201=1", '/api/letters/..%2Fadmin']) {
+      expect((await call({ method: 'GET', url })).statusCode).toBe(404);
+      expect((await call({ method: 'DELETE', url })).statusCode).toBe(404);
+    }
+    expect(letters.received).toHaveLength(before);
+    const stale = await call({ method: 'PUT', url: `/api/letters/${STALE_ID}`, payload: { title: 'To Sam', content: 'Mine.', expectedVersion: 1 } });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toEqual({ code: 'CONFLICT', message: 'This was changed elsewhere. Reload to see the latest version.' });
+  });
+
+  it('documents the letters routes in the OpenAPI document', async () => {
+    const doc = (await call({ method: 'GET', url: '/api/openapi.json' }, false)).json();
+    for (const [path, method] of [['/api/letters', 'get'], ['/api/letters', 'post'], ['/api/letters/{id}', 'get'], ['/api/letters/{id}', 'put'], ['/api/letters/{id}', 'delete']]) {
+      expect(doc.paths[path!]?.[method!]).toBeDefined();
+    }
+    expect(doc.paths['/api/letters/{id}'].put.responses['409']).toBeDefined();
+    expect(doc.components.schemas.LetterPageDto).toBeDefined();
+  });
+
+  it('adds letters to the vault home numbers', async () => {
+    letters.handle(LettersRpc.stats, () => ({ lettersWritten: 4, thoughtsSaved: 1, activeDays: ['2026-11-01', '2026-11-03'] }));
+    expect((await call({ method: 'GET', url: '/api/vault/stats' })).json()).toEqual({ videosSaved: 0, lettersWritten: 4, thoughtsSaved: 1, daysActive: 2 });
+  });
+
+  it('reads and saves the vault reflection (GET/PUT /api/vault/reflection) with the caller’s token only, trimmed, validated at the edge', async () => {
+    letters
+      .handle(LettersRpc.reflectionGet, () => ({ text: 'Kept.', updated_at: '2026-11-22T10:00:00.000Z' }))
+      .handle(LettersRpc.reflectionSave, ({ payload }) => ({ text: payload.text, updated_at: payload.text ? '2026-11-23T10:00:00.000Z' : null }));
+    for (const method of ['GET', 'PUT'] as const) {
+      expect((await call({ method, url: '/api/vault/reflection', payload: method === 'PUT' ? { text: 'x' } : undefined }, false)).statusCode).toBe(401);
+    }
+    expect((await call({ method: 'GET', url: '/api/vault/reflection' })).json()).toEqual({ text: 'Kept.', updated_at: '2026-11-22T10:00:00.000Z' });
+    expect(letters.callsTo(LettersRpc.reflectionGet).at(-1)!.auth.accessToken).toBe(token);
+
+    const saved = await call({ method: 'PUT', url: '/api/vault/reflection', payload: { text: '  New words. ', userId: 'someone-else' } });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toEqual({ text: 'New words.', updated_at: '2026-11-23T10:00:00.000Z' });
+    const sent = letters.callsTo(LettersRpc.reflectionSave).at(-1)!;
+    expect(sent.payload).toEqual({ text: 'New words.' });
+    expect(sent.auth.accessToken).toBe(token);
+    expect((await call({ method: 'PUT', url: '/api/vault/reflection', payload: { text: '  ' } })).json()).toEqual({ text: '', updated_at: null });
+
+    const before = letters.callsTo(LettersRpc.reflectionSave).length;
+    const tooLong = await call({ method: 'PUT', url: '/api/vault/reflection', payload: { text: 'x'.repeat(20_001) } });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { text: 'A reflection can be at most 20,000 characters.' } });
+    expect((await call({ method: 'PUT', url: '/api/vault/reflection', payload: { words: 'no text' } })).statusCode).toBe(400);
+    expect(letters.callsTo(LettersRpc.reflectionSave)).toHaveLength(before);
+
+    const doc = (await call({ method: 'GET', url: '/api/openapi.json' }, false)).json();
+    expect(doc.paths['/api/vault/reflection']?.get).toBeDefined();
+    expect(doc.paths['/api/vault/reflection']?.put?.responses['400']).toBeDefined();
+    expect(doc.components.schemas.ReflectionDto).toBeDefined();
+    expect(doc.components.schemas.VaultStatsDto.required).toContain('thoughtsSaved');
+  });
+});

@@ -1,0 +1,254 @@
+// The gateway's media area booted in-process and listening on a real port, against the machine's
+// NATS and Redis, with vault-media played by stand-ins: its RPCs (Nest's NATS wire format) and its
+// HTTP listener for bytes. What is checked here is the gateway's part: bodies stream through
+// unbuffered in both directions, Range and the owner binding pass, tokens are required, errors keep
+// their status and text, and a vault-media that is down is a 503.
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { pino } from 'pino';
+import { VaultMediaRpc, type AccessTokenClaims } from '@lv/contracts';
+import { AccessTokenSigner } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
+import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { NestNatsResponder } from './support/nest-nats-responder.js';
+
+const STACK_ID = `gwm${randomUUID().slice(0, 8)}`;
+process.env.STACK_ID = STACK_ID;
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const USER_ID = '33333333-3333-4333-8333-333333333333';
+const RECORDING_ID = '44444444-4444-4444-8444-444444444444';
+const MiB = 1024 * 1024;
+
+const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const signer = new AccessTokenSigner(keys.privateKey);
+const claims: AccessTokenClaims = { sub: USER_ID, sid: randomUUID(), email: 'parent@example.com', tier: 'pro', admin: false, kind: 'user' };
+const token = signer.sign(claims, 600).token;
+
+interface Answer { status: number; headers: IncomingMessage['headers']; body: Buffer }
+
+function send(url: string, options: { method?: string; headers?: Record<string, string>; chunks?: Buffer[] } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+    });
+    req.on('error', reject);
+    void (async () => {
+      for (const chunk of options.chunks ?? []) {
+        if (req.destroyed) return;
+        if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
+      }
+      req.end();
+    })();
+  });
+}
+const json = (a: Answer) => JSON.parse(a.body.toString('utf8'));
+
+/** What vault-media's HTTP listener received, per request. */
+interface Received { method: string; url: string; headers: IncomingMessage['headers']; bytes: number; sha256: string; maxChunk: number }
+
+describe('gateway media routes (in-process, stand-in vault-media)', () => {
+  let app: NestFastifyApplication;
+  let base: string;
+  let vaultMedia: NestNatsResponder;
+  let mediaHttp: Server;
+  let mediaUrl: string;
+  let s3: RunningS3Server;
+  let workDir: string;
+  const received: Received[] = [];
+  let uploadBehaviour: 'save' | 'refuse-after-1MiB' = 'save';
+  const playbackBody = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
+
+  beforeAll(async () => {
+    await bridgeEsmOnlyDependencies();
+    const { createGatewayApp } = await import('../src/app.factory.js');
+    const { gatewayConfigSchema } = await import('../src/config.js');
+    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-media-'));
+    await mkdir(join(workDir, 'web'), { recursive: true });
+    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
+    s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret' });
+
+    // vault-media's byte-stream listener, standing in.
+    mediaHttp = createServer((req, res) => {
+      const hash = createHash('sha256');
+      const entry: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, bytes: 0, sha256: '', maxChunk: 0 };
+      received.push(entry);
+      if (req.url?.startsWith('/uploads/')) {
+        req.on('data', (chunk: Buffer) => {
+          entry.bytes += chunk.length;
+          entry.maxChunk = Math.max(entry.maxChunk, chunk.length);
+          hash.update(chunk);
+          if (uploadBehaviour === 'refuse-after-1MiB' && entry.bytes > MiB && !res.headersSent) {
+            res.writeHead(413, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'PAYLOAD_TOO_LARGE', message: 'This recording is too large: the limit is 1 MB.' }));
+          }
+        });
+        req.on('end', () => {
+          entry.sha256 = hash.digest('hex');
+          if (!res.headersSent) res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: RECORDING_ID, size: entry.bytes, blob_hash: entry.sha256 }));
+        });
+        return;
+      }
+      if (req.url?.startsWith(`/media/${RECORDING_ID}`)) {
+        if (req.headers['x-lv-media-binding'] !== 'binding-value') {
+          res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'FORBIDDEN', message: 'This media link is not valid for you, or it has expired.' }));
+          return;
+        }
+        const match = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ''));
+        const common = { 'content-type': 'video/webm', 'accept-ranges': 'bytes', 'x-internal-detail': 'must not leak' };
+        if (match) {
+          const [start, end] = [Number(match[1]), Number(match[2])];
+          res.writeHead(206, { ...common, 'content-range': `bytes ${start}-${end}/${playbackBody.length}`, 'content-length': String(end - start + 1) }).end(playbackBody.subarray(start, end + 1));
+        } else {
+          res.writeHead(200, { ...common, 'content-length': String(playbackBody.length) }).end(playbackBody);
+        }
+        return;
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => mediaHttp.listen(0, '127.0.0.1', r));
+    mediaUrl = `http://127.0.0.1:${(mediaHttp.address() as AddressInfo).port}`;
+
+    vaultMedia = await NestNatsResponder.start(NATS_URL, STACK_ID);
+    vaultMedia
+      .handle(VaultMediaRpc.startUpload, ({ payload }) => {
+        if (payload.sha256 === 'd'.repeat(64)) throw new DomainError('DUPLICATE_MEDIA', 'Duplicate: Recording already exists.');
+        return { uploadId: RECORDING_ID, uploadUrl: `/api/media/uploads/${RECORDING_ID}`, objectKey: `${USER_ID}/video_1.webm`, contentType: 'video/webm', maxBytes: 500 * MiB };
+      })
+      .handle(VaultMediaRpc.playbackLink, ({ payload }) => ({ url: `/api/media/play/${payload.id}?u=${USER_ID}&exp=9999999999&sig=abc`, expiresAt: 9999999999000, binding: { value: 'binding-value', maxAgeSeconds: 3600 } }))
+      .handle(VaultMediaRpc.listRecordings, ({ payload }) => [{ id: RECORDING_ID, limit: payload.limit }])
+      .handle(VaultMediaRpc.timeline, () => { throw new DomainError('UPGRADE_REQUIRED', 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.'); })
+      .handle(VaultMediaRpc.deleteEntry, ({ payload }) => ({ id: payload.id, deleted: true }));
+    await vaultMedia.listen(['rpc.vault-media.>']);
+
+    const config = gatewayConfigSchema.parse({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
+      WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: mediaUrl, HOST: '127.0.0.1', PORT: '0',
+    });
+    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = await app.getUrl();
+    base = base.replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await vaultMedia?.close();
+    await new Promise((r) => mediaHttp?.close(r));
+    await s3?.close();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  const auth = { authorization: `Bearer ${token}` };
+
+  it('starts an upload over NATS with the caller’s token; a duplicate is 409 with the spec’s words', async () => {
+    const ok = await send(`${base}/api/media/uploads`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, chunks: [Buffer.from(JSON.stringify({ type: 'video', title: ' Hi ', sha256: 'A'.repeat(64), size: 10 }))] });
+    expect(ok.status).toBe(201);
+    expect(json(ok)).toMatchObject({ uploadId: RECORDING_ID });
+    const call = vaultMedia.callsTo(VaultMediaRpc.startUpload).at(-1)!;
+    expect(call.payload).toEqual({ type: 'video', title: 'Hi', sha256: 'a'.repeat(64), size: 10 });
+    expect(call.auth.accessToken).toBe(token);
+    const dup = await send(`${base}/api/media/uploads`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, chunks: [Buffer.from(JSON.stringify({ type: 'video', title: 'Hi', sha256: 'd'.repeat(64), size: 10 }))] });
+    expect(dup.status).toBe(409);
+    expect(json(dup)).toEqual({ code: 'DUPLICATE_MEDIA', message: 'Duplicate: Recording already exists.' });
+    const blank = await send(`${base}/api/media/uploads`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, chunks: [Buffer.from(JSON.stringify({ type: 'video', title: '  ', sha256: 'a'.repeat(64), size: 10 }))] });
+    expect(json(blank)).toMatchObject({ code: 'VALIDATION_FAILED', fields: { title: 'Add a title.' } });
+  });
+
+  it('streams a 40 MiB body through to vault-media in small chunks and relays its answer', async () => {
+    uploadBehaviour = 'save';
+    const body = Buffer.alloc(40 * MiB, 7);
+    body.set([0x1a, 0x45, 0xdf, 0xa3], 0);
+    const chunks = Array.from({ length: 40 }, (_, i) => body.subarray(i * MiB, (i + 1) * MiB));
+    const answer = await send(`${base}/api/media/uploads/${RECORDING_ID}`, { method: 'PUT', headers: { ...auth, 'content-type': 'video/webm', 'content-length': String(body.length) }, chunks });
+    expect(answer.status).toBe(201);
+    const upstream = received.filter((r) => r.url === `/uploads/${RECORDING_ID}`).at(-1)!;
+    expect(upstream.bytes).toBe(body.length);
+    expect(upstream.sha256).toBe(createHash('sha256').update(body).digest('hex'));
+    expect(upstream.headers.authorization).toBe(`Bearer ${token}`);
+    expect(upstream.headers['content-type']).toBe('video/webm');
+    // Piped, not collected: nothing near the body's size ever sits in one buffer.
+    expect(upstream.maxChunk).toBeLessThanOrEqual(MiB);
+    expect(json(answer)).toMatchObject({ id: RECORDING_ID, size: body.length });
+  });
+
+  it('needs a valid token for an upload and never reaches vault-media without one', async () => {
+    const before = received.length;
+    const answer = await send(`${base}/api/media/uploads/${RECORDING_ID}`, { method: 'PUT', headers: { 'content-type': 'video/webm' }, chunks: [Buffer.alloc(1000)] });
+    expect(answer.status).toBe(401);
+    expect(received.length).toBe(before);
+    const json = await send(`${base}/api/media/uploads/${RECORDING_ID}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, chunks: [Buffer.from('{}')] });
+    expect(json.status).toBe(415);
+    expect(received.length).toBe(before);
+  });
+
+  it('relays a refusal that vault-media gives mid-body (413), with its words', async () => {
+    uploadBehaviour = 'refuse-after-1MiB';
+    const chunks = Array.from({ length: 4 }, () => Buffer.alloc(MiB, 1));
+    const answer = await send(`${base}/api/media/uploads/${RECORDING_ID}`, { method: 'PUT', headers: { ...auth, 'content-type': 'video/webm', 'content-length': String(4 * MiB) }, chunks });
+    expect(answer.status).toBe(413);
+    expect(json(answer)).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'This recording is too large: the limit is 1 MB.' });
+    uploadBehaviour = 'save';
+  });
+
+  it('hands out a playback link and binds it to the caller with an httpOnly, SameSite=Strict cookie on the play path', async () => {
+    const answer = await send(`${base}/api/media/recordings/${RECORDING_ID}/playback`, { method: 'POST', headers: auth });
+    expect(answer.status).toBe(200);
+    expect(json(answer)).toEqual({ url: `/api/media/play/${RECORDING_ID}?u=${USER_ID}&exp=9999999999&sig=abc`, expiresAt: 9999999999000 });
+    const cookie = ([] as string[]).concat(answer.headers['set-cookie'] ?? []).find((c) => c.startsWith('lv_media='))!;
+    expect(cookie).toMatch(/^lv_media=binding-value;/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Path=\/api\/media\/play/);
+    expect(cookie).toMatch(/Max-Age=3600/);
+  });
+
+  it('serves playback with Range through the gateway, passing the query and the binding, and nothing of vault-media’s internals', async () => {
+    const url = `${base}/api/media/play/${RECORDING_ID}?u=${USER_ID}&exp=9999999999&sig=abc`;
+    const part = await send(url, { headers: { cookie: 'lv_media=binding-value', range: 'bytes=10-19' } });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 10-19/${playbackBody.length}`);
+    expect(part.headers['content-type']).toBe('video/webm');
+    expect(part.headers['x-internal-detail']).toBeUndefined();
+    expect(part.body).toEqual(playbackBody.subarray(10, 20));
+    const upstream = received.filter((r) => r.url.startsWith(`/media/${RECORDING_ID}`)).at(-1)!;
+    expect(upstream.url).toBe(`/media/${RECORDING_ID}?u=${USER_ID}&exp=9999999999&sig=abc`);
+    expect(upstream.headers['x-lv-media-binding']).toBe('binding-value');
+    const whole = await send(url, { headers: { cookie: 'lv_media=binding-value' } });
+    expect(whole.status).toBe(200);
+    expect(whole.body).toEqual(playbackBody);
+    // No binding (another browser, or nobody signed in): vault-media's 403 comes through as is.
+    const foreign = await send(url);
+    expect(foreign.status).toBe(403);
+    expect(json(foreign)).toEqual({ code: 'FORBIDDEN', message: 'This media link is not valid for you, or it has expired.' });
+  });
+
+  it('lists recordings, relays the timeline’s gate and deletes entries', async () => {
+    const list = await send(`${base}/api/media/recordings`, { headers: auth });
+    expect(json(list)).toEqual([{ id: RECORDING_ID, limit: 10 }]);
+    const gated = await send(`${base}/api/timeline`, { headers: auth });
+    expect(gated.status).toBe(403);
+    expect(json(gated)).toMatchObject({ code: 'UPGRADE_REQUIRED' });
+    const deleted = await send(`${base}/api/timeline/${RECORDING_ID}`, { method: 'DELETE', headers: auth });
+    expect(deleted.status).toBe(204);
+    expect(vaultMedia.callsTo(VaultMediaRpc.deleteEntry).at(-1)!.payload).toEqual({ id: RECORDING_ID });
+  });
+
+  it('answers 503 when vault-media’s byte listener is down', async () => {
+    const closed = new Promise((r) => mediaHttp.close(r));
+    mediaHttp.closeAllConnections();
+    await closed;
+    const answer = await send(`${base}/api/media/uploads/${RECORDING_ID}`, { method: 'PUT', headers: { ...auth, 'content-type': 'video/webm', 'content-length': '1000' }, chunks: [Buffer.alloc(1000)] });
+    expect(answer.status).toBe(503);
+    expect(json(answer).code).toBe('SERVICE_UNAVAILABLE');
+    const play = await send(`${base}/api/media/play/${RECORDING_ID}?u=x`, { headers: { cookie: 'lv_media=binding-value' } });
+    expect(play.status).toBe(503);
+  });
+});

@@ -1,0 +1,141 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import {
+  LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
+  type VaultStatsContribution,
+} from '@lv/contracts';
+import type { Caller } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { LetterKeys } from './letters/letter-keys.js';
+import { letterSealing } from './letters/letter-sealing.js';
+import { lettersPublishPolicy } from './letters/publish-policy.js';
+import { LETTER_STREAM_TYPE, letterDecider, letterStreamId, type LetterCommand } from './letters/letter.decider.js';
+import { findLetter, findLetterPage, letterActivityProjection, letterStats, lettersProjection } from './letters/letters.projection.js';
+import { decodeCursor, encodeCursor } from './letters/page-cursor.js';
+import { ReflectionKeys, reflectionSealing } from './reflection/reflection-sealing.js';
+import { REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
+import { findReflection, reflectionsProjection, reflectionStats } from './reflection/reflection.projection.js';
+import { SealedEventStore } from './sealing/sealed-event-store.js';
+
+export interface LettersServiceDeps {
+  orm: MikroORM;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A malformed id names no letter: not found, like any id that is not the caller's. */
+function letterId(id: string): string {
+  if (!UUID.test(id)) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
+  return id.toLowerCase();
+}
+
+/**
+ * Letters' use cases. Transport-free: the NATS controller and the tests call these directly. Every
+ * method takes the verified Caller; whose letters are read or changed is decided from it alone.
+ */
+export class LettersService {
+  /** Letters and reflections, each stream's words sealed under its own key. */
+  readonly store = new SealedEventStore(
+    [letterSealing(new LetterKeys()), reflectionSealing(new ReflectionKeys())],
+    lettersPublishPolicy,
+    [lettersProjection, letterActivityProjection, reflectionsProjection],
+  );
+
+  constructor(private readonly deps: LettersServiceDeps) {}
+
+  get orm(): MikroORM {
+    return this.deps.orm;
+  }
+
+  private get em() {
+    return this.deps.orm.em.fork();
+  }
+
+  async list(caller: Caller, query: { limit?: number; cursor?: string }): Promise<LetterPage> {
+    const limit = Math.min(Math.max(1, query.limit ?? LETTERS_PAGE_DEFAULT), LETTERS_PAGE_MAX);
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    // One more than asked tells whether another page follows.
+    const rows = await findLetterPage(this.em, { ownerId: caller.userId, limit: limit + 1, after });
+    const letters = rows.slice(0, limit);
+    const last = letters.at(-1);
+    return { letters, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+  }
+
+  async get(caller: Caller, id: string): Promise<Letter> {
+    const letter = await findLetter(this.em, caller.userId, letterId(id));
+    if (!letter) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
+    return letter;
+  }
+
+  /**
+   * Saves a new letter under the id the client chose. Sending the same letter again (a retry after a
+   * lost answer, or a process killed after its commit) returns the letter saved the first time and
+   * records nothing new; the id with other words, or another owner's, is a CONFLICT.
+   */
+  async write(caller: Caller, input: { id: string; title: string; content: string }, meta?: RequestMeta): Promise<Letter> {
+    const id = letterId(input.id);
+    await this.execute(id, { type: 'WriteLetter', letterId: id, ownerId: caller.userId, title: input.title, content: input.content, now: new Date().toISOString() }, caller, meta);
+    return this.get(caller, id);
+  }
+
+  /** `expectedVersion` is the version the editor showed; if the letter changed since, CONFLICT and nothing is overwritten. */
+  async revise(caller: Caller, input: { id: string; title: string; content: string; expectedVersion: number }, meta?: RequestMeta): Promise<Letter> {
+    const id = letterId(input.id);
+    await this.execute(id, {
+      type: 'ReviseLetter', letterId: id, ownerId: caller.userId, title: input.title, content: input.content, expectedVersion: input.expectedVersion, now: new Date().toISOString(),
+    }, caller, meta);
+    return this.get(caller, id);
+  }
+
+  async delete(caller: Caller, rawId: string, meta?: RequestMeta): Promise<DeleteLetterReply> {
+    const id = letterId(rawId);
+    await this.execute(id, { type: 'DeleteLetter', letterId: id, ownerId: caller.userId, now: new Date().toISOString() }, caller, meta);
+    return { id, deleted: true };
+  }
+
+  /**
+   * The vault home's "Letters Written" (live letters, not court documents), "Thoughts Saved" (the
+   * reflection, 0 or 1) and the days letters were written or revised and the reflection was saved.
+   */
+  async stats(caller: Caller): Promise<VaultStatsContribution> {
+    const em = this.em;
+    const [letters, reflection] = [await letterStats(em, caller.userId), await reflectionStats(em, caller.userId)];
+    return {
+      lettersWritten: letters.lettersWritten,
+      thoughtsSaved: reflection.thoughtsSaved,
+      activeDays: [...new Set([...letters.activeDays, ...reflection.activeDays])].sort(),
+    };
+  }
+
+  /** The caller's own reflection (vault home, "Thoughts & Feelings"); '' and null when none is saved. */
+  reflection(caller: Caller): Promise<Reflection> {
+    return findReflection(this.em, caller.userId);
+  }
+
+  /**
+   * Saves the caller's reflection, trimmed (at most REFLECTION_MAX characters); a blank text clears
+   * it. The stream is named after the verified caller: nobody can reach another user's reflection.
+   * Concurrent saves are settled by re-deciding: the last one wins.
+   */
+  async saveReflection(caller: Caller, input: { text: string }, meta?: RequestMeta): Promise<Reflection> {
+    const metadata: EventMetadata = { actor: { kind: 'user', id: caller.userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) };
+    await handleCommand(this.deps.orm.em, this.store, reflectionDecider, { type: 'SaveReflection', ownerId: caller.userId, text: input.text, now: new Date().toISOString() }, {
+      streamId: reflectionStreamId(caller.userId), streamType: REFLECTION_STREAM_TYPE, metadata,
+    });
+    return this.reflection(caller);
+  }
+
+  rebuildProjections(): Promise<RebuildReport[]> {
+    return rebuildProjections(this.deps.orm.em, this.store, this.store.projections);
+  }
+
+  /**
+   * Load, decide, append through the platform's handleCommand, with no expected version: a write
+   * that loses a race re-reads and decides again (the decider compares ReviseLetter's
+   * expectedVersion itself, so a stale editor gets CONFLICT, and a stranger NOT_FOUND before that).
+   */
+  private execute(id: string, command: LetterCommand, caller: Caller, meta?: RequestMeta) {
+    const metadata: EventMetadata = { actor: { kind: 'user', id: caller.userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) };
+    return handleCommand(this.deps.orm.em, this.store, letterDecider, command, { streamId: letterStreamId(id), streamType: LETTER_STREAM_TYPE, metadata });
+  }
+}

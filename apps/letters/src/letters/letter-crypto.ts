@@ -1,0 +1,13 @@
+import { DATA_KEY_BYTES, newDataKey } from '../sealing/sealed-text.js';
+
+export { open, seal } from '../sealing/sealed-text.js';
+
+/** A letter's data key: 32 random bytes, one per letter stream, kept in letter_keys until the letter is deleted. */
+export const LETTER_KEY_BYTES = DATA_KEY_BYTES;
+export const newLetterKey = newDataKey;
+
+/**
+ * What the ciphertext is bound to: the letter and the field. A title moved into another letter's
+ * event, or swapped with the body, fails authentication instead of decrypting.
+ */
+export const sealContext = (letterId: string, field: 'title' | 'content') => `letter:${letterId}:${field}`;

@@ -1,0 +1,81 @@
+import { Migration } from '@mikro-orm/migrations';
+import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
+
+/**
+ * Letters' own tables besides the event store:
+ * - letters: the read model of the owner's letters (list, viewer, editor), words in the clear for the
+ *   owner; a row is deleted with its letter. Rebuildable from the events of letters still alive.
+ * - letter_activity_days: the days an owner wrote or revised letters (dates only), for "Days Active".
+ * - letter_keys: one AES-256 data key per letter. The words in the events are sealed with it; the
+ *   row is deleted with the letter, after which those words are unrecoverable (crypto-shredding).
+ *   This is the one table whose loss loses letters: back it up, and let its backups expire.
+ */
+class LettersTables20261122 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+      create table letters (
+        id uuid primary key,
+        owner_id uuid not null,
+        title text not null,
+        content text not null,
+        preview text not null,
+        word_count integer not null,
+        version integer not null,
+        created_at timestamptz not null,
+        updated_at timestamptz not null
+      )`);
+    // The list: one owner's letters, newest first, paged by (created_at, id).
+    this.addSql(`create index letters_owner_created_idx on letters (owner_id, created_at desc, id desc)`);
+    this.addSql(`
+      create table letter_activity_days (
+        owner_id uuid not null,
+        day date not null,
+        primary key (owner_id, day)
+      )`);
+    this.addSql(`
+      create table letter_keys (
+        letter_id uuid primary key,
+        data_key text not null,
+        created_at timestamptz not null default now()
+      )`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop table if exists letter_keys, letter_activity_days, letters');
+  }
+}
+
+/**
+ * The vault home's reflection ("Thoughts & Feelings"), one per user, kept here since it moved out of
+ * the browser's localStorage:
+ * - reflections: the owner's current reflection, text in the clear for the owner only; a cleared
+ *   reflection has no row. Rebuildable from the `reflection-{userId}` streams.
+ * - reflection_keys: one AES-256 data key per user's reflection stream; the text in the events is
+ *   sealed with it (as letter_keys for letters, in a table of its own so a client-chosen letter id
+ *   can never take a user's key row). Back it up like letter_keys.
+ */
+class ReflectionTables20261123 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+      create table reflections (
+        user_id uuid primary key,
+        text text not null,
+        updated_at timestamptz not null
+      )`);
+    this.addSql(`
+      create table reflection_keys (
+        owner_id uuid primary key,
+        data_key text not null,
+        created_at timestamptz not null default now()
+      )`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop table if exists reflection_keys, reflections');
+  }
+}
+
+export const lettersMigrations: ServiceMigration[] = withEventStoreSchema([
+  { name: 'letters-tables-2026-11-22', class: LettersTables20261122 },
+  { name: 'letters-reflections-2026-11-23', class: ReflectionTables20261123 },
+]);

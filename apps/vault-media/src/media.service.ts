@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import {
+  canUseFeature, isMediaType, MEDIA_BUCKET, MEDIA_CONTENT_TYPES, mediaObjectKey, MediaMessages, RECORDINGS_LIST_LIMIT, SHA256_HEX, validateRecordingTitle,
+  type DeleteEntryReply, type GatedFeature, type MediaType, type PlaybackGrant, type Recording, type ReportHashPayload, type ReportHashReply,
+  type StartUploadRequest, type TimelinePage, type UploadTicket, type VaultStatsContribution,
+} from '@lv/contracts';
+import type { Caller, RevokedSessions } from '@lv/platform/auth';
+import { DomainError, validationError } from '@lv/platform/errors';
+import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import type { Logger } from '@lv/platform/logging';
+import type { ObjectStorage } from '@lv/platform/storage';
+import type { MediaLinkSigner } from './playback/media-links.js';
+import { parseRange } from './playback/range.js';
+import { vaultMediaPublishPolicy } from './recordings/publish-policy.js';
+import { RECORDING_STREAM_TYPE, recordingDecider, recordingStreamId, type RecordingCommand, type RecordingState } from './recordings/recording.decider.js';
+import { findRecording, findRecordingByHash, listRecordings, recordingStats, recordingsProjection, toRecording } from './recordings/recordings.projection.js';
+import { findTimelineEntry, readTimeline, timelineMediaProjection } from './timeline/timeline.projection.js';
+import { UploadInspector } from './uploads/upload-inspector.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The body's content types the upload endpoint takes (the recording's own type is what is stored). */
+export const UPLOAD_CONTENT_TYPES = ['video/webm', 'audio/webm', 'application/octet-stream'];
+/** Heartbeat of a running upload: the sweeper leaves an upload alone while this keeps moving. */
+const HEARTBEAT_MS = 5000;
+/** A removal another request is doing right now is left to it for this long before the sweeper retries it. */
+const REMOVAL_GRACE_MS = 30_000;
+
+/** Titles of letters by id, fetched from the letters service with the caller's token (never stored here). */
+export type LetterTitleLookup = (accessToken: string | undefined, letterIds: string[]) => Promise<Map<string, string>>;
+
+export interface MediaServiceDeps {
+  orm: MikroORM;
+  storage: ObjectStorage;
+  signer: MediaLinkSigner;
+  revokedSessions?: RevokedSessions;
+  logger: Logger;
+  maxUploadBytes: number;
+  uploadStaleSeconds: number;
+  letterTitles?: LetterTitleLookup;
+  bucket?: string;
+  now?: () => number;
+}
+
+/** What a playback read answers: status, headers and (unless HEAD or an error) the bytes. */
+export interface PlaybackResponse {
+  status: 200 | 206 | 416;
+  headers: Record<string, string>;
+  body: Readable | null;
+}
+
+interface MediaObjectRow {
+  recording_id: string;
+  user_id: string;
+  bucket: string;
+  object_key: string;
+  state: 'pending' | 'uploading' | 'stored' | 'removing' | 'removed';
+  multipart_upload_id: string | null;
+}
+
+const callerProfile = (caller: Caller) => ({ subscription_tier: caller.tier, ai_admin: caller.isAdmin });
+
+/**
+ * vault-media's use cases. Transport-free: the NATS controller, the HTTP listener for bytes and the
+ * tests call these directly. Every read and write is scoped to the verified caller; someone else's
+ * recording is "not found", never "forbidden", so ids reveal nothing.
+ */
+export class MediaService {
+  readonly store = new EventStore({ publish: vaultMediaPublishPolicy, inlineProjections: [recordingsProjection, timelineMediaProjection] });
+  readonly bucket: string;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: MediaServiceDeps) {
+    this.bucket = deps.bucket ?? MEDIA_BUCKET;
+    this.now = deps.now ?? Date.now;
+  }
+
+  get orm(): MikroORM {
+    return this.deps.orm;
+  }
+
+  get maxUploadBytes(): number {
+    return this.deps.maxUploadBytes;
+  }
+
+  private get em(): EntityManager {
+    return this.deps.orm.em.fork();
+  }
+
+  private requireFeature(caller: Caller, feature: GatedFeature): void {
+    if (!canUseFeature(callerProfile(caller), feature)) throw new DomainError('UPGRADE_REQUIRED', MediaMessages.upgradeRequired);
+  }
+
+  // --- Uploads ---------------------------------------------------------------------------------
+
+  /**
+   * Opens an upload: checks the title, the feature gate (audio), the size and, before a single byte
+   * is sent, whether this owner already has a recording with this hash (409 "Duplicate: ...").
+   */
+  async startUpload(caller: Caller, request: StartUploadRequest, correlationId?: string): Promise<UploadTicket> {
+    const fields: Record<string, string> = {};
+    if (!isMediaType(request.type)) fields.type = 'Choose video or audio.';
+    const { title, error } = validateRecordingTitle(request.title);
+    if (error) fields.title = error;
+    const sha256 = typeof request.sha256 === 'string' ? request.sha256.toLowerCase() : '';
+    if (!SHA256_HEX.test(sha256)) fields.sha256 = 'A SHA-256 of the recording (64 hex digits) is required.';
+    if (!Number.isSafeInteger(request.size) || request.size <= 0) fields.size = 'The recording is empty.';
+    if (Object.keys(fields).length) {
+      throw validationError(fields, fields.title === MediaMessages.missingInfo ? MediaMessages.missingInfo : (fields.title ?? Object.values(fields)[0]));
+    }
+    const type = request.type as MediaType;
+    if (type === 'audio') this.requireFeature(caller, 'audio-uploads');
+    if (request.size > this.deps.maxUploadBytes) throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(this.deps.maxUploadBytes));
+    if (await findRecordingByHash(this.em, caller.userId, sha256)) throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
+
+    const recordingId = randomUUID();
+    const contentType = MEDIA_CONTENT_TYPES[type];
+    // The key is the original app's ({userId}/{type}_{timestamp}.webm) and is never reused: the
+    // unique key of media_objects refuses a second upload to it, so nothing is ever overwritten.
+    for (let timestamp = this.now(), attempt = 0; ; timestamp++, attempt++) {
+      const objectKey = mediaObjectKey(caller.userId, type, timestamp);
+      try {
+        await this.execute(recordingId, {
+          type: 'StartUpload', recordingId, ownerId: caller.userId, mediaType: type, title, bucket: this.bucket, objectKey, contentType,
+          clientSha256: sha256, declaredSize: request.size, now: new Date(this.now()).toISOString(),
+        }, { actor: { kind: 'user', id: caller.userId }, correlationId }, async (em) => {
+          await em.execute(
+            `insert into media_objects (recording_id, user_id, bucket, object_key, state) values (?, ?, ?, ?, 'pending')`,
+            [recordingId, caller.userId, this.bucket, objectKey],
+          );
+        });
+        return { uploadId: recordingId, uploadUrl: `/api/media/uploads/${recordingId}`, objectKey, contentType, maxBytes: this.deps.maxUploadBytes };
+      } catch (err) {
+        if (!(err instanceof UniqueConstraintViolationException) || attempt >= 20) throw err;
+      }
+    }
+  }
+
+  /**
+   * Streams an upload's body into object storage: header check before storage is touched, the size
+   * limit counted as bytes arrive, SHA-256 computed on the way, parts of PART_SIZE so memory stays
+   * flat. Only when the object is complete is RecordingSaved appended (with the recordings row and
+   * the timeline entry, in one transaction): no entry ever points at a missing object. Whatever goes
+   * wrong, the upload is closed and its object (or parts) removed.
+   */
+  async receiveUpload(caller: Caller, uploadId: string, body: AsyncIterable<Uint8Array | string>, options: { contentLength?: number; correlationId?: string } = {}): Promise<Recording> {
+    if (!UUID.test(uploadId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    const state = await this.loadState(uploadId);
+    if (state.status === 'new' || state.ownerId !== caller.userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    if (state.status === 'saved') throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
+    if (state.status !== 'uploading') throw new DomainError('UPLOAD_INCOMPLETE', 'This upload is no longer open. Please save the recording again.');
+    const claimed = await this.em.execute<MediaObjectRow[]>(
+      `update media_objects set state = 'uploading', last_activity_at = now() where recording_id = ? and state = 'pending' returning recording_id`,
+      [uploadId],
+    );
+    if (claimed.length === 0) throw new DomainError('CONFLICT', MediaMessages.uploadInProgress);
+
+    const metadata: EventMetadata = { actor: { kind: 'user', id: caller.userId }, correlationId: options.correlationId };
+    try {
+      if (options.contentLength !== undefined && options.contentLength > this.deps.maxUploadBytes) {
+        throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(this.deps.maxUploadBytes));
+      }
+      let lastBeat = this.now();
+      const inspector = new UploadInspector({ maxBytes: this.deps.maxUploadBytes, declaredSize: state.declaredSize! }, async (bytes) => {
+        if (this.now() - lastBeat < HEARTBEAT_MS) return;
+        lastBeat = this.now();
+        await this.em.execute('update media_objects set last_activity_at = now(), bytes_received = ? where recording_id = ?', [bytes, uploadId]);
+      });
+      await this.deps.storage.upload(this.bucket, state.objectKey!, inspector.pipe(body), {
+        contentType: state.contentType!,
+        metadata: { owner: caller.userId, recording: uploadId },
+        onMultipartStarted: async (multipartId) => {
+          await this.em.execute('update media_objects set multipart_upload_id = ?, last_activity_at = now() where recording_id = ?', [multipartId, uploadId]);
+        },
+      });
+      const sha256 = inspector.digest();
+      try {
+        await this.execute(uploadId, { type: 'CompleteUpload', recordingId: uploadId, ownerId: caller.userId, size: inspector.bytes, sha256, now: new Date(this.now()).toISOString() }, metadata, async (em) => {
+          await em.execute(`update media_objects set state = 'stored', bytes_received = ?, last_activity_at = now() where recording_id = ?`, [inspector.bytes, uploadId]);
+        });
+      } catch (err) {
+        // Two uploads of the same recording raced past the early check: the second one loses here.
+        if (err instanceof UniqueConstraintViolationException) throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
+        throw err;
+      }
+    } catch (err) {
+      const reason = err instanceof DomainError ? `${err.code}: ${err.message}` : `upload failed: ${(err as Error)?.message ?? String(err)}`;
+      await this.discardUpload(uploadId, reason, { objectMayExist: true }).catch((e: unknown) => this.deps.logger.error({ err: e, recordingId: uploadId }, 'could not close a failed upload; the sweeper will'));
+      throw err;
+    }
+    const row = await findRecording(this.em, uploadId);
+    if (!row) throw new Error(`recording ${uploadId} saved but not in the read model`);
+    return toRecording(row);
+  }
+
+  /**
+   * Closes an open upload (RecordingUploadAbandoned) and removes whatever reached storage. Only an
+   * upload that was still open is touched: a recording saved in the meantime keeps its object.
+   */
+  async discardUpload(recordingId: string, reason: string, options: { objectMayExist?: boolean } = {}): Promise<boolean> {
+    await this.execute(recordingId, { type: 'AbandonUpload', recordingId, reason, now: new Date(this.now()).toISOString() }, { actor: { kind: 'system', id: 'vault-media' } }, async (em) => {
+      await em.execute(`update media_objects set state = 'removing', last_activity_at = now() where recording_id = ? and state in ('pending', 'uploading')`, [recordingId]);
+    });
+    const [row] = await this.em.execute<MediaObjectRow[]>('select recording_id, user_id, bucket, object_key, state, multipart_upload_id from media_objects where recording_id = ?', [recordingId]);
+    if (row?.state === 'removing') {
+      await this.removeObject(row);
+      return true;
+    }
+    // The request that wrote the object failed after a sweeper had already closed its upload (the
+    // client had stalled past MEDIA_UPLOAD_STALE_SECONDS, then finished): its late object goes too.
+    if (options.objectMayExist && row && row.state === 'removed') await this.deps.storage.removeObject(row.bucket, row.object_key);
+    return false;
+  }
+
+  private async removeObject(row: Pick<MediaObjectRow, 'recording_id' | 'bucket' | 'object_key' | 'multipart_upload_id'>): Promise<void> {
+    if (row.multipart_upload_id) {
+      await this.deps.storage.client.abortMultipartUpload(row.bucket, row.object_key, row.multipart_upload_id).catch((err: { code?: string }) => {
+        if (err?.code !== 'NoSuchUpload') throw err;
+      });
+    }
+    await this.deps.storage.removeObject(row.bucket, row.object_key);
+    await this.em.execute(`update media_objects set state = 'removed', last_activity_at = now() where recording_id = ? and state = 'removing'`, [row.recording_id]);
+  }
+
+  /**
+   * Cleans up after processes that died: uploads with no progress for MEDIA_UPLOAD_STALE_SECONDS are
+   * abandoned (their multipart upload aborted, any object removed), and removals that did not finish
+   * are retried. Replicas may sweep at once: rows are claimed with SKIP LOCKED.
+   */
+  async sweep(): Promise<{ abandoned: number; removed: number }> {
+    const staleBefore = new Date(this.now() - this.deps.uploadStaleSeconds * 1000).toISOString();
+    const stale = await this.claim(`state in ('pending', 'uploading') and last_activity_at < ?::timestamptz`, staleBefore);
+    let abandoned = 0;
+    for (const row of stale) {
+      try {
+        if (await this.discardUpload(row.recording_id, `upload stalled: no data for ${this.deps.uploadStaleSeconds} s (the uploading process died or the client went away)`)) abandoned++;
+      } catch (err) {
+        this.deps.logger.warn({ err, recordingId: row.recording_id }, 'sweeper: could not abandon a stale upload; will retry');
+      }
+    }
+    const removals = await this.claim(`state = 'removing' and last_activity_at < ?::timestamptz`, new Date(this.now() - REMOVAL_GRACE_MS).toISOString());
+    let removed = 0;
+    for (const row of removals) {
+      try {
+        await this.removeObject(row);
+        removed++;
+      } catch (err) {
+        this.deps.logger.warn({ err, recordingId: row.recording_id, key: row.object_key }, 'sweeper: could not remove an object; will retry');
+      }
+    }
+    if (abandoned || removed) this.deps.logger.info({ abandoned, removed }, 'sweeper cleaned up after dead uploads');
+    return { abandoned, removed };
+  }
+
+  private claim(condition: string, before: string): Promise<MediaObjectRow[]> {
+    return this.em.execute<MediaObjectRow[]>(
+      `update media_objects set last_activity_at = now()
+        where recording_id in (select recording_id from media_objects where ${condition} order by last_activity_at limit 50 for update skip locked)
+        returning recording_id, user_id, bucket, object_key, state, multipart_upload_id`,
+      [before],
+    );
+  }
+
+  // --- Reads -----------------------------------------------------------------------------------
+
+  async listRecordings(caller: Caller, limit = RECORDINGS_LIST_LIMIT): Promise<Recording[]> {
+    const rows = await listRecordings(this.em, caller.userId, Math.min(Math.max(limit, 1), 100));
+    return rows.map(toRecording);
+  }
+
+  /** The owner's timeline (gated), with letter titles fetched from letters at read time. */
+  async timeline(caller: Caller, options: { limit?: number; before?: string }, accessToken?: string): Promise<TimelinePage> {
+    this.requireFeature(caller, 'timeline');
+    const page = await readTimeline(this.em, caller.userId, options);
+    const letterIds = page.entries.filter((e) => e.source === 'letters').map((e) => e.id);
+    if (letterIds.length && this.deps.letterTitles) {
+      const titles = await this.deps.letterTitles(accessToken, letterIds).catch((err: unknown) => {
+        this.deps.logger.warn({ err }, 'letter titles unavailable; showing "Letter"');
+        return new Map<string, string>();
+      });
+      for (const entry of page.entries) {
+        const title = entry.source === 'letters' ? titles.get(entry.id) : undefined;
+        if (title) entry.title = title;
+      }
+    }
+    return page;
+  }
+
+  async stats(caller: Caller): Promise<VaultStatsContribution> {
+    const { count, days } = await recordingStats(this.em, caller.userId);
+    return { videosSaved: count, activeDays: days };
+  }
+
+  // --- Delete ----------------------------------------------------------------------------------
+
+  /** Deletes a recording from the timeline: the entry and the recording go, then the object. */
+  async deleteEntry(caller: Caller, id: string, correlationId?: string): Promise<DeleteEntryReply> {
+    if (typeof id !== 'string' || !UUID.test(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
+    const entry = await findTimelineEntry(this.em, caller.userId, id);
+    if (!entry) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    if (entry.source !== 'vault-media') throw validationError({ id: MediaMessages.cannotDeleteEntry }, MediaMessages.cannotDeleteEntry);
+    await this.execute(id, { type: 'DeleteRecording', recordingId: id, ownerId: caller.userId, now: new Date(this.now()).toISOString() }, { actor: { kind: 'user', id: caller.userId }, correlationId }, async (em) => {
+      await em.execute(`update media_objects set state = 'removing', last_activity_at = now() where recording_id = ?`, [id]);
+    });
+    const [row] = await this.em.execute<MediaObjectRow[]>('select recording_id, user_id, bucket, object_key, state, multipart_upload_id from media_objects where recording_id = ?', [id]);
+    if (row?.state === 'removing') {
+      await this.removeObject(row).catch((err: unknown) => this.deps.logger.warn({ err, recordingId: id }, 'object removal failed after delete; the sweeper will retry'));
+    }
+    return { id, deleted: true };
+  }
+
+  // --- Playback --------------------------------------------------------------------------------
+
+  /** A signed link (3600 s) for the owner's recording, and the binding that ties it to them. */
+  async playbackLink(caller: Caller, recordingId: string): Promise<PlaybackGrant> {
+    if (!UUID.test(recordingId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    const row = await findRecording(this.em, recordingId);
+    if (!row || row.user_id !== caller.userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    const link = this.deps.signer.signLink(caller.userId, recordingId);
+    return { ...link, binding: this.deps.signer.signBinding(caller.userId, caller.sessionId) };
+  }
+
+  /**
+   * Serves a signed link: 403 for an expired, altered or foreign link (or a signed-out session), 404
+   * when the recording is gone, 206 for a Range, 416 for a range past the end.
+   */
+  async openPlayback(recordingId: string, query: Record<string, unknown>, binding: string | undefined, rangeHeader: string | undefined, head = false): Promise<PlaybackResponse> {
+    const grant = this.deps.signer.authorise(recordingId, query, binding);
+    if (typeof grant === 'string') throw new DomainError('FORBIDDEN', MediaMessages.linkInvalid);
+    if (this.deps.revokedSessions && (await this.deps.revokedSessions.isRevoked(grant.sessionId))) throw new DomainError('FORBIDDEN', MediaMessages.linkInvalid);
+    const row = await findRecording(this.em, recordingId);
+    if (!row || row.user_id !== grant.userId) throw new DomainError('NOT_FOUND', MediaMessages.fileNotFound);
+    const size = Number(row.size);
+    const base: Record<string, string> = {
+      'content-type': row.content_type,
+      'accept-ranges': 'bytes',
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+      'content-disposition': 'inline',
+    };
+    const range = parseRange(rangeHeader, size);
+    if (range.kind === 'unsatisfiable') return { status: 416, headers: { ...base, 'content-range': `bytes */${size}` }, body: null };
+    try {
+      if (range.kind === 'partial') {
+        const length = range.end - range.start + 1;
+        const headers = { ...base, 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': String(length) };
+        return { status: 206, headers, body: head ? null : await this.deps.storage.getRange(row.bucket, row.object_key, range.start, length) };
+      }
+      return { status: 200, headers: { ...base, 'content-length': String(size) }, body: head ? null : await this.deps.storage.getObject(row.bucket, row.object_key) };
+    } catch (err) {
+      if ((err as { code?: string })?.code === 'NoSuchKey' || (err as { code?: string })?.code === 'NotFound') throw new DomainError('NOT_FOUND', MediaMessages.fileNotFound);
+      throw err;
+    }
+  }
+
+  // --- Hashing ---------------------------------------------------------------------------------
+
+  /** Records the media-hashing job's result: verified, or a mismatch the owner is told about. */
+  async reportHash(payload: ReportHashPayload): Promise<ReportHashReply> {
+    if (!UUID.test(payload.recordingId) || !this.deps.signer.verifyReportToken(payload.recordingId, payload.reportToken)) throw new DomainError('FORBIDDEN');
+    const result = await this.execute(payload.recordingId, { type: 'RecordHashResult', recordingId: payload.recordingId, sha256: payload.sha256, now: new Date(this.now()).toISOString() }, { actor: { kind: 'system', id: 'media-hashing' } });
+    if (result.state.status !== 'saved') return { recordingId: payload.recordingId, integrity: 'ignored' };
+    if (result.events.some((e) => e.type === 'RecordingHashMismatch')) {
+      this.deps.logger.error({ recordingId: payload.recordingId, ownerId: result.state.ownerId, expected: result.state.sha256, actual: payload.sha256 }, 'stored recording does not match its hash: marked for the owner');
+    }
+    return { recordingId: payload.recordingId, integrity: result.state.integrity };
+  }
+
+  reportTokenFor(recordingId: string): string {
+    return this.deps.signer.reportToken(recordingId);
+  }
+
+  rebuildProjections(): Promise<RebuildReport[]> {
+    return rebuildProjections(this.deps.orm.em, this.store, [recordingsProjection, timelineMediaProjection]);
+  }
+
+  private async loadState(recordingId: string): Promise<RecordingState> {
+    const { events } = await this.store.readStream(this.em, recordingStreamId(recordingId));
+    return events.reduce((s, e) => recordingDecider.evolve(s, { type: e.type, data: e.data } as never), recordingDecider.initialState());
+  }
+
+  private execute(recordingId: string, command: RecordingCommand, metadata: EventMetadata, alsoInTransaction?: (em: EntityManager) => Promise<void>) {
+    return handleCommand(this.deps.orm.em, this.store, recordingDecider, command, { streamId: recordingStreamId(recordingId), streamType: RECORDING_STREAM_TYPE, metadata, alsoInTransaction });
+  }
+}

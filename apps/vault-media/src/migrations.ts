@@ -1,0 +1,75 @@
+import { Migration } from '@mikro-orm/migrations';
+import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
+
+/**
+ * vault-media's own tables besides the event store:
+ * - recordings: read model of saved recordings (inline projection of recording streams; rebuildable).
+ *   `unique (user_id, sha256)` is the last word on duplicates when two uploads of one recording race.
+ * - timeline_entries: the timeline, one row per entry from every service: recordings (inline, from
+ *   this store), letters (durable consumer of the letters stream; a deleted letter leaves a tombstone
+ *   so a redelivered "written" cannot bring it back), court documents later.
+ * - media_objects: operational state of every object this service writes (never in events: it is
+ *   about bytes in flight, not facts). One row per object key (unique: no overwrite), with the
+ *   multipart upload id and a heartbeat, so a sweeper can abort what a dead process left behind and
+ *   remove objects that no saved recording points at.
+ */
+class VaultMediaTables20261201 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+      create table recordings (
+        id uuid primary key,
+        user_id uuid not null,
+        type text not null check (type in ('video', 'audio')),
+        title text not null,
+        bucket text not null,
+        object_key text not null unique,
+        content_type text not null,
+        size bigint not null,
+        sha256 text not null,
+        integrity text not null default 'pending' check (integrity in ('pending', 'verified', 'mismatch')),
+        created_at timestamptz not null,
+        unique (user_id, sha256)
+      )`);
+    this.addSql(`create index recordings_user_created_idx on recordings (user_id, created_at desc, id desc)`);
+    this.addSql(`
+      create table timeline_entries (
+        id uuid primary key,
+        user_id uuid not null,
+        source text not null,
+        type text not null,
+        entry_type text not null check (entry_type in ('media', 'message')),
+        title text,
+        file_path text,
+        blob_hash text,
+        size bigint,
+        integrity text,
+        word_count integer,
+        metadata jsonb not null default '{}'::jsonb,
+        "timestamp" timestamptz not null,
+        created_at timestamptz not null,
+        deleted_at timestamptz
+      )`);
+    this.addSql(`create index timeline_entries_user_time_idx on timeline_entries (user_id, "timestamp" desc, id desc) where deleted_at is null`);
+    this.addSql(`
+      create table media_objects (
+        recording_id uuid primary key,
+        user_id uuid not null,
+        bucket text not null,
+        object_key text not null unique,
+        state text not null check (state in ('pending', 'uploading', 'stored', 'removing', 'removed')),
+        multipart_upload_id text,
+        bytes_received bigint not null default 0,
+        last_activity_at timestamptz not null default now(),
+        created_at timestamptz not null default now()
+      )`);
+    this.addSql(`create index media_objects_sweep_idx on media_objects (state, last_activity_at) where state in ('pending', 'uploading', 'removing')`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop table if exists media_objects, timeline_entries, recordings');
+  }
+}
+
+export const vaultMediaMigrations: ServiceMigration[] = withEventStoreSchema([
+  { name: 'vault-media-tables-2026-12-01', class: VaultMediaTables20261201 },
+]);

@@ -1,0 +1,105 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { MEDIA_CONTENT_TYPES, type MediaIntegrity, type MediaType, type Recording, type RecordingEvent } from '@lv/contracts';
+import type { Projection, StoredEvent } from '@lv/platform/event-store';
+
+type Event = StoredEvent<RecordingEvent>;
+
+/**
+ * recordings: one row per saved recording, kept in step with the recording streams inside each
+ * append. Only RecordingSaved creates a row, and it is appended only once the object is complete in
+ * storage: no row ever points at a missing object.
+ */
+export const recordingsProjection: Projection = {
+  name: 'recordings',
+  handles: ['RecordingSaved', 'RecordingHashVerified', 'RecordingHashMismatch', 'RecordingDeleted'],
+
+  async apply(em, events) {
+    for (const event of events as Event[]) {
+      switch (event.type) {
+        case 'RecordingSaved': {
+          const d = event.data;
+          await em.execute(
+            `insert into recordings (id, user_id, type, title, bucket, object_key, content_type, size, sha256, created_at)
+             values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
+            [d.recordingId, d.ownerId, d.type, d.title, d.bucket, d.objectKey, d.contentType, d.size, d.sha256, d.savedAt],
+          );
+          break;
+        }
+        case 'RecordingHashVerified':
+          await em.execute(`update recordings set integrity = 'verified' where id = ?`, [event.data.recordingId]);
+          break;
+        case 'RecordingHashMismatch':
+          await em.execute(`update recordings set integrity = 'mismatch' where id = ?`, [event.data.recordingId]);
+          break;
+        case 'RecordingDeleted':
+          await em.execute('delete from recordings where id = ?', [event.data.recordingId]);
+          break;
+        default:
+          break;
+      }
+    }
+  },
+
+  async reset(em) {
+    await em.execute('delete from recordings');
+  },
+};
+
+export interface RecordingRow {
+  id: string;
+  user_id: string;
+  type: MediaType;
+  title: string;
+  bucket: string;
+  object_key: string;
+  content_type: string;
+  size: string | number;
+  sha256: string;
+  integrity: MediaIntegrity;
+  created_at: Date | string;
+}
+
+export function toRecording(row: RecordingRow): Recording {
+  const createdAt = new Date(row.created_at).toISOString();
+  return {
+    id: row.id,
+    type: row.type,
+    file_type: row.type,
+    title: row.title,
+    file_path: row.object_key,
+    content_type: row.content_type || MEDIA_CONTENT_TYPES[row.type],
+    size: Number(row.size),
+    blob_hash: row.sha256,
+    integrity: row.integrity,
+    created_at: createdAt,
+    timestamp: createdAt,
+  };
+}
+
+const COLUMNS = 'id, user_id, type, title, bucket, object_key, content_type, size::text as size, sha256, integrity, created_at';
+
+export async function findRecording(em: EntityManager, recordingId: string): Promise<RecordingRow | null> {
+  const [row] = await em.execute<RecordingRow[]>(`select ${COLUMNS} from recordings where id = ?`, [recordingId]);
+  return row ?? null;
+}
+
+export async function findRecordingByHash(em: EntityManager, userId: string, sha256: string): Promise<RecordingRow | null> {
+  const [row] = await em.execute<RecordingRow[]>(`select ${COLUMNS} from recordings where user_id = ? and sha256 = ?`, [userId, sha256]);
+  return row ?? null;
+}
+
+/** The owner's recordings, newest first (spec, section 7: vault_entries, type in (video, audio), limit 10). */
+export async function listRecordings(em: EntityManager, userId: string, limit: number): Promise<RecordingRow[]> {
+  return em.execute<RecordingRow[]>(`select ${COLUMNS} from recordings where user_id = ? order by created_at desc, id desc limit ?`, [userId, limit]);
+}
+
+/** Videos Saved counts video and audio; Days Active, the distinct UTC days a recording was saved. */
+export async function recordingStats(em: EntityManager, userId: string): Promise<{ count: number; days: string[] }> {
+  const [row] = await em.execute<{ count: number; days: string[] | null }[]>(
+    `select count(*)::int as count,
+            array(select distinct to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') from recordings where user_id = ? order by 1) as days
+       from recordings where user_id = ?`,
+    [userId, userId],
+  );
+  return { count: row?.count ?? 0, days: row?.days ?? [] };
+}

@@ -1,0 +1,145 @@
+// vault-media booted in-process (its Nest NATS microservice and its HTTP listener for bytes) against
+// the machine's real PostgreSQL, NATS (JetStream) and Redis and the embedded S3-protocol server.
+// Each spec file gets its own STACK_ID, database, bucket directory and queue prefix.
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INestMicroservice } from '@nestjs/common';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { AccessTokenClaims, SubscriptionTier } from '@lv/contracts';
+import { AccessTokenSigner } from '@lv/platform/auth';
+import { createTestDatabase, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
+import { startS3Server, type RunningS3Server } from '../../../../tools/dev/s3-server.mjs';
+
+export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const MEDIA_LINK_SECRET = 'spec-media-link-secret-0123456789abcdef';
+
+/** A WebM-looking body: the EBML magic and then `size - 4` random bytes (unique per call). */
+export function webmBody(size: number): Buffer {
+  const body = randomBytes(size);
+  body.set([0x1a, 0x45, 0xdf, 0xa3], 0);
+  return body;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  json<T = any>(): T;
+}
+
+/**
+ * An HTTP request with a body sent as the given chunks (optionally paced), answered even when the
+ * server replies before the body is finished (413 mid-stream).
+ */
+export function sendHttp(url: string, options: { method?: string; headers?: Record<string, string>; chunks?: Buffer[]; delayMs?: number } = {}): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(parts);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', (err) => {
+      // The server may cut the connection after answering: the answer already resolved the promise.
+      reject(err);
+    });
+    void (async () => {
+      for (const chunk of options.chunks ?? []) {
+        if (req.destroyed) return;
+        const ok = req.write(chunk);
+        if (!ok) await new Promise((r) => req.once('drain', r));
+        if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+      }
+      req.end();
+    })().catch(() => undefined);
+  });
+}
+
+export interface Harness {
+  stackId: string;
+  db: TestDatabase;
+  s3: RunningS3Server;
+  s3Dir: string;
+  app: INestMicroservice;
+  keys: { privateKey: string; publicKey: string };
+  mediaUrl: string;
+  service: import('../../src/media.service.js').MediaService;
+  resources: import('../../src/vault-media.module.js').VaultMediaResources;
+  rpc: import('@lv/platform/nest').RpcClient;
+  config: import('../../src/config.js').VaultMediaConfig;
+  /** A user's access token, with the tier and admin claims services gate on. */
+  tokenFor(userId: string, tier?: SubscriptionTier, admin?: boolean): string;
+  close(): Promise<void>;
+}
+
+export async function startVaultMedia(label: string, overrides: Record<string, string> = {}): Promise<Harness> {
+  // Subjects are fixed when the controller module loads: choose this spec's stack first.
+  const stackId = uniqueStackId(label);
+  process.env.STACK_ID = stackId;
+  const { vaultMediaConfigSchema } = await import('../../src/config.js');
+  const { vaultMediaMigrations } = await import('../../src/migrations.js');
+  const { VaultMediaModule, openVaultMediaResources } = await import('../../src/vault-media.module.js');
+  const { MediaService } = await import('../../src/media.service.js');
+  const { MediaHttpServer } = await import('../../src/http/media-http.server.js');
+  const { NestFactory } = await import('@nestjs/core');
+  const { Transport } = await import('@nestjs/microservices');
+  const { createOrm, migrateUp } = await import('@lv/platform/database');
+  const { createLogger } = await import('@lv/platform/logging');
+  const { RpcClient } = await import('@lv/platform/nest');
+
+  const keys = generateTestKeys();
+  const db = await createTestDatabase([], label);
+  await db.orm.close();
+  const migrator = await createOrm({ databaseUrl: db.url, migrations: vaultMediaMigrations });
+  await migrateUp(migrator);
+  await migrator.close();
+  const s3Dir = await mkdtemp(join(tmpdir(), `lv-${label}-`));
+  const s3 = await startS3Server({ port: 0, directory: s3Dir, accessKey: 'spec-key', secretKey: 'spec-secret' });
+
+  const config = vaultMediaConfigSchema.parse({
+    DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
+    MEDIA_HTTP_PORT: '0', MEDIA_LINK_SECRET, MEDIA_PART_SIZE_MB: '5', MEDIA_MAX_UPLOAD_BYTES: String(12 * 1024 * 1024),
+    MEDIA_SWEEP_INTERVAL_SECONDS: '3600', RPC_TIMEOUT_MS: '3000',
+    ...overrides,
+  });
+  const logger = createLogger(`${label}-spec`, config.LOG_LEVEL);
+  const resources = await openVaultMediaResources(config, logger);
+  const app = await NestFactory.createMicroservice(VaultMediaModule.forRoot(config, resources, keys.publicKey), {
+    transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'vault-media' }, logger: false,
+  });
+  await app.listen();
+  const rpc = new RpcClient(NATS_URL, 5000, `${label}-spec`);
+  await rpc.connect();
+  const signer = new AccessTokenSigner(keys.privateKey);
+  const service = app.get(MediaService);
+  const http = app.get(MediaHttpServer);
+
+  return {
+    stackId, db, s3, s3Dir, app, keys, config, resources, rpc, service,
+    mediaUrl: http.url,
+    tokenFor(userId, tier = 'pro', admin = false) {
+      const claims: AccessTokenClaims = { sub: userId, sid: userId.replace(/^.{4}/, 'aaaa'), email: `${userId.slice(0, 8)}@example.com`, tier, admin, kind: 'user' };
+      return signer.sign(claims, 900).token;
+    },
+    async close() {
+      await rpc.close().catch(() => undefined);
+      await app.close().catch(() => undefined);
+      const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
+      const nc = await connectNats(NATS_URL, 'cleanup');
+      const jsm = await jetstreamManager(nc);
+      for (const service of ['vault-media', 'letters'] as const) await jsm.streams.delete(scopedStreamName(service, stackId)).catch(() => undefined);
+      await nc.close();
+      await s3.close();
+      await rm(s3Dir, { recursive: true, force: true });
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,387 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { jetstream } from '@nats-io/jetstream';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import {
+  LettersEvents, LettersRpc, MediaMessages, VaultMediaRpc, type PlaybackGrant, type Recording, type TimelinePage, type UploadTicket, type VaultStatsContribution,
+} from '@lv/contracts';
+import { DomainError } from '@lv/platform/errors';
+import { waitFor } from '@lv/testing';
+import { MEDIA_LINK_SECRET, sendHttp, startVaultMedia, webmBody, type Harness } from './test-support/harness.js';
+
+jest.setTimeout(120_000);
+
+const sha = (body: Buffer) => createHash('sha256').update(body).digest('hex');
+const MiB = 1024 * 1024;
+
+describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', () => {
+  let h: Harness;
+  const alice = randomUUID();
+  const bob = randomUUID();
+  const nobody = randomUUID();
+  let aliceToken: string;
+  let bobToken: string;
+
+  const call = <T>(pattern: string, payload: unknown, token?: string) => h.rpc.call<T>(pattern, payload, { accessToken: token, meta: { requestId: 'spec' } });
+  const codeOf = (p: Promise<unknown>) => p.then(() => 'OK', (e: DomainError) => e.code);
+  const put = (ticket: UploadTicket, token: string, chunks: Buffer[], extra: Record<string, string> = {}) =>
+    sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': ticket.contentType, ...extra }, chunks });
+
+  /** Start + PUT in one go: what the SPA does through the gateway. */
+  async function save(token: string, body: Buffer, type: 'video' | 'audio' = 'video', title = 'A message'): Promise<Recording> {
+    const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type, title, sha256: sha(body), size: body.length }, token);
+    const answer = await put(ticket, token, [body]);
+    if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
+    return answer.json<Recording>();
+  }
+
+  const objectExists = (key: string) => h.resources.storage.client.statObject('vaultmedia', key).then(() => true, () => false);
+  /** Multipart parts the S3 server still holds (an aborted upload leaves none). */
+  async function leftoverParts(): Promise<string[]> {
+    const dir = join(h.s3Dir, 'vaultmedia', '._S3rver_uploads');
+    return existsSync(dir) ? readdir(dir) : [];
+  }
+  const uploadState = async (id: string) =>
+    (await h.db.orm.em.fork().execute<{ state: string }[]>('select state from media_objects where recording_id = ?', [id]))[0]?.state;
+
+  beforeAll(async () => {
+    h = await startVaultMedia('vaultmedia');
+    aliceToken = h.tokenFor(alice, 'pro');
+    bobToken = h.tokenFor(bob, 'essentials');
+    // The harness's database handle was closed after migrating: open one for assertions.
+    const { createOrm } = await import('@lv/platform/database');
+    const { vaultMediaMigrations } = await import('../src/migrations.js');
+    (h.db as { orm: unknown }).orm = await createOrm({ databaseUrl: h.db.url, migrations: vaultMediaMigrations, poolMax: 3 });
+  });
+
+  afterAll(async () => {
+    await h?.resources.hashingQueue.obliterate({ force: true }).catch(() => undefined);
+    await h?.db.orm.close().catch(() => undefined);
+    (h.db as { orm: unknown }).orm = { close: async () => undefined };
+    await h?.close();
+  });
+
+  describe('upload', () => {
+    it('streams a recording into the vaultmedia bucket under {userId}/{type}_{timestamp}.webm, lists it and puts it on the timeline', async () => {
+      const body = webmBody(300 * 1024);
+      const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: '  First steps  ', sha256: sha(body), size: body.length }, aliceToken);
+      expect(ticket.objectKey).toMatch(new RegExp(`^${alice}/video_\\d{13}\\.webm$`));
+      expect(ticket).toMatchObject({ uploadUrl: `/api/media/uploads/${ticket.uploadId}`, contentType: 'video/webm', maxBytes: 12 * MiB });
+      // Nothing is stored and nothing is on the timeline before the body has arrived.
+      expect(await objectExists(ticket.objectKey)).toBe(false);
+
+      const answer = await put(ticket, aliceToken, [body.subarray(0, 3), body.subarray(3, 70_000), body.subarray(70_000)]);
+      expect(answer.status).toBe(201);
+      const recording = answer.json<Recording>();
+      expect(recording).toMatchObject({ id: ticket.uploadId, type: 'video', file_type: 'video', title: 'First steps', file_path: ticket.objectKey, content_type: 'video/webm', size: body.length, blob_hash: sha(body), integrity: 'pending' });
+
+      const stat = await h.resources.storage.client.statObject('vaultmedia', ticket.objectKey);
+      expect(stat.size).toBe(body.length);
+      expect(stat.metaData['content-type']).toBe('video/webm');
+
+      const list = await call<Recording[]>(VaultMediaRpc.listRecordings, { limit: 10 }, aliceToken);
+      expect(list.map((r) => r.id)).toContain(recording.id);
+      const timeline = await call<TimelinePage>(VaultMediaRpc.timeline, {}, aliceToken);
+      expect(timeline.entries.find((e) => e.id === recording.id)).toMatchObject({ source: 'vault-media', type: 'video', entry_type: 'media', title: 'First steps', file_path: ticket.objectKey, blob_hash: sha(body) });
+    });
+
+    it('answers "Duplicate: Recording already exists." for a hash the owner already has, before the body is sent', async () => {
+      const body = webmBody(20_000);
+      await save(aliceToken, body);
+      const duplicate = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Again', sha256: sha(body), size: body.length }, aliceToken).catch((e: DomainError) => e);
+      expect(duplicate).toMatchObject({ code: 'DUPLICATE_MEDIA', message: 'Duplicate: Recording already exists.' });
+      // Another parent may hold the very same bytes: the check is per owner.
+      expect(await codeOf(save(bobToken, body))).toBe('OK');
+    });
+
+    it('lets exactly one of two racing uploads of the same recording win', async () => {
+      const body = webmBody(50_000);
+      const request = { type: 'video', title: 'Race', sha256: sha(body), size: body.length };
+      const [a, b] = await Promise.all([call<UploadTicket>(VaultMediaRpc.startUpload, request, aliceToken), call<UploadTicket>(VaultMediaRpc.startUpload, request, aliceToken)]);
+      const answers = await Promise.all([put(a, aliceToken, [body]), put(b, aliceToken, [body])]);
+      expect(answers.map((x) => x.status).sort()).toEqual([201, 409]);
+      const loser = answers[0]!.status === 409 ? a : b;
+      expect(answers.find((x) => x.status === 409)!.json()).toMatchObject({ code: 'DUPLICATE_MEDIA' });
+      expect(await objectExists(loser.objectKey)).toBe(false);
+    });
+
+    it('refuses a body that is not WebM by its header (415) before anything reaches storage', async () => {
+      const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), webmBody(10_000)]);
+      const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Not a video', sha256: sha(pdf), size: pdf.length }, aliceToken);
+      const answer = await put(ticket, aliceToken, [pdf]);
+      expect(answer.status).toBe(415);
+      expect(answer.json()).toEqual({ code: 'UNSUPPORTED_MEDIA', message: MediaMessages.notWebm });
+      expect(await objectExists(ticket.objectKey)).toBe(false);
+      expect(await uploadState(ticket.uploadId)).toBe('removed');
+      // The upload is closed: the body cannot be sent again under that ticket.
+      expect((await put(ticket, aliceToken, [webmBody(100)])).status).toBe(400);
+    });
+
+    it('refuses a recording over the size limit: at the start when announced, mid-stream (413) when not, leaving no parts behind', async () => {
+      const tooBig = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Huge', sha256: 'f'.repeat(64), size: 13 * MiB }, aliceToken).catch((e: DomainError) => e);
+      expect(tooBig).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'This recording is too large: the limit is 12 MB.' });
+
+      // A client that announces 12 MiB and keeps sending: multipart parts are written, then refused.
+      const body = webmBody(20 * MiB);
+      const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Liar', sha256: sha(body.subarray(0, 12 * MiB)), size: 12 * MiB }, aliceToken);
+      const chunks = Array.from({ length: 20 }, (_, i) => body.subarray(i * MiB, (i + 1) * MiB));
+      const answer = await put(ticket, aliceToken, chunks).catch((e: Error) => e);
+      expect(answer).toMatchObject({ status: 413 });
+      expect((answer as { json(): unknown }).json()).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'This recording is too large: the limit is 12 MB.' });
+      await waitFor(async () => (await uploadState(ticket.uploadId)) === 'removed', 5000, 'the refused upload to be cleaned up');
+      expect(await objectExists(ticket.objectKey)).toBe(false);
+      expect(await leftoverParts()).toEqual([]);
+    });
+
+    it('refuses bytes that do not match the hash the browser announced, and removes them', async () => {
+      const body = webmBody(40_000);
+      const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Damaged', sha256: sha(body), size: body.length }, aliceToken);
+      const damaged = Buffer.from(body);
+      damaged[20_000] ^= 0xff;
+      const answer = await put(ticket, aliceToken, [damaged]);
+      expect(answer.status).toBe(400);
+      expect(answer.json()).toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+      expect(await objectExists(ticket.objectKey)).toBe(false);
+    });
+
+    it('checks the title and the token', async () => {
+      const body = webmBody(1000);
+      const blank = await call(VaultMediaRpc.startUpload, { type: 'video', title: '   ', sha256: sha(body), size: body.length }, aliceToken).catch((e: DomainError) => e);
+      expect(blank).toMatchObject({ code: 'VALIDATION_FAILED', details: { fields: { title: 'Add a title.' } } });
+      expect(await codeOf(call(VaultMediaRpc.startUpload, { type: 'video', title: 'x'.repeat(101), sha256: sha(body), size: body.length }, aliceToken))).toBe('VALIDATION_FAILED');
+      expect(await codeOf(call(VaultMediaRpc.startUpload, { type: 'video', title: 'x'.repeat(100), sha256: sha(body), size: body.length }, aliceToken))).toBe('OK');
+      expect(await codeOf(call(VaultMediaRpc.startUpload, { type: 'video', title: 'No token', sha256: sha(body), size: body.length }))).toBe('UNAUTHENTICATED');
+      const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Token check', sha256: sha(webmBody(10)), size: 10 }, aliceToken);
+      expect((await put(ticket, 'not-a-token', [webmBody(10)])).status).toBe(401);
+    });
+  });
+
+  describe('feature gate', () => {
+    it('keeps audio uploads and the timeline for essentials, pro, legacy and admins', async () => {
+      const freeUser = randomUUID();
+      const free = h.tokenFor(freeUser, 'none');
+      const body = webmBody(5000);
+      const audio = await call(VaultMediaRpc.startUpload, { type: 'audio', title: 'Voice', sha256: sha(body), size: body.length }, free).catch((e: DomainError) => e);
+      expect(audio).toMatchObject({ code: 'UPGRADE_REQUIRED', message: MediaMessages.upgradeRequired });
+      expect(await codeOf(call(VaultMediaRpc.timeline, {}, free))).toBe('UPGRADE_REQUIRED');
+      // Video and the recordings list are for everyone signed in.
+      expect((await save(free, body, 'video')).type).toBe('video');
+      expect(await call<Recording[]>(VaultMediaRpc.listRecordings, {}, free)).toHaveLength(1);
+      // Admins pass whatever their tier; audio is stored as audio/webm.
+      const admin = h.tokenFor(randomUUID(), 'none', true);
+      const voice = await save(admin, webmBody(4000), 'audio', 'Admin voice');
+      expect(voice).toMatchObject({ type: 'audio', content_type: 'audio/webm' });
+      expect(voice.file_path).toMatch(/\/audio_\d{13}\.webm$/);
+      expect(await codeOf(call(VaultMediaRpc.timeline, {}, admin))).toBe('OK');
+    });
+  });
+
+  describe('owner scoping and playback', () => {
+    let recording: Recording;
+    let body: Buffer;
+    let grant: PlaybackGrant;
+
+    beforeAll(async () => {
+      body = webmBody(256 * 1024);
+      recording = await save(aliceToken, body, 'video', 'For Bob to never see');
+      grant = await call<PlaybackGrant>(VaultMediaRpc.playbackLink, { id: recording.id }, aliceToken);
+    });
+
+    const play = (url: string, binding: string | undefined, range?: string) =>
+      sendHttp(`${h.mediaUrl}${url.replace('/api/media/play/', '/media/')}`, { headers: { ...(binding ? { 'x-lv-media-binding': binding } : {}), ...(range ? { range } : {}) } });
+
+    it('gives another user "not found" for the id, whatever they try', async () => {
+      expect(await call<Recording[]>(VaultMediaRpc.listRecordings, {}, bobToken).then((l) => l.map((r) => r.id))).not.toContain(recording.id);
+      expect(await codeOf(call(VaultMediaRpc.playbackLink, { id: recording.id }, bobToken))).toBe('NOT_FOUND');
+      expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: recording.id }, bobToken))).toBe('NOT_FOUND');
+      expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, bobToken)).entries.map((e) => e.id)).not.toContain(recording.id);
+      const bobsTicket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Bob', sha256: sha(webmBody(10)), size: 10 }, bobToken);
+      expect((await put(bobsTicket, aliceToken, [webmBody(10)])).status).toBe(404);
+    });
+
+    it('signs links for 3600 s and serves the whole file to the owner', async () => {
+      expect(grant.url).toMatch(new RegExp(`^/api/media/play/${recording.id}\\?u=${alice}&exp=\\d+&sig=[\\w-]+$`));
+      expect(grant.expiresAt - Date.now()).toBeGreaterThan(3590_000);
+      expect(grant.expiresAt - Date.now()).toBeLessThanOrEqual(3600_000);
+      expect(grant.binding.maxAgeSeconds).toBe(3600);
+      const full = await play(grant.url, grant.binding.value);
+      expect(full.status).toBe(200);
+      expect(full.headers).toMatchObject({ 'content-type': 'video/webm', 'accept-ranges': 'bytes', 'content-length': String(body.length) });
+      expect(sha(full.body)).toBe(sha(body));
+    });
+
+    it('answers Range requests with 206 and the right bytes (seeking), and 416 past the end', async () => {
+      const first = await play(grant.url, grant.binding.value, 'bytes=0-99');
+      expect(first.status).toBe(206);
+      expect(first.headers['content-range']).toBe(`bytes 0-99/${body.length}`);
+      expect(first.body).toEqual(body.subarray(0, 100));
+      const middle = await play(grant.url, grant.binding.value, 'bytes=100000-');
+      expect(middle.status).toBe(206);
+      expect(middle.headers['content-range']).toBe(`bytes 100000-${body.length - 1}/${body.length}`);
+      expect(middle.body).toEqual(body.subarray(100000));
+      const tail = await play(grant.url, grant.binding.value, 'bytes=-10');
+      expect(tail.body).toEqual(body.subarray(body.length - 10));
+      const past = await play(grant.url, grant.binding.value, `bytes=${body.length}-`);
+      expect(past.status).toBe(416);
+      expect(past.headers['content-range']).toBe(`bytes */${body.length}`);
+    });
+
+    it('refuses an expired, altered or foreign link with 403', async () => {
+      const bobsBinding = (await call<PlaybackGrant>(VaultMediaRpc.playbackLink, { id: (await save(bobToken, webmBody(2000))).id }, bobToken)).binding.value;
+      // Foreign: Bob presents Alice's link, or nobody is bound at all.
+      expect((await play(grant.url, bobsBinding)).status).toBe(403);
+      expect((await play(grant.url, undefined)).status).toBe(403);
+      // Altered: another recording, owner or expiry under the same signature.
+      const other = await save(aliceToken, webmBody(3000));
+      expect((await play(grant.url.replace(recording.id, other.id), grant.binding.value)).status).toBe(403);
+      expect((await play(grant.url.replace(`u=${alice}`, `u=${bob}`), bobsBinding)).status).toBe(403);
+      expect((await play(grant.url.replace(/exp=(\d+)/, (_m, e: string) => `exp=${Number(e) + 60}`), grant.binding.value)).status).toBe(403);
+      // Expired: signed an hour and a second ago with the service's own secret.
+      const { MediaLinkSigner } = await import('../src/playback/media-links.js');
+      const past = new MediaLinkSigner(MEDIA_LINK_SECRET, 3600, () => Date.now() - 3601_000);
+      const expired = await play(past.signLink(alice, recording.id).url, grant.binding.value);
+      expect(expired.status).toBe(403);
+      expect(expired.json()).toEqual({ code: 'FORBIDDEN', message: MediaMessages.linkInvalid });
+      // A nobody with a well-formed binding for themselves gets nothing either.
+      const nobodyBinding = new MediaLinkSigner(MEDIA_LINK_SECRET).signBinding(nobody, 'sess-1').value;
+      expect((await play(grant.url, nobodyBinding)).status).toBe(403);
+    });
+
+    it('deletes: the object and the entry go, the link then finds nothing, the stats drop', async () => {
+      const before = await call<VaultStatsContribution>(VaultMediaRpc.stats, {}, aliceToken);
+      expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: 'not-an-id' }, aliceToken))).toBe('VALIDATION_FAILED');
+      expect(await call(VaultMediaRpc.deleteEntry, { id: recording.id }, aliceToken)).toEqual({ id: recording.id, deleted: true });
+      expect(await objectExists(recording.file_path)).toBe(false);
+      expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, aliceToken)).entries.map((e) => e.id)).not.toContain(recording.id);
+      expect((await call<Recording[]>(VaultMediaRpc.listRecordings, {}, aliceToken)).map((e) => e.id)).not.toContain(recording.id);
+      const gone = await play(grant.url, grant.binding.value);
+      expect(gone.status).toBe(404);
+      expect(gone.json()).toEqual({ code: 'NOT_FOUND', message: MediaMessages.fileNotFound });
+      expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: recording.id }, aliceToken))).toBe('NOT_FOUND');
+      const after = await call<VaultStatsContribution>(VaultMediaRpc.stats, {}, aliceToken);
+      expect(after.videosSaved).toBe(before.videosSaved! - 1);
+      // The same recording may be saved again once deleted.
+      expect(await codeOf(save(aliceToken, body))).toBe('OK');
+    });
+  });
+
+  describe('stats', () => {
+    it('counts video and audio messages and the days they were saved', async () => {
+      const user = randomUUID();
+      const token = h.tokenFor(user, 'legacy');
+      expect(await call(VaultMediaRpc.stats, {}, token)).toEqual({ videosSaved: 0, activeDays: [] });
+      await save(token, webmBody(1000), 'video');
+      await save(token, webmBody(1000), 'audio');
+      const today = new Date().toISOString().slice(0, 10);
+      expect(await call(VaultMediaRpc.stats, {}, token)).toEqual({ videosSaved: 2, activeDays: [today] });
+    });
+  });
+
+  describe('timeline from the letters service', () => {
+    let nc: NatsConnection;
+    const titles = new Map<string, string>();
+
+    beforeAll(async () => {
+      const { connectNats, scopedSubject } = await import('@lv/platform/messaging');
+      nc = await connectNats('nats://127.0.0.1:4222', 'letters-stand-in');
+      // letters' list RPC, in Nest's NATS wire format: titles are fetched at read time with the caller's token.
+      nc.subscribe(scopedSubject(LettersRpc.list, h.stackId), {
+        callback: (_err, msg) => {
+          const packet = msg.json<{ id: string; data: { auth: { accessToken?: string } } }>();
+          const letters = [...titles].map(([id, title]) => ({ id, title, preview: '', word_count: 1, created_at: '', updated_at: '', version: 1 }));
+          msg.respond(JSON.stringify({ response: { letters, nextCursor: null }, isDisposed: true, id: packet.id }));
+        },
+      });
+      await nc.flush();
+    });
+    afterAll(async () => { await nc?.close(); });
+
+    async function publishLetter(subject: string, data: Record<string, unknown>, eventId = randomUUID()): Promise<void> {
+      const { scopedSubject } = await import('@lv/platform/messaging');
+      const h2 = natsHeaders();
+      h2.set('Nats-Msg-Id', eventId);
+      await jetstream(nc).publish(scopedSubject(subject, h.stackId), JSON.stringify({ eventId, type: 'x', streamId: `letter-${String(data.letterId)}`, version: 1, occurredAt: new Date().toISOString(), data, metadata: {} }), { headers: h2 });
+    }
+
+    it('shows letters, newest first with recordings, titled by letters at read time; a deleted letter leaves it for good', async () => {
+      const user = randomUUID();
+      const token = h.tokenFor(user, 'pro');
+      const letterId = randomUUID();
+      titles.set(letterId, 'Dear Sam');
+      const written = { letterId, ownerId: user, wordCount: 42, writtenAt: new Date(Date.now() + 1000).toISOString() };
+      await save(token, webmBody(2000), 'video', 'A video first');
+      await publishLetter(LettersEvents.LetterWritten, written);
+      await waitFor(async () => (await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.length === 2, 15_000, 'the letter on the timeline');
+      const page = await call<TimelinePage>(VaultMediaRpc.timeline, {}, token);
+      expect(page.entries[0]).toMatchObject({ id: letterId, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam', word_count: 42, file_path: null });
+      expect(page.entries[1]).toMatchObject({ source: 'vault-media', title: 'A video first' });
+      // Someone else's timeline does not show it.
+      expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, bobToken)).entries.map((e) => e.id)).not.toContain(letterId);
+      // Without letters' answer the entry stays, titled "Letter".
+      titles.clear();
+      expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries[0]).toMatchObject({ id: letterId, title: 'Letter' });
+      // Letters' entries are not deleted from the timeline (they are letters' to delete).
+      expect(await call(VaultMediaRpc.deleteEntry, { id: letterId }, token).catch((e: DomainError) => e.message)).toBe(MediaMessages.cannotDeleteEntry);
+
+      await publishLetter(LettersEvents.LetterDeleted, { letterId, ownerId: user, deletedAt: new Date().toISOString() });
+      await waitFor(async () => (await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.length === 1, 15_000, 'the letter to leave the timeline');
+      // A redelivered "written" (another event id) after the deletion does not bring it back.
+      await publishLetter(LettersEvents.LetterWritten, written);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.map((e) => e.id)).not.toContain(letterId);
+    });
+
+    it('rebuilds its own read models from the log without losing the letters rows', async () => {
+      const user = randomUUID();
+      const token = h.tokenFor(user, 'pro');
+      const letterId = randomUUID();
+      const recording = await save(token, webmBody(3000), 'video', 'Rebuilt');
+      await publishLetter(LettersEvents.LetterWritten, { letterId, ownerId: user, wordCount: 3, writtenAt: new Date().toISOString() });
+      await waitFor(async () => (await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.length === 2, 15_000, 'both entries');
+      const reports = await h.service.rebuildProjections();
+      expect(reports.map((r) => r.projection)).toEqual(['recordings', 'timeline_entries:vault-media']);
+      const ids = (await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.map((e) => e.id).sort();
+      expect(ids).toEqual([letterId, recording.id].sort());
+    });
+  });
+
+  describe('media-hashing job', () => {
+    it('is enqueued from the outbox once per recording, idempotent by job id, with retries and backoff', async () => {
+      const recording = await save(aliceToken, webmBody(10_000), 'video', 'Queued');
+      const queue = h.resources.hashingQueue;
+      await waitFor(async () => Boolean(await queue.getJob(recording.id)), 15_000, 'the media-hashing job');
+      const job = (await queue.getJob(recording.id))!;
+      expect(job.data).toMatchObject({ mediaId: recording.id, bucket: 'vaultmedia', key: recording.file_path });
+      expect(job.opts).toMatchObject({ attempts: 5, backoff: { type: 'exponential', delay: 1000 } });
+      const { enqueue } = await import('@lv/platform/queues');
+      await enqueue(queue, job.data, recording.id);
+      await enqueue(queue, job.data, recording.id);
+      const all = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
+      expect(all.filter((j) => j.id === recording.id)).toHaveLength(1);
+    });
+  });
+
+  it('closes uploads whose body never finishes, when the sweeper finds them stale', async () => {
+    const body = webmBody(8 * MiB);
+    const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Stalled', sha256: sha(body), size: body.length }, aliceToken);
+    // 6 MiB arrive (a 5 MiB part is stored), then the client stops sending without closing.
+    const req = sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${aliceToken}`, 'content-type': 'video/webm', 'content-length': String(body.length) }, chunks: [body.subarray(0, 6 * MiB)] });
+    await waitFor(async () => {
+      const [row] = await h.db.orm.em.fork().execute<{ multipart_upload_id: string | null }[]>('select multipart_upload_id from media_objects where recording_id = ?', [ticket.uploadId]);
+      return Boolean(row?.multipart_upload_id);
+    }, 10_000, 'the multipart upload to start');
+    expect(await leftoverParts()).toHaveLength(1);
+    // Not stale yet: the sweeper leaves a live upload alone.
+    expect(await h.service.sweep()).toEqual({ abandoned: 0, removed: 0 });
+    await h.db.orm.em.fork().execute(`update media_objects set last_activity_at = now() - interval '1 hour' where recording_id = ?`, [ticket.uploadId]);
+    expect((await h.service.sweep()).abandoned).toBe(1);
+    expect(await leftoverParts()).toEqual([]);
+    expect(await objectExists(ticket.objectKey)).toBe(false);
+    expect(await uploadState(ticket.uploadId)).toBe('removed');
+    expect((await call<Recording[]>(VaultMediaRpc.listRecordings, { limit: 100 }, aliceToken)).map((r) => r.id)).not.toContain(ticket.uploadId);
+    req.catch(() => undefined);
+  });
+});

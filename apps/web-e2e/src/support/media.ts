@@ -1,0 +1,83 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, type Locator, type Page } from './test.js';
+
+/**
+ * Recording, tiers and media playback for the browser tests. Chromium runs with a fake camera and
+ * microphone (playwright.config.ts), so getUserMedia and MediaRecorder record real WebM.
+ */
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:3000';
+
+interface StackInfo {
+  url: string;
+  stackId: string;
+  dir: string;
+}
+
+/** The stack under test: the `.data/<dir>/stack.json` that tools/dev/stack.mjs wrote for BASE_URL. */
+function stackUnderTest(): StackInfo {
+  const dataDir = join(repoRoot, '.data');
+  const candidates = [join(dataDir, 'stack.json'), ...readdirSync(dataDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dataDir, e.name, 'stack.json'))];
+  for (const file of candidates) {
+    if (!existsSync(file)) continue;
+    const info = JSON.parse(readFileSync(file, 'utf8')) as { url: string; stackId?: string };
+    if (new URL(info.url).origin === new URL(BASE_URL).origin) return { url: info.url, stackId: info.stackId ?? '', dir: dirname(file) };
+  }
+  throw new Error(`no .data/**/stack.json describes ${BASE_URL}: start the stack with tools/dev/stack.mjs (npm start or npm test)`);
+}
+
+/**
+ * Sets a user's subscription tier the way an operator does: `npm run vault -- user:tier <email> <tier>`
+ * (the ops CLI signs an operator token with the stack's identity key and calls identity over NATS).
+ * The user's next session refresh (a page load) carries the new tier.
+ */
+export function setTier(email: string, tier: 'none' | 'essentials' | 'pro' | 'legacy'): void {
+  const stack = stackUnderTest();
+  execFileSync(process.execPath, [join(repoRoot, 'tools', 'cli', 'dist', 'main.js'), 'user:tier', email, tier], {
+    cwd: repoRoot,
+    env: { ...process.env, STACK_ID: stack.stackId, JWT_PRIVATE_KEY: join(stack.dir, 'keys', 'jwt-private.pem'), NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' },
+    stdio: 'pipe',
+    timeout: 20_000,
+  });
+}
+
+export const titleField = (page: Page): Locator => page.getByLabel('Title *');
+export const recorderTimer = (page: Page): Locator => page.getByTestId('recorder-timer');
+
+export async function chooseType(page: Page, type: 'Video' | 'Audio'): Promise<void> {
+  const button = page.getByRole('group', { name: 'Recording type' }).getByRole('button', { name: type });
+  await button.click();
+  await expect(button).toHaveAttribute('aria-pressed', 'true');
+}
+
+/** Records for `seconds` on the timer (1 s tick, mm:ss) and stops; the preview then shows. */
+export async function recordClip(page: Page, seconds = 2): Promise<void> {
+  await page.getByRole('button', { name: 'Start Recording' }).click();
+  await expect(page.getByTestId('recorder-status')).toHaveText('Recording');
+  await expect(recorderTimer(page)).toHaveText(`00:${String(seconds).padStart(2, '0')}`, { timeout: (seconds + 5) * 1000 });
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByTestId('recording-preview')).toBeVisible();
+}
+
+export interface CapturedUpload {
+  /** The body's Content-Type as the browser sent it. */
+  contentType: string | undefined;
+  status: number;
+  /** What the server stored: it accepts only bodies that start with WebM's EBML header (1a45dfa3). */
+  recording: { content_type: string; size: number; blob_hash: string; file_path: string };
+}
+
+/** The next PUT /api/media/uploads/:id and the server's answer to it. */
+export async function captureUpload(page: Page): Promise<CapturedUpload> {
+  const response = await page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/media\/uploads\/[0-9a-f-]{36}$/.test(r.url()), { timeout: 30_000 });
+  return { contentType: response.request().headers()['content-type'], status: response.status(), recording: await response.json() };
+}
+
+/** The media element's readyState (2 = HAVE_CURRENT_DATA: a frame or sample is decoded). */
+export async function readyState(player: Locator): Promise<number> {
+  return player.evaluate((el) => (el as unknown as { readyState: number }).readyState);
+}

@@ -1,0 +1,39 @@
+import type { Letter, LetterPage, ReviseLetterRequest, WriteLetterRequest } from '@lv/contracts';
+import { api } from './api.js';
+
+export const letterKeys = {
+  all: ['letters'] as const,
+  list: ['letters', 'list'] as const,
+  detail: (id: string) => ['letters', 'detail', id] as const,
+};
+
+export function fetchLetterPage(cursor: string | null, signal?: AbortSignal): Promise<LetterPage> {
+  return api.get<LetterPage>(cursor ? `/api/letters?cursor=${encodeURIComponent(cursor)}` : '/api/letters', { signal });
+}
+
+export function fetchLetter(id: string, signal?: AbortSignal): Promise<Letter> {
+  return api.get<Letter>(`/api/letters/${encodeURIComponent(id)}`, { signal });
+}
+
+/** `id` is the client's own UUID for this letter: saving it again (a retry) cannot make a copy. */
+export function writeLetter(letter: Required<WriteLetterRequest>): Promise<Letter> {
+  return api.post<Letter>('/api/letters', letter);
+}
+
+export function reviseLetter(id: string, change: ReviseLetterRequest): Promise<Letter> {
+  return api.request<Letter>(`/api/letters/${encodeURIComponent(id)}`, { method: 'PUT', body: change });
+}
+
+export function deleteLetter(id: string): Promise<void> {
+  return api.del<void>(`/api/letters/${encodeURIComponent(id)}`);
+}
+
+/** A fresh UUID for a new letter (the page is a secure context: https or 127.0.0.1). */
+export function newLetterId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Dialog } from 'radix-ui';
+import { toast } from 'sonner';
+import { FileText, Mic, PenLine, ShieldAlert, ShieldCheck, Trash2, Video } from 'lucide-react';
+import { MediaMessages, type MediaType, type TimelineEntry } from '@lv/contracts';
+import { deleteTimelineEntry, mediaKeys } from '../../api/media.js';
+import { ApiError } from '../../api/client.js';
+import { vaultKeys } from '../../api/vault.js';
+import { MediaPlayer } from '../../components/media/MediaPlayer.js';
+import { Button, buttonClasses } from '../../components/ui/button.js';
+
+const ICONS = { video: Video, audio: Mic, letter: PenLine, text: FileText, document: FileText, journal: FileText } as const;
+const TYPE_LABELS = { video: 'Video', audio: 'Audio', letter: 'Letter', text: 'Text', document: 'Document', journal: 'Journal' } as const;
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+export const DELETE_FAILED = { title: 'Delete failed', description: 'Failed to delete the entry. Please try again.' } as const;
+
+function DeleteEntryDialog({ entry, open, busy, onConfirm, onCancel }: { entry: TimelineEntry; open: boolean; busy: boolean; onConfirm(): void; onCancel(): void }) {
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => (!next ? onCancel() : undefined)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-overlay data-[state=open]:animate-fade-in" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-border bg-card p-6 text-card-foreground shadow-xl data-[state=open]:animate-fade-in">
+          <Dialog.Title className="font-serif text-xl font-semibold">Are you sure?</Dialog.Title>
+          <Dialog.Description className="mt-2 text-sm text-muted-foreground">
+            “{entry.title}” will be deleted from your vault and your timeline, with its recording. This cannot be undone.
+          </Dialog.Description>
+          <div className="mt-6 flex justify-end gap-2">
+            <Button variant="outline" onClick={onCancel} disabled={busy}>
+              Cancel
+            </Button>
+            <Button variant="destructive" onClick={onConfirm} disabled={busy}>
+              {busy ? 'Deleting…' : 'Delete'}
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/**
+ * One timeline entry (spec, sections 2 and 4 "Timeline media"): a recording offers Play, and
+ * "View Media" / "Hide Media" to show or hide its player, and delete; a letter offers View.
+ */
+export function TimelineEntryCard({ entry, compactDate = false }: { entry: TimelineEntry; compactDate?: boolean }) {
+  const queryClient = useQueryClient();
+  const [mediaShown, setMediaShown] = useState(false);
+  const [autoPlay, setAutoPlay] = useState(false);
+  const [playCount, setPlayCount] = useState(0);
+  const [confirming, setConfirming] = useState(false);
+  const isMedia = entry.source === 'vault-media' && (entry.type === 'video' || entry.type === 'audio');
+  const Icon = ICONS[entry.type] ?? FileText;
+
+  const remove = useMutation({
+    mutationFn: () => deleteTimelineEntry(entry.id),
+    onSuccess: async () => {
+      setConfirming(false);
+      toast.success('Entry deleted', { description: `“${entry.title}” is no longer in your vault.` });
+      await queryClient.invalidateQueries({ queryKey: mediaKeys.all });
+      await queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
+    },
+    onError: (error) => {
+      setConfirming(false);
+      console.warn('Delete failed', error);
+      if (error instanceof ApiError && error.body.message === MediaMessages.cannotDeleteEntry) toast.error(MediaMessages.cannotDeleteEntry);
+      else if (error instanceof ApiError && error.body.message === MediaMessages.invalidEntryId) toast.error(MediaMessages.invalidEntryId);
+      else toast.error(DELETE_FAILED.title, { description: DELETE_FAILED.description });
+    },
+  });
+
+  const play = () => {
+    setAutoPlay(true);
+    setPlayCount((n) => n + 1);
+    setMediaShown(true);
+  };
+
+  return (
+    <li className="rounded-2xl border border-border bg-card p-5 shadow-sm" data-testid="timeline-entry" data-entry-type={entry.type}>
+      <div className="flex items-start gap-4">
+        <span aria-hidden="true" className="grid h-11 w-11 shrink-0 place-items-center rounded-xl bg-primary/15 text-primary">
+          <Icon className="h-5 w-5" />
+        </span>
+        <div className="min-w-0 flex-1">
+          <h3 className="truncate font-serif text-lg font-semibold">{entry.title}</h3>
+          <p className="text-sm text-muted-foreground">
+            <span className="rounded-md bg-muted px-1.5 py-0.5 text-xs font-medium">{TYPE_LABELS[entry.type] ?? entry.type}</span>{' '}
+            <time dateTime={entry.timestamp}>{(compactDate ? timeOnly : dateTime).format(new Date(entry.timestamp))}</time>
+            {entry.word_count !== null ? ` · ${entry.word_count} words` : null}
+          </p>
+          {entry.integrity === 'verified' ? (
+            <p className="mt-1 flex items-center gap-1.5 text-xs text-accent-foreground">
+              <ShieldCheck aria-hidden="true" className="h-3.5 w-3.5" />
+              Verified: stored exactly as you saved it
+            </p>
+          ) : entry.integrity === 'mismatch' ? (
+            <p role="note" className="mt-1 flex items-center gap-1.5 text-xs text-destructive">
+              <ShieldAlert aria-hidden="true" className="h-3.5 w-3.5" />
+              {MediaMessages.integrityMismatch}
+            </p>
+          ) : null}
+        </div>
+      </div>
+
+      <div className="mt-4 flex flex-wrap gap-2">
+        {isMedia ? (
+          <>
+            <Button size="sm" onClick={play}>
+              Play
+            </Button>
+            <Button size="sm" variant="outline" aria-expanded={mediaShown} onClick={() => { setAutoPlay(false); setMediaShown((v) => !v); }}>
+              {mediaShown ? 'Hide Media' : 'View Media'}
+            </Button>
+            <Button size="sm" variant="ghost" aria-label={`Delete ${entry.title}`} onClick={() => setConfirming(true)}>
+              <Trash2 aria-hidden="true" className="h-4 w-4" />
+              Delete
+            </Button>
+          </>
+        ) : entry.type === 'letter' ? (
+          <Link to="/letters" className={buttonClasses({ size: 'sm', variant: 'outline' })}>
+            View
+          </Link>
+        ) : null}
+      </div>
+
+      {isMedia && mediaShown ? (
+        <div className="mt-4">
+          <MediaPlayer key={playCount} recordingId={entry.id} type={entry.type as MediaType} title={entry.title} autoPlay={autoPlay} />
+        </div>
+      ) : null}
+
+      {isMedia ? <DeleteEntryDialog entry={entry} open={confirming} busy={remove.isPending} onConfirm={() => remove.mutate()} onCancel={() => setConfirming(false)} /> : null}
+    </li>
+  );
+}

@@ -1,0 +1,14 @@
+import { commonConfigSchema, objectStorageConfigSchema, z } from '@lv/platform/config';
+
+export const workerConfigSchema = commonConfigSchema.extend(objectStorageConfigSchema.shape).extend({
+  /** Jobs of the media-hashing queue worked at once by this process. */
+  MEDIA_HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /**
+   * Where the worker answers GET /health (its containers' health checks); 0 = no health listener
+   * (the dev stack). It binds 127.0.0.1 unless WORKER_HEALTH_HOST says otherwise.
+   */
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  WORKER_HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
+});
+
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;

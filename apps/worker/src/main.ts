@@ -1,0 +1,88 @@
+import 'reflect-metadata';
+import { createServer, type Server } from 'node:http';
+import { VaultMediaRpc, type ReportHashReply } from '@lv/contracts';
+import { ConfigError, loadConfig } from '@lv/platform/config';
+import { createLogger } from '@lv/platform/logging';
+import { RpcClient } from '@lv/platform/nest';
+import { createRedisConnection, createWorker, QueueNames } from '@lv/platform/queues';
+import { createObjectStorage } from '@lv/platform/storage';
+import { workerConfigSchema, type WorkerConfig } from './config.js';
+import { mediaHashingProcessor } from './media-hashing.processor.js';
+
+/**
+ * The worker: BullMQ processors for background work with retries. It owns no data: what a job
+ * finds goes back to the owning service as a command over NATS. Queues: media-hashing now; key
+ * e-mails and delivery timing arrive with their issues.
+ */
+const logger = createLogger('worker');
+
+function readConfig(): WorkerConfig {
+  try {
+    return loadConfig(workerConfigSchema, process.env, 'worker');
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = readConfig();
+const storage = createObjectStorage(config);
+const rpc = new RpcClient(config.NATS_URL, config.RPC_TIMEOUT_MS, 'worker');
+await rpc.connect();
+const connection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'worker' });
+connection.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
+
+const hashing = createWorker(
+  QueueNames.MediaHashing,
+  mediaHashingProcessor({
+    storage,
+    report: (payload) => rpc.call<ReportHashReply>(VaultMediaRpc.reportHash, payload, { meta: { requestId: `media-hashing-${payload.recordingId}` } }),
+    logger: logger.child({ queue: QueueNames.MediaHashing }),
+  }),
+  connection,
+  {
+    concurrency: config.MEDIA_HASHING_CONCURRENCY,
+    onDeadLetter: (job, error) => logger.error({ queue: QueueNames.MediaHashing, jobId: job.id, attempts: job.attemptsMade, err: error }, 'job failed for good: kept in the failed set (dead letter)'),
+  },
+);
+hashing.on('failed', (job, error) => {
+  if (job) logger.warn({ queue: QueueNames.MediaHashing, jobId: job.id, attempt: job.attemptsMade, err: error }, 'job attempt failed');
+});
+hashing.on('error', (error) => logger.warn({ err: error }, 'media-hashing worker error'));
+await hashing.waitUntilReady();
+logger.info({ queues: [QueueNames.MediaHashing], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
+
+let health: Server | null = null;
+if (config.WORKER_HEALTH_PORT) {
+  health = createServer((req, res) => {
+    if (req.url !== '/health') {
+      res.writeHead(404).end();
+      return;
+    }
+    void connection.ping().then(
+      () => {
+        const up = hashing.isRunning();
+        res.writeHead(up ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: up ? 'up' : 'down', checks: { redis: { status: 'up' }, 'media-hashing': { status: up ? 'up' : 'down' } } }));
+      },
+      (error: Error) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'down', checks: { redis: { status: 'down', detail: error.message } } })),
+    );
+  });
+  health.listen(config.WORKER_HEALTH_PORT, config.WORKER_HEALTH_HOST, () => logger.info({ port: config.WORKER_HEALTH_PORT }, 'health on GET /health'));
+}
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'worker stopping: finishing the jobs in hand');
+  health?.close();
+  await hashing.close().catch(() => undefined);
+  await rpc.close().catch(() => undefined);
+  connection.disconnect();
+  process.exit(0);
+}
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));

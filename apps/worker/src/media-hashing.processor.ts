@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { ReportHashPayload, ReportHashReply } from '@lv/contracts';
+import { DomainError } from '@lv/platform/errors';
+import type { Logger } from '@lv/platform/logging';
+import type { HashMediaJob } from '@lv/platform/queues';
+import type { ObjectStorage } from '@lv/platform/storage';
+
+export interface MediaHashingDeps {
+  storage: ObjectStorage;
+  /** rpc.vault-media.report-hash: the worker owns no data, the recording's service records the result. */
+  report: (payload: ReportHashPayload) => Promise<ReportHashReply>;
+  logger: Logger;
+}
+
+const HASH_BLOCK_BYTES = 1024 * 1024;
+
+/** What the job found: the hash of the stored object, or null when the object is gone. */
+export async function hashStoredObject(storage: ObjectStorage, bucket: string, key: string): Promise<{ sha256: string | null; size: number | null; hashMs: number }> {
+  let stream;
+  try {
+    stream = await storage.getObject(bucket, key);
+  } catch (err) {
+    const code = (err as { code?: string })?.code;
+    if (code === 'NoSuchKey' || code === 'NotFound') return { sha256: null, size: null, hashMs: 0 };
+    throw err;
+  }
+  const hash = createHash('sha256');
+  let size = 0;
+  // Time spent hashing, apart from waiting for storage: what the benchmark compares with openssl.
+  let hashMs = 0;
+  // The storage stream arrives in 16-64 KiB pieces; SHA-256 runs faster over 1 MiB blocks, so they
+  // are gathered into one reused buffer first (memory stays at 1 MiB whatever the object's size).
+  const block = Buffer.allocUnsafe(HASH_BLOCK_BYTES);
+  let filled = 0;
+  const flush = () => {
+    const started = performance.now();
+    hash.update(block.subarray(0, filled));
+    hashMs += performance.now() - started;
+    filled = 0;
+  };
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    let offset = 0;
+    while (offset < chunk.length) {
+      const copied = chunk.copy(block, filled, offset);
+      filled += copied;
+      offset += copied;
+      if (filled === HASH_BLOCK_BYTES) flush();
+    }
+  }
+  if (filled) flush();
+  const started = performance.now();
+  const sha256 = hash.digest('hex');
+  return { sha256, size, hashMs: hashMs + performance.now() - started };
+}
+
+/** Refusals that a retry cannot change: the job goes straight to the failed set (the dead letters). */
+const PERMANENT = new Set(['FORBIDDEN', 'NOT_FOUND', 'VALIDATION_FAILED', 'UNAUTHENTICATED']);
+
+/**
+ * media-hashing: re-hashes a stored recording, streaming it from object storage (never whole in
+ * memory), and reports the result to vault-media, which marks the recording verified or flags a
+ * mismatch for its owner. Idempotent: the job id is the recording id, and reporting the same result
+ * twice changes nothing. Transient failures (storage or vault-media unavailable) throw and are retried
+ * with exponential backoff; after the last attempt the job stays in the failed set.
+ */
+export function mediaHashingProcessor(deps: MediaHashingDeps) {
+  return async (job: Job<HashMediaJob>): Promise<ReportHashReply & { sha256: string | null; size: number | null; hashMs: number; ms: number }> => {
+    const { mediaId, bucket, key, reportToken } = job.data;
+    const started = Date.now();
+    const { sha256, size, hashMs } = await hashStoredObject(deps.storage, bucket, key);
+    try {
+      const reply = await deps.report({ recordingId: mediaId, sha256, size, reportToken });
+      const ms = Date.now() - started;
+      deps.logger.info({ jobId: job.id, recordingId: mediaId, size, ms, hashMs: Math.round(hashMs), integrity: reply.integrity }, 'media hashed');
+      return { ...reply, sha256, size, hashMs, ms };
+    } catch (err) {
+      if (err instanceof DomainError && PERMANENT.has(err.code)) throw new UnrecoverableError(`vault-media refused the result: ${err.code} ${err.message}`);
+      throw err;
+    }
+  };
+}

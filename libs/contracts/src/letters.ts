@@ -1,0 +1,181 @@
+/**
+ * Letters Unsent (owner-core spec, sections 2, 3, 5, 7, 8): letters a parent writes to a child and
+ * keeps in the vault. A letter is an event stream `letter-{id}` in the letters service.
+ */
+
+/** The list shows the first 100 characters of a letter (spec, section 9). */
+export const LETTER_PREVIEW_LENGTH = 100;
+/** Limits the spec does not state, chosen so a letter always fits one NATS message. */
+export const LETTER_TITLE_MAX = 200;
+export const LETTER_CONTENT_MAX = 100_000;
+/** Page size of GET /api/letters (default and maximum). */
+export const LETTERS_PAGE_DEFAULT = 100;
+export const LETTERS_PAGE_MAX = 200;
+
+/** The words a person sees when a letter is refused, whichever layer catches it (SPA, gateway, service). */
+export const LetterMessages = {
+  titleRequired: 'Please give your letter a title.',
+  contentRequired: 'Please write something in your letter.',
+  titleTooLong: `The title can be at most ${LETTER_TITLE_MAX} characters.`,
+  contentTooLong: `A letter can be at most ${LETTER_CONTENT_MAX.toLocaleString('en-GB')} characters.`,
+  notFound: 'Letter not found',
+  idTaken: 'A different letter was already saved under this id.',
+} as const;
+
+/** Trims and checks a letter's title and body: both must be non-blank (spec, section 5). */
+export function validateLetterInput(input: { title?: unknown; content?: unknown }): { title: string; content: string; errors: { title?: string; content?: string } | null } {
+  const title = typeof input.title === 'string' ? input.title.trim() : '';
+  const content = typeof input.content === 'string' ? input.content.trim() : '';
+  const errors: { title?: string; content?: string } = {};
+  if (!title) errors.title = LetterMessages.titleRequired;
+  else if (title.length > LETTER_TITLE_MAX) errors.title = LetterMessages.titleTooLong;
+  if (!content) errors.content = LetterMessages.contentRequired;
+  else if (content.length > LETTER_CONTENT_MAX) errors.content = LetterMessages.contentTooLong;
+  return { title, content, errors: Object.keys(errors).length ? errors : null };
+}
+
+/** Words separated by white space; an empty or blank letter has none. */
+export function countWords(text: string): number {
+  const trimmed = text.trim();
+  return trimmed ? trimmed.split(/\s+/u).length : 0;
+}
+
+/** The first 100 characters (code points, so a letter never ends in half an emoji). */
+export function letterPreview(content: string): string {
+  const chars = Array.from(content);
+  return chars.length <= LETTER_PREVIEW_LENGTH ? content : chars.slice(0, LETTER_PREVIEW_LENGTH).join('');
+}
+
+/** One row of the list: never the whole letter. `version` is what an editor sends back as `expectedVersion`. */
+export interface LetterSummary {
+  id: string;
+  title: string;
+  /** The first 100 characters of the body. */
+  preview: string;
+  word_count: number;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** A whole letter, for the viewer and the editor. */
+export interface Letter extends LetterSummary {
+  content: string;
+}
+
+/** A page of the list, newest first; `nextCursor` fetches the next (older) page, null at the end. */
+export interface LetterPage {
+  letters: LetterSummary[];
+  nextCursor: string | null;
+}
+
+// HTTP bodies (gateway) and RPC payloads (rpc.letters.*). The owner is never part of a payload:
+// the letters service takes it from the verified access token that travels with the request.
+
+/** POST /api/letters. `id` (a UUID the client makes up per new letter) makes a retried save harmless. */
+export interface WriteLetterRequest {
+  id?: string;
+  title: string;
+  content: string;
+}
+
+/** PUT /api/letters/:id. `expectedVersion` is the version the editor showed: a newer one is a CONFLICT. */
+export interface ReviseLetterRequest {
+  title: string;
+  content: string;
+  expectedVersion: number;
+}
+
+export interface ListLettersRequest {
+  limit?: number;
+  cursor?: string;
+}
+export interface LetterByIdRequest {
+  id: string;
+}
+export interface WriteLetterPayload {
+  id: string;
+  title: string;
+  content: string;
+}
+export interface ReviseLetterPayload extends ReviseLetterRequest {
+  id: string;
+}
+export interface DeleteLetterReply {
+  id: string;
+  deleted: true;
+}
+
+// Events of the stream `letter-{id}`, as the service stores them. Title and content are sealed with
+// the letter's own data key (AES-256-GCM): deleting the letter destroys the key, so the words in
+// every past event become unreadable while the fact that the letter existed stays in the history.
+
+/** AES-256-GCM output, base64. */
+export interface SealedText {
+  alg: 'A256GCM';
+  iv: string;
+  tag: string;
+  ct: string;
+}
+
+export interface LetterWrittenData { letterId: string; ownerId: string; title: SealedText; content: SealedText; wordCount: number; writtenAt: string }
+export interface LetterRevisedData { letterId: string; ownerId: string; title: SealedText; content: SealedText; wordCount: number; revisedAt: string }
+export interface LetterDeletedData { letterId: string; ownerId: string; deletedAt: string }
+
+export type StoredLetterEvent =
+  | { type: 'LetterWritten'; data: LetterWrittenData }
+  | { type: 'LetterRevised'; data: LetterRevisedData }
+  | { type: 'LetterDeleted'; data: LetterDeletedData };
+
+export type LetterEventType = StoredLetterEvent['type'];
+
+// What leaves the service on JetStream (LettersEvents subjects): ids, counts and times, never a
+// word of the letter. The timeline fetches titles from the letters service when it renders.
+export interface LetterWrittenV1 { letterId: string; ownerId: string; wordCount: number; writtenAt: string }
+export interface LetterRevisedV1 { letterId: string; ownerId: string; wordCount: number; revisedAt: string }
+export interface LetterDeletedV1 { letterId: string; ownerId: string; deletedAt: string }
+
+// ---------------------------------------------------------------------------------------------
+// The vault home's "Thoughts & Feelings" reflection (owner-core spec, section 2 "Vault home").
+// One per user, kept by the letters (writing) service as the stream `reflection-{userId}`, its text
+// sealed in the events with that stream's own key, like a letter's words. The original product kept
+// it in the browser's localStorage `vault_thoughts`; that is now only read once, to migrate it.
+
+/** A reflection's limit, after trimming (a limit the spec does not state; fits one NATS message). */
+export const REFLECTION_MAX = 20_000;
+
+export const ReflectionMessages = {
+  tooLong: `A reflection can be at most ${REFLECTION_MAX.toLocaleString('en-GB')} characters.`,
+  saved: 'Thoughts saved privately',
+  saveFailed: 'Could not save your reflection',
+  tryAgain: 'Please try again.',
+} as const;
+
+/** Trims a reflection and checks its length. A blank one is valid: saving it clears the reflection. */
+export function validateReflectionText(input: unknown): { text: string; error: string | null } {
+  const text = typeof input === 'string' ? input.trim() : '';
+  return { text, error: text.length > REFLECTION_MAX ? ReflectionMessages.tooLong : null };
+}
+
+/**
+ * GET and PUT /api/vault/reflection (rpc.letters.reflection.get / .save): the caller's own
+ * reflection; `text` is '' and `updated_at` null when none is saved (or it was cleared).
+ */
+export interface Reflection {
+  text: string;
+  updated_at: string | null;
+}
+
+/** PUT /api/vault/reflection and rpc.letters.reflection.save. Trimmed; blank clears it. */
+export interface SaveReflectionRequest {
+  text: string;
+}
+
+// Events of the stream `reflection-{userId}`, as stored: the text sealed with the stream's key.
+// None of them is published: nothing outside the letters service needs to know about a reflection.
+export interface ReflectionSavedData { ownerId: string; text: SealedText; savedAt: string }
+export interface ReflectionClearedData { ownerId: string; clearedAt: string }
+
+export type StoredReflectionEvent =
+  | { type: 'ReflectionSaved'; data: ReflectionSavedData }
+  | { type: 'ReflectionCleared'; data: ReflectionClearedData };

@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The repository root (libs/testing/src -> ../../..). */
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/**
+ * Compiles projects (e.g. `['libs/contracts', 'libs/platform', 'apps/worker']`) with the build's own
+ * SWC options into a scratch directory inside node_modules (so bare imports such as `pg` resolve),
+ * pointing `@lv/contracts` and `@lv/platform/<module>` at the scratch copies. Fault-injection specs
+ * run the result as a child process they can SIGKILL, from this checkout's sources, without touching
+ * the dist/ folders a running stack may be using. Returns the scratch directory.
+ */
+export async function compileForChildProcess(projects: string[], label: string): Promise<string> {
+  const { transformFile } = await import('@swc/core');
+  const { swcOptions } = (await import(pathToFileURL(join(repoRoot, 'tools', 'build', 'swc-options.mjs')).href)) as { swcOptions: object };
+  const scratch = join(repoRoot, 'node_modules', '.cache', `lv-${label}-${process.pid}`);
+  await rm(scratch, { recursive: true, force: true });
+  for (const project of projects) {
+    const src = join(repoRoot, project, 'src');
+    for (const entry of await readdir(src, { recursive: true, withFileTypes: true })) {
+      const file = join(entry.parentPath, entry.name);
+      if (!entry.isFile() || !file.endsWith('.ts') || file.endsWith('.d.ts') || /\.spec\.ts$/.test(file) || file.includes('test-support')) continue;
+      const target = join(scratch, project, relative(src, file)).replace(/\.ts$/, '.js');
+      const { code } = await transformFile(file, { ...swcOptions, filename: file, sourceMaps: false } as never);
+      const rel = (to: string) => {
+        const path = relative(dirname(target), join(scratch, to));
+        return path.startsWith('.') ? path : `./${path}`;
+      };
+      const rewritten = code
+        .replace(/(['"])@lv\/contracts\1/g, `'${rel('libs/contracts/index.js')}'`)
+        .replace(/(['"])@lv\/platform\/([a-z-]+)\1/g, (_m, _q, sub: string) => `'${rel(`libs/platform/${sub}/index.js`)}'`);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, rewritten);
+    }
+  }
+  await writeFile(join(scratch, 'package.json'), '{ "type": "module" }\n');
+  return scratch;
+}
+
+export interface ChildService {
+  child: ChildProcess;
+  /** Every output line so far. */
+  lines: string[];
+  /** Resolves with the first line matching, or rejects when the process exits first or time runs out. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `node <script> [...args]` with `env`, collecting its output lines. */
+export function startChild(script: string, args: string[], env: Record<string, string>): ChildService {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      lines.push(line);
+      for (const waiter of [...waiters]) {
+        if (waiter.pattern.test(line)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+    });
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    lines,
+    exited,
+    waitForLine(pattern, timeoutMs = 30_000) {
+      const seen = lines.find((l) => pattern.test(l));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; output:\n${lines.slice(-30).join('\n')}`)), timeoutMs);
+        waiters.push({ pattern, resolve: (line) => { clearTimeout(timer); resolve(line); } });
+        void exited.then(({ code, signal }) => {
+          clearTimeout(timer);
+          reject(new Error(`process exited (${signal ?? code}) before a line matching ${pattern}; output:\n${lines.slice(-30).join('\n')}`));
+        });
+      });
+    },
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,331 @@
+#!/usr/bin/env node
+// Media upload benchmark (issue 4), every figure measured in one run on this machine, against a fresh
+// stack of its own (port 3210, databases lv_benchmedia_*, data in .data/bench-media, STACK_ID
+// benchmedia, Redis database 5; processes logging at "warn"):
+//
+//   (a) throughput  a 200 MB WebM through the gateway (browser -> gateway -> vault-media -> object
+//                   storage, streamed, hashed on the way) against a direct PUT of the same file to the
+//                   same object store (the platform's multipart upload, the same 8 MiB parts). Two rounds,
+//                   alternating; ratio of the mean throughputs. Goal >= 0.5.
+//   (b) memory      peak RSS growth of the gateway and vault-media processes during the gateway uploads
+//                   (sampled every 50 ms from /proc, over their RSS after a warm-up upload). Goal <= 64 MB.
+//   (c) hashing     the worker's media-hashing job on the stored 200 MB object (streamed from storage
+//                   and hashed; BullMQ's processedOn..finishedOn) against `openssl dgst -sha256` on the
+//                   same file (best of 3). Throughput ratio openssl time / job time. Goal >= 0.8.
+//   (d) duplicate   re-uploading the same recording: SHA-256 in the client + POST answered 409 before
+//                   any byte is sent, against the first upload (SHA-256 + POST + PUT). Goal >= 10x faster.
+//
+// The media-hashing queue is paused while (a) and (b) run, so the worker's hashing does not compete
+// with the uploads on two cores. Output: a table per phase, a BENCH_MEDIA_RESULT {...} line, and the
+// result in .data/bench-media/last-result.json. Knobs: BENCH_MEDIA_PORT (3210), BENCH_MEDIA_MB (200).
+// Not a test; do not run it next to another stack or a test run.
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
+import { buildIfNeeded } from './build-check.mjs';
+import { table } from './stats.mjs';
+
+const MiB = 1024 * 1024;
+const port = Number(process.env.BENCH_MEDIA_PORT ?? 3210);
+const sizeMb = Number(process.env.BENCH_MEDIA_MB ?? 200);
+const redisDb = 5;
+const stackId = 'benchmedia';
+const GOALS = { throughputRatio: 0.5, rssGrowthMb: 64, hashingRatio: 0.8, duplicateSpeedup: 10 };
+const WATCHDOG_MS = 300_000;
+
+const dataDir = join(root, '.data', 'bench-media');
+mkdirSync(dataDir, { recursive: true });
+const logFile = join(dataDir, 'stack.log');
+const logStream = createWriteStream(logFile, { flags: 'w' });
+const say = (line) => console.log(line);
+let stack;
+let finishing = false;
+
+async function cleanup() {
+  if (stack) await stack.stop().catch((err) => say(`[bench-media] stopping the stack: ${err.message}`));
+  stack = undefined;
+  await new Promise((r) => logStream.end(r));
+}
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, async () => {
+    if (finishing) process.exit(130);
+    finishing = true;
+    await cleanup();
+    process.exit(130);
+  });
+}
+const watchdog = setTimeout(async () => {
+  say(`[bench-media] took longer than ${WATCHDOG_MS / 1000}s: stopping`);
+  finishing = true;
+  await cleanup();
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const mbps = (bytes, ms) => bytes / MiB / (ms / 1000);
+const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/** A WebM-looking file: the EBML magic, then random bytes. */
+function makeFile(path, bytes) {
+  const out = createWriteStream(path);
+  return new Promise((resolve, reject) => {
+    let written = 0;
+    const write = () => {
+      while (written < bytes) {
+        const chunk = randomBytes(Math.min(4 * MiB, bytes - written));
+        if (written === 0) chunk.set([0x1a, 0x45, 0xdf, 0xa3], 0);
+        written += chunk.length;
+        if (!out.write(chunk)) return out.once('drain', write);
+      }
+      out.end(resolve);
+    };
+    out.on('error', reject);
+    write();
+  });
+}
+
+/**
+ * The browser's fingerprint of a recording: SHA-256 over the Blob it already holds in memory
+ * (apps/web/src/api/media.ts: crypto.subtle.digest, native BoringSSL in Chromium). Here the native
+ * OpenSSL digest over the same bytes in memory stands in for it (Node's Web Crypto would add a copy
+ * to its thread pool that the browser does not make). Only the digest is timed, as in the browser.
+ */
+async function browserSha256(bytes) {
+  const started = performance.now();
+  const hex = createHash('sha256').update(bytes).digest('hex');
+  return { hex, ms: performance.now() - started };
+}
+
+async function api(path, { method = 'GET', body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  return fetch(`${stack.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/** PUT a file through the gateway, streamed from disk with its length, as a browser sends a Blob. */
+function putFile(url, path, token) {
+  return new Promise((resolve, reject) => {
+    const size = statSync(path).size;
+    const req = httpRequest(url, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'video/webm', 'content-length': String(size) } }, (res) => {
+      const parts = [];
+      res.on('data', (c) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(parts).toString('utf8') }));
+    });
+    req.on('error', reject);
+    createReadStream(path, { highWaterMark: MiB }).pipe(req);
+  });
+}
+
+/** RSS in bytes of a process (Linux /proc). */
+function rssOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+function sampleRss(pids) {
+  const peaks = Object.fromEntries(Object.keys(pids).map((name) => [name, 0]));
+  const timer = setInterval(() => {
+    for (const [name, pid] of Object.entries(pids)) peaks[name] = Math.max(peaks[name], rssOf(pid));
+  }, 50);
+  return () => {
+    clearInterval(timer);
+    for (const [name, pid] of Object.entries(pids)) peaks[name] = Math.max(peaks[name], rssOf(pid));
+    return peaks;
+  };
+}
+
+let exitCode = 0;
+const startedAt = Date.now();
+try {
+  say(`[bench-media] ${buildIfNeeded(root, nodeBinary(), say)}`);
+  const file = join(dataDir, `recording-${sizeMb}mb.webm`);
+  const small = join(dataDir, 'warm-up-20mb.webm');
+  say(`[bench-media] writing a ${sizeMb} MB test recording`);
+  await makeFile(file, sizeMb * MiB);
+  await makeFile(small, 20 * MiB);
+  const size = statSync(file).size;
+
+  say(`[bench-media] starting a fresh stack on 127.0.0.1:${port} (logs: ${logFile})`);
+  stack = await startStack({
+    port, host: '127.0.0.1', dataDir, dbPrefix: 'lv_benchmedia_', fresh: true, stackId, redisDb, s3Port: 0, smtpPort: 0, mailHttpPort: 0, logLevel: 'warn',
+    log: (line) => logStream.write(`${line}\n`),
+  });
+  const pid = (name) => stack.processes.find((p) => p.name === name).pid;
+  const pids = { gateway: pid('gateway'), 'vault-media': pid('vault-media') };
+
+  // The platform's own clients, from the build the stack runs.
+  const { createObjectStorage } = await import(pathToFileURL(join(root, 'libs', 'platform', 'dist', 'storage', 'index.js')).href);
+  const { createQueue, createRedisConnection } = await import(pathToFileURL(join(root, 'libs', 'platform', 'dist', 'queues', 'index.js')).href);
+  const storage = createObjectStorage({ S3_ENDPOINT: stack.s3.endpoint, S3_REGION: stack.s3.region, S3_ACCESS_KEY: stack.s3.accessKey, S3_SECRET_KEY: stack.s3.secretKey }, { partSize: 8 * MiB });
+  const connection = createRedisConnection(`redis://127.0.0.1:6379/${redisDb}`, { role: 'producer', name: 'bench-media' });
+  const queue = createQueue('media-hashing', connection, { prefix: `lv-${stackId}` });
+  await queue.pause();
+
+  const password = 'bench-Password-1!';
+  const tokens = [];
+  for (let i = 0; i < 3; i++) {
+    const res = await api('/api/auth/sign-up', { method: 'POST', body: { email: `bench-media-${i}-${Date.now().toString(36)}@example.com`, password } });
+    if (res.status !== 201) throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
+    tokens.push((await res.json()).accessToken);
+  }
+
+  /** The browser's whole save: hash, POST (dedupe), PUT (streamed); times of each step. */
+  async function saveThroughGateway(path, token, sha256) {
+    const t0 = performance.now();
+    const start = await api('/api/media/uploads', { method: 'POST', token, body: { type: 'video', title: 'Bench recording', sha256, size: statSync(path).size } });
+    const t1 = performance.now();
+    if (start.status !== 201) return { status: start.status, postMs: t1 - t0, body: await start.text() };
+    const ticket = await start.json();
+    const put = await putFile(`${stack.url}${ticket.uploadUrl}`, path, token);
+    const t2 = performance.now();
+    if (put.status !== 201) throw new Error(`upload answered ${put.status}: ${put.body}`);
+    return { status: 201, postMs: t1 - t0, putMs: t2 - t1, recording: JSON.parse(put.body) };
+  }
+
+  say('[bench-media] client-side SHA-256 of the recording (what the browser does before the POST)');
+  const fileBytes = readFileSync(file);
+  const { hex: fileSha, ms: clientHashMs } = await browserSha256(fileBytes);
+  const { hex: smallSha } = await browserSha256(readFileSync(small));
+  let t;
+
+  say('[bench-media] warm-up: a 20 MB upload through the gateway, and a direct one');
+  await saveThroughGateway(small, tokens[2], smallSha);
+  await storage.upload('vaultmedia', 'bench/warm-up.webm', createReadStream(small), { contentType: 'video/webm' });
+  await new Promise((r) => setTimeout(r, 1000));
+  const rssBefore = Object.fromEntries(Object.entries(pids).map(([name, p]) => [name, rssOf(p)]));
+
+  // (a) + (b): two rounds, alternating direct and gateway.
+  const direct = [];
+  const gateway = [];
+  const peaks = [];
+  for (let round = 0; round < 2; round++) {
+    say(`[bench-media] round ${round + 1}: direct PUT of ${sizeMb} MB to object storage`);
+    t = performance.now();
+    await storage.upload('vaultmedia', `bench/direct-${round}.webm`, createReadStream(file, { highWaterMark: MiB }), { contentType: 'video/webm' });
+    direct.push(performance.now() - t);
+    say(`[bench-media] round ${round + 1}: ${sizeMb} MB through the gateway`);
+    const stopSampling = sampleRss(pids);
+    const saved = await saveThroughGateway(file, tokens[round], fileSha);
+    peaks.push(stopSampling());
+    gateway.push({ ...saved, totalMs: saved.postMs + saved.putMs });
+    if (saved.recording.blob_hash !== fileSha || saved.recording.size !== size) throw new Error('the stored recording does not match the file');
+  }
+  const meanThroughput = (list) => list.reduce((a, b) => a + b, 0) / list.length;
+  const directMbps = meanThroughput(direct.map((ms) => mbps(size, ms)));
+  const gatewayMbps = meanThroughput(gateway.map((g) => mbps(size, g.putMs)));
+  const throughputRatio = gatewayMbps / directMbps;
+  const growth = Object.fromEntries(Object.keys(pids).map((name) => [name, Math.max(...peaks.map((p) => p[name])) - rssBefore[name]]));
+
+  // (d) duplicate: the same recording again, for the owner of round 1.
+  say('[bench-media] duplicate re-upload of the round-1 recording');
+  const { hex: dupSha, ms: dupHashMs } = await browserSha256(fileBytes);
+  const duplicate = await saveThroughGateway(file, tokens[0], dupSha);
+  if (duplicate.status !== 409) throw new Error(`the duplicate was answered ${duplicate.status}, not 409`);
+  const firstMs = clientHashMs + gateway[0].totalMs;
+  const duplicateMs = dupHashMs + duplicate.postMs;
+  const duplicateSpeedup = firstMs / duplicateMs;
+
+  // (c) hashing: the worker's job on round 1's object, alone (round 2's job is dropped).
+  say('[bench-media] server hashing: the media-hashing job of the round-1 recording');
+  await queue.remove(gateway[1].recording.id).catch(() => undefined);
+  for (const job of await queue.getJobs(['waiting', 'delayed'])) if (job.id !== gateway[0].recording.id) await job.remove().catch(() => undefined);
+  await queue.resume();
+  const jobId = gateway[0].recording.id;
+  let job;
+  for (let i = 0; i < 600; i++) {
+    job = await queue.getJob(jobId);
+    if (job?.finishedOn) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!job?.finishedOn) throw new Error('the media-hashing job did not finish within 60 s');
+  if (job.returnvalue?.integrity !== 'verified') throw new Error(`the job reported ${JSON.stringify(job.returnvalue)}`);
+  const jobMs = job.finishedOn - job.processedOn;
+  const jobHashMs = job.returnvalue.hashMs;
+  t = performance.now();
+  const streamed = createHash('sha256');
+  for await (const chunk of await storage.getObject('vaultmedia', gateway[0].recording.file_path)) streamed.update(chunk);
+  const inBenchStreamMs = performance.now() - t;
+  const opensslRuns = [];
+  for (let i = 0; i < 3; i++) {
+    t = performance.now();
+    const r = spawnSync('openssl', ['dgst', '-sha256', file], { encoding: 'utf8' });
+    opensslRuns.push(performance.now() - t);
+    if (!r.stdout.includes(fileSha)) throw new Error(`openssl disagrees: ${r.stdout}`);
+  }
+  const opensslMs = Math.min(...opensslRuns);
+  const hashingRatio = opensslMs / jobMs;
+  const hashingCpuRatio = opensslMs / jobHashMs;
+
+  await queue.close();
+  connection.disconnect();
+
+  say('');
+  say(`(a) ${sizeMb} MB upload, two rounds (MiB/s):`);
+  say(table([
+    ['', 'round 1', 'round 2', 'mean MiB/s'],
+    ['direct PUT to object storage', `${fmt(mbps(size, direct[0]))} (${seconds(direct[0])})`, `${fmt(mbps(size, direct[1]))} (${seconds(direct[1])})`, fmt(directMbps)],
+    ['through the gateway (PUT)', `${fmt(mbps(size, gateway[0].putMs))} (${seconds(gateway[0].putMs)})`, `${fmt(mbps(size, gateway[1].putMs))} (${seconds(gateway[1].putMs)})`, fmt(gatewayMbps)],
+  ]));
+  say(`ratio gateway/direct: ${throughputRatio.toFixed(2)} (goal >= ${GOALS.throughputRatio})`);
+  say('');
+  say('(b) peak RSS growth during the gateway uploads (over RSS after the warm-up):');
+  say(table([['', 'RSS before', 'peak', 'growth'], ...Object.keys(pids).map((name) => [name, `${fmt(rssBefore[name] / MiB)} MB`, `${fmt(Math.max(...peaks.map((p) => p[name])) / MiB)} MB`, `${fmt(growth[name] / MiB)} MB`])]));
+  say(`goal <= ${GOALS.rssGrowthMb} MB each`);
+  say('');
+  say(`(c) SHA-256 of the ${sizeMb} MB object:`);
+  say(table([
+    ['', 'time', 'MiB/s'],
+    ['worker media-hashing job (stream from storage + hash + report)', seconds(jobMs), fmt(mbps(size, jobMs))],
+    ['  of which hashing in the worker (CPU in hash.update/digest)', seconds(jobHashMs), fmt(mbps(size, jobHashMs))],
+    ['same stream + hash in this process (no queue, no report)', seconds(inBenchStreamMs), fmt(mbps(size, inBenchStreamMs))],
+    ['openssl dgst -sha256 on the file (best of 3)', seconds(opensslMs), fmt(mbps(size, opensslMs))],
+  ]));
+  say(`ratio openssl time / job time: ${hashingRatio.toFixed(2)} (goal >= ${GOALS.hashingRatio}); openssl time / the worker's hashing time: ${hashingCpuRatio.toFixed(2)}`);
+  say('  (the job waits mostly on reading the object from the embedded S3 stand-in, which serves one stream at a few hundred MiB/s)');
+  say('');
+  say('(d) duplicate re-upload against the first upload:');
+  say(table([
+    ['', 'client SHA-256', 'POST', 'PUT', 'total'],
+    ['first upload (round 1)', seconds(clientHashMs), seconds(gateway[0].postMs), seconds(gateway[0].putMs), seconds(firstMs)],
+    ['duplicate (409 before the body)', seconds(dupHashMs), seconds(duplicate.postMs), '-', seconds(duplicateMs)],
+  ]));
+  say(`duplicate is ${duplicateSpeedup.toFixed(1)}x faster (goal >= ${GOALS.duplicateSpeedup}x); server side alone (POST 409 vs POST + PUT): ${(gateway[0].totalMs / duplicate.postMs).toFixed(0)}x`);
+
+  const result = {
+    at: new Date().toISOString(), node: process.versions.node, sizeBytes: size,
+    throughput: { directMs: direct, gatewayPutMs: gateway.map((g) => g.putMs), directMbps, gatewayMbps, ratio: throughputRatio },
+    rss: { before: rssBefore, peaks, growth },
+    hashing: { jobMs, jobHashMs, inBenchStreamMs, opensslMs, opensslRuns, ratio: hashingRatio, cpuRatio: hashingCpuRatio },
+    duplicate: { clientHashMs, firstMs, duplicateMs, duplicatePostMs: duplicate.postMs, speedup: duplicateSpeedup },
+    goals: GOALS,
+  };
+  writeFileSync(join(dataDir, 'last-result.json'), `${JSON.stringify(result, null, 2)}\n`);
+  const met = {
+    throughput: throughputRatio >= GOALS.throughputRatio,
+    rss: Object.values(growth).every((g) => g / MiB <= GOALS.rssGrowthMb),
+    hashing: hashingRatio >= GOALS.hashingRatio,
+    duplicate: duplicateSpeedup >= GOALS.duplicateSpeedup,
+  };
+  say(`BENCH_MEDIA_RESULT ${JSON.stringify({
+    throughputRatio: Number(throughputRatio.toFixed(2)), gatewayMbps: Number(gatewayMbps.toFixed(1)), directMbps: Number(directMbps.toFixed(1)),
+    rssGrowthMb: Object.fromEntries(Object.entries(growth).map(([k, v]) => [k, Number((v / MiB).toFixed(1))])),
+    hashingRatio: Number(hashingRatio.toFixed(2)), hashingCpuRatio: Number(hashingCpuRatio.toFixed(2)), duplicateSpeedup: Number(duplicateSpeedup.toFixed(1)), goalsMet: met,
+  })}`);
+} catch (err) {
+  exitCode = 1;
+  say(`[bench-media] failed: ${err instanceof StackError ? err.message : err.stack ?? err}`);
+  say(`[bench-media] the stack's logs are in ${logFile}`);
+} finally {
+  finishing = true;
+  await cleanup();
+  for (const name of [`recording-${sizeMb}mb.webm`, 'warm-up-20mb.webm']) rmSync(join(dataDir, name), { force: true });
+  clearTimeout(watchdog);
+  say(`[bench-media] done in ${((Date.now() - startedAt) / 1000).toFixed(0)}s`);
+}
+process.exit(exitCode);

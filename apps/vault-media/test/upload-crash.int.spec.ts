@@ -147,7 +147,10 @@ describe('vault-media killed mid-upload (child process)', () => {
     await query(`update media_objects set last_activity_at = now() - interval '1 minute' where recording_id = ?`, [ticket.uploadId]);
     // The running process's periodic sweep (every second here) finds it.
     await waitFor(async () => !(await objectExists(ticket.objectKey)), 15_000, 'the orphaned object to be removed');
-    expect((await query<{ state: string }>('select state from media_objects where recording_id = ?', [ticket.uploadId]))[0]?.state).toBe('removed');
+    // The sweep deletes the object first and records it as removed right after.
+    const stateOf = async () => (await query<{ state: string }>('select state from media_objects where recording_id = ?', [ticket.uploadId]))[0]?.state;
+    await waitFor(async () => (await stateOf()) !== 'removing', 5_000, 'the sweep to record the removal');
+    expect(await stateOf()).toBe('removed');
     expect(await query('select id from recordings where id = ?', [ticket.uploadId])).toEqual([]);
   });
 });

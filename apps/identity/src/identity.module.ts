@@ -1,15 +1,9 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { Redis } from 'ioredis';
-import type { NatsConnection } from '@nats-io/transport-node';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { AccessTokenSigner, AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
-import { createOrm } from '@lv/platform/database';
-import { OutboxRelay } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
-import { connectNats, ensureServiceStream } from '@lv/platform/messaging';
-import { RpcCallerGuard, RpcErrorFilter } from '@lv/platform/nest';
+import { closeServiceCore, openServiceCore, RpcCallerGuard, RpcErrorFilter, type ServiceCore } from '@lv/platform/nest';
 import type { IdentityConfig } from './config.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
 import { IdentityController } from './identity.controller.js';
@@ -19,22 +13,10 @@ import { identityMigrations } from './migrations.js';
 export const IDENTITY_RESOURCES = Symbol('IDENTITY_RESOURCES');
 
 /** Connections the service owns; opened before Nest starts and closed when it stops. */
-export interface IdentityResources {
-  orm: MikroORM;
-  redis: Redis;
-  nats: NatsConnection;
-  relay: OutboxRelay;
-}
+export type IdentityResources = ServiceCore;
 
-export async function openIdentityResources(config: IdentityConfig, logger: Logger): Promise<IdentityResources> {
-  const orm = await createOrm({ databaseUrl: config.DATABASE_URL, migrations: identityMigrations, poolMax: config.DATABASE_POOL_MAX, logger });
-  const pending = await orm.migrator.getPending();
-  if (pending.length) throw new Error(`identity: ${pending.length} pending migration(s); run \`node apps/identity/dist/main.js migrate\` first`);
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const nats = await connectNats(config.NATS_URL, 'identity-events');
-  await ensureServiceStream(nats, 'identity', undefined, { replicas: config.JETSTREAM_REPLICAS });
-  const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, nats, logger: logger.child({ component: 'outbox-relay' }), stackId: process.env.STACK_ID });
-  return { orm, redis, nats, relay };
+export function openIdentityResources(config: IdentityConfig, logger: Logger): Promise<IdentityResources> {
+  return openServiceCore('identity', config, identityMigrations, logger);
 }
 
 @Module({})
@@ -75,10 +57,7 @@ export class IdentityModule implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.resources.relay.stop();
-    await this.resources.nats.drain().catch(() => undefined);
-    this.resources.redis.disconnect();
-    await this.resources.orm.close();
+    await closeServiceCore(this.resources);
   }
 }
 

@@ -1,15 +1,9 @@
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { Redis } from 'ioredis';
-import type { NatsConnection } from '@nats-io/transport-node';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
-import { createOrm } from '@lv/platform/database';
-import { OutboxRelay } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
-import { connectNats, ensureServiceStream } from '@lv/platform/messaging';
-import { RpcCallerGuard, RpcErrorFilter } from '@lv/platform/nest';
+import { closeServiceCore, openServiceCore, RpcCallerGuard, RpcErrorFilter, type ServiceCore } from '@lv/platform/nest';
 import type { LettersConfig } from './config.js';
 import { LettersController } from './letters.controller.js';
 import { LettersService } from './letters.service.js';
@@ -18,22 +12,10 @@ import { lettersMigrations } from './migrations.js';
 export const LETTERS_RESOURCES = Symbol('LETTERS_RESOURCES');
 
 /** Connections the service owns; opened before Nest starts and closed when it stops. */
-export interface LettersResources {
-  orm: MikroORM;
-  redis: Redis;
-  nats: NatsConnection;
-  relay: OutboxRelay;
-}
+export type LettersResources = ServiceCore;
 
-export async function openLettersResources(config: LettersConfig, logger: Logger): Promise<LettersResources> {
-  const orm = await createOrm({ databaseUrl: config.DATABASE_URL, migrations: lettersMigrations, poolMax: config.DATABASE_POOL_MAX, logger });
-  const pending = await orm.migrator.getPending();
-  if (pending.length) throw new Error(`letters: ${pending.length} pending migration(s); run \`node apps/letters/dist/main.js migrate\` first`);
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const nats = await connectNats(config.NATS_URL, 'letters-events');
-  await ensureServiceStream(nats, 'letters', undefined, { replicas: config.JETSTREAM_REPLICAS });
-  const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, nats, logger: logger.child({ component: 'outbox-relay' }), stackId: process.env.STACK_ID });
-  return { orm, redis, nats, relay };
+export function openLettersResources(config: LettersConfig, logger: Logger): Promise<LettersResources> {
+  return openServiceCore('letters', config, lettersMigrations, logger);
 }
 
 @Module({})
@@ -61,10 +43,7 @@ export class LettersModule implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.resources.relay.stop();
-    await this.resources.nats.drain().catch(() => undefined);
-    this.resources.redis.disconnect();
-    await this.resources.orm.close();
+    await closeServiceCore(this.resources);
   }
 }
 

@@ -6,11 +6,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { MEDIA_BUCKET } from '@lv/contracts';
 import { AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
-import { createOrm } from '@lv/platform/database';
 import { DurableConsumer, OutboxRelay } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
-import { connectNats, ensureServiceStream } from '@lv/platform/messaging';
-import { RpcCallerGuard, RpcClient, RpcErrorFilter } from '@lv/platform/nest';
+import { ensureServiceStream } from '@lv/platform/messaging';
+import { openServiceCore, RpcCallerGuard, RpcClient, RpcErrorFilter } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, QueueNames, type TypedQueue } from '@lv/platform/queues';
 import { createObjectStorage, type ObjectStorage } from '@lv/platform/storage';
 import type { VaultMediaConfig } from './config.js';
@@ -39,16 +38,10 @@ export interface VaultMediaResources {
 }
 
 export async function openVaultMediaResources(config: VaultMediaConfig, logger: Logger): Promise<VaultMediaResources> {
-  const orm = await createOrm({ databaseUrl: config.DATABASE_URL, migrations: vaultMediaMigrations, poolMax: config.DATABASE_POOL_MAX, logger });
-  const pending = await orm.migrator.getPending();
-  if (pending.length) throw new Error(`vault-media: ${pending.length} pending migration(s); run \`node apps/vault-media/dist/main.js migrate\` first`);
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const nats = await connectNats(config.NATS_URL, 'vault-media-events');
-  await ensureServiceStream(nats, 'vault-media');
+  const { orm, redis, nats, relay } = await openServiceCore('vault-media', config, vaultMediaMigrations, logger);
   // The timeline reads the letters stream; creating it (with letters' own settings) if letters has not
   // started yet lets the durable consumer attach now and read every letter event once they come.
-  await ensureServiceStream(nats, 'letters');
-  const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, nats, logger: logger.child({ component: 'outbox-relay' }), stackId: process.env.STACK_ID });
+  await ensureServiceStream(nats, 'letters', undefined, { replicas: config.JETSTREAM_REPLICAS });
   const storage = createObjectStorage(config, { partSize: config.MEDIA_PART_SIZE_MB * 1024 * 1024 });
   await storage.ensureBucket(MEDIA_BUCKET);
   const queueConnection = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'vault-media' });

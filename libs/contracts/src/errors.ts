@@ -38,3 +38,23 @@ export interface ErrorBody {
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ErrorCodes, value);
 }
+
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * The generic code for an HTTP status, for answers that carry no ErrorBody of their own (a framework
+ * 404, a proxy's 503). Undefined where no single code fits; callers choose their own fallback.
+ */
+export function errorCodeForStatus(status: number): ErrorCode | undefined {
+  return CODE_BY_STATUS[status];
+}

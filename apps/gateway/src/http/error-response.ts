@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
-import { ErrorCodes, type ErrorBody, type ErrorCode } from '@lv/contracts';
+import { ErrorCodes, errorCodeForStatus, type ErrorBody, type ErrorCode } from '@lv/contracts';
 import { toErrorBody } from '@lv/platform/errors';
 
 /** How any failure is answered over HTTP: the status, the ErrorBody, extra headers, and whether it is a fault to log. */
@@ -11,18 +11,6 @@ export interface ErrorResponse {
   /** True for failures on our side (unexpected errors, 5xx other than "unavailable"): log them with their id. */
   fault: boolean;
 }
-
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: 'VALIDATION_FAILED',
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA',
-  429: 'RATE_LIMITED',
-  503: 'SERVICE_UNAVAILABLE',
-};
 
 function internal(newErrorId: () => string): ErrorResponse {
   return { status: 500, body: { code: 'INTERNAL', message: ErrorCodes.INTERNAL.message, errorId: newErrorId() }, headers: {}, fault: true };
@@ -56,7 +44,7 @@ export function toErrorResponse(exception: unknown, newErrorId: () => string = r
   const status = exception instanceof HttpException ? exception.getStatus() : clientErrorStatus(exception);
   if (status === undefined || (status >= 500 && status !== 503)) return internal(newErrorId);
   // Other 4xx statuses (405, 406, 414, 431...) keep their status: the request was refused as sent.
-  const code: ErrorCode = CODE_BY_STATUS[status] ?? (status >= 500 ? 'SERVICE_UNAVAILABLE' : 'VALIDATION_FAILED');
+  const code: ErrorCode = errorCodeForStatus(status) ?? (status >= 500 ? 'SERVICE_UNAVAILABLE' : 'VALIDATION_FAILED');
   return { status, body: { code, message: ErrorCodes[code].message }, headers: {}, fault: false };
 }
 

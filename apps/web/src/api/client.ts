@@ -1,4 +1,4 @@
-import { ErrorCodes, isErrorCode, type ErrorBody, type ErrorCode } from '@lv/contracts';
+import { ErrorCodes, errorCodeForStatus, isErrorCode, type ErrorBody, type ErrorCode } from '@lv/contracts';
 
 /** An error answer from the gateway: the HTTP status and the ErrorBody it carried. */
 export class ApiError extends Error {
@@ -46,25 +46,13 @@ export interface SendOptions extends RequestOptions {
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
-const STATUS_TO_CODE: Record<number, ErrorCode> = {
-  400: 'VALIDATION_FAILED',
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA',
-  429: 'RATE_LIMITED',
-  503: 'SERVICE_UNAVAILABLE',
-};
-
 /** Turns any error answer into an ErrorBody, even when the body is not the gateway's JSON. */
 export function toErrorBody(status: number, payload: unknown): ErrorBody {
   if (payload && typeof payload === 'object') {
     const p = payload as Partial<ErrorBody>;
     if (isErrorCode(p.code) && typeof p.message === 'string') return p as ErrorBody;
   }
-  const code: ErrorCode = STATUS_TO_CODE[status] ?? 'INTERNAL';
+  const code: ErrorCode = errorCodeForStatus(status) ?? 'INTERNAL';
   return { code, message: ErrorCodes[code].message };
 }
 

@@ -2,7 +2,7 @@
 // The S3-protocol server of the dev stack and of the tests: no MinIO server can be installed here
 // (no Docker, not in Debian), so @20minutes/s3rver stands in for it. It checks SigV4 signatures
 // (a wrong secret is rejected) and keeps its data on disk, so objects survive a restart.
-// deploy/ and docker-compose.yml use real MinIO.
+// deploy/ and docker-compose.yml use real MinIO. Objects are read 4 MiB at a time (see below).
 //
 // s3rver lacks two calls the minio client makes, answered here by a shim that runs only after
 // s3rver has authenticated the request (the shim turns s3rver's own NotImplemented /
@@ -15,6 +15,7 @@
 // Usage: node tools/dev/s3-server.mjs [--port 9000] [--host 127.0.0.1] [--dir .data/s3]
 //        [--access-key K] [--secret-key S]   (env: S3_PORT, S3_DIR, S3_ACCESS_KEY, S3_SECRET_KEY)
 import { createRequire } from 'node:module';
+import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,8 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const S3rver = require('@20minutes/s3rver');
 const AWSAccount = require('@20minutes/s3rver/lib/models/account');
+const FilesystemStore = require('@20minutes/s3rver/lib/stores/filesystem');
+const S3Object = require('@20minutes/s3rver/lib/models/object');
 
 export const DEFAULT_S3_ACCESS_KEY = 'legacy-vault';
 export const DEFAULT_S3_SECRET_KEY = 'legacy-vault-dev-secret';
@@ -86,6 +89,42 @@ function multipartShim(directory) {
     }
   };
 }
+
+// s3rver reads objects in 64 KiB pieces, so a GET of a large object tops out at a few hundred MiB/s
+// and costs the CPU it shares with the services on a small machine; MinIO serves GBs per second.
+// Same logic as s3rver's getObject (ranges included), reading 4 MiB at a time: 2-3x faster reads.
+const OBJECT_READ_BYTES = 4 * 1024 * 1024;
+FilesystemStore.prototype.getObject = async function getObjectInLargeReads(bucket, key, options) {
+  let metadata;
+  try {
+    metadata = await this.getMetadata(bucket, key);
+  } catch (err) {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  }
+  const lastByte = Math.max(0, Number(metadata['content-length']) - 1);
+  const ranged = Boolean(options && (options.start !== undefined || options.end));
+  const range = { start: options?.start || 0, end: Math.min(options?.end || Infinity, lastByte) };
+  if (range.start < 0 || range.end < range.start) {
+    const unsatisfiable = new S3Object(bucket, key, null, metadata);
+    if (ranged) unsatisfiable.range = range;
+    return unsatisfiable;
+  }
+  let content;
+  try {
+    content = await new Promise((resolvePromise, reject) => {
+      const stream = createReadStream(this.getResourcePath(bucket, key, 'object'), { ...range, highWaterMark: OBJECT_READ_BYTES })
+        .on('error', reject)
+        .on('open', () => resolvePromise(stream));
+    });
+  } catch (err) {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  }
+  const object = new S3Object(bucket, key, content, metadata);
+  if (ranged) object.range = range;
+  return object;
+};
 
 /**
  * Starts the S3-protocol server. `port: 0` picks a free port (tests).

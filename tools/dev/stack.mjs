@@ -2,7 +2,8 @@
 // the browser tests of `npm test` (tools/test/run-all.mjs):
 //   1. checks PostgreSQL, Redis and NATS (JetStream) on 127.0.0.1 and says how to start one that is down
 //   2. RS256 keys, generated once into <dataDir>/keys
-//   3. the S3-protocol server (<dataDir>/s3) and the SMTP catcher (<dataDir>/mail), in this process
+//   3. the S3-protocol server (<dataDir>/s3) as a process of its own, as MinIO would be, and the SMTP
+//      catcher (<dataDir>/mail) in this process
 //   4. with `fresh`: drops the databases of the prefix, the JetStream streams of the STACK_ID and
 //      the stack's Redis database (never the developer's: fresh refuses the default prefix/db 0)
 //   5. `node <entry> migrate` for every process with a database, one after the other
@@ -18,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { services, healthServiceNames, databaseName } from './services.mjs';
 import { ensureJwtKeys } from './keys.mjs';
-import { startS3Server, DEFAULT_S3_ACCESS_KEY, DEFAULT_S3_SECRET_KEY } from './s3-server.mjs';
+import { DEFAULT_S3_ACCESS_KEY, DEFAULT_S3_SECRET_KEY } from './s3-server.mjs';
 import { startSmtpCatcher } from './smtp-catcher.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -273,6 +274,58 @@ function runToCompletion(name, args, env, { log, timeoutMs, cwd }) {
   });
 }
 
+const S3_SERVER_SCRIPT = fileURLToPath(new URL('./s3-server.mjs', import.meta.url));
+
+/**
+ * The S3-protocol server in a process of its own: it serves every media byte, so it must not share
+ * an event loop with this orchestrator's log piping (nor, in a benchmark, with the load generator).
+ * Resolves once it listens, to the same shape as startS3Server's result.
+ */
+function startS3Process({ port, host, directory, accessKey, secretKey, log }) {
+  return new Promise((resolvePromise, reject) => {
+    const tail = [];
+    const child = spawn(nodeBinary(), [S3_SERVER_SCRIPT, '--port', String(port), '--host', host, '--dir', directory], {
+      env: { ...process.env, S3_ACCESS_KEY: accessKey, S3_SECRET_KEY: secretKey },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    running.add(child);
+    let exited = false;
+    const exit = new Promise((r) => child.once('exit', (code, signal) => { exited = true; running.delete(child); r({ code, signal }); }));
+    const close = async () => {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exit;
+      clearTimeout(timer);
+    };
+    let ready = false;
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        tail.push(line);
+        if (tail.length > 20) tail.shift();
+        const listening = !ready && /S3-protocol server on (http:\/\/\S+)/.exec(line);
+        if (listening) {
+          ready = true;
+          const endpoint = listening[1];
+          resolvePromise({ endpoint, host, port: Number(new URL(endpoint).port), accessKey, secretKey, region: 'us-east-1', directory, pid: child.pid, close });
+        } else if (ready) {
+          log(`[s3] ${line}`);
+        }
+      });
+    }
+    child.once('error', (err) => reject(err));
+    void exit.then(({ code, signal }) => {
+      if (ready) {
+        log(`[stack] the S3-protocol server ${signal ? `was killed by ${signal}` : `exited with code ${code}`}`);
+        return;
+      }
+      const detail = tail.join('\n');
+      reject(Object.assign(new Error(/EADDRINUSE/.test(detail) ? 'EADDRINUSE' : `exited (${signal ?? code}): ${detail.slice(-500)}`), { code: /EADDRINUSE/.test(detail) ? 'EADDRINUSE' : undefined }));
+    });
+  });
+}
+
 /** Names what is down in a /api/health body (Terminus shape or any { name: { status } } map). */
 export function describeHealth(body) {
   let parsed;
@@ -409,12 +462,13 @@ export async function startStack(options = {}) {
     const keys = ensureJwtKeys({ privateKeyPath: join(dataDir, 'keys', 'jwt-private.pem'), publicKeyPath: join(dataDir, 'keys', 'jwt-public.pem') });
     if (keys.created) log(`[stack] generated RS256 keys in ${join(dataDir, 'keys')}`);
 
-    const s3 = await startS3Server({
+    const s3 = await startS3Process({
       port: s3Port,
       host: infraHost,
       directory: join(dataDir, 's3'),
       accessKey: DEFAULT_S3_ACCESS_KEY,
       secretKey: DEFAULT_S3_SECRET_KEY,
+      log,
     }).catch((err) => {
       throw new StackError(`S3-protocol server: could not listen on ${infraHost}:${s3Port} (${err.code ?? err.message}); is Legacy Vault already running?`);
     });

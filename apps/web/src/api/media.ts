@@ -38,6 +38,24 @@ export async function sha256Hex(blob: Blob): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+const fingerprints = new WeakMap<Blob, Promise<string>>();
+
+/**
+ * The recording's SHA-256, computed once per recording: the recorder starts it as soon as recording
+ * stops, and a second save of the same recording (a retry after a failed upload, a second click) is
+ * refused as a duplicate in one round trip instead of hashing it all again. A failed hash is
+ * forgotten, so the next save tries again.
+ */
+export function fingerprintOf(blob: Blob, hash: (blob: Blob) => Promise<string> = sha256Hex): Promise<string> {
+  let pending = fingerprints.get(blob);
+  if (!pending) {
+    pending = hash(blob);
+    fingerprints.set(blob, pending);
+    pending.catch(() => fingerprints.delete(blob));
+  }
+  return pending;
+}
+
 export interface UploadProgress {
   loaded: number;
   total: number;
@@ -86,7 +104,7 @@ export async function uploadRecordingBody(ticket: UploadTicket, body: Blob, onPr
 /** The whole save: fingerprint, ask (duplicates are refused here, before the body), then send the body. */
 export async function saveRecording(input: { type: MediaType; title: string; blob: Blob }, onPhase?: (phase: 'hashing' | 'uploading', progress?: UploadProgress) => void, signal?: AbortSignal): Promise<Recording> {
   onPhase?.('hashing');
-  const sha256 = await sha256Hex(input.blob);
+  const sha256 = await fingerprintOf(input.blob);
   const ticket = await startUpload({ type: input.type, title: input.title, sha256, size: input.blob.size });
   onPhase?.('uploading', { loaded: 0, total: input.blob.size });
   return uploadRecordingBody(ticket, input.blob, (p) => onPhase?.('uploading', p), signal);

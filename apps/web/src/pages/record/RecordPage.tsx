@@ -6,7 +6,7 @@ import { ArrowLeft, Circle, Mic, Pause, Play, RotateCcw, Save, Square, Video } f
 import {
   AFTER_SAVE_REDIRECT_MS, canUseFeature, MediaMessages, RECORDING_TITLE_MAX, SAVE_NOTICE_MS, validateRecordingTitle, type MediaType,
 } from '@lv/contracts';
-import { mediaKeys, saveRecording, type UploadProgress } from '../../api/media.js';
+import { fingerprintOf, mediaKeys, saveRecording, type UploadProgress } from '../../api/media.js';
 import { ApiError } from '../../api/client.js';
 import { vaultKeys } from '../../api/vault.js';
 import { useAuth } from '../../auth/AuthProvider.js';
@@ -84,6 +84,11 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
 
   // A stopped, unsaved recording is kept as the unsaved_draft; its title follows what is typed.
   const recording = recorder.recording;
+  // Fingerprint the recording while its title is typed, so Save asks about duplicates at once (an
+  // error here is met again, and shown, when Save asks for the fingerprint).
+  useEffect(() => {
+    if (recording) fingerprintOf(recording.blob).catch(() => undefined);
+  }, [recording]);
   useEffect(() => {
     if (!recording) return;
     void saveDraft({ type: recording.type, title, durationSeconds: recording.durationSeconds, mimeType: recording.blob.type, size: recording.blob.size, savedAt: new Date().toISOString() }, recording.blob);

@@ -320,8 +320,10 @@ function startS3Process({ port, host, directory, accessKey, secretKey, log }) {
         log(`[stack] the S3-protocol server ${signal ? `was killed by ${signal}` : `exited with code ${code}`}`);
         return;
       }
+      // The caller words the error; a taken port is the one cause worth naming on its own.
       const detail = tail.join('\n');
-      reject(Object.assign(new Error(/EADDRINUSE/.test(detail) ? 'EADDRINUSE' : `exited (${signal ?? code}): ${detail.slice(-500)}`), { code: /EADDRINUSE/.test(detail) ? 'EADDRINUSE' : undefined }));
+      const portTaken = detail.includes('EADDRINUSE');
+      reject(Object.assign(new Error(portTaken ? 'EADDRINUSE' : `exited (${signal ?? code}): ${detail.slice(-500)}`), { code: portTaken ? 'EADDRINUSE' : undefined }));
     });
   });
 }

@@ -21,11 +21,13 @@ async function* walk(dir) {
   }
 }
 
-const isCompiled = (file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !/\.(spec|int\.spec|e2e\.spec)\.ts$/.test(file);
+// Specs and test-support/ folders (helpers only specs use) never ship in dist/.
+const isTestOnly = (file) => /\.(spec|int\.spec|e2e\.spec)\.ts$/.test(file) || /[\\/]test-support[\\/]/.test(file);
+const isCompiled = (file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !isTestOnly(file);
 
-export async function buildProject(projectDir) {
+/** Compiles `<projectDir>/src` into `out` (default `<projectDir>/dist`); returns how many files. */
+export async function buildProject(projectDir, out = join(projectDir, 'dist')) {
   const src = join(projectDir, 'src');
-  const out = join(projectDir, 'dist');
   if (!existsSync(src)) return 0;
   await rm(out, { recursive: true, force: true });
   let count = 0;
@@ -41,7 +43,7 @@ export async function buildProject(projectDir) {
         if (map) await writeFile(`${js}.map`, map);
         count++;
       })());
-    } else if (/\.(json|sql|html|txt)$/.test(file)) {
+    } else if (/\.(json|sql|html|txt)$/.test(file) && !isTestOnly(file)) {
       jobs.push((async () => {
         await mkdir(dirname(target), { recursive: true });
         const { readFile } = await import('node:fs/promises');

@@ -3,9 +3,7 @@ import type { RunningS3Server } from './s3-server.mjs';
 import type { RunningSmtpCatcher } from './smtp-catcher.mjs';
 export declare const root: string;
 export declare class StackError extends Error {}
-export declare const INFRA: Record<'postgres' | 'redis' | 'nats', { label: string; port: number; start: string }>;
 export declare function nodeBinary(): string;
-export declare function checkInfrastructure(host?: string): Promise<void>;
 export declare function assertPortFree(port: number, host: string, what: string): Promise<void>;
 export declare function formatLogLine(line: string): string;
 export declare function describeHealth(body: string): string;
@@ -27,6 +25,17 @@ export interface StackOptions {
   log?: (line: string) => void;
   signal?: AbortSignal;
   appRoot?: string;
+  /** Servers already provided (tools/dev/infra.mjs); without it the stack provides them itself. */
+  infra?: InfraUrls;
+  /** Private PostgreSQL/Redis/NATS even when the machine runs its own (LV_PRIVATE_INFRA=1). */
+  privateInfra?: boolean;
+  /** Where POSTGRES_URL, REDIS_URL and NATS_URL are read from (default process.env). */
+  infraEnv?: Record<string, string | undefined>;
+}
+export interface InfraUrls {
+  postgres: string;
+  redis: string;
+  nats: string;
 }
 export interface RunningStack {
   url: string;
@@ -36,6 +45,12 @@ export interface RunningStack {
   stackId: string;
   dbPrefix: string;
   redisUrl: string;
+  natsUrl: string;
+  postgresUrl: string;
+  /** Which of postgres, redis, nats this stack started itself. */
+  privateInfra: string[];
+  /** Their process ids. */
+  privateInfraPids: Record<string, number>;
   pid: number;
   children: { name: string; pid: number }[];
   mail: RunningSmtpCatcher;

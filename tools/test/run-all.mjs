@@ -2,18 +2,21 @@
 // `npm test` (after tools/dev/ensure-install.mjs): every test tier in order, then one summary.
 //   typecheck  tsc --noEmit on tsconfig.json and apps/web/tsconfig.json (each counts as one test)
 //   build      node tools/build/build.mjs (one test)
-//   jest       the root jest.config.mjs (unit + int projects), then apps/web/jest.config.mjs if present
+//   jest       the root jest.config.mjs once (its projects unit, web and int), counted per project
 //   e2e        Playwright on apps/web-e2e, against a fresh stack of its own: port 3100, databases
 //              lv_e2e_*, data in .data/e2e, STACK_ID=e2e, Redis database 1 (never the developer's data;
 //              E2E_STACK_ID, E2E_PORT, E2E_REDIS_DB give a second run names of its own)
 // The last line is `N passed, N failed` (`, N skipped` when some were); the exit code is 1 when a
-// test failed or a tier crashed (a crashed tier counts as at least one failure).
+// test failed or a tier crashed (a crashed tier counts as at least one failure). A tier that ran fewer
+// tests than its floor in tools/test/minimums.json fails too, by name (a broken path that runs nothing).
 // Works without a TTY and with CI=true. Options: --only=jest,e2e  --skip=typecheck
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
+import { applyMinimums, countJestByProject, JEST_PROJECTS } from './tiers.mjs';
+import { provideInfrastructure, InfraError } from '../dev/infra.mjs';
 
 const TIERS = ['typecheck', 'build', 'jest', 'e2e'];
 const listArg = (name) => {
@@ -42,6 +45,18 @@ const banner = (text) => console.log(`\n=== ${text} ===`);
 // The child of the moment, so a Ctrl-C / SIGTERM of the runner stops it (it runs in its own group).
 let current;
 let stack;
+// PostgreSQL, Redis and NATS for the integration and browser tiers: the machine's own, the URLs given
+// (POSTGRES_URL, REDIS_URL, NATS_URL), or private instances with their data in .data/test-infra.
+let infra;
+async function infrastructure() {
+  if (!infra) {
+    infra = await provideInfrastructure({ dataDir: join(root, '.data', 'test-infra'), root, log: (line) => console.log(line) });
+    if (infra.private.length) console.log(`[test] private instances for this run: ${infra.private.join(', ')}`);
+  }
+  return infra;
+}
+/** What the specs read: TEST_POSTGRES_URL (libs/testing), NATS_URL and REDIS_URL. */
+const testInfraEnv = (urls) => ({ TEST_POSTGRES_URL: urls.postgres, NATS_URL: urls.nats, REDIS_URL: urls.redis });
 let interrupted = false;
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, async () => {
@@ -50,6 +65,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     console.log(`\n[test] ${sig}: stopping`);
     if (current) try { process.kill(-current.pid, 'SIGTERM'); } catch { /* gone */ }
     await stack?.stop().catch(() => undefined);
+    await infra?.stop().catch(() => undefined);
     process.exit(130);
   });
 }
@@ -107,32 +123,25 @@ async function build() {
 }
 
 // --- jest ----------------------------------------------------------------------------------------
-function countJest(report, code, timedOut) {
-  if (!report) return { failed: 1, note: timedOut ? 'timed out (no report)' : `crashed (exit ${code}, no report)` };
-  // A suite that could not run (syntax error, failing import) has no assertions but is a failure.
-  const brokenSuites = (report.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0).length;
-  let failed = (report.numFailedTests ?? 0) + brokenSuites;
-  let note;
-  if (brokenSuites) note = `${brokenSuites} suite(s) failed to run`;
-  if (code !== 0 && failed === 0) {
-    failed = 1;
-    note = timedOut ? 'timed out' : `jest exit ${code} with no failing test`;
-  }
-  return { passed: report.numPassedTests ?? 0, failed, skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0), note };
-}
-
+// The web project is one of the root config's projects: one run counts every spec once.
 async function jest() {
-  const configs = [['root', 'jest.config.mjs']];
-  if (existsSync(join(root, 'apps', 'web', 'jest.config.mjs'))) configs.push(['web', 'apps/web/jest.config.mjs']);
-  for (const [label, config] of configs) {
-    banner(`jest ${config}`);
-    const out = join(workDir, `jest-${label}.json`);
-    rmSync(out, { force: true });
-    const { code, timedOut } = await run(
-      [bin.jest, '-c', config, '--json', `--outputFile=${out}`, '--maxWorkers=2', '--ci', '--passWithNoTests', '--forceExit'],
-      { env: { NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') }, timeoutMs: minutes('LV_JEST_TIMEOUT_MIN', 30) },
-    );
-    record('jest', label, countJest(readJson(out), code, timedOut));
+  const { urls } = await infrastructure();
+  banner('jest jest.config.mjs (unit, web, int)');
+  const out = join(workDir, 'jest.json');
+  rmSync(out, { force: true });
+  const { code, timedOut } = await run(
+    [bin.jest, '-c', 'jest.config.mjs', '--json', `--outputFile=${out}`, '--maxWorkers=2', '--ci', '--forceExit'],
+    { env: { ...testInfraEnv(urls), NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') }, timeoutMs: minutes('LV_JEST_TIMEOUT_MIN', 30) },
+  );
+  const report = readJson(out);
+  if (!report) {
+    record('jest', 'all', { failed: 1, note: timedOut ? 'timed out (no report)' : `crashed (exit ${code}, no report)` });
+    return;
+  }
+  const byProject = countJestByProject(report);
+  for (const project of JEST_PROJECTS) record('jest', project, byProject[project]);
+  if (code !== 0 && !JEST_PROJECTS.some((p) => byProject[p].failed)) {
+    record('jest', 'run', { failed: 1, note: timedOut ? 'timed out' : `jest exit ${code} with no failing test` });
   }
 }
 
@@ -194,6 +203,7 @@ async function e2e() {
         s3Port: 0,
         smtpPort: 0,
         mailHttpPort: 0,
+        infra: (await infrastructure()).urls,
         log,
       });
     } catch (err) {
@@ -207,7 +217,7 @@ async function e2e() {
     const out = join(workDir, 'playwright.json');
     rmSync(out, { force: true });
     const { code, timedOut } = await run([bin.playwright, 'test', '-c', 'apps/web-e2e/playwright.config.ts', '--reporter=list,json'], {
-      env: { BASE_URL: stack.url, MAIL_URL: stack.mailUrl, S3_ENDPOINT: stack.s3Endpoint, PLAYWRIGHT_JSON_OUTPUT_NAME: out, CI: process.env.CI ?? 'true' },
+      env: { ...testInfraEnv((await infrastructure()).urls), BASE_URL: stack.url, MAIL_URL: stack.mailUrl, S3_ENDPOINT: stack.s3Endpoint, PLAYWRIGHT_JSON_OUTPUT_NAME: out, CI: process.env.CI ?? 'true' },
       timeoutMs: minutes('LV_E2E_TIMEOUT_MIN', 30),
     });
     const report = readJson(out);
@@ -232,6 +242,17 @@ async function e2e() {
   }
 }
 
+// --- minimums -----------------------------------------------------------------------------------
+function checkMinimums() {
+  const file = join(root, 'tools', 'test', 'minimums.json');
+  const minimums = readJson(file);
+  if (!minimums) {
+    record('minimums', 'file', { failed: 1, note: `${file} is missing or not JSON` });
+    return;
+  }
+  for (const line of applyMinimums(results, minimums, enabled)) console.log(`[test] ${line}`);
+}
+
 // --- main ----------------------------------------------------------------------------------------
 const tiers = { typecheck, build, jest, e2e };
 const startedAt = Date.now();
@@ -241,11 +262,13 @@ for (const name of TIERS) {
   try {
     await tiers[name]();
   } catch (err) {
-    console.log(`[test] the ${name} tier crashed: ${err.stack ?? err}`);
+    console.log(`[test] the ${name} tier crashed: ${err instanceof InfraError ? err.message : err.stack ?? err}`);
     if (results.length === before) record(name, 'crashed', { failed: 1, note: 'crashed' });
   }
 }
+await infra?.stop().catch((err) => console.log(`[test] stopping the private instances: ${err.message}`));
 rmSync(workDir, { recursive: true, force: true });
+checkMinimums();
 
 const total = results.reduce((t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
 console.log(`\n=== summary (${((Date.now() - startedAt) / 1000).toFixed(0)}s) ===`);

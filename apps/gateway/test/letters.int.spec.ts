@@ -129,7 +129,9 @@ describe('gateway /api/letters', () => {
     expect(deleted.body).toBe('');
   });
 
-  it('answers 404 for another user’s or a malformed id (the latter without asking the service), and 409 for a stale edit', async () => {
+  // Against a stand-in this proves the edge only: the owner check is the letters service's (its own
+  // spec tries another user's id against the real service).
+  it('relays the service’s NOT_FOUND as 404 with its words, answers a malformed id 404 without asking the service, and 409 for a stale edit', async () => {
     const missing = await call({ method: 'GET', url: `/api/letters/${randomUUID()}` });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ code: 'NOT_FOUND', message: LetterMessages.notFound });

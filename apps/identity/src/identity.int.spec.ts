@@ -149,6 +149,50 @@ describe('identity service over NATS', () => {
     expect((await em.fork().transactional((tem) => store.rotate(tem, b.refreshToken))).kind).toBe('rotated');
   });
 
+  describe('a replayed refresh token with the default grace window (REFRESH_REUSE_GRACE_MS unset: 10 s)', () => {
+    const defaults = () => identityConfigSchema.parse({ DATABASE_URL: db.url, NATS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey });
+    const rotate = async (store: InstanceType<typeof import('./sessions/session-store.js').SessionStore>, token: string) =>
+      resources.orm.em.fork().transactional((tem) => store.rotate(tem, token));
+    async function openSession() {
+      const { SessionStore } = await import('./sessions/session-store.js');
+      const config = defaults();
+      expect(config.REFRESH_REUSE_GRACE_MS).toBe(10_000);
+      const store = new SessionStore(3600, config.REFRESH_REUSE_GRACE_MS);
+      const user = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+      const { refreshToken, session } = await resources.orm.em.fork().transactional((tem) => store.open(tem, user.profile.id, {}));
+      return { store, refreshToken, sessionId: session.id };
+    }
+    const revokedReason = async (sessionId: string) =>
+      (await resources.orm.em.fork().execute<{ revoked_reason: string | null }[]>('select revoked_reason from sessions where id = ?', [sessionId]))[0]!.revoked_reason;
+
+    it('inside the window: one sibling token per rotation, and a second replay of that token revokes the session', async () => {
+      const { store, refreshToken, sessionId } = await openSession();
+      const first = await rotate(store, refreshToken);
+      const sibling = await rotate(store, refreshToken);
+      expect(first.kind).toBe('rotated');
+      expect(sibling.kind).toBe('rotated');
+      if (first.kind !== 'rotated' || sibling.kind !== 'rotated') return;
+      expect(sibling.refreshToken).not.toBe(first.refreshToken);
+      expect(await revokedReason(sessionId)).toBeNull();
+      // A third presentation of the same token, still well inside 10 s: no second sibling.
+      expect(await rotate(store, refreshToken)).toEqual({ kind: 'reused', sessionId });
+      expect(await revokedReason(sessionId)).toBe('refresh token reused');
+      await expect(rotate(store, first.refreshToken)).rejects.toMatchObject({ code: 'SESSION_EXPIRED' });
+      await expect(rotate(store, sibling.refreshToken)).rejects.toMatchObject({ code: 'SESSION_EXPIRED' });
+    });
+
+    it('just after the window: the first replay already revokes the session', async () => {
+      const { store, refreshToken, sessionId } = await openSession();
+      const first = await rotate(store, refreshToken);
+      expect(first.kind).toBe('rotated');
+      // The token was used 10.05 s ago (moved back in the database rather than waited for).
+      await resources.orm.em.fork().execute(`update refresh_tokens set used_at = used_at - interval '10050 milliseconds' where session_id = ? and used_at is not null`, [sessionId]);
+      expect(await rotate(store, refreshToken)).toEqual({ kind: 'reused', sessionId });
+      expect(await revokedReason(sessionId)).toBe('refresh token reused');
+      if (first.kind === 'rotated') await expect(rotate(store, first.refreshToken)).rejects.toMatchObject({ code: 'SESSION_EXPIRED' });
+    });
+  });
+
   it('signs out on the server: the refresh and access tokens stop working at once', async () => {
     const session = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
     expect(await call(IdentityRpc.signOut, { refreshToken: session.refreshToken })).toEqual({ revoked: true });
@@ -185,8 +229,15 @@ describe('identity service over NATS', () => {
   });
 
   it('rebuilds user_profiles from the event store to the same state', async () => {
+    // Its own users, one renamed and one made an admin, whatever ran before.
+    const named = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    await call(IdentityRpc.updateMe, { full_name: 'Rebuilt Name' }, named.accessToken);
+    const admin = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    await call(IdentityRpc.setAdmin, { email: admin.profile.email, admin: true }, operatorToken());
     const em = resources.orm.em.fork();
-    const before = await em.execute('select * from user_profiles order by id');
+    const before = await em.execute<{ id: string; full_name: string | null; ai_admin: boolean }[]>('select * from user_profiles order by id');
+    expect(before.find((p) => p.id === named.profile.id)?.full_name).toBe('Rebuilt Name');
+    expect(before.find((p) => p.id === admin.profile.id)?.ai_admin).toBe(true);
     const reply = await call<{ projections: { projection: string; events: number }[] }>(IdentityRpc.rebuildProjections, {}, operatorToken());
     expect(reply.projections[0]).toMatchObject({ projection: 'user_profiles' });
     expect(reply.projections[0]!.events).toBeGreaterThanOrEqual(before.length);

@@ -56,6 +56,18 @@ class IdentityTables20261122 extends Migration {
   }
 }
 
+/** At most one sibling token per rotation (see SessionStore.rotate): when it was handed out. */
+class RefreshTokenSibling20261123 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table refresh_tokens add column sibling_issued_at timestamptz');
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('alter table refresh_tokens drop column sibling_issued_at');
+  }
+}
+
 export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-tables-2026-11-22', class: IdentityTables20261122 },
+  { name: 'identity-refresh-sibling-2026-11-23', class: RefreshTokenSibling20261123 },
 ]);

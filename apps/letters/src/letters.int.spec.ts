@@ -394,9 +394,15 @@ describe('letters service over NATS', () => {
     });
 
     it('is never published: no outbox row, no JetStream message of a reflection stream', async () => {
+      // Its own reflections (saved, replaced, cleared) and a letter, so the stream has something in it.
+      const dad = newUser();
+      await saveReflection(dad, 'Published? Never.');
+      await saveReflection(dad, 'Still never.');
+      await saveReflection(dad, '');
+      await write(dad, 'A published letter', 'Its facts go out, its words do not.');
       await waitFor(async () => (await sql<{ n: number }>('select count(*)::int as n from outbox'))[0]!.n === 0, 10_000, 'the outbox to drain');
-      const [{ n }] = (await sql<{ n: number }>(`select count(*)::int as n from events where stream_type = 'reflection'`)) as [{ n: number }];
-      expect(n).toBeGreaterThan(5);
+      const [{ n }] = (await sql<{ n: number }>(`select count(*)::int as n from events where stream_id = ?`, [`reflection-${dad.id}`])) as [{ n: number }];
+      expect(n).toBe(3);
       const messages = await streamMessages();
       expect(messages.length).toBeGreaterThan(0);
       expect(messages.filter((m) => m.data.streamId.startsWith('reflection-') || /reflection/i.test(m.subject))).toEqual([]);
@@ -404,11 +410,25 @@ describe('letters service over NATS', () => {
   });
 
   it('rebuilds its read models from the events to the same state, leaving deleted letters deleted (operator only)', async () => {
-    const before = await sql('select * from letters order by id');
-    const reflectionsBefore = await sql('select * from reflections order by user_id');
-    expect(reflectionsBefore.length).toBeGreaterThan(2);
-    const daysBefore = await sql('select * from letter_activity_days order by owner_id, day');
-    expect(before.length).toBeGreaterThan(5);
+    // Its own data, whatever ran before: written, revised and deleted letters, kept and cleared reflections.
+    const mum = newUser();
+    const kept = await write(mum, 'Kept', 'Kept words.');
+    await call(LettersRpc.revise, { id: kept.id, title: 'Kept, revised', content: 'Kept, with more words.', expectedVersion: 1 }, mum);
+    const gone = await write(mum, 'Gone', 'Gone words.');
+    await call(LettersRpc.delete, { id: gone.id }, mum);
+    await write(mum, 'Third', 'Third words.');
+    const readers = [newUser(), newUser(), newUser()];
+    for (const [i, reader] of readers.entries()) await call(LettersRpc.reflectionSave, { text: `Reflection ${i}.` }, reader);
+    await call(LettersRpc.reflectionSave, { text: ' ' }, readers[2]);
+    await call(LettersRpc.reflectionSave, { text: 'Kept after a clear.' }, mum);
+
+    const before = await sql<{ id: string; owner_id: string }>('select * from letters order by id');
+    const reflectionsBefore = await sql<{ user_id: string }>('select * from reflections order by user_id');
+    const daysBefore = await sql<{ owner_id: string }>('select * from letter_activity_days order by owner_id, day');
+    expect(before.filter((l) => l.owner_id === mum.id)).toHaveLength(2);
+    expect(before.map((l) => l.id)).not.toContain(gone.id);
+    expect(reflectionsBefore.filter((r) => [mum.id, ...readers.map((u) => u.id)].includes(r.user_id)).length).toBeGreaterThanOrEqual(3);
+    expect(daysBefore.filter((d) => d.owner_id === mum.id)).toHaveLength(1);
     expect(await codeOf(call(LettersRpc.rebuildProjections, {}, newUser()))).toBe('FORBIDDEN');
     const reply = await call<RebuildReply>(LettersRpc.rebuildProjections, {}, signOperatorToken(signer, 'spec'));
     expect(reply.projections.map((p) => p.projection)).toEqual(['letters', 'letter_activity_days', 'reflections']);
@@ -425,15 +445,19 @@ describe('letters service over NATS', () => {
       const [row] = await consumerDb.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from handled_events');
       return row!.n >= stored;
     }, 15_000, 'the consumer to handle every event');
-    // Give a duplicate a moment to show up, if there were one.
-    await new Promise((r) => setTimeout(r, 300));
+    // A sentinel: one more letter, published after all of the above. The consumer takes the stream in
+    // order, so once the sentinel is handled a duplicate of an earlier event would already be in.
+    const sentinel = await write(newUser(), 'Sentinel', 'Published last.');
+    const [{ event_id: sentinelEventId }] = (await sql<{ event_id: string }>('select event_id from events where stream_id = ?', [`letter-${sentinel.id}`])) as [{ event_id: string }];
+    await waitFor(async () => (await consumerDb.orm.em.fork().execute('select 1 from handled_events where event_id = ?', [sentinelEventId])).length > 0, 15_000, 'the sentinel to be handled');
+    const total = stored + 1;
     const [handled] = await consumerDb.orm.em.fork().execute<{ total: number; distinct: number }[]>('select count(*)::int as total, count(distinct event_id)::int as distinct from handled_events');
-    expect(handled).toEqual({ total: stored, distinct: stored });
+    expect(handled).toEqual({ total, distinct: total });
     const storedIds = (await sql<{ event_id: string }>(`select event_id from events where stream_type = 'letter' order by event_id`)).map((r) => r.event_id);
     const handledIds = (await consumerDb.orm.em.fork().execute<{ event_id: string }[]>('select event_id from handled_events order by event_id')).map((r) => r.event_id);
     expect(handledIds).toEqual(storedIds);
     const jsm = await jetstreamManager(resources.nats);
-    expect((await jsm.streams.info(scopedStreamName('letters'))).state.messages).toBe(stored);
+    expect((await jsm.streams.info(scopedStreamName('letters'))).state.messages).toBe(total);
     // Every published payload is words-free: ids, counts and times only.
     const payloads = await consumerDb.orm.em.fork().execute<{ payload: PublishedEvent<Record<string, unknown>> }[]>('select payload from handled_events');
     for (const { payload } of payloads) {

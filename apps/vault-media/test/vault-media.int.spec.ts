@@ -136,6 +136,13 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect(await leftoverParts()).toEqual([]);
     });
 
+    it('accepts a recording of exactly the size limit (12 MiB), announced and sent', async () => {
+      const body = webmBody(12 * MiB);
+      const recording = await save(aliceToken, body, 'video', 'Right at the limit');
+      expect(recording).toMatchObject({ size: 12 * MiB, blob_hash: sha(body) });
+      expect(await objectExists(recording.file_path)).toBe(true);
+    });
+
     it('refuses bytes that do not match the hash the browser announced, and removes them', async () => {
       const body = webmBody(40_000);
       const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Damaged', sha256: sha(body), size: body.length }, aliceToken);
@@ -250,6 +257,35 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect((await play(grant.url, nobodyBinding)).status).toBe(403);
     });
 
+    it('refuses a link once its owner has signed out (the session revoked), and a binding cookie past its expiry', async () => {
+      const { RevokedSessions } = await import('@lv/platform/auth');
+      const { MediaLinkSigner } = await import('../src/playback/media-links.js');
+      const sessionOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sid: string }).sid;
+      const denied = async (answer: Promise<{ status: number; json(): unknown }>) => {
+        const a = await answer;
+        return { status: a.status, body: a.status === 403 ? a.json() : undefined };
+      };
+      const refused = { status: 403, body: { code: 'FORBIDDEN', message: MediaMessages.linkInvalid } };
+
+      // Signed out: the link and its cookie are intact and current, but their session is revoked.
+      const carol = randomUUID();
+      const carolToken = h.tokenFor(carol, 'pro');
+      const carols = await save(carolToken, webmBody(3000), 'video', 'Before signing out');
+      const carolsGrant = await call<PlaybackGrant>(VaultMediaRpc.playbackLink, { id: carols.id }, carolToken);
+      expect((await play(carolsGrant.url, carolsGrant.binding.value)).status).toBe(200);
+      await new RevokedSessions(h.resources.redis).revoke(sessionOf(carolToken));
+      expect(await denied(play(carolsGrant.url, carolsGrant.binding.value))).toEqual(refused);
+
+      // Expired cookie: a current link, with the owner's binding signed an hour and a second ago.
+      const dave = randomUUID();
+      const daveToken = h.tokenFor(dave, 'pro');
+      const daves = await save(daveToken, webmBody(3000), 'video', 'Old cookie');
+      const davesGrant = await call<PlaybackGrant>(VaultMediaRpc.playbackLink, { id: daves.id }, daveToken);
+      const staleBinding = new MediaLinkSigner(MEDIA_LINK_SECRET, 3600, () => Date.now() - 3601_000).signBinding(dave, sessionOf(daveToken)).value;
+      expect(await denied(play(davesGrant.url, staleBinding))).toEqual(refused);
+      expect((await play(davesGrant.url, davesGrant.binding.value)).status).toBe(200);
+    });
+
     it('deletes: the object and the entry go, the link then finds nothing, the stats drop', async () => {
       const before = await call<VaultStatsContribution>(VaultMediaRpc.stats, {}, aliceToken);
       expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: 'not-an-id' }, aliceToken))).toBe('VALIDATION_FAILED');
@@ -334,17 +370,30 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.map((e) => e.id)).not.toContain(letterId);
     });
 
-    it('rebuilds its own read models from the log without losing the letters rows', async () => {
+  });
+
+  describe('rebuild', () => {
+    it('rebuilds the recordings read model from the log to the same rows, deleted recordings staying deleted', async () => {
+      // Its own recordings (video, audio, one deleted) besides whatever earlier tests saved.
       const user = randomUUID();
       const token = h.tokenFor(user, 'pro');
-      const letterId = randomUUID();
-      const recording = await save(token, webmBody(3000), 'video', 'Rebuilt');
-      await publishLetter(LettersEvents.LetterWritten, { letterId, ownerId: user, wordCount: 3, writtenAt: new Date().toISOString() });
-      await waitFor(async () => (await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.length === 2, 15_000, 'both entries');
+      const kept = await save(token, webmBody(3000), 'video', 'Rebuilt');
+      await save(token, webmBody(2500), 'audio', 'Rebuilt voice');
+      const deleted = await save(token, webmBody(2000), 'video', 'Deleted before the rebuild');
+      await call(VaultMediaRpc.deleteEntry, { id: deleted.id }, token);
+      const rows = (table: string, order: string) => h.db.orm.em.fork().execute<Record<string, unknown>[]>(`select * from ${table} order by ${order}`);
+
+      const recordingsBefore = await rows('recordings', 'id');
+      const objectsBefore = await rows('media_objects', 'recording_id');
+      expect(recordingsBefore.filter((r) => r.user_id === user).map((r) => r.id)).toContain(kept.id);
+      expect(recordingsBefore.map((r) => r.id)).not.toContain(deleted.id);
+      expect(recordingsBefore.length).toBeGreaterThan(3);
+
       const reports = await h.service.rebuildProjections();
-      expect(reports.map((r) => r.projection)).toEqual(['recordings', 'timeline_entries:vault-media']);
-      const ids = (await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.map((e) => e.id).sort();
-      expect(ids).toEqual([letterId, recording.id].sort());
+      expect(reports.map((r) => r.projection)).toContain('recordings');
+      expect(await rows('recordings', 'id')).toEqual(recordingsBefore);
+      // Upload bookkeeping is not a projection: a rebuild leaves it as it was.
+      expect(await rows('media_objects', 'recording_id')).toEqual(objectsBefore);
     });
   });
 

@@ -52,7 +52,10 @@ test('the next user of the same browser sees nothing of the previous one', async
   await expect(page.getByRole('menu')).not.toContainText(alice.email);
 });
 
-test("one user's token reads only their own profile through the API", async ({ playwright, baseURL }) => {
+// /api/me takes no id (whose profile is decided by the token), so this cannot catch a scoping bug:
+// it checks that each token is mapped to its own user. Requests for another user's id are tried in
+// apps/gateway/test/media-isolation.int.spec.ts and the services' own specs.
+test("each user's token reads their own profile from /api/me", async ({ playwright, baseURL }) => {
   const alice = newCredentials('api-a');
   const bob = newCredentials('api-b');
   const api = await playwright.request.newContext({ baseURL });

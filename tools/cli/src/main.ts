@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
@@ -7,6 +7,19 @@ import { readPem } from '@lv/platform/config';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient } from '@lv/platform/nest';
 import { COMMANDS, helpText, UsageError } from './commands.js';
+
+/** NATS_URL, else the NATS of the stack running from this checkout (it may be a private instance). */
+function natsUrl(): string {
+  if (process.env.NATS_URL) return process.env.NATS_URL;
+  const stackFile = join(process.cwd(), '.data', 'stack.json');
+  try {
+    const stack = JSON.parse(readFileSync(stackFile, 'utf8')) as { natsUrl?: string };
+    if (stack.natsUrl) return stack.natsUrl;
+  } catch {
+    // no running stack here: the default address
+  }
+  return 'nats://127.0.0.1:4222';
+}
 
 /**
  * The operators' CLI: `npm run vault -- <command>`. It signs a two-minute operator token with the
@@ -32,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const token = signOperatorToken(new AccessTokenSigner(await readPem(keyPath)));
-  const rpc = new RpcClient(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', Number(process.env.RPC_TIMEOUT_MS ?? 10_000), 'vault-cli');
+  const rpc = new RpcClient(natsUrl(), Number(process.env.RPC_TIMEOUT_MS ?? 10_000), 'vault-cli');
   await rpc.connect();
   try {
     const result = await command.run(args, (pattern, payload) => rpc.call(pattern, payload, { accessToken: token, meta: { requestId: `cli-${Date.now()}` } }));

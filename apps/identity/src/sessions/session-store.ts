@@ -12,7 +12,8 @@ function parseToken(token: string): { sessionId: string } | null {
 
 /**
  * Two tabs refreshing at the same moment present the same token twice; inside this window the
- * second one is served too rather than treated as theft.
+ * second one is served too rather than treated as theft. At most one such sibling per rotation: a
+ * third presentation of one token, even inside the window, is a copy and revokes the session.
  */
 export const CONCURRENT_REFRESH_GRACE_MS = 10_000;
 
@@ -54,17 +55,20 @@ export class SessionStore {
     if (!parsed) throw new DomainError('UNAUTHENTICATED');
     const [session] = await em.execute<SessionRow[]>('select id, user_id, expires_at, revoked_at from sessions where id = ? for update', [parsed.sessionId]);
     if (!session) throw new DomainError('UNAUTHENTICATED');
-    const [token] = await em.execute<{ used_at: Date | null }[]>('select used_at from refresh_tokens where token_hash = ? and session_id = ?', [hashToken(refreshToken), session.id]);
+    const [token] = await em.execute<{ used_at: Date | null; sibling_issued_at: Date | null }[]>(
+      'select used_at, sibling_issued_at from refresh_tokens where token_hash = ? and session_id = ?', [hashToken(refreshToken), session.id]);
     if (!token) throw new DomainError('UNAUTHENTICATED');
     if (session.revoked_at || new Date(session.expires_at).getTime() <= Date.now()) throw new DomainError('SESSION_EXPIRED');
     if (token.used_at) {
       // Two tabs of one browser restoring the session at once both present the same cookie; the
-      // second, arriving within the grace window, gets a sibling token instead of a sign-out.
-      // Later than that, a used token can only be a copy: the whole session is revoked.
-      if (Date.now() - new Date(token.used_at).getTime() >= this.reuseGraceMs) {
+      // second, arriving within the grace window, gets one sibling token instead of a sign-out.
+      // Later than that, or once the sibling is out, a used token can only be a copy: the whole
+      // session is revoked (the session row is locked, so two replays cannot both get a sibling).
+      if (token.sibling_issued_at || Date.now() - new Date(token.used_at).getTime() >= this.reuseGraceMs) {
         await this.revoke(em, session.id, 'refresh token reused');
         return { kind: 'reused', sessionId: session.id };
       }
+      await em.execute('update refresh_tokens set sibling_issued_at = now() where token_hash = ?', [hashToken(refreshToken)]);
     } else {
       await em.execute('update refresh_tokens set used_at = now() where token_hash = ?', [hashToken(refreshToken)]);
     }

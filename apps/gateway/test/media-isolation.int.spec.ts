@@ -1,0 +1,150 @@
+// A second user asks, over HTTP, for the first user's recording by id: the gateway booted in-process
+// in front of the real vault-media (a child process built from this checkout's sources), on the
+// machine's PostgreSQL, NATS and Redis and the embedded S3 server. Nothing stands in for the service
+// that decides ownership, so a scoping bug there shows up here as something other than 404.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { pino } from 'pino';
+import type { AccessTokenClaims } from '@lv/contracts';
+import { AccessTokenSigner } from '@lv/platform/auth';
+import { compileForChildProcess, createTestDatabase, freePort, generateTestKeys, startChild, uniqueStackId, type ChildService, type TestDatabase } from '@lv/testing';
+import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
+import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+
+jest.setTimeout(180_000);
+
+// Subjects are fixed when the gateway's modules load: choose this spec's stack first.
+const stackId = uniqueStackId('gwmediaiso');
+process.env.STACK_ID = stackId;
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const keys = generateTestKeys();
+const signer = new AccessTokenSigner(keys.privateKey);
+const tokenFor = (userId: string) => {
+  const claims: AccessTokenClaims = { sub: userId, sid: randomUUID(), email: `${userId.slice(0, 8)}@example.com`, tier: 'pro', admin: false, kind: 'user' };
+  return signer.sign(claims, 900).token;
+};
+
+interface Answer { status: number; headers: IncomingMessage['headers']; body: Buffer; json(): any }
+function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(parts);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
+      });
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('gateway + real vault-media: another user’s recording by id', () => {
+  let db: TestDatabase;
+  let s3: RunningS3Server;
+  let workDir: string;
+  let scratchDir: string | undefined;
+  let service: ChildService | undefined;
+  let app: NestFastifyApplication | undefined;
+  let base: string;
+  const alice = randomUUID();
+  const bob = randomUUID();
+  const aliceAuth = { authorization: `Bearer ${tokenFor(alice)}` };
+  const bobAuth = { authorization: `Bearer ${tokenFor(bob)}` };
+  let recordingId: string;
+
+  beforeAll(async () => {
+    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/vault-media'], 'gw-media-isolation');
+    const script = join(scratchDir, 'apps', 'vault-media', 'main.js');
+    db = await createTestDatabase([], 'gwmediaiso');
+    workDir = await mkdtemp(join(tmpdir(), 'lv-gw-media-iso-'));
+    s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
+    const mediaPort = await freePort();
+    const env = {
+      DATABASE_URL: db.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info', // the readiness line is logged at info
+      S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
+      MEDIA_HTTP_PORT: String(mediaPort), MEDIA_LINK_SECRET: randomBytes(24).toString('hex'), MEDIA_PART_SIZE_MB: '5',
+    };
+    const migrate = startChild(script, ['migrate'], env);
+    expect((await migrate.exited).code).toBe(0);
+    service = startChild(script, [], env);
+    await service.waitForLine(/vault-media is listening on NATS/, 60_000);
+
+    await bridgeEsmOnlyDependencies();
+    const { createGatewayApp } = await import('../src/app.factory.js');
+    const { gatewayConfigSchema } = await import('../src/config.js');
+    await mkdir(join(workDir, 'web'), { recursive: true });
+    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
+    const config = gatewayConfigSchema.parse({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '5000', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
+      WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: `http://127.0.0.1:${mediaPort}`, HOST: '127.0.0.1', PORT: '0',
+    });
+    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
+
+    // Alice saves a recording the way the SPA does: start, then stream the body.
+    const body = randomBytes(20_000);
+    body.set([0x1a, 0x45, 0xdf, 0xa3], 0); // WebM's magic bytes
+    const started = await send(`${base}/api/media/uploads`, {
+      method: 'POST', headers: { ...aliceAuth, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ type: 'video', title: 'Only for Alice', sha256: createHash('sha256').update(body).digest('hex'), size: body.length })),
+    });
+    expect(started.status).toBe(201);
+    const ticket = started.json() as { uploadUrl: string; contentType: string };
+    const saved = await send(`${base}${ticket.uploadUrl}`, { method: 'PUT', headers: { ...aliceAuth, 'content-type': ticket.contentType, 'content-length': String(body.length) }, body });
+    expect(saved.status).toBe(201);
+    recordingId = (saved.json() as { id: string }).id;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await service?.kill('SIGTERM');
+    const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
+    const nc = await connectNats(NATS_URL, 'cleanup');
+    const jsm = await jetstreamManager(nc);
+    for (const name of ['vault-media', 'letters'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
+    await nc.close();
+    const { createQueue, createRedisConnection } = await import('@lv/platform/queues');
+    const connection = createRedisConnection(REDIS_URL, { role: 'producer' });
+    await createQueue('media-hashing', connection).obliterate({ force: true }).catch(() => undefined);
+    connection.disconnect();
+    await s3?.close();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+    await db?.drop();
+    if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
+  });
+
+  it('answers 404 to a second user asking for the first user’s playback link or deleting it by id, and leaves it to its owner', async () => {
+    const link = await send(`${base}/api/media/recordings/${recordingId}/playback`, { method: 'POST', headers: bobAuth });
+    expect(link.status).toBe(404);
+    expect(link.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect(link.headers['set-cookie']).toBeUndefined();
+    const deleted = await send(`${base}/api/timeline/${recordingId}`, { method: 'DELETE', headers: bobAuth });
+    expect(deleted.status).toBe(404);
+    expect(deleted.json()).toMatchObject({ code: 'NOT_FOUND' });
+    const bobsList = await send(`${base}/api/media/recordings`, { headers: bobAuth });
+    expect(bobsList.status).toBe(200);
+    expect(JSON.stringify(bobsList.json())).not.toContain(recordingId);
+
+    // Alice still has it, and can play it.
+    const alicesList = await send(`${base}/api/media/recordings`, { headers: aliceAuth });
+    expect(JSON.stringify(alicesList.json())).toContain(recordingId);
+    const own = await send(`${base}/api/media/recordings/${recordingId}/playback`, { method: 'POST', headers: aliceAuth });
+    expect(own.status).toBe(200);
+    const { url } = own.json() as { url: string };
+    const cookie = String(own.headers['set-cookie']).split(';')[0]!;
+    const played = await send(`${base}${url}`, { headers: { cookie } });
+    expect(played.status).toBe(200);
+    expect(played.body.length).toBe(20_000);
+  });
+});

@@ -1,5 +1,5 @@
 // The gateway's media area booted in-process and listening on a real port, against the machine's
-// NATS and Redis, with vault-media played by stand-ins: its RPCs (Nest's NATS wire format) and its
+// NATS and Redis, with vault-media and the timeline played by stand-ins: its RPCs (Nest's NATS wire format) and its
 // HTTP listener for bytes. What is checked here is the gateway's part: bodies stream through
 // unbuffered in both directions, Range and the owner binding pass, tokens are required, errors keep
 // their status and text, and a vault-media that is down is a 503.
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
-import { VaultMediaRpc, type AccessTokenClaims } from '@lv/contracts';
+import { MediaMessages, TimelineRpc, VaultMediaRpc, type AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
@@ -24,6 +24,7 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const USER_ID = '33333333-3333-4333-8333-333333333333';
 const RECORDING_ID = '44444444-4444-4444-8444-444444444444';
+const LETTER_ID = '55555555-5555-4555-8555-555555555555';
 const MiB = 1024 * 1024;
 
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
@@ -59,6 +60,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
   let app: NestFastifyApplication;
   let base: string;
   let vaultMedia: NestNatsResponder;
+  let timeline: NestNatsResponder;
   let mediaHttp: Server;
   let mediaUrl: string;
   let s3: RunningS3Server;
@@ -124,9 +126,20 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
       })
       .handle(VaultMediaRpc.playbackLink, ({ payload }) => ({ url: `/api/media/play/${payload.id}?u=${USER_ID}&exp=9999999999&sig=abc`, expiresAt: 9999999999000, binding: { value: 'binding-value', maxAgeSeconds: 3600 } }))
       .handle(VaultMediaRpc.listRecordings, ({ payload }) => [{ id: RECORDING_ID, limit: payload.limit }])
-      .handle(VaultMediaRpc.timeline, () => { throw new DomainError('UPGRADE_REQUIRED', 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.'); })
-      .handle(VaultMediaRpc.deleteEntry, ({ payload }) => ({ id: payload.id, deleted: true }));
+      .handle(VaultMediaRpc.deleteEntry, ({ payload }) => {
+        if (payload.id !== RECORDING_ID) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+        return { id: payload.id, deleted: true };
+      });
     await vaultMedia.listen(['rpc.vault-media.>']);
+    timeline = await NestNatsResponder.start(NATS_URL, STACK_ID);
+    timeline
+      .handle(TimelineRpc.list, () => { throw new DomainError('UPGRADE_REQUIRED', 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.'); })
+      .handle(TimelineRpc.entry, ({ payload }) => {
+        if (payload.id !== LETTER_ID) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+        return { id: LETTER_ID, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam' };
+      })
+      .handle(TimelineRpc.awaitEntryGone, ({ payload }) => ({ id: payload.id, gone: true }));
+    await timeline.listen(['rpc.timeline.>']);
 
     const config = gatewayConfigSchema.parse({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
@@ -141,6 +154,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
   afterAll(async () => {
     await app?.close();
     await vaultMedia?.close();
+    await timeline?.close();
     await new Promise((r) => mediaHttp?.close(r));
     await s3?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
@@ -230,7 +244,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     expect(json(foreign)).toEqual({ code: 'FORBIDDEN', message: 'This media link is not valid for you, or it has expired.' });
   });
 
-  it('lists recordings, relays the timeline’s gate and deletes entries', async () => {
+  it('lists recordings, relays the timeline service’s gate and deletes entries, answering once the timeline dropped them', async () => {
     const list = await send(`${base}/api/media/recordings`, { headers: auth });
     expect(json(list)).toEqual([{ id: RECORDING_ID, limit: 10 }]);
     const gated = await send(`${base}/api/timeline`, { headers: auth });
@@ -239,6 +253,21 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     const deleted = await send(`${base}/api/timeline/${RECORDING_ID}`, { method: 'DELETE', headers: auth });
     expect(deleted.status).toBe(204);
     expect(vaultMedia.callsTo(VaultMediaRpc.deleteEntry).at(-1)!.payload).toEqual({ id: RECORDING_ID });
+    const waited = timeline.callsTo(TimelineRpc.awaitEntryGone).at(-1)!;
+    expect(waited.payload).toMatchObject({ id: RECORDING_ID });
+    expect(waited.auth.accessToken).toBe(token);
+  });
+
+  it('refuses to delete a letter from the timeline with the words the SPA shows, and an unknown id is 404', async () => {
+    const waitsBefore = timeline.callsTo(TimelineRpc.awaitEntryGone).length;
+    const letter = await send(`${base}/api/timeline/${LETTER_ID}`, { method: 'DELETE', headers: auth });
+    expect(letter.status).toBe(400);
+    expect(json(letter)).toMatchObject({ code: 'VALIDATION_FAILED', message: MediaMessages.cannotDeleteEntry });
+    const unknown = await send(`${base}/api/timeline/${randomUUID()}`, { method: 'DELETE', headers: auth });
+    expect(unknown.status).toBe(404);
+    expect(json(unknown)).toMatchObject({ code: 'NOT_FOUND' });
+    // Nothing was deleted, so nothing was waited for.
+    expect(timeline.callsTo(TimelineRpc.awaitEntryGone).length).toBe(waitsBefore);
   });
 
   it('answers 503 when vault-media’s byte listener is down', async () => {

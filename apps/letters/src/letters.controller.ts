@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { z } from 'zod';
+import { TITLES_BATCH_MAX, type TitlesReply } from '@lv/contracts';
 import {
   LETTERS_PAGE_MAX, LettersRpc, REFLECTION_MAX, type DeleteLetterReply, type Letter, type LetterPage, type RebuildReply, type Reflection, type RpcRequest,
   type ServiceHealthReply,
@@ -83,4 +84,13 @@ export class LettersController {
   async rebuild(): Promise<RebuildReply> {
     return { projections: await this.letters.rebuildProjections() };
   }
+
+  /** The timeline's batch title lookup, with the reader's own token: only the caller's items answer. */
+  @MessagePattern(scopedSubject(LettersRpc.titles))
+  titles(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<TitlesReply> {
+    return this.letters.titles(caller, parsePayload(titlesRequest, message.payload).ids);
+  }
 }
+
+// Ids are bounded here; which of them name the caller's items is the service's to decide.
+const titlesRequest = z.object({ ids: z.array(z.string().max(64)).max(TITLES_BATCH_MAX) });

@@ -16,6 +16,8 @@ import { ReflectionKeys, reflectionSealing } from './reflection/reflection-seali
 import { REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
 import { findReflection, reflectionsProjection, reflectionStats } from './reflection/reflection.projection.js';
 import { SealedEventStore } from './sealing/sealed-event-store.js';
+import type { TitlesReply } from '@lv/contracts';
+import { findLetterTitles } from './letters/letters.projection.js';
 
 export interface LettersServiceDeps {
   orm: MikroORM;
@@ -137,5 +139,11 @@ export class LettersService {
   private execute(id: string, command: LetterCommand, caller: Caller, meta?: RequestMeta) {
     const metadata: EventMetadata = { actor: { kind: 'user', id: caller.userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) };
     return handleCommand(this.deps.orm.em, this.store, letterDecider, command, { streamId: letterStreamId(id), streamType: LETTER_STREAM_TYPE, metadata });
+  }
+
+  /** The timeline's batch lookup: titles of the caller's own letters among `ids` (malformed, unknown and others' ids omitted). */
+  async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
+    const wanted = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+    return { titles: await findLetterTitles(this.em, caller.userId, wanted) };
   }
 }

@@ -5,7 +5,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
   canUseFeature, isMediaType, MEDIA_BUCKET, MEDIA_CONTENT_TYPES, mediaObjectKey, MediaMessages, RECORDINGS_LIST_LIMIT, SHA256_HEX, validateRecordingTitle,
   type DeleteEntryReply, type GatedFeature, type MediaType, type PlaybackGrant, type Recording, type ReportHashPayload, type ReportHashReply,
-  type StartUploadRequest, type TimelinePage, type UploadTicket, type VaultStatsContribution,
+  type StartUploadRequest, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
 import type { Caller, RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
@@ -17,8 +17,9 @@ import { parseRange } from './playback/range.js';
 import { vaultMediaPublishPolicy } from './recordings/publish-policy.js';
 import { RECORDING_STREAM_TYPE, recordingDecider, recordingStreamId, type RecordingCommand, type RecordingState } from './recordings/recording.decider.js';
 import { findRecording, findRecordingByHash, listRecordings, recordingStats, recordingsProjection, toRecording } from './recordings/recordings.projection.js';
-import { findTimelineEntry, readTimeline, timelineMediaProjection } from './timeline/timeline.projection.js';
 import { UploadInspector } from './uploads/upload-inspector.js';
+import type { TitlesReply } from '@lv/contracts';
+import { findRecordingTitles } from './recordings/recordings.projection.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The body's content types the upload endpoint takes (the recording's own type is what is stored). */
@@ -28,9 +29,6 @@ const HEARTBEAT_MS = 5000;
 /** A removal another request is doing right now is left to it for this long before the sweeper retries it. */
 const REMOVAL_GRACE_MS = 30_000;
 
-/** Titles of letters by id, fetched from the letters service with the caller's token (never stored here). */
-export type LetterTitleLookup = (accessToken: string | undefined, letterIds: string[]) => Promise<Map<string, string>>;
-
 export interface MediaServiceDeps {
   orm: MikroORM;
   storage: ObjectStorage;
@@ -39,7 +37,6 @@ export interface MediaServiceDeps {
   logger: Logger;
   maxUploadBytes: number;
   uploadStaleSeconds: number;
-  letterTitles?: LetterTitleLookup;
   bucket?: string;
   now?: () => number;
 }
@@ -68,7 +65,7 @@ const callerProfile = (caller: Caller) => ({ subscription_tier: caller.tier, ai_
  * recording is "not found", never "forbidden", so ids reveal nothing.
  */
 export class MediaService {
-  readonly store = new EventStore({ publish: vaultMediaPublishPolicy, inlineProjections: [recordingsProjection, timelineMediaProjection] });
+  readonly store = new EventStore({ publish: vaultMediaPublishPolicy, inlineProjections: [recordingsProjection] });
   readonly bucket: string;
   private readonly now: () => number;
 
@@ -270,24 +267,6 @@ export class MediaService {
     return rows.map(toRecording);
   }
 
-  /** The owner's timeline (gated), with letter titles fetched from letters at read time. */
-  async timeline(caller: Caller, options: { limit?: number; before?: string }, accessToken?: string): Promise<TimelinePage> {
-    this.requireFeature(caller, 'timeline');
-    const page = await readTimeline(this.em, caller.userId, options);
-    const letterIds = page.entries.filter((e) => e.source === 'letters').map((e) => e.id);
-    if (letterIds.length && this.deps.letterTitles) {
-      const titles = await this.deps.letterTitles(accessToken, letterIds).catch((err: unknown) => {
-        this.deps.logger.warn({ err }, 'letter titles unavailable; showing "Letter"');
-        return new Map<string, string>();
-      });
-      for (const entry of page.entries) {
-        const title = entry.source === 'letters' ? titles.get(entry.id) : undefined;
-        if (title) entry.title = title;
-      }
-    }
-    return page;
-  }
-
   async stats(caller: Caller): Promise<VaultStatsContribution> {
     const { count, days } = await recordingStats(this.em, caller.userId);
     return { videosSaved: count, activeDays: days };
@@ -295,12 +274,15 @@ export class MediaService {
 
   // --- Delete ----------------------------------------------------------------------------------
 
-  /** Deletes a recording from the timeline: the entry and the recording go, then the object. */
+  /**
+   * Deletes one of the caller's recordings (the timeline's delete): the recording goes, then the
+   * object. The timeline service drops its entry when it reads RecordingDeleted.
+   */
   async deleteEntry(caller: Caller, id: string, correlationId?: string): Promise<DeleteEntryReply> {
     if (typeof id !== 'string' || !UUID.test(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
-    const entry = await findTimelineEntry(this.em, caller.userId, id);
-    if (!entry) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
-    if (entry.source !== 'vault-media') throw validationError({ id: MediaMessages.cannotDeleteEntry }, MediaMessages.cannotDeleteEntry);
+    const recording = await findRecording(this.em, id.toLowerCase());
+    if (!recording || recording.user_id !== caller.userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    id = recording.id;
     await this.execute(id, { type: 'DeleteRecording', recordingId: id, ownerId: caller.userId, now: new Date(this.now()).toISOString() }, { actor: { kind: 'user', id: caller.userId }, correlationId }, async (em) => {
       await em.execute(`update media_objects set state = 'removing', last_activity_at = now() where recording_id = ?`, [id]);
     });
@@ -373,7 +355,7 @@ export class MediaService {
   }
 
   rebuildProjections(): Promise<RebuildReport[]> {
-    return rebuildProjections(this.deps.orm.em, this.store, [recordingsProjection, timelineMediaProjection]);
+    return rebuildProjections(this.deps.orm.em, this.store, [recordingsProjection]);
   }
 
   private async loadState(recordingId: string): Promise<RecordingState> {
@@ -383,5 +365,11 @@ export class MediaService {
 
   private execute(recordingId: string, command: RecordingCommand, metadata: EventMetadata, alsoInTransaction?: (em: EntityManager) => Promise<void>) {
     return handleCommand(this.deps.orm.em, this.store, recordingDecider, command, { streamId: recordingStreamId(recordingId), streamType: RECORDING_STREAM_TYPE, metadata, alsoInTransaction });
+  }
+
+  /** The timeline's batch lookup: titles of the caller's own recordings among `ids` (malformed, unknown and others' ids omitted). */
+  async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
+    const wanted = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+    return { titles: await findRecordingTitles(this.em, caller.userId, wanted) };
   }
 }

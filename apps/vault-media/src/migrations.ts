@@ -5,9 +5,8 @@ import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/databa
  * vault-media's own tables besides the event store:
  * - recordings: read model of saved recordings (inline projection of recording streams; rebuildable).
  *   `unique (user_id, sha256)` is the last word on duplicates when two uploads of one recording race.
- * - timeline_entries: the timeline, one row per entry from every service: recordings (inline, from
- *   this store), letters (durable consumer of the letters stream; a deleted letter leaves a tombstone
- *   so a redelivered "written" cannot bring it back), court documents later.
+ * - timeline_entries: the timeline as it was kept here until it moved to the timeline service
+ *   (dropped by DropTimelineEntries20261124).
  * - media_objects: operational state of every object this service writes (never in events: it is
  *   about bytes in flight, not facts). One row per object key (unique: no overwrite), with the
  *   multipart upload id and a heartbeat, so a sweeper can abort what a dead process left behind and
@@ -70,6 +69,31 @@ class VaultMediaTables20261201 extends Migration {
   }
 }
 
+/**
+ * The timeline moved to its own service (apps/timeline, database lv_timeline), which rebuilds it from
+ * the letters and vault-media streams: vault-media's copy goes. Its down() restores the empty table
+ * (a rollback of vault-media would need the old timeline code, which rebuilds it).
+ */
+class DropTimelineEntries20261124 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('drop table if exists timeline_entries');
+    // Its durable consumer of letters' events goes with it: its inbox rows are dead weight.
+    this.addSql(`delete from inbox where consumer = 'timeline-from-letters'`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql(`
+      create table timeline_entries (
+        id uuid primary key, user_id uuid not null, source text not null, type text not null,
+        entry_type text not null check (entry_type in ('media', 'message')), title text, file_path text, blob_hash text,
+        size bigint, integrity text, word_count integer, metadata jsonb not null default '{}'::jsonb,
+        "timestamp" timestamptz not null, created_at timestamptz not null, deleted_at timestamptz
+      )`);
+    this.addSql(`create index timeline_entries_user_time_idx on timeline_entries (user_id, "timestamp" desc, id desc) where deleted_at is null`);
+  }
+}
+
 export const vaultMediaMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'vault-media-tables-2026-12-01', class: VaultMediaTables20261201 },
+  { name: 'vault-media-drop-timeline-2026-11-24', class: DropTimelineEntries20261124 },
 ]);

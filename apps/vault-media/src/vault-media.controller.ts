@@ -1,9 +1,10 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { z } from 'zod';
+import { TITLES_BATCH_MAX, type TitlesReply } from '@lv/contracts';
 import {
-  MEDIA_TYPES, TIMELINE_PAGE_MAX, VaultMediaRpc, type DeleteEntryReply, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply,
-  type RpcRequest, type ServiceHealthReply, type TimelinePage, type UploadTicket, type VaultStatsContribution,
+  MEDIA_TYPES, VaultMediaRpc, type DeleteEntryReply, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply,
+  type RpcRequest, type ServiceHealthReply, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
 import { pingDatabase } from '@lv/platform/database';
@@ -16,7 +17,6 @@ import { MediaHttpServer } from './http/media-http.server.js';
 // the service's to judge, with the shared messages. No payload names an owner: the owner is the caller.
 const startUpload = z.object({ type: z.enum(MEDIA_TYPES), title: z.string().max(1000), sha256: z.string().max(128), size: z.number() });
 const listRecordings = z.object({ limit: z.number().int().min(1).max(100).optional() });
-const timeline = z.object({ limit: z.number().int().min(1).max(TIMELINE_PAGE_MAX).optional(), before: z.string().max(200).optional() });
 const byId = z.object({ id: z.string().max(64) });
 const reportHash = z.object({
   recordingId: z.string().max(64),
@@ -59,11 +59,6 @@ export class VaultMediaController {
     return this.media.listRecordings(caller, parsePayload(listRecordings, message.payload ?? {}).limit);
   }
 
-  @MessagePattern(scopedSubject(VaultMediaRpc.timeline))
-  timeline(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<TimelinePage> {
-    return this.media.timeline(caller, parsePayload(timeline, message.payload ?? {}), message.auth?.accessToken);
-  }
-
   @MessagePattern(scopedSubject(VaultMediaRpc.deleteEntry))
   deleteEntry(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<DeleteEntryReply> {
     return this.media.deleteEntry(caller, parsePayload(byId, message.payload).id, message.meta?.requestId);
@@ -89,4 +84,13 @@ export class VaultMediaController {
   async rebuild(): Promise<RebuildReply> {
     return { projections: await this.media.rebuildProjections() };
   }
+
+  /** The timeline's batch title lookup, with the reader's own token: only the caller's items answer. */
+  @MessagePattern(scopedSubject(VaultMediaRpc.titles))
+  titles(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<TitlesReply> {
+    return this.media.titles(caller, parsePayload(titlesRequest, message.payload).ids);
+  }
 }
+
+// Ids are bounded here; which of them name the caller's items is the service's to decide.
+const titlesRequest = z.object({ ids: z.array(z.string().max(64)).max(TITLES_BATCH_MAX) });

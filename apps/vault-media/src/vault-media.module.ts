@@ -8,8 +8,7 @@ import { AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { DurableConsumer, OutboxRelay } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
-import { ensureServiceStream } from '@lv/platform/messaging';
-import { openServiceCore, RpcCallerGuard, RpcClient, RpcErrorFilter } from '@lv/platform/nest';
+import { openServiceCore, RpcCallerGuard, RpcErrorFilter } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, QueueNames, type TypedQueue } from '@lv/platform/queues';
 import { createObjectStorage, type ObjectStorage } from '@lv/platform/storage';
 import type { VaultMediaConfig } from './config.js';
@@ -17,8 +16,6 @@ import { createHashEnqueuer } from './hashing/hash-enqueuer.js';
 import { MediaHttpServer } from './http/media-http.server.js';
 import { MediaService } from './media.service.js';
 import { MediaLinkSigner } from './playback/media-links.js';
-import { lettersTitleLookup } from './timeline/letter-titles.js';
-import { applyLetterEvent, TIMELINE_LETTER_SUBJECTS } from './timeline/timeline.projection.js';
 import { VaultMediaController } from './vault-media.controller.js';
 import { vaultMediaMigrations } from './migrations.js';
 
@@ -33,24 +30,18 @@ export interface VaultMediaResources {
   storage: ObjectStorage;
   queueConnection: Redis;
   hashingQueue: TypedQueue<'media-hashing'>;
-  rpc: RpcClient;
   logger: Logger;
 }
 
 export async function openVaultMediaResources(config: VaultMediaConfig, logger: Logger): Promise<VaultMediaResources> {
   const { orm, redis, nats, relay } = await openServiceCore('vault-media', config, vaultMediaMigrations, logger);
-  // The timeline reads the letters stream; creating it (with letters' own settings) if letters has not
-  // started yet lets the durable consumer attach now and read every letter event once they come.
-  await ensureServiceStream(nats, 'letters', undefined, { replicas: config.JETSTREAM_REPLICAS });
   const storage = createObjectStorage(config, { partSize: config.MEDIA_PART_SIZE_MB * 1024 * 1024 });
   await storage.ensureBucket(MEDIA_BUCKET);
   const queueConnection = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'vault-media' });
   queueConnection.on('error', (error: Error) => logger.warn({ err: error }, 'queue connection error'));
   const hashingQueue = createQueue(QueueNames.MediaHashing, queueConnection);
   hashingQueue.on('error', (error: Error) => logger.debug({ err: error }, 'media-hashing queue error'));
-  const rpc = new RpcClient(config.NATS_URL, config.RPC_TIMEOUT_MS, 'vault-media');
-  await rpc.connect();
-  return { orm, redis, nats, relay, storage, queueConnection, hashingQueue, rpc, logger };
+  return { orm, redis, nats, relay, storage, queueConnection, hashingQueue, logger };
 }
 
 /** Everything the module runs beside the NATS handlers: the byte-stream listener, consumers, sweeper. */
@@ -83,21 +74,10 @@ export class VaultMediaModule implements OnApplicationBootstrap, OnApplicationSh
       logger,
       maxUploadBytes: config.MEDIA_MAX_UPLOAD_BYTES,
       uploadStaleSeconds: config.MEDIA_UPLOAD_STALE_SECONDS,
-      letterTitles: lettersTitleLookup(resources.rpc),
     });
     const http = new MediaHttpServer(service, verifier, logger, { host: config.MEDIA_HTTP_HOST, port: config.MEDIA_HTTP_PORT });
     const stackId = process.env.STACK_ID;
     const consumers = [
-      new DurableConsumer({
-        name: 'timeline-from-letters',
-        source: 'letters',
-        subjects: TIMELINE_LETTER_SUBJECTS,
-        orm: resources.orm,
-        nats: resources.nats,
-        logger: logger.child({ component: 'timeline-from-letters' }),
-        stackId,
-        handle: applyLetterEvent,
-      }),
       createHashEnqueuer({ orm: resources.orm, nats: resources.nats, logger, queue: resources.hashingQueue, reportToken: (id) => service.reportTokenFor(id), stackId }),
     ];
     const runtime: VaultMediaRuntime = { service, http, consumers, sweepIntervalMs: config.MEDIA_SWEEP_INTERVAL_SECONDS * 1000 };
@@ -138,7 +118,6 @@ export class VaultMediaModule implements OnApplicationBootstrap, OnApplicationSh
     await this.runtime.http.stop().catch(() => undefined);
     for (const consumer of this.runtime.consumers) await consumer.stop().catch(() => undefined);
     await this.resources.relay.stop();
-    await this.resources.rpc.close().catch(() => undefined);
     await this.resources.hashingQueue.close().catch(() => undefined);
     this.resources.queueConnection.disconnect();
     await this.resources.nats.drain().catch(() => undefined);

@@ -3,6 +3,7 @@ export * from './tiers.js';
 export * from './identity.js';
 export * from './letters.js';
 export * from './media.js';
+export * from './timeline.js';
 export * from './messaging.js';
 export * from './api.js';
 export * from './validation.js';

@@ -146,41 +146,7 @@ export interface PlaybackGrant extends PlaybackLink {
 export const MEDIA_BINDING_COOKIE = 'lv_media';
 export const MEDIA_PLAY_PATH = '/api/media/play';
 
-// Timeline (spec, section 3: timeline_entries_clean): a projection of every service's events.
-export type TimelineSource = 'vault-media' | 'letters' | 'court-journal';
-export type TimelineEntryType = 'video' | 'audio' | 'text' | 'letter' | 'document' | 'journal';
-
-export interface TimelineEntry {
-  id: string;
-  source: TimelineSource;
-  type: TimelineEntryType;
-  /** 'media' for recordings, 'message' for letters and documents. */
-  entry_type: 'media' | 'message';
-  title: string;
-  /** Object key for media entries, null otherwise. */
-  file_path: string | null;
-  blob_hash: string | null;
-  size: number | null;
-  integrity: MediaIntegrity | null;
-  word_count: number | null;
-  metadata: Record<string, unknown>;
-  timestamp: string;
-  created_at: string;
-}
-
-export interface TimelineRequest {
-  limit?: number;
-  /** Cursor from a previous page: entries older than it. */
-  before?: string;
-}
-
-export interface TimelinePage {
-  entries: TimelineEntry[];
-  nextCursor: string | null;
-}
-
-export const TIMELINE_PAGE_DEFAULT = 200;
-export const TIMELINE_PAGE_MAX = 500;
+// Timeline types moved to timeline.ts (the timeline service owns them).
 
 export interface DeleteEntryRequest {
   id: string;

@@ -9,7 +9,7 @@ type IdentityEventType = IdentityEvent['type'];
  * events under `<service>.<aggregate>.<event>.v1`, so a service's JetStream stream (`<service>.>`)
  * never captures request-reply traffic.
  */
-export const SERVICES = ['identity', 'vault-media', 'letters', 'court-journal', 'access-keys', 'notifications', 'billing'] as const;
+export const SERVICES = ['identity', 'vault-media', 'letters', 'timeline', 'court-journal', 'access-keys', 'notifications', 'billing'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 /** JetStream stream holding one service's events. */
@@ -53,6 +53,8 @@ export const LettersRpc = {
   /** The caller's vault-home reflection (letters.ts: Reflection); save takes SaveReflectionRequest. */
   reflectionGet: 'rpc.letters.reflection.get',
   reflectionSave: 'rpc.letters.reflection.save',
+  /** The timeline's batch title lookup (timeline.ts: TitlesRequest -> TitlesReply). */
+  titles: 'rpc.letters.titles',
   // Operator command (ops CLI).
   rebuildProjections: 'rpc.letters.op.rebuild-projections',
 } as const;
@@ -70,13 +72,25 @@ export const VaultMediaRpc = {
   stats: 'rpc.vault-media.stats',
   startUpload: 'rpc.vault-media.start-upload',
   listRecordings: 'rpc.vault-media.list-recordings',
-  timeline: 'rpc.vault-media.timeline',
   deleteEntry: 'rpc.vault-media.delete-entry',
   playbackLink: 'rpc.vault-media.playback-link',
   /** From the worker's media-hashing job, authorised by the job's report token (media.ts: ReportHashPayload). */
   reportHash: 'rpc.vault-media.report-hash',
+  /** The timeline's batch title lookup (timeline.ts: TitlesRequest -> TitlesReply). */
+  titles: 'rpc.vault-media.titles',
   // Operator command (ops CLI).
   rebuildProjections: 'rpc.vault-media.op.rebuild-projections',
+} as const;
+
+/** The vault timeline (timeline.ts); it publishes no events of its own. */
+export const TimelineRpc = {
+  health: 'rpc.timeline.health',
+  stats: 'rpc.timeline.stats',
+  list: 'rpc.timeline.list',
+  entry: 'rpc.timeline.entry',
+  awaitEntryGone: 'rpc.timeline.await-entry-gone',
+  // Operator command (ops CLI): replays the letters and vault-media streams.
+  rebuildProjections: 'rpc.timeline.op.rebuild-projections',
 } as const;
 
 /** Published payloads carry ids, sizes, hashes and times only (media.ts: RecordingSavedV1...), never titles. */

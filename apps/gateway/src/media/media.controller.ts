@@ -2,10 +2,10 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Quer
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, VaultMediaRpc, type DeleteEntryReply, type PlaybackGrant, type PlaybackLink, type Recording, type StartUploadRequest,
+  MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, TimelineRpc, VaultMediaRpc, type AwaitEntryGoneReply, type DeleteEntryReply, type TimelineEntry, type PlaybackGrant, type PlaybackLink, type Recording, type StartUploadRequest,
   type TimelinePage, type UploadTicket,
 } from '@lv/contracts';
-import { DomainError } from '@lv/platform/errors';
+import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
 import { ErrorBodyDto } from '../http/api-models.js';
@@ -95,7 +95,13 @@ export class MediaController {
   }
 }
 
-/** The timeline (essentials, pro, legacy and admins): every service's entries, newest first. */
+/** How long a delete waits for the timeline to drop the entry before answering anyway. */
+const ENTRY_GONE_WAIT_MS = 3000;
+
+/**
+ * The timeline (essentials, pro, legacy and admins): every service's entries, newest first, read
+ * from the timeline service; recordings are deleted in vault-media, which owns them.
+ */
 @ApiTags('timeline')
 @ApiBearerAuth()
 @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
@@ -107,7 +113,7 @@ export class TimelineController {
   @ApiOkResponse({ type: TimelinePageDto })
   @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'UPGRADE_REQUIRED: the timeline needs essentials, pro or legacy.' })
   async timeline(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<TimelinePage> {
-    return this.rpc.call<TimelinePage>(VaultMediaRpc.timeline, parseBody(timelineQuerySchema, query), call);
+    return this.rpc.call<TimelinePage>(TimelineRpc.list, parseBody(timelineQuerySchema, query), call);
   }
 
   @Delete(':id')
@@ -116,6 +122,18 @@ export class TimelineController {
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: '"Invalid entry ID", or "Could not delete this entry" (a letter: delete it in Letters).' })
   @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such entry of yours.' })
   async remove(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
-    await this.rpc.call<DeleteEntryReply>(VaultMediaRpc.deleteEntry, { id }, call);
+    try {
+      await this.rpc.call<DeleteEntryReply>(VaultMediaRpc.deleteEntry, { id }, call);
+    } catch (error) {
+      // Not a recording of the caller's: a letter on their timeline gets the message that says why.
+      if (error instanceof DomainError && error.code === 'NOT_FOUND') {
+        const entry = await this.rpc.call<TimelineEntry>(TimelineRpc.entry, { id }, call).catch(() => null);
+        if (entry && entry.source !== 'vault-media') throw validationError({ id: MediaMessages.cannotDeleteEntry }, MediaMessages.cannotDeleteEntry);
+      }
+      throw error;
+    }
+    // As before the timeline had its own service: once this answers, a reload no longer shows the
+    // entry. The timeline drops it when it reads RecordingDeleted, within milliseconds normally.
+    await this.rpc.call<AwaitEntryGoneReply>(TimelineRpc.awaitEntryGone, { id, timeoutMs: ENTRY_GONE_WAIT_MS }, call, ENTRY_GONE_WAIT_MS + 1000).catch(() => undefined);
   }
 }

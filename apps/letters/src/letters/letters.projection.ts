@@ -164,3 +164,13 @@ export async function letterStats(em: EntityManager, ownerId: string): Promise<{
   const days = await em.execute<{ day: string }[]>(`select to_char(day, 'YYYY-MM-DD') as day from letter_activity_days where owner_id = ? order by day`, [ownerId]);
   return { lettersWritten: count?.n ?? 0, activeDays: days.map((d) => d.day) };
 }
+
+/** Titles of the owner's letters among `ids` (the timeline's batch lookup); others' and unknown ids are simply absent. */
+export async function findLetterTitles(em: EntityManager, ownerId: string, ids: readonly string[]): Promise<Record<string, string>> {
+  if (!ids.length) return {};
+  const rows = await em.execute<{ id: string; title: string }[]>(
+    `select id::text as id, title from letters where owner_id = ? and id in (${ids.map(() => '?::uuid').join(', ')})`,
+    [ownerId, ...ids],
+  );
+  return Object.fromEntries(rows.map((r) => [r.id, r.title]));
+}

@@ -103,3 +103,13 @@ export async function recordingStats(em: EntityManager, userId: string): Promise
   );
   return { count: row?.count ?? 0, days: row?.days ?? [] };
 }
+
+/** Titles of the owner's recordings among `ids` (the timeline's batch lookup); others' and unknown ids are simply absent. */
+export async function findRecordingTitles(em: EntityManager, userId: string, ids: readonly string[]): Promise<Record<string, string>> {
+  if (!ids.length) return {};
+  const rows = await em.execute<{ id: string; title: string }[]>(
+    `select id::text as id, title from recordings where user_id = ? and id in (${ids.map(() => '?::uuid').join(', ')})`,
+    [userId, ...ids],
+  );
+  return Object.fromEntries(rows.map((r) => [r.id, r.title]));
+}

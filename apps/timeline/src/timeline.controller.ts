@@ -1,0 +1,62 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { z } from 'zod';
+import {
+  AWAIT_ENTRY_GONE_MAX_MS, TIMELINE_PAGE_MAX, TimelineRpc, type AwaitEntryGoneReply, type RebuildReply, type RpcRequest, type ServiceHealthReply,
+  type TimelineEntry, type TimelinePage, type VaultStatsContribution,
+} from '@lv/contracts';
+import type { Caller } from '@lv/platform/auth';
+import { pingDatabase } from '@lv/platform/database';
+import { scopedSubject } from '@lv/platform/messaging';
+import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc } from '@lv/platform/nest';
+import { TimelineService } from './timeline.service.js';
+
+// Payloads are checked here too (services do not trust their callers). No payload names a vault:
+// the vault is the verified caller's.
+const list = z.object({ limit: z.number().int().min(1).max(TIMELINE_PAGE_MAX).optional(), before: z.string().max(200).optional() });
+const byId = z.object({ id: z.string().max(64) });
+const awaitGone = z.object({ id: z.string().max(64), timeoutMs: z.number().int().min(0).max(AWAIT_ENTRY_GONE_MAX_MS).optional() });
+
+/** The timeline's request-reply API on NATS. Every handler is guarded unless marked @PublicRpc(). */
+@Controller()
+export class TimelineController {
+  constructor(private readonly timeline: TimelineService) {}
+
+  @PublicRpc()
+  @MessagePattern(scopedSubject(TimelineRpc.health))
+  async health(): Promise<ServiceHealthReply> {
+    try {
+      await pingDatabase(this.timeline.orm.em);
+      return { service: 'timeline', status: 'up', checks: { postgres: { status: 'up' } } };
+    } catch (error) {
+      return { service: 'timeline', status: 'down', checks: { postgres: { status: 'down', detail: (error as Error).message } } };
+    }
+  }
+
+  @MessagePattern(scopedSubject(TimelineRpc.stats))
+  stats(@CurrentCaller() caller: Caller): Promise<VaultStatsContribution> {
+    return this.timeline.stats(caller);
+  }
+
+  @MessagePattern(scopedSubject(TimelineRpc.list))
+  list(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<TimelinePage> {
+    return this.timeline.list(caller, parsePayload(list, message.payload ?? {}), { accessToken: message.auth?.accessToken, meta: message.meta });
+  }
+
+  @MessagePattern(scopedSubject(TimelineRpc.entry))
+  entry(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<TimelineEntry> {
+    return this.timeline.entry(caller, parsePayload(byId, message.payload).id, { accessToken: message.auth?.accessToken, meta: message.meta });
+  }
+
+  @MessagePattern(scopedSubject(TimelineRpc.awaitEntryGone))
+  awaitEntryGone(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<AwaitEntryGoneReply> {
+    const { id, timeoutMs } = parsePayload(awaitGone, message.payload);
+    return this.timeline.awaitEntryGone(caller, id, timeoutMs);
+  }
+
+  @OperatorOnly()
+  @MessagePattern(scopedSubject(TimelineRpc.rebuildProjections))
+  async rebuild(): Promise<RebuildReply> {
+    return { projections: await this.timeline.rebuild() };
+  }
+}

@@ -1,0 +1,59 @@
+import { LettersRpc, TITLES_BATCH_MAX, VaultMediaRpc, type RequestMeta, type TimelineEntryType, type TimelineSource, type TitlesReply } from '@lv/contracts';
+import type { RpcClient } from '@lv/platform/nest';
+import type { Logger } from '@lv/platform/logging';
+
+/** The batch `titles` subject of each source that has words to show. */
+const TITLES_SUBJECT: Partial<Record<TimelineSource, string>> = {
+  letters: LettersRpc.titles,
+  'vault-media': VaultMediaRpc.titles,
+};
+
+/** Shown when a source does not answer in time (the page is served rather than failed). */
+export const FALLBACK_TITLES: Record<TimelineEntryType, string> = {
+  video: 'Video message', audio: 'Audio message', text: 'Message', letter: 'Letter', document: 'Document', journal: 'Journal entry',
+};
+
+/** Titles are keyed by (source, id): two sources may use the same id. */
+export const titleKey = (source: TimelineSource, id: string) => `${source}:${id}`;
+
+export type TitleLookup = (
+  ids: { source: TimelineSource; id: string }[],
+  caller: { accessToken?: string; meta: RequestMeta },
+) => Promise<Map<string, string>>;
+
+/**
+ * Titles come from the services that own the words, at read time, with the caller's own token: each
+ * service answers only for the caller's vault. One call per source and 500 ids, in parallel, so a
+ * page of any size and a vault of any size are titled in full. A source that fails or is slow leaves
+ * its entries with fallback titles.
+ */
+export function sourceTitles(rpc: RpcClient, logger: Logger, timeoutMs: number): TitleLookup {
+  return async (items, caller) => {
+    const bySource = new Map<TimelineSource, string[]>();
+    for (const { source, id } of items) {
+      if (!TITLES_SUBJECT[source]) continue;
+      const ids = bySource.get(source) ?? [];
+      ids.push(id);
+      bySource.set(source, ids);
+    }
+    const calls: Promise<[TimelineSource, TitlesReply]>[] = [];
+    for (const [source, ids] of bySource) {
+      for (let i = 0; i < ids.length; i += TITLES_BATCH_MAX) {
+        calls.push(
+          rpc.call<TitlesReply>(TITLES_SUBJECT[source]!, { ids: ids.slice(i, i + TITLES_BATCH_MAX) }, caller, timeoutMs).then(
+            (reply): [TimelineSource, TitlesReply] => [source, reply],
+            (err: unknown): [TimelineSource, TitlesReply] => {
+              logger.warn({ err, source }, 'titles unavailable from a source; its entries show fallback titles');
+              return [source, { titles: {} }];
+            },
+          ),
+        );
+      }
+    }
+    const titles = new Map<string, string>();
+    for (const [source, reply] of await Promise.all(calls)) {
+      for (const [id, title] of Object.entries(reply.titles ?? {})) titles.set(titleKey(source, id), title);
+    }
+    return titles;
+  };
+}

@@ -1,0 +1,104 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  LettersEvents, MEDIA_CONTENT_TYPES, VaultMediaEvents, type LetterDeletedV1, type LetterRevisedV1, type LetterWrittenV1, type PublishedEvent,
+  type RecordingDeletedV1, type RecordingHashMismatchV1, type RecordingHashVerifiedV1, type RecordingSavedV1, type ServiceName, type TimelineSource,
+} from '@lv/contracts';
+
+/** One stream the timeline reads: whose, which subjects, and how each event changes the rows. */
+export interface TimelineFeed {
+  source: ServiceName & TimelineSource;
+  /** The durable consumer's name, also its inbox key (rebuild clears that inbox). */
+  consumer: string;
+  subjects: string[];
+  apply(em: EntityManager, event: PublishedEvent, subject: string): Promise<void>;
+}
+
+/**
+ * A deletion leaves a tombstone: inserted if the row is not there yet (the deletion arrived first),
+ * marked otherwise, and only when the row is this owner's (another vault's event with the same id
+ * never touches it).
+ */
+async function tombstone(em: EntityManager, source: TimelineSource, id: string, ownerId: string, deletedAt: string): Promise<void> {
+  await em.execute(
+    `insert into timeline_entries (source, id, owner_id, "timestamp", created_at, deleted_at) values (?, ?, ?, ?, ?, ?)
+     on conflict (source, id) do update set deleted_at = excluded.deleted_at
+      where timeline_entries.owner_id = excluded.owner_id and timeline_entries.deleted_at is null`,
+    [source, id, ownerId, deletedAt, deletedAt, deletedAt],
+  );
+}
+
+/** Letters publish ids, owner, word counts and times (never words): the title is fetched when read. */
+export const lettersFeed: TimelineFeed = {
+  source: 'letters',
+  consumer: 'timeline-from-letters',
+  subjects: [LettersEvents.LetterWritten, LettersEvents.LetterRevised, LettersEvents.LetterDeleted],
+  async apply(em, event, subject) {
+    switch (subject) {
+      case LettersEvents.LetterWritten: {
+        const d = event.data as LetterWrittenV1;
+        await em.execute(
+          `insert into timeline_entries (source, id, owner_id, type, entry_type, word_count, "timestamp", created_at)
+           values ('letters', ?, ?, 'letter', 'message', ?, ?, ?) on conflict (source, id) do nothing`,
+          [d.letterId, d.ownerId, d.wordCount, d.writtenAt, d.writtenAt],
+        );
+        break;
+      }
+      case LettersEvents.LetterRevised: {
+        const d = event.data as LetterRevisedV1;
+        await em.execute(
+          `update timeline_entries set word_count = ?, metadata = metadata || jsonb_build_object('revised_at', ?::text)
+            where source = 'letters' and id = ? and owner_id = ? and deleted_at is null`,
+          [d.wordCount, d.revisedAt, d.letterId, d.ownerId],
+        );
+        break;
+      }
+      case LettersEvents.LetterDeleted: {
+        const d = event.data as LetterDeletedV1;
+        await tombstone(em, 'letters', d.letterId, d.ownerId, d.deletedAt);
+        break;
+      }
+      default:
+        break;
+    }
+  },
+};
+
+/** vault-media publishes ids, owner, object key, size, hash and times (never the title). */
+export const vaultMediaFeed: TimelineFeed = {
+  source: 'vault-media',
+  consumer: 'timeline-from-vault-media',
+  subjects: [VaultMediaEvents.RecordingSaved, VaultMediaEvents.RecordingHashVerified, VaultMediaEvents.RecordingHashMismatch, VaultMediaEvents.RecordingDeleted],
+  async apply(em, event, subject) {
+    switch (subject) {
+      case VaultMediaEvents.RecordingSaved: {
+        const d = event.data as RecordingSavedV1;
+        await em.execute(
+          `insert into timeline_entries (source, id, owner_id, type, entry_type, file_path, blob_hash, size, integrity, metadata, "timestamp", created_at)
+           values ('vault-media', ?, ?, ?, 'media', ?, ?, ?, 'pending', ?::jsonb, ?, ?) on conflict (source, id) do nothing`,
+          [d.recordingId, d.ownerId, d.type, d.objectKey, d.sha256, d.size, JSON.stringify({ content_type: MEDIA_CONTENT_TYPES[d.type] }), d.savedAt, d.savedAt],
+        );
+        break;
+      }
+      case VaultMediaEvents.RecordingHashVerified:
+      case VaultMediaEvents.RecordingHashMismatch: {
+        const d = event.data as RecordingHashVerifiedV1 | RecordingHashMismatchV1;
+        const integrity = subject === VaultMediaEvents.RecordingHashVerified ? 'verified' : 'mismatch';
+        await em.execute(
+          `update timeline_entries set integrity = ? where source = 'vault-media' and id = ? and owner_id = ? and deleted_at is null`,
+          [integrity, d.recordingId, d.ownerId],
+        );
+        break;
+      }
+      case VaultMediaEvents.RecordingDeleted: {
+        const d = event.data as RecordingDeletedV1;
+        await tombstone(em, 'vault-media', d.recordingId, d.ownerId, d.deletedAt);
+        break;
+      }
+      default:
+        break;
+    }
+  },
+};
+
+/** Every stream the timeline reads. Court documents, who-I-am media and final messages join here. */
+export const TIMELINE_FEEDS: readonly TimelineFeed[] = [lettersFeed, vaultMediaFeed];

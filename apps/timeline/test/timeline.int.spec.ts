@@ -1,0 +1,309 @@
+// The timeline service in-process, with the REAL letters service beside it (its events reach the
+// timeline through its outbox relay and JetStream; titles come from its `titles` handler), and
+// vault-media played by its published events and a stand-in `titles` responder. Real PostgreSQL
+// (a fresh database per service), NATS JetStream and Redis; a STACK_ID of its own.
+import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { NestFactory } from '@nestjs/core';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { INestMicroservice } from '@nestjs/common';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import {
+  LettersEvents, LettersRpc, TimelineRpc, VaultMediaEvents, VaultMediaRpc, type AwaitEntryGoneReply, type Letter, type RebuildReply, type ServiceHealthReply,
+  type SubscriptionTier, type TimelineEntry, type TimelinePage, type TitlesReply,
+} from '@lv/contracts';
+import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
+import { createOrm, migrateUp } from '@lv/platform/database';
+import type { DomainError } from '@lv/platform/errors';
+import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { RpcClient } from '@lv/platform/nest';
+import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+
+jest.setTimeout(180_000);
+
+// Subjects are fixed when the controller modules load: choose this spec's stack first.
+const STACK_ID = uniqueStackId('timeline');
+process.env.STACK_ID = STACK_ID;
+const { timelineConfigSchema } = await import('../src/config.js');
+const { timelineMigrations } = await import('../src/migrations.js');
+const { TimelineModule, openTimelineResources } = await import('../src/timeline.module.js');
+const { lettersConfigSchema } = await import('../../letters/src/config.js');
+const { lettersMigrations } = await import('../../letters/src/migrations.js');
+const { LettersModule, openLettersResources } = await import('../../letters/src/letters.module.js');
+const { createLogger } = await import('@lv/platform/logging');
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const keys = generateTestKeys();
+const signer = new AccessTokenSigner(keys.privateKey);
+const meta = { requestId: 'timeline-spec' };
+
+interface User { id: string; token: string }
+const newUser = (tier: SubscriptionTier = 'pro'): User => {
+  const id = randomUUID();
+  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier, admin: false, kind: 'user' }, 900).token };
+};
+const ownerOf = (token: string | undefined): string | undefined => {
+  if (!token) return undefined;
+  return (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
+};
+
+/** A migrated database for one service (event store included, as the service's own list has it). */
+async function serviceDatabase(migrations: typeof timelineMigrations, label: string): Promise<TestDatabase> {
+  const db = await createTestDatabase([], label);
+  await db.orm.close();
+  const orm = await createOrm({ databaseUrl: db.url, migrations, poolMax: 4 });
+  await migrateUp(orm);
+  (db as { orm: unknown }).orm = orm;
+  return db;
+}
+
+describe('timeline service (in-process, with the real letters service)', () => {
+  let timelineDb: TestDatabase;
+  let lettersDb: TestDatabase;
+  let timelineApp: INestMicroservice;
+  let lettersApp: INestMicroservice;
+  let rpc: RpcClient;
+  let nc: NatsConnection;
+  /** vault-media's titles, per owner: what its stand-in answers (only the caller's own). */
+  const recordingTitles = new Map<string, Map<string, string>>();
+  let vaultMediaTitleCalls = 0;
+
+  const call = <T>(pattern: string, payload: unknown, token?: string) => rpc.call<T>(pattern, payload, { accessToken: token, meta });
+  const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
+  const timeline = (user: User, payload: object = {}) => call<TimelinePage>(TimelineRpc.list, payload, user.token);
+  const sql = <T>(text: string, params: unknown[] = []) => timelineDb.orm.em.fork().execute<T[]>(text, params);
+  const writeLetter = (user: User, title: string) => call<Letter>(LettersRpc.write, { id: randomUUID(), title, content: `Words of ${title}.` }, user.token);
+
+  async function publish(subject: string, data: Record<string, unknown>, eventId = randomUUID()): Promise<void> {
+    const h = natsHeaders();
+    h.set('Nats-Msg-Id', eventId);
+    const streamId = `recording-${String(data.recordingId ?? data.letterId)}`;
+    await jetstream(nc).publish(scopedSubject(subject, STACK_ID), JSON.stringify({ eventId, type: subject, streamId, version: 1, occurredAt: new Date().toISOString(), data, metadata: {} }), { headers: h });
+  }
+
+  /** A saved recording as vault-media publishes it, and its title in the stand-in. */
+  async function saveRecording(user: User, title: string, savedAt = new Date().toISOString(), recordingId = randomUUID()): Promise<string> {
+    const titles = recordingTitles.get(user.id) ?? new Map<string, string>();
+    titles.set(recordingId, title);
+    recordingTitles.set(user.id, titles);
+    await publish(VaultMediaEvents.RecordingSaved, {
+      recordingId, ownerId: user.id, type: 'video', bucket: 'vaultmedia', objectKey: `${user.id}/video_${Date.parse(savedAt)}.webm`, size: 1234, sha256: 'a'.repeat(64), savedAt,
+    });
+    return recordingId;
+  }
+
+  const rowCount = async (ownerId: string) =>
+    Number((await sql<{ n: string }>(`select count(*)::text as n from timeline_entries where owner_id = ? and deleted_at is null`, [ownerId]))[0]!.n);
+  /** Waits until the timeline applied a recording saved now: everything published before it is applied too (one stream, in order). */
+  async function sentinel(user: User): Promise<void> {
+    const id = await saveRecording(user, 'sentinel');
+    await waitFor(async () => (await sql(`select 1 from timeline_entries where source = 'vault-media' and id = ?`, [id])).length === 1, 15_000, 'the sentinel recording');
+  }
+
+  beforeAll(async () => {
+    const logger = createLogger('timeline-spec', 'silent');
+    lettersDb = await serviceDatabase(lettersMigrations, 'tllet');
+    const lettersConfig = lettersConfigSchema.parse({ DATABASE_URL: lettersDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent' });
+    const lettersResources = await openLettersResources(lettersConfig, logger);
+    lettersApp = await NestFactory.createMicroservice<MicroserviceOptions>(LettersModule.forRoot(lettersConfig, lettersResources, keys.publicKey), {
+      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'letters' }, logger: false,
+    });
+    await lettersApp.listen();
+
+    timelineDb = await serviceDatabase(timelineMigrations, 'timeline');
+    const config = timelineConfigSchema.parse({ DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000' });
+    const resources = await openTimelineResources(config, logger);
+    timelineApp = await NestFactory.createMicroservice<MicroserviceOptions>(TimelineModule.forRoot(config, resources, keys.publicKey), {
+      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'timeline' }, logger: false,
+    });
+    await timelineApp.listen();
+
+    // vault-media's titles, standing in: Nest's NATS wire format, and only the caller's own recordings.
+    nc = await connect({ servers: NATS_URL });
+    nc.subscribe(scopedSubject(VaultMediaRpc.titles, STACK_ID), {
+      callback: (_err, msg) => {
+        vaultMediaTitleCalls++;
+        const packet = msg.json<{ id: string; data: { auth: { accessToken?: string }; payload: { ids: string[] } } }>();
+        const own = recordingTitles.get(ownerOf(packet.data.auth.accessToken) ?? '') ?? new Map<string, string>();
+        const titles: Record<string, string> = {};
+        for (const id of packet.data.payload.ids) if (own.has(id)) titles[id] = own.get(id)!;
+        msg.respond(JSON.stringify({ response: { titles } satisfies TitlesReply, isDisposed: true, id: packet.id }));
+      },
+    });
+    await nc.flush();
+    rpc = new RpcClient(NATS_URL, 10_000, 'timeline-spec');
+    await rpc.connect();
+  });
+
+  afterAll(async () => {
+    await rpc?.close();
+    await timelineApp?.close();
+    await lettersApp?.close();
+    const cleanup = await connectNats(NATS_URL, 'cleanup');
+    const jsm = await jetstreamManager(cleanup);
+    for (const service of ['letters', 'vault-media'] as const) await jsm.streams.delete(scopedStreamName(service, STACK_ID)).catch(() => undefined);
+    await cleanup.close();
+    await nc?.close();
+    await timelineDb?.drop();
+    await lettersDb?.drop();
+  });
+
+  it('answers health without a token', async () => {
+    expect(await call<ServiceHealthReply>(TimelineRpc.health, {})).toEqual({ service: 'timeline', status: 'up', checks: { postgres: { status: 'up' } } });
+  });
+
+  it('shows the owner their recordings and letters, newest first, titled at read time; nobody else sees them', async () => {
+    const dad = newUser();
+    const stranger = newUser();
+    const recordingId = await saveRecording(dad, 'First steps', new Date(Date.now() - 60_000).toISOString());
+    const letter = await writeLetter(dad, 'Dear Sam');
+    await waitFor(async () => (await timeline(dad)).entries.length === 2, 15_000, 'the recording and the letter on the timeline');
+    const page = await timeline(dad);
+    expect(page.nextCursor).toBeNull();
+    expect(page.entries.map((e) => e.id)).toEqual([letter.id, recordingId]);
+    expect(page.entries[0]).toEqual({
+      id: letter.id, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam', file_path: null, blob_hash: null, size: null, integrity: null,
+      word_count: 4, metadata: {}, timestamp: letter.created_at, created_at: letter.created_at,
+    });
+    expect(page.entries[1]).toMatchObject({
+      id: recordingId, source: 'vault-media', type: 'video', entry_type: 'media', title: 'First steps', file_path: expect.stringMatching(new RegExp(`^${dad.id}/video_`)),
+      blob_hash: 'a'.repeat(64), size: 1234, integrity: 'pending', word_count: null, metadata: { content_type: 'video/webm' },
+    });
+    await publish(VaultMediaEvents.RecordingHashVerified, { recordingId, ownerId: dad.id, verifiedAt: new Date().toISOString() });
+    await waitFor(async () => (await timeline(dad)).entries[1]?.integrity === 'verified', 15_000, 'the verified integrity');
+    expect((await call<TimelineEntry>(TimelineRpc.entry, { id: letter.id }, dad.token)).title).toBe('Dear Sam');
+
+    expect((await timeline(stranger)).entries).toEqual([]);
+    expect(await codeOf(call(TimelineRpc.entry, { id: letter.id }, stranger.token))).toBe('NOT_FOUND');
+  });
+
+  it('refuses the timeline without a session, below essentials, and with a cursor it did not make', async () => {
+    expect(await codeOf(call(TimelineRpc.list, {}))).toBe('UNAUTHENTICATED');
+    expect(await codeOf(call(TimelineRpc.list, {}, newUser('none').token))).toBe('UPGRADE_REQUIRED');
+    expect(await codeOf(call(TimelineRpc.list, { before: 'bm90LWEtY3Vyc29y' }, newUser().token))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(call(TimelineRpc.list, { limit: 501 }, newUser().token))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(call(TimelineRpc.rebuildProjections, {}, newUser().token))).toBe('FORBIDDEN');
+  });
+
+  it('never lets another owner’s event with the same id touch an owner’s row', async () => {
+    const mum = newUser();
+    const other = newUser();
+    const savedAt = new Date().toISOString();
+    const id = await saveRecording(mum, 'Mum’s video', savedAt);
+    await waitFor(async () => (await rowCount(mum.id)) === 1, 15_000, 'mum’s recording');
+    const before = await sql(`select * from timeline_entries where id = ?`, [id]);
+    // The same id, from another vault: saved, verified as damaged, deleted.
+    await publish(VaultMediaEvents.RecordingSaved, { recordingId: id, ownerId: other.id, type: 'audio', bucket: 'vaultmedia', objectKey: `${other.id}/audio_1.webm`, size: 9, sha256: 'b'.repeat(64), savedAt });
+    await publish(VaultMediaEvents.RecordingHashMismatch, { recordingId: id, ownerId: other.id, detectedAt: savedAt });
+    await publish(VaultMediaEvents.RecordingDeleted, { recordingId: id, ownerId: other.id, deletedAt: savedAt });
+    await publish(LettersEvents.LetterDeleted, { letterId: id, ownerId: other.id, deletedAt: savedAt });
+    await sentinel(mum);
+    expect(await sql(`select * from timeline_entries where id = ?`, [id])).toEqual(before);
+    expect((await timeline(mum)).entries.find((e) => e.id === id)).toMatchObject({ title: 'Mum’s video', integrity: 'pending', type: 'video' });
+    expect((await timeline(other)).entries).toEqual([]);
+  });
+
+  it('titles every letter of a vault with 1,500 letters', async () => {
+    const writer = newUser();
+    const titles = new Map<string, string>();
+    const ids: string[] = [];
+    for (let i = 0; i < 1500; i++) ids.push(randomUUID());
+    // Eight writers at a time: letters seals and appends each one in its own transaction.
+    for (let i = 0; i < ids.length; i += 8) {
+      await Promise.all(ids.slice(i, i + 8).map(async (id, j) => {
+        const title = `Letter number ${i + j + 1}`;
+        titles.set(id, title);
+        await call<Letter>(LettersRpc.write, { id, title, content: 'A few words.' }, writer.token);
+      }));
+    }
+    await waitFor(async () => (await rowCount(writer.id)) === 1500, 60_000, '1,500 letters on the timeline', 250);
+    const seen: TimelineEntry[] = [];
+    let before: string | undefined;
+    do {
+      const page: TimelinePage = await timeline(writer, { limit: 500, ...(before ? { before } : {}) });
+      seen.push(...page.entries);
+      before = page.nextCursor ?? undefined;
+    } while (before);
+    expect(seen).toHaveLength(1500);
+    expect(new Set(seen.map((e) => e.id)).size).toBe(1500);
+    for (const entry of seen) expect(entry.title).toBe(titles.get(entry.id));
+  });
+
+  it('pages stably: a total order even on equal times, and an entry added between pages shifts nothing', async () => {
+    const user = newUser();
+    const sameTime = new Date(Date.now() - 3_600_000).toISOString();
+    for (let i = 0; i < 12; i++) await saveRecording(user, `Same moment ${i}`, sameTime);
+    await writeLetter(user, 'Written now');
+    await waitFor(async () => (await rowCount(user.id)) === 13, 15_000, '13 entries');
+    const all = (await timeline(user, { limit: 500 })).entries.map((e) => `${e.source}:${e.id}`);
+    const paged: string[] = [];
+    let before: string | undefined;
+    let pages = 0;
+    do {
+      const page: TimelinePage = await timeline(user, { limit: 4, ...(before ? { before } : {}) });
+      paged.push(...page.entries.map((e) => `${e.source}:${e.id}`));
+      before = page.nextCursor ?? undefined;
+      // A newer entry arrives while the reader is on page 1: later pages are unchanged by it.
+      if (++pages === 1) {
+        await writeLetter(user, 'Arrived between pages');
+        await waitFor(async () => (await rowCount(user.id)) === 14, 15_000, 'the new letter');
+      }
+    } while (before);
+    expect(paged).toEqual(all);
+    expect(pages).toBe(4);
+  });
+
+  it('removes a deleted letter (await-entry-gone answers once it is gone), and a late “written” does not bring it back', async () => {
+    const user = newUser();
+    const letter = await writeLetter(user, 'To be deleted');
+    await waitFor(async () => (await rowCount(user.id)) === 1, 15_000, 'the letter');
+    const early = await call<AwaitEntryGoneReply>(TimelineRpc.awaitEntryGone, { id: letter.id, timeoutMs: 100 }, user.token);
+    expect(early).toEqual({ id: letter.id, gone: false });
+    await call(LettersRpc.delete, { id: letter.id }, user.token);
+    expect(await call<AwaitEntryGoneReply>(TimelineRpc.awaitEntryGone, { id: letter.id, timeoutMs: 10_000 }, user.token)).toEqual({ id: letter.id, gone: true });
+    expect((await timeline(user)).entries.map((e) => e.id)).not.toContain(letter.id);
+    // The same "written" again under another event id (a relay republishing past the dedupe window).
+    await publish(LettersEvents.LetterWritten, { letterId: letter.id, ownerId: user.id, wordCount: 3, writtenAt: letter.created_at });
+    await sentinel(user);
+    expect((await timeline(user)).entries.map((e) => e.id)).not.toContain(letter.id);
+    expect(await codeOf(call(TimelineRpc.entry, { id: letter.id }, user.token))).toBe('NOT_FOUND');
+  });
+
+  it('rebuilds from the streams to the same rows (operator only)', async () => {
+    const user = newUser();
+    await saveRecording(user, 'Before the rebuild');
+    await sentinel(user);
+    const rows = () => sql<Record<string, unknown>>(`select * from timeline_entries order by source, id`);
+    const before = await rows();
+    expect(before.length).toBeGreaterThan(1500);
+    await sql(`update timeline_entries set word_count = -1 where source = 'letters'`);
+    const reply = await call<RebuildReply>(TimelineRpc.rebuildProjections, {}, signOperatorToken(signer, 'spec'));
+    expect(reply.projections.map((p) => p.projection)).toEqual(['timeline_entries:letters', 'timeline_entries:vault-media']);
+    expect(await rows()).toEqual(before);
+    // The consumers run again after it: a new event still arrives.
+    await sentinel(user);
+  });
+
+  it('letters’ titles answer only for the caller’s own letters, omit unknown ids, and take at most 500 ids', async () => {
+    const owner = newUser();
+    const stranger = newUser();
+    const letter = await writeLetter(owner, 'Only mine');
+    const unknown = randomUUID();
+    expect(await call<TitlesReply>(LettersRpc.titles, { ids: [letter.id, unknown, 'not-an-id'] }, owner.token)).toEqual({ titles: { [letter.id]: 'Only mine' } });
+    expect(await call<TitlesReply>(LettersRpc.titles, { ids: [letter.id] }, stranger.token)).toEqual({ titles: {} });
+    expect(await codeOf(call(LettersRpc.titles, { ids: [letter.id] }))).toBe('UNAUTHENTICATED');
+    expect(await codeOf(call(LettersRpc.titles, { ids: Array.from({ length: 501 }, () => randomUUID()) }, owner.token))).toBe('VALIDATION_FAILED');
+  });
+
+  it('keeps serving a page when a source does not answer titles, with fallback titles', async () => {
+    const user = newUser();
+    await saveRecording(user, 'Untitled for now');
+    await sentinel(user);
+    recordingTitles.delete(user.id);
+    const calls = vaultMediaTitleCalls;
+    expect((await timeline(user)).entries.map((e) => e.title)).toEqual(['Video message', 'Video message']);
+    expect(vaultMediaTitleCalls).toBe(calls + 1);
+  });
+});

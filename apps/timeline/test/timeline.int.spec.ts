@@ -297,7 +297,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     expect(await codeOf(call(LettersRpc.titles, { ids: Array.from({ length: 501 }, () => randomUUID()) }, owner.token))).toBe('VALIDATION_FAILED');
   });
 
-  it('keeps serving a page when a source does not answer titles, with fallback titles', async () => {
+  it('shows fallback titles for entries a source gives no title for, and still serves the page', async () => {
     const user = newUser();
     await saveRecording(user, 'Untitled for now');
     await sentinel(user);

@@ -116,7 +116,8 @@ describe('vault-media killed mid-upload (child process)', () => {
     expect((await query<{ state: string }>('select state from media_objects where recording_id = ?', [ticket.uploadId]))[0]?.state).toBe('uploading');
     expect(await leftoverParts()).toHaveLength(1);
     expect(await query('select id from recordings')).toEqual([]);
-    expect(await query('select id from timeline_entries')).toEqual([]);
+    // No RecordingSaved: nothing reaches the timeline service.
+    expect(await query(`select stream_id from events where type = 'RecordingSaved'`)).toEqual([]);
 
     // The next process (after MEDIA_UPLOAD_STALE_SECONDS without progress) sweeps it at start.
     await new Promise((r) => setTimeout(r, 2500));
@@ -133,7 +134,7 @@ describe('vault-media killed mid-upload (child process)', () => {
     const answer = await sendHttp(`http://127.0.0.1:${port}/uploads/${again.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'video/webm' }, chunks: [body] });
     expect(answer.status).toBe(201);
     expect(answer.json<Recording>()).toMatchObject({ size: body.length, blob_hash: sha(body) });
-    expect(await query('select id from timeline_entries')).toHaveLength(1);
+    expect(await query(`select stream_id from events where type = 'RecordingSaved'`)).toHaveLength(1);
   });
 
   it('removes an object a dead process finished writing but never saved as a recording', async () => {

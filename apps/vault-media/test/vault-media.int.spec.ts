@@ -3,10 +3,8 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstream } from '@nats-io/jetstream';
-import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
-  LettersEvents, LettersRpc, MediaMessages, VaultMediaRpc, type PlaybackGrant, type Recording, type TimelinePage, type UploadTicket, type VaultStatsContribution,
+  MediaMessages, VaultMediaRpc, type PlaybackGrant, type Recording, type TitlesReply, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { waitFor } from '@lv/testing';
@@ -65,7 +63,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
   });
 
   describe('upload', () => {
-    it('streams a recording into the vaultmedia bucket under {userId}/{type}_{timestamp}.webm, lists it and puts it on the timeline', async () => {
+    it('streams a recording into the vaultmedia bucket under {userId}/{type}_{timestamp}.webm, lists it and titles it for the timeline', async () => {
       const body = webmBody(300 * 1024);
       const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: '  First steps  ', sha256: sha(body), size: body.length }, aliceToken);
       expect(ticket.objectKey).toMatch(new RegExp(`^${alice}/video_\\d{13}\\.webm$`));
@@ -84,8 +82,8 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
 
       const list = await call<Recording[]>(VaultMediaRpc.listRecordings, { limit: 10 }, aliceToken);
       expect(list.map((r) => r.id)).toContain(recording.id);
-      const timeline = await call<TimelinePage>(VaultMediaRpc.timeline, {}, aliceToken);
-      expect(timeline.entries.find((e) => e.id === recording.id)).toMatchObject({ source: 'vault-media', type: 'video', entry_type: 'media', title: 'First steps', file_path: ticket.objectKey, blob_hash: sha(body) });
+      // The timeline service titles its entries through this lookup.
+      expect(await call<TitlesReply>(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: { [recording.id]: 'First steps' } });
     });
 
     it('answers "Duplicate: Recording already exists." for a hash the owner already has, before the body is sent', async () => {
@@ -167,13 +165,12 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
   });
 
   describe('feature gate', () => {
-    it('keeps audio uploads and the timeline for essentials, pro, legacy and admins', async () => {
+    it('keeps audio uploads for essentials, pro, legacy and admins (the timeline service gates the timeline)', async () => {
       const freeUser = randomUUID();
       const free = h.tokenFor(freeUser, 'none');
       const body = webmBody(5000);
       const audio = await call(VaultMediaRpc.startUpload, { type: 'audio', title: 'Voice', sha256: sha(body), size: body.length }, free).catch((e: DomainError) => e);
       expect(audio).toMatchObject({ code: 'UPGRADE_REQUIRED', message: MediaMessages.upgradeRequired });
-      expect(await codeOf(call(VaultMediaRpc.timeline, {}, free))).toBe('UPGRADE_REQUIRED');
       // Video and the recordings list are for everyone signed in.
       expect((await save(free, body, 'video')).type).toBe('video');
       expect(await call<Recording[]>(VaultMediaRpc.listRecordings, {}, free)).toHaveLength(1);
@@ -182,7 +179,6 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       const voice = await save(admin, webmBody(4000), 'audio', 'Admin voice');
       expect(voice).toMatchObject({ type: 'audio', content_type: 'audio/webm' });
       expect(voice.file_path).toMatch(/\/audio_\d{13}\.webm$/);
-      expect(await codeOf(call(VaultMediaRpc.timeline, {}, admin))).toBe('OK');
     });
   });
 
@@ -204,7 +200,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect(await call<Recording[]>(VaultMediaRpc.listRecordings, {}, bobToken).then((l) => l.map((r) => r.id))).not.toContain(recording.id);
       expect(await codeOf(call(VaultMediaRpc.playbackLink, { id: recording.id }, bobToken))).toBe('NOT_FOUND');
       expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: recording.id }, bobToken))).toBe('NOT_FOUND');
-      expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, bobToken)).entries.map((e) => e.id)).not.toContain(recording.id);
+      expect(await call<TitlesReply>(VaultMediaRpc.titles, { ids: [recording.id] }, bobToken)).toEqual({ titles: {} });
       const bobsTicket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Bob', sha256: sha(webmBody(10)), size: 10 }, bobToken);
       expect((await put(bobsTicket, aliceToken, [webmBody(10)])).status).toBe(404);
     });
@@ -286,12 +282,12 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect((await play(davesGrant.url, davesGrant.binding.value)).status).toBe(200);
     });
 
-    it('deletes: the object and the entry go, the link then finds nothing, the stats drop', async () => {
+    it('deletes: the object and the recording go, the link then finds nothing, the stats drop', async () => {
       const before = await call<VaultStatsContribution>(VaultMediaRpc.stats, {}, aliceToken);
       expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: 'not-an-id' }, aliceToken))).toBe('VALIDATION_FAILED');
       expect(await call(VaultMediaRpc.deleteEntry, { id: recording.id }, aliceToken)).toEqual({ id: recording.id, deleted: true });
       expect(await objectExists(recording.file_path)).toBe(false);
-      expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, aliceToken)).entries.map((e) => e.id)).not.toContain(recording.id);
+      expect(await call<TitlesReply>(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: {} });
       expect((await call<Recording[]>(VaultMediaRpc.listRecordings, {}, aliceToken)).map((e) => e.id)).not.toContain(recording.id);
       const gone = await play(grant.url, grant.binding.value);
       expect(gone.status).toBe(404);
@@ -316,60 +312,19 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
     });
   });
 
-  describe('timeline from the letters service', () => {
-    let nc: NatsConnection;
-    const titles = new Map<string, string>();
-
-    beforeAll(async () => {
-      const { connectNats, scopedSubject } = await import('@lv/platform/messaging');
-      nc = await connectNats('nats://127.0.0.1:4222', 'letters-stand-in');
-      // letters' list RPC, in Nest's NATS wire format: titles are fetched at read time with the caller's token.
-      nc.subscribe(scopedSubject(LettersRpc.list, h.stackId), {
-        callback: (_err, msg) => {
-          const packet = msg.json<{ id: string; data: { auth: { accessToken?: string } } }>();
-          const letters = [...titles].map(([id, title]) => ({ id, title, preview: '', word_count: 1, created_at: '', updated_at: '', version: 1 }));
-          msg.respond(JSON.stringify({ response: { letters, nextCursor: null }, isDisposed: true, id: packet.id }));
-        },
-      });
-      await nc.flush();
-    });
-    afterAll(async () => { await nc?.close(); });
-
-    async function publishLetter(subject: string, data: Record<string, unknown>, eventId = randomUUID()): Promise<void> {
-      const { scopedSubject } = await import('@lv/platform/messaging');
-      const h2 = natsHeaders();
-      h2.set('Nats-Msg-Id', eventId);
-      await jetstream(nc).publish(scopedSubject(subject, h.stackId), JSON.stringify({ eventId, type: 'x', streamId: `letter-${String(data.letterId)}`, version: 1, occurredAt: new Date().toISOString(), data, metadata: {} }), { headers: h2 });
-    }
-
-    it('shows letters, newest first with recordings, titled by letters at read time; a deleted letter leaves it for good', async () => {
+  describe('titles (the timeline service’s batch lookup)', () => {
+    it('answers for the caller’s own recordings only, omits unknown and malformed ids, and takes at most 500 ids', async () => {
       const user = randomUUID();
       const token = h.tokenFor(user, 'pro');
-      const letterId = randomUUID();
-      titles.set(letterId, 'Dear Sam');
-      const written = { letterId, ownerId: user, wordCount: 42, writtenAt: new Date(Date.now() + 1000).toISOString() };
-      await save(token, webmBody(2000), 'video', 'A video first');
-      await publishLetter(LettersEvents.LetterWritten, written);
-      await waitFor(async () => (await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.length === 2, 15_000, 'the letter on the timeline');
-      const page = await call<TimelinePage>(VaultMediaRpc.timeline, {}, token);
-      expect(page.entries[0]).toMatchObject({ id: letterId, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam', word_count: 42, file_path: null });
-      expect(page.entries[1]).toMatchObject({ source: 'vault-media', title: 'A video first' });
-      // Someone else's timeline does not show it.
-      expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, bobToken)).entries.map((e) => e.id)).not.toContain(letterId);
-      // Without letters' answer the entry stays, titled "Letter".
-      titles.clear();
-      expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries[0]).toMatchObject({ id: letterId, title: 'Letter' });
-      // Letters' entries are not deleted from the timeline (they are letters' to delete).
-      expect(await call(VaultMediaRpc.deleteEntry, { id: letterId }, token).catch((e: DomainError) => e.message)).toBe(MediaMessages.cannotDeleteEntry);
-
-      await publishLetter(LettersEvents.LetterDeleted, { letterId, ownerId: user, deletedAt: new Date().toISOString() });
-      await waitFor(async () => (await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.length === 1, 15_000, 'the letter to leave the timeline');
-      // A redelivered "written" (another event id) after the deletion does not bring it back.
-      await publishLetter(LettersEvents.LetterWritten, written);
-      await new Promise((r) => setTimeout(r, 1000));
-      expect((await call<TimelinePage>(VaultMediaRpc.timeline, {}, token)).entries.map((e) => e.id)).not.toContain(letterId);
+      const mine = await save(token, webmBody(1500), 'video', 'Mine to title');
+      const unknown = randomUUID();
+      expect(await call<TitlesReply>(VaultMediaRpc.titles, { ids: [mine.id.toUpperCase(), unknown, 'not-an-id'] }, token)).toEqual({ titles: { [mine.id]: 'Mine to title' } });
+      expect(await codeOf(call(VaultMediaRpc.titles, { ids: [mine.id] }))).toBe('UNAUTHENTICATED');
+      expect(await codeOf(call(VaultMediaRpc.titles, { ids: Array.from({ length: 501 }, () => randomUUID()) }, token))).toBe('VALIDATION_FAILED');
+      // A letter's id (or anything that is not a recording of the caller's) is not found here: the
+      // gateway tells the owner a letter is deleted in Letters.
+      expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: unknown }, token))).toBe('NOT_FOUND');
     });
-
   });
 
   describe('rebuild', () => {

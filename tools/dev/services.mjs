@@ -105,6 +105,16 @@ export const services = [
     }),
   },
   {
+    // The vault timeline: a read model of every service's published events (its own process and
+    // database; see README, "Why the timeline is its own service").
+    name: 'timeline',
+    kind: 'service',
+    entry: 'apps/timeline/dist/main.js',
+    database: 'timeline',
+    config: { module: 'apps/timeline/src/config.ts', schema: 'timelineConfigSchema' },
+    env: (ctx) => ({ ...commonEnv(ctx), ...databaseEnv(ctx, 'timeline') }),
+  },
+  {
     name: 'worker',
     kind: 'worker',
     entry: 'apps/worker/dist/main.js',

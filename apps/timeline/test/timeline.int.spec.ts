@@ -192,16 +192,25 @@ describe('timeline service (in-process, with the real letters service)', () => {
     const other = newUser();
     const savedAt = new Date().toISOString();
     const id = await saveRecording(mum, 'Mum’s video', savedAt);
-    await waitFor(async () => (await rowCount(mum.id)) === 1, 15_000, 'mum’s recording');
-    const before = await sql(`select * from timeline_entries where id = ?`, [id]);
-    // The same id, from another vault: saved, verified as damaged, deleted.
+    const letter = await writeLetter(mum, 'Mum’s letter');
+    await waitFor(async () => (await rowCount(mum.id)) === 2, 15_000, 'mum’s recording and letter');
+    const mine = () => sql(`select * from timeline_entries where owner_id = ? order by source`, [mum.id]);
+    const before = await mine();
+    // The same ids, from another vault: saved, verified as damaged, deleted; revised, deleted.
     await publish(VaultMediaEvents.RecordingSaved, { recordingId: id, ownerId: other.id, type: 'audio', bucket: 'vaultmedia', objectKey: `${other.id}/audio_1.webm`, size: 9, sha256: 'b'.repeat(64), savedAt });
     await publish(VaultMediaEvents.RecordingHashMismatch, { recordingId: id, ownerId: other.id, detectedAt: savedAt });
     await publish(VaultMediaEvents.RecordingDeleted, { recordingId: id, ownerId: other.id, deletedAt: savedAt });
-    await publish(LettersEvents.LetterDeleted, { letterId: id, ownerId: other.id, deletedAt: savedAt });
+    await publish(LettersEvents.LetterRevised, { letterId: letter.id, ownerId: other.id, wordCount: 99, revisedAt: savedAt });
+    await publish(LettersEvents.LetterDeleted, { letterId: letter.id, ownerId: other.id, deletedAt: savedAt });
+    // One sentinel per stream: each stream is applied in order, so what came before is applied too.
     await sentinel(mum);
-    expect(await sql(`select * from timeline_entries where id = ?`, [id])).toEqual(before);
-    expect((await timeline(mum)).entries.find((e) => e.id === id)).toMatchObject({ title: 'Mum’s video', integrity: 'pending', type: 'video' });
+    const letterSentinel = await writeLetter(mum, 'Letters sentinel');
+    await waitFor(async () => (await sql(`select 1 from timeline_entries where source = 'letters' and id = ?`, [letterSentinel.id])).length === 1, 15_000, 'the letters sentinel');
+    const after = (await mine()).filter((row) => row.id === id || row.id === letter.id);
+    expect(after).toEqual(before);
+    const page = await timeline(mum);
+    expect(page.entries.find((e) => e.id === id)).toMatchObject({ title: 'Mum’s video', integrity: 'pending', type: 'video' });
+    expect(page.entries.find((e) => e.id === letter.id)).toMatchObject({ title: 'Mum’s letter', word_count: 4 });
     expect((await timeline(other)).entries).toEqual([]);
   });
 

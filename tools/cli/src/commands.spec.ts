@@ -1,4 +1,4 @@
-import { IdentityRpc } from '@lv/contracts';
+import { IdentityRpc, TimelineRpc } from '@lv/contracts';
 import { COMMANDS, helpText, UsageError } from './commands.js';
 
 describe('vault CLI commands', () => {
@@ -32,6 +32,11 @@ describe('vault CLI commands', () => {
     await COMMANDS['projections:rebuild']!.run(['identity'], call);
     expect(calls[0]!.pattern).toBe('rpc.identity.op.rebuild-projections');
     await expect(COMMANDS['projections:rebuild']!.run(['nope'], call)).rejects.toThrow('unknown service');
+  });
+
+  it('projections:rebuild timeline replays the streams into the timeline service (its operator RPC)', async () => {
+    await COMMANDS['projections:rebuild']!.run(['timeline'], call);
+    expect(calls[0]!.pattern).toBe(TimelineRpc.rebuildProjections);
   });
 
   it('lists every command in the help', () => {

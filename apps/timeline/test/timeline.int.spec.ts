@@ -1,8 +1,11 @@
-// The timeline service in-process, with the REAL letters service beside it (its events reach the
-// timeline through its outbox relay and JetStream; titles come from its `titles` handler), and
+// The timeline service in-process, with the REAL letters service beside it as a child process built
+// from this checkout (apps never import each other; its events reach the timeline through its outbox
+// relay and JetStream; titles come from its `titles` handler), and
 // vault-media played by its published events and a stand-in `titles` responder. Real PostgreSQL
 // (a fresh database per service), NATS JetStream and Redis; a STACK_ID of its own.
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
@@ -18,7 +21,7 @@ import { createOrm, migrateUp } from '@lv/platform/database';
 import type { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient } from '@lv/platform/nest';
-import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { compileForChildProcess, createTestDatabase, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
 
 jest.setTimeout(180_000);
 
@@ -28,9 +31,6 @@ process.env.STACK_ID = STACK_ID;
 const { timelineConfigSchema } = await import('../src/config.js');
 const { timelineMigrations } = await import('../src/migrations.js');
 const { TimelineModule, openTimelineResources } = await import('../src/timeline.module.js');
-const { lettersConfigSchema } = await import('../../letters/src/config.js');
-const { lettersMigrations } = await import('../../letters/src/migrations.js');
-const { LettersModule, openLettersResources } = await import('../../letters/src/letters.module.js');
 const { createLogger } = await import('@lv/platform/logging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -63,7 +63,8 @@ describe('timeline service (in-process, with the real letters service)', () => {
   let timelineDb: TestDatabase;
   let lettersDb: TestDatabase;
   let timelineApp: INestMicroservice;
-  let lettersApp: INestMicroservice;
+  let letters: ChildService | undefined;
+  let scratchDir: string | undefined;
   let rpc: RpcClient;
   let nc: NatsConnection;
   /** vault-media's titles, per owner: what its stand-in answers (only the caller's own). */
@@ -104,13 +105,15 @@ describe('timeline service (in-process, with the real letters service)', () => {
 
   beforeAll(async () => {
     const logger = createLogger('timeline-spec', 'silent');
-    lettersDb = await serviceDatabase(lettersMigrations, 'tllet');
-    const lettersConfig = lettersConfigSchema.parse({ DATABASE_URL: lettersDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent' });
-    const lettersResources = await openLettersResources(lettersConfig, logger);
-    lettersApp = await NestFactory.createMicroservice<MicroserviceOptions>(LettersModule.forRoot(lettersConfig, lettersResources, keys.publicKey), {
-      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'letters' }, logger: false,
-    });
-    await lettersApp.listen();
+    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/letters'], 'timeline-letters');
+    const lettersScript = join(scratchDir, 'apps', 'letters', 'main.js');
+    lettersDb = await createTestDatabase([], 'tllet');
+    // The readiness line is logged at info.
+    const lettersEnv = { DATABASE_URL: lettersDb.url, NATS_URL, REDIS_URL, STACK_ID, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info' };
+    const migrate = startChild(lettersScript, ['migrate'], lettersEnv);
+    expect((await migrate.exited).code).toBe(0);
+    letters = startChild(lettersScript, [], lettersEnv);
+    await letters.waitForLine(/letters is listening on NATS/, 60_000);
 
     timelineDb = await serviceDatabase(timelineMigrations, 'timeline');
     const config = timelineConfigSchema.parse({ DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000' });
@@ -140,7 +143,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
   afterAll(async () => {
     await rpc?.close();
     await timelineApp?.close();
-    await lettersApp?.close();
+    await letters?.kill('SIGTERM');
     const cleanup = await connectNats(NATS_URL, 'cleanup');
     const jsm = await jetstreamManager(cleanup);
     for (const service of ['letters', 'vault-media'] as const) await jsm.streams.delete(scopedStreamName(service, STACK_ID)).catch(() => undefined);
@@ -148,6 +151,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     await nc?.close();
     await timelineDb?.drop();
     await lettersDb?.drop();
+    if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
   });
 
   it('answers health without a token', async () => {
@@ -194,7 +198,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     const id = await saveRecording(mum, 'Mum’s video', savedAt);
     const letter = await writeLetter(mum, 'Mum’s letter');
     await waitFor(async () => (await rowCount(mum.id)) === 2, 15_000, 'mum’s recording and letter');
-    const mine = () => sql(`select * from timeline_entries where owner_id = ? order by source`, [mum.id]);
+    const mine = () => sql<Record<string, unknown>>(`select * from timeline_entries where owner_id = ? order by source`, [mum.id]);
     const before = await mine();
     // The same ids, from another vault: saved, verified as damaged, deleted; revised, deleted.
     await publish(VaultMediaEvents.RecordingSaved, { recordingId: id, ownerId: other.id, type: 'audio', bucket: 'vaultmedia', objectKey: `${other.id}/audio_1.webm`, size: 9, sha256: 'b'.repeat(64), savedAt });

@@ -2,13 +2,14 @@ import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type O
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { createOrm } from '@lv/platform/database';
 import { DurableConsumer } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
-import { connectNats, ensureServiceStream } from '@lv/platform/messaging';
+import { connectNats, ensureServiceStream, scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
 import { RpcCallerGuard, RpcClient, RpcErrorFilter } from '@lv/platform/nest';
 import type { TimelineConfig } from './config.js';
 import { timelineMigrations } from './migrations.js';
@@ -43,6 +44,11 @@ export async function openTimelineResources(config: TimelineConfig, logger: Logg
   // The source streams are created (with their owners' settings) if their services have not started
   // yet, so the durable consumers attach now and read every event once they come.
   for (const feed of TIMELINE_FEEDS) await ensureServiceStream(nats, feed.source, undefined, { replicas: config.JETSTREAM_REPLICAS });
+  // vault-media's durable consumer of the timeline it no longer keeps: nothing reads it any more.
+  const jsm = await jetstreamManager(nats);
+  await jsm.consumers.delete(scopedStreamName('letters'), scopedConsumerName('timeline-from-letters')).catch((err: Error) => {
+    if (!String(err.message).includes('not found')) logger.warn({ err }, 'could not remove the old timeline-from-letters consumer; remove it by hand');
+  });
   const rpc = new RpcClient(config.NATS_URL, config.RPC_TIMEOUT_MS, 'timeline');
   await rpc.connect();
   return { orm, redis, nats, rpc, logger };

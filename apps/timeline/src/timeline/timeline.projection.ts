@@ -7,7 +7,11 @@ import {
 /** One stream the timeline reads: whose, which subjects, and how each event changes the rows. */
 export interface TimelineFeed {
   source: ServiceName & TimelineSource;
-  /** The durable consumer's name, also its inbox key (rebuild clears that inbox). */
+  /**
+   * The durable consumer's name, also its inbox key (rebuild clears that inbox). Not vault-media's old
+   * `timeline-from-letters`: that durable has acked every letter event already, and a new timeline
+   * must read the streams from their start.
+   */
   consumer: string;
   subjects: string[];
   apply(em: EntityManager, event: PublishedEvent, subject: string): Promise<void>;
@@ -30,7 +34,7 @@ async function tombstone(em: EntityManager, source: TimelineSource, id: string, 
 /** Letters publish ids, owner, word counts and times (never words): the title is fetched when read. */
 export const lettersFeed: TimelineFeed = {
   source: 'letters',
-  consumer: 'timeline-from-letters',
+  consumer: 'timeline-letters',
   subjects: [LettersEvents.LetterWritten, LettersEvents.LetterRevised, LettersEvents.LetterDeleted],
   async apply(em, event, subject) {
     switch (subject) {
@@ -66,7 +70,7 @@ export const lettersFeed: TimelineFeed = {
 /** vault-media publishes ids, owner, object key, size, hash and times (never the title). */
 export const vaultMediaFeed: TimelineFeed = {
   source: 'vault-media',
-  consumer: 'timeline-from-vault-media',
+  consumer: 'timeline-vault-media',
   subjects: [VaultMediaEvents.RecordingSaved, VaultMediaEvents.RecordingHashVerified, VaultMediaEvents.RecordingHashMismatch, VaultMediaEvents.RecordingDeleted],
   async apply(em, event, subject) {
     switch (subject) {

@@ -4,7 +4,7 @@ import { firstValueFrom, timeout } from 'rxjs';
 import type { RpcRequest, SubscriptionTier } from '@lv/contracts';
 import { signOperatorToken, VIEWER_SCOPES, type AccessTokenSigner, type ViewerScope } from '@lv/platform/auth';
 import { toErrorBody } from '@lv/platform/errors';
-import { unscopedSubject } from '@lv/platform/messaging';
+import { scopedSubject, unscopedSubject } from '@lv/platform/messaging';
 import { describeAccess, type RpcAccess, type RpcHandlerEntry } from '@lv/platform/nest';
 import type { TestViewerIssuer } from './viewer-issuer.js';
 
@@ -71,6 +71,37 @@ export interface ReaderMatrixResult {
   blindOwnerReads: MatrixRow[];
   /** A plain-text table of every call, for a failing spec's message. */
   table(): string;
+}
+
+/**
+ * Request-reply on a raw subject with a token, as the gateway sends it: for specs that set up data
+ * for the matrix without depending on how a service's typed client is declared.
+ */
+export class RawRpc {
+  private readonly client: ClientNats;
+
+  constructor(natsUrl: string, private readonly timeoutMs = 5000) {
+    this.client = new ClientNats({ servers: [natsUrl], name: 'raw-rpc' } as never);
+  }
+
+  async connect(): Promise<this> {
+    await this.client.connect();
+    return this;
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  /** Resolves with the reply; rejects with the service's error body ({ code, message }) or a transport error. */
+  async call<T>(subject: string, payload: unknown, accessToken?: string): Promise<T> {
+    const message: RpcRequest = { auth: { accessToken }, meta: { requestId: `raw-${randomUUID()}` }, payload };
+    try {
+      return await firstValueFrom(this.client.send<T>(scopedSubject(subject), message).pipe(timeout(this.timeoutMs)));
+    } catch (error) {
+      throw toErrorBody(error) ?? error;
+    }
+  }
 }
 
 /** Scopes a viewer holds in each viewer row: all, or all but those the handler names. */

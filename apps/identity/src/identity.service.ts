@@ -84,7 +84,8 @@ export class IdentityService {
   async signOut(refreshToken: string | undefined, caller: AccountCaller | null): Promise<boolean> {
     const em = this.em;
     const session = refreshToken ? await this.sessions.sessionOf(em, refreshToken) : null;
-    const sessionId = session?.id ?? caller?.sessionId;
+    // Only a person's token names a session; an operator's 'operator' session id is no session at all.
+    const sessionId = session?.id ?? (caller?.kind === 'user' ? caller.sessionId : undefined);
     if (!sessionId) return false;
     const revoked = await this.sessions.revoke(em, sessionId, 'signed out');
     await this.deps.revokedSessions.revoke(sessionId);

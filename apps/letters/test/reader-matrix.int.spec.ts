@@ -89,6 +89,7 @@ describe('letters reader matrix', () => {
     expect(result.unexpectedDenials).toEqual([]);
     expect(result.leaks).toEqual([]);
     expect(result.blindOwnerReads).toEqual([]);
+    expect(result.crashes).toEqual([]);
 
     // The viewer's reads really are the owner's letters (scoped by vaultOwnerId, not by a user id).
     const viewerList = result.rows.find((row) => row.subject === 'rpc.letters.list' && row.caller === 'viewer of this vault');

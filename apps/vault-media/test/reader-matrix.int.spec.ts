@@ -66,6 +66,7 @@ describe('vault-media reader matrix', () => {
     expect(result.unexpectedDenials).toEqual([]);
     expect(result.leaks).toEqual([]);
     expect(result.blindOwnerReads).toEqual([]);
+    expect(result.crashes).toEqual([]);
 
     // A viewer with 'timeline' reads the owner's timeline (scoped by vaultOwnerId), and nothing it may not.
     const viewer = viewers.issue(ownerId, ['timeline']);

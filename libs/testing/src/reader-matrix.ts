@@ -69,6 +69,8 @@ export interface ReaderMatrixResult {
   leaks: MatrixRow[];
   /** Owner reads in `ownerReads` that did not show the owner's words. */
   blindOwnerReads: MatrixRow[];
+  /** Calls that ended in INTERNAL or no answer: a caller kind the handler does not cope with. */
+  crashes: MatrixRow[];
   /** A plain-text table of every call, for a failing spec's message. */
   table(): string;
 }
@@ -195,8 +197,9 @@ export async function runReaderMatrix(options: ReaderMatrixOptions): Promise<Rea
   const unexpectedDenials = rows.filter((r) => r.expected === 'allow' ? !r.allowed : !r.allowed && r.outcome !== r.expected);
   const leaks = rows.filter((r) => r.leaked);
   const blindOwnerReads = rows.filter((r) => r.outcome.endsWith('(no owner data)'));
+  const crashes = rows.filter((r) => r.outcome.startsWith('INTERNAL') || r.outcome.startsWith('ERROR') || r.outcome.startsWith('SERVICE_UNAVAILABLE'));
   return {
-    rows, unexpectedAllows, unexpectedDenials, leaks, blindOwnerReads,
+    rows, unexpectedAllows, unexpectedDenials, leaks, blindOwnerReads, crashes,
     table: () => rows.map((r) => `${r.subject.padEnd(36)} ${r.declared.padEnd(34)} ${r.caller.padEnd(40)} expected ${r.expected.padEnd(16)} got ${r.outcome}${r.leaked ? ' LEAK' : ''}`).join('\n'),
   };
 }

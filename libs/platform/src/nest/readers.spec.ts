@@ -31,6 +31,9 @@ describe('reader declarations', () => {
   });
 
   it('refuses to declare a viewer as a writer, or an unknown scope', () => {
+    // @ts-expect-error a viewer is not a Writer: the declaration does not compile...
+    expect(() => Writers('owner', viewerOf('letters'))).toThrow(/a viewer never writes/);
+    // ...and, cast past the compiler, it still does not load.
     expect(() => Writers('owner', viewerOf('letters') as unknown as Writer)).toThrow(/a viewer never writes/);
     expect(() => viewerOf('diary' as never)).toThrow(/unknown viewer scope/);
     expect(() => (Readers as (...r: unknown[]) => unknown)()).toThrow(/at least one reader/);

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// RS256 key pair for access tokens: generated once, then reused (a restart keeps sessions valid).
-// identity signs with the private key; every service verifies with the public one.
-// Usage: node tools/dev/keys.mjs <private.pem> <public.pem>   (docker-compose's jwt-keys step)
+// RS256 key pairs: generated once, then reused (a restart keeps sessions valid). The access-token
+// pair: identity signs with the private key, every service verifies with the public one. The viewer
+// pair (view sessions of a vault): access-keys will sign, every service verifies.
+// Usage: node tools/dev/keys.mjs <private.pem> <public.pem> [<private.pem> <public.pem> ...]
+//        (docker-compose's jwt-keys step makes both pairs)
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -35,11 +37,13 @@ export function ensureJwtKeys({ privateKeyPath, publicKeyPath }) {
 
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1]);
 if (isMain) {
-  const [privateKeyPath, publicKeyPath] = process.argv.slice(2);
-  if (!privateKeyPath || !publicKeyPath) {
-    console.error('usage: node tools/dev/keys.mjs <private.pem> <public.pem>');
+  const paths = process.argv.slice(2);
+  if (paths.length === 0 || paths.length % 2 !== 0) {
+    console.error('usage: node tools/dev/keys.mjs <private.pem> <public.pem> [<private.pem> <public.pem> ...]');
     process.exit(2);
   }
-  const keys = ensureJwtKeys({ privateKeyPath, publicKeyPath });
-  console.log(keys.created ? `generated an RS256 key pair: ${keys.privateKeyPath}, ${keys.publicKeyPath}` : 'RS256 key pair already present');
+  for (let i = 0; i < paths.length; i += 2) {
+    const keys = ensureJwtKeys({ privateKeyPath: paths[i], publicKeyPath: paths[i + 1] });
+    console.log(keys.created ? `generated an RS256 key pair: ${keys.privateKeyPath}, ${keys.publicKeyPath}` : `RS256 key pair already present: ${keys.publicKeyPath}`);
+  }
 }

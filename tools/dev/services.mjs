@@ -25,6 +25,7 @@
 //   natsUrl, redisUrl, stackId, logLevel, nodeEnv,
 //   databaseUrl(suffix)                  postgres://postgres@127.0.0.1:5432/<dbPrefix><suffix>
 //   jwt: { publicKey, privateKey }       PEM text (apps accept a PEM or a path: readPem())
+//   viewerJwt: { publicKey, privateKey } the viewer tokens' own pair (optional: without it, no viewers)
 //   s3: { endpoint, region, accessKey, secretKey }
 //   smtp: { host, port }
 //   http: { host, port }                 where the gateway listens
@@ -41,6 +42,7 @@ export function commonEnv(ctx) {
     NATS_URL: ctx.natsUrl,
     REDIS_URL: ctx.redisUrl,
     JWT_PUBLIC_KEY: ctx.jwt.publicKey,
+    ...(ctx.viewerJwt && { VIEWER_JWT_PUBLIC_KEY: ctx.viewerJwt.publicKey }),
     // Not part of any schema: the messaging code prefixes subjects, streams and durable consumers
     // with it, so a test stack never shares JetStream state with the developer's stack.
     STACK_ID: ctx.stackId,

@@ -456,7 +456,9 @@ export async function startStack(options = {}) {
 
   try {
     const keys = ensureJwtKeys({ privateKeyPath: join(dataDir, 'keys', 'jwt-private.pem'), publicKeyPath: join(dataDir, 'keys', 'jwt-public.pem') });
-    if (keys.created) log(`[stack] generated RS256 keys in ${join(dataDir, 'keys')}`);
+    // Viewer tokens (view sessions of a vault) have a key pair of their own, apart from identity's.
+    const viewerKeys = ensureJwtKeys({ privateKeyPath: join(dataDir, 'keys', 'viewer-jwt-private.pem'), publicKeyPath: join(dataDir, 'keys', 'viewer-jwt-public.pem') });
+    if (keys.created || viewerKeys.created) log(`[stack] generated RS256 keys in ${join(dataDir, 'keys')}`);
 
     const s3 = await startS3Process({
       port: s3Port,
@@ -503,6 +505,7 @@ export async function startStack(options = {}) {
       nodeEnv,
       databaseUrl: (suffix) => withDatabase(infra.postgres, databaseName(dbPrefix, suffix)),
       jwt: { publicKey: keys.publicKey, privateKey: keys.privateKey },
+      viewerJwt: { publicKey: viewerKeys.publicKey, privateKey: viewerKeys.privateKey },
       s3: { endpoint: s3.endpoint, region: s3.region, accessKey: s3.accessKey, secretKey: s3.secretKey },
       smtp: { host: infraHost, port: mail.smtpPort },
       http: { host, port },

@@ -7,16 +7,18 @@ import { AuthController } from './auth/auth.controller.js';
 import type { GatewayConfig } from './config.js';
 import { HealthController } from './health/health.controller.js';
 import { HealthService } from './health/health.service.js';
-import { AccessGuard } from './http/access.guard.js';
+import { OwnerStrategy, ViewerStrategy } from './auth/caller.strategies.js';
+import { CallerGuard } from './http/caller.guard.js';
 import { HttpErrorFilter } from './http/http-error.filter.js';
 import { closeConnections, type GatewayConnections } from './infra/connections.js';
 import { LettersController } from './letters/letters.controller.js';
 import { MEDIA_CONTROLLERS, mediaProviders } from './media/media.providers.js';
-import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS, STORAGE_PROBE } from './infra/tokens.js';
+import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS, STORAGE_PROBE, VIEWER_TOKEN_VERIFIER } from './infra/tokens.js';
 import { MeController } from './me/me.controller.js';
 import { ReflectionController } from './vault/reflection.controller.js';
 import { VaultStatsController } from './vault/vault-stats.controller.js';
 import { VaultStatsService } from './vault/vault-stats.service.js';
+import { ViewController } from './view/view.controller.js';
 
 const CONNECTIONS = Symbol('CONNECTIONS');
 
@@ -44,7 +46,7 @@ export interface GatewayModuleOptions {
 
 /**
  * The gateway: controllers per area (auth, me, vault, letters, media, timeline, health, admin), one global guard (every
- * handler needs a valid access token unless it is @Public) and one global error filter.
+ * handler needs an owner's access token, or a viewer token on @ViewerRoute() handlers, unless it is @Public) and one global error filter.
  */
 @Module({})
 export class GatewayModule {
@@ -52,7 +54,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, LettersController, ...MEDIA_CONTROLLERS, HealthController, QueueSessionController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, LettersController, ...MEDIA_CONTROLLERS, HealthController, QueueSessionController, ViewController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },
@@ -60,10 +62,13 @@ export class GatewayModule {
         { provide: RPC_CLIENT, useValue: connections.rpc },
         { provide: REDIS, useValue: connections.redis },
         { provide: ACCESS_TOKEN_VERIFIER, useValue: connections.verifier },
+        { provide: VIEWER_TOKEN_VERIFIER, useValue: connections.viewerVerifier ?? null },
         { provide: NATS_PROBE, useValue: connections.nats },
         { provide: STORAGE_PROBE, useValue: connections.storage },
         { provide: STATS_PROVIDERS, useValue: statsProviders },
-        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_GUARD, useClass: CallerGuard },
+        OwnerStrategy,
+        ViewerStrategy,
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         ConnectionsCloser,
         ...mediaProviders(config),

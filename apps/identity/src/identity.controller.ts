@@ -5,9 +5,9 @@ import {
   IdentityRpc, SUBSCRIPTION_TIERS, type Credentials, type IssuedSession, type RebuildReply, type RpcRequest,
   type ServiceHealthReply, type SignOutReply, type UpdateProfileRequest, type UserProfile,
 } from '@lv/contracts';
-import { AccessTokenVerifier, type Caller } from '@lv/platform/auth';
+import { AccessTokenVerifier, ownerOf, type Caller } from '@lv/platform/auth';
 import { scopedSubject } from '@lv/platform/messaging';
-import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc } from '@lv/platform/nest';
+import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc, Readers, Writers } from '@lv/platform/nest';
 import { pingDatabase } from '@lv/platform/database';
 import { IdentityService } from './identity.service.js';
 
@@ -62,11 +62,13 @@ export class IdentityController {
     return { revoked: await this.identity.signOut(refreshToken, caller) };
   }
 
+  @Readers('owner')
   @MessagePattern(scopedSubject(IdentityRpc.getMe))
   getMe(@CurrentCaller() caller: Caller): Promise<UserProfile> {
-    return this.identity.getProfile(caller.userId);
+    return this.identity.getProfile(ownerOf(caller).userId);
   }
 
+  @Writers('owner')
   @MessagePattern(scopedSubject(IdentityRpc.updateMe))
   updateMe(@Payload() message: RpcRequest<UpdateProfileRequest>, @CurrentCaller() caller: Caller): Promise<UserProfile> {
     return this.identity.updateProfile(caller, parsePayload(updateProfile, message.payload));

@@ -1,9 +1,9 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { AccessTokenSigner, AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import type { Logger } from '@lv/platform/logging';
-import { closeServiceCore, openServiceCore, RpcCallerGuard, RpcErrorFilter, type ServiceCore } from '@lv/platform/nest';
+import { closeServiceCore, openServiceCore, rpcAuthProviders, RpcErrorFilter, type ServiceCore } from '@lv/platform/nest';
 import type { IdentityConfig } from './config.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
 import { IdentityController } from './identity.controller.js';
@@ -46,7 +46,7 @@ export class IdentityModule implements OnApplicationBootstrap, OnApplicationShut
         { provide: IDENTITY_RESOURCES, useValue: resources },
         { provide: IdentityService, useValue: service },
         { provide: AccessTokenVerifier, useValue: verifier },
-        { provide: APP_GUARD, useClass: RpcCallerGuard },
+        ...rpcAuthProviders({ accessTokens: verifier, viewerPublicKey: config.VIEWER_JWT_PUBLIC_KEY, redis: resources.redis }),
         { provide: APP_FILTER, useClass: RpcErrorFilter },
       ],
     };

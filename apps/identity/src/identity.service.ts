@@ -5,7 +5,7 @@ import {
   normaliseEmail, validateCredentials, type Credentials, type IssuedSession, type RequestMeta, type SubscriptionTier,
   type UpdateProfileRequest, type UserProfile,
 } from '@lv/contracts';
-import type { AccessTokenSigner, Caller, RevokedSessions } from '@lv/platform/auth';
+import { accountOf, ownerOf, type AccessTokenSigner, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { PasswordHasher } from './credentials/password-hasher.js';
@@ -81,10 +81,11 @@ export class IdentityService {
   }
 
   /** Revokes the session named by the refresh token, or by the caller's access token. */
-  async signOut(refreshToken: string | undefined, caller: Caller | null): Promise<boolean> {
+  async signOut(refreshToken: string | undefined, caller: AccountCaller | null): Promise<boolean> {
     const em = this.em;
     const session = refreshToken ? await this.sessions.sessionOf(em, refreshToken) : null;
-    const sessionId = session?.id ?? caller?.sessionId;
+    // Only a person's token names a session; an operator's 'operator' session id is no session at all.
+    const sessionId = session?.id ?? (caller?.kind === 'user' ? caller.sessionId : undefined);
     if (!sessionId) return false;
     const revoked = await this.sessions.revoke(em, sessionId, 'signed out');
     await this.deps.revokedSessions.revoke(sessionId);
@@ -98,8 +99,8 @@ export class IdentityService {
   }
 
   async updateProfile(caller: Caller, patch: UpdateProfileRequest): Promise<UserProfile> {
-    await this.execute(caller.userId, { type: 'UpdateProfile', userId: caller.userId, fullName: patch.full_name, avatarUrl: patch.avatar_url }, { actor: { kind: 'user', id: caller.userId } });
-    return this.getProfile(caller.userId);
+    await this.execute(ownerOf(caller).userId, { type: 'UpdateProfile', userId: ownerOf(caller).userId, fullName: patch.full_name, avatarUrl: patch.avatar_url }, { actor: { kind: 'user', id: ownerOf(caller).userId } });
+    return this.getProfile(ownerOf(caller).userId);
   }
 
   // Operator commands (ops CLI). They act through the same decider and events as everything else.
@@ -112,13 +113,13 @@ export class IdentityService {
 
   async setAdmin(email: string, admin: boolean, operator: Caller): Promise<UserProfile> {
     const { id } = await this.findByEmail(email);
-    await this.execute(id, { type: 'SetAdmin', userId: id, admin }, { actor: { kind: 'operator', id: operator.userId } });
+    await this.execute(id, { type: 'SetAdmin', userId: id, admin }, { actor: { kind: 'operator', id: accountOf(operator).userId } });
     return this.getProfile(id);
   }
 
   async setTier(email: string, tier: SubscriptionTier, operator: Caller): Promise<UserProfile> {
     const { id } = await this.findByEmail(email);
-    await this.execute(id, { type: 'ChangeSubscriptionTier', userId: id, tier }, { actor: { kind: 'operator', id: operator.userId } });
+    await this.execute(id, { type: 'ChangeSubscriptionTier', userId: id, tier }, { actor: { kind: 'operator', id: accountOf(operator).userId } });
     return this.getProfile(id);
   }
 

@@ -10,7 +10,7 @@ import {
 import type { Caller } from '@lv/platform/auth';
 import { pingDatabase } from '@lv/platform/database';
 import { scopedSubject } from '@lv/platform/messaging';
-import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc } from '@lv/platform/nest';
+import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc, Readers, viewerOf, Writers } from '@lv/platform/nest';
 import { LettersService } from './letters.service.js';
 
 // Payloads are checked here too (services do not trust their callers). Blank or over-long words are
@@ -39,41 +39,49 @@ export class LettersController {
     }
   }
 
+  @Readers('owner')
   @MessagePattern(scopedSubject(LettersRpc.stats))
   stats(@CurrentCaller() caller: Caller): Promise<VaultStatsContribution> {
     return this.letters.stats(caller);
   }
 
+  @Readers('owner', viewerOf('letters'))
   @MessagePattern(scopedSubject(LettersRpc.list))
   list(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<LetterPage> {
     return this.letters.list(caller, parsePayload(list, message.payload ?? {}));
   }
 
+  @Readers('owner', viewerOf('letters'))
   @MessagePattern(scopedSubject(LettersRpc.get))
   get(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<Letter> {
     return this.letters.get(caller, parsePayload(byId, message.payload).id);
   }
 
+  @Writers('owner')
   @MessagePattern(scopedSubject(LettersRpc.write))
   write(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<Letter> {
     return this.letters.write(caller, parsePayload(write, message.payload), message.meta);
   }
 
+  @Writers('owner')
   @MessagePattern(scopedSubject(LettersRpc.revise))
   revise(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<Letter> {
     return this.letters.revise(caller, parsePayload(revise, message.payload), message.meta);
   }
 
+  @Writers('owner')
   @MessagePattern(scopedSubject(LettersRpc.delete))
   delete(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<DeleteLetterReply> {
     return this.letters.delete(caller, parsePayload(byId, message.payload).id, message.meta);
   }
 
+  @Readers('owner')
   @MessagePattern(scopedSubject(LettersRpc.reflectionGet))
   reflection(@CurrentCaller() caller: Caller): Promise<Reflection> {
     return this.letters.reflection(caller);
   }
 
+  @Writers('owner')
   @MessagePattern(scopedSubject(LettersRpc.reflectionSave))
   saveReflection(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<Reflection> {
     return this.letters.saveReflection(caller, parsePayload(saveReflection, message.payload), message.meta);
@@ -86,6 +94,7 @@ export class LettersController {
   }
 
   /** The timeline's batch title lookup, with the reader's own token: only the caller's items answer. */
+  @Readers('owner', viewerOf('timeline'))
   @MessagePattern(scopedSubject(LettersRpc.titles))
   titles(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<TitlesReply> {
     return this.letters.titles(caller, parsePayload(titlesRequest, message.payload).ids);

@@ -1,9 +1,9 @@
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import type { Logger } from '@lv/platform/logging';
-import { closeServiceCore, openServiceCore, RpcCallerGuard, RpcErrorFilter, type ServiceCore } from '@lv/platform/nest';
+import { closeServiceCore, openServiceCore, rpcAuthProviders, RpcErrorFilter, type ServiceCore } from '@lv/platform/nest';
 import type { LettersConfig } from './config.js';
 import { LettersController } from './letters.controller.js';
 import { LettersService } from './letters.service.js';
@@ -32,7 +32,7 @@ export class LettersModule implements OnApplicationBootstrap, OnApplicationShutd
         { provide: LETTERS_RESOURCES, useValue: resources },
         { provide: LettersService, useValue: new LettersService({ orm: resources.orm }) },
         { provide: AccessTokenVerifier, useValue: verifier },
-        { provide: APP_GUARD, useClass: RpcCallerGuard },
+        ...rpcAuthProviders({ accessTokens: verifier, viewerPublicKey: config.VIEWER_JWT_PUBLIC_KEY, redis: resources.redis }),
         { provide: APP_FILTER, useClass: RpcErrorFilter },
       ],
     };

@@ -3,7 +3,7 @@ import {
   LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
   type VaultStatsContribution,
 } from '@lv/contracts';
-import type { Caller } from '@lv/platform/auth';
+import { ownerOf, vaultOwnerId, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { LetterKeys } from './letters/letter-keys.js';
@@ -57,14 +57,14 @@ export class LettersService {
     const limit = Math.min(Math.max(1, query.limit ?? LETTERS_PAGE_DEFAULT), LETTERS_PAGE_MAX);
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     // One more than asked tells whether another page follows.
-    const rows = await findLetterPage(this.em, { ownerId: caller.userId, limit: limit + 1, after });
+    const rows = await findLetterPage(this.em, { ownerId: vaultOwnerId(caller), limit: limit + 1, after });
     const letters = rows.slice(0, limit);
     const last = letters.at(-1);
     return { letters, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
   }
 
   async get(caller: Caller, id: string): Promise<Letter> {
-    const letter = await findLetter(this.em, caller.userId, letterId(id));
+    const letter = await findLetter(this.em, vaultOwnerId(caller), letterId(id));
     if (!letter) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
     return letter;
   }
@@ -76,7 +76,7 @@ export class LettersService {
    */
   async write(caller: Caller, input: { id: string; title: string; content: string }, meta?: RequestMeta): Promise<Letter> {
     const id = letterId(input.id);
-    await this.execute(id, { type: 'WriteLetter', letterId: id, ownerId: caller.userId, title: input.title, content: input.content, now: new Date().toISOString() }, caller, meta);
+    await this.execute(id, { type: 'WriteLetter', letterId: id, ownerId: ownerOf(caller).userId, title: input.title, content: input.content, now: new Date().toISOString() }, caller, meta);
     return this.get(caller, id);
   }
 
@@ -84,14 +84,14 @@ export class LettersService {
   async revise(caller: Caller, input: { id: string; title: string; content: string; expectedVersion: number }, meta?: RequestMeta): Promise<Letter> {
     const id = letterId(input.id);
     await this.execute(id, {
-      type: 'ReviseLetter', letterId: id, ownerId: caller.userId, title: input.title, content: input.content, expectedVersion: input.expectedVersion, now: new Date().toISOString(),
+      type: 'ReviseLetter', letterId: id, ownerId: ownerOf(caller).userId, title: input.title, content: input.content, expectedVersion: input.expectedVersion, now: new Date().toISOString(),
     }, caller, meta);
     return this.get(caller, id);
   }
 
   async delete(caller: Caller, rawId: string, meta?: RequestMeta): Promise<DeleteLetterReply> {
     const id = letterId(rawId);
-    await this.execute(id, { type: 'DeleteLetter', letterId: id, ownerId: caller.userId, now: new Date().toISOString() }, caller, meta);
+    await this.execute(id, { type: 'DeleteLetter', letterId: id, ownerId: ownerOf(caller).userId, now: new Date().toISOString() }, caller, meta);
     return { id, deleted: true };
   }
 
@@ -101,7 +101,7 @@ export class LettersService {
    */
   async stats(caller: Caller): Promise<VaultStatsContribution> {
     const em = this.em;
-    const [letters, reflection] = [await letterStats(em, caller.userId), await reflectionStats(em, caller.userId)];
+    const [letters, reflection] = [await letterStats(em, ownerOf(caller).userId), await reflectionStats(em, ownerOf(caller).userId)];
     return {
       lettersWritten: letters.lettersWritten,
       thoughtsSaved: reflection.thoughtsSaved,
@@ -111,7 +111,7 @@ export class LettersService {
 
   /** The caller's own reflection (vault home, "Thoughts & Feelings"); '' and null when none is saved. */
   reflection(caller: Caller): Promise<Reflection> {
-    return findReflection(this.em, caller.userId);
+    return findReflection(this.em, ownerOf(caller).userId);
   }
 
   /**
@@ -120,9 +120,9 @@ export class LettersService {
    * Concurrent saves are settled by re-deciding: the last one wins.
    */
   async saveReflection(caller: Caller, input: { text: string }, meta?: RequestMeta): Promise<Reflection> {
-    const metadata: EventMetadata = { actor: { kind: 'user', id: caller.userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) };
-    await handleCommand(this.deps.orm.em, this.store, reflectionDecider, { type: 'SaveReflection', ownerId: caller.userId, text: input.text, now: new Date().toISOString() }, {
-      streamId: reflectionStreamId(caller.userId), streamType: REFLECTION_STREAM_TYPE, metadata,
+    const metadata: EventMetadata = { actor: { kind: 'user', id: ownerOf(caller).userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) };
+    await handleCommand(this.deps.orm.em, this.store, reflectionDecider, { type: 'SaveReflection', ownerId: ownerOf(caller).userId, text: input.text, now: new Date().toISOString() }, {
+      streamId: reflectionStreamId(ownerOf(caller).userId), streamType: REFLECTION_STREAM_TYPE, metadata,
     });
     return this.reflection(caller);
   }
@@ -137,13 +137,13 @@ export class LettersService {
    * expectedVersion itself, so a stale editor gets CONFLICT, and a stranger NOT_FOUND before that).
    */
   private execute(id: string, command: LetterCommand, caller: Caller, meta?: RequestMeta) {
-    const metadata: EventMetadata = { actor: { kind: 'user', id: caller.userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) };
+    const metadata: EventMetadata = { actor: { kind: 'user', id: ownerOf(caller).userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) };
     return handleCommand(this.deps.orm.em, this.store, letterDecider, command, { streamId: letterStreamId(id), streamType: LETTER_STREAM_TYPE, metadata });
   }
 
   /** The timeline's batch lookup: titles of the caller's own letters among `ids` (malformed, unknown and others' ids omitted). */
   async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
     const wanted = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
-    return { titles: await findLetterTitles(this.em, caller.userId, wanted) };
+    return { titles: await findLetterTitles(this.em, vaultOwnerId(caller), wanted) };
   }
 }

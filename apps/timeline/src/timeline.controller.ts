@@ -8,7 +8,7 @@ import {
 import type { Caller } from '@lv/platform/auth';
 import { pingDatabase } from '@lv/platform/database';
 import { scopedSubject } from '@lv/platform/messaging';
-import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc } from '@lv/platform/nest';
+import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc, Readers, viewerOf } from '@lv/platform/nest';
 import { TimelineService } from './timeline.service.js';
 
 // Payloads are checked here too (services do not trust their callers). No payload names a vault:
@@ -33,21 +33,25 @@ export class TimelineController {
     }
   }
 
+  @Readers('owner')
   @MessagePattern(scopedSubject(TimelineRpc.stats))
   stats(@CurrentCaller() caller: Caller): Promise<VaultStatsContribution> {
     return this.timeline.stats(caller);
   }
 
+  @Readers('owner', viewerOf('timeline'))
   @MessagePattern(scopedSubject(TimelineRpc.list))
   list(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<TimelinePage> {
     return this.timeline.list(caller, parsePayload(list, message.payload ?? {}), { accessToken: message.auth?.accessToken, meta: message.meta });
   }
 
+  @Readers('owner', viewerOf('timeline'))
   @MessagePattern(scopedSubject(TimelineRpc.entry))
   entry(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<TimelineEntry> {
     return this.timeline.entry(caller, parsePayload(byId, message.payload).id, { accessToken: message.auth?.accessToken, meta: message.meta });
   }
 
+  @Readers('owner')
   @MessagePattern(scopedSubject(TimelineRpc.awaitEntryGone))
   awaitEntryGone(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<AwaitEntryGoneReply> {
     const { id, timeoutMs } = parsePayload(awaitGone, message.payload);

@@ -1,5 +1,5 @@
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -10,7 +10,7 @@ import { createOrm } from '@lv/platform/database';
 import { DurableConsumer } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
 import { connectNats, ensureServiceStream, scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
-import { RpcCallerGuard, RpcClient, RpcErrorFilter } from '@lv/platform/nest';
+import { rpcAuthProviders, RpcClient, RpcErrorFilter } from '@lv/platform/nest';
 import type { TimelineConfig } from './config.js';
 import { timelineMigrations } from './migrations.js';
 import { TimelineController } from './timeline.controller.js';
@@ -116,8 +116,7 @@ export class TimelineModule implements OnApplicationBootstrap, OnApplicationShut
         { provide: TIMELINE_RESOURCES, useValue: resources },
         { provide: TimelineConsumers, useValue: consumers },
         { provide: TimelineService, useValue: service },
-        { provide: AccessTokenVerifier, useValue: verifier },
-        { provide: APP_GUARD, useClass: RpcCallerGuard },
+        ...rpcAuthProviders({ accessTokens: verifier, viewerPublicKey: config.VIEWER_JWT_PUBLIC_KEY, redis: resources.redis }),
         { provide: APP_FILTER, useClass: RpcErrorFilter },
       ],
     };

@@ -4,7 +4,7 @@ import {
   AWAIT_ENTRY_GONE_MAX_MS, canUseFeature, MediaMessages, TIMELINE_PAGE_DEFAULT, TIMELINE_PAGE_MAX, type AwaitEntryGoneReply, type RequestMeta,
   type TimelineEntry, type TimelinePage, type VaultStatsContribution,
 } from '@lv/contracts';
-import type { Caller } from '@lv/platform/auth';
+import { vaultOwnerId, type AccountCaller, type Caller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import type { RebuildReport } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
@@ -35,7 +35,7 @@ export interface TimelineServiceDeps {
   pauseConsumers?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
-const callerProfile = (caller: Caller) => ({ subscription_tier: caller.tier, ai_admin: caller.isAdmin });
+const callerProfile = (caller: AccountCaller) => ({ subscription_tier: caller.tier, ai_admin: caller.isAdmin });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -57,12 +57,13 @@ export class TimelineService {
 
   /** One page of the caller's timeline (gated: essentials, pro, legacy, admins), titled by the sources. */
   async list(caller: Caller, query: { limit?: number; before?: string }, context: CallerContext): Promise<TimelinePage> {
-    if (!canUseFeature(callerProfile(caller), 'timeline')) throw new DomainError('UPGRADE_REQUIRED', MediaMessages.upgradeRequired);
+    // A viewer reads under the owner's view session, which access-keys grants only for what the owner's plan includes.
+    if (caller.kind !== 'viewer' && !canUseFeature(callerProfile(caller), 'timeline')) throw new DomainError('UPGRADE_REQUIRED', MediaMessages.upgradeRequired);
     const limit = Math.min(Math.max(query.limit ?? TIMELINE_PAGE_DEFAULT, 1), TIMELINE_PAGE_MAX);
     const after = query.before ? decodeCursor(query.before) : null;
     if (query.before && !after) throw validationError({ before: 'This page cursor is not valid; reload the timeline.' }, 'This page cursor is not valid; reload the timeline.');
     // One more than asked tells whether another page follows.
-    const rows = await this.repository.page(this.em, caller.userId, limit + 1, after);
+    const rows = await this.repository.page(this.em, vaultOwnerId(caller), limit + 1, after);
     const page = rows.slice(0, limit);
     const entries = await this.titled(page, context);
     const last = page.at(-1);
@@ -71,7 +72,7 @@ export class TimelineService {
 
   /** One entry of the caller's vault, titled; NOT_FOUND when it is someone else's, unknown or deleted. */
   async entry(caller: Caller, id: string, context: CallerContext): Promise<TimelineEntry> {
-    const row = UUID.test(id) ? await this.repository.find(this.em, caller.userId, id.toLowerCase()) : null;
+    const row = UUID.test(id) ? await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase()) : null;
     if (!row) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     const [entry] = await this.titled([row], context);
     return entry!;
@@ -86,15 +87,15 @@ export class TimelineService {
     if (!UUID.test(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
     const deadline = Date.now() + Math.min(Math.max(timeoutMs, 0), AWAIT_ENTRY_GONE_MAX_MS);
     for (;;) {
-      if (!(await this.repository.find(this.em, caller.userId, id.toLowerCase()))) return { id, gone: true };
-      if (Date.now() >= deadline) return { id, gone: false };
+      if (!(await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase()))) return { gone: true };
+      if (Date.now() >= deadline) return { gone: false };
       await sleep(GONE_POLL_MS);
     }
   }
 
   /** The days the caller's vault has entries on (every source together). */
   async stats(caller: Caller): Promise<VaultStatsContribution> {
-    return { activeDays: await this.repository.activeDays(this.em, caller.userId) };
+    return { activeDays: await this.repository.activeDays(this.em, vaultOwnerId(caller)) };
   }
 
   /**

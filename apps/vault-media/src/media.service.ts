@@ -7,7 +7,7 @@ import {
   type DeleteEntryReply, type GatedFeature, type MediaType, type PlaybackGrant, type Recording, type ReportHashPayload, type ReportHashReply,
   type StartUploadRequest, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
-import type { Caller, RevokedSessions } from '@lv/platform/auth';
+import { ownerOf, vaultOwnerId, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
@@ -57,7 +57,7 @@ interface MediaObjectRow {
   multipart_upload_id: string | null;
 }
 
-const callerProfile = (caller: Caller) => ({ subscription_tier: caller.tier, ai_admin: caller.isAdmin });
+const callerProfile = (caller: AccountCaller) => ({ subscription_tier: caller.tier, ai_admin: caller.isAdmin });
 
 /**
  * vault-media's use cases. Transport-free: the NATS controller, the HTTP listener for bytes and the
@@ -87,6 +87,8 @@ export class MediaService {
   }
 
   private requireFeature(caller: Caller, feature: GatedFeature): void {
+    // A viewer reads under the owner's view session, which access-keys grants only for what the owner's plan includes.
+    if (caller.kind === 'viewer') return;
     if (!canUseFeature(callerProfile(caller), feature)) throw new DomainError('UPGRADE_REQUIRED', MediaMessages.upgradeRequired);
   }
 
@@ -110,22 +112,22 @@ export class MediaService {
     const type = request.type as MediaType;
     if (type === 'audio') this.requireFeature(caller, 'audio-uploads');
     if (request.size > this.deps.maxUploadBytes) throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(this.deps.maxUploadBytes));
-    if (await findRecordingByHash(this.em, caller.userId, sha256)) throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
+    if (await findRecordingByHash(this.em, ownerOf(caller).userId, sha256)) throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
 
     const recordingId = randomUUID();
     const contentType = MEDIA_CONTENT_TYPES[type];
     // The key is the original app's ({userId}/{type}_{timestamp}.webm) and is never reused: the
     // unique key of media_objects refuses a second upload to it, so nothing is ever overwritten.
     for (let timestamp = this.now(), attempt = 0; ; timestamp++, attempt++) {
-      const objectKey = mediaObjectKey(caller.userId, type, timestamp);
+      const objectKey = mediaObjectKey(ownerOf(caller).userId, type, timestamp);
       try {
         await this.execute(recordingId, {
-          type: 'StartUpload', recordingId, ownerId: caller.userId, mediaType: type, title, bucket: this.bucket, objectKey, contentType,
+          type: 'StartUpload', recordingId, ownerId: ownerOf(caller).userId, mediaType: type, title, bucket: this.bucket, objectKey, contentType,
           clientSha256: sha256, declaredSize: request.size, now: new Date(this.now()).toISOString(),
-        }, { actor: { kind: 'user', id: caller.userId }, correlationId }, async (em) => {
+        }, { actor: { kind: 'user', id: ownerOf(caller).userId }, correlationId }, async (em) => {
           await em.execute(
             `insert into media_objects (recording_id, user_id, bucket, object_key, state) values (?, ?, ?, ?, 'pending')`,
-            [recordingId, caller.userId, this.bucket, objectKey],
+            [recordingId, ownerOf(caller).userId, this.bucket, objectKey],
           );
         });
         return { uploadId: recordingId, uploadUrl: `/api/media/uploads/${recordingId}`, objectKey, contentType, maxBytes: this.deps.maxUploadBytes };
@@ -145,7 +147,7 @@ export class MediaService {
   async receiveUpload(caller: Caller, uploadId: string, body: AsyncIterable<Uint8Array | string>, options: { contentLength?: number; correlationId?: string } = {}): Promise<Recording> {
     if (!UUID.test(uploadId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     const state = await this.loadState(uploadId);
-    if (state.status === 'new' || state.ownerId !== caller.userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    if (state.status === 'new' || state.ownerId !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     if (state.status === 'saved') throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
     if (state.status !== 'uploading') throw new DomainError('UPLOAD_INCOMPLETE', 'This upload is no longer open. Please save the recording again.');
     const claimed = await this.em.execute<MediaObjectRow[]>(
@@ -154,7 +156,7 @@ export class MediaService {
     );
     if (claimed.length === 0) throw new DomainError('CONFLICT', MediaMessages.uploadInProgress);
 
-    const metadata: EventMetadata = { actor: { kind: 'user', id: caller.userId }, correlationId: options.correlationId };
+    const metadata: EventMetadata = { actor: { kind: 'user', id: ownerOf(caller).userId }, correlationId: options.correlationId };
     try {
       if (options.contentLength !== undefined && options.contentLength > this.deps.maxUploadBytes) {
         throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(this.deps.maxUploadBytes));
@@ -167,14 +169,14 @@ export class MediaService {
       });
       await this.deps.storage.upload(this.bucket, state.objectKey!, inspector.pipe(body), {
         contentType: state.contentType!,
-        metadata: { owner: caller.userId, recording: uploadId },
+        metadata: { owner: ownerOf(caller).userId, recording: uploadId },
         onMultipartStarted: async (multipartId) => {
           await this.em.execute('update media_objects set multipart_upload_id = ?, last_activity_at = now() where recording_id = ?', [multipartId, uploadId]);
         },
       });
       const sha256 = inspector.digest();
       try {
-        await this.execute(uploadId, { type: 'CompleteUpload', recordingId: uploadId, ownerId: caller.userId, size: inspector.bytes, sha256, now: new Date(this.now()).toISOString() }, metadata, async (em) => {
+        await this.execute(uploadId, { type: 'CompleteUpload', recordingId: uploadId, ownerId: ownerOf(caller).userId, size: inspector.bytes, sha256, now: new Date(this.now()).toISOString() }, metadata, async (em) => {
           await em.execute(`update media_objects set state = 'stored', bytes_received = ?, last_activity_at = now() where recording_id = ?`, [inspector.bytes, uploadId]);
         });
       } catch (err) {
@@ -263,12 +265,12 @@ export class MediaService {
   // --- Reads -----------------------------------------------------------------------------------
 
   async listRecordings(caller: Caller, limit = RECORDINGS_LIST_LIMIT): Promise<Recording[]> {
-    const rows = await listRecordings(this.em, caller.userId, Math.min(Math.max(limit, 1), 100));
+    const rows = await listRecordings(this.em, ownerOf(caller).userId, Math.min(Math.max(limit, 1), 100));
     return rows.map(toRecording);
   }
 
   async stats(caller: Caller): Promise<VaultStatsContribution> {
-    const { count, days } = await recordingStats(this.em, caller.userId);
+    const { count, days } = await recordingStats(this.em, ownerOf(caller).userId);
     return { videosSaved: count, activeDays: days };
   }
 
@@ -281,9 +283,9 @@ export class MediaService {
   async deleteEntry(caller: Caller, id: string, correlationId?: string): Promise<DeleteEntryReply> {
     if (typeof id !== 'string' || !UUID.test(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
     const recording = await findRecording(this.em, id.toLowerCase());
-    if (!recording || recording.user_id !== caller.userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    if (!recording || recording.user_id !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     id = recording.id;
-    await this.execute(id, { type: 'DeleteRecording', recordingId: id, ownerId: caller.userId, now: new Date(this.now()).toISOString() }, { actor: { kind: 'user', id: caller.userId }, correlationId }, async (em) => {
+    await this.execute(id, { type: 'DeleteRecording', recordingId: id, ownerId: ownerOf(caller).userId, now: new Date(this.now()).toISOString() }, { actor: { kind: 'user', id: ownerOf(caller).userId }, correlationId }, async (em) => {
       await em.execute(`update media_objects set state = 'removing', last_activity_at = now() where recording_id = ?`, [id]);
     });
     const [row] = await this.em.execute<MediaObjectRow[]>('select recording_id, user_id, bucket, object_key, state, multipart_upload_id from media_objects where recording_id = ?', [id]);
@@ -299,9 +301,9 @@ export class MediaService {
   async playbackLink(caller: Caller, recordingId: string): Promise<PlaybackGrant> {
     if (!UUID.test(recordingId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     const row = await findRecording(this.em, recordingId);
-    if (!row || row.user_id !== caller.userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
-    const link = this.deps.signer.signLink(caller.userId, recordingId);
-    return { ...link, binding: this.deps.signer.signBinding(caller.userId, caller.sessionId) };
+    if (!row || row.user_id !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    const link = this.deps.signer.signLink(ownerOf(caller).userId, recordingId);
+    return { ...link, binding: this.deps.signer.signBinding(ownerOf(caller).userId, ownerOf(caller).sessionId) };
   }
 
   /**
@@ -370,6 +372,6 @@ export class MediaService {
   /** The timeline's batch lookup: titles of the caller's own recordings among `ids` (malformed, unknown and others' ids omitted). */
   async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
     const wanted = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
-    return { titles: await findRecordingTitles(this.em, caller.userId, wanted) };
+    return { titles: await findRecordingTitles(this.em, vaultOwnerId(caller), wanted) };
   }
 }

@@ -9,7 +9,7 @@ import {
 import type { Caller } from '@lv/platform/auth';
 import { pingDatabase } from '@lv/platform/database';
 import { scopedSubject } from '@lv/platform/messaging';
-import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc } from '@lv/platform/nest';
+import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc, Readers, viewerOf, Writers } from '@lv/platform/nest';
 import { MediaService } from './media.service.js';
 import { MediaHttpServer } from './http/media-http.server.js';
 
@@ -44,26 +44,31 @@ export class VaultMediaController {
     return { service: 'vault-media', status: Object.values(checks).every((c) => c.status === 'up') ? 'up' : 'down', checks };
   }
 
+  @Readers('owner')
   @MessagePattern(scopedSubject(VaultMediaRpc.stats))
   stats(@CurrentCaller() caller: Caller): Promise<VaultStatsContribution> {
     return this.media.stats(caller);
   }
 
+  @Writers('owner')
   @MessagePattern(scopedSubject(VaultMediaRpc.startUpload))
   startUpload(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<UploadTicket> {
     return this.media.startUpload(caller, parsePayload(startUpload, message.payload), message.meta?.requestId);
   }
 
+  @Readers('owner')
   @MessagePattern(scopedSubject(VaultMediaRpc.listRecordings))
   listRecordings(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<Recording[]> {
     return this.media.listRecordings(caller, parsePayload(listRecordings, message.payload ?? {}).limit);
   }
 
+  @Writers('owner')
   @MessagePattern(scopedSubject(VaultMediaRpc.deleteEntry))
   deleteEntry(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<DeleteEntryReply> {
     return this.media.deleteEntry(caller, parsePayload(byId, message.payload).id, message.meta?.requestId);
   }
 
+  @Readers('owner')
   @MessagePattern(scopedSubject(VaultMediaRpc.playbackLink))
   playbackLink(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<PlaybackGrant> {
     return this.media.playbackLink(caller, parsePayload(byId, message.payload).id);
@@ -86,6 +91,7 @@ export class VaultMediaController {
   }
 
   /** The timeline's batch title lookup, with the reader's own token: only the caller's items answer. */
+  @Readers('owner', viewerOf('timeline'))
   @MessagePattern(scopedSubject(VaultMediaRpc.titles))
   titles(@Payload() message: RpcRequest, @CurrentCaller() caller: Caller): Promise<TitlesReply> {
     return this.media.titles(caller, parsePayload(titlesRequest, message.payload).ids);

@@ -1,5 +1,5 @@
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -8,7 +8,7 @@ import { AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { DurableConsumer, OutboxRelay } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
-import { openServiceCore, RpcCallerGuard, RpcErrorFilter } from '@lv/platform/nest';
+import { openServiceCore, rpcAuthProviders, RpcErrorFilter } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, QueueNames, type TypedQueue } from '@lv/platform/queues';
 import { createObjectStorage, type ObjectStorage } from '@lv/platform/storage';
 import type { VaultMediaConfig } from './config.js';
@@ -90,7 +90,7 @@ export class VaultMediaModule implements OnApplicationBootstrap, OnApplicationSh
         { provide: MediaService, useValue: service },
         { provide: MediaHttpServer, useValue: http },
         { provide: AccessTokenVerifier, useValue: verifier },
-        { provide: APP_GUARD, useClass: RpcCallerGuard },
+        ...rpcAuthProviders({ accessTokens: verifier, viewerPublicKey: config.VIEWER_JWT_PUBLIC_KEY, redis: resources.redis }),
         { provide: APP_FILTER, useClass: RpcErrorFilter },
       ],
     };

@@ -52,7 +52,6 @@ export interface AwaitEntryGoneRequest {
 }
 
 export interface AwaitEntryGoneReply {
-  id: string;
   /** false when the deadline passed first (the entry leaves once the timeline has read the event). */
   gone: boolean;
 }

@@ -2,7 +2,7 @@ import { Controller, Delete, HttpCode, Inject, Post, Res } from '@nestjs/common'
 import { ApiBearerAuth, ApiNoContentResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { IdentityRpc, type UserProfile } from '@lv/contracts';
-import type { Caller } from '@lv/platform/auth';
+import type { UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
@@ -26,7 +26,7 @@ export class QueueSessionController {
   @ApiBearerAuth()
   @ApiNoContentResponse({ description: 'Sets the short-lived httpOnly lv_admin cookie for /api/admin/queues.' })
   @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'The caller is not an admin.' })
-  async open(@CurrentCaller() caller: Caller, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+  async open(@CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     // The token's admin claim was true when it was issued; identity confirms it still is.
     const profile = await this.rpc.call<UserProfile>(IdentityRpc.getMe, {}, call);

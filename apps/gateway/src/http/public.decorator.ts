@@ -4,6 +4,6 @@ export const PUBLIC_ROUTE = 'lv:public-route';
 
 /**
  * Opens one handler (or a whole controller) to callers without an access token. Every other handler
- * is guarded by AccessGuard: making something public is a deliberate, visible decision.
+ * is guarded by CallerGuard: making something public is a deliberate, visible decision.
  */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);

@@ -1,7 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from '@lv/platform/auth';
-import { AccessTokenVerifier } from '@lv/platform/auth';
+import type { AccessTokenVerifier, AccountCaller, Caller, UserCaller, ViewerCaller, ViewerTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import type { CallContext } from '@lv/platform/nest';
 
@@ -36,7 +35,7 @@ export function bearerToken(header: string | string[] | undefined): string | und
  * Verifies an access token; an infrastructure failure behind the check (Redis down for the
  * revocation list) becomes SERVICE_UNAVAILABLE rather than a 500 or, worse, a pass.
  */
-export async function verifyAccessToken(verifier: AccessTokenVerifier, token: string | undefined): Promise<Caller> {
+export async function verifyAccessToken(verifier: AccessTokenVerifier, token: string | undefined): Promise<AccountCaller> {
   try {
     return await verifier.verify(token);
   } catch (error) {
@@ -45,7 +44,17 @@ export async function verifyAccessToken(verifier: AccessTokenVerifier, token: st
   }
 }
 
-/** What travels with every RPC made for this request: the verified access token and the request's meta. */
+/** Verifies a viewer token, with the same mapping of an infrastructure failure to SERVICE_UNAVAILABLE. */
+export async function verifyViewerToken(verifier: ViewerTokenVerifier, token: string | undefined): Promise<ViewerCaller> {
+  try {
+    return await verifier.verify(token);
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw new DomainError('SERVICE_UNAVAILABLE');
+  }
+}
+
+/** What travels with every RPC made for this request: the verified token (access or viewer) and the request's meta. */
 export function callContextOf(request: FastifyRequest): CallContext {
   const userAgent = request.headers['user-agent'];
   return {
@@ -54,10 +63,18 @@ export function callContextOf(request: FastifyRequest): CallContext {
   };
 }
 
-/** Injects the verified Caller; only valid on guarded (non-@Public) handlers. */
-export const CurrentCaller = createParamDecorator((_: unknown, context: ExecutionContext): Caller => {
+/** Injects the verified owner; only valid on owner routes (guarded, neither @Public nor @ViewerRoute). */
+export const CurrentCaller = createParamDecorator((_: unknown, context: ExecutionContext): UserCaller => {
   const auth = authenticated.get(context.switchToHttp().getRequest<FastifyRequest>());
   if (!auth) throw new Error('CurrentCaller used on a handler that is not guarded');
+  if (auth.caller.kind !== 'user') throw new Error('CurrentCaller used on a handler that is not an owner route');
+  return auth.caller;
+});
+
+/** Injects the verified viewer; only valid on @ViewerRoute() handlers. */
+export const CurrentViewer = createParamDecorator((_: unknown, context: ExecutionContext): ViewerCaller => {
+  const auth = authenticated.get(context.switchToHttp().getRequest<FastifyRequest>());
+  if (!auth || auth.caller.kind !== 'viewer') throw new Error('CurrentViewer used on a handler that is not a @ViewerRoute()');
   return auth.caller;
 });
 

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
+import { AccessTokenVerifier, RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import type { Logger } from '@lv/platform/logging';
 import { RpcClient } from '@lv/platform/nest';
@@ -12,6 +12,8 @@ export interface GatewayConnections {
   rpc: RpcClient;
   redis: Redis;
   verifier: AccessTokenVerifier;
+  /** Absent when no VIEWER_JWT_PUBLIC_KEY is configured: viewer routes then refuse everyone. */
+  viewerVerifier?: ViewerTokenVerifier;
   nats: NatsProbe;
   storage: StorageProbe;
 }
@@ -31,6 +33,12 @@ export async function openConnections(config: GatewayConfig, logger: Logger): Pr
   await redis.connect().catch((error: unknown) => logger.warn({ err: error }, 'Redis not reachable at start; retrying in the background'));
 
   const verifier = new AccessTokenVerifier(publicKey, new RevokedSessions(redis));
+  const viewerKey = config.VIEWER_JWT_PUBLIC_KEY
+    ? await readPem(config.VIEWER_JWT_PUBLIC_KEY).catch((error: unknown) => {
+        throw new Error(`VIEWER_JWT_PUBLIC_KEY: cannot read the public key (${(error as Error).message})`);
+      })
+    : undefined;
+  const viewerVerifier = viewerKey ? new ViewerTokenVerifier(viewerKey, new RevokedViewSessions(redis)) : undefined;
 
   const rpc = new RpcClient(config.NATS_URL, config.RPC_TIMEOUT_MS, 'gateway');
   await rpc.connect().catch((error: unknown) => logger.warn({ err: error }, 'NATS not reachable at start; RPCs will retry the connection'));
@@ -38,7 +46,7 @@ export async function openConnections(config: GatewayConfig, logger: Logger): Pr
   const nats = new NatsProbe(config.NATS_URL, logger);
   nats.start();
 
-  return { rpc, redis, verifier, nats, storage: createStorageProbe(config) };
+  return { rpc, redis, verifier, ...(viewerVerifier && { viewerVerifier }), nats, storage: createStorageProbe(config) };
 }
 
 export async function closeConnections(connections: GatewayConnections): Promise<void> {

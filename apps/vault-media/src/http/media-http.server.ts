@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ErrorCodes, type ErrorBody } from '@lv/contracts';
-import type { AccessTokenVerifier, Caller } from '@lv/platform/auth';
+import type { AccessTokenVerifier, UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import type { Logger } from '@lv/platform/logging';
 import type { MediaService } from '../media.service.js';
@@ -78,7 +78,7 @@ export class MediaHttpServer {
     await this.app.close();
   }
 
-  private async caller(request: FastifyRequest): Promise<Caller> {
+  private async caller(request: FastifyRequest): Promise<UserCaller> {
     const header = request.headers.authorization;
     const token = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
     const caller = await this.verifier.verify(token);

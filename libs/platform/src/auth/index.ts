@@ -1,20 +1,13 @@
 import jwt from 'jsonwebtoken';
 import type { Redis } from 'ioredis';
-import type { AccessTokenClaims, SubscriptionTier } from '@lv/contracts';
+import type { AccessTokenClaims } from '@lv/contracts';
 import { DomainError } from '../errors/index.js';
+import type { AccountCaller } from './caller.js';
+
+export * from './caller.js';
 
 const ISSUER = 'legacy-vault-identity';
 const AUDIENCE = 'legacy-vault';
-
-/** Who is calling, as every service sees it after verifying the access token itself. */
-export interface Caller {
-  kind: 'user' | 'operator';
-  userId: string;
-  sessionId: string;
-  email: string;
-  tier: SubscriptionTier;
-  isAdmin: boolean;
-}
 
 /** Mints access tokens. Only identity (and the ops CLI, which holds the same key) has the private key. */
 export class AccessTokenSigner {
@@ -50,7 +43,7 @@ export class RevokedSessions {
 export class AccessTokenVerifier {
   constructor(private readonly publicKeyPem: string, private readonly revoked?: RevokedSessions) {}
 
-  async verify(token: string | undefined): Promise<Caller> {
+  async verify(token: string | undefined): Promise<AccountCaller> {
     if (!token) throw new DomainError('UNAUTHENTICATED');
     let claims: AccessTokenClaims;
     try {
@@ -70,3 +63,7 @@ export class AccessTokenVerifier {
 export function signOperatorToken(signer: AccessTokenSigner, operator = process.env.USER ?? 'operator'): string {
   return signer.sign({ sub: `operator:${operator}`, sid: 'operator', email: '', tier: 'none', admin: true, kind: 'operator' }, 120).token;
 }
+
+
+export * from './viewer-tokens.js';
+export * from './caller-verifier.js';

@@ -25,6 +25,11 @@ export const commonConfigSchema = z.object({
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /** PEM of the RS256 public key that verifies access tokens, or a path to it. */
   JWT_PUBLIC_KEY: z.string().min(1),
+  /**
+   * PEM (or path) of the RS256 public key that verifies viewer tokens (view sessions of a vault). Its
+   * own key pair, not identity's. Without it the process refuses every viewer token.
+   */
+  VIEWER_JWT_PUBLIC_KEY: z.string().min(1).optional(),
   /** Replicas of each service's JetStream stream: 1 on a single server, 3 in a NATS cluster. */
   JETSTREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** Timeout of a request-reply call over NATS, in milliseconds. */

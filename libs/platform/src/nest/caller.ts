@@ -1,5 +1,6 @@
-import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, SetMetadata, applyDecorators, type ExecutionContext } from '@nestjs/common';
 import type { Caller } from '../auth/index.js';
+import { Readers, RPC_ACCESS, type RpcAccess } from './readers.js';
 
 /**
  * The verified caller of an RPC message. Kept beside the message in a WeakMap, not inside it: a
@@ -16,13 +17,12 @@ export function callerOf(message: object): Caller | undefined {
 }
 
 export const PUBLIC_RPC = 'lv:public-rpc';
-export const OPERATOR_ONLY = 'lv:operator-only';
 
 /** Opens a handler to callers without a session (sign-in, health). A deliberate, visible choice. */
-export const PublicRpc = () => SetMetadata(PUBLIC_RPC, true);
+export const PublicRpc = () => applyDecorators(SetMetadata(PUBLIC_RPC, true), SetMetadata<string, RpcAccess>(RPC_ACCESS, { access: 'public' }));
 
-/** Restricts a handler to the ops CLI's operator token. */
-export const OperatorOnly = () => SetMetadata(OPERATOR_ONLY, true);
+/** Restricts a handler to the ops CLI's operator token: sugar for @Readers('operator'). */
+export const OperatorOnly = () => Readers('operator');
 
 /** Injects the verified Caller into an RPC handler. */
 export const CurrentCaller = createParamDecorator((_: unknown, context: ExecutionContext): Caller => {

@@ -4,3 +4,5 @@ export * from './rpc-exception.filter.js';
 export * from './rpc-client.js';
 export * from './payload.js';
 export * from './service-core.js';
+export * from './readers.js';
+export * from './rpc-handler-registry.js';

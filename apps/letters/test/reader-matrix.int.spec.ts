@@ -1,0 +1,103 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { NestFactory } from '@nestjs/core';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { INestMicroservice } from '@nestjs/common';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { AccessTokenSigner } from '@lv/platform/auth';
+import { RawRpc, TestViewerIssuer, createTestDatabase, generateTestKeys, runReaderMatrix, uniqueStackId, type TestDatabase } from '@lv/testing';
+import { lettersConfigSchema } from '../src/config.js';
+import { lettersMigrations } from '../src/migrations.js';
+
+// Every letters handler against every kind of caller (libs/testing runReaderMatrix), on the running
+// service's own handler registry: a handler added later is in the matrix without anyone listing it.
+
+jest.setTimeout(120_000);
+
+const STACK_ID = uniqueStackId('lettersmx');
+process.env.STACK_ID = STACK_ID;
+const { LettersModule, openLettersResources } = await import('../src/letters.module.js');
+const { RpcHandlerRegistry } = await import('@lv/platform/nest');
+const { createLogger } = await import('@lv/platform/logging');
+const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const keys = generateTestKeys();
+const viewerKeys = generateTestKeys();
+const signer = new AccessTokenSigner(keys.privateKey);
+const ownerId = randomUUID();
+const anotherOwnerId = randomUUID();
+const tokenOf = (userId: string) => signer.sign({ sub: userId, sid: randomUUID(), email: `${userId}@example.com`, tier: 'none', admin: false, kind: 'user' }, 600).token;
+const secret = (label: string) => `${label}${randomBytes(6).toString('hex')}`;
+
+describe('letters reader matrix', () => {
+  let db: TestDatabase;
+  let app: INestMicroservice;
+  let resources: Awaited<ReturnType<typeof openLettersResources>>;
+  let rpc: RawRpc;
+  let viewers: TestViewerIssuer;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(lettersMigrations.slice(1), 'lettersmx');
+    const config = lettersConfigSchema.parse({
+      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent',
+    });
+    resources = await openLettersResources(config, createLogger('letters-matrix', 'silent'));
+    viewers = new TestViewerIssuer(resources.redis, viewerKeys);
+    app = await NestFactory.createMicroservice<MicroserviceOptions>(LettersModule.forRoot(config, resources, keys.publicKey), {
+      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'letters' }, logger: false,
+    });
+    await app.listen();
+    rpc = await new RawRpc(NATS_URL).connect();
+  });
+
+  afterAll(async () => {
+    await rpc?.close();
+    await app?.close();
+    const nc = await connectNats(NATS_URL, 'cleanup');
+    await (await jetstreamManager(nc)).streams.delete(scopedStreamName('letters')).catch(() => undefined);
+    await nc.close();
+    await db?.drop();
+  });
+
+  it('allows exactly what each handler declares, and never shows one vault to another', async () => {
+    // The owner's words, which only the owner and a viewer of this vault with 'letters' may see.
+    const ownerTitle = secret('ownertitle');
+    const ownerThought = secret('ownerthought');
+    const ownerLetter = await rpc.call<{ id: string }>('rpc.letters.write', { id: randomUUID(), title: ownerTitle, content: 'words for my children' }, tokenOf(ownerId));
+    await rpc.call('rpc.letters.reflection.save', { text: ownerThought }, tokenOf(ownerId));
+    // The other owner has a vault of their own, so an empty reply is not what keeps them out.
+    await rpc.call('rpc.letters.write', { id: randomUUID(), title: secret('othertitle'), content: 'someone else' }, tokenOf(anotherOwnerId));
+
+    const result = await runReaderMatrix({
+      handlers: app.get(RpcHandlerRegistry).handlers(),
+      natsUrl: NATS_URL,
+      accessTokens: signer,
+      viewers,
+      ownerId,
+      anotherOwnerId,
+      payloads: { 'rpc.letters.get': { id: ownerLetter.id } },
+      ownerSecrets: [ownerTitle, ownerThought],
+      ownerReads: ['rpc.letters.list', 'rpc.letters.get', 'rpc.letters.reflection.get'],
+    });
+
+    if (process.env.MATRIX_PRINT) console.log(result.table());
+    const subjects = new Set(result.rows.map((row) => row.subject));
+    expect([...subjects].sort()).toEqual(expect.arrayContaining(['rpc.letters.list', 'rpc.letters.get', 'rpc.letters.write', 'rpc.letters.delete']));
+    expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
+    expect(result.unexpectedDenials).toEqual([]);
+    expect(result.leaks).toEqual([]);
+    expect(result.blindOwnerReads).toEqual([]);
+    expect(result.crashes).toEqual([]);
+
+    // The viewer's reads really are the owner's letters (scoped by vaultOwnerId, not by a user id).
+    const viewerList = result.rows.find((row) => row.subject === 'rpc.letters.list' && row.caller === 'viewer of this vault');
+    expect(viewerList?.outcome).toBe('OK');
+    const viewer = viewers.issue(ownerId, ['letters']);
+    const page = await rpc.call<{ letters: { id: string; title: string }[] }>('rpc.letters.list', {}, viewer.token);
+    expect(page.letters.map((l) => l.title)).toEqual([ownerTitle]);
+    await expect(rpc.call('rpc.letters.write', { id: randomUUID(), title: 'x', content: 'y' }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(rpc.call('rpc.letters.reflection.get', {}, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

@@ -1,0 +1,78 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { AccessTokenSigner } from '@lv/platform/auth';
+import { RawRpc, TestViewerIssuer, generateTestKeys, runReaderMatrix } from '@lv/testing';
+import { NATS_URL, sendHttp, startVaultMedia, webmBody, type Harness } from './test-support/harness.js';
+
+// Every vault-media handler against every kind of caller (libs/testing runReaderMatrix), taken from
+// the running service's handler registry: a handler added later is in the matrix without a list.
+
+jest.setTimeout(120_000);
+
+const sha = (body: Buffer) => createHash('sha256').update(body).digest('hex');
+const secret = (label: string) => `${label}${randomBytes(6).toString('hex')}`;
+
+describe('vault-media reader matrix', () => {
+  let h: Harness;
+  let rpc: RawRpc;
+  let viewers: TestViewerIssuer;
+  const viewerKeys = generateTestKeys();
+  const ownerId = randomUUID();
+  const anotherOwnerId = randomUUID();
+
+  /** Start + PUT, as the SPA does through the gateway. */
+  async function save(token: string, title: string): Promise<{ id: string }> {
+    const body = webmBody(2048);
+    const ticket = await rpc.call<{ uploadId: string; contentType: string }>('rpc.vault-media.start-upload', { type: 'video', title, sha256: sha(body), size: body.length }, token);
+    const answer = await sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': ticket.contentType }, chunks: [body] });
+    if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
+    return answer.json<{ id: string }>();
+  }
+
+  beforeAll(async () => {
+    h = await startVaultMedia('mediamx', { VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey });
+    viewers = new TestViewerIssuer(h.resources.redis, viewerKeys);
+    rpc = await new RawRpc(NATS_URL).connect();
+  });
+
+  afterAll(async () => {
+    await rpc?.close();
+    await h?.close();
+  });
+
+  it('allows exactly what each handler declares, and never shows one vault to another', async () => {
+    const ownerTitle = secret('ownerrecording');
+    const recording = await save(h.tokenFor(ownerId), ownerTitle);
+    await save(h.tokenFor(anotherOwnerId), secret('otherrecording'));
+
+    const result = await runReaderMatrix({
+      handlers: h.app.get((await import('@lv/platform/nest')).RpcHandlerRegistry).handlers(),
+      natsUrl: NATS_URL,
+      accessTokens: new AccessTokenSigner(h.keys.privateKey),
+      viewers,
+      ownerId,
+      anotherOwnerId,
+      // The timeline is gated by plan: owners on 'pro' reach the data, so leaks would show.
+      ownerTier: 'pro',
+      payloads: { 'rpc.vault-media.playback-link': { id: recording.id } },
+      ownerSecrets: [ownerTitle, recording.id],
+      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.timeline', 'rpc.vault-media.playback-link'],
+    });
+
+    if (process.env.MATRIX_PRINT) console.log(result.table());
+    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.timeline', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections']));
+    expect(result.rows.some((row) => row.subject === 'rpc.vault-media.timeline' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
+    expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
+    expect(result.unexpectedDenials).toEqual([]);
+    expect(result.leaks).toEqual([]);
+    expect(result.blindOwnerReads).toEqual([]);
+    expect(result.crashes).toEqual([]);
+
+    // A viewer with 'timeline' reads the owner's timeline (scoped by vaultOwnerId), and nothing it may not.
+    const viewer = viewers.issue(ownerId, ['timeline']);
+    const page = await rpc.call<{ entries: { id: string; title: string }[] }>('rpc.vault-media.timeline', {}, viewer.token);
+    expect(page.entries.map((e) => e.title)).toEqual([ownerTitle]);
+    await expect(rpc.call('rpc.vault-media.list-recordings', {}, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(rpc.call('rpc.vault-media.delete-entry', { id: recording.id }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

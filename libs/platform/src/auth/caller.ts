@@ -1,0 +1,69 @@
+import type { SubscriptionTier } from '@lv/contracts';
+import { DomainError } from '../errors/index.js';
+
+/** A person signed in with their own account: the owner of their vault. */
+export interface UserCaller {
+  kind: 'user';
+  userId: string;
+  sessionId: string;
+  email: string;
+  tier: SubscriptionTier;
+  isAdmin: boolean;
+}
+
+/** The ops CLI's token: no vault of its own, no person behind it. */
+export interface OperatorCaller {
+  kind: 'operator';
+  userId: string;
+  sessionId: string;
+  email: string;
+  tier: SubscriptionTier;
+  isAdmin: boolean;
+}
+
+/** Someone reading one owner's vault through a view session; never an account, never a writer. */
+export interface ViewerCaller {
+  kind: 'viewer';
+  vaultOwnerId: string;
+  viewSessionId: string;
+  scopes: ViewerScope[];
+  /** Epoch milliseconds at which the viewer token stops being accepted. */
+  expiresAt: number;
+}
+
+/** A caller holding an access token from identity. */
+export type AccountCaller = UserCaller | OperatorCaller;
+
+/** Who is calling, as every service sees it after verifying the token itself. */
+export type Caller = AccountCaller | ViewerCaller;
+
+/** What a viewer may be allowed to read, one scope per part of the vault. */
+export const VIEWER_SCOPES = ['timeline', 'letters', 'court-journal', 'who-i-am', 'if-im-not-there'] as const;
+export type ViewerScope = (typeof VIEWER_SCOPES)[number];
+
+export const isViewerScope = (value: unknown): value is ViewerScope => typeof value === 'string' && (VIEWER_SCOPES as readonly string[]).includes(value);
+
+/**
+ * The vault a caller may read: a user's own, a viewer's owner's. Operators have no vault: a read that
+ * needs one is refused for them (the handler's declaration normally refuses them first).
+ */
+export function vaultOwnerId(caller: Caller): string {
+  if (caller.kind === 'user') return caller.userId;
+  if (caller.kind === 'viewer') return caller.vaultOwnerId;
+  throw new DomainError('FORBIDDEN');
+}
+
+/**
+ * The signed-in owner behind a write. The guard already refuses viewers on writes; this is the
+ * service's own check, so a handler declared wrongly still cannot write for a viewer.
+ */
+export function ownerOf(caller: Caller): UserCaller {
+  if (caller.kind !== 'user') throw new DomainError('FORBIDDEN');
+  return caller;
+}
+
+/** An account's token (user or operator), for the few paths that act for an account of either kind. */
+export function accountOf(caller: Caller): AccountCaller {
+  if (caller.kind === 'viewer') throw new DomainError('FORBIDDEN');
+  return caller;
+}

@@ -6,3 +6,5 @@ export * from './media.js';
 export * from './messaging.js';
 export * from './api.js';
 export * from './validation.js';
+export * from './storage.js';
+export * from './queues.js';

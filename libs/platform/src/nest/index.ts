@@ -4,3 +4,4 @@ export * from './rpc-exception.filter.js';
 export * from './rpc-client.js';
 export * from './payload.js';
 export * from './service-core.js';
+export * from './run-service.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { QueueNames } from '@lv/contracts';
 import {
   DEFAULT_JOB_OPTIONS,
-  QueueNames,
   createQueue,
   createRedisConnection,
   createWorker,

@@ -3,13 +3,11 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { z } from 'zod';
 import {
   LETTERS_PAGE_MAX, LettersRpc, REFLECTION_MAX, type DeleteLetterReply, type Letter, type LetterPage, type RebuildReply, type Reflection, type RpcRequest,
-  type ServiceHealthReply,
   type VaultStatsContribution,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
-import { pingDatabase } from '@lv/platform/database';
 import { scopedSubject } from '@lv/platform/messaging';
-import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc } from '@lv/platform/nest';
+import { CurrentCaller, OperatorOnly, parsePayload } from '@lv/platform/nest';
 import { LettersService } from './letters.service.js';
 
 // Payloads are checked here too (services do not trust their callers). Blank or over-long words are
@@ -26,17 +24,6 @@ const saveReflection = z.object({ text: z.string().max(REFLECTION_MAX * 4) });
 @Controller()
 export class LettersController {
   constructor(private readonly letters: LettersService) {}
-
-  @PublicRpc()
-  @MessagePattern(scopedSubject(LettersRpc.health))
-  async health(): Promise<ServiceHealthReply> {
-    try {
-      await pingDatabase(this.letters.orm.em);
-      return { service: 'letters', status: 'up', checks: { postgres: { status: 'up' } } };
-    } catch (error) {
-      return { service: 'letters', status: 'down', checks: { postgres: { status: 'down', detail: (error as Error).message } } };
-    }
-  }
 
   @MessagePattern(scopedSubject(LettersRpc.stats))
   stats(@CurrentCaller() caller: Caller): Promise<VaultStatsContribution> {

@@ -3,10 +3,9 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { z } from 'zod';
 import {
   MEDIA_TYPES, TIMELINE_PAGE_MAX, VaultMediaRpc, type DeleteEntryReply, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply,
-  type RpcRequest, type ServiceHealthReply, type TimelinePage, type UploadTicket, type VaultStatsContribution,
+  type RpcRequest, type TimelinePage, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
-import { pingDatabase } from '@lv/platform/database';
 import { scopedSubject } from '@lv/platform/messaging';
 import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc } from '@lv/platform/nest';
 import { MediaService } from './media.service.js';
@@ -29,20 +28,6 @@ const reportHash = z.object({
 @Controller()
 export class VaultMediaController {
   constructor(private readonly media: MediaService, private readonly http: MediaHttpServer) {}
-
-  @PublicRpc()
-  @MessagePattern(scopedSubject(VaultMediaRpc.health))
-  async health(): Promise<ServiceHealthReply> {
-    const checks: ServiceHealthReply['checks'] = {};
-    try {
-      await pingDatabase(this.media.orm.em);
-      checks.postgres = { status: 'up' };
-    } catch (error) {
-      checks.postgres = { status: 'down', detail: (error as Error).message };
-    }
-    checks.media_http = this.http.listening ? { status: 'up' } : { status: 'down', detail: 'the byte-stream listener is not listening' };
-    return { service: 'vault-media', status: Object.values(checks).every((c) => c.status === 'up') ? 'up' : 'down', checks };
-  }
 
   @MessagePattern(scopedSubject(VaultMediaRpc.stats))
   stats(@CurrentCaller() caller: Caller): Promise<VaultStatsContribution> {

@@ -451,3 +451,82 @@ describe('deploy consistency: deploy/k8s', () => {
     expect(problems).toEqual([]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// A service is an app with a `*.definition.ts` run by the platform's runService. Everything above
+// starts from the manifest, so a service missing from it would go unchecked: this starts from the
+// code instead, and names every place outside the service's folder that still lacks it (README,
+// "Adding a service").
+
+interface DefinedService {
+  dir: string;
+  file: string;
+  definition: { name: string; configSchema: unknown; migrations: unknown[]; setup: unknown };
+}
+
+const definedServices: DefinedService[] = [];
+
+beforeAll(async () => {
+  for (const dir of readdirSync(join(root, 'apps'))) {
+    const src = join(root, 'apps', dir, 'src');
+    if (!existsSync(src)) continue;
+    for (const file of readdirSync(src).filter((f) => f.endsWith('.definition.ts'))) {
+      const mod = await import(join(src, file));
+      const exported = Object.values(mod).filter((v: Json) => v && typeof v === 'object' && typeof v.name === 'string' && typeof v.setup === 'function');
+      if (exported.length !== 1) throw new Error(`apps/${dir}/src/${file} must export exactly one service definition (found ${exported.length})`);
+      definedServices.push({ dir, file, definition: exported[0] as DefinedService['definition'] });
+    }
+  }
+});
+
+describe('deploy consistency: every service definition (apps/*/src/*.definition.ts) is wired everywhere', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+  it('finds the services that run on runService', () => {
+    expect(definedServices.map((s) => s.definition.name).sort()).toEqual(expect.arrayContaining(['identity', 'letters', 'vault-media']));
+  });
+
+  it('names each one in the manifest, compose, k8s, contracts, Nx and the README', async () => {
+    const { SERVICES } = await import('@lv/contracts');
+    const problems: string[] = [];
+    for (const { dir, file, definition } of definedServices) {
+      const { name } = definition;
+      const where = `apps/${dir}/src/${file} (${name})`;
+      if (name !== dir) problems.push(`${where}: the service is named "${name}" but lives in apps/${dir}: use one name`);
+      if (!(SERVICES as readonly string[]).includes(name)) problems.push(`${where}: add "${name}" to SERVICES in libs/contracts/src/messaging.ts`);
+      const main = join(root, 'apps', dir, 'src', 'main.ts');
+      if (!existsSync(main) || !readFileSync(main, 'utf8').includes('runService(')) problems.push(`${where}: apps/${dir}/src/main.ts must be runService(<definition>)`);
+
+      const svc = services.find((s) => s.name === name);
+      if (!svc) problems.push(`${where}: add an entry to tools/dev/services.mjs (kind 'service', entry apps/${dir}/dist/main.js, its database, config and env)`);
+      else {
+        if (svc.kind !== 'service') problems.push(`${where}: tools/dev/services.mjs must list it with kind 'service' (is '${svc.kind}'): the gateway's /api/health reports services`);
+        if (svc.entry !== `apps/${dir}/dist/main.js`) problems.push(`${where}: tools/dev/services.mjs entry is ${svc.entry}, expected apps/${dir}/dist/main.js`);
+        if (!svc.database) problems.push(`${where}: tools/dev/services.mjs must give it a database (runService migrates and opens one)`);
+        const mod = await import(join(root, svc.config.module));
+        if (mod[svc.config.schema] !== definition.configSchema) problems.push(`${where}: tools/dev/services.mjs config (${svc.config.module} ${svc.config.schema}) is not the definition's configSchema`);
+        if (svc.database && !readme.includes(`\`lv_${svc.database}\``)) problems.push(`${where}: add a row for \`lv_${svc.database}\` to the README's "Services and their events"`);
+      }
+
+      if (!compose.services?.[name]) problems.push(`${where}: add a "${name}" service to docker-compose.yml`);
+      if (!compose.services?.[`${name}-migrate`]) problems.push(`${where}: add a "${name}-migrate" service to docker-compose.yml`);
+      if (!find('Deployment', name)) problems.push(`${where}: add a Deployment "${name}" to deploy/k8s (and list its file in kustomization.yaml)`);
+      if (!find('Job', `${name}-migrate`)) problems.push(`${where}: add a Job "${name}-migrate" to deploy/k8s`);
+      if (!exampleSecrets.some((s: Json) => s.metadata?.name === `lv-${name}-db`)) problems.push(`${where}: describe its database Secret lv-${name}-db in deploy/k8s/secrets.example.yaml`);
+
+      const projectFile = join(root, 'apps', dir, 'project.json');
+      const project: Json = existsSync(projectFile) ? JSON.parse(readFileSync(projectFile, 'utf8')) : null;
+      if (!project) problems.push(`${where}: add apps/${dir}/project.json (Nx project with its tags)`);
+      else if (!(project.tags ?? []).includes('type:app') || !(project.tags ?? []).includes(`scope:${name}`)) problems.push(`${where}: apps/${dir}/project.json needs the tags "type:app" and "scope:${name}" (module boundaries)`);
+      if (!existsSync(join(root, 'apps', dir, 'package.json'))) problems.push(`${where}: add apps/${dir}/package.json (the workspace package @lv/${name})`);
+      if (!readme.includes(`\`apps/${dir}\``)) problems.push(`${where}: add \`apps/${dir}\` to the README's table of pieces`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('has a definition for every service of the manifest (no service bootstraps itself)', () => {
+    const defined = new Set(definedServices.map((s) => s.definition.name));
+    const problems = services.filter((s) => s.kind === 'service' && !defined.has(s.name)).map((s) => `${s.name}: tools/dev/services.mjs lists it as a service, but apps/${s.name}/src has no *.definition.ts`);
+    expect(problems).toEqual([]);
+  });
+});

@@ -3,12 +3,11 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { z } from 'zod';
 import {
   IdentityRpc, SUBSCRIPTION_TIERS, type Credentials, type IssuedSession, type RebuildReply, type RpcRequest,
-  type ServiceHealthReply, type SignOutReply, type UpdateProfileRequest, type UserProfile,
+  type SignOutReply, type UpdateProfileRequest, type UserProfile,
 } from '@lv/contracts';
 import { AccessTokenVerifier, ownerOf, type Caller } from '@lv/platform/auth';
 import { scopedSubject } from '@lv/platform/messaging';
 import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc, Readers, Writers } from '@lv/platform/nest';
-import { pingDatabase } from '@lv/platform/database';
 import { IdentityService } from './identity.service.js';
 
 const credentials = z.object({ email: z.string(), password: z.string() });
@@ -23,17 +22,6 @@ const setTier = byEmail.extend({ tier: z.enum(SUBSCRIPTION_TIERS) });
 @Controller()
 export class IdentityController {
   constructor(private readonly identity: IdentityService, private readonly verifier: AccessTokenVerifier) {}
-
-  @PublicRpc()
-  @MessagePattern(scopedSubject(IdentityRpc.health))
-  async health(): Promise<ServiceHealthReply> {
-    try {
-      await pingDatabase(this.identity.orm.em);
-      return { service: 'identity', status: 'up', checks: { postgres: { status: 'up' } } };
-    } catch (error) {
-      return { service: 'identity', status: 'down', checks: { postgres: { status: 'down', detail: (error as Error).message } } };
-    }
-  }
 
   @PublicRpc()
   @MessagePattern(scopedSubject(IdentityRpc.signUp))

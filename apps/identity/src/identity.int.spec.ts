@@ -1,19 +1,15 @@
-import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import type { INestMicroservice } from '@nestjs/common';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { IdentityRpc, type IssuedSession, type UserProfile } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { scopedStreamName } from '@lv/platform/messaging';
-import { RpcClient } from '@lv/platform/nest';
+import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
-import { identityConfigSchema } from './config.js';
-import { identityMigrations } from './migrations.js';
+import { identityConfigSchema, type IdentityConfig } from './config.js';
 
 // Subjects are fixed when the controller module loads: choose this spec's stack first.
 process.env.STACK_ID = uniqueStackId('identity');
-const { IdentityModule, openIdentityResources } = await import('./identity.module.js');
+const { identityService } = await import('./identity.definition.js');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const keys = generateTestKeys();
@@ -21,9 +17,8 @@ const meta = (ip = '10.0.0.1') => ({ requestId: 'test', ip });
 
 describe('identity service over NATS', () => {
   let db: TestDatabase;
-  let app: INestMicroservice;
+  let identity: RunningService<IdentityConfig>;
   let rpc: RpcClient;
-  let resources: Awaited<ReturnType<typeof openIdentityResources>>;
   const operatorToken = () => signOperatorToken(new AccessTokenSigner(keys.privateKey), 'test-operator');
 
   const call = <T>(pattern: string, payload: unknown, accessToken?: string, ip?: string) =>
@@ -35,27 +30,22 @@ describe('identity service over NATS', () => {
   beforeAll(async () => {
     db = await createTestDatabase([], 'identity');
     await db.orm.close(); // the service opens its own connection with its migrations
-    const config = identityConfigSchema.parse({
-      DATABASE_URL: db.url, NATS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey,
+    const env = {
+      DATABASE_URL: db.url, NATS_URL, REDIS_URL: process.env.REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey,
       LOG_LEVEL: 'silent', SIGNIN_MAX_FAILURES_PER_ACCOUNT: '3', SIGNIN_MAX_FAILURES_PER_ADDRESS: '6', SIGNIN_WINDOW_SECONDS: '60', REFRESH_REUSE_GRACE_MS: '0',
-    });
-    const { createOrm, migrateUp } = await import('@lv/platform/database');
-    const migrator = await createOrm({ databaseUrl: db.url, migrations: identityMigrations });
-    await migrateUp(migrator);
-    await migrator.close();
+    };
+    const { migrateService } = await import('@lv/platform/nest');
     const { createLogger } = await import('@lv/platform/logging');
-    resources = await openIdentityResources(config, createLogger('identity-test', 'silent'));
-    app = await NestFactory.createMicroservice<MicroserviceOptions>(IdentityModule.forRoot(config, resources, keys), {
-      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'identity' }, logger: false,
-    });
-    await app.listen();
+    const logger = createLogger('identity-test', 'silent');
+    await migrateService(identityService, env, logger);
+    identity = await startService(identityService, env, { logger });
     rpc = new RpcClient(NATS_URL, 5000);
     await rpc.connect();
   });
 
   afterAll(async () => {
     await rpc?.close();
-    await app?.close();
+    await identity?.close();
     const { connectNats } = await import('@lv/platform/messaging');
     const nc = await connectNats(NATS_URL, 'cleanup');
     await (await jetstreamManager(nc)).streams.delete(scopedStreamName('identity')).catch(() => undefined);
@@ -133,12 +123,12 @@ describe('identity service over NATS', () => {
   it('serves two tabs refreshing with the same token at once (inside the grace window)', async () => {
     const { SessionStore } = await import('./sessions/session-store.js');
     const store = new SessionStore(3600, 10_000);
-    const em = resources.orm.em.fork();
+    const em = identity.core.orm.em.fork();
     const user = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
     const { refreshToken } = await em.transactional((tem) => store.open(tem, user.profile.id, {}));
     const [a, b] = await Promise.all([
-      resources.orm.em.fork().transactional((tem) => store.rotate(tem, refreshToken)),
-      resources.orm.em.fork().transactional((tem) => store.rotate(tem, refreshToken)),
+      identity.core.orm.em.fork().transactional((tem) => store.rotate(tem, refreshToken)),
+      identity.core.orm.em.fork().transactional((tem) => store.rotate(tem, refreshToken)),
     ]);
     expect(a.kind).toBe('rotated');
     expect(b.kind).toBe('rotated');
@@ -152,18 +142,18 @@ describe('identity service over NATS', () => {
   describe('a replayed refresh token with the default grace window (REFRESH_REUSE_GRACE_MS unset: 10 s)', () => {
     const defaults = () => identityConfigSchema.parse({ DATABASE_URL: db.url, NATS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey });
     const rotate = async (store: InstanceType<typeof import('./sessions/session-store.js').SessionStore>, token: string) =>
-      resources.orm.em.fork().transactional((tem) => store.rotate(tem, token));
+      identity.core.orm.em.fork().transactional((tem) => store.rotate(tem, token));
     async function openSession() {
       const { SessionStore } = await import('./sessions/session-store.js');
       const config = defaults();
       expect(config.REFRESH_REUSE_GRACE_MS).toBe(10_000);
       const store = new SessionStore(3600, config.REFRESH_REUSE_GRACE_MS);
       const user = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
-      const { refreshToken, session } = await resources.orm.em.fork().transactional((tem) => store.open(tem, user.profile.id, {}));
+      const { refreshToken, session } = await identity.core.orm.em.fork().transactional((tem) => store.open(tem, user.profile.id, {}));
       return { store, refreshToken, sessionId: session.id };
     }
     const revokedReason = async (sessionId: string) =>
-      (await resources.orm.em.fork().execute<{ revoked_reason: string | null }[]>('select revoked_reason from sessions where id = ?', [sessionId]))[0]!.revoked_reason;
+      (await identity.core.orm.em.fork().execute<{ revoked_reason: string | null }[]>('select revoked_reason from sessions where id = ?', [sessionId]))[0]!.revoked_reason;
 
     it('inside the window: one sibling token per rotation, and a second replay of that token revokes the session', async () => {
       const { store, refreshToken, sessionId } = await openSession();
@@ -186,7 +176,7 @@ describe('identity service over NATS', () => {
       const first = await rotate(store, refreshToken);
       expect(first.kind).toBe('rotated');
       // The token was used 10.05 s ago (moved back in the database rather than waited for).
-      await resources.orm.em.fork().execute(`update refresh_tokens set used_at = used_at - interval '10050 milliseconds' where session_id = ? and used_at is not null`, [sessionId]);
+      await identity.core.orm.em.fork().execute(`update refresh_tokens set used_at = used_at - interval '10050 milliseconds' where session_id = ? and used_at is not null`, [sessionId]);
       expect(await rotate(store, refreshToken)).toEqual({ kind: 'reused', sessionId });
       expect(await revokedReason(sessionId)).toBe('refresh token reused');
       if (first.kind === 'rotated') await expect(rotate(store, first.refreshToken)).rejects.toMatchObject({ code: 'SESSION_EXPIRED' });
@@ -234,20 +224,20 @@ describe('identity service over NATS', () => {
     await call(IdentityRpc.updateMe, { full_name: 'Rebuilt Name' }, named.accessToken);
     const admin = await call<IssuedSession>(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
     await call(IdentityRpc.setAdmin, { email: admin.profile.email, admin: true }, operatorToken());
-    const em = resources.orm.em.fork();
+    const em = identity.core.orm.em.fork();
     const before = await em.execute<{ id: string; full_name: string | null; ai_admin: boolean }[]>('select * from user_profiles order by id');
     expect(before.find((p) => p.id === named.profile.id)?.full_name).toBe('Rebuilt Name');
     expect(before.find((p) => p.id === admin.profile.id)?.ai_admin).toBe(true);
     const reply = await call<{ projections: { projection: string; events: number }[] }>(IdentityRpc.rebuildProjections, {}, operatorToken());
     expect(reply.projections[0]).toMatchObject({ projection: 'user_profiles' });
     expect(reply.projections[0]!.events).toBeGreaterThanOrEqual(before.length);
-    expect(await resources.orm.em.fork().execute('select * from user_profiles order by id')).toEqual(before);
+    expect(await identity.core.orm.em.fork().execute('select * from user_profiles order by id')).toEqual(before);
   });
 
   it('publishes its events to JetStream through the outbox', async () => {
-    const em = resources.orm.em.fork();
+    const em = identity.core.orm.em.fork();
     const [{ count }] = await em.execute<{ count: string }[]>('select count(*)::text as count from events');
-    const jsm = await jetstreamManager(resources.nats);
+    const jsm = await jetstreamManager(identity.core.nats);
     await waitFor(async () => (await jsm.streams.info(scopedStreamName('identity'))).state.messages === Number(count), 10_000, 'every event on JetStream');
     const [{ pending }] = await em.execute<{ pending: string }[]>('select count(*)::text as pending from outbox');
     expect(pending).toBe('0');

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import type { INestMicroservice } from '@nestjs/common';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { RawRpc, TestViewerIssuer, createTestDatabase, generateTestKeys, runReaderMatrix, uniqueStackId, type TestDatabase } from '@lv/testing';
-import { identityConfigSchema } from '../src/config.js';
 import { identityMigrations } from '../src/migrations.js';
 
 // Every identity handler against every kind of caller (libs/testing runReaderMatrix), taken from the
@@ -15,8 +11,8 @@ import { identityMigrations } from '../src/migrations.js';
 jest.setTimeout(120_000);
 
 process.env.STACK_ID = uniqueStackId('identitymx');
-const { IdentityModule, openIdentityResources } = await import('../src/identity.module.js');
-const { RpcHandlerRegistry } = await import('@lv/platform/nest');
+const { identityService } = await import('../src/identity.definition.js');
+const { RpcHandlerRegistry, startService } = await import('@lv/platform/nest');
 const { createLogger } = await import('@lv/platform/logging');
 const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
 
@@ -27,31 +23,26 @@ const viewerKeys = generateTestKeys();
 
 describe('identity reader matrix', () => {
   let db: TestDatabase;
-  let app: INestMicroservice;
-  let resources: Awaited<ReturnType<typeof openIdentityResources>>;
+  let running: Awaited<ReturnType<typeof startService>>;
   let rpc: RawRpc;
 
   beforeAll(async () => {
     db = await createTestDatabase([], 'identitymx');
     await db.orm.close();
-    const config = identityConfigSchema.parse({
+    const env = {
       DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent',
-    });
+    };
     const { createOrm, migrateUp } = await import('@lv/platform/database');
     const migrator = await createOrm({ databaseUrl: db.url, migrations: identityMigrations });
     await migrateUp(migrator);
     await migrator.close();
-    resources = await openIdentityResources(config, createLogger('identity-matrix', 'silent'));
-    app = await NestFactory.createMicroservice<MicroserviceOptions>(IdentityModule.forRoot(config, resources, keys), {
-      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'identity' }, logger: false,
-    });
-    await app.listen();
+    running = await startService(identityService, env, { logger: createLogger('identity-matrix', 'silent') });
     rpc = await new RawRpc(NATS_URL).connect();
   });
 
   afterAll(async () => {
     await rpc?.close();
-    await app?.close();
+    await running?.close();
     const nc = await connectNats(NATS_URL, 'cleanup');
     await (await jetstreamManager(nc)).streams.delete(scopedStreamName('identity')).catch(() => undefined);
     await nc.close();
@@ -65,10 +56,10 @@ describe('identity reader matrix', () => {
     const another = await signUp(`other${randomBytes(6).toString('hex')}@example.com`);
 
     const result = await runReaderMatrix({
-      handlers: app.get(RpcHandlerRegistry).handlers(),
+      handlers: running.app.get(RpcHandlerRegistry).handlers(),
       natsUrl: NATS_URL,
       accessTokens: new AccessTokenSigner(keys.privateKey),
-      viewers: new TestViewerIssuer(resources.redis, viewerKeys),
+      viewers: new TestViewerIssuer(running.core.redis, viewerKeys),
       ownerId: owner.profile.id,
       anotherOwnerId: another.profile.id,
       ownerSecrets: [ownerEmail],

@@ -4,13 +4,11 @@ import { z } from 'zod';
 import { TITLES_BATCH_MAX, type TitlesReply } from '@lv/contracts';
 import {
   LETTERS_PAGE_MAX, LettersRpc, REFLECTION_MAX, type DeleteLetterReply, type Letter, type LetterPage, type RebuildReply, type Reflection, type RpcRequest,
-  type ServiceHealthReply,
   type VaultStatsContribution,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
-import { pingDatabase } from '@lv/platform/database';
 import { scopedSubject } from '@lv/platform/messaging';
-import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc, Readers, viewerOf, Writers } from '@lv/platform/nest';
+import { CurrentCaller, OperatorOnly, parsePayload, Readers, viewerOf, Writers } from '@lv/platform/nest';
 import { LettersService } from './letters.service.js';
 
 // Payloads are checked here too (services do not trust their callers). Blank or over-long words are
@@ -27,17 +25,6 @@ const saveReflection = z.object({ text: z.string().max(REFLECTION_MAX * 4) });
 @Controller()
 export class LettersController {
   constructor(private readonly letters: LettersService) {}
-
-  @PublicRpc()
-  @MessagePattern(scopedSubject(LettersRpc.health))
-  async health(): Promise<ServiceHealthReply> {
-    try {
-      await pingDatabase(this.letters.orm.em);
-      return { service: 'letters', status: 'up', checks: { postgres: { status: 'up' } } };
-    } catch (error) {
-      return { service: 'letters', status: 'down', checks: { postgres: { status: 'down', detail: (error as Error).message } } };
-    }
-  }
 
   @Readers('owner')
   @MessagePattern(scopedSubject(LettersRpc.stats))

@@ -2,9 +2,6 @@ import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
-import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import type { INestMicroservice } from '@nestjs/common';
 import { Migration } from '@mikro-orm/migrations';
 import { jetstreamManager } from '@nats-io/jetstream';
 import {
@@ -14,9 +11,9 @@ import {
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import { scopedStreamName } from '@lv/platform/messaging';
-import { RpcClient } from '@lv/platform/nest';
+import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
-import { lettersConfigSchema } from './config.js';
+import type { LettersConfig } from './config.js';
 import { lettersMigrations } from './migrations.js';
 
 // The letters service in-process over the shared NATS (a STACK_ID of its own) and a fresh
@@ -27,7 +24,7 @@ jest.setTimeout(60_000);
 // Subjects are fixed when the controller module loads: choose this spec's stack first.
 const STACK_ID = uniqueStackId('letters');
 process.env.STACK_ID = STACK_ID;
-const { LettersModule, openLettersResources } = await import('./letters.module.js');
+const { lettersService } = await import('./letters.definition.js');
 const { DurableConsumer } = await import('@lv/platform/event-store');
 const { createLogger } = await import('@lv/platform/logging');
 
@@ -54,9 +51,8 @@ class HandledEventsSchema extends Migration {
 describe('letters service over NATS', () => {
   let db: TestDatabase;
   let consumerDb: TestDatabase;
-  let app: INestMicroservice;
+  let letters: RunningService<LettersConfig>;
   let rpc: RpcClient;
-  let resources: Awaited<ReturnType<typeof openLettersResources>>;
   let consumer: InstanceType<typeof DurableConsumer>;
 
   const call = <T>(pattern: string, payload: unknown, user?: User | string) =>
@@ -70,20 +66,15 @@ describe('letters service over NATS', () => {
     // Migrated with the service's own migrations (the event store's come first in both lists), so the
     // service finds nothing pending; db.orm stays open for the spec's own queries.
     db = await createTestDatabase(lettersMigrations.slice(1), 'letters');
-    const config = lettersConfigSchema.parse({ DATABASE_URL: db.url, NATS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent' });
     const logger = createLogger('letters-spec', 'silent');
-    resources = await openLettersResources(config, logger);
-    app = await NestFactory.createMicroservice<MicroserviceOptions>(LettersModule.forRoot(config, resources, keys.publicKey), {
-      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'letters' }, logger: false,
-    });
-    await app.listen();
+    letters = await startService(lettersService, { DATABASE_URL: db.url, NATS_URL, REDIS_URL: process.env.REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent' }, { logger });
     rpc = new RpcClient(NATS_URL, 5000);
     await rpc.connect();
 
     // A consumer of letters' events in a database of its own, as the timeline will be.
     consumerDb = await createTestDatabase([{ name: 'handled-events', class: HandledEventsSchema }], 'lettercons');
     consumer = new DurableConsumer({
-      name: 'letters-spec-consumer', source: 'letters', subjects: ['letters.>'], orm: consumerDb.orm, nats: resources.nats, logger, stackId: STACK_ID,
+      name: 'letters-spec-consumer', source: 'letters', subjects: ['letters.>'], orm: consumerDb.orm, nats: letters.core.nats, logger, stackId: STACK_ID,
       handle: async (em, event, subject) => {
         await em.execute('insert into handled_events (event_id, subject, payload) values (?, ?, ?::jsonb)', [event.eventId, subject, JSON.stringify(event)]);
       },
@@ -94,7 +85,7 @@ describe('letters service over NATS', () => {
   afterAll(async () => {
     await consumer?.stop();
     await rpc?.close();
-    await app?.close();
+    await letters?.close();
     const { connectNats } = await import('@lv/platform/messaging');
     const nc = await connectNats(NATS_URL, 'cleanup');
     await (await jetstreamManager(nc)).streams.delete(scopedStreamName('letters')).catch(() => undefined);
@@ -276,7 +267,7 @@ describe('letters service over NATS', () => {
 
   /** Every message of this stack's letters stream, in order. */
   async function streamMessages(): Promise<{ subject: string; raw: string; data: PublishedEvent }[]> {
-    const jsm = await jetstreamManager(resources.nats);
+    const jsm = await jetstreamManager(letters.core.nats);
     const info = await jsm.streams.info(scopedStreamName('letters'));
     const out: { subject: string; raw: string; data: PublishedEvent }[] = [];
     for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
@@ -456,7 +447,7 @@ describe('letters service over NATS', () => {
     const storedIds = (await sql<{ event_id: string }>(`select event_id from events where stream_type = 'letter' order by event_id`)).map((r) => r.event_id);
     const handledIds = (await consumerDb.orm.em.fork().execute<{ event_id: string }[]>('select event_id from handled_events order by event_id')).map((r) => r.event_id);
     expect(handledIds).toEqual(storedIds);
-    const jsm = await jetstreamManager(resources.nats);
+    const jsm = await jetstreamManager(letters.core.nats);
     expect((await jsm.streams.info(scopedStreamName('letters'))).state.messages).toBe(total);
     // Every published payload is words-free: ids, counts and times only.
     const payloads = await consumerDb.orm.em.fork().execute<{ payload: PublishedEvent<Record<string, unknown>> }[]>('select payload from handled_events');

@@ -5,7 +5,7 @@ import {
 } from '@lv/contracts';
 import { ownerOf, vaultOwnerId, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { LetterKeys } from './letters/letter-keys.js';
 import { letterSealing } from './letters/letter-sealing.js';
 import { lettersPublishPolicy } from './letters/publish-policy.js';
@@ -15,7 +15,7 @@ import { decodeCursor, encodeCursor } from './letters/page-cursor.js';
 import { ReflectionKeys, reflectionSealing } from './reflection/reflection-sealing.js';
 import { REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
 import { findReflection, reflectionsProjection, reflectionStats } from './reflection/reflection.projection.js';
-import { SealedEventStore } from './sealing/sealed-event-store.js';
+import { PerStreamSealing } from './sealing/stream-sealing.js';
 import type { TitlesReply } from '@lv/contracts';
 import { findLetterTitles } from './letters/letters.projection.js';
 
@@ -37,11 +37,11 @@ function letterId(id: string): string {
  */
 export class LettersService {
   /** Letters and reflections, each stream's words sealed under its own key. */
-  readonly store = new SealedEventStore(
-    [letterSealing(new LetterKeys()), reflectionSealing(new ReflectionKeys())],
-    lettersPublishPolicy,
-    [lettersProjection, letterActivityProjection, reflectionsProjection],
-  );
+  readonly store = new EventStore({
+    publish: lettersPublishPolicy,
+    inlineProjections: [lettersProjection, letterActivityProjection, reflectionsProjection],
+    sealing: new PerStreamSealing([letterSealing(new LetterKeys()), reflectionSealing(new ReflectionKeys())]),
+  });
 
   constructor(private readonly deps: LettersServiceDeps) {}
 
@@ -128,7 +128,7 @@ export class LettersService {
   }
 
   rebuildProjections(): Promise<RebuildReport[]> {
-    return rebuildProjections(this.deps.orm.em, this.store, this.store.projections);
+    return rebuildProjections(this.deps.orm.em, this.store, this.store.inlineProjections);
   }
 
   /**

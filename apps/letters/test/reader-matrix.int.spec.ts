@@ -1,12 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import type { INestMicroservice } from '@nestjs/common';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { RawRpc, TestViewerIssuer, createTestDatabase, generateTestKeys, runReaderMatrix, uniqueStackId, type TestDatabase } from '@lv/testing';
-import { lettersConfigSchema } from '../src/config.js';
 import { lettersMigrations } from '../src/migrations.js';
 
 // Every letters handler against every kind of caller (libs/testing runReaderMatrix), on the running
@@ -16,8 +12,8 @@ jest.setTimeout(120_000);
 
 const STACK_ID = uniqueStackId('lettersmx');
 process.env.STACK_ID = STACK_ID;
-const { LettersModule, openLettersResources } = await import('../src/letters.module.js');
-const { RpcHandlerRegistry } = await import('@lv/platform/nest');
+const { lettersService } = await import('../src/letters.definition.js');
+const { RpcHandlerRegistry, startService } = await import('@lv/platform/nest');
 const { createLogger } = await import('@lv/platform/logging');
 const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
 
@@ -33,28 +29,23 @@ const secret = (label: string) => `${label}${randomBytes(6).toString('hex')}`;
 
 describe('letters reader matrix', () => {
   let db: TestDatabase;
-  let app: INestMicroservice;
-  let resources: Awaited<ReturnType<typeof openLettersResources>>;
+  let running: Awaited<ReturnType<typeof startService>>;
   let rpc: RawRpc;
   let viewers: TestViewerIssuer;
 
   beforeAll(async () => {
     db = await createTestDatabase(lettersMigrations.slice(1), 'lettersmx');
-    const config = lettersConfigSchema.parse({
+    const env = {
       DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent',
-    });
-    resources = await openLettersResources(config, createLogger('letters-matrix', 'silent'));
-    viewers = new TestViewerIssuer(resources.redis, viewerKeys);
-    app = await NestFactory.createMicroservice<MicroserviceOptions>(LettersModule.forRoot(config, resources, keys.publicKey), {
-      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'letters' }, logger: false,
-    });
-    await app.listen();
+    };
+    running = await startService(lettersService, env, { logger: createLogger('letters-matrix', 'silent') });
+    viewers = new TestViewerIssuer(running.core.redis, viewerKeys);
     rpc = await new RawRpc(NATS_URL).connect();
   });
 
   afterAll(async () => {
     await rpc?.close();
-    await app?.close();
+    await running?.close();
     const nc = await connectNats(NATS_URL, 'cleanup');
     await (await jetstreamManager(nc)).streams.delete(scopedStreamName('letters')).catch(() => undefined);
     await nc.close();
@@ -71,7 +62,7 @@ describe('letters reader matrix', () => {
     await rpc.call('rpc.letters.write', { id: randomUUID(), title: secret('othertitle'), content: 'someone else' }, tokenOf(anotherOwnerId));
 
     const result = await runReaderMatrix({
-      handlers: app.get(RpcHandlerRegistry).handlers(),
+      handlers: running.app.get(RpcHandlerRegistry).handlers(),
       natsUrl: NATS_URL,
       accessTokens: signer,
       viewers,

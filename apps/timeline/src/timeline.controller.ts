@@ -2,13 +2,12 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { z } from 'zod';
 import {
-  AWAIT_ENTRY_GONE_MAX_MS, TIMELINE_PAGE_MAX, TimelineRpc, type AwaitEntryGoneReply, type RebuildReply, type RpcRequest, type ServiceHealthReply,
+  AWAIT_ENTRY_GONE_MAX_MS, TIMELINE_PAGE_MAX, TimelineRpc, type AwaitEntryGoneReply, type RebuildReply, type RpcRequest,
   type TimelineEntry, type TimelinePage, type VaultStatsContribution,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
-import { pingDatabase } from '@lv/platform/database';
 import { scopedSubject } from '@lv/platform/messaging';
-import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc, Readers, viewerOf } from '@lv/platform/nest';
+import { CurrentCaller, OperatorOnly, parsePayload, Readers, viewerOf } from '@lv/platform/nest';
 import { TimelineService } from './timeline.service.js';
 
 // Payloads are checked here too (services do not trust their callers). No payload names a vault:
@@ -21,17 +20,6 @@ const awaitGone = z.object({ id: z.string().max(64), timeoutMs: z.number().int()
 @Controller()
 export class TimelineController {
   constructor(private readonly timeline: TimelineService) {}
-
-  @PublicRpc()
-  @MessagePattern(scopedSubject(TimelineRpc.health))
-  async health(): Promise<ServiceHealthReply> {
-    try {
-      await pingDatabase(this.timeline.orm.em);
-      return { service: 'timeline', status: 'up', checks: { postgres: { status: 'up' } } };
-    } catch (error) {
-      return { service: 'timeline', status: 'down', checks: { postgres: { status: 'down', detail: (error as Error).message } } };
-    }
-  }
 
   @Readers('owner')
   @MessagePattern(scopedSubject(TimelineRpc.stats))

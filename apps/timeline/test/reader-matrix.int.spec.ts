@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import type { INestMicroservice } from '@nestjs/common';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { createOrm, migrateUp } from '@lv/platform/database';
@@ -16,10 +13,9 @@ jest.setTimeout(120_000);
 
 const STACK_ID = uniqueStackId('timelinemx');
 process.env.STACK_ID = STACK_ID;
-const { timelineConfigSchema } = await import('../src/config.js');
 const { timelineMigrations } = await import('../src/migrations.js');
-const { TimelineModule, openTimelineResources } = await import('../src/timeline.module.js');
-const { RpcHandlerRegistry } = await import('@lv/platform/nest');
+const { timelineService } = await import('../src/timeline.definition.js');
+const { RpcHandlerRegistry, startService } = await import('@lv/platform/nest');
 const { createLogger } = await import('@lv/platform/logging');
 const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
 
@@ -34,8 +30,7 @@ const tokenOf = (userId: string) => signer.sign({ sub: userId, sid: randomUUID()
 
 describe('timeline reader matrix', () => {
   let db: TestDatabase;
-  let app: INestMicroservice;
-  let resources: Awaited<ReturnType<typeof openTimelineResources>>;
+  let running: Awaited<ReturnType<typeof startService>>;
   let rpc: RawRpc;
   let viewers: TestViewerIssuer;
 
@@ -53,23 +48,19 @@ describe('timeline reader matrix', () => {
     const orm = await createOrm({ databaseUrl: db.url, migrations: timelineMigrations, poolMax: 4 });
     await migrateUp(orm);
     (db as { orm: unknown }).orm = orm;
-    const config = timelineConfigSchema.parse({
+    const env = {
       DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent',
       // No source service answers here: titles fall back at once instead of waiting.
       TIMELINE_TITLES_TIMEOUT_MS: '200',
-    });
-    resources = await openTimelineResources(config, createLogger('timeline-matrix', 'silent'));
-    viewers = new TestViewerIssuer(resources.redis, viewerKeys);
-    app = await NestFactory.createMicroservice<MicroserviceOptions>(TimelineModule.forRoot(config, resources, keys.publicKey), {
-      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'timeline' }, logger: false,
-    });
-    await app.listen();
+    };
+    running = await startService(timelineService, env, { logger: createLogger('timeline-matrix', 'silent') });
+    viewers = new TestViewerIssuer(running.core.redis, viewerKeys);
     rpc = await new RawRpc(NATS_URL).connect();
   });
 
   afterAll(async () => {
     await rpc?.close();
-    await app?.close();
+    await running?.close();
     const nc = await connectNats(NATS_URL, 'cleanup');
     const jsm = await jetstreamManager(nc);
     for (const source of ['letters', 'vault-media'] as const) await jsm.streams.delete(scopedStreamName(source)).catch(() => undefined);
@@ -85,7 +76,7 @@ describe('timeline reader matrix', () => {
     await seed(anotherOwnerId, 'letters', randomUUID());
 
     const result = await runReaderMatrix({
-      handlers: app.get(RpcHandlerRegistry).handlers(),
+      handlers: running.app.get(RpcHandlerRegistry).handlers(),
       natsUrl: NATS_URL,
       accessTokens: signer,
       viewers,

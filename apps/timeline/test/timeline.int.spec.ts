@@ -7,9 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import type { INestMicroservice } from '@nestjs/common';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
@@ -20,7 +17,7 @@ import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { createOrm, migrateUp } from '@lv/platform/database';
 import type { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
-import { RpcClient } from '@lv/platform/nest';
+import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { compileForChildProcess, createTestDatabase, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
 
 jest.setTimeout(180_000);
@@ -28,9 +25,8 @@ jest.setTimeout(180_000);
 // Subjects are fixed when the controller modules load: choose this spec's stack first.
 const STACK_ID = uniqueStackId('timeline');
 process.env.STACK_ID = STACK_ID;
-const { timelineConfigSchema } = await import('../src/config.js');
 const { timelineMigrations } = await import('../src/migrations.js');
-const { TimelineModule, openTimelineResources } = await import('../src/timeline.module.js');
+const { timelineService } = await import('../src/timeline.definition.js');
 const { createLogger } = await import('@lv/platform/logging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -62,7 +58,7 @@ async function serviceDatabase(migrations: typeof timelineMigrations, label: str
 describe('timeline service (in-process, with the real letters service)', () => {
   let timelineDb: TestDatabase;
   let lettersDb: TestDatabase;
-  let timelineApp: INestMicroservice;
+  let timelineApp: RunningService;
   let letters: ChildService | undefined;
   let scratchDir: string | undefined;
   let rpc: RpcClient;
@@ -116,12 +112,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     await letters.waitForLine(/letters is listening on NATS/, 60_000);
 
     timelineDb = await serviceDatabase(timelineMigrations, 'timeline');
-    const config = timelineConfigSchema.parse({ DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000' });
-    const resources = await openTimelineResources(config, logger);
-    timelineApp = await NestFactory.createMicroservice<MicroserviceOptions>(TimelineModule.forRoot(config, resources, keys.publicKey), {
-      transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'timeline' }, logger: false,
-    });
-    await timelineApp.listen();
+    timelineApp = await startService(timelineService, { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000' }, { logger });
 
     // vault-media's titles, standing in: Nest's NATS wire format, and only the caller's own recordings.
     nc = await connect({ servers: NATS_URL });

@@ -17,6 +17,7 @@ import { parseRange } from './playback/range.js';
 import { vaultMediaPublishPolicy } from './recordings/publish-policy.js';
 import { RECORDING_STREAM_TYPE, recordingDecider, recordingStreamId, type RecordingCommand, type RecordingState } from './recordings/recording.decider.js';
 import { findRecording, findRecordingByHash, listRecordings, recordingStats, recordingsProjection, toRecording } from './recordings/recordings.projection.js';
+import { MediaObjects, type MediaObjectRow } from './uploads/media-objects.repository.js';
 import { UploadInspector } from './uploads/upload-inspector.js';
 import type { TitlesReply } from '@lv/contracts';
 import { findRecordingTitles } from './recordings/recordings.projection.js';
@@ -48,14 +49,6 @@ export interface PlaybackResponse {
   body: Readable | null;
 }
 
-interface MediaObjectRow {
-  recording_id: string;
-  user_id: string;
-  bucket: string;
-  object_key: string;
-  state: 'pending' | 'uploading' | 'stored' | 'removing' | 'removed';
-  multipart_upload_id: string | null;
-}
 
 const callerProfile = (caller: AccountCaller) => ({ subscription_tier: caller.tier, ai_admin: caller.isAdmin });
 
@@ -67,6 +60,7 @@ const callerProfile = (caller: AccountCaller) => ({ subscription_tier: caller.ti
 export class MediaService {
   readonly store = new EventStore({ publish: vaultMediaPublishPolicy, inlineProjections: [recordingsProjection] });
   readonly bucket: string;
+  private readonly objects = new MediaObjects();
   private readonly now: () => number;
 
   constructor(private readonly deps: MediaServiceDeps) {
@@ -125,10 +119,7 @@ export class MediaService {
           type: 'StartUpload', recordingId, ownerId: ownerOf(caller).userId, mediaType: type, title, bucket: this.bucket, objectKey, contentType,
           clientSha256: sha256, declaredSize: request.size, now: new Date(this.now()).toISOString(),
         }, { actor: { kind: 'user', id: ownerOf(caller).userId }, correlationId }, async (em) => {
-          await em.execute(
-            `insert into media_objects (recording_id, user_id, bucket, object_key, state) values (?, ?, ?, ?, 'pending')`,
-            [recordingId, ownerOf(caller).userId, this.bucket, objectKey],
-          );
+          await this.objects.insertPending(em, { recordingId, userId: ownerOf(caller).userId, bucket: this.bucket, objectKey });
         });
         return { uploadId: recordingId, uploadUrl: `/api/media/uploads/${recordingId}`, objectKey, contentType, maxBytes: this.deps.maxUploadBytes };
       } catch (err) {
@@ -150,11 +141,7 @@ export class MediaService {
     if (state.status === 'new' || state.ownerId !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     if (state.status === 'saved') throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
     if (state.status !== 'uploading') throw new DomainError('UPLOAD_INCOMPLETE', 'This upload is no longer open. Please save the recording again.');
-    const claimed = await this.em.execute<MediaObjectRow[]>(
-      `update media_objects set state = 'uploading', last_activity_at = now() where recording_id = ? and state = 'pending' returning recording_id`,
-      [uploadId],
-    );
-    if (claimed.length === 0) throw new DomainError('CONFLICT', MediaMessages.uploadInProgress);
+    if (!(await this.objects.claimForUpload(this.em, uploadId))) throw new DomainError('CONFLICT', MediaMessages.uploadInProgress);
 
     const metadata: EventMetadata = { actor: { kind: 'user', id: ownerOf(caller).userId }, correlationId: options.correlationId };
     try {
@@ -165,19 +152,19 @@ export class MediaService {
       const inspector = new UploadInspector({ maxBytes: this.deps.maxUploadBytes, declaredSize: state.declaredSize! }, async (bytes) => {
         if (this.now() - lastBeat < HEARTBEAT_MS) return;
         lastBeat = this.now();
-        await this.em.execute('update media_objects set last_activity_at = now(), bytes_received = ? where recording_id = ?', [bytes, uploadId]);
+        await this.objects.heartbeat(this.em, uploadId, bytes);
       });
       await this.deps.storage.upload(this.bucket, state.objectKey!, inspector.pipe(body), {
         contentType: state.contentType!,
         metadata: { owner: ownerOf(caller).userId, recording: uploadId },
         onMultipartStarted: async (multipartId) => {
-          await this.em.execute('update media_objects set multipart_upload_id = ?, last_activity_at = now() where recording_id = ?', [multipartId, uploadId]);
+          await this.objects.recordMultipartUpload(this.em, uploadId, multipartId);
         },
       });
       const sha256 = inspector.digest();
       try {
         await this.execute(uploadId, { type: 'CompleteUpload', recordingId: uploadId, ownerId: ownerOf(caller).userId, size: inspector.bytes, sha256, now: new Date(this.now()).toISOString() }, metadata, async (em) => {
-          await em.execute(`update media_objects set state = 'stored', bytes_received = ?, last_activity_at = now() where recording_id = ?`, [inspector.bytes, uploadId]);
+          await this.objects.markStored(em, uploadId, inspector.bytes);
         });
       } catch (err) {
         // Two uploads of the same recording raced past the early check: the second one loses here.
@@ -200,9 +187,9 @@ export class MediaService {
    */
   async discardUpload(recordingId: string, reason: string, options: { objectMayExist?: boolean } = {}): Promise<boolean> {
     await this.execute(recordingId, { type: 'AbandonUpload', recordingId, reason, now: new Date(this.now()).toISOString() }, { actor: { kind: 'system', id: 'vault-media' } }, async (em) => {
-      await em.execute(`update media_objects set state = 'removing', last_activity_at = now() where recording_id = ? and state in ('pending', 'uploading')`, [recordingId]);
+      await this.objects.markRemoving(em, recordingId, { onlyOpenUpload: true });
     });
-    const [row] = await this.em.execute<MediaObjectRow[]>('select recording_id, user_id, bucket, object_key, state, multipart_upload_id from media_objects where recording_id = ?', [recordingId]);
+    const row = await this.objects.find(this.em, recordingId);
     if (row?.state === 'removing') {
       await this.removeObject(row);
       return true;
@@ -215,12 +202,10 @@ export class MediaService {
 
   private async removeObject(row: Pick<MediaObjectRow, 'recording_id' | 'bucket' | 'object_key' | 'multipart_upload_id'>): Promise<void> {
     if (row.multipart_upload_id) {
-      await this.deps.storage.client.abortMultipartUpload(row.bucket, row.object_key, row.multipart_upload_id).catch((err: { code?: string }) => {
-        if (err?.code !== 'NoSuchUpload') throw err;
-      });
+      await this.deps.storage.abortMultipartUpload(row.bucket, row.object_key, row.multipart_upload_id);
     }
     await this.deps.storage.removeObject(row.bucket, row.object_key);
-    await this.em.execute(`update media_objects set state = 'removed', last_activity_at = now() where recording_id = ? and state = 'removing'`, [row.recording_id]);
+    await this.objects.markRemoved(this.em, row.recording_id);
   }
 
   /**
@@ -230,7 +215,7 @@ export class MediaService {
    */
   async sweep(): Promise<{ abandoned: number; removed: number }> {
     const staleBefore = new Date(this.now() - this.deps.uploadStaleSeconds * 1000).toISOString();
-    const stale = await this.claim(`state in ('pending', 'uploading') and last_activity_at < ?::timestamptz`, staleBefore);
+    const stale = await this.objects.claimStaleUploads(this.em, staleBefore);
     let abandoned = 0;
     for (const row of stale) {
       try {
@@ -239,7 +224,7 @@ export class MediaService {
         this.deps.logger.warn({ err, recordingId: row.recording_id }, 'sweeper: could not abandon a stale upload; will retry');
       }
     }
-    const removals = await this.claim(`state = 'removing' and last_activity_at < ?::timestamptz`, new Date(this.now() - REMOVAL_GRACE_MS).toISOString());
+    const removals = await this.objects.claimUnfinishedRemovals(this.em, new Date(this.now() - REMOVAL_GRACE_MS).toISOString());
     let removed = 0;
     for (const row of removals) {
       try {
@@ -251,15 +236,6 @@ export class MediaService {
     }
     if (abandoned || removed) this.deps.logger.info({ abandoned, removed }, 'sweeper cleaned up after dead uploads');
     return { abandoned, removed };
-  }
-
-  private claim(condition: string, before: string): Promise<MediaObjectRow[]> {
-    return this.em.execute<MediaObjectRow[]>(
-      `update media_objects set last_activity_at = now()
-        where recording_id in (select recording_id from media_objects where ${condition} order by last_activity_at limit 50 for update skip locked)
-        returning recording_id, user_id, bucket, object_key, state, multipart_upload_id`,
-      [before],
-    );
   }
 
   // --- Reads -----------------------------------------------------------------------------------
@@ -286,9 +262,9 @@ export class MediaService {
     if (!recording || recording.user_id !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     id = recording.id;
     await this.execute(id, { type: 'DeleteRecording', recordingId: id, ownerId: ownerOf(caller).userId, now: new Date(this.now()).toISOString() }, { actor: { kind: 'user', id: ownerOf(caller).userId }, correlationId }, async (em) => {
-      await em.execute(`update media_objects set state = 'removing', last_activity_at = now() where recording_id = ?`, [id]);
+      await this.objects.markRemoving(em, id);
     });
-    const [row] = await this.em.execute<MediaObjectRow[]>('select recording_id, user_id, bucket, object_key, state, multipart_upload_id from media_objects where recording_id = ?', [id]);
+    const row = await this.objects.find(this.em, id);
     if (row?.state === 'removing') {
       await this.removeObject(row).catch((err: unknown) => this.deps.logger.warn({ err, recordingId: id }, 'object removal failed after delete; the sweeper will retry'));
     }

@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { TITLES_BATCH_MAX, type TitlesReply } from '@lv/contracts';
 import {
   MEDIA_TYPES, VaultMediaRpc, type DeleteEntryReply, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply,
-  type RpcRequest, type ServiceHealthReply, type UploadTicket, type VaultStatsContribution,
+  type RpcRequest, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
-import { pingDatabase } from '@lv/platform/database';
 import { scopedSubject } from '@lv/platform/messaging';
 import { CurrentCaller, OperatorOnly, parsePayload, PublicRpc, Readers, viewerOf, Writers } from '@lv/platform/nest';
 import { MediaService } from './media.service.js';
@@ -29,20 +28,6 @@ const reportHash = z.object({
 @Controller()
 export class VaultMediaController {
   constructor(private readonly media: MediaService, private readonly http: MediaHttpServer) {}
-
-  @PublicRpc()
-  @MessagePattern(scopedSubject(VaultMediaRpc.health))
-  async health(): Promise<ServiceHealthReply> {
-    const checks: ServiceHealthReply['checks'] = {};
-    try {
-      await pingDatabase(this.media.orm.em);
-      checks.postgres = { status: 'up' };
-    } catch (error) {
-      checks.postgres = { status: 'down', detail: (error as Error).message };
-    }
-    checks.media_http = this.http.listening ? { status: 'up' } : { status: 'down', detail: 'the byte-stream listener is not listening' };
-    return { service: 'vault-media', status: Object.values(checks).every((c) => c.status === 'up') ? 'up' : 'down', checks };
-  }
 
   @Readers('owner')
   @MessagePattern(scopedSubject(VaultMediaRpc.stats))

@@ -52,26 +52,25 @@ describe('vault-media reader matrix', () => {
       viewers,
       ownerId,
       anotherOwnerId,
-      // The timeline is gated by plan: owners on 'pro' reach the data, so leaks would show.
       ownerTier: 'pro',
-      payloads: { 'rpc.vault-media.playback-link': { id: recording.id } },
+      payloads: { 'rpc.vault-media.playback-link': { id: recording.id }, 'rpc.vault-media.titles': { ids: [recording.id] } },
       ownerSecrets: [ownerTitle, recording.id],
-      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.timeline', 'rpc.vault-media.playback-link'],
+      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.titles', 'rpc.vault-media.playback-link'],
     });
 
     if (process.env.MATRIX_PRINT) console.log(result.table());
-    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.timeline', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections']));
-    expect(result.rows.some((row) => row.subject === 'rpc.vault-media.timeline' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
+    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.titles', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections']));
+    expect(result.rows.some((row) => row.subject === 'rpc.vault-media.titles' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     expect(result.unexpectedDenials).toEqual([]);
     expect(result.leaks).toEqual([]);
     expect(result.blindOwnerReads).toEqual([]);
     expect(result.crashes).toEqual([]);
 
-    // A viewer with 'timeline' reads the owner's timeline (scoped by vaultOwnerId), and nothing it may not.
+    // A viewer with 'timeline' reads the titles of the owner's timeline (scoped by vaultOwnerId), and nothing it may not.
     const viewer = viewers.issue(ownerId, ['timeline']);
-    const page = await rpc.call<{ entries: { id: string; title: string }[] }>('rpc.vault-media.timeline', {}, viewer.token);
-    expect(page.entries.map((e) => e.title)).toEqual([ownerTitle]);
+    const titles = await rpc.call<{ titles: Record<string, string> }>('rpc.vault-media.titles', { ids: [recording.id] }, viewer.token);
+    expect(titles.titles).toEqual({ [recording.id]: ownerTitle });
     await expect(rpc.call('rpc.vault-media.list-recordings', {}, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(rpc.call('rpc.vault-media.delete-entry', { id: recording.id }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
-import { VaultMediaRpc, type ReportHashReply } from '@lv/contracts';
+import { QueueNames, VaultMediaRpc, type ReportHashReply } from '@lv/contracts';
 import { ConfigError, loadConfig } from '@lv/platform/config';
 import { createLogger } from '@lv/platform/logging';
 import { RpcClient } from '@lv/platform/nest';
-import { createRedisConnection, createWorker, QueueNames } from '@lv/platform/queues';
+import { createRedisConnection, createWorker } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
 import { workerConfigSchema, type WorkerConfig } from './config.js';
 import { mediaHashingProcessor } from './media-hashing.processor.js';

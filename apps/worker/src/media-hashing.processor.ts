@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { ReportHashPayload, ReportHashReply } from '@lv/contracts';
+import type { HashMediaJob, ReportHashPayload, ReportHashReply } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import type { Logger } from '@lv/platform/logging';
-import type { HashMediaJob } from '@lv/platform/queues';
 import type { ObjectStorage } from '@lv/platform/storage';
 
 export interface MediaHashingDeps {

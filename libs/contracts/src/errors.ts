@@ -16,7 +16,8 @@ export const ErrorCodes = {
   UNSUPPORTED_MEDIA: { status: 415, message: 'This file type is not supported.' },
   UPLOAD_INCOMPLETE: { status: 400, message: 'The recording did not arrive complete. Please try again.' },
   UPGRADE_REQUIRED: { status: 403, message: 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.' },
-  RATE_LIMITED: { status: 429, message: 'Too many sign-in attempts. Please wait a few minutes and try again.' },
+  /** Neutral on purpose: each limit passes its own message (sign-in: AuthMessages.tooManySignIns). */
+  RATE_LIMITED: { status: 429, message: 'Too many requests. Please wait a few minutes and try again.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The vault is temporarily unavailable. Please try again in a moment.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -7,3 +7,5 @@ export * from './timeline.js';
 export * from './messaging.js';
 export * from './api.js';
 export * from './validation.js';
+export * from './storage.js';
+export * from './queues.js';

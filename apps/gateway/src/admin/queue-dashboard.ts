@@ -6,7 +6,8 @@ import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { AccessTokenVerifier } from '@lv/platform/auth';
 import type { Logger } from '@lv/platform/logging';
-import { ALL_QUEUES, createQueue, createRedisConnection } from '@lv/platform/queues';
+import { ALL_QUEUES } from '@lv/contracts';
+import { createQueue, createRedisConnection } from '@lv/platform/queues';
 import { mountAdminOnly, QUEUE_DASHBOARD_PATH } from './admin-access.js';
 
 /** Mounts bull-board at /api/admin/queues behind the admin gate; its queue connections close with the server. */

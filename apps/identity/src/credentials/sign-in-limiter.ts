@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { AuthMessages } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 
 export interface SignInLimits {
@@ -32,7 +33,7 @@ export class SignInLimiter {
           : null;
     if (!blockedKey) return;
     const ttl = await this.redis.ttl(blockedKey);
-    throw new DomainError('RATE_LIMITED', undefined, { retryAfter: ttl > 0 ? ttl : this.limits.windowSeconds });
+    throw new DomainError('RATE_LIMITED', AuthMessages.tooManySignIns, { retryAfter: ttl > 0 ? ttl : this.limits.windowSeconds });
   }
 
   async recordFailure(email: string, ip: string | undefined): Promise<void> {

@@ -1,7 +1,7 @@
 import type { StoredReflectionEvent } from '@lv/contracts';
 import type { StoredEvent } from '@lv/platform/event-store';
 import { DataKeys } from '../sealing/data-keys.js';
-import type { StreamSealing } from '../sealing/sealed-event-store.js';
+import type { StreamSealing } from '../sealing/stream-sealing.js';
 import { open, seal } from '../sealing/sealed-text.js';
 import { ownerIdOfReflectionStream, REFLECTION_STREAM_TYPE, type ReflectionEvent } from './reflection.decider.js';
 

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { VaultMediaEvents, type PublishedEvent, type RecordingSavedV1 } from '@lv/contracts';
+import { VaultMediaEvents, type HashMediaJob, type PublishedEvent, type RecordingSavedV1 } from '@lv/contracts';
 import { DurableConsumer } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
@@ -17,7 +17,7 @@ export function createHashEnqueuer(options: {
   orm: MikroORM;
   nats: NatsConnection;
   logger: Logger;
-  queue: TypedQueue<'media-hashing'>;
+  queue: TypedQueue<HashMediaJob>;
   reportToken: (recordingId: string) => string;
   stackId?: string;
 }): DurableConsumer {

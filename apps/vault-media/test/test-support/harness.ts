@@ -71,7 +71,13 @@ export interface Harness {
   keys: { privateKey: string; publicKey: string };
   mediaUrl: string;
   service: import('../../src/media.service.js').MediaService;
-  resources: import('../../src/vault-media.module.js').VaultMediaResources;
+  /** What specs reach beside the RPC API: the core connections, the object storage and the hashing queue. */
+  resources: {
+    orm: import('@lv/platform/database').MikroORM;
+    redis: import('ioredis').Redis;
+    storage: import('@lv/platform/storage').ObjectStorage;
+    hashingQueue: import('@lv/platform/queues').TypedQueue<import('@lv/contracts').HashMediaJob>;
+  };
   rpc: import('@lv/platform/nest').RpcClient;
   config: import('../../src/config.js').VaultMediaConfig;
   /** A user's access token, with the tier and admin claims services gate on. */
@@ -83,39 +89,30 @@ export async function startVaultMedia(label: string, overrides: Record<string, s
   // Subjects are fixed when the controller module loads: choose this spec's stack first.
   const stackId = uniqueStackId(label);
   process.env.STACK_ID = stackId;
-  const { vaultMediaConfigSchema } = await import('../../src/config.js');
-  const { vaultMediaMigrations } = await import('../../src/migrations.js');
-  const { VaultMediaModule, openVaultMediaResources } = await import('../../src/vault-media.module.js');
+  const { vaultMediaService, OBJECT_STORAGE, MEDIA_HASHING_QUEUE } = await import('../../src/vault-media.definition.js');
   const { MediaService } = await import('../../src/media.service.js');
   const { MediaHttpServer } = await import('../../src/http/media-http.server.js');
-  const { NestFactory } = await import('@nestjs/core');
-  const { Transport } = await import('@nestjs/microservices');
-  const { createOrm, migrateUp } = await import('@lv/platform/database');
   const { createLogger } = await import('@lv/platform/logging');
-  const { RpcClient } = await import('@lv/platform/nest');
+  const { RpcClient, migrateService, startService } = await import('@lv/platform/nest');
 
   const keys = generateTestKeys();
   const db = await createTestDatabase([], label);
   await db.orm.close();
-  const migrator = await createOrm({ databaseUrl: db.url, migrations: vaultMediaMigrations });
-  await migrateUp(migrator);
-  await migrator.close();
   const s3Dir = await mkdtemp(join(tmpdir(), `lv-${label}-`));
   const s3 = await startS3Server({ port: 0, directory: s3Dir, accessKey: 'spec-key', secretKey: 'spec-secret' });
 
-  const config = vaultMediaConfigSchema.parse({
+  const env = {
     DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
     MEDIA_HTTP_PORT: '0', MEDIA_LINK_SECRET, MEDIA_PART_SIZE_MB: '5', MEDIA_MAX_UPLOAD_BYTES: String(12 * 1024 * 1024),
     MEDIA_SWEEP_INTERVAL_SECONDS: '3600', RPC_TIMEOUT_MS: '3000',
     ...overrides,
-  });
-  const logger = createLogger(`${label}-spec`, config.LOG_LEVEL);
-  const resources = await openVaultMediaResources(config, logger);
-  const app = await NestFactory.createMicroservice(VaultMediaModule.forRoot(config, resources, keys.publicKey), {
-    transport: Transport.NATS, options: { servers: [NATS_URL], queue: 'vault-media' }, logger: false,
-  });
-  await app.listen();
+  };
+  const logger = createLogger(`${label}-spec`, env.LOG_LEVEL);
+  await migrateService(vaultMediaService, env, logger);
+  const running = await startService(vaultMediaService, env, { logger });
+  const { app, config } = running;
+  const resources = { orm: running.core.orm, redis: running.core.redis, storage: app.get(OBJECT_STORAGE), hashingQueue: app.get(MEDIA_HASHING_QUEUE) };
   const rpc = new RpcClient(NATS_URL, 5000, `${label}-spec`);
   await rpc.connect();
   const signer = new AccessTokenSigner(keys.privateKey);
@@ -131,7 +128,7 @@ export async function startVaultMedia(label: string, overrides: Record<string, s
     },
     async close() {
       await rpc.close().catch(() => undefined);
-      await app.close().catch(() => undefined);
+      await running.close().catch(() => undefined);
       const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
       const nc = await connectNats(NATS_URL, 'cleanup');
       const jsm = await jetstreamManager(nc);

@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createTestDatabase, type TestDatabase } from '@lv/testing';
 import { ConcurrencyError } from '../errors/index.js';
-import { EventStore } from './event-store.js';
+import { EventStore, type EventSealing } from './event-store.js';
 import { rebuildProjections, type Projection } from './projection.js';
 import type { DomainEvent, PublishPolicy, StoredEvent } from './types.js';
 
@@ -415,5 +415,71 @@ describe('EventStore projections', () => {
     const versions = await Promise.all(writers);
     expect(versions.every((v) => v > 1)).toBe(true);
     expect(await totalsFor()).toEqual(await totalsFromLog());
+  });
+});
+
+describe('EventStore sealing hook', () => {
+  // A toy sealing for streams of type 'vault': the owner's name is stored reversed and marked, so
+  // the test can tell sealed from clear; other stream types pass through.
+  const sealName = (name: string) => `sealed:${[...name].reverse().join('')}`;
+  const openName = (sealed: string) => [...sealed.replace(/^sealed:/, '')].reverse().join('');
+  const sealing: EventSealing & { refuse: boolean; failAfter: boolean } = {
+    refuse: false,
+    failAfter: false,
+    async seal(_em, stream, events) {
+      if (this.refuse) throw new ConcurrencyError(stream.streamId, stream.expectedVersion);
+      if (stream.streamType !== 'vault') return events;
+      return events.map((e) => (e.type === 'AccountOpened' ? { ...e, data: { owner: sealName((e.data as { owner: string }).owner) } } : e));
+    },
+    async afterAppend(em, stream) {
+      if (this.failAfter) throw new Error('key could not be destroyed');
+      await em.execute('insert into side_effects (id) values (?)', [`after:${stream.streamId}`]);
+    },
+    async unseal(_em, events) {
+      return events.map((e) => (e.streamType === 'vault' && e.type === 'AccountOpened' ? { ...e, data: { owner: openName((e.data as { owner: string }).owner) } } as StoredEvent : e));
+    },
+  };
+  const seen: Projection = {
+    name: 'seen_owners',
+    handles: ['AccountOpened'],
+    async apply(em, events) {
+      for (const e of events) await em.execute('insert into side_effects (id) values (?)', [`seen:${e.streamId}:${(e.data as { owner: string }).owner}`]);
+    },
+    async reset() {},
+  };
+  const sealedStore = () => new EventStore({ publish: (e) => ({ subject: 'identity.vault.opened.v1', data: e.data }), inlineProjections: [seen], sealing });
+
+  afterEach(() => {
+    sealing.refuse = false;
+    sealing.failAfter = false;
+  });
+
+  it('stores and publishes the sealed event; the result, projections and reads see it in the clear', async () => {
+    const streamId = newStream('vault');
+    const vault = sealedStore();
+    const { events } = await inTx((em) => vault.appendToStream(em, streamId, 'vault', 'no_stream', [opened('Maya')]));
+    expect(events[0]!.data).toEqual({ owner: 'Maya' });
+    const [row] = await db.orm.em.fork().execute<{ data: unknown }[]>('select data from events where stream_id = ?', [streamId]);
+    expect(row!.data).toEqual({ owner: 'sealed:ayaM' });
+    expect(await count(`select count(*) from outbox o join events e using (event_id) where e.stream_id = ? and o.payload::text like '%Maya%'`, [streamId])).toBe(0);
+    expect(await count(`select count(*) from side_effects where id in (?, ?)`, [`seen:${streamId}:Maya`, `after:${streamId}`])).toBe(2);
+    expect((await vault.readStream(db.orm.em.fork(), streamId)).events[0]!.data).toEqual({ owner: 'Maya' });
+    const all = await vault.readAll(db.orm.em.fork(), '0', 100_000, ['vault']);
+    expect(all.find((e) => e.streamId === streamId)!.data).toEqual({ owner: 'Maya' });
+  });
+
+  it('appends nothing when sealing refuses (a lost key race), and rolls back when afterAppend fails', async () => {
+    const vault = sealedStore();
+    const refused = newStream('vault');
+    sealing.refuse = true;
+    await expect(inTx((em) => vault.appendToStream(em, refused, 'vault', 'no_stream', [opened('Ana')]))).rejects.toBeInstanceOf(ConcurrencyError);
+    sealing.refuse = false;
+    const failing = newStream('vault');
+    sealing.failAfter = true;
+    await expect(vault.appendToStream(db.orm.em.fork(), failing, 'vault', 'no_stream', [opened('Ben')])).rejects.toThrow('key could not be destroyed');
+    for (const streamId of [refused, failing]) {
+      expect(await count('select count(*) from events where stream_id = ?', [streamId])).toBe(0);
+      expect(await count(`select count(*) from side_effects where id = ? or id like ?`, [`after:${streamId}`, `seen:${streamId}:%`])).toBe(0);
+    }
   });
 });

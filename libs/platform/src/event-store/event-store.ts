@@ -44,11 +44,32 @@ function isStreamVersionConflict(error: unknown): boolean {
   return code === '23505' && (constraint === undefined || constraint === 'events_stream_id_version_key');
 }
 
+/**
+ * Keeps words out of the events table: events are sealed before they are stored and opened when read
+ * back (letters seal each stream's words under a key of its own, and shred the stream by destroying
+ * the key). Every method runs in the caller's transaction. Deciders, inline projections and the
+ * append's result see the events in the clear; the publish policy sees them sealed.
+ */
+export interface EventSealing {
+  /**
+   * The events as they are to be stored. May create or check keys; throwing a ConcurrencyError
+   * (a concurrent first write holds the key, or the stream was shredded since it was read) makes
+   * the command be decided again.
+   */
+  seal(em: EntityManager, stream: { streamId: string; streamType: string; expectedVersion: ExpectedVersion }, events: readonly DomainEvent[]): Promise<readonly DomainEvent[]>;
+  /** Runs after the sealed events are stored, in the same transaction (destroying a shredded stream's key). */
+  afterAppend?(em: EntityManager, stream: { streamId: string; streamType: string }, events: readonly DomainEvent[]): Promise<void>;
+  /** The stored events opened again (in the clear, or without their words when the key is gone). */
+  unseal(em: EntityManager, events: readonly StoredEvent[]): Promise<StoredEvent[]>;
+}
+
 export interface EventStoreOptions {
   /** Which events leave the service, on which subject, with what payload. */
   publish: PublishPolicy;
   /** Read models updated in the same transaction as every append. */
   inlineProjections?: Projection[];
+  /** Seals events before they are stored and opens them when read (see EventSealing). */
+  sealing?: EventSealing;
 }
 
 /**
@@ -68,7 +89,8 @@ export class EventStore {
       `select ${EVENT_COLUMNS} from events e where e.stream_id = ? order by e.version`,
       [streamId],
     );
-    const events = rows.map(toStoredEvent) as StoredEvent<E>[];
+    const stored = rows.map(toStoredEvent);
+    const events = (this.options.sealing ? await this.options.sealing.unseal(em, stored) : stored) as StoredEvent<E>[];
     return { events, version: events.at(-1)?.version ?? 0 };
   }
 
@@ -85,7 +107,8 @@ export class EventStore {
       `select ${EVENT_COLUMNS} from events e where e.global_position > ?::bigint ${filter} order by e.global_position limit ?`,
       params,
     );
-    return rows.map(toStoredEvent);
+    const events = rows.map(toStoredEvent);
+    return this.options.sealing ? this.options.sealing.unseal(em, events) : events;
   }
 
   /**
@@ -108,8 +131,11 @@ export class EventStore {
     if (!em.isInTransaction()) {
       return em.transactional((tem) => this.appendToStream(tem, streamId, streamType, expectedVersion, events, metadata));
     }
+    const sealing = this.options.sealing;
+    // What reaches the events table (and the publish policy); projections and the result keep `events`.
+    const toStore = sealing ? await sealing.seal(em, { streamId, streamType, expectedVersion }, events) : events;
     const occurredAt = new Date();
-    const pending = events.map((event, index) => {
+    const pending = toStore.map((event, index) => {
       const eventId = randomUUID();
       const draft: StoredEvent = {
         eventId, streamId, streamType, version: 0, globalPosition: '', type: event.type, data: event.data, metadata, occurredAt,
@@ -166,6 +192,7 @@ export class EventStore {
       }
     }
     if (rows.length !== events.length) throw new ConcurrencyError(streamId, expectedVersion);
+    await sealing?.afterAppend?.(em, { streamId, streamType }, events);
 
     const stored = rows.map((row, index): StoredEvent => ({
       eventId: row.event_id,

@@ -6,3 +6,4 @@ export * from './payload.js';
 export * from './service-core.js';
 export * from './readers.js';
 export * from './rpc-handler-registry.js';
+export * from './run-service.js';

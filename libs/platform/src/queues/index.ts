@@ -2,55 +2,19 @@ import { Queue, Worker, type DefaultJobOptions, type Job, type JobsOptions, type
 import { Redis, type RedisOptions } from 'ioredis';
 
 /**
- * The one registry of BullMQ queues and their job payloads. Jobs are background work with retries
- * (mail, hashing, timers); domain events travel on JetStream, not here.
+ * BullMQ helpers, generic over the job payload: queue names and payloads live in @lv/contracts
+ * (queues.ts), so the platform knows no feature. Jobs are background work with retries (mail,
+ * hashing, timers); domain events travel on JetStream, not here.
  *
  * Every job is idempotent and added with a `jobId` derived from what it is about, so adding it twice
  * stores it once. A job that still fails after its attempts stays in the queue's failed set: that
  * set is the dead-letter record (visible in the board, retried by hand with `job.retry()`).
  */
-export const QueueNames = {
-  KeyEmails: 'key-emails',
-  MediaHashing: 'media-hashing',
-  DeliveryTiming: 'delivery-timing',
-} as const;
-export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
-export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueNames);
 
-/** Sends the e-mail carrying an access key (or a reminder of it) to its recipient. */
-export interface SendKeyEmailJob {
-  accessKeyId: string;
-  recipientEmail: string;
-  kind: 'key-issued' | 'reminder';
-}
-
-/** Computes the SHA-256 of a stored object and records it on the media item. */
-export interface HashMediaJob {
-  mediaId: string;
-  bucket: string;
-  key: string;
-  /** The owner's service (vault-media) mints it; the job hands it back with its result, so only it can report for this media. */
-  reportToken: string;
-}
-
-/** Fires when something scheduled for a later date (a letter's delivery) is due. */
-export interface DeliveryTimingJob {
-  subjectType: 'letter';
-  subjectId: string;
-  /** ISO timestamp the job was scheduled for (the delay is computed from it). */
-  dueAt: string;
-}
-
-export interface JobPayloads {
-  'key-emails': SendKeyEmailJob;
-  'media-hashing': HashMediaJob;
-  'delivery-timing': DeliveryTimingJob;
-}
-
-/** A queue whose only job name is the queue's name, carrying that queue's payload. */
-export type TypedQueue<Q extends QueueName> = Queue<JobPayloads[Q], unknown, Q>;
-export type TypedWorker<Q extends QueueName> = Worker<JobPayloads[Q], unknown, Q>;
-export type TypedJob<Q extends QueueName> = Job<JobPayloads[Q], unknown, Q>;
+/** A queue whose jobs carry payload P; each job's name is the queue's name. */
+export type TypedQueue<P> = Queue<P, unknown, string>;
+export type TypedWorker<P> = Worker<P, unknown, string>;
+export type TypedJob<P> = Job<P, unknown, string>;
 
 /** Retries with exponential backoff (1 s, 2 s, 4 s, 8 s); completed jobs are trimmed, failed ones kept. */
 export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
@@ -95,8 +59,8 @@ export interface CreateQueueOptions {
   defaultJobOptions?: DefaultJobOptions;
 }
 
-export function createQueue<Q extends QueueName>(name: Q, connection: Redis, options: CreateQueueOptions = {}): TypedQueue<Q> {
-  return new Queue<JobPayloads[Q], unknown, Q>(name, {
+export function createQueue<P>(name: string, connection: Redis, options: CreateQueueOptions = {}): TypedQueue<P> {
+  return new Queue<P, unknown, string>(name, {
     connection,
     prefix: options.prefix ?? queuePrefix(),
     defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...options.defaultJobOptions },
@@ -107,11 +71,11 @@ export function createQueue<Q extends QueueName>(name: Q, connection: Redis, opt
  * Adds a job under an explicit id: a second add with the same id is a no-op while the first is
  * still stored (BullMQ dedupes by id), which makes producers safe to retry.
  */
-export function enqueue<Q extends QueueName>(queue: TypedQueue<Q>, data: JobPayloads[Q], jobId: string, options: JobsOptions = {}): Promise<TypedJob<Q>> {
+export function enqueue<P>(queue: TypedQueue<P>, data: P, jobId: string, options: JobsOptions = {}): Promise<TypedJob<P>> {
   if (!jobId || jobId.includes(':')) throw new Error(`a job id is required and must not contain ":" (got "${jobId}")`);
   // The generic Queue's name parameter is a conditional type TypeScript cannot narrow here.
-  const add = queue.add.bind(queue) as unknown as (name: Q, data: JobPayloads[Q], opts: JobsOptions) => Promise<TypedJob<Q>>;
-  return add(queue.name as Q, data, { ...options, jobId });
+  const add = queue.add.bind(queue) as unknown as (name: string, data: P, opts: JobsOptions) => Promise<TypedJob<P>>;
+  return add(queue.name, data, { ...options, jobId });
 }
 
 export interface CreateWorkerOptions extends Partial<Omit<WorkerOptions, 'connection' | 'prefix'>> {
@@ -120,12 +84,12 @@ export interface CreateWorkerOptions extends Partial<Omit<WorkerOptions, 'connec
   onDeadLetter?: (job: Job, error: Error) => void;
 }
 
-export function createWorker<Q extends QueueName>(name: Q, processor: Processor<JobPayloads[Q], unknown, Q>, connection: Redis, options: CreateWorkerOptions = {}): TypedWorker<Q> {
+export function createWorker<P>(name: string, processor: Processor<P, unknown, string>, connection: Redis, options: CreateWorkerOptions = {}): TypedWorker<P> {
   const { prefix, onDeadLetter, ...workerOptions } = options;
   if (connection.options.maxRetriesPerRequest !== null) {
     throw new Error('a worker needs a Redis connection created with role "worker" (maxRetriesPerRequest: null)');
   }
-  const worker = new Worker<JobPayloads[Q], unknown, Q>(name, processor, {
+  const worker = new Worker<P, unknown, string>(name, processor, {
     concurrency: 1,
     ...workerOptions,
     connection,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { QueueNames, type HashMediaJob, type SendKeyEmailJob } from '@lv/contracts';
 import {
   DEFAULT_JOB_OPTIONS,
-  QueueNames,
   createQueue,
   createRedisConnection,
   createWorker,
@@ -47,7 +47,7 @@ describe('queues (local Redis)', () => {
   });
 
   it('stores a job added twice with the same jobId once', async () => {
-    const queue = createQueue(QueueNames.KeyEmails, producer, { prefix });
+    const queue = createQueue<SendKeyEmailJob>(QueueNames.KeyEmails, producer, { prefix });
     queues.push(queue);
     const payload = { accessKeyId: 'k1', recipientEmail: 'kid@example.com', kind: 'key-issued' as const };
     const first = await enqueue(queue, payload, 'key-issued-k1');
@@ -61,7 +61,7 @@ describe('queues (local Redis)', () => {
   });
 
   it('moves a job that keeps throwing to the failed set after its attempts', async () => {
-    const queue = createQueue(QueueNames.MediaHashing, producer, { prefix, defaultJobOptions: { backoff: { type: 'fixed', delay: 10 } } });
+    const queue = createQueue<HashMediaJob>(QueueNames.MediaHashing, producer, { prefix, defaultJobOptions: { backoff: { type: 'fixed', delay: 10 } } });
     queues.push(queue);
     let calls = 0;
     const deadLetters: string[] = [];

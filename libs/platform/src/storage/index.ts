@@ -6,20 +6,8 @@ import type { Readable } from 'node:stream';
  * S3-protocol server (tools/dev/s3-server.mjs) on a developer machine and in tests.
  *
  * Bytes never ride on NATS: services stream them here over HTTP and publish events about them.
+ * Bucket names belong to the services that own the bytes (@lv/contracts storage.ts), not to this client.
  */
-
-/** The buckets of the original application, by their exact (legacy) names. */
-export const Buckets = {
-  vaultmedia: 'vaultmedia',
-  documents: 'documents',
-  courtjournals: 'courtjournals',
-  whoIAm: 'who-i-am',
-  recordings: 'recordings',
-  vaultMedia: 'vault-media',
-  parentMusicLibrary: 'parent-music-library',
-} as const;
-export type BucketName = (typeof Buckets)[keyof typeof Buckets];
-export const ALL_BUCKETS: readonly BucketName[] = Object.values(Buckets);
 
 /**
  * Multipart part size. minio-js picks 528 MiB parts for a stream of unknown size and holds each in
@@ -61,7 +49,7 @@ export interface ObjectStorage {
   readonly partSize: number;
   /** Creates the bucket if it does not exist (safe to call concurrently and on every boot). */
   ensureBucket(name: string): Promise<void>;
-  ensureBuckets(names?: readonly string[]): Promise<void>;
+  ensureBuckets(names: readonly string[]): Promise<void>;
   /** Resolves when the storage answers an authenticated call within `timeoutMs`; rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
   /**
@@ -77,6 +65,11 @@ export interface ObjectStorage {
   getRange(bucket: string, key: string, offset: number, length?: number): Promise<Readable>;
   getObject(bucket: string, key: string): Promise<Readable>;
   removeObject(bucket: string, key: string): Promise<void>;
+  /**
+   * Aborts a multipart upload that a process left behind (it died mid-upload): its parts are
+   * removed. An upload already completed or aborted (NoSuchUpload) counts as done.
+   */
+  abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
 }
 
 function parseEndpoint(endpoint: string): { endPoint: string; port: number; useSSL: boolean } {
@@ -179,7 +172,7 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
     region,
     partSize,
     ensureBucket,
-    async ensureBuckets(names: readonly string[] = ALL_BUCKETS) {
+    async ensureBuckets(names: readonly string[]) {
       for (const name of names) await ensureBucket(name);
     },
     async ping(timeoutMs = 2000) {
@@ -190,5 +183,10 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
     getRange: (bucket, key, offset, length) => client.getPartialObject(bucket, key, offset, length),
     getObject: (bucket, key) => client.getObject(bucket, key),
     removeObject: (bucket, key) => client.removeObject(bucket, key),
+    async abortMultipartUpload(bucket, key, uploadId) {
+      await client.abortMultipartUpload(bucket, key, uploadId).catch((err: { code?: string }) => {
+        if (err?.code !== 'NoSuchUpload') throw err;
+      });
+    },
   };
 }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { startS3Server, type RunningS3Server } from '../../../../tools/dev/s3-server.mjs';
-import { ALL_BUCKETS, Buckets, PART_SIZE, createObjectStorage, type ObjectStorage } from './index.js';
+import { ALL_BUCKETS, Buckets } from '@lv/contracts';
+import { PART_SIZE, createObjectStorage, type ObjectStorage } from './index.js';
 
 // Runs against the embedded S3-protocol server (the dev stack's), started in-process on a free port.
 
@@ -50,7 +51,7 @@ describe('object storage (embedded S3 server)', () => {
 
   it('creates buckets idempotently, also when called concurrently', async () => {
     const fresh = createObjectStorage(configFor(server));
-    await Promise.all([fresh.ensureBuckets(), fresh.ensureBuckets(), fresh.ensureBucket(Buckets.recordings)]);
+    await Promise.all([fresh.ensureBuckets(ALL_BUCKETS), fresh.ensureBuckets(ALL_BUCKETS), fresh.ensureBucket(Buckets.recordings)]);
     const names = (await fresh.client.listBuckets()).map((b) => b.name);
     for (const name of ALL_BUCKETS) expect(names).toContain(name);
   });
@@ -106,6 +107,15 @@ describe('object storage (embedded S3 server)', () => {
     await expect(small.upload(bucket, 'broken.webm', failing())).rejects.toThrow('client went away');
     expect(await readdir(join(dir, bucket, '._S3rver_uploads'))).toEqual([]);
     await expect(small.client.statObject(bucket, 'broken.webm')).rejects.toMatchObject({ code: 'NotFound' });
+  });
+
+  it('aborts a multipart upload left behind by a dead process, and takes a second abort as done', async () => {
+    const uploadId = await storage.client.initiateNewMultipartUpload(bucket, 'orphan.webm', {});
+    await storage.client.uploadPart({ bucketName: bucket, objectName: 'orphan.webm', uploadID: uploadId, partNumber: 1, headers: {} }, Buffer.alloc(1024, 2));
+    expect(await readdir(join(dir, bucket, '._S3rver_uploads'))).toEqual([uploadId]);
+    await storage.abortMultipartUpload(bucket, 'orphan.webm', uploadId);
+    expect(await readdir(join(dir, bucket, '._S3rver_uploads'))).toEqual([]);
+    await expect(storage.abortMultipartUpload(bucket, 'orphan.webm', uploadId)).resolves.toBeUndefined();
   });
 
   it('rejects a wrong secret', async () => {

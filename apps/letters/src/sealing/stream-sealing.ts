@@ -1,0 +1,94 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ConcurrencyError } from '@lv/platform/errors';
+import type { DomainEvent, EventSealing, ExpectedVersion, StoredEvent } from '@lv/platform/event-store';
+import type { DataKeys } from './data-keys.js';
+
+/**
+ * How one kind of stream ('letter', 'reflection') keeps its words sealed under a key of its own.
+ * The decider sees the words in the clear; the events table only ever holds them sealed.
+ */
+export interface StreamSealing {
+  readonly streamType: string;
+  readonly keys: DataKeys;
+  /** The key's id of a stream (a letter id, a user id). */
+  keyIdOf(streamId: string): string;
+  /**
+   * What an append of these events needs: 'new' creates the stream's key (one already there means a
+   * concurrent first write won: conflict, and the command is decided again); 'existing' needs the key
+   * (gone means the stream was shredded since it was read: conflict); 'ensure' creates it when
+   * missing; 'none' seals nothing.
+   */
+  keyNeed(events: readonly DomainEvent[]): 'new' | 'existing' | 'ensure' | 'none';
+  /** Whether the append shreds the stream: its key is destroyed after the events are stored. */
+  shreds(events: readonly DomainEvent[]): boolean;
+  /** The event as stored: its words sealed (`key` is null only when keyNeed said 'none'). */
+  seal(event: DomainEvent, key: Buffer | null, keyId: string): DomainEvent;
+  /** The stored event with its words opened, or with null words when the key is gone. */
+  open(event: StoredEvent, key: Buffer | null, keyId: string): StoredEvent;
+}
+
+/**
+ * The letters service's sealing hook for the platform's EventStore: the words of each sealed stream
+ * encrypted under that stream's own key (AES-256-GCM, see sealed-text.ts).
+ *
+ * - seal creates or checks the key before the events reach the events table, and afterAppend
+ *   destroys it when the events shred the stream, all in the append's transaction; the read models
+ *   are updated from the events with the words in the clear.
+ * - unseal opens the words again; a stream whose key was destroyed comes back with its facts and
+ *   null words, so history keeps what happened and rebuilds skip the words.
+ *
+ * Streams of other types pass through untouched.
+ */
+export class PerStreamSealing implements EventSealing {
+  private readonly sealings: ReadonlyMap<string, StreamSealing>;
+
+  constructor(sealings: readonly StreamSealing[]) {
+    this.sealings = new Map(sealings.map((s) => [s.streamType, s]));
+  }
+
+  async seal(em: EntityManager, stream: { streamId: string; streamType: string; expectedVersion: ExpectedVersion }, events: readonly DomainEvent[]): Promise<readonly DomainEvent[]> {
+    const sealing = this.sealings.get(stream.streamType);
+    if (!sealing) return events;
+    const keyId = sealing.keyIdOf(stream.streamId);
+    let key: Buffer | null = null;
+    switch (sealing.keyNeed(events)) {
+      case 'new':
+        // Created before the events: a concurrent first write of the same stream already holds
+        // the key, and the retry of this command will see its events.
+        key = await sealing.keys.create(em, keyId);
+        if (!key) throw new ConcurrencyError(stream.streamId, stream.expectedVersion);
+        break;
+      case 'existing':
+        key = await sealing.keys.find(em, keyId);
+        if (!key) throw new ConcurrencyError(stream.streamId, stream.expectedVersion);
+        break;
+      case 'ensure':
+        key = await sealing.keys.findOrCreate(em, keyId);
+        if (!key) throw new ConcurrencyError(stream.streamId, stream.expectedVersion);
+        break;
+      case 'none':
+        break;
+    }
+    return events.map((e) => sealing.seal(e, key, keyId));
+  }
+
+  async afterAppend(em: EntityManager, stream: { streamId: string; streamType: string }, events: readonly DomainEvent[]): Promise<void> {
+    const sealing = this.sealings.get(stream.streamType);
+    if (sealing?.shreds(events)) await sealing.keys.destroy(em, sealing.keyIdOf(stream.streamId));
+  }
+
+  async unseal(em: EntityManager, events: readonly StoredEvent[]): Promise<StoredEvent[]> {
+    // One key lookup per stream type for the whole batch (rebuilds read 1,000 events at a time).
+    const keysByType = new Map<string, Map<string, Buffer>>();
+    for (const [streamType, sealing] of this.sealings) {
+      const ids = events.filter((e) => e.streamType === streamType).map((e) => sealing.keyIdOf(e.streamId));
+      if (ids.length) keysByType.set(streamType, await sealing.keys.findMany(em, ids));
+    }
+    return events.map((e) => {
+      const sealing = this.sealings.get(e.streamType);
+      if (!sealing) return e;
+      const keyId = sealing.keyIdOf(e.streamId);
+      return sealing.open(e, keysByType.get(e.streamType)?.get(keyId) ?? null, keyId);
+    });
+  }
+}

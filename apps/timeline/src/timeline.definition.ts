@@ -1,0 +1,87 @@
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { DurableConsumer } from '@lv/platform/event-store';
+import type { Logger } from '@lv/platform/logging';
+import { ensureServiceStream, scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
+import { defineService, RpcClient } from '@lv/platform/nest';
+import { timelineConfigSchema } from './config.js';
+import { timelineMigrations } from './migrations.js';
+import { TimelineController } from './timeline.controller.js';
+import { TimelineService } from './timeline.service.js';
+import { sourceTitles } from './timeline/source-titles.js';
+import { TIMELINE_FEEDS } from './timeline/timeline.projection.js';
+
+/** The durable consumers, one per feed, which a rebuild pauses. */
+class TimelineConsumers {
+  readonly consumers: DurableConsumer[];
+
+  constructor(deps: { orm: MikroORM; nats: NatsConnection; logger: Logger }) {
+    const stackId = process.env.STACK_ID;
+    this.consumers = TIMELINE_FEEDS.map((feed) => new DurableConsumer({
+      name: feed.consumer,
+      source: feed.source,
+      subjects: feed.subjects,
+      orm: deps.orm,
+      nats: deps.nats,
+      logger: deps.logger.child({ component: feed.consumer }),
+      stackId,
+      handle: (em, event, subject) => feed.apply(em, event, subject),
+    }));
+  }
+
+  async start(): Promise<void> {
+    for (const consumer of this.consumers) await consumer.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const consumer of this.consumers) await consumer.stop().catch(() => undefined);
+  }
+
+  async paused<T>(work: () => Promise<T>): Promise<T> {
+    await this.stop();
+    try {
+      return await work();
+    } finally {
+      await this.start();
+    }
+  }
+}
+
+/**
+ * timeline: the vault's timeline, a read model of every service's published events. It appends no
+ * events of its own; titles are asked of each source at read time, with the reader's own token.
+ */
+export const timelineService = defineService({
+  name: 'timeline',
+  configSchema: timelineConfigSchema,
+  migrations: timelineMigrations,
+  async setup({ config, core, logger }) {
+    // The source streams are created (with their owners' settings) if their services have not started
+    // yet, so the durable consumers attach now and read every event once they come.
+    for (const feed of TIMELINE_FEEDS) await ensureServiceStream(core.nats, feed.source, undefined, { replicas: config.JETSTREAM_REPLICAS });
+    // vault-media's durable consumer of the timeline it no longer keeps: nothing reads it any more.
+    const jsm = await jetstreamManager(core.nats);
+    await jsm.consumers.delete(scopedStreamName('letters'), scopedConsumerName('timeline-from-letters')).catch((err: Error) => {
+      if (!String(err.message).includes('not found')) logger.warn({ err }, 'could not remove the old timeline-from-letters consumer; remove it by hand');
+    });
+    const rpc = new RpcClient(config.NATS_URL, config.RPC_TIMEOUT_MS, 'timeline');
+    await rpc.connect();
+    const consumers = new TimelineConsumers({ orm: core.orm, nats: core.nats, logger });
+    const service = new TimelineService({
+      orm: core.orm,
+      nats: core.nats,
+      feeds: TIMELINE_FEEDS,
+      titles: sourceTitles(rpc, logger, config.TIMELINE_TITLES_TIMEOUT_MS),
+      logger,
+      stackId: process.env.STACK_ID,
+      pauseConsumers: (work) => consumers.paused(work),
+    });
+    return {
+      controllers: [TimelineController],
+      providers: [{ provide: TimelineService, useValue: service }],
+      consumers: [consumers],
+      close: () => rpc.close(),
+    };
+  },
+});

@@ -1,0 +1,71 @@
+import { MEDIA_BUCKET, QueueNames, type HashMediaJob } from '@lv/contracts';
+import { RevokedSessions } from '@lv/platform/auth';
+import { defineService } from '@lv/platform/nest';
+import { createQueue, createRedisConnection } from '@lv/platform/queues';
+import { createObjectStorage } from '@lv/platform/storage';
+import { vaultMediaConfigSchema } from './config.js';
+import { createHashEnqueuer } from './hashing/hash-enqueuer.js';
+import { MediaHttpServer } from './http/media-http.server.js';
+import { MediaService } from './media.service.js';
+import { vaultMediaMigrations } from './migrations.js';
+import { MediaLinkSigner } from './playback/media-links.js';
+import { VaultMediaController } from './vault-media.controller.js';
+
+/** Injection tokens of what specs reach beside the service: the object storage and the hashing queue. */
+export const OBJECT_STORAGE = Symbol('OBJECT_STORAGE');
+export const MEDIA_HASHING_QUEUE = Symbol('MEDIA_HASHING_QUEUE');
+
+/**
+ * vault-media: video and audio messages. Besides its NATS handlers it runs an HTTP listener for the
+ * bytes (uploads in, Range reads out), a consumer (hashing jobs from its own saved recordings) and a
+ * sweeper for uploads whose process died.
+ */
+export const vaultMediaService = defineService({
+  name: 'vault-media',
+  configSchema: vaultMediaConfigSchema,
+  migrations: vaultMediaMigrations,
+  async setup({ config, core, logger, verifier }) {
+    const storage = createObjectStorage(config, { partSize: config.MEDIA_PART_SIZE_MB * 1024 * 1024 });
+    await storage.ensureBucket(MEDIA_BUCKET);
+    const queueConnection = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'vault-media' });
+    queueConnection.on('error', (error: Error) => logger.warn({ err: error }, 'queue connection error'));
+    const hashingQueue = createQueue<HashMediaJob>(QueueNames.MediaHashing, queueConnection);
+    hashingQueue.on('error', (error: Error) => logger.debug({ err: error }, 'media-hashing queue error'));
+    const closeClients = async () => {
+      await hashingQueue.close().catch(() => undefined);
+      queueConnection.disconnect();
+    };
+
+    const service = new MediaService({
+      orm: core.orm,
+      storage,
+      signer: new MediaLinkSigner(config.MEDIA_LINK_SECRET),
+      revokedSessions: new RevokedSessions(core.redis),
+      logger,
+      maxUploadBytes: config.MEDIA_MAX_UPLOAD_BYTES,
+      uploadStaleSeconds: config.MEDIA_UPLOAD_STALE_SECONDS,
+    });
+    const http = new MediaHttpServer(service, verifier, logger, { host: config.MEDIA_HTTP_HOST, port: config.MEDIA_HTTP_PORT });
+    const stackId = process.env.STACK_ID;
+    return {
+      controllers: [VaultMediaController],
+      providers: [
+        { provide: MediaService, useValue: service },
+        { provide: MediaHttpServer, useValue: http },
+        { provide: OBJECT_STORAGE, useValue: storage },
+        { provide: MEDIA_HASHING_QUEUE, useValue: hashingQueue },
+      ],
+      health: {
+        media_http: () => {
+          if (!http.listening) throw new Error('the byte-stream listener is not listening');
+        },
+      },
+      consumers: [
+        createHashEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: hashingQueue, reportToken: (id) => service.reportTokenFor(id), stackId }),
+      ],
+      tasks: [{ name: 'upload sweeper', everyMs: config.MEDIA_SWEEP_INTERVAL_SECONDS * 1000, run: () => service.sweep() }],
+      listeners: [http],
+      close: closeClients,
+    };
+  },
+});

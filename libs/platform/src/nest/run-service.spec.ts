@@ -1,0 +1,98 @@
+import { jest } from '@jest/globals';
+import { checkHealth, PeriodicTask, runInOrder } from './run-service.js';
+
+const silent = { warn: () => undefined, error: () => undefined };
+
+describe('checkHealth', () => {
+  it('is up when every check resolves', async () => {
+    expect(await checkHealth('letters', { postgres: () => undefined, storage: async () => undefined })).toEqual({
+      service: 'letters', status: 'up', checks: { postgres: { status: 'up' }, storage: { status: 'up' } },
+    });
+  });
+
+  it('is down, with the failing check and its reason, when one check throws', async () => {
+    const reply = await checkHealth('vault-media', {
+      postgres: () => undefined,
+      media_http: () => { throw new Error('the byte-stream listener is not listening'); },
+    });
+    expect(reply).toEqual({
+      service: 'vault-media', status: 'down',
+      checks: { postgres: { status: 'up' }, media_http: { status: 'down', detail: 'the byte-stream listener is not listening' } },
+    });
+  });
+
+  it('reports a check that does not answer in time as down instead of hanging', async () => {
+    const reply = await checkHealth('identity', { postgres: () => new Promise<void>(() => undefined) }, 20);
+    expect(reply).toEqual({ service: 'identity', status: 'down', checks: { postgres: { status: 'down', detail: 'no answer within 20 ms' } } });
+  });
+});
+
+describe('runInOrder', () => {
+  it('runs every step in order and goes on past a failing one, returning its error', async () => {
+    const ran: string[] = [];
+    const logged: string[] = [];
+    const errors = await runInOrder([
+      ['requests', () => { ran.push('requests'); }],
+      ['consumer', async () => { ran.push('consumer'); throw new Error('stuck'); }],
+      ['connections', async () => { ran.push('connections'); }],
+    ], { error: (_obj: unknown, message: string) => { logged.push(message); } } as never);
+    expect(ran).toEqual(['requests', 'consumer', 'connections']);
+    expect(errors.map((e) => e.message)).toEqual(['stuck']);
+    expect(logged).toEqual(['shutdown: consumer failed']);
+  });
+});
+
+describe('PeriodicTask', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('runs at start and then on every tick', async () => {
+    jest.useFakeTimers();
+    let runs = 0;
+    const task = new PeriodicTask({ name: 'sweep', everyMs: 1000, run: async () => { runs++; } }, silent);
+    task.start();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(1);
+    await jest.advanceTimersByTimeAsync(3000);
+    expect(runs).toBe(4);
+    await task.stop();
+    await jest.advanceTimersByTimeAsync(5000);
+    expect(runs).toBe(4);
+  });
+
+  it('never runs twice at once, and stop() waits for the run in progress', async () => {
+    jest.useFakeTimers();
+    let running = 0;
+    let most = 0;
+    let finish!: () => void;
+    let finished = false;
+    const task = new PeriodicTask({
+      name: 'sweep', everyMs: 100,
+      run: () => {
+        running++;
+        most = Math.max(most, running);
+        return new Promise<void>((resolve) => { finish = () => { running--; finished = true; resolve(); }; });
+      },
+    }, silent);
+    task.start();
+    await jest.advanceTimersByTimeAsync(500);
+    expect(most).toBe(1);
+    const stopped = task.stop().then(() => 'stopped');
+    await Promise.resolve();
+    expect(finished).toBe(false);
+    finish();
+    expect(await stopped).toBe('stopped');
+    expect(finished).toBe(true);
+  });
+
+  it('logs a failed run and tries again at the next tick', async () => {
+    jest.useFakeTimers();
+    const warnings: unknown[] = [];
+    let runs = 0;
+    const task = new PeriodicTask({ name: 'sweep', everyMs: 100, run: async () => { runs++; if (runs === 1) throw new Error('storage down'); } }, { warn: (obj: unknown) => { warnings.push(obj); } } as never);
+    task.start();
+    await jest.advanceTimersByTimeAsync(100);
+    expect(runs).toBe(2);
+    expect(warnings).toEqual([expect.objectContaining({ task: 'sweep', err: expect.objectContaining({ message: 'storage down' }) })]);
+    await task.stop();
+  });
+});

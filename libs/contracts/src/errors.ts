@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Every domain error the system can report, with the HTTP status the gateway answers with and the
  * text a person sees. Services raise these codes; one filter per transport maps them.
@@ -24,16 +26,17 @@ export const ErrorCodes = {
 export type ErrorCode = keyof typeof ErrorCodes;
 
 /** The wire shape of an error, in RPC replies and HTTP bodies alike. */
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
+export const errorBodySchema = z.object({
+  code: z.enum(Object.keys(ErrorCodes) as [ErrorCode, ...ErrorCode[]]),
+  message: z.string().meta({ description: 'The text a person sees.' }),
   /** Per-field messages for VALIDATION_FAILED. */
-  fields?: Record<string, string>;
+  fields: z.record(z.string(), z.string()).optional().meta({ description: 'Per-field messages (VALIDATION_FAILED).' }),
   /** Set on INTERNAL errors so support can find the log line; never a stack. */
-  errorId?: string;
+  errorId: z.string().optional().meta({ description: 'Set on INTERNAL errors; quote it to support.' }),
   /** Seconds until a RATE_LIMITED caller may retry. */
-  retryAfter?: number;
-}
+  retryAfter: z.number().optional().meta({ description: 'Seconds until a RATE_LIMITED caller may retry (also the Retry-After header).' }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ErrorCodes, value);

@@ -1,5 +1,7 @@
 export * from './errors.js';
 export * from './tiers.js';
+export * from './services.js';
+export * from './rpc.js';
 export * from './identity.js';
 export * from './letters.js';
 export * from './media.js';

@@ -1,4 +1,4 @@
-import { LettersRpc, type LetterPage } from '@lv/contracts';
+import { LettersRpc } from '@lv/contracts';
 import type { RpcClient } from '@lv/platform/nest';
 import type { LetterTitleLookup } from '../media.service.js';
 
@@ -16,7 +16,7 @@ export function lettersTitleLookup(rpc: RpcClient, timeoutMs = 1500): LetterTitl
     const titles = new Map<string, string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES && titles.size < wanted.size; page++) {
-      const reply = await rpc.call<LetterPage>(LettersRpc.list, { limit: 200, ...(cursor ? { cursor } : {}) }, { accessToken, meta: { requestId: 'vault-media-timeline' } }, timeoutMs);
+      const reply = await rpc.call(LettersRpc.list, { limit: 200, ...(cursor ? { cursor } : {}) }, { accessToken, meta: { requestId: 'vault-media-timeline' } }, timeoutMs);
       for (const letter of reply.letters) if (wanted.has(letter.id)) titles.set(letter.id, letter.title);
       if (!reply.nextCursor) break;
       cursor = reply.nextCursor;

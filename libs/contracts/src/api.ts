@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * The gateway's HTTP API as the SPA sees it. Errors always come back as an `ErrorBody` JSON with the
  * matching HTTP status (see errors.ts).
@@ -17,21 +15,5 @@ import { z } from 'zod';
  */
 export const REFRESH_COOKIE = 'lv_refresh';
 
-export const vaultStatsSchema = z.object({
-  /** Video and audio messages saved. */
-  videosSaved: z.number().int().min(0),
-  /** Letters written (letters, not court documents). */
-  lettersWritten: z.number().int().min(0),
-  /** 1 when the user's reflection is saved (server-side) and not blank, else 0. */
-  thoughtsSaved: z.number().int().min(0).max(1).meta({ description: '1 when the reflection ("Thoughts & Feelings") is saved, else 0.' }),
-  /** Distinct calendar days with saved entries; at least 1 for a signed-in user. */
-  daysActive: z.number().int().min(1),
-});
-export type VaultStats = z.infer<typeof vaultStatsSchema>;
-
 export const HEALTH_STATUSES = ['up', 'down'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
-
-export const healthCheckSchema = z.object({ status: z.enum(HEALTH_STATUSES), detail: z.string().optional(), latencyMs: z.number().optional() });
-export const healthReportSchema = z.object({ status: z.enum(HEALTH_STATUSES), checks: z.record(z.string(), healthCheckSchema) });
-export type HealthReport = z.infer<typeof healthReportSchema>;

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Every domain error the system can report, with the HTTP status the gateway answers with and the
  * text a person sees. Services raise these codes; one filter per transport maps them.
@@ -24,19 +22,6 @@ export const ErrorCodes = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;
-
-/** The wire shape of an error, in RPC replies and HTTP bodies alike. */
-export const errorBodySchema = z.object({
-  code: z.enum(Object.keys(ErrorCodes) as [ErrorCode, ...ErrorCode[]]),
-  message: z.string().meta({ description: 'The text a person sees.' }),
-  /** Per-field messages for VALIDATION_FAILED. */
-  fields: z.record(z.string(), z.string()).optional().meta({ description: 'Per-field messages (VALIDATION_FAILED).' }),
-  /** Set on INTERNAL errors so support can find the log line; never a stack. */
-  errorId: z.string().optional().meta({ description: 'Set on INTERNAL errors; quote it to support.' }),
-  /** Seconds until a RATE_LIMITED caller may retry. */
-  retryAfter: z.number().optional().meta({ description: 'Seconds until a RATE_LIMITED caller may retry (also the Retry-After header).' }),
-});
-export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ErrorCodes, value);

@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import {
   credentialsPayloadSchema, findUserPayloadSchema, issuedSessionSchema, refreshPayloadSchema, setAdminPayloadSchema, setTierPayloadSchema, signOutPayloadSchema,
-  signOutReplySchema, updateProfilePayloadSchema, userProfileSchema, type IdentityEvent,
-} from './identity.js';
+  signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
+} from './identity.schemas.js';
+import type { IdentityEvent } from './identity.js';
 import {
   deleteLetterReplySchema, letterByIdPayloadSchema, letterPageSchema, letterSchema, listLettersPayloadSchema, reflectionSchema, reviseLetterPayloadSchema,
-  saveReflectionPayloadSchema, writeLetterPayloadSchema, type LetterEventType,
-} from './letters.js';
+  saveReflectionPayloadSchema, writeLetterPayloadSchema,
+} from './letters.schemas.js';
+import type { LetterEventType } from './letters.js';
 import {
   deleteEntryReplySchema, entryByIdPayloadSchema, listRecordingsPayloadSchema, playbackGrantSchema, recordingSchema, reportHashPayloadSchema, reportHashReplySchema,
-  startUploadPayloadSchema, timelinePageSchema, timelinePayloadSchema, uploadTicketSchema, type PublishedRecordingEventType,
-} from './media.js';
+  startUploadPayloadSchema, timelinePageSchema, timelinePayloadSchema, uploadTicketSchema,
+} from './media.schemas.js';
+import type { PublishedRecordingEventType } from './media.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
 import type { ServiceName } from './services.js';
 

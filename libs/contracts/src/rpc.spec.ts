@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdentityRpc, LettersRpc, VaultMediaRpc } from './messaging.js';
 import { healthRpc, rebuildRpc, replyType, rpc, statsRpc, type PayloadInput, type PayloadOf, type ReplyOf, type RpcDeclaration } from './rpc.js';
-import type { Letter } from './letters.js';
+import type { Letter } from './letters.schemas.js';
 
 /** Compile-time equality: `expectType<A, B>(true)` only type-checks when A and B are the same type. */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -1,12 +1,31 @@
 import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { pino } from 'pino';
+import { z } from 'zod';
 import { REFRESH_COOKIE } from '@lv/contracts';
-import { HealthCheckDto } from './http/api-models.js';
+import type { RpcClient } from '@lv/platform/nest';
+import { GatewayModule } from './app.module.js';
+import type { GatewayConfig } from './config.js';
+import { DOCUMENTED_SCHEMAS, HealthCheckDto } from './http/api-models.js';
+import type { GatewayConnections } from './infra/connections.js';
 
 export const OPENAPI_JSON_PATH = '/api/openapi.json';
 export const OPENAPI_DOCS_PATH = '/api/docs';
+/** The committed copy, next to the gateway's package.json; `npm run openapi` rewrites it. */
+export const OPENAPI_FILE = 'apps/gateway/openapi.json';
 
-/** The gateway's OpenAPI document, from the controllers' decorators (also used to write the committed copy). */
+/** A contracts zod schema as an OpenAPI 3.0 schema object. */
+export function openApiSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'throw' }) as Record<string, unknown>;
+  return json;
+}
+
+/**
+ * The gateway's OpenAPI document: routes, parameters and statuses from the controllers' decorators;
+ * every body and reply schema from the contracts' zod schemas (api-models.ts names them).
+ */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Legacy Vault API')
@@ -18,7 +37,41 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addCookieAuth(REFRESH_COOKIE, { type: 'apiKey', in: 'cookie', name: REFRESH_COOKIE }, 'refresh-cookie')
     .build();
-  return SwaggerModule.createDocument(app, config, { extraModels: [HealthCheckDto] });
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [HealthCheckDto] });
+  const schemas: Record<string, unknown> = { ...document.components?.schemas };
+  for (const [name, { schema, io }] of DOCUMENTED_SCHEMAS) {
+    if (name.name in schemas) schemas[name.name] = openApiSchema(schema, io);
+  }
+  // Sorted, so the committed copy only changes where the API does.
+  document.components = { ...document.components, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) as never };
+  return document;
+}
+
+/**
+ * The document without a running gateway: the real module and controllers, with connections that
+ * are never used (a document reads only the routes' metadata). The drift spec and `npm run openapi`
+ * both use it.
+ */
+export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
+  const unused = { close: async () => undefined, quit: async () => 'OK', disconnect: () => undefined };
+  const connections = { rpc: unused as unknown as RpcClient, redis: unused, verifier: unused, nats: unused, storage: unused } as unknown as GatewayConnections;
+  const config = { VAULT_MEDIA_URL: 'http://127.0.0.1:9', RPC_TIMEOUT_MS: 1000, COOKIE_SECURE: false } as GatewayConfig;
+  const app = await NestFactory.create(
+    GatewayModule.register({ config, logger: pino({ enabled: false }), connections, statsProviders: [] }),
+    new FastifyAdapter(),
+    { logger: false, abortOnError: false },
+  );
+  try {
+    app.setGlobalPrefix('api');
+    return buildOpenApiDocument(app);
+  } finally {
+    await app.close();
+  }
+}
+
+/** The committed file's text: stable key order from the generator, two-space indent, final newline. */
+export function openApiFileText(document: OpenAPIObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
 }
 
 /** JSON at /api/openapi.json, browsable docs at /api/docs. Both public: the document holds no secret. */

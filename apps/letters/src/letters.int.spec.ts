@@ -5,8 +5,7 @@ import { jest } from '@jest/globals';
 import { Migration } from '@mikro-orm/migrations';
 import { jetstreamManager } from '@nats-io/jetstream';
 import {
-  LettersEvents, LettersRpc, REFLECTION_MAX, type DeleteLetterReply, type Letter, type LetterPage, type PublishedEvent, type RebuildReply, type Reflection,
-  type ServiceHealthReply, type VaultStatsContribution,
+  LettersEvents, LettersRpc, REFLECTION_MAX, type Letter, type PublishedEvent, type RpcDeclaration,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
@@ -55,11 +54,12 @@ describe('letters service over NATS', () => {
   let rpc: RpcClient;
   let consumer: InstanceType<typeof DurableConsumer>;
 
-  const call = <T>(pattern: string, payload: unknown, user?: User | string) =>
-    rpc.call<T>(pattern, payload, { accessToken: typeof user === 'string' ? user : user?.token, meta });
+  // Unchecked payloads: these specs also send what the types would refuse (a forged owner, a bad id).
+  const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, user?: User | string) =>
+    rpc.callUnchecked(declaration, payload, { accessToken: typeof user === 'string' ? user : user?.token, meta });
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
-  const write = (user: User, title: string, content: string, id: string = randomUUID()) => call<Letter>(LettersRpc.write, { id, title, content }, user);
-  const list = (user: User, payload: object = {}) => call<LetterPage>(LettersRpc.list, payload, user);
+  const write = (user: User, title: string, content: string, id: string = randomUUID()) => call(LettersRpc.write, { id, title, content }, user);
+  const list = (user: User, payload: object = {}) => call(LettersRpc.list, payload, user);
   const sql = <T>(text: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(text, params);
 
   beforeAll(async () => {
@@ -95,7 +95,7 @@ describe('letters service over NATS', () => {
   });
 
   it('answers health without a token', async () => {
-    expect(await call<ServiceHealthReply>(LettersRpc.health, {})).toEqual({ service: 'letters', status: 'up', checks: { postgres: { status: 'up' } } });
+    expect(await call(LettersRpc.health, {})).toEqual({ service: 'letters', status: 'up', checks: { postgres: { status: 'up' } } });
   });
 
   it('writes, lists (newest first, with date, word count and the first 100 characters), reads, revises and deletes', async () => {
@@ -114,12 +114,12 @@ describe('letters service over NATS', () => {
     expect(page.letters[1]).toEqual({ id: first.id, title: 'First letter', preview: first.preview, word_count: 32, created_at: first.created_at, updated_at: first.updated_at, version: 1 });
     expect(page.letters[1]).not.toHaveProperty('content');
 
-    expect(await call<Letter>(LettersRpc.get, { id: first.id }, dad)).toEqual(first);
-    const revised = await call<Letter>(LettersRpc.revise, { id: first.id, title: 'First letter, again', content: 'Fewer words now.', expectedVersion: 1 }, dad);
+    expect(await call(LettersRpc.get, { id: first.id }, dad)).toEqual(first);
+    const revised = await call(LettersRpc.revise, { id: first.id, title: 'First letter, again', content: 'Fewer words now.', expectedVersion: 1 }, dad);
     expect(revised).toMatchObject({ id: first.id, title: 'First letter, again', content: 'Fewer words now.', word_count: 3, version: 2, created_at: first.created_at });
     expect(Date.parse(revised.updated_at)).toBeGreaterThanOrEqual(Date.parse(first.updated_at));
 
-    expect(await call<DeleteLetterReply>(LettersRpc.delete, { id: first.id }, dad)).toEqual({ id: first.id, deleted: true });
+    expect(await call(LettersRpc.delete, { id: first.id }, dad)).toEqual({ id: first.id, deleted: true });
     expect((await list(dad)).letters.map((l) => l.id)).toEqual([second.id]);
     expect(await codeOf(call(LettersRpc.get, { id: first.id }, dad))).toBe('NOT_FOUND');
   });
@@ -145,11 +145,11 @@ describe('letters service over NATS', () => {
     expect(await codeOf(call(LettersRpc.revise, { id: letter.id, title: 'Mine now', content: 'Overwritten', expectedVersion: 7 }, bob))).toBe('NOT_FOUND');
     expect(await codeOf(call(LettersRpc.delete, { id: letter.id }, bob))).toBe('NOT_FOUND');
     // A payload naming an owner changes nothing: the owner is the verified caller.
-    expect((await call<LetterPage>(LettersRpc.list, { ownerId: alice.id }, bob)).letters).toEqual([]);
+    expect((await call(LettersRpc.list, { ownerId: alice.id }, bob)).letters).toEqual([]);
     expect(await codeOf(call(LettersRpc.get, { id: randomUUID() }, alice))).toBe('NOT_FOUND');
     expect(await codeOf(call(LettersRpc.get, { id: "x' or 1=1 --" }, alice))).toBe('NOT_FOUND');
     // Alice's letter is untouched.
-    expect(await call<Letter>(LettersRpc.get, { id: letter.id }, alice)).toMatchObject({ title: 'For my son', content: 'Only for him.', version: 1 });
+    expect(await call(LettersRpc.get, { id: letter.id }, alice)).toMatchObject({ title: 'For my son', content: 'Only for him.', version: 1 });
     // No token, a forged token, an operator token: refused.
     expect(await codeOf(call(LettersRpc.list, {}))).toBe('UNAUTHENTICATED');
     const forged = new AccessTokenSigner(generateTestKeys().privateKey).sign({ sub: alice.id, sid: randomUUID(), email: '', tier: 'none', admin: false, kind: 'user' }, 60).token;
@@ -161,21 +161,21 @@ describe('letters service over NATS', () => {
     const dad = newUser();
     const letter = await write(dad, 'Draft', 'Version one.');
     const [a, b] = await Promise.allSettled([
-      call<Letter>(LettersRpc.revise, { id: letter.id, title: 'Draft', content: 'Edited in the kitchen.', expectedVersion: 1 }, dad),
-      call<Letter>(LettersRpc.revise, { id: letter.id, title: 'Draft', content: 'Edited on the phone.', expectedVersion: 1 }, dad),
+      call(LettersRpc.revise, { id: letter.id, title: 'Draft', content: 'Edited in the kitchen.', expectedVersion: 1 }, dad),
+      call(LettersRpc.revise, { id: letter.id, title: 'Draft', content: 'Edited on the phone.', expectedVersion: 1 }, dad),
     ]);
     const outcomes = [a!, b!];
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const loser = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
     expect(loser.reason).toMatchObject({ code: 'CONFLICT', message: 'This was changed elsewhere. Reload to see the latest version.' });
     const winner = (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<Letter>).value;
-    expect(await call<Letter>(LettersRpc.get, { id: letter.id }, dad)).toMatchObject({ content: winner.content, version: 2 });
+    expect(await call(LettersRpc.get, { id: letter.id }, dad)).toMatchObject({ content: winner.content, version: 2 });
 
     // After a reload (version 2) the second editor can save.
-    expect(await call<Letter>(LettersRpc.revise, { id: letter.id, title: 'Draft', content: 'Edited after reloading.', expectedVersion: 2 }, dad)).toMatchObject({ version: 3 });
+    expect(await call(LettersRpc.revise, { id: letter.id, title: 'Draft', content: 'Edited after reloading.', expectedVersion: 2 }, dad)).toMatchObject({ version: 3 });
 
     const racers = await Promise.allSettled(Array.from({ length: 8 }, (_, i) =>
-      call<Letter>(LettersRpc.revise, { id: letter.id, title: 'Draft', content: `Racer ${i}.`, expectedVersion: 3 }, dad)));
+      call(LettersRpc.revise, { id: letter.id, title: 'Draft', content: `Racer ${i}.`, expectedVersion: 3 }, dad)));
     expect(racers.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     for (const o of racers) if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'CONFLICT' });
     const [{ n }] = await sql<{ n: number }>('select count(*)::int as n from events where stream_id = ?', [`letter-${letter.id}`]) as [{ n: number }];
@@ -281,7 +281,7 @@ describe('letters service over NATS', () => {
 
   it('counts letters (not court documents) and the days they were written or revised for the vault home', async () => {
     const dad = newUser();
-    expect(await call<VaultStatsContribution>(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 0, thoughtsSaved: 0, activeDays: [] });
+    expect(await call(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 0, thoughtsSaved: 0, activeDays: [] });
     const a = await write(dad, 'One', 'One.');
     await write(dad, 'Two', 'Two.');
     const gone = await write(dad, 'Three', 'Three.');
@@ -295,13 +295,13 @@ describe('letters service over NATS', () => {
     const oldId = randomUUID();
     await handleCommand(db.orm.em, service.store, letterDecider, { type: 'WriteLetter', letterId: oldId, ownerId: dad.id, title: 'Old', content: 'Old words.', now: '2026-01-15T23:30:00.000Z' }, { streamId: `letter-${oldId}`, streamType: 'letter' });
     const today = new Date().toISOString().slice(0, 10);
-    expect(await call<VaultStatsContribution>(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 3, thoughtsSaved: 0, activeDays: ['2026-01-15', today].sort() });
-    expect(await call<VaultStatsContribution>(LettersRpc.stats, {}, newUser())).toEqual({ lettersWritten: 0, thoughtsSaved: 0, activeDays: [] });
+    expect(await call(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 3, thoughtsSaved: 0, activeDays: ['2026-01-15', today].sort() });
+    expect(await call(LettersRpc.stats, {}, newUser())).toEqual({ lettersWritten: 0, thoughtsSaved: 0, activeDays: [] });
   });
 
   describe('the vault home reflection ("Thoughts & Feelings")', () => {
-    const getReflection = (user: User) => call<Reflection>(LettersRpc.reflectionGet, {}, user);
-    const saveReflection = (user: User, text: unknown) => call<Reflection>(LettersRpc.reflectionSave, { text }, user);
+    const getReflection = (user: User) => call(LettersRpc.reflectionGet, {}, user);
+    const saveReflection = (user: User, text: unknown) => call(LettersRpc.reflectionSave, { text }, user);
     const eventsOf = (user: User) =>
       sql<{ type: string; data: Record<string, unknown>; raw: string }>('select type, data, data::text as raw from events where stream_id = ? order by version', [`reflection-${user.id}`]);
 
@@ -342,7 +342,7 @@ describe('letters service over NATS', () => {
       const words = uniqueWord('Alicesecret');
       await saveReflection(alice, `Only for me: ${words}`);
       expect(await getReflection(bob)).toEqual({ text: '', updated_at: null });
-      expect(await call<Reflection>(LettersRpc.reflectionGet, { ownerId: alice.id, userId: alice.id }, bob)).toEqual({ text: '', updated_at: null });
+      expect(await call(LettersRpc.reflectionGet, { ownerId: alice.id, userId: alice.id }, bob)).toEqual({ text: '', updated_at: null });
       // Bob "clearing" or saving with Alice's id in the payload touches only his own reflection.
       await call(LettersRpc.reflectionSave, { text: '', ownerId: alice.id, userId: alice.id }, bob);
       await call(LettersRpc.reflectionSave, { text: 'Bob’s own words.', ownerId: alice.id }, bob);
@@ -374,13 +374,13 @@ describe('letters service over NATS', () => {
     it('counts as "Thoughts Saved" (0 or 1), and its save day as an active day', async () => {
       const dad = newUser();
       const today = new Date().toISOString().slice(0, 10);
-      expect(await call<VaultStatsContribution>(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 0, thoughtsSaved: 0, activeDays: [] });
+      expect(await call(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 0, thoughtsSaved: 0, activeDays: [] });
       await saveReflection(dad, 'Something on my mind.');
-      expect(await call<VaultStatsContribution>(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 0, thoughtsSaved: 1, activeDays: [today] });
+      expect(await call(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 0, thoughtsSaved: 1, activeDays: [today] });
       await write(dad, 'A letter', 'Written today too.');
-      expect(await call<VaultStatsContribution>(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 1, thoughtsSaved: 1, activeDays: [today] });
+      expect(await call(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 1, thoughtsSaved: 1, activeDays: [today] });
       await saveReflection(dad, ' ');
-      expect(await call<VaultStatsContribution>(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 1, thoughtsSaved: 0, activeDays: [today] });
+      expect(await call(LettersRpc.stats, {}, dad)).toEqual({ lettersWritten: 1, thoughtsSaved: 0, activeDays: [today] });
       await saveReflection(dad, 'Kept for the rebuild below.');
     });
 
@@ -421,7 +421,7 @@ describe('letters service over NATS', () => {
     expect(reflectionsBefore.filter((r) => [mum.id, ...readers.map((u) => u.id)].includes(r.user_id)).length).toBeGreaterThanOrEqual(3);
     expect(daysBefore.filter((d) => d.owner_id === mum.id)).toHaveLength(1);
     expect(await codeOf(call(LettersRpc.rebuildProjections, {}, newUser()))).toBe('FORBIDDEN');
-    const reply = await call<RebuildReply>(LettersRpc.rebuildProjections, {}, signOperatorToken(signer, 'spec'));
+    const reply = await call(LettersRpc.rebuildProjections, {}, signOperatorToken(signer, 'spec'));
     expect(reply.projections.map((p) => p.projection)).toEqual(['letters', 'letter_activity_days', 'reflections']);
     expect(await sql('select * from letters order by id')).toEqual(before);
     // Reflections come back from their sealed events, decrypted with each stream's key.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { LettersEvents, LettersRpc, type Letter, type LetterPage, type PublishedEvent } from '@lv/contracts';
+import { LettersEvents, LettersRpc, type Letter, type LetterPage, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
@@ -72,7 +72,8 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-const call = <T>(pattern: string, payload: unknown) => rpc.call<T>(scopedSubject(pattern, STACK_ID), payload, { accessToken: token, meta: { requestId: 'fault' } });
+const call = <D extends RpcDeclaration>(declaration: D, payload: unknown) =>
+  rpc.callUnchecked({ ...declaration, subject: scopedSubject(declaration, STACK_ID) } as D, payload, { accessToken: token, meta: { requestId: 'fault' } });
 
 it('acknowledged writes survive a SIGKILL of the letters process: each is in the list and on JetStream exactly once', async () => {
   const started = Date.now();
@@ -106,7 +107,7 @@ it('acknowledged writes survive a SIGKILL of the letters process: each is in the
         attempts++;
         if (attempt === 2) retried++;
         try {
-          const saved = await call<Letter>(LettersRpc.write, letter);
+          const saved = await call(LettersRpc.write, letter);
           if (saved.id !== letter.id || saved.title !== letter.title) unexpected.push(`letter ${i}: answered ${JSON.stringify(saved)}`);
           acknowledged.set(letter.id, saved);
           if (attempt > 1 && Date.parse(saved.created_at) < killTime) committedBeforeKill++;
@@ -134,7 +135,7 @@ it('acknowledged writes survive a SIGKILL of the letters process: each is in the
   const listed: string[] = [];
   let cursor: string | null = null;
   do {
-    const page: LetterPage = await call<LetterPage>(LettersRpc.list, { limit: 200, ...(cursor ? { cursor } : {}) });
+    const page: LetterPage = await call(LettersRpc.list, { limit: 200, ...(cursor ? { cursor } : {}) });
     listed.push(...page.letters.map((l) => l.id));
     cursor = page.nextCursor;
   } while (cursor);

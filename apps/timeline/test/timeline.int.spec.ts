@@ -11,7 +11,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
   LettersEvents, LettersRpc, TimelineRpc, VaultMediaEvents, VaultMediaRpc, type AwaitEntryGoneReply, type Letter, type RebuildReply, type ServiceHealthReply,
-  type SubscriptionTier, type TimelineEntry, type TimelinePage, type TitlesReply,
+  type SubscriptionTier, type TimelineEntry, type TimelinePage, type TitlesReply, type RpcDeclaration,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { createOrm, migrateUp } from '@lv/platform/database';
@@ -67,11 +67,11 @@ describe('timeline service (in-process, with the real letters service)', () => {
   const recordingTitles = new Map<string, Map<string, string>>();
   let vaultMediaTitleCalls = 0;
 
-  const call = <T>(pattern: string, payload: unknown, token?: string) => rpc.call<T>(pattern, payload, { accessToken: token, meta });
+  const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, token?: string) => rpc.callUnchecked(declaration, payload, { accessToken: token, meta });
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
-  const timeline = (user: User, payload: object = {}) => call<TimelinePage>(TimelineRpc.list, payload, user.token);
+  const timeline = (user: User, payload: object = {}) => call(TimelineRpc.list, payload, user.token);
   const sql = <T>(text: string, params: unknown[] = []) => timelineDb.orm.em.fork().execute<T[]>(text, params);
-  const writeLetter = (user: User, title: string) => call<Letter>(LettersRpc.write, { id: randomUUID(), title, content: `Words of ${title}.` }, user.token);
+  const writeLetter = (user: User, title: string) => call(LettersRpc.write, { id: randomUUID(), title, content: `Words of ${title}.` }, user.token);
 
   async function publish(subject: string, data: Record<string, unknown>, eventId = randomUUID()): Promise<void> {
     const h = natsHeaders();
@@ -146,7 +146,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
   });
 
   it('answers health without a token', async () => {
-    expect(await call<ServiceHealthReply>(TimelineRpc.health, {})).toEqual({ service: 'timeline', status: 'up', checks: { postgres: { status: 'up' } } });
+    expect(await call(TimelineRpc.health, {})).toEqual({ service: 'timeline', status: 'up', checks: { postgres: { status: 'up' } } });
   });
 
   it('shows the owner their recordings and letters, newest first, titled at read time; nobody else sees them', async () => {
@@ -168,7 +168,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     });
     await publish(VaultMediaEvents.RecordingHashVerified, { recordingId, ownerId: dad.id, verifiedAt: new Date().toISOString() });
     await waitFor(async () => (await timeline(dad)).entries[1]?.integrity === 'verified', 15_000, 'the verified integrity');
-    expect((await call<TimelineEntry>(TimelineRpc.entry, { id: letter.id }, dad.token)).title).toBe('Dear Sam');
+    expect((await call(TimelineRpc.entry, { id: letter.id }, dad.token)).title).toBe('Dear Sam');
 
     expect((await timeline(stranger)).entries).toEqual([]);
     expect(await codeOf(call(TimelineRpc.entry, { id: letter.id }, stranger.token))).toBe('NOT_FOUND');
@@ -219,7 +219,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
       await Promise.all(ids.slice(i, i + 16).map(async (id, j) => {
         const title = `Letter number ${i + j + 1}`;
         titles.set(id, title);
-        await call<Letter>(LettersRpc.write, { id, title, content: 'A few words.' }, writer.token);
+        await call(LettersRpc.write, { id, title, content: 'A few words.' }, writer.token);
       }));
     }
     await waitFor(async () => (await rowCount(writer.id)) === 1500, 120_000, '1,500 letters on the timeline', 250);
@@ -263,10 +263,10 @@ describe('timeline service (in-process, with the real letters service)', () => {
     const user = newUser();
     const letter = await writeLetter(user, 'To be deleted');
     await waitFor(async () => (await rowCount(user.id)) === 1, 15_000, 'the letter');
-    const early = await call<AwaitEntryGoneReply>(TimelineRpc.awaitEntryGone, { id: letter.id, timeoutMs: 100 }, user.token);
+    const early = await call(TimelineRpc.awaitEntryGone, { id: letter.id, timeoutMs: 100 }, user.token);
     expect(early).toEqual({ gone: false });
     await call(LettersRpc.delete, { id: letter.id }, user.token);
-    expect(await call<AwaitEntryGoneReply>(TimelineRpc.awaitEntryGone, { id: letter.id, timeoutMs: 10_000 }, user.token)).toEqual({ gone: true });
+    expect(await call(TimelineRpc.awaitEntryGone, { id: letter.id, timeoutMs: 10_000 }, user.token)).toEqual({ gone: true });
     expect((await timeline(user)).entries.map((e) => e.id)).not.toContain(letter.id);
     // The same "written" again under another event id (a relay republishing past the dedupe window).
     await publish(LettersEvents.LetterWritten, { letterId: letter.id, ownerId: user.id, wordCount: 3, writtenAt: letter.created_at });
@@ -283,7 +283,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     const before = await rows();
     expect(before.length).toBeGreaterThan(1500);
     await sql(`update timeline_entries set word_count = -1 where source = 'letters'`);
-    const reply = await call<RebuildReply>(TimelineRpc.rebuildProjections, {}, signOperatorToken(signer, 'spec'));
+    const reply = await call(TimelineRpc.rebuildProjections, {}, signOperatorToken(signer, 'spec'));
     expect(reply.projections.map((p) => p.projection)).toEqual(['timeline_entries:letters', 'timeline_entries:vault-media']);
     expect(await rows()).toEqual(before);
     // The consumers run again after it: a new event still arrives.
@@ -295,8 +295,8 @@ describe('timeline service (in-process, with the real letters service)', () => {
     const stranger = newUser();
     const letter = await writeLetter(owner, 'Only mine');
     const unknown = randomUUID();
-    expect(await call<TitlesReply>(LettersRpc.titles, { ids: [letter.id, unknown, 'not-an-id'] }, owner.token)).toEqual({ titles: { [letter.id]: 'Only mine' } });
-    expect(await call<TitlesReply>(LettersRpc.titles, { ids: [letter.id] }, stranger.token)).toEqual({ titles: {} });
+    expect(await call(LettersRpc.titles, { ids: [letter.id, unknown, 'not-an-id'] }, owner.token)).toEqual({ titles: { [letter.id]: 'Only mine' } });
+    expect(await call(LettersRpc.titles, { ids: [letter.id] }, stranger.token)).toEqual({ titles: {} });
     expect(await codeOf(call(LettersRpc.titles, { ids: [letter.id] }))).toBe('UNAUTHENTICATED');
     expect(await codeOf(call(LettersRpc.titles, { ids: Array.from({ length: 501 }, () => randomUUID()) }, owner.token))).toBe('VALIDATION_FAILED');
   });

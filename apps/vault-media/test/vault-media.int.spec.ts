@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import {
-  MediaMessages, VaultMediaRpc, type PlaybackGrant, type Recording, type TitlesReply, type UploadTicket, type VaultStatsContribution,
+  MediaMessages, VaultMediaRpc, type PlaybackGrant, type Recording, type RpcDeclaration, type TitlesReply, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { waitFor } from '@lv/testing';
@@ -23,14 +23,14 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
   let aliceToken: string;
   let bobToken: string;
 
-  const call = <T>(pattern: string, payload: unknown, token?: string) => h.rpc.call<T>(pattern, payload, { accessToken: token, meta: { requestId: 'spec' } });
+  const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, token?: string) => h.rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: 'spec' } });
   const codeOf = (p: Promise<unknown>) => p.then(() => 'OK', (e: DomainError) => e.code);
   const put = (ticket: UploadTicket, token: string, chunks: Buffer[], extra: Record<string, string> = {}) =>
     sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': ticket.contentType, ...extra }, chunks });
 
   /** Start + PUT in one go: what the SPA does through the gateway. */
   async function save(token: string, body: Buffer, type: 'video' | 'audio' = 'video', title = 'A message'): Promise<Recording> {
-    const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type, title, sha256: sha(body), size: body.length }, token);
+    const ticket = await call(VaultMediaRpc.startUpload, { type, title, sha256: sha(body), size: body.length }, token);
     const answer = await put(ticket, token, [body]);
     if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
     return answer.json<Recording>();
@@ -65,7 +65,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
   describe('upload', () => {
     it('streams a recording into the vaultmedia bucket under {userId}/{type}_{timestamp}.webm, lists it and titles it for the timeline', async () => {
       const body = webmBody(300 * 1024);
-      const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: '  First steps  ', sha256: sha(body), size: body.length }, aliceToken);
+      const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title: '  First steps  ', sha256: sha(body), size: body.length }, aliceToken);
       expect(ticket.objectKey).toMatch(new RegExp(`^${alice}/video_\\d{13}\\.webm$`));
       expect(ticket).toMatchObject({ uploadUrl: `/api/media/uploads/${ticket.uploadId}`, contentType: 'video/webm', maxBytes: 12 * MiB });
       // Nothing is stored and nothing is on the timeline before the body has arrived.
@@ -80,10 +80,10 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect(stat.size).toBe(body.length);
       expect(stat.metaData['content-type']).toBe('video/webm');
 
-      const list = await call<Recording[]>(VaultMediaRpc.listRecordings, { limit: 10 }, aliceToken);
+      const list = await call(VaultMediaRpc.listRecordings, { limit: 10 }, aliceToken);
       expect(list.map((r) => r.id)).toContain(recording.id);
       // The timeline service titles its entries through this lookup.
-      expect(await call<TitlesReply>(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: { [recording.id]: 'First steps' } });
+      expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: { [recording.id]: 'First steps' } });
     });
 
     it('answers "Duplicate: Recording already exists." for a hash the owner already has, before the body is sent', async () => {
@@ -98,7 +98,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
     it('lets exactly one of two racing uploads of the same recording win', async () => {
       const body = webmBody(50_000);
       const request = { type: 'video', title: 'Race', sha256: sha(body), size: body.length };
-      const [a, b] = await Promise.all([call<UploadTicket>(VaultMediaRpc.startUpload, request, aliceToken), call<UploadTicket>(VaultMediaRpc.startUpload, request, aliceToken)]);
+      const [a, b] = await Promise.all([call(VaultMediaRpc.startUpload, request, aliceToken), call(VaultMediaRpc.startUpload, request, aliceToken)]);
       const answers = await Promise.all([put(a, aliceToken, [body]), put(b, aliceToken, [body])]);
       expect(answers.map((x) => x.status).sort()).toEqual([201, 409]);
       const loser = answers[0]!.status === 409 ? a : b;
@@ -108,7 +108,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
 
     it('refuses a body that is not WebM by its header (415) before anything reaches storage', async () => {
       const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), webmBody(10_000)]);
-      const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Not a video', sha256: sha(pdf), size: pdf.length }, aliceToken);
+      const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Not a video', sha256: sha(pdf), size: pdf.length }, aliceToken);
       const answer = await put(ticket, aliceToken, [pdf]);
       expect(answer.status).toBe(415);
       expect(answer.json()).toEqual({ code: 'UNSUPPORTED_MEDIA', message: MediaMessages.notWebm });
@@ -124,7 +124,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
 
       // A client that announces 12 MiB and keeps sending: multipart parts are written, then refused.
       const body = webmBody(20 * MiB);
-      const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Liar', sha256: sha(body.subarray(0, 12 * MiB)), size: 12 * MiB }, aliceToken);
+      const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Liar', sha256: sha(body.subarray(0, 12 * MiB)), size: 12 * MiB }, aliceToken);
       const chunks = Array.from({ length: 20 }, (_, i) => body.subarray(i * MiB, (i + 1) * MiB));
       const answer = await put(ticket, aliceToken, chunks).catch((e: Error) => e);
       expect(answer).toMatchObject({ status: 413 });
@@ -143,7 +143,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
 
     it('refuses bytes that do not match the hash the browser announced, and removes them', async () => {
       const body = webmBody(40_000);
-      const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Damaged', sha256: sha(body), size: body.length }, aliceToken);
+      const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Damaged', sha256: sha(body), size: body.length }, aliceToken);
       const damaged = Buffer.from(body);
       damaged[20_000] ^= 0xff;
       const answer = await put(ticket, aliceToken, [damaged]);
@@ -159,7 +159,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect(await codeOf(call(VaultMediaRpc.startUpload, { type: 'video', title: 'x'.repeat(101), sha256: sha(body), size: body.length }, aliceToken))).toBe('VALIDATION_FAILED');
       expect(await codeOf(call(VaultMediaRpc.startUpload, { type: 'video', title: 'x'.repeat(100), sha256: sha(body), size: body.length }, aliceToken))).toBe('OK');
       expect(await codeOf(call(VaultMediaRpc.startUpload, { type: 'video', title: 'No token', sha256: sha(body), size: body.length }))).toBe('UNAUTHENTICATED');
-      const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Token check', sha256: sha(webmBody(10)), size: 10 }, aliceToken);
+      const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Token check', sha256: sha(webmBody(10)), size: 10 }, aliceToken);
       expect((await put(ticket, 'not-a-token', [webmBody(10)])).status).toBe(401);
     });
   });
@@ -173,7 +173,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect(audio).toMatchObject({ code: 'UPGRADE_REQUIRED', message: MediaMessages.upgradeRequired });
       // Video and the recordings list are for everyone signed in.
       expect((await save(free, body, 'video')).type).toBe('video');
-      expect(await call<Recording[]>(VaultMediaRpc.listRecordings, {}, free)).toHaveLength(1);
+      expect(await call(VaultMediaRpc.listRecordings, {}, free)).toHaveLength(1);
       // Admins pass whatever their tier; audio is stored as audio/webm.
       const admin = h.tokenFor(randomUUID(), 'none', true);
       const voice = await save(admin, webmBody(4000), 'audio', 'Admin voice');
@@ -190,18 +190,18 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
     beforeAll(async () => {
       body = webmBody(256 * 1024);
       recording = await save(aliceToken, body, 'video', 'For Bob to never see');
-      grant = await call<PlaybackGrant>(VaultMediaRpc.playbackLink, { id: recording.id }, aliceToken);
+      grant = await call(VaultMediaRpc.playbackLink, { id: recording.id }, aliceToken);
     });
 
     const play = (url: string, binding: string | undefined, range?: string) =>
       sendHttp(`${h.mediaUrl}${url.replace('/api/media/play/', '/media/')}`, { headers: { ...(binding ? { 'x-lv-media-binding': binding } : {}), ...(range ? { range } : {}) } });
 
     it('gives another user "not found" for the id, whatever they try', async () => {
-      expect(await call<Recording[]>(VaultMediaRpc.listRecordings, {}, bobToken).then((l) => l.map((r) => r.id))).not.toContain(recording.id);
+      expect(await call(VaultMediaRpc.listRecordings, {}, bobToken).then((l) => l.map((r) => r.id))).not.toContain(recording.id);
       expect(await codeOf(call(VaultMediaRpc.playbackLink, { id: recording.id }, bobToken))).toBe('NOT_FOUND');
       expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: recording.id }, bobToken))).toBe('NOT_FOUND');
-      expect(await call<TitlesReply>(VaultMediaRpc.titles, { ids: [recording.id] }, bobToken)).toEqual({ titles: {} });
-      const bobsTicket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Bob', sha256: sha(webmBody(10)), size: 10 }, bobToken);
+      expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, bobToken)).toEqual({ titles: {} });
+      const bobsTicket = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Bob', sha256: sha(webmBody(10)), size: 10 }, bobToken);
       expect((await put(bobsTicket, aliceToken, [webmBody(10)])).status).toBe(404);
     });
 
@@ -233,7 +233,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
     });
 
     it('refuses an expired, altered or foreign link with 403', async () => {
-      const bobsBinding = (await call<PlaybackGrant>(VaultMediaRpc.playbackLink, { id: (await save(bobToken, webmBody(2000))).id }, bobToken)).binding.value;
+      const bobsBinding = (await call(VaultMediaRpc.playbackLink, { id: (await save(bobToken, webmBody(2000))).id }, bobToken)).binding.value;
       // Foreign: Bob presents Alice's link, or nobody is bound at all.
       expect((await play(grant.url, bobsBinding)).status).toBe(403);
       expect((await play(grant.url, undefined)).status).toBe(403);
@@ -267,7 +267,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       const carol = randomUUID();
       const carolToken = h.tokenFor(carol, 'pro');
       const carols = await save(carolToken, webmBody(3000), 'video', 'Before signing out');
-      const carolsGrant = await call<PlaybackGrant>(VaultMediaRpc.playbackLink, { id: carols.id }, carolToken);
+      const carolsGrant = await call(VaultMediaRpc.playbackLink, { id: carols.id }, carolToken);
       expect((await play(carolsGrant.url, carolsGrant.binding.value)).status).toBe(200);
       await new RevokedSessions(h.resources.redis).revoke(sessionOf(carolToken));
       expect(await denied(play(carolsGrant.url, carolsGrant.binding.value))).toEqual(refused);
@@ -276,24 +276,24 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       const dave = randomUUID();
       const daveToken = h.tokenFor(dave, 'pro');
       const daves = await save(daveToken, webmBody(3000), 'video', 'Old cookie');
-      const davesGrant = await call<PlaybackGrant>(VaultMediaRpc.playbackLink, { id: daves.id }, daveToken);
+      const davesGrant = await call(VaultMediaRpc.playbackLink, { id: daves.id }, daveToken);
       const staleBinding = new MediaLinkSigner(MEDIA_LINK_SECRET, 3600, () => Date.now() - 3601_000).signBinding(dave, sessionOf(daveToken)).value;
       expect(await denied(play(davesGrant.url, staleBinding))).toEqual(refused);
       expect((await play(davesGrant.url, davesGrant.binding.value)).status).toBe(200);
     });
 
     it('deletes: the object and the recording go, the link then finds nothing, the stats drop', async () => {
-      const before = await call<VaultStatsContribution>(VaultMediaRpc.stats, {}, aliceToken);
+      const before = await call(VaultMediaRpc.stats, {}, aliceToken);
       expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: 'not-an-id' }, aliceToken))).toBe('VALIDATION_FAILED');
       expect(await call(VaultMediaRpc.deleteEntry, { id: recording.id }, aliceToken)).toEqual({ id: recording.id, deleted: true });
       expect(await objectExists(recording.file_path)).toBe(false);
-      expect(await call<TitlesReply>(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: {} });
-      expect((await call<Recording[]>(VaultMediaRpc.listRecordings, {}, aliceToken)).map((e) => e.id)).not.toContain(recording.id);
+      expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: {} });
+      expect((await call(VaultMediaRpc.listRecordings, {}, aliceToken)).map((e) => e.id)).not.toContain(recording.id);
       const gone = await play(grant.url, grant.binding.value);
       expect(gone.status).toBe(404);
       expect(gone.json()).toEqual({ code: 'NOT_FOUND', message: MediaMessages.fileNotFound });
       expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: recording.id }, aliceToken))).toBe('NOT_FOUND');
-      const after = await call<VaultStatsContribution>(VaultMediaRpc.stats, {}, aliceToken);
+      const after = await call(VaultMediaRpc.stats, {}, aliceToken);
       expect(after.videosSaved).toBe(before.videosSaved! - 1);
       // The same recording may be saved again once deleted.
       expect(await codeOf(save(aliceToken, body))).toBe('OK');
@@ -318,7 +318,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       const token = h.tokenFor(user, 'pro');
       const mine = await save(token, webmBody(1500), 'video', 'Mine to title');
       const unknown = randomUUID();
-      expect(await call<TitlesReply>(VaultMediaRpc.titles, { ids: [mine.id.toUpperCase(), unknown, 'not-an-id'] }, token)).toEqual({ titles: { [mine.id]: 'Mine to title' } });
+      expect(await call(VaultMediaRpc.titles, { ids: [mine.id.toUpperCase(), unknown, 'not-an-id'] }, token)).toEqual({ titles: { [mine.id]: 'Mine to title' } });
       expect(await codeOf(call(VaultMediaRpc.titles, { ids: [mine.id] }))).toBe('UNAUTHENTICATED');
       expect(await codeOf(call(VaultMediaRpc.titles, { ids: Array.from({ length: 501 }, () => randomUUID()) }, token))).toBe('VALIDATION_FAILED');
       // A letter's id (or anything that is not a recording of the caller's) is not found here: the
@@ -370,7 +370,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
 
   it('closes uploads whose body never finishes, when the sweeper finds them stale', async () => {
     const body = webmBody(8 * MiB);
-    const ticket = await call<UploadTicket>(VaultMediaRpc.startUpload, { type: 'video', title: 'Stalled', sha256: sha(body), size: body.length }, aliceToken);
+    const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Stalled', sha256: sha(body), size: body.length }, aliceToken);
     // 6 MiB arrive (a 5 MiB part is stored), then the client stops sending without closing.
     const req = sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${aliceToken}`, 'content-type': 'video/webm', 'content-length': String(body.length) }, chunks: [body.subarray(0, 6 * MiB)] });
     await waitFor(async () => {
@@ -385,7 +385,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
     expect(await leftoverParts()).toEqual([]);
     expect(await objectExists(ticket.objectKey)).toBe(false);
     expect(await uploadState(ticket.uploadId)).toBe('removed');
-    expect((await call<Recording[]>(VaultMediaRpc.listRecordings, { limit: 100 }, aliceToken)).map((r) => r.id)).not.toContain(ticket.uploadId);
+    expect((await call(VaultMediaRpc.listRecordings, { limit: 100 }, aliceToken)).map((r) => r.id)).not.toContain(ticket.uploadId);
     req.catch(() => undefined);
   });
 });

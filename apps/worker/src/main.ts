@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
-import { QueueNames, VaultMediaRpc, type ReportHashReply } from '@lv/contracts';
+import { QueueNames, VaultMediaRpc } from '@lv/contracts';
 import { ConfigError, loadConfig } from '@lv/platform/config';
 import { createLogger } from '@lv/platform/logging';
 import { RpcClient } from '@lv/platform/nest';
@@ -39,7 +39,7 @@ const hashing = createWorker(
   QueueNames.MediaHashing,
   mediaHashingProcessor({
     storage,
-    report: (payload) => rpc.call<ReportHashReply>(VaultMediaRpc.reportHash, payload, { meta: { requestId: `media-hashing-${payload.recordingId}` } }),
+    report: (payload) => rpc.call(VaultMediaRpc.reportHash, payload, { meta: { requestId: `media-hashing-${payload.recordingId}` } }),
     logger: logger.child({ queue: QueueNames.MediaHashing }),
   }),
   connection,

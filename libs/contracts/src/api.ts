@@ -15,20 +15,5 @@
  */
 export const REFRESH_COOKIE = 'lv_refresh';
 
-export interface VaultStats {
-  /** Video and audio messages saved. */
-  videosSaved: number;
-  /** Letters written (letters, not court documents). */
-  lettersWritten: number;
-  /** 1 when the user's reflection is saved (server-side) and not blank, else 0. */
-  thoughtsSaved: number;
-  /** Distinct calendar days with saved entries; at least 1 for a signed-in user. */
-  daysActive: number;
-}
-
-export type HealthStatus = 'up' | 'down';
-
-export interface HealthReport {
-  status: HealthStatus;
-  checks: Record<string, { status: HealthStatus; detail?: string; latencyMs?: number }>;
-}
+export const HEALTH_STATUSES = ['up', 'down'] as const;
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];

@@ -24,18 +24,6 @@ export const ErrorCodes = {
 
 export type ErrorCode = keyof typeof ErrorCodes;
 
-/** The wire shape of an error, in RPC replies and HTTP bodies alike. */
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
-  /** Per-field messages for VALIDATION_FAILED. */
-  fields?: Record<string, string>;
-  /** Set on INTERNAL errors so support can find the log line; never a stack. */
-  errorId?: string;
-  /** Seconds until a RATE_LIMITED caller may retry. */
-  retryAfter?: number;
-}
-
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ErrorCodes, value);
 }

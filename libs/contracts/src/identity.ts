@@ -1,44 +1,5 @@
 import type { SubscriptionTier } from './tiers.js';
 
-/** The profile every signed-in user has (owner-core spec, section 3: user_profiles). */
-export interface UserProfile {
-  id: string;
-  email: string;
-  full_name: string | null;
-  avatar_url: string | null;
-  created_at: string;
-  subscription_tier: SubscriptionTier;
-  ai_admin: boolean;
-}
-
-export interface Credentials {
-  email: string;
-  password: string;
-}
-
-/** What sign-in, sign-up and refresh return to the gateway. The refresh token never reaches the SPA's JavaScript: the gateway puts it in an httpOnly cookie. */
-export interface IssuedSession {
-  accessToken: string;
-  /** Epoch milliseconds. */
-  accessTokenExpiresAt: number;
-  refreshToken: string;
-  refreshTokenExpiresAt: number;
-  sessionId: string;
-  profile: UserProfile;
-}
-
-/** What the SPA receives from /api/auth/*: the session without the refresh token. */
-export interface SessionView {
-  accessToken: string;
-  accessTokenExpiresAt: number;
-  profile: UserProfile;
-}
-
-export interface UpdateProfileRequest {
-  full_name?: string | null;
-  avatar_url?: string | null;
-}
-
 /** Claims inside an access token. Every service verifies them itself. */
 export interface AccessTokenClaims {
   sub: string;
@@ -67,15 +28,3 @@ export type IdentityEvent =
   | { type: 'AdminGranted'; data: AdminGranted }
   | { type: 'AdminRevoked'; data: AdminRevoked }
   | { type: 'PasswordChanged'; data: PasswordChanged };
-
-// Request-reply payloads (subjects in messaging.ts, IdentityRpc).
-export type SignUpRequest = Credentials;
-export type SignInRequest = Credentials;
-export interface RefreshRequest { refreshToken: string }
-export interface SignOutRequest { refreshToken?: string }
-export interface SignOutReply { revoked: boolean }
-export interface FindUserRequest { email: string }
-export interface SetAdminRequest { email: string; admin: boolean }
-export interface SetTierRequest { email: string; tier: SubscriptionTier }
-export interface RebuildReply { projections: { projection: string; events: number; ms: number }[] }
-export interface ServiceHealthReply { service: string; status: 'up' | 'down'; checks: Record<string, { status: 'up' | 'down'; detail?: string }> }

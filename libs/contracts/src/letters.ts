@@ -46,66 +46,6 @@ export function letterPreview(content: string): string {
   return chars.length <= LETTER_PREVIEW_LENGTH ? content : chars.slice(0, LETTER_PREVIEW_LENGTH).join('');
 }
 
-/** One row of the list: never the whole letter. `version` is what an editor sends back as `expectedVersion`. */
-export interface LetterSummary {
-  id: string;
-  title: string;
-  /** The first 100 characters of the body. */
-  preview: string;
-  word_count: number;
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
-
-/** A whole letter, for the viewer and the editor. */
-export interface Letter extends LetterSummary {
-  content: string;
-}
-
-/** A page of the list, newest first; `nextCursor` fetches the next (older) page, null at the end. */
-export interface LetterPage {
-  letters: LetterSummary[];
-  nextCursor: string | null;
-}
-
-// HTTP bodies (gateway) and RPC payloads (rpc.letters.*). The owner is never part of a payload:
-// the letters service takes it from the verified access token that travels with the request.
-
-/** POST /api/letters. `id` (a UUID the client makes up per new letter) makes a retried save harmless. */
-export interface WriteLetterRequest {
-  id?: string;
-  title: string;
-  content: string;
-}
-
-/** PUT /api/letters/:id. `expectedVersion` is the version the editor showed: a newer one is a CONFLICT. */
-export interface ReviseLetterRequest {
-  title: string;
-  content: string;
-  expectedVersion: number;
-}
-
-export interface ListLettersRequest {
-  limit?: number;
-  cursor?: string;
-}
-export interface LetterByIdRequest {
-  id: string;
-}
-export interface WriteLetterPayload {
-  id: string;
-  title: string;
-  content: string;
-}
-export interface ReviseLetterPayload extends ReviseLetterRequest {
-  id: string;
-}
-export interface DeleteLetterReply {
-  id: string;
-  deleted: true;
-}
-
 // Events of the stream `letter-{id}`, as the service stores them. Title and content are sealed with
 // the letter's own data key (AES-256-GCM): deleting the letter destroys the key, so the words in
 // every past event become unreadable while the fact that the letter existed stays in the history.
@@ -155,20 +95,6 @@ export const ReflectionMessages = {
 export function validateReflectionText(input: unknown): { text: string; error: string | null } {
   const text = typeof input === 'string' ? input.trim() : '';
   return { text, error: text.length > REFLECTION_MAX ? ReflectionMessages.tooLong : null };
-}
-
-/**
- * GET and PUT /api/vault/reflection (rpc.letters.reflection.get / .save): the caller's own
- * reflection; `text` is '' and `updated_at` null when none is saved (or it was cleared).
- */
-export interface Reflection {
-  text: string;
-  updated_at: string | null;
-}
-
-/** PUT /api/vault/reflection and rpc.letters.reflection.save. Trimmed; blank clears it. */
-export interface SaveReflectionRequest {
-  text: string;
 }
 
 // Events of the stream `reflection-{userId}`, as stored: the text sealed with the stream's key.

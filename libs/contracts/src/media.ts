@@ -78,98 +78,19 @@ export function validateRecordingTitle(input: unknown): { title: string; error: 
 }
 
 /** Whether the stored bytes were re-hashed by the media-hashing job, and what it found. */
-export type MediaIntegrity = 'pending' | 'verified' | 'mismatch';
+export type MediaIntegrity = (typeof MEDIA_INTEGRITY)[number];
 
-// HTTP bodies (gateway) and RPC payloads (rpc.vault-media.*). The owner is never part of a payload:
-// vault-media takes it from the verified access token that travels with the request.
-//
-//   POST   /api/media/uploads              StartUploadRequest -> 201 UploadTicket | 409 DUPLICATE_MEDIA | 413 | 403 UPGRADE_REQUIRED
-//   PUT    /api/media/uploads/:id          raw webm body (video/webm | audio/webm) -> 201 Recording | 413 | 415 | 400 UPLOAD_INCOMPLETE
-//   GET    /api/media/recordings?limit=10  -> Recording[] (newest first)
-//   POST   /api/media/recordings/:id/playback -> PlaybackLink (and the lv_media cookie that binds links to the owner)
-//   GET    /api/media/play/:id?u&exp&sig   -> the bytes, with Range (206) support; 403 for an expired, altered or foreign link
-//   GET    /api/timeline?limit&before      -> TimelinePage | 403 UPGRADE_REQUIRED
-//   DELETE /api/timeline/:id               -> 204 (removes the object and the entry)
+// HTTP bodies (gateway), RPC payloads (rpc.vault-media.*) and replies: media.schemas.ts. The owner
+// is never part of a payload: vault-media takes it from the verified access token.
 
-export interface StartUploadRequest {
-  type: MediaType;
-  title: string;
-  /** SHA-256 of the whole recording, hex, computed by the browser before the body is sent. */
-  sha256: string;
-  /** Size in bytes of the body the browser is about to send. */
-  size: number;
-}
-
-export interface UploadTicket {
-  uploadId: string;
-  /** Where to PUT the body (through the gateway). */
-  uploadUrl: string;
-  objectKey: string;
-  contentType: string;
-  maxBytes: number;
-}
-
-/** One of "Your Recordings" (spec, section 3: vault_entries / timeline_entries_clean). */
-export interface Recording {
-  id: string;
-  type: MediaType;
-  file_type: MediaType;
-  title: string;
-  /** The object key in the vaultmedia bucket. */
-  file_path: string;
-  content_type: string;
-  size: number;
-  /** SHA-256 of the content (hex). */
-  blob_hash: string;
-  integrity: MediaIntegrity;
-  created_at: string;
-  timestamp: string;
-}
-
-export interface ListRecordingsRequest {
-  limit?: number;
-}
-
-export interface PlaybackLink {
-  /** Same-origin path of the gateway, signed for this user and recording. */
-  url: string;
-  /** Epoch milliseconds. */
-  expiresAt: number;
-}
-
-/** What the vault-media RPC answers to the gateway: the link, and the owner binding the gateway puts in a cookie. */
-export interface PlaybackGrant extends PlaybackLink {
-  binding: { value: string; maxAgeSeconds: number };
-}
+/** The integrity values, in the order a recording goes through them. */
+export const MEDIA_INTEGRITY = ['pending', 'verified', 'mismatch'] as const;
 
 /** The cookie that binds playback links to the signed-in owner (httpOnly, SameSite=Strict, Path=/api/media/play). */
 export const MEDIA_BINDING_COOKIE = 'lv_media';
 export const MEDIA_PLAY_PATH = '/api/media/play';
 
-// Timeline types moved to timeline.ts (the timeline service owns them).
-
-export interface DeleteEntryRequest {
-  id: string;
-}
-
-export interface DeleteEntryReply {
-  id: string;
-  deleted: true;
-}
-
-/** rpc.vault-media.report-hash: the media-hashing worker's result. `sha256` null means the object is gone. */
-export interface ReportHashPayload {
-  recordingId: string;
-  sha256: string | null;
-  size: number | null;
-  /** Capability minted by vault-media when it enqueued the job: only that job can report for that recording. */
-  reportToken: string;
-}
-
-export interface ReportHashReply {
-  recordingId: string;
-  integrity: MediaIntegrity | 'ignored';
-}
+// The timeline's types and limits: timeline.ts (the timeline service owns them).
 
 // Events of the stream `recording-{id}`, as vault-media stores them.
 export interface RecordingUploadStartedData {

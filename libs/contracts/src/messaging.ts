@@ -1,35 +1,47 @@
+import { z } from 'zod';
+import {
+  credentialsPayloadSchema, findUserPayloadSchema, issuedSessionSchema, refreshPayloadSchema, setAdminPayloadSchema, setTierPayloadSchema, signOutPayloadSchema,
+  signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
+} from './identity.schemas.js';
 import type { IdentityEvent } from './identity.js';
+import {
+  deleteLetterReplySchema, letterByIdPayloadSchema, letterPageSchema, letterSchema, listLettersPayloadSchema, reflectionSchema, reviseLetterPayloadSchema,
+  saveReflectionPayloadSchema, writeLetterPayloadSchema,
+} from './letters.schemas.js';
 import type { LetterEventType } from './letters.js';
+import {
+  deleteEntryReplySchema, entryByIdPayloadSchema, listRecordingsPayloadSchema, playbackGrantSchema, recordingSchema, reportHashPayloadSchema, reportHashReplySchema,
+  startUploadPayloadSchema, uploadTicketSchema,
+} from './media.schemas.js';
+import {
+  awaitEntryGonePayloadSchema, awaitEntryGoneReplySchema, timelineEntryPayloadSchema, timelineEntrySchema, timelinePageSchema, timelinePayloadSchema,
+  titlesPayloadSchema, titlesReplySchema,
+} from './timeline.schemas.js';
 import type { PublishedRecordingEventType } from './media.js';
+import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
+import type { ServiceName } from './services.js';
 
 type IdentityEventType = IdentityEvent['type'];
 
 /**
  * The one registry of NATS subjects. Request-reply patterns live under `rpc.<service>.` and domain
  * events under `<service>.<aggregate>.<event>.v1`, so a service's JetStream stream (`<service>.>`)
- * never captures request-reply traffic.
+ * never captures request-reply traffic. Each RPC subject is declared once (rpc.ts), with the schema
+ * its payload must pass and the shape of its reply: handlers and callers are both typed from it.
  */
-export const SERVICES = ['identity', 'vault-media', 'letters', 'timeline', 'court-journal', 'access-keys', 'notifications', 'billing'] as const;
-export type ServiceName = (typeof SERVICES)[number];
-
-/** JetStream stream holding one service's events. */
-export function streamNameFor(service: ServiceName): string {
-  return `LV_${service.replace(/-/g, '_').toUpperCase()}`;
-}
-
 export const IdentityRpc = {
-  health: 'rpc.identity.health',
-  signUp: 'rpc.identity.sign-up',
-  signIn: 'rpc.identity.sign-in',
-  refresh: 'rpc.identity.refresh',
-  signOut: 'rpc.identity.sign-out',
-  getMe: 'rpc.identity.get-me',
-  updateMe: 'rpc.identity.update-me',
+  health: healthRpc('identity'),
+  signUp: rpc('rpc.identity.sign-up', { payload: credentialsPayloadSchema, reply: issuedSessionSchema }),
+  signIn: rpc('rpc.identity.sign-in', { payload: credentialsPayloadSchema, reply: issuedSessionSchema }),
+  refresh: rpc('rpc.identity.refresh', { payload: refreshPayloadSchema, reply: issuedSessionSchema }),
+  signOut: rpc('rpc.identity.sign-out', { payload: signOutPayloadSchema, reply: signOutReplySchema }),
+  getMe: rpc('rpc.identity.get-me', { payload: emptyPayload, reply: userProfileSchema }),
+  updateMe: rpc('rpc.identity.update-me', { payload: updateProfilePayloadSchema, reply: userProfileSchema }),
   // Operator commands (ops CLI): the caller must hold an operator token.
-  findUserByEmail: 'rpc.identity.op.find-user',
-  setAdmin: 'rpc.identity.op.set-admin',
-  setTier: 'rpc.identity.op.set-tier',
-  rebuildProjections: 'rpc.identity.op.rebuild-projections',
+  findUserByEmail: rpc('rpc.identity.op.find-user', { payload: findUserPayloadSchema, reply: userProfileSchema }),
+  setAdmin: rpc('rpc.identity.op.set-admin', { payload: setAdminPayloadSchema, reply: userProfileSchema }),
+  setTier: rpc('rpc.identity.op.set-tier', { payload: setTierPayloadSchema, reply: userProfileSchema }),
+  rebuildProjections: rebuildRpc('identity'),
 } as const;
 
 export const IdentityEvents = {
@@ -42,21 +54,21 @@ export const IdentityEvents = {
 } as const satisfies Record<IdentityEventType, string>;
 
 export const LettersRpc = {
-  health: 'rpc.letters.health',
-  /** VaultStatsContribution: lettersWritten, thoughtsSaved and the days letters (or the reflection) were saved. */
-  stats: 'rpc.letters.stats',
-  list: 'rpc.letters.list',
-  get: 'rpc.letters.get',
-  write: 'rpc.letters.write',
-  revise: 'rpc.letters.revise',
-  delete: 'rpc.letters.delete',
-  /** The caller's vault-home reflection (letters.ts: Reflection); save takes SaveReflectionRequest. */
-  reflectionGet: 'rpc.letters.reflection.get',
-  reflectionSave: 'rpc.letters.reflection.save',
-  /** The timeline's batch title lookup (timeline.ts: TitlesRequest -> TitlesReply). */
-  titles: 'rpc.letters.titles',
+  health: healthRpc('letters'),
+  /** lettersWritten, thoughtsSaved and the days letters (or the reflection) were saved. */
+  stats: statsRpc('letters'),
+  list: rpc('rpc.letters.list', { payload: listLettersPayloadSchema, reply: letterPageSchema }),
+  get: rpc('rpc.letters.get', { payload: letterByIdPayloadSchema, reply: letterSchema }),
+  write: rpc('rpc.letters.write', { payload: writeLetterPayloadSchema, reply: letterSchema }),
+  revise: rpc('rpc.letters.revise', { payload: reviseLetterPayloadSchema, reply: letterSchema }),
+  delete: rpc('rpc.letters.delete', { payload: letterByIdPayloadSchema, reply: deleteLetterReplySchema }),
+  /** The caller's vault-home reflection. */
+  reflectionGet: rpc('rpc.letters.reflection.get', { payload: emptyPayload, reply: reflectionSchema }),
+  reflectionSave: rpc('rpc.letters.reflection.save', { payload: saveReflectionPayloadSchema, reply: reflectionSchema }),
+  /** The timeline's batch title lookup: the words of the reader's own letters among the ids. */
+  titles: rpc('rpc.letters.titles', { payload: titlesPayloadSchema, reply: titlesReplySchema }),
   // Operator command (ops CLI).
-  rebuildProjections: 'rpc.letters.op.rebuild-projections',
+  rebuildProjections: rebuildRpc('letters'),
 } as const;
 
 /** Published payloads carry ids, counts and times only (letters.ts: LetterWrittenV1...), never words. */
@@ -67,30 +79,31 @@ export const LettersEvents = {
 } as const satisfies Record<LetterEventType, string>;
 
 export const VaultMediaRpc = {
-  health: 'rpc.vault-media.health',
-  /** VaultStatsContribution: videosSaved (video and audio) and the days recordings were saved. */
-  stats: 'rpc.vault-media.stats',
-  startUpload: 'rpc.vault-media.start-upload',
-  listRecordings: 'rpc.vault-media.list-recordings',
-  deleteEntry: 'rpc.vault-media.delete-entry',
-  playbackLink: 'rpc.vault-media.playback-link',
-  /** From the worker's media-hashing job, authorised by the job's report token (media.ts: ReportHashPayload). */
-  reportHash: 'rpc.vault-media.report-hash',
-  /** The timeline's batch title lookup (timeline.ts: TitlesRequest -> TitlesReply). */
-  titles: 'rpc.vault-media.titles',
+  health: healthRpc('vault-media'),
+  /** videosSaved (video and audio) and the days recordings were saved. */
+  stats: statsRpc('vault-media'),
+  startUpload: rpc('rpc.vault-media.start-upload', { payload: startUploadPayloadSchema, reply: uploadTicketSchema }),
+  listRecordings: rpc('rpc.vault-media.list-recordings', { payload: listRecordingsPayloadSchema, reply: z.array(recordingSchema) }),
+  deleteEntry: rpc('rpc.vault-media.delete-entry', { payload: entryByIdPayloadSchema, reply: deleteEntryReplySchema }),
+  playbackLink: rpc('rpc.vault-media.playback-link', { payload: entryByIdPayloadSchema, reply: playbackGrantSchema }),
+  /** From the worker's media-hashing job, authorised by the job's report token. */
+  reportHash: rpc('rpc.vault-media.report-hash', { payload: reportHashPayloadSchema, reply: reportHashReplySchema }),
+  /** The timeline's batch title lookup: the titles of the reader's own recordings among the ids. */
+  titles: rpc('rpc.vault-media.titles', { payload: titlesPayloadSchema, reply: titlesReplySchema }),
   // Operator command (ops CLI).
-  rebuildProjections: 'rpc.vault-media.op.rebuild-projections',
+  rebuildProjections: rebuildRpc('vault-media'),
 } as const;
 
 /** The vault timeline (timeline.ts); it publishes no events of its own. */
 export const TimelineRpc = {
-  health: 'rpc.timeline.health',
-  stats: 'rpc.timeline.stats',
-  list: 'rpc.timeline.list',
-  entry: 'rpc.timeline.entry',
-  awaitEntryGone: 'rpc.timeline.await-entry-gone',
+  health: healthRpc('timeline'),
+  /** activeDays: the days the vault has entries on, every source together. */
+  stats: statsRpc('timeline'),
+  list: rpc('rpc.timeline.list', { payload: timelinePayloadSchema, reply: timelinePageSchema }),
+  entry: rpc('rpc.timeline.entry', { payload: timelineEntryPayloadSchema, reply: timelineEntrySchema }),
+  awaitEntryGone: rpc('rpc.timeline.await-entry-gone', { payload: awaitEntryGonePayloadSchema, reply: awaitEntryGoneReplySchema }),
   // Operator command (ops CLI): replays the letters and vault-media streams.
-  rebuildProjections: 'rpc.timeline.op.rebuild-projections',
+  rebuildProjections: rebuildRpc('timeline'),
 } as const;
 
 /** Published payloads carry ids, sizes, hashes and times only (media.ts: RecordingSavedV1...), never titles. */
@@ -139,22 +152,8 @@ export interface PublishedEvent<T = unknown> {
 }
 
 /**
- * Services that contribute to the vault home's numbers answer `rpc.<service>.stats` with
- * `VaultStatsContribution`. The gateway adds up whatever the listed services report; services join
+ * Services that contribute to the vault home's numbers answer `statsRpc(service)` with a
+ * VaultStatsContribution. The gateway adds up whatever the listed services report; services join
  * this list when they exist (vault-media, letters), so no number is ever invented.
  */
 export const VAULT_STATS_PROVIDERS: readonly ServiceName[] = ['vault-media', 'letters'];
-
-export const statsSubject = (service: ServiceName) => `rpc.${service}.stats`;
-export const healthSubject = (service: ServiceName) => `rpc.${service}.health`;
-/** Operator command every service answers: rebuild its read models from its event store. */
-export const rebuildSubject = (service: ServiceName) => `rpc.${service}.op.rebuild-projections`;
-
-export interface VaultStatsContribution {
-  videosSaved?: number;
-  lettersWritten?: number;
-  /** 1 when the caller's reflection ("Thoughts & Feelings") is saved and not blank, else 0. */
-  thoughtsSaved?: number;
-  /** ISO calendar days (YYYY-MM-DD, UTC) on which this service saved something for the caller. */
-  activeDays: string[];
-}

@@ -1,17 +1,18 @@
-import { IdentityRpc, TimelineRpc } from '@lv/contracts';
+import { IdentityRpc, TimelineRpc, type RpcDeclaration } from '@lv/contracts';
+import type { OperatorCall } from './commands.js';
 import { COMMANDS, helpText, UsageError } from './commands.js';
 
 describe('vault CLI commands', () => {
   const calls: { pattern: string; payload: unknown }[] = [];
-  const call = async <T>(pattern: string, payload: unknown): Promise<T> => {
-    calls.push({ pattern, payload });
-    return { id: 'u-1', email: 'dad@example.com' } as T;
-  };
+  const call = (async (declaration: RpcDeclaration, payload: unknown) => {
+    calls.push({ pattern: declaration.subject, payload });
+    return { id: 'u-1', email: 'dad@example.com' };
+  }) as OperatorCall;
   beforeEach(() => { calls.length = 0; });
 
   it('user:show prints the id beside the profile', async () => {
     expect(await COMMANDS['user:show']!.run(['dad@example.com'], call)).toEqual({ id: 'u-1', profile: { id: 'u-1', email: 'dad@example.com' } });
-    expect(calls).toEqual([{ pattern: IdentityRpc.findUserByEmail, payload: { email: 'dad@example.com' } }]);
+    expect(calls).toEqual([{ pattern: IdentityRpc.findUserByEmail.subject, payload: { email: 'dad@example.com' } }]);
   });
 
   it('user:admin grants, and revokes with --revoke', async () => {
@@ -25,7 +26,7 @@ describe('vault CLI commands', () => {
     await expect(COMMANDS['user:tier']!.run([], call)).rejects.toThrow('missing <tier>');
     expect(calls).toHaveLength(0);
     await COMMANDS['user:tier']!.run(['dad@example.com', 'pro'], call);
-    expect(calls[0]).toEqual({ pattern: IdentityRpc.setTier, payload: { email: 'dad@example.com', tier: 'pro' } });
+    expect(calls[0]).toEqual({ pattern: IdentityRpc.setTier.subject, payload: { email: 'dad@example.com', tier: 'pro' } });
   });
 
   it('projections:rebuild targets the named service only', async () => {
@@ -36,7 +37,7 @@ describe('vault CLI commands', () => {
 
   it('projections:rebuild timeline replays the streams into the timeline service (its operator RPC)', async () => {
     await COMMANDS['projections:rebuild']!.run(['timeline'], call);
-    expect(calls[0]!.pattern).toBe(TimelineRpc.rebuildProjections);
+    expect(calls[0]!.pattern).toBe(TimelineRpc.rebuildProjections.subject);
   });
 
   it('lists every command in the help', () => {

@@ -1,7 +1,7 @@
-import { IdentityRpc, isSubscriptionTier, rebuildSubject, SERVICES, SUBSCRIPTION_TIERS, type RebuildReply, type ServiceName, type UserProfile } from '@lv/contracts';
+import { IdentityRpc, isSubscriptionTier, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
 
 /** What a command needs from the outside world: one RPC call with the operator's token. */
-export type OperatorCall = <T>(pattern: string, payload: unknown) => Promise<T>;
+export type OperatorCall = <D extends RpcDeclaration>(declaration: D, payload: PayloadInput<D>) => Promise<ReplyOf<D>>;
 
 export interface CommandSpec {
   usage: string;
@@ -26,14 +26,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
     usage: 'user:show <email>',
     summary: "print the user's id and profile as JSON",
     async run(args, call) {
-      const profile = await call<UserProfile>(IdentityRpc.findUserByEmail, { email: requireArg(args, 0, 'email') });
+      const profile = await call(IdentityRpc.findUserByEmail, { email: requireArg(args, 0, 'email') });
       return { id: profile.id, profile };
     },
   },
   'user:admin': {
     usage: 'user:admin <email> [--revoke]',
     summary: 'grant admin rights (or revoke them with --revoke)',
-    run: (args, call) => call<UserProfile>(IdentityRpc.setAdmin, { email: requireArg(args, 0, 'email'), admin: !args.includes('--revoke') }),
+    run: (args, call) => call(IdentityRpc.setAdmin, { email: requireArg(args, 0, 'email'), admin: !args.includes('--revoke') }),
   },
   'user:tier': {
     usage: `user:tier <email> <${SUBSCRIPTION_TIERS.join('|')}>`,
@@ -41,7 +41,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     async run(args, call) {
       const tier = requireArg(args, 1, 'tier');
       if (!isSubscriptionTier(tier)) throw new UsageError(`unknown tier "${tier}": use one of ${SUBSCRIPTION_TIERS.join(', ')}`);
-      return call<UserProfile>(IdentityRpc.setTier, { email: requireArg(args, 0, 'email'), tier });
+      return call(IdentityRpc.setTier, { email: requireArg(args, 0, 'email'), tier });
     },
   },
   'projections:rebuild': {
@@ -50,7 +50,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     async run(args, call) {
       const service = requireArg(args, 0, 'service');
       if (!(SERVICES as readonly string[]).includes(service)) throw new UsageError(`unknown service "${service}": use one of ${SERVICES.join(', ')}`);
-      return call<RebuildReply>(rebuildSubject(service as ServiceName), {});
+      return call(rebuildRpc(service as ServiceName), {});
     },
   },
 };

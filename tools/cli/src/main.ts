@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
   const rpc = new RpcClient(natsUrl(), Number(process.env.RPC_TIMEOUT_MS ?? 10_000), 'vault-cli');
   await rpc.connect();
   try {
-    const result = await command.run(args, (pattern, payload) => rpc.call(pattern, payload, { accessToken: token, meta: { requestId: `cli-${Date.now()}` } }));
+    const result = await command.run(args, (declaration, payload) => rpc.call(declaration, payload, { accessToken: token, meta: { requestId: `cli-${Date.now()}` } }));
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {

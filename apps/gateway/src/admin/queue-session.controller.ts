@@ -1,7 +1,7 @@
 import { Controller, Delete, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { IdentityRpc, type UserProfile } from '@lv/contracts';
+import { IdentityRpc } from '@lv/contracts';
 import type { UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -29,7 +29,7 @@ export class QueueSessionController {
   async open(@CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     // The token's admin claim was true when it was issued; identity confirms it still is.
-    const profile = await this.rpc.call<UserProfile>(IdentityRpc.getMe, {}, call);
+    const profile = await this.rpc.call(IdentityRpc.getMe, {}, call);
     if (!profile.ai_admin) throw new DomainError('FORBIDDEN');
     const expiresAt = tokenExpiresAt(call.accessToken!);
     if (!expiresAt) throw new DomainError('UNAUTHENTICATED');

@@ -1,18 +1,7 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ErrorCodes,
-  IdentityRpc,
-  REFRESH_COOKIE,
-  type IssuedSession,
-  type RefreshRequest,
-  type SessionView,
-  type SignInRequest,
-  type SignOutReply,
-  type SignOutRequest,
-  type SignUpRequest,
-} from '@lv/contracts';
+import { credentialsBodySchema, ErrorCodes, IdentityRpc, REFRESH_COOKIE, type IssuedSession, type SessionView } from '@lv/contracts';
 import { AccessTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -22,7 +11,6 @@ import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
 import { bearerToken, CallCtx } from '../http/request-context.js';
 import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
-import { credentialsSchema } from './auth.schemas.js';
 import { clearedRefreshCookieOptions, refreshCookieOptions } from './refresh-cookie.js';
 
 /**
@@ -49,8 +37,8 @@ export class AuthController {
   @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'EMAIL_TAKEN' })
   @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED, with Retry-After.' })
   async signUp(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
-    const credentials = parseBody(credentialsSchema, body);
-    const session = await this.rpc.call<IssuedSession, SignUpRequest>(IdentityRpc.signUp, credentials, { meta: call.meta });
+    const credentials = parseBody(credentialsBodySchema, body);
+    const session = await this.rpc.call(IdentityRpc.signUp, credentials, { meta: call.meta });
     return this.startSession(reply, session);
   }
 
@@ -63,8 +51,8 @@ export class AuthController {
   @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'INVALID_CREDENTIALS' })
   @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED, with Retry-After.' })
   async signIn(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
-    const credentials = parseBody(credentialsSchema, body);
-    const session = await this.rpc.call<IssuedSession, SignInRequest>(IdentityRpc.signIn, credentials, { meta: call.meta });
+    const credentials = parseBody(credentialsBodySchema, body);
+    const session = await this.rpc.call(IdentityRpc.signIn, credentials, { meta: call.meta });
     return this.startSession(reply, session);
   }
 
@@ -79,7 +67,7 @@ export class AuthController {
     if (!refreshToken) throw new DomainError('UNAUTHENTICATED');
     let session: IssuedSession;
     try {
-      session = await this.rpc.call<IssuedSession, RefreshRequest>(IdentityRpc.refresh, { refreshToken }, { meta: call.meta });
+      session = await this.rpc.call(IdentityRpc.refresh, { refreshToken }, { meta: call.meta });
     } catch (error) {
       // A refused refresh token is dead for good: drop the cookie so the browser stops sending it.
       if (error instanceof DomainError && ErrorCodes[error.code].status === 401) reply.clearCookie(REFRESH_COOKIE, clearedRefreshCookieOptions(this.config.COOKIE_SECURE));
@@ -102,7 +90,7 @@ export class AuthController {
     const accessToken = await this.validAccessToken(bearerToken(request.headers.authorization));
     if (!refreshToken && !accessToken) return;
     try {
-      await this.rpc.call<SignOutReply, SignOutRequest>(IdentityRpc.signOut, { refreshToken }, { accessToken, meta: call.meta });
+      await this.rpc.call(IdentityRpc.signOut, { refreshToken }, { accessToken, meta: call.meta });
     } catch (error) {
       // Already signed out (unknown or expired session): signing out again is not an error.
       if (error instanceof DomainError && ErrorCodes[error.code].status === 401) return;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { healthSubject, type HealthReport, type ServiceHealthReply, type ServiceName } from '@lv/contracts';
+import { healthRpc, type HealthReport, type ServiceHealthReply, type ServiceName } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
@@ -54,7 +54,7 @@ export class HealthService {
   private async checkService(service: ServiceName, meta: CallContext['meta']): Promise<Record<string, CheckResult>> {
     let reply: ServiceHealthReply | undefined;
     const result = await runCheck(async () => {
-      const answer = await this.rpc.call<unknown>(healthSubject(service), {}, { meta }, HEALTH_CHECK_TIMEOUT_MS).catch((error: unknown) => {
+      const answer = await this.rpc.call(healthRpc(service), {}, { meta }, HEALTH_CHECK_TIMEOUT_MS).catch((error: unknown) => {
         if (error instanceof DomainError && error.code === 'SERVICE_UNAVAILABLE') throw new Error(`no answer (not running, or slower than ${HEALTH_CHECK_TIMEOUT_MS} ms)`);
         throw error;
       });

@@ -1,79 +1,63 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { z } from 'zod';
 import {
-  ErrorCodes,
-  SUBSCRIPTION_TIERS,
-  type Credentials,
-  type ErrorBody,
-  type ErrorCode,
-  type HealthReport,
-  type HealthStatus,
-  type SessionView,
-  type SubscriptionTier,
-  type UpdateProfileRequest,
-  type UserProfile,
-  type VaultStats,
+  credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
+  playbackLinkSchema, recordingSchema, reflectionSchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
+  timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
 } from '@lv/contracts';
 
-// Documentation-only classes for the OpenAPI document. The wire shapes are the contracts'
-// interfaces: each class `implements` its interface, so the document cannot drift from them.
-// Validation happens with zod at the edge (see *.schemas.ts), not through these classes.
+// Names for the OpenAPI document. Swagger's decorators (@ApiBody, @ApiOkResponse) name a body or a
+// reply by a class; these classes are only that name. Their shape is the contracts' zod schema, which
+// openapi.ts writes into the document (z.toJSONSchema), so the document is generated from the very
+// schemas the gateway validates with and the services answer in: nothing here restates a field.
 
-export class CredentialsDto implements Credentials {
-  @ApiProperty({ example: 'parent@example.com', description: 'Trimmed and lower-cased by the gateway.' })
-  email!: string;
+export class CredentialsDto {}
+export class UpdateProfileDto {}
+export class UserProfileDto {}
+export class SessionViewDto {}
+export class VaultStatsDto {}
+export class HealthCheckDto {}
+export class HealthReportDto {}
+export class ErrorBodyDto {}
+export class LetterSummaryDto {}
+export class LetterDto {}
+export class LetterPageDto {}
+export class WriteLetterDto {}
+export class ReviseLetterDto {}
+export class DeleteLetterReplyDto {}
+export class StartUploadDto {}
+export class UploadTicketDto {}
+export class RecordingDto {}
+export class PlaybackLinkDto {}
+export class TimelineEntryDto {}
+export class TimelinePageDto {}
+export class ReflectionDto {}
+export class SaveReflectionDto {}
 
-  @ApiProperty({ minLength: 6, example: 'correct horse battery staple' })
-  password!: string;
-}
-
-export class UserProfileDto implements UserProfile {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() email!: string;
-  @ApiProperty({ type: String, nullable: true }) full_name!: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) avatar_url!: string | null;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ enum: SUBSCRIPTION_TIERS }) subscription_tier!: SubscriptionTier;
-  @ApiProperty() ai_admin!: boolean;
-}
-
-export class SessionViewDto implements SessionView {
-  @ApiProperty({ description: 'RS256 access token; send it as `Authorization: Bearer <token>`.' }) accessToken!: string;
-  @ApiProperty({ description: 'Epoch milliseconds.' }) accessTokenExpiresAt!: number;
-  @ApiProperty({ type: UserProfileDto }) profile!: UserProfileDto;
-}
-
-export class UpdateProfileDto implements UpdateProfileRequest {
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 120 }) full_name?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri', description: 'An https:// URL, or null to remove it.' }) avatar_url?: string | null;
-}
-
-export class VaultStatsDto implements VaultStats {
-  @ApiProperty({ minimum: 0 }) videosSaved!: number;
-  @ApiProperty({ minimum: 0 }) lettersWritten!: number;
-  @ApiProperty({ minimum: 0, maximum: 1, description: '1 when the reflection ("Thoughts & Feelings") is saved, else 0.' }) thoughtsSaved!: number;
-  @ApiProperty({ minimum: 1 }) daysActive!: number;
-}
-
-export class HealthCheckDto {
-  @ApiProperty({ enum: ['up', 'down'] }) status!: HealthStatus;
-  @ApiPropertyOptional() detail?: string;
-  @ApiPropertyOptional() latencyMs?: number;
-}
-
-export class HealthReportDto implements HealthReport {
-  @ApiProperty({ enum: ['up', 'down'] }) status!: HealthStatus;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/HealthCheckDto' },
-    example: { nats: { status: 'up', latencyMs: 1 }, redis: { status: 'up', latencyMs: 1 }, storage: { status: 'up', latencyMs: 4 }, identity: { status: 'up', latencyMs: 3 }, 'postgres:identity': { status: 'up', latencyMs: 3 } },
-  })
-  checks!: Record<string, HealthCheckDto>;
-}
-
-export class ErrorBodyDto implements ErrorBody {
-  @ApiProperty({ enum: Object.keys(ErrorCodes) }) code!: ErrorCode;
-  @ApiProperty({ description: 'The text a person sees.' }) message!: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'Per-field messages (VALIDATION_FAILED).' }) fields?: Record<string, string>;
-  @ApiPropertyOptional({ description: 'Set on INTERNAL errors; quote it to support.' }) errorId?: string;
-  @ApiPropertyOptional({ description: 'Seconds until a RATE_LIMITED caller may retry (also the Retry-After header).' }) retryAfter?: number;
-}
+/**
+ * Which contracts schema each name stands for, and which side of it the document shows: what a
+ * client sends (`input`, before trimming and defaults) or what it receives (`output`).
+ */
+export const DOCUMENTED_SCHEMAS: ReadonlyMap<Function, { schema: z.ZodType; io: 'input' | 'output' }> = new Map<Function, { schema: z.ZodType; io: 'input' | 'output' }>([
+  [CredentialsDto, { schema: credentialsBodySchema, io: 'input' }],
+  [UpdateProfileDto, { schema: updateProfileBodySchema, io: 'input' }],
+  [UserProfileDto, { schema: userProfileSchema, io: 'output' }],
+  [SessionViewDto, { schema: sessionViewSchema, io: 'output' }],
+  [VaultStatsDto, { schema: vaultStatsSchema, io: 'output' }],
+  [HealthCheckDto, { schema: healthCheckSchema, io: 'output' }],
+  [HealthReportDto, { schema: healthReportSchema, io: 'output' }],
+  [ErrorBodyDto, { schema: errorBodySchema, io: 'output' }],
+  [LetterSummaryDto, { schema: letterSummarySchema, io: 'output' }],
+  [LetterDto, { schema: letterSchema, io: 'output' }],
+  [LetterPageDto, { schema: letterPageSchema, io: 'output' }],
+  [WriteLetterDto, { schema: writeLetterBodySchema, io: 'input' }],
+  [ReviseLetterDto, { schema: reviseLetterBodySchema, io: 'input' }],
+  [DeleteLetterReplyDto, { schema: deleteLetterReplySchema, io: 'output' }],
+  [StartUploadDto, { schema: startUploadBodySchema, io: 'input' }],
+  [UploadTicketDto, { schema: uploadTicketSchema, io: 'output' }],
+  [RecordingDto, { schema: recordingSchema, io: 'output' }],
+  [PlaybackLinkDto, { schema: playbackLinkSchema, io: 'output' }],
+  [TimelineEntryDto, { schema: timelineEntrySchema, io: 'output' }],
+  [TimelinePageDto, { schema: timelinePageSchema, io: 'output' }],
+  [ReflectionDto, { schema: reflectionSchema, io: 'output' }],
+  [SaveReflectionDto, { schema: saveReflectionBodySchema, io: 'input' }],
+]);

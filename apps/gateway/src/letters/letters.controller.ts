@@ -2,17 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
-  LetterMessages, LettersRpc, type DeleteLetterReply, type Letter, type LetterByIdRequest, type LetterPage, type ListLettersRequest, type ReviseLetterPayload,
-  type WriteLetterPayload,
+  isLetterId, LetterMessages, LettersRpc, listLettersQuerySchema, reviseLetterBodySchema, writeLetterBodySchema, type Letter, type LetterPage, type ListLettersRequest,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { ErrorBodyDto } from '../http/api-models.js';
+import { ErrorBodyDto, LetterDto, LetterPageDto, ReviseLetterDto, WriteLetterDto } from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
-import { LetterDto, LetterPageDto, ReviseLetterDto, WriteLetterDto } from './letters.models.js';
-import { isLetterId, listLettersQuerySchema, reviseLetterSchema, writeLetterSchema } from './letters.schemas.js';
 
 function letterIdParam(id: string): string {
   if (!isLetterId(id)) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
@@ -42,7 +39,7 @@ export class LettersController {
     const payload: ListLettersRequest = {};
     if (limit !== undefined) payload.limit = limit;
     if (cursor !== undefined) payload.cursor = cursor;
-    return this.rpc.call<LetterPage, ListLettersRequest>(LettersRpc.list, payload, call);
+    return this.rpc.call(LettersRpc.list, payload, call);
   }
 
   @Get(':id')
@@ -50,7 +47,7 @@ export class LettersController {
   @ApiOkResponse({ type: LetterDto })
   @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
   async get(@Param('id') id: string, @CallCtx() call: CallContext): Promise<Letter> {
-    return this.rpc.call<Letter, LetterByIdRequest>(LettersRpc.get, { id: letterIdParam(id) }, call);
+    return this.rpc.call(LettersRpc.get, { id: letterIdParam(id) }, call);
   }
 
   @Post()
@@ -60,8 +57,8 @@ export class LettersController {
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a blank or too long title or body.' })
   @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the id is already used by a different letter.' })
   async write(@Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
-    const { id, title, content } = parseBody(writeLetterSchema, body);
-    return this.rpc.call<Letter, WriteLetterPayload>(LettersRpc.write, { id: id ?? randomUUID(), title, content }, call);
+    const { id, title, content } = parseBody(writeLetterBodySchema, body);
+    return this.rpc.call(LettersRpc.write, { id: id ?? randomUUID(), title, content }, call);
   }
 
   @Put(':id')
@@ -73,8 +70,8 @@ export class LettersController {
   @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the letter was changed elsewhere since expectedVersion; nothing was saved.' })
   async revise(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
     const letterId = letterIdParam(id);
-    const { title, content, expectedVersion } = parseBody(reviseLetterSchema, body);
-    return this.rpc.call<Letter, ReviseLetterPayload>(LettersRpc.revise, { id: letterId, title, content, expectedVersion }, call);
+    const { title, content, expectedVersion } = parseBody(reviseLetterBodySchema, body);
+    return this.rpc.call(LettersRpc.revise, { id: letterId, title, content, expectedVersion }, call);
   }
 
   @Delete(':id')
@@ -83,6 +80,6 @@ export class LettersController {
   @ApiNoContentResponse({ description: 'Deleted: the words are destroyed; the fact that the letter existed stays in its history.' })
   @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
   async delete(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
-    await this.rpc.call<DeleteLetterReply, LetterByIdRequest>(LettersRpc.delete, { id: letterIdParam(id) }, call);
+    await this.rpc.call(LettersRpc.delete, { id: letterIdParam(id) }, call);
   }
 }

@@ -1,12 +1,11 @@
 import { Body, Controller, Get, Inject, Patch } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { IdentityRpc, type UpdateProfileRequest, type UserProfile } from '@lv/contracts';
+import { IdentityRpc, updateProfileBodySchema, type PayloadInput, type UserProfile } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { ErrorBodyDto, UpdateProfileDto, UserProfileDto } from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
-import { updateProfileSchema } from './me.schemas.js';
 
 /** The signed-in user's own profile. Whose profile is decided by identity from the verified token, never by the request. */
 @ApiTags('me')
@@ -19,7 +18,7 @@ export class MeController {
   @Get()
   @ApiOkResponse({ type: UserProfileDto })
   async getMe(@CallCtx() call: CallContext): Promise<UserProfile> {
-    return this.rpc.call<UserProfile>(IdentityRpc.getMe, {}, call);
+    return this.rpc.call(IdentityRpc.getMe, {}, call);
   }
 
   @Patch()
@@ -27,10 +26,10 @@ export class MeController {
   @ApiOkResponse({ type: UserProfileDto })
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
   async updateMe(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UserProfile> {
-    const changes = parseBody(updateProfileSchema, body);
-    const request: UpdateProfileRequest = {};
+    const changes = parseBody(updateProfileBodySchema, body);
+    const request: PayloadInput<typeof IdentityRpc.updateMe> = {};
     if (changes.full_name !== undefined) request.full_name = changes.full_name;
     if (changes.avatar_url !== undefined) request.avatar_url = changes.avatar_url;
-    return this.rpc.call<UserProfile, UpdateProfileRequest>(IdentityRpc.updateMe, request, call);
+    return this.rpc.call(IdentityRpc.updateMe, request, call);
   }
 }

@@ -2,21 +2,19 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Quer
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, TimelineRpc, VaultMediaRpc, type AwaitEntryGoneReply, type DeleteEntryReply, type TimelineEntry, type PlaybackGrant, type PlaybackLink, type Recording, type StartUploadRequest,
-  type TimelinePage, type UploadTicket,
+  listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
+  type Recording, type TimelinePage, type UploadTicket,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
-import { ErrorBodyDto } from '../http/api-models.js';
+import { ErrorBodyDto, PlaybackLinkDto, RecordingDto, StartUploadDto, TimelinePageDto, UploadTicketDto } from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
 import { CallCtx, callContextOf } from '../http/request-context.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
-import { PlaybackLinkDto, RecordingDto, StartUploadDto, TimelinePageDto, UploadTicketDto } from './media-models.js';
 import { VAULT_MEDIA_HTTP } from './media.tokens.js';
 import { MEDIA_BODY_TYPES, type VaultMediaHttp } from './media-proxy.js';
-import { listQuerySchema, startUploadSchema, timelineQuerySchema } from './media.schemas.js';
 
 /**
  * Video and audio messages. Commands and queries go to vault-media over NATS; the bytes (upload
@@ -42,7 +40,7 @@ export class MediaController {
   @ApiResponse({ status: 413, type: ErrorBodyDto, description: 'PAYLOAD_TOO_LARGE, naming the limit.' })
   @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'UPGRADE_REQUIRED: audio messages need essentials, pro or legacy.' })
   async startUpload(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UploadTicket> {
-    return this.rpc.call<UploadTicket, StartUploadRequest>(VaultMediaRpc.startUpload, parseBody(startUploadSchema, body), call);
+    return this.rpc.call(VaultMediaRpc.startUpload, parseBody(startUploadBodySchema, body), call);
   }
 
   @Put('uploads/:id')
@@ -65,7 +63,7 @@ export class MediaController {
   @ApiBearerAuth()
   @ApiOkResponse({ type: RecordingDto, isArray: true, description: 'Your Recordings, newest first (default 10).' })
   async recordings(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<Recording[]> {
-    return this.rpc.call<Recording[]>(VaultMediaRpc.listRecordings, parseBody(listQuerySchema, query), call);
+    return this.rpc.call(VaultMediaRpc.listRecordings, parseBody(listRecordingsQuerySchema, query), call);
   }
 
   @Post('recordings/:id/playback')
@@ -74,7 +72,7 @@ export class MediaController {
   @ApiOkResponse({ type: PlaybackLinkDto, description: `A link signed for 3600 s; also sets the httpOnly ${MEDIA_BINDING_COOKIE} cookie that binds links to you.` })
   @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such recording of yours.' })
   async playback(@Param('id') id: string, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<PlaybackLink> {
-    const grant = await this.rpc.call<PlaybackGrant>(VaultMediaRpc.playbackLink, { id }, call);
+    const grant = await this.rpc.call(VaultMediaRpc.playbackLink, { id }, call);
     reply.setCookie(MEDIA_BINDING_COOKIE, grant.binding.value, {
       httpOnly: true, sameSite: 'strict', secure: this.config.COOKIE_SECURE, path: MEDIA_PLAY_PATH, maxAge: grant.binding.maxAgeSeconds,
     });
@@ -113,7 +111,7 @@ export class TimelineController {
   @ApiOkResponse({ type: TimelinePageDto })
   @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'UPGRADE_REQUIRED: the timeline needs essentials, pro or legacy.' })
   async timeline(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<TimelinePage> {
-    return this.rpc.call<TimelinePage>(TimelineRpc.list, parseBody(timelineQuerySchema, query), call);
+    return this.rpc.call(TimelineRpc.list, parseBody(timelineQuerySchema, query), call);
   }
 
   @Delete(':id')
@@ -123,17 +121,17 @@ export class TimelineController {
   @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such entry of yours.' })
   async remove(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
     try {
-      await this.rpc.call<DeleteEntryReply>(VaultMediaRpc.deleteEntry, { id }, call);
+      await this.rpc.call(VaultMediaRpc.deleteEntry, { id }, call);
     } catch (error) {
       // Not a recording of the caller's: a letter on their timeline gets the message that says why.
       if (error instanceof DomainError && error.code === 'NOT_FOUND') {
-        const entry = await this.rpc.call<TimelineEntry>(TimelineRpc.entry, { id }, call).catch(() => null);
+        const entry = await this.rpc.call(TimelineRpc.entry, { id }, call).catch(() => null);
         if (entry && entry.source !== 'vault-media') throw validationError({ id: MediaMessages.cannotDeleteEntry }, MediaMessages.cannotDeleteEntry);
       }
       throw error;
     }
     // As before the timeline had its own service: once this answers, a reload no longer shows the
     // entry. The timeline drops it when it reads RecordingDeleted, within milliseconds normally.
-    await this.rpc.call<AwaitEntryGoneReply>(TimelineRpc.awaitEntryGone, { id, timeoutMs: ENTRY_GONE_WAIT_MS }, call, ENTRY_GONE_WAIT_MS + 1000).catch(() => undefined);
+    await this.rpc.call(TimelineRpc.awaitEntryGone, { id, timeoutMs: ENTRY_GONE_WAIT_MS }, call, ENTRY_GONE_WAIT_MS + 1000).catch(() => undefined);
   }
 }

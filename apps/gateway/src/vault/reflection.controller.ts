@@ -1,13 +1,11 @@
 import { Body, Controller, Get, Inject, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { LettersRpc, type Reflection, type SaveReflectionRequest } from '@lv/contracts';
+import { LettersRpc, saveReflectionBodySchema, type Reflection } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { ErrorBodyDto } from '../http/api-models.js';
+import { ErrorBodyDto, ReflectionDto, SaveReflectionDto } from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
-import { ReflectionDto, SaveReflectionDto } from './reflection.models.js';
-import { saveReflectionSchema } from './reflection.schemas.js';
 
 /**
  * The vault home's "Thoughts & Feelings" reflection (/api/vault/reflection), kept by the letters
@@ -25,7 +23,7 @@ export class ReflectionController {
   @Get()
   @ApiOkResponse({ type: ReflectionDto, description: 'The caller’s reflection ("" and null when none is saved).' })
   async get(@CallCtx() call: CallContext): Promise<Reflection> {
-    return this.rpc.call<Reflection>(LettersRpc.reflectionGet, {}, call);
+    return this.rpc.call(LettersRpc.reflectionGet, {}, call);
   }
 
   @Put()
@@ -33,7 +31,7 @@ export class ReflectionController {
   @ApiOkResponse({ type: ReflectionDto, description: 'Saved (trimmed); a blank text cleared it.' })
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: not text, or longer than 20,000 characters once trimmed.' })
   async save(@Body() body: unknown, @CallCtx() call: CallContext): Promise<Reflection> {
-    const { text } = parseBody(saveReflectionSchema, body);
-    return this.rpc.call<Reflection, SaveReflectionRequest>(LettersRpc.reflectionSave, { text }, call);
+    const { text } = parseBody(saveReflectionBodySchema, body);
+    return this.rpc.call(LettersRpc.reflectionSave, { text }, call);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { statsSubject, type ServiceName, type VaultStats, type VaultStatsContribution } from '@lv/contracts';
+import { statsRpc, type ServiceName, type VaultStats } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
 import { GATEWAY_CONFIG, RPC_CLIENT, STATS_PROVIDERS } from '../infra/tokens.js';
@@ -33,7 +33,7 @@ export class VaultStatsService {
     const contributions = await Promise.all(
       this.providers.map(async (service) => {
         try {
-          return await this.rpc.call<VaultStatsContribution>(statsSubject(service), {}, call, this.timeoutMs);
+          return await this.rpc.call(statsRpc(service), {}, call, this.timeoutMs);
         } catch (error) {
           log.warn({ service, err: error }, `stats provider ${service} did not answer; counted as 0`);
           return null;

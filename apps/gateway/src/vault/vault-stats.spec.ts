@@ -52,7 +52,7 @@ describe('VaultStatsService', () => {
   function service(answers: Record<string, () => Promise<unknown>>, providers = Object.keys(answers)) {
     const calls: { subject: string; context: CallContext; timeoutMs?: number }[] = [];
     const rpc = {
-      call: (subject: string, _payload: unknown, context: CallContext, timeoutMs?: number) => {
+      call: ({ subject }: { subject: string }, _payload: unknown, context: CallContext, timeoutMs?: number) => {
         calls.push({ subject, context, timeoutMs });
         const service = subject.split('.')[1]!;
         return answers[service]!();

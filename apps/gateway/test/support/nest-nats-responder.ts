@@ -5,6 +5,10 @@ import { DomainError } from '@lv/platform/errors';
 /** Answers one request: return the response, or throw a DomainError / ErrorBody to answer an error. */
 export type RpcHandler = (request: RpcRequest<any>, subject: string) => unknown;
 
+/** A subject, or its RPC declaration from the contracts (IdentityRpc.signIn). */
+export type SubjectLike = string | { readonly subject: string };
+const subjectOf = (subject: SubjectLike) => (typeof subject === 'string' ? subject : subject.subject);
+
 export interface ReceivedRpc {
   subject: string;
   request: RpcRequest<any>;
@@ -32,15 +36,15 @@ export class NestNatsResponder {
   }
 
   /** Answers `subject` with `handler`. */
-  handle(subject: string, handler: RpcHandler): this {
-    this.handlers.set(subject, handler);
-    this.silent.delete(subject);
+  handle(subject: SubjectLike, handler: RpcHandler): this {
+    this.handlers.set(subjectOf(subject), handler);
+    this.silent.delete(subjectOf(subject));
     return this;
   }
 
   /** Receives `subject` but never answers (a hung service). */
-  hang(subject: string): this {
-    this.silent.add(subject);
+  hang(subject: SubjectLike): this {
+    this.silent.add(subjectOf(subject));
     return this;
   }
 
@@ -60,8 +64,8 @@ export class NestNatsResponder {
     await this.nc.flush();
   }
 
-  callsTo(subject: string): RpcRequest<any>[] {
-    return this.received.filter((r) => r.subject === subject).map((r) => r.request);
+  callsTo(subject: SubjectLike): RpcRequest<any>[] {
+    return this.received.filter((r) => r.subject === subjectOf(subject)).map((r) => r.request);
   }
 
   async close(): Promise<void> {

@@ -2,8 +2,8 @@ import { LettersRpc, TITLES_BATCH_MAX, VaultMediaRpc, type RequestMeta, type Tim
 import type { RpcClient } from '@lv/platform/nest';
 import type { Logger } from '@lv/platform/logging';
 
-/** The batch `titles` subject of each source that has words to show. */
-const TITLES_SUBJECT: Partial<Record<TimelineSource, string>> = {
+/** The batch `titles` call of each source that has words to show. */
+const TITLES_SUBJECT: Partial<Record<TimelineSource, typeof LettersRpc.titles | typeof VaultMediaRpc.titles>> = {
   letters: LettersRpc.titles,
   'vault-media': VaultMediaRpc.titles,
 };
@@ -40,7 +40,7 @@ export function sourceTitles(rpc: RpcClient, logger: Logger, timeoutMs: number):
     for (const [source, ids] of bySource) {
       for (let i = 0; i < ids.length; i += TITLES_BATCH_MAX) {
         calls.push(
-          rpc.call<TitlesReply>(TITLES_SUBJECT[source]!, { ids: ids.slice(i, i + TITLES_BATCH_MAX) }, caller, timeoutMs).then(
+          rpc.call(TITLES_SUBJECT[source]!, { ids: ids.slice(i, i + TITLES_BATCH_MAX) }, caller, timeoutMs).then(
             (reply): [TimelineSource, TitlesReply] => [source, reply],
             (err: unknown): [TimelineSource, TitlesReply] => {
               logger.warn({ err, source }, 'titles unavailable from a source; its entries show fallback titles');

@@ -23,8 +23,9 @@ function checkStackId(stackId: string): string {
   return stackId;
 }
 
-export function scopedSubject(subject: string, stackId?: string): string {
-  return `${stackPrefix(stackId)}${subject}`;
+/** A subject, or an RPC declaration (contracts' rpc.ts), with the stack's prefix. */
+export function scopedSubject(subject: string | { readonly subject: string }, stackId?: string): string {
+  return `${stackPrefix(stackId)}${typeof subject === 'string' ? subject : subject.subject}`;
 }
 
 export function scopedStreamName(service: ServiceName, stackId = process.env.STACK_ID ?? ''): string {

@@ -1,6 +1,6 @@
 import { ClientNats } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
-import type { RequestMeta, RpcRequest } from '@lv/contracts';
+import type { PayloadInput, ReplyOf, RequestMeta, RpcDeclaration, RpcRequest } from '@lv/contracts';
 import { DomainError, toErrorBody } from '../errors/index.js';
 import { scopedSubject } from '../messaging/subjects.js';
 
@@ -29,10 +29,23 @@ export class RpcClient {
     await this.client.close();
   }
 
-  async call<TResult, TPayload = unknown>(pattern: string, payload: TPayload, context: CallContext, timeoutMs = this.timeoutMs): Promise<TResult> {
-    const message: RpcRequest<TPayload> = { auth: { accessToken: context.accessToken }, meta: context.meta, payload };
+  /** Calls a declared subject: the payload and the reply are typed from the declaration. */
+  call<D extends RpcDeclaration>(declaration: D, payload: PayloadInput<D>, context: CallContext, timeoutMs = this.timeoutMs): Promise<ReplyOf<D>> {
+    return this.send(declaration.subject, payload, context, timeoutMs) as Promise<ReplyOf<D>>;
+  }
+
+  /**
+   * Sends any payload to a declared subject: for specs proving that a service refuses what the
+   * types would not let a caller send (a forged owner id, a malformed field).
+   */
+  callUnchecked<D extends RpcDeclaration>(declaration: D, payload: unknown, context: CallContext, timeoutMs = this.timeoutMs): Promise<ReplyOf<D>> {
+    return this.send(declaration.subject, payload, context, timeoutMs) as Promise<ReplyOf<D>>;
+  }
+
+  private async send(subject: string, payload: unknown, context: CallContext, timeoutMs: number): Promise<unknown> {
+    const message: RpcRequest = { auth: { accessToken: context.accessToken }, meta: context.meta, payload };
     try {
-      return await firstValueFrom(this.client.send<TResult>(scopedSubject(pattern), message).pipe(timeout(timeoutMs)));
+      return await firstValueFrom(this.client.send<unknown>(scopedSubject(subject), message).pipe(timeout(timeoutMs)));
     } catch (error) {
       const body = toErrorBody(error);
       if (body) throw new DomainError(body.code, body.message, { ...(body.fields && { fields: body.fields }), ...(body.retryAfter !== undefined && { retryAfter: body.retryAfter }) });

@@ -4,7 +4,7 @@ import { MessagePattern } from '@nestjs/microservices';
 import { Migration } from '@mikro-orm/migrations';
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
-import { healthSubject, type ServiceHealthReply } from '@lv/contracts';
+import { emptyPayload, healthRpc, replyType, rpc as declareRpc } from '@lv/contracts';
 import { generateTestKeys, POSTGRES_ADMIN_URL, uniqueStackId, waitFor } from '@lv/testing';
 import { AccessTokenSigner } from '../auth/index.js';
 import { commonConfigSchema, ConfigError, databaseConfigSchema, type z } from '../config/index.js';
@@ -22,7 +22,8 @@ import { migrateService, startService, type RunningService, type ServiceDefiniti
 
 process.env.STACK_ID = uniqueStackId('runsvc');
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const PROBE_SUBJECT = 'rpc.billing.probe';
+const PROBE = declareRpc('rpc.billing.probe', { payload: emptyPayload, reply: replyType<{ ok: true }>() });
+const PROBE_SUBJECT = PROBE.subject;
 const keys = generateTestKeys();
 const logger = createLogger('run-service-spec', 'silent');
 
@@ -69,7 +70,7 @@ function probeDefinition(client: () => RpcClient): ServiceDefinition<ProbeConfig
           start: async () => { happened.push('listener started'); },
           stop: async () => {
             // Requests stop first: by now nobody answers on NATS.
-            const code = await client().call(healthSubject('billing'), {}, { meta: { requestId: 'during-stop' } }, 1000).then(() => 'answered', (e: DomainError) => e.code);
+            const code = await client().call(healthRpc('billing'), {}, { meta: { requestId: 'during-stop' } }, 1000).then(() => 'answered', (e: DomainError) => e.code);
             happened.push(`listener stopped (health: ${code})`);
           },
         }],
@@ -138,24 +139,24 @@ describe('runService: one bootstrap for every service', () => {
     expect(happened.filter((h) => h !== 'task ran')).toEqual(['setup', 'consumer started', 'listener started']);
     // The probe table exists: the service runs on the migrated database.
     await expect(service.core.orm.em.fork().execute('select count(*) from probe')).resolves.toBeDefined();
-    const health = await rpc.call<ServiceHealthReply>(healthSubject('billing'), {}, { meta: { requestId: 'spec' } });
+    const health = await rpc.call(healthRpc('billing'), {}, { meta: { requestId: 'spec' } });
     expect(health).toEqual({ service: 'billing', status: 'up', checks: { postgres: { status: 'up' }, probe: { status: 'up' } } });
   });
 
   it("reports the definition's own checks: down, with the reason", async () => {
     probeUp = false;
-    const health = await rpc.call<ServiceHealthReply>(healthSubject('billing'), {}, { meta: { requestId: 'spec' } });
+    const health = await rpc.call(healthRpc('billing'), {}, { meta: { requestId: 'spec' } });
     probeUp = true;
     expect(health).toEqual({ service: 'billing', status: 'down', checks: { postgres: { status: 'up' }, probe: { status: 'down', detail: 'the probe is down' } } });
   });
 
   it("guards the definition's handlers: no token is UNAUTHENTICATED, a user's token passes", async () => {
     const codeOf = (p: Promise<unknown>) => p.then(() => 'OK', (e: DomainError) => e.code);
-    expect(await codeOf(rpc.call(PROBE_SUBJECT, {}, { meta: { requestId: 'spec' } }))).toBe('UNAUTHENTICATED');
-    expect(await codeOf(rpc.call(PROBE_SUBJECT, {}, { accessToken: 'not-a-token', meta: { requestId: 'spec' } }))).toBe('UNAUTHENTICATED');
+    expect(await codeOf(rpc.call(PROBE, {}, { meta: { requestId: 'spec' } }))).toBe('UNAUTHENTICATED');
+    expect(await codeOf(rpc.call(PROBE, {}, { accessToken: 'not-a-token', meta: { requestId: 'spec' } }))).toBe('UNAUTHENTICATED');
     const userId = randomUUID();
     const token = new AccessTokenSigner(keys.privateKey).sign({ sub: userId, sid: randomUUID(), email: 'probe@example.com', tier: 'none', admin: false, kind: 'user' }, 60).token;
-    expect(await rpc.call(PROBE_SUBJECT, {}, { accessToken: token, meta: { requestId: 'spec' } })).toEqual({ ok: true });
+    expect(await rpc.call(PROBE, {}, { accessToken: token, meta: { requestId: 'spec' } })).toEqual({ ok: true });
   });
 
   it('shuts down in order: requests, listeners, consumers and tasks, Nest, its own resources, then the connections', async () => {
@@ -184,7 +185,7 @@ describe('runService: one bootstrap for every service', () => {
     const failing: ServiceDefinition<ProbeConfig> = { ...definition, setup: () => { throw new Error('storage unreachable'); } };
     await expect(startService(failing, env, { logger })).rejects.toThrow('storage unreachable');
     // Nothing answers: no half-started service stayed on NATS.
-    const code = await rpc.call(healthSubject('billing'), {}, { meta: { requestId: 'spec' } }, 1000).then(() => 'answered', (e: DomainError) => e.code);
+    const code = await rpc.call(healthRpc('billing'), {}, { meta: { requestId: 'spec' } }, 1000).then(() => 'answered', (e: DomainError) => e.code);
     expect(code).toBe('SERVICE_UNAVAILABLE');
     await noConnectionsLeft();
   });

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Controller, Module, type DynamicModule, type INestMicroservice, type Provider, type Type } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import { MessagePattern, Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import { healthSubject, type ServiceHealthReply, type ServiceName } from '@lv/contracts';
+import { healthRpc, type ServiceHealthReply, type ServiceName } from '@lv/contracts';
 import { AccessTokenVerifier, RevokedSessions } from '../auth/index.js';
 import { databaseConfigSchema, loadConfig, readPem, z } from '../config/index.js';
 import { createOrm, ensureDatabase, migrateUp, pingDatabase, type ServiceMigration } from '../database/index.js';
@@ -232,11 +232,12 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
     const checks: Record<string, HealthCheck> = { postgres: () => pingDatabase(core.orm.em), ...parts.health };
     const module: DynamicModule = {
       module: ServiceModule,
-      controllers: [...parts.controllers, healthController(scopedSubject(healthSubject(definition.name)), () => checkHealth(definition.name, checks))],
+      controllers: [...parts.controllers, healthController(scopedSubject(healthRpc(definition.name)), () => checkHealth(definition.name, checks))],
       providers: [
         ...(parts.providers ?? []),
         // The guard on every handler (owner, operator or viewer, as each declares), and the registry
         // that refuses to start a service with an undeclared handler.
+        { provide: AccessTokenVerifier, useValue: verifier },
         ...rpcAuthProviders({ accessTokens: verifier, viewerPublicKey: config.VIEWER_JWT_PUBLIC_KEY, redis: core.redis }),
         { provide: APP_FILTER, useClass: RpcErrorFilter },
       ],

@@ -1,7 +1,9 @@
-import { LETTER_TITLE_MAX, LetterMessages } from '@lv/contracts';
+import {
+  isLetterId, LETTER_TITLE_MAX, LetterApiMessages as LETTER_API_MESSAGES, LetterMessages, listLettersQuerySchema, reviseLetterBodySchema as reviseLetterSchema,
+  writeLetterBodySchema as writeLetterSchema,
+} from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { parseBody } from '../http/body.js';
-import { isLetterId, LETTER_API_MESSAGES, listLettersQuerySchema, reviseLetterSchema, writeLetterSchema } from './letters.schemas.js';
 
 function fieldsOf(schema: Parameters<typeof parseBody>[0], body: unknown): Record<string, string> | undefined {
   try {

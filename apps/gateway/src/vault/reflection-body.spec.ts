@@ -1,7 +1,6 @@
-import { REFLECTION_MAX, ReflectionMessages } from '@lv/contracts';
+import { REFLECTION_MAX, ReflectionApiMessages as REFLECTION_API_MESSAGES, ReflectionMessages, saveReflectionBodySchema as saveReflectionSchema } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { parseBody } from '../http/body.js';
-import { REFLECTION_API_MESSAGES, saveReflectionSchema } from './reflection.schemas.js';
 
 function fieldsOf(body: unknown): Record<string, string> | undefined {
   try {

@@ -1,6 +1,6 @@
 import { DomainError } from '@lv/platform/errors';
 import { parseBody } from '../http/body.js';
-import { credentialsSchema } from './auth.schemas.js';
+import { credentialsBodySchema as credentialsSchema } from '@lv/contracts';
 
 function fieldsOf(body: unknown): Record<string, string> | undefined {
   try {

@@ -1,6 +1,6 @@
 import { DomainError } from '@lv/platform/errors';
 import { parseBody } from '../http/body.js';
-import { PROFILE_MESSAGES, updateProfileSchema } from './me.schemas.js';
+import { ProfileMessages as PROFILE_MESSAGES, updateProfileBodySchema as updateProfileSchema } from '@lv/contracts';
 
 function fieldsOf(body: unknown): Record<string, string> | undefined {
   try {

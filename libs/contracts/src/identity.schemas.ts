@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { SUBSCRIPTION_TIERS } from './tiers.js';
+import { AuthMessages } from './validation.js';
+
+// Profiles, sessions and their requests on the wire, as zod schemas (the types are inferred from
+// them). Kept apart from identity.ts so the SPA, which imports only types from here, never bundles zod.
+
+/** The profile every signed-in user has (owner-core spec, section 3: user_profiles). */
+export const userProfileSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  full_name: z.string().nullable(),
+  avatar_url: z.string().nullable().meta({ format: 'uri' }),
+  created_at: z.iso.datetime(),
+  subscription_tier: z.enum(SUBSCRIPTION_TIERS),
+  ai_admin: z.boolean(),
+});
+export type UserProfile = z.infer<typeof userProfileSchema>;
+
+/** What the SPA receives from /api/auth/*: the session without the refresh token. */
+export const sessionViewSchema = z.object({
+  accessToken: z.string().meta({ description: 'RS256 access token; send it as `Authorization: Bearer <token>`.' }),
+  /** Epoch milliseconds. */
+  accessTokenExpiresAt: z.number().meta({ description: 'Epoch milliseconds.' }),
+  profile: userProfileSchema,
+});
+export type SessionView = z.infer<typeof sessionViewSchema>;
+
+/** What sign-in, sign-up and refresh return to the gateway. The refresh token never reaches the SPA's JavaScript: the gateway puts it in an httpOnly cookie. */
+export const issuedSessionSchema = sessionViewSchema.extend({
+  refreshToken: z.string(),
+  refreshTokenExpiresAt: z.number(),
+  sessionId: z.string(),
+});
+export type IssuedSession = z.infer<typeof issuedSessionSchema>;
+
+// HTTP bodies, validated by the gateway with the spec's exact texts (owner-core spec, section 5).
+export const PASSWORD_HTTP_MAX_LENGTH = 1024;
+export const ProfileMessages = {
+  fullNameType: 'Full name must be text',
+  fullNameTooLong: 'Full name must be at most 120 characters',
+  avatarUrl: 'Avatar URL must be an https:// address',
+} as const;
+
+/** POST /api/auth/sign-up and sign-in. Email trimmed and lower-cased; the password sent as typed. */
+export const credentialsBodySchema = z.object({
+  email: z
+    .string({ error: AuthMessages.emailRequired })
+    .trim()
+    .toLowerCase()
+    .min(1, AuthMessages.emailRequired)
+    .max(254, AuthMessages.emailInvalid)
+    .pipe(z.email({ error: AuthMessages.emailInvalid }))
+    .meta({ example: 'parent@example.com' }),
+  // The sign-up checklist (8+, mixed case...) is guidance only: the rule is 6 characters.
+  password: z
+    .string({ error: AuthMessages.passwordRequired })
+    .min(1, AuthMessages.passwordRequired)
+    .min(6, AuthMessages.passwordTooShort)
+    .max(PASSWORD_HTTP_MAX_LENGTH, `Password must be at most ${PASSWORD_HTTP_MAX_LENGTH} characters`),
+});
+export type Credentials = z.input<typeof credentialsBodySchema>;
+
+/**
+ * PATCH /api/me: only the two editable fields; anything else in the body (an id, an email, a tier)
+ * is dropped, so a client can never touch more than its own name and picture. A blank name is null.
+ */
+export const updateProfileBodySchema = z.object({
+  full_name: z
+    .string({ error: ProfileMessages.fullNameType })
+    .trim()
+    .max(120, ProfileMessages.fullNameTooLong)
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional(),
+  avatar_url: z
+    .url({ protocol: /^https$/, hostname: z.regexes.domain, error: ProfileMessages.avatarUrl })
+    .max(2048, ProfileMessages.avatarUrl)
+    .nullable()
+    .optional(),
+});
+export type UpdateProfileRequest = z.input<typeof updateProfileBodySchema>;
+
+// RPC payloads (rpc.identity.*, IdentityRpc in messaging.ts). identity checks the words itself
+// (validateCredentials, with the same messages); these only bound what may arrive.
+export const credentialsPayloadSchema = z.object({ email: z.string(), password: z.string() });
+export const refreshPayloadSchema = z.object({ refreshToken: z.string().min(1).max(200) });
+export const signOutPayloadSchema = z.object({ refreshToken: z.string().max(200).optional() });
+/** Strict: a payload naming anything else (an id, a tier) is refused, not silently trimmed. */
+export const updateProfilePayloadSchema = z.object({ full_name: z.string().max(500).nullable().optional(), avatar_url: z.string().max(2000).nullable().optional() }).strict();
+export const findUserPayloadSchema = z.object({ email: z.string().min(3).max(254) });
+export const setAdminPayloadSchema = findUserPayloadSchema.extend({ admin: z.boolean() });
+export const setTierPayloadSchema = findUserPayloadSchema.extend({ tier: z.enum(SUBSCRIPTION_TIERS) });
+export const signOutReplySchema = z.object({ revoked: z.boolean() });
+export type SignOutReply = z.infer<typeof signOutReplySchema>;
+

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { LETTER_CONTENT_MAX, LETTER_TITLE_MAX, LETTERS_PAGE_MAX, LetterMessages, REFLECTION_MAX, ReflectionMessages } from './letters.js';
+
+// The shapes of letters and the reflection on the wire, as zod schemas (the types are inferred from
+// them). Kept apart from letters.ts so the SPA, which imports only types and messages from here,
+// never bundles zod.
+
+/** One row of the list: never the whole letter. `version` is what an editor sends back as `expectedVersion`. */
+export const letterSummarySchema = z.object({
+  id: z.uuid(),
+  title: z.string().max(LETTER_TITLE_MAX),
+  preview: z.string().meta({ description: 'The first 100 characters of the letter.' }),
+  word_count: z.number().int().min(0),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+  version: z.number().int().min(1).meta({ description: 'Send it back as expectedVersion when saving an edit.' }),
+});
+export type LetterSummary = z.infer<typeof letterSummarySchema>;
+
+/** A whole letter, for the viewer and the editor. */
+export const letterSchema = letterSummarySchema.extend({ content: z.string().max(LETTER_CONTENT_MAX) });
+export type Letter = z.infer<typeof letterSchema>;
+
+/** A page of the list, newest first; `nextCursor` fetches the next (older) page, null at the end. */
+export const letterPageSchema = z.object({
+  letters: z.array(letterSummarySchema),
+  nextCursor: z.string().nullable().meta({ description: 'Pass as ?cursor= for the next (older) page; null at the end.' }),
+});
+export type LetterPage = z.infer<typeof letterPageSchema>;
+
+export const deleteLetterReplySchema = z.object({ id: z.string(), deleted: z.literal(true) });
+export type DeleteLetterReply = z.infer<typeof deleteLetterReplySchema>;
+
+// HTTP bodies (gateway), validated at the edge with the words a person sees. The owner is never
+// part of a body or payload: services take it from the verified access token.
+
+/** Extra texts of the letters API (the words of the letter itself use LetterMessages). */
+export const LetterApiMessages = {
+  id: 'A letter id is a UUID.',
+  expectedVersion: 'Send the version of the letter you edited (expectedVersion).',
+  limit: `limit is a whole number from 1 to ${LETTERS_PAGE_MAX}.`,
+  cursor: 'This list position is not valid. Reload the list.',
+} as const;
+
+// Trimmed at the edge (the service trims too, and refuses blank words with the same messages).
+const letterTitle = z.string({ error: LetterMessages.titleRequired }).trim().min(1, LetterMessages.titleRequired).max(LETTER_TITLE_MAX, LetterMessages.titleTooLong);
+const letterContent = z.string({ error: LetterMessages.contentRequired }).trim().min(1, LetterMessages.contentRequired).max(LETTER_CONTENT_MAX, LetterMessages.contentTooLong);
+
+/** POST /api/letters. `id` (a UUID the client makes up per new letter) makes a retried save harmless. Other fields are dropped. */
+export const writeLetterBodySchema = z.object({
+  id: z
+    .uuid({ error: LetterApiMessages.id })
+    .transform((id) => id.toLowerCase())
+    .optional()
+    .meta({ description: 'Chosen by the client for each new letter: sending the same letter again with the same id returns the first save instead of a copy.' }),
+  title: letterTitle,
+  content: letterContent,
+});
+export type WriteLetterRequest = z.input<typeof writeLetterBodySchema>;
+
+/** PUT /api/letters/:id. `expectedVersion` is the version the editor showed: a newer one is a CONFLICT. */
+export const reviseLetterBodySchema = z.object({
+  title: letterTitle,
+  content: letterContent,
+  expectedVersion: z.number({ error: LetterApiMessages.expectedVersion }).int(LetterApiMessages.expectedVersion).min(0, LetterApiMessages.expectedVersion),
+});
+export type ReviseLetterRequest = z.input<typeof reviseLetterBodySchema>;
+
+/** GET /api/letters?limit=&cursor= */
+export const listLettersQuerySchema = z.object({
+  limit: z.coerce.number({ error: LetterApiMessages.limit }).int(LetterApiMessages.limit).min(1, LetterApiMessages.limit).max(LETTERS_PAGE_MAX, LetterApiMessages.limit).optional(),
+  cursor: z.string().min(1, LetterApiMessages.cursor).max(200, LetterApiMessages.cursor).optional(),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path id that cannot name a letter is simply not found (never a 400 that tells ids apart). */
+export function isLetterId(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+// RPC payloads (rpc.letters.*, LettersRpc in messaging.ts). Checked by the service too (it does not
+// trust its callers). Blank or over-long words are the decider's to refuse, with the shared
+// messages; a malformed id is NOT_FOUND in the service. These only bound what may arrive.
+export const listLettersPayloadSchema = z.object({ limit: z.number().int().min(1).max(LETTERS_PAGE_MAX).optional(), cursor: z.string().max(200).optional() });
+export const letterByIdPayloadSchema = z.object({ id: z.string().max(64) });
+export const writeLetterPayloadSchema = z.object({ id: z.uuid(), title: z.string(), content: z.string() });
+export const reviseLetterPayloadSchema = z.object({ id: z.string().max(64), title: z.string(), content: z.string(), expectedVersion: z.number().int().min(0) });
+export type ListLettersRequest = z.input<typeof listLettersPayloadSchema>;
+export type WriteLetterPayload = z.input<typeof writeLetterPayloadSchema>;
+export type ReviseLetterPayload = z.input<typeof reviseLetterPayloadSchema>;
+
+/**
+ * GET and PUT /api/vault/reflection (rpc.letters.reflection.get / .save): the caller's own
+ * reflection; `text` is '' and `updated_at` null when none is saved (or it was cleared).
+ */
+export const reflectionSchema = z.object({
+  text: z.string().max(REFLECTION_MAX).meta({ description: 'The saved reflection; empty when none is saved.' }),
+  updated_at: z.iso.datetime().nullable().meta({ description: 'When it was last saved; null when none is saved.' }),
+});
+export type Reflection = z.infer<typeof reflectionSchema>;
+
+export const ReflectionApiMessages = {
+  text: 'Send the reflection as text (an empty text clears it).',
+} as const;
+
+/**
+ * PUT /api/vault/reflection. Trimmed at the edge (the service trims and checks again); a blank text
+ * is valid and clears the reflection. Any other field (an owner, a date) is dropped.
+ */
+export const saveReflectionBodySchema = z.object({
+  text: z.string({ error: ReflectionApiMessages.text }).trim().max(REFLECTION_MAX, ReflectionMessages.tooLong),
+});
+export type SaveReflectionRequest = z.input<typeof saveReflectionBodySchema>;
+
+/** rpc.letters.reflection.save. Length is the decider's to refuse (after trimming); this only bounds the payload. */
+export const saveReflectionPayloadSchema = z.object({ text: z.string().max(REFLECTION_MAX * 4) });
+

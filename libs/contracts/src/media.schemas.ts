@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import {
+  MEDIA_INTEGRITY, MEDIA_TYPES, MediaMessages, RECORDING_TITLE_MAX, RECORDINGS_LIST_LIMIT, SHA256_HEX,
+} from './media.js';
+
+// The shapes of recordings on the wire, as zod schemas (the types are inferred from
+// them). Kept apart from media.ts so the SPA, which imports only types and constants from here,
+// never bundles zod.
+//
+//   POST   /api/media/uploads              StartUploadRequest -> 201 UploadTicket | 409 DUPLICATE_MEDIA | 413 | 403 UPGRADE_REQUIRED
+//   PUT    /api/media/uploads/:id          raw webm body (video/webm | audio/webm) -> 201 Recording | 413 | 415 | 400 UPLOAD_INCOMPLETE
+//   GET    /api/media/recordings?limit=10  -> Recording[] (newest first)
+//   POST   /api/media/recordings/:id/playback -> PlaybackLink (and the lv_media cookie that binds links to the owner)
+//   GET    /api/media/play/:id?u&exp&sig   -> the bytes, with Range (206) support; 403 for an expired, altered or foreign link
+//   GET    /api/timeline?limit&before      -> TimelinePage | 403 UPGRADE_REQUIRED
+//   DELETE /api/timeline/:id               -> 204 (removes the object and the entry)
+
+/** POST /api/media/uploads, validated by the gateway. The title's rules are the spec's (required, at most 100 characters). */
+export const startUploadBodySchema = z.object({
+  type: z.enum(MEDIA_TYPES, { error: 'Choose video or audio.' }),
+  title: z
+    .string({ error: MediaMessages.missingInfo })
+    .trim()
+    .min(1, MediaMessages.missingInfo)
+    .refine((t) => Array.from(t).length <= RECORDING_TITLE_MAX, MediaMessages.titleTooLong)
+    .meta({ example: 'For your 18th birthday', maxLength: RECORDING_TITLE_MAX }),
+  /** SHA-256 of the whole recording, hex, computed by the browser before the body is sent. */
+  sha256: z
+    .string({ error: 'A SHA-256 of the recording is required.' })
+    .regex(/^[0-9a-fA-F]{64}$/, 'A SHA-256 of the recording (64 hex digits) is required.')
+    .transform((s) => s.toLowerCase())
+    .meta({ description: 'SHA-256 of the whole recording, computed by the browser.' }),
+  /** Size in bytes of the body the browser is about to send. */
+  size: z.number({ error: 'The recording size is required.' }).int().positive('The recording is empty.').meta({ description: 'Bytes the PUT will send.' }),
+});
+export type StartUploadRequest = z.input<typeof startUploadBodySchema>;
+
+/** GET /api/media/recordings?limit= */
+export const listRecordingsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(100).default(RECORDINGS_LIST_LIMIT) });
+
+export const uploadTicketSchema = z.object({
+  uploadId: z.uuid(),
+  /** Where to PUT the body (through the gateway). */
+  uploadUrl: z.string().meta({ example: '/api/media/uploads/0b7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e' }),
+  objectKey: z.string(),
+  contentType: z.string(),
+  maxBytes: z.number().int(),
+});
+export type UploadTicket = z.infer<typeof uploadTicketSchema>;
+
+/** One of "Your Recordings" (spec, section 3: vault_entries / timeline_entries_clean). */
+export const recordingSchema = z.object({
+  id: z.uuid(),
+  type: z.enum(MEDIA_TYPES),
+  file_type: z.enum(MEDIA_TYPES),
+  title: z.string(),
+  /** The object key in the vaultmedia bucket. */
+  file_path: z.string().meta({ description: 'Object key in the vaultmedia bucket.' }),
+  content_type: z.string(),
+  size: z.number().int(),
+  /** SHA-256 of the content (hex). */
+  blob_hash: z.string().meta({ description: 'SHA-256 of the content.' }),
+  integrity: z.enum(MEDIA_INTEGRITY).meta({ description: 'Set by the media-hashing job after the save.' }),
+  created_at: z.iso.datetime(),
+  timestamp: z.iso.datetime(),
+});
+export type Recording = z.infer<typeof recordingSchema>;
+
+export const playbackLinkSchema = z.object({
+  /** Same-origin path of the gateway, signed for this user and recording. */
+  url: z.string().meta({ description: 'Same-origin, signed for 3600 s and for you only.' }),
+  /** Epoch milliseconds. */
+  expiresAt: z.number().meta({ description: 'Epoch milliseconds.' }),
+});
+export type PlaybackLink = z.infer<typeof playbackLinkSchema>;
+
+/** What the vault-media RPC answers to the gateway: the link, and the owner binding the gateway puts in a cookie. */
+export const playbackGrantSchema = playbackLinkSchema.extend({
+  binding: z.object({ value: z.string(), maxAgeSeconds: z.number().int() }),
+});
+export type PlaybackGrant = z.infer<typeof playbackGrantSchema>;
+
+
+
+export const deleteEntryReplySchema = z.object({ id: z.string(), deleted: z.literal(true) });
+export type DeleteEntryReply = z.infer<typeof deleteEntryReplySchema>;
+
+// RPC payloads (rpc.vault-media.*, VaultMediaRpc in messaging.ts), checked by vault-media too (it does
+// not trust its callers). Titles, hashes and sizes are the service's to judge, with the shared messages.
+export const startUploadPayloadSchema = z.object({ type: z.enum(MEDIA_TYPES), title: z.string().max(1000), sha256: z.string().max(128), size: z.number() });
+export const listRecordingsPayloadSchema = z.object({ limit: z.number().int().min(1).max(100).optional() });
+export const entryByIdPayloadSchema = z.object({ id: z.string().max(64) });
+
+/** rpc.vault-media.report-hash: the media-hashing worker's result. `sha256` null means the object is gone. */
+export const reportHashPayloadSchema = z.object({
+  recordingId: z.string().max(64),
+  sha256: z.string().regex(SHA256_HEX).nullable(),
+  size: z.number().int().min(0).nullable(),
+  /** Capability minted by vault-media when it enqueued the job: only that job can report for that recording. */
+  reportToken: z.string().max(128),
+});
+export type ReportHashPayload = z.infer<typeof reportHashPayloadSchema>;
+
+export const reportHashReplySchema = z.object({ recordingId: z.string(), integrity: z.enum([...MEDIA_INTEGRITY, 'ignored']) });
+export type ReportHashReply = z.infer<typeof reportHashReplySchema>;
+

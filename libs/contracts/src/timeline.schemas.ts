@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { MEDIA_INTEGRITY } from './media.js';
+import { AWAIT_ENTRY_GONE_MAX_MS, TIMELINE_ENTRY_TYPES, TIMELINE_PAGE_MAX, TIMELINE_SOURCES, TITLES_BATCH_MAX } from './timeline.js';
+
+// The timeline's shapes on the wire, as zod schemas (the types are inferred from them). Kept apart
+// from timeline.ts so the SPA, which imports only types and constants, never bundles zod.
+//
+//   GET    /api/timeline?limit&before      -> TimelinePage | 403 UPGRADE_REQUIRED
+//   DELETE /api/timeline/:id               -> 204 (removes the recording; its entry leaves the timeline)
+
+/** GET /api/timeline?limit=&before= */
+export const timelineQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(TIMELINE_PAGE_MAX).optional(),
+  before: z.string().max(200).optional().meta({ description: 'nextCursor of the previous page: entries older than it.' }),
+});
+
+export const timelineEntrySchema = z.object({
+  id: z.uuid(),
+  source: z.enum(TIMELINE_SOURCES),
+  type: z.enum(TIMELINE_ENTRY_TYPES),
+  /** 'media' for recordings, 'message' for letters and documents. */
+  entry_type: z.enum(['media', 'message']),
+  title: z.string(),
+  /** Object key for media entries, null otherwise. */
+  file_path: z.string().nullable(),
+  blob_hash: z.string().nullable(),
+  size: z.number().int().nullable(),
+  integrity: z.enum(MEDIA_INTEGRITY).nullable(),
+  word_count: z.number().int().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  timestamp: z.iso.datetime(),
+  created_at: z.iso.datetime(),
+});
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+
+export const timelinePageSchema = z.object({
+  entries: z.array(timelineEntrySchema),
+  nextCursor: z.string().nullable().meta({ description: 'Pass as ?before= for older entries.' }),
+});
+export type TimelinePage = z.infer<typeof timelinePageSchema>;
+
+// RPC payloads (rpc.timeline.*, TimelineRpc in messaging.ts), checked by the timeline too.
+export const timelinePayloadSchema = z.object({ limit: z.number().int().min(1).max(TIMELINE_PAGE_MAX).optional(), before: z.string().max(200).optional() });
+export type TimelineRequest = z.input<typeof timelinePayloadSchema>;
+
+/** rpc.timeline.entry: one entry of the caller's vault (NOT_FOUND when it is not theirs or is gone). */
+export const timelineEntryPayloadSchema = z.object({ id: z.string().max(64) });
+
+/** rpc.timeline.await-entry-gone: waits (at most `timeoutMs`, capped) until the entry left the caller's timeline. */
+export const awaitEntryGonePayloadSchema = z.object({ id: z.string().max(64), timeoutMs: z.number().int().min(0).max(AWAIT_ENTRY_GONE_MAX_MS).optional() });
+export const awaitEntryGoneReplySchema = z.object({
+  /** false when the deadline passed first (the entry leaves once the timeline has read the event). */
+  gone: z.boolean(),
+});
+export type AwaitEntryGoneReply = z.infer<typeof awaitEntryGoneReplySchema>;
+
+/**
+ * rpc.<source>.titles: the words of the caller's own items, by id, for one timeline page. Ids of
+ * other vaults and unknown ids are omitted (never an error that would tell them apart). Which ids
+ * name the caller's items is the source's to decide; the ids are only bounded here.
+ */
+export const titlesPayloadSchema = z.object({ ids: z.array(z.string().max(64)).max(TITLES_BATCH_MAX) });
+export type TitlesRequest = z.input<typeof titlesPayloadSchema>;
+export const titlesReplySchema = z.object({ titles: z.record(z.string(), z.string()) });
+export type TitlesReply = z.infer<typeof titlesReplySchema>;

@@ -44,9 +44,24 @@ export default defineConfig(
     },
   },
   {
-    // Plain JavaScript (tools' scripts, jest configs) is in no tsconfig: syntax-level rules only.
+    // Plain JavaScript (tools' scripts, jest configs): typed by inference through tsconfig.eslint-js.json
+    // (allowJs), which is enough for the promise rules; the rest of the type-checked set would only
+    // report JavaScript's untyped values.
     files: ['**/*.{js,mjs,cjs}'],
     extends: [tseslint.configs.recommended],
+    languageOptions: {
+      parserOptions: { project: './tsconfig.eslint-js.json', tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
+    // Runs in the browser before the bundle, outside every project.
+    files: ['apps/web/public/**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
   },
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],

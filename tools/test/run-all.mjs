@@ -60,17 +60,16 @@ async function infrastructure() {
 /** What the specs read: TEST_POSTGRES_URL (libs/testing), NATS_URL and REDIS_URL. */
 const testInfraEnv = (urls) => ({ TEST_POSTGRES_URL: urls.postgres, NATS_URL: urls.nats, REDIS_URL: urls.redis });
 let interrupted = false;
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, async () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    console.log(`\n[test] ${sig}: stopping`);
-    if (current) try { process.kill(-current.pid, 'SIGTERM'); } catch { /* gone */ }
-    await stack?.stop().catch(() => undefined);
-    await infra?.stop().catch(() => undefined);
-    process.exit(130);
-  });
+async function interrupt(sig) {
+  if (interrupted) process.exit(130);
+  interrupted = true;
+  console.log(`\n[test] ${sig}: stopping`);
+  if (current) try { process.kill(-current.pid, 'SIGTERM'); } catch { /* gone */ }
+  await stack?.stop().catch(() => undefined);
+  await infra?.stop().catch(() => undefined);
 }
+// A signal handler cannot await: whatever stopping does, the runner then exits.
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => void interrupt(sig).finally(() => process.exit(130)));
 
 /** Runs `node <args>` from the repo root with inherited output; resolves to { code, timedOut }. */
 function run(args, { env = {}, timeoutMs }) {

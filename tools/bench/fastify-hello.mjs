@@ -10,6 +10,7 @@ await app.listen({ host: '127.0.0.1', port: Number(process.argv[2] ?? 0) });
 const address = app.server.address();
 process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
 
-const close = () => app.close().then(() => process.exit(0), () => process.exit(1));
+// Both outcomes exit, so nothing is left to handle.
+const close = () => void app.close().then(() => process.exit(0), () => process.exit(1));
 process.on('SIGTERM', close);
 process.on('SIGINT', close);

@@ -54,19 +54,19 @@ async function cleanup() {
   stack = undefined;
   await new Promise((r) => logStream.end(r));
 }
+// Signal handlers and the watchdog cannot await: the process exits with `code` whatever cleanup does.
+const stopWith = (code) => void cleanup().catch((err) => say(`[bench-media] cleanup: ${err.message}`)).finally(() => process.exit(code));
 for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, async () => {
+  process.on(sig, () => {
     if (finishing) process.exit(130);
     finishing = true;
-    await cleanup();
-    process.exit(130);
+    stopWith(130);
   });
 }
-const watchdog = setTimeout(async () => {
+const watchdog = setTimeout(() => {
   say(`[bench-media] took longer than ${WATCHDOG_MS / 1000}s: stopping`);
   finishing = true;
-  await cleanup();
-  process.exit(1);
+  stopWith(1);
 }, WATCHDOG_MS);
 watchdog.unref();
 

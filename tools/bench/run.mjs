@@ -67,20 +67,20 @@ async function cleanup() {
   await new Promise((r) => logStream.end(r));
 }
 
+// Signal handlers and the watchdog cannot await: the process exits with `code` whatever cleanup does.
+const stopWith = (code) => void cleanup().catch((err) => say(`[bench] cleanup: ${err.message}`)).finally(() => process.exit(code));
 for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, async () => {
+  process.on(sig, () => {
     if (finishing) process.exit(130);
     finishing = true;
     say(`\n[bench] ${sig}: stopping`);
-    await cleanup();
-    process.exit(130);
+    stopWith(130);
   });
 }
-const watchdog = setTimeout(async () => {
+const watchdog = setTimeout(() => {
   say(`[bench] took longer than ${WATCHDOG_MS / 1000}s: stopping`);
   finishing = true;
-  await cleanup();
-  process.exit(1);
+  stopWith(1);
 }, WATCHDOG_MS);
 watchdog.unref();
 

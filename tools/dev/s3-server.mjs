@@ -196,7 +196,7 @@ if (isMain) {
     silent: !process.argv.includes('--verbose'),
   });
   console.log(`S3-protocol server on ${s3.endpoint} (access key ${s3.accessKey}), data in ${s3.directory}`);
-  const stop = async () => { await s3.close(); process.exit(0); };
+  const stop = () => void s3.close().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

@@ -105,7 +105,8 @@ export async function startSmtpCatcher({ smtpPort = 1025, httpPort = 1080, host 
       const chunks = [];
       stream.on('data', (c) => chunks.push(c));
       stream.on('error', callback);
-      stream.on('end', async () => {
+      // Every outcome ends in callback(), so the promise of this listener is left alone on purpose.
+      stream.on('end', () => void (async () => {
         try {
           const record = await toRecord(Buffer.concat(chunks), session);
           messages.push(record);
@@ -115,7 +116,7 @@ export async function startSmtpCatcher({ smtpPort = 1025, httpPort = 1080, host 
         } catch (err) {
           callback(err);
         }
-      });
+      })());
     },
   });
   smtp.on('error', (err) => log(`smtp error: ${err.message}`));
@@ -125,13 +126,14 @@ export async function startSmtpCatcher({ smtpPort = 1025, httpPort = 1080, host 
     await Promise.all(all.map((m) => rm(fileOf(m), { force: true })));
   };
 
-  const http = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+  // Answers every request itself, errors included (500), so the server only fires it.
+  const answer = async (req, res) => {
     const send = (status, body, type = 'application/json') => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(type === 'application/json' ? JSON.stringify(body) : body);
     };
     try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
       const [, first, id] = url.pathname.split('/');
       if (url.pathname === '/health') return send(200, { status: 'ok' });
       if (url.pathname === '/' && req.method === 'GET') {
@@ -156,7 +158,8 @@ export async function startSmtpCatcher({ smtpPort = 1025, httpPort = 1080, host 
     } catch (err) {
       send(500, { error: err.message });
     }
-  });
+  };
+  const http = createServer((req, res) => void answer(req, res));
 
   const listen = (server, port) => new Promise((ok, fail) => {
     server.once('error', fail);
@@ -199,7 +202,7 @@ if (isMain) {
     log: (m) => console.log(`[mail] ${m}`),
   });
   console.log(`SMTP on ${catcher.host}:${catcher.smtpPort}, messages at ${catcher.url}/messages`);
-  const stop = async () => { await catcher.close(); process.exit(0); };
+  const stop = () => void catcher.close().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

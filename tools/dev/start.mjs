@@ -83,7 +83,8 @@ async function shutdown(code, why) {
   }
 }
 
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => shutdown(sig === 'SIGINT' ? 130 : 143, `${sig} received`));
+// shutdown() exits in its `finally`, whatever stopping does: nothing to await here.
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => void shutdown(sig === 'SIGINT' ? 130 : 143, `${sig} received`));
 
 const num = (value, fallback) => (value === undefined || value === '' ? fallback : Number(value));
 
@@ -106,7 +107,7 @@ try {
   process.exit(1);
 }
 
-stack.onExit(({ name }) => shutdown(1, `${name} stopped unexpectedly`));
+stack.onExit(({ name }) => void shutdown(1, `${name} stopped unexpectedly`));
 
 console.log('');
 console.log(`Legacy Vault is running at ${stack.url}`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test` (after tools/dev/ensure-install.mjs): every test tier in order, then one summary.
 //   typecheck  tsc --noEmit on tsconfig.json and apps/web/tsconfig.json (each counts as one test)
+//   lint       ESLint over the workspace (eslint.config.mjs; one test, passed with 0 findings)
 //   build      node tools/build/build.mjs (one test)
 //   jest       the root jest.config.mjs once (its projects unit, web and int), counted per project
 //   e2e        Playwright on apps/web-e2e, against a fresh stack of its own: port 3100, databases
@@ -18,7 +19,7 @@ import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
 import { applyMinimums, countJestByProject, JEST_PROJECTS } from './tiers.mjs';
 import { provideInfrastructure, InfraError } from '../dev/infra.mjs';
 
-const TIERS = ['typecheck', 'build', 'jest', 'e2e'];
+const TIERS = ['typecheck', 'lint', 'build', 'jest', 'e2e'];
 const listArg = (name) => {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
   return arg ? arg.slice(name.length + 3).split(',').filter(Boolean) : undefined;
@@ -32,6 +33,7 @@ const bin = {
   tsc: join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
   jest: join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
   playwright: join(root, 'node_modules', '@playwright', 'test', 'cli.js'),
+  eslint: join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'),
 };
 const workDir = join(tmpdir(), `lv-test-${process.pid}`);
 mkdirSync(workDir, { recursive: true });
@@ -58,17 +60,16 @@ async function infrastructure() {
 /** What the specs read: TEST_POSTGRES_URL (libs/testing), NATS_URL and REDIS_URL. */
 const testInfraEnv = (urls) => ({ TEST_POSTGRES_URL: urls.postgres, NATS_URL: urls.nats, REDIS_URL: urls.redis });
 let interrupted = false;
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, async () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    console.log(`\n[test] ${sig}: stopping`);
-    if (current) try { process.kill(-current.pid, 'SIGTERM'); } catch { /* gone */ }
-    await stack?.stop().catch(() => undefined);
-    await infra?.stop().catch(() => undefined);
-    process.exit(130);
-  });
+async function interrupt(sig) {
+  if (interrupted) process.exit(130);
+  interrupted = true;
+  console.log(`\n[test] ${sig}: stopping`);
+  if (current) try { process.kill(-current.pid, 'SIGTERM'); } catch { /* gone */ }
+  await stack?.stop().catch(() => undefined);
+  await infra?.stop().catch(() => undefined);
 }
+// A signal handler cannot await: whatever stopping does, the runner then exits.
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => void interrupt(sig).finally(() => process.exit(130)));
 
 /** Runs `node <args>` from the repo root with inherited output; resolves to { code, timedOut }. */
 function run(args, { env = {}, timeoutMs }) {
@@ -111,6 +112,14 @@ async function typecheck() {
     const { code, timedOut } = await run([bin.tsc, '-p', project, '--noEmit'], { timeoutMs: minutes('LV_TYPECHECK_TIMEOUT_MIN', 10) });
     record('typecheck', label, code === 0 ? { passed: 1 } : { failed: 1, note: timedOut ? 'timed out' : `tsc exit ${code}` });
   }
+}
+
+// --- lint --------------------------------------------------------------------------------------
+// Every finding fails it, warnings included (--max-warnings=0); ESLint prints them above the summary.
+async function lint() {
+  banner('lint eslint.config.mjs');
+  const { code, timedOut } = await run([bin.eslint, '--max-warnings=0', '.'], { timeoutMs: minutes('LV_LINT_TIMEOUT_MIN', 10) });
+  record('lint', 'eslint', code === 0 ? { passed: 1 } : { failed: 1, note: timedOut ? 'timed out' : code === 1 ? 'findings (listed above)' : `eslint exit ${code}` });
 }
 
 // --- build ---------------------------------------------------------------------------------------
@@ -254,7 +263,7 @@ function checkMinimums() {
 }
 
 // --- main ----------------------------------------------------------------------------------------
-const tiers = { typecheck, build, jest, e2e };
+const tiers = { typecheck, lint, build, jest, e2e };
 const startedAt = Date.now();
 for (const name of TIERS) {
   if (!enabled(name)) continue;

@@ -11,7 +11,7 @@ import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/databa
  *   This is the one table whose loss loses letters: back it up, and let its backups expire.
  */
 class LettersTables20261122 extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`
       create table letters (
         id uuid primary key,
@@ -40,7 +40,7 @@ class LettersTables20261122 extends Migration {
       )`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql('drop table if exists letter_keys, letter_activity_days, letters');
   }
 }
@@ -55,7 +55,7 @@ class LettersTables20261122 extends Migration {
  *   can never take a user's key row). Back it up like letter_keys.
  */
 class ReflectionTables20261123 extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`
       create table reflections (
         user_id uuid primary key,
@@ -70,7 +70,7 @@ class ReflectionTables20261123 extends Migration {
       )`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql('drop table if exists reflection_keys, reflections');
   }
 }

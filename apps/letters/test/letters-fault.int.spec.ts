@@ -85,7 +85,9 @@ it('acknowledged writes survive a SIGKILL of the letters process: each is in the
   let killTime = Number.POSITIVE_INFINITY;
   /** Retried letters that the killed process had already committed: the retry got the first save back. */
   let committedBeforeKill = 0;
-  let restart: Promise<void> | null = null;
+  // Typed by a cast, not an annotation: TypeScript would narrow an annotated `null` for good, not seeing
+  // the workers assign it, and `await restart` below would look like awaiting null.
+  let restart = null as Promise<void> | null;
   let next = 0;
 
   const killAndRestart = async () => {

@@ -10,7 +10,7 @@ import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/databa
  *   back. Rebuildable by replaying the source streams (rpc.timeline.op.rebuild-projections).
  */
 class TimelineTables20261124 extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`
       create table timeline_entries (
         source text not null,
@@ -35,7 +35,7 @@ class TimelineTables20261124 extends Migration {
     this.addSql(`create index timeline_entries_page_idx on timeline_entries (owner_id, "timestamp" desc, source desc, id desc) where deleted_at is null`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql('drop table if exists timeline_entries');
   }
 }

@@ -13,7 +13,7 @@ import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/databa
  *   remove objects that no saved recording points at.
  */
 class VaultMediaTables20261201 extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`
       create table recordings (
         id uuid primary key,
@@ -64,7 +64,7 @@ class VaultMediaTables20261201 extends Migration {
     this.addSql(`create index media_objects_sweep_idx on media_objects (state, last_activity_at) where state in ('pending', 'uploading', 'removing')`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql('drop table if exists media_objects, timeline_entries, recordings');
   }
 }
@@ -75,13 +75,13 @@ class VaultMediaTables20261201 extends Migration {
  * (a rollback of vault-media would need the old timeline code, which rebuilds it).
  */
 class DropTimelineEntries20261124 extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql('drop table if exists timeline_entries');
     // Its durable consumer of letters' events goes with it: its inbox rows are dead weight.
     this.addSql(`delete from inbox where consumer = 'timeline-from-letters'`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql(`
       create table timeline_entries (
         id uuid primary key, user_id uuid not null, source text not null, type text not null,

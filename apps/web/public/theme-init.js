@@ -5,7 +5,7 @@
     if (t !== 'light' && t !== 'dark') t = 'system';
     var dark = t === 'dark' || (t === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
     document.documentElement.classList.add(dark ? 'dark' : 'light');
-  } catch (e) {
+  } catch {
     /* storage unavailable: the React ThemeProvider applies the class on start */
   }
 })();

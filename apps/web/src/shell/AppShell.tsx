@@ -15,16 +15,18 @@ export function AppShell({ children }: { children: ReactNode }) {
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const signOut = useSignOutFlow();
   const location = useLocation();
+  // Browser back/forward while the menu is open: close it, while rendering the new page (React's
+  // "adjusting state when a prop changes") rather than in an effect after it has shown the menu open.
+  const [menuPath, setMenuPath] = useState(location.pathname);
+  if (menuPath !== location.pathname) {
+    setMenuPath(location.pathname);
+    setMenuOpen(false);
+  }
 
   // A new page may have brought or removed fields: check again once it is on screen.
   useEffect(() => {
     checkNow();
   }, [location.pathname, checkNow]);
-
-  // Browser back/forward while the menu is open: close it.
-  useEffect(() => {
-    setMenuOpen(false);
-  }, [location.pathname]);
 
   return (
     <div className="flex min-h-dvh flex-col">

@@ -46,7 +46,7 @@ const rowClass =
 
 interface SideMenuProps {
   open: boolean;
-  onOpenChange(open: boolean): void;
+  onOpenChange: (open: boolean) => void;
   user: UserProfile | null;
   /** Where focus goes when the menu closes (the toggle that opened it). */
   returnFocusRef?: RefObject<HTMLElement | null>;

@@ -17,11 +17,11 @@ interface SignOutDialogProps {
   /** A recorder is running (its draft key may not exist yet). */
   recordingActive?: boolean;
   busy: boolean;
-  onSaveAndSignOut(): void;
-  onSignOutWithoutSaving(): void;
-  onCancel(): void;
+  onSaveAndSignOut: () => void;
+  onSignOutWithoutSaving: () => void;
+  onCancel: () => void;
   /** Focus target after the dialog closes (the account menu button), if it is still there. */
-  returnFocus?(): HTMLElement | null;
+  returnFocus?: () => HTMLElement | null;
 }
 
 /** "Sign Out Warning" (owner-core spec, section 4 "Sign-out with unsaved work"). */

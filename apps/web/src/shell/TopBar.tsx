@@ -10,9 +10,9 @@ import { ThemeSwitch } from './ThemeSwitch.js';
 interface TopBarProps {
   user: UserProfile | null;
   menuOpen: boolean;
-  onOpenMenu(): void;
+  onOpenMenu: () => void;
   showUnsaved: boolean;
-  onLogout(): void;
+  onLogout: () => void;
   /** The menu toggle, so the side menu can hand focus back to it when it closes. */
   menuButtonRef?: Ref<HTMLButtonElement>;
 }

@@ -7,9 +7,9 @@ interface UnsavedChangesContextValue {
   hasUnsavedChanges: boolean;
   recordingActive: boolean;
   /** Recorders call this when they start (true) and stop or save (false). */
-  setRecordingActive(active: boolean): void;
+  setRecordingActive: (active: boolean) => void;
   /** Runs the detection now and returns its raw result (signed in or not). */
-  checkNow(): boolean;
+  checkNow: () => boolean;
 }
 
 const UnsavedChangesContext = createContext<UnsavedChangesContextValue | null>(null);

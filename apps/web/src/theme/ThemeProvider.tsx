@@ -4,7 +4,7 @@ import { applyThemeClass, DARK_QUERY, parseTheme, readStoredTheme, resolveTheme,
 interface ThemeContextValue {
   theme: Theme;
   resolvedTheme: ResolvedTheme;
-  setTheme(theme: Theme): void;
+  setTheme: (theme: Theme) => void;
 }
 
 const ThemeContext = createContext<ThemeContextValue | null>(null);

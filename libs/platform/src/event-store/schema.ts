@@ -12,7 +12,7 @@ import { Migration } from '@mikro-orm/migrations';
 export class EventStoreSchema20261122 extends Migration {
   override name = 'event-store-schema-2026-11-22';
 
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`
       create table if not exists events (
         global_position bigserial primary key,
@@ -69,7 +69,7 @@ export class EventStoreSchema20261122 extends Migration {
     this.addSql(`create trigger outbox_notify after insert on outbox for each statement execute function notify_outbox()`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql('drop table if exists dead_letters, projection_checkpoints, inbox, outbox, events');
     this.addSql('drop function if exists notify_outbox');
   }

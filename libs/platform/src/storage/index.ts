@@ -136,7 +136,8 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
     };
 
     try {
-      for await (const chunk of source) {
+      // A Readable yields Buffers here (no encoding, no object mode); its iterator is typed `any`.
+      for await (const chunk of source as AsyncIterable<Uint8Array>) {
         if (opts.signal?.aborted) throw signalError();
         const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
         pending.push(buf);

@@ -37,6 +37,7 @@ export function AuthPage() {
     setErrors({});
   };
 
+  // Catches every error itself (a toast and the field errors), so the form fires it and moves on.
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting) return;
@@ -101,7 +102,7 @@ export function AuthPage() {
             </div>
           ) : null}
 
-          <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+          <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
             <div className="flex flex-col gap-1.5">
               <Label htmlFor={ids.email}>Email</Label>
               <Input

@@ -20,7 +20,7 @@ const contentClass =
 /** A modal frame shared by the viewer, the editor and the wizard: title, close button, scrolling body. */
 export function LetterDialogFrame({ open, onOpenChange, title, description, wide, children }: {
   open: boolean;
-  onOpenChange(open: boolean): void;
+  onOpenChange: (open: boolean) => void;
   title: ReactNode;
   description?: ReactNode;
   wide?: boolean;
@@ -58,7 +58,7 @@ export function LetterText({ content, className }: { content: string; className?
 }
 
 /** The letter viewer dialog. */
-export function LetterViewerDialog({ summary, onClose, onEdit }: { summary: LetterSummary | null; onClose(): void; onEdit(summary: LetterSummary): void }) {
+export function LetterViewerDialog({ summary, onClose, onEdit }: { summary: LetterSummary | null; onClose: () => void; onEdit: (summary: LetterSummary) => void }) {
   return (
     <LetterDialogFrame
       open={summary !== null}
@@ -71,7 +71,7 @@ export function LetterViewerDialog({ summary, onClose, onEdit }: { summary: Lett
   );
 }
 
-function LetterViewer({ summary, onClose, onEdit }: { summary: LetterSummary; onClose(): void; onEdit(summary: LetterSummary): void }) {
+function LetterViewer({ summary, onClose, onEdit }: { summary: LetterSummary; onClose: () => void; onEdit: (summary: LetterSummary) => void }) {
   const letter = useFullLetter(summary.id);
   return (
     <>
@@ -107,7 +107,7 @@ function LetterViewer({ summary, onClose, onEdit }: { summary: LetterSummary; on
  * expectedVersion, so if the letter was saved elsewhere in the meantime nothing is overwritten and
  * the editor says so, with a Reload that fetches the latest words.
  */
-export function LetterEditorDialog({ summary, onClose }: { summary: LetterSummary | null; onClose(): void }) {
+export function LetterEditorDialog({ summary, onClose }: { summary: LetterSummary | null; onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   return (
     <LetterDialogFrame open={summary !== null} onOpenChange={(open) => (!open && !busy ? onClose() : undefined)} title="Edit Letter" description="Changes are saved when you choose Save Changes.">
@@ -117,7 +117,7 @@ export function LetterEditorDialog({ summary, onClose }: { summary: LetterSummar
   );
 }
 
-function LetterEditor({ id, onClose, onBusy }: { id: string; onClose(): void; onBusy(busy: boolean): void }) {
+function LetterEditor({ id, onClose, onBusy }: { id: string; onClose: () => void; onBusy: (busy: boolean) => void }) {
   const letter = useFullLetter(id);
   const revise = useReviseLetter();
   const titleId = useId();
@@ -135,9 +135,9 @@ function LetterEditor({ id, onClose, onBusy }: { id: string; onClose(): void; on
     setConflict(false);
   };
 
-  useEffect(() => {
-    if (!base && letter.data && letter.isFetchedAfterMount && !letter.isFetching) load(letter.data);
-  }, [base, letter.data, letter.isFetchedAfterMount, letter.isFetching]);
+  // Adopted while rendering (React's "adjusting state when data changes"), not in an effect that would
+  // render the empty editor first; `base` is set at once, so this runs once per opening.
+  if (!base && letter.data && letter.isFetchedAfterMount && !letter.isFetching) load(letter.data);
 
   useEffect(() => onBusy(revise.isPending), [revise.isPending, onBusy]);
 
@@ -216,7 +216,7 @@ function LetterEditor({ id, onClose, onBusy }: { id: string; onClose(): void; on
 }
 
 /** Delete, confirmed in a dialog titled "Are you sure?". */
-export function DeleteLetterDialog({ summary, onClose }: { summary: LetterSummary | null; onClose(): void }) {
+export function DeleteLetterDialog({ summary, onClose }: { summary: LetterSummary | null; onClose: () => void }) {
   const remove = useDeleteLetter();
   const confirm = (event: MouseEvent) => {
     event.preventDefault(); // stay open until the delete is done

@@ -13,7 +13,7 @@ import { NewLetterForm } from './NewLetterForm.js';
 import { useLetterList } from './use-letters.js';
 import { LetterWizardDialog } from './wizard/LetterWizardDialog.js';
 
-function LetterCard({ letter, onView, onEdit, onDelete }: { letter: LetterSummary; onView(): void; onEdit(): void; onDelete(): void }) {
+function LetterCard({ letter, onView, onEdit, onDelete }: { letter: LetterSummary; onView: () => void; onEdit: () => void; onDelete: () => void }) {
   const headingId = useId();
   return (
     <li aria-labelledby={headingId} className="flex flex-col gap-3 rounded-2xl border border-border bg-card p-5 shadow-sm">

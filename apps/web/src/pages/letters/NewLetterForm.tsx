@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { LETTER_CONTENT_MAX, LETTER_TITLE_MAX, type Letter } from '@lv/contracts';
 import { newLetterId } from '../../api/letters.js';
 import { Button } from '../../components/ui/button.js';
@@ -16,7 +16,7 @@ import { useWriteLetter } from './use-letters.js';
  * are kept in localStorage under unsaved_letter_draft as they are typed, restored when the form
  * opens again, and removed on save or cancel.
  */
-export function NewLetterForm({ owner, onClose }: { owner: string; onClose(saved?: Letter): void }) {
+export function NewLetterForm({ owner, onClose }: { owner: string; onClose: (saved?: Letter) => void }) {
   const titleId = useId();
   const contentId = useId();
   const [initial] = useState(() => readLetterDraft(browserStorage(), owner));
@@ -26,8 +26,11 @@ export function NewLetterForm({ owner, onClose }: { owner: string; onClose(saved
   const [letterId, setLetterId] = useState(newLetterId);
   const write = useWriteLetter();
   const titleRef = useRef<HTMLInputElement>(null);
+  // What is on screen, for the save-drafts event; written after each commit, never during render.
   const words = useRef({ title, content });
-  words.current = { title, content };
+  useLayoutEffect(() => {
+    words.current = { title, content };
+  }, [title, content]);
 
   useEffect(() => {
     titleRef.current?.focus();

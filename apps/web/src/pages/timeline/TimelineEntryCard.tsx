@@ -18,7 +18,7 @@ const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 
 export const DELETE_FAILED = { title: 'Delete failed', description: 'Failed to delete the entry. Please try again.' } as const;
 
-function DeleteEntryDialog({ entry, open, busy, onConfirm, onCancel }: { entry: TimelineEntry; open: boolean; busy: boolean; onConfirm(): void; onCancel(): void }) {
+function DeleteEntryDialog({ entry, open, busy, onConfirm, onCancel }: { entry: TimelineEntry; open: boolean; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (!next ? onCancel() : undefined)}>
       <Dialog.Portal>

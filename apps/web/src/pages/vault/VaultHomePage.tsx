@@ -97,6 +97,9 @@ export function VaultHomePage() {
   }, []);
 
   useEffect(() => {
+    // The query cache is an external store, and adopting its answer merges it with what the user is
+    // typing (a functional update, and the `saved` ref): that cannot be derived while rendering.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     if (reflection.data) adopt(reflection.data);
   }, [reflection.data, adopt]);
 

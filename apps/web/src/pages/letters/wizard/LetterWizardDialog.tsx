@@ -27,7 +27,7 @@ const STEPS: { id: Step; label: string }[] = [
 const EMOTION_ICONS: Record<LetterEmotion, LucideIcon> = { love: Heart, sad: CloudRain, frustrated: Flame, grateful: Gift, unsure: CircleHelp };
 const PURPOSE_ICONS: Record<LetterPurpose, LucideIcon> = { apology: HandHeart, encouragement: Sprout, memory: Images, advice: Lightbulb, care: Compass };
 
-function Choice({ label, hint, Icon, selected, disabled, onChoose }: { label: string; hint: string; Icon: LucideIcon; selected: boolean; disabled: boolean; onChoose(): void }) {
+function Choice({ label, hint, Icon, selected, disabled, onChoose }: { label: string; hint: string; Icon: LucideIcon; selected: boolean; disabled: boolean; onChoose: () => void }) {
   return (
     <button
       type="button"
@@ -57,7 +57,7 @@ function Choice({ label, hint, Icon, selected, disabled, onChoose }: { label: st
  * fixed table for that emotion and purpose, to edit or preview. "Save Letter" stores it titled
  * "AI-Assisted Letter - {date}"; "Start Over" goes back to the emotions. No AI is called.
  */
-export function LetterWizardDialog({ open, onClose }: { open: boolean; onClose(saved?: Letter): void }) {
+export function LetterWizardDialog({ open, onClose }: { open: boolean; onClose: (saved?: Letter) => void }) {
   const [busy, setBusy] = useState(false);
   return (
     <LetterDialogFrame
@@ -73,7 +73,7 @@ export function LetterWizardDialog({ open, onClose }: { open: boolean; onClose(s
   );
 }
 
-function LetterWizard({ onClose, onBusy }: { onClose(saved?: Letter): void; onBusy(busy: boolean): void }) {
+function LetterWizard({ onClose, onBusy }: { onClose: (saved?: Letter) => void; onBusy: (busy: boolean) => void }) {
   const [step, setStep] = useState<Step>('emotion');
   const [emotion, setEmotion] = useState<LetterEmotion | null>(null);
   const [purpose, setPurpose] = useState<LetterPurpose | null>(null);

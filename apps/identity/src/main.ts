@@ -4,6 +4,7 @@ import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { loadConfig } from '@lv/platform/config';
 import { createOrm, ensureDatabase, migrateUp } from '@lv/platform/database';
 import { createLogger, PinoNestLogger } from '@lv/platform/logging';
+import { natsConnectionOptions } from '@lv/platform/messaging';
 import { identityConfigSchema } from './config.js';
 import { IdentityModule, loadKeys, openIdentityResources } from './identity.module.js';
 import { identityMigrations } from './migrations.js';
@@ -25,7 +26,7 @@ async function serve(): Promise<void> {
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(IdentityModule.forRoot(config, resources, await loadKeys(config)), {
     transport: Transport.NATS,
     // A queue group: replicas of identity share the request load.
-    options: { servers: config.NATS_URL.split(','), queue: 'identity', name: 'identity-rpc', maxReconnectAttempts: -1, reconnectTimeWait: 500 },
+    options: { ...natsConnectionOptions(config, 'identity-rpc'), queue: 'identity' },
     logger: new PinoNestLogger(logger),
   });
   app.enableShutdownHooks();

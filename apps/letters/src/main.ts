@@ -4,6 +4,7 @@ import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { loadConfig } from '@lv/platform/config';
 import { createOrm, ensureDatabase, migrateUp } from '@lv/platform/database';
 import { createLogger, PinoNestLogger } from '@lv/platform/logging';
+import { natsConnectionOptions } from '@lv/platform/messaging';
 import { lettersConfigSchema } from './config.js';
 import { LettersModule, loadPublicKey, openLettersResources } from './letters.module.js';
 import { lettersMigrations } from './migrations.js';
@@ -25,7 +26,7 @@ async function serve(): Promise<void> {
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(LettersModule.forRoot(config, resources, await loadPublicKey(config)), {
     transport: Transport.NATS,
     // A queue group: replicas of letters share the request load.
-    options: { servers: config.NATS_URL.split(','), queue: 'letters', name: 'letters-rpc', maxReconnectAttempts: -1, reconnectTimeWait: 500 },
+    options: { ...natsConnectionOptions(config, 'letters-rpc'), queue: 'letters' },
     logger: new PinoNestLogger(logger),
   });
   app.enableShutdownHooks();

@@ -4,6 +4,7 @@ import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { loadConfig } from '@lv/platform/config';
 import { createOrm, ensureDatabase, migrateUp } from '@lv/platform/database';
 import { createLogger, PinoNestLogger } from '@lv/platform/logging';
+import { natsConnectionOptions } from '@lv/platform/messaging';
 import { vaultMediaConfigSchema } from './config.js';
 import { loadPublicKey, openVaultMediaResources, VaultMediaModule } from './vault-media.module.js';
 import { vaultMediaMigrations } from './migrations.js';
@@ -25,7 +26,7 @@ async function serve(): Promise<void> {
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(VaultMediaModule.forRoot(config, resources, await loadPublicKey(config)), {
     transport: Transport.NATS,
     // A queue group: replicas of vault-media share the request load.
-    options: { servers: config.NATS_URL.split(','), queue: 'vault-media', name: 'vault-media-rpc', maxReconnectAttempts: -1, reconnectTimeWait: 500 },
+    options: { ...natsConnectionOptions(config, 'vault-media-rpc'), queue: 'vault-media' },
     logger: new PinoNestLogger(logger),
   });
   app.enableShutdownHooks();

@@ -48,7 +48,7 @@ export async function openVaultMediaResources(config: VaultMediaConfig, logger: 
   queueConnection.on('error', (error: Error) => logger.warn({ err: error }, 'queue connection error'));
   const hashingQueue = createQueue(QueueNames.MediaHashing, queueConnection);
   hashingQueue.on('error', (error: Error) => logger.debug({ err: error }, 'media-hashing queue error'));
-  const rpc = new RpcClient(config.NATS_URL, config.RPC_TIMEOUT_MS, 'vault-media');
+  const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'vault-media');
   await rpc.connect();
   return { orm, redis, nats, relay, storage, queueConnection, hashingQueue, rpc, logger };
 }

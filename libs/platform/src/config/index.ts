@@ -22,6 +22,11 @@ export const commonConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** This process's NATS user and its password (deploy/nats/auth.conf); unset on the development stack. */
+  NATS_USER: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be a lower-case user name of deploy/nats/auth.conf').optional(),
+  NATS_PASSWORD: z.string().min(1).optional(),
+  /** CA certificate (PEM file) of the NATS server's TLS certificate; set, connections require TLS. */
+  NATS_TLS_CA: z.string().min(1).optional(),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /** PEM of the RS256 public key that verifies access tokens, or a path to it. */
   JWT_PUBLIC_KEY: z.string().min(1),

@@ -4,9 +4,10 @@
 // transport, ensureServiceStream, DurableConsumer), so a rule that blocks a real path fails here too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { jest } from '@jest/globals';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -21,7 +22,10 @@ import { connectNats, ensureServiceStream, natsConnectionOptions, type NatsSetti
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient } from '@lv/platform/nest';
 import { createTestDatabase, freePort, waitFor, type TestDatabase } from '@lv/testing';
+import { ensureNatsTls } from '../dev/compose-secrets.mjs';
 import { NATS_USERS, passwordVariable, renderAuthConf } from './nats-permissions.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 jest.setTimeout(60_000);
 
@@ -35,7 +39,8 @@ let url: string;
 let stderr = '';
 const open: NatsConnection[] = [];
 
-const settings = (user: string): NatsSettings => ({ NATS_URL: url, NATS_USER: user, NATS_PASSWORD: passwords[user] });
+let tlsCa: string;
+const settings = (user: string): NatsSettings => ({ NATS_URL: url, NATS_USER: user, NATS_PASSWORD: passwords[user], NATS_TLS_CA: tlsCa });
 async function connectAs(user: string): Promise<NatsConnection> {
   const nc = await connectNats(settings(user), `spec-${user}`);
   open.push(nc);
@@ -60,15 +65,19 @@ async function collect(sub: Subscription): Promise<{ received: number; closedWit
 beforeAll(async () => {
   const port = await freePort();
   url = `nats://127.0.0.1:${port}`;
+  // docker-compose's own server config, on a free port of this machine, with certificates made the
+  // way tools/dev/compose-secrets.mjs makes them, and the permission file rendered from the table.
+  const tlsDir = join(dir, 'tls');
+  ensureNatsTls(tlsDir);
+  tlsCa = join(tlsDir, 'client', 'ca.crt');
+  const composeConf = readFileSync(join(root, 'deploy', 'nats', 'nats.conf'), 'utf8');
+  const conf = composeConf.replace(/^port: 4222$/m, `listen: "127.0.0.1:${port}"`).replaceAll('/etc/nats/tls/', `${join(tlsDir, 'server')}/`);
+  expect(conf).toContain(`127.0.0.1:${port}`);
+  expect(conf).not.toContain('/etc/nats');
+  writeFileSync(join(dir, 'nats.conf'), conf);
   writeFileSync(join(dir, 'auth.conf'), renderAuthConf());
-  writeFileSync(join(dir, 'nats.conf'), [
-    `listen: "127.0.0.1:${port}"`,
-    `jetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }`,
-    'include ./auth.conf',
-    '',
-  ].join('\n'));
   const env = { ...process.env, ...Object.fromEntries(NATS_USERS.map((u) => [passwordVariable(u.user), passwords[u.user]])) };
-  server = spawn(binary, ['-c', join(dir, 'nats.conf')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  server = spawn(binary, ['-js', '-sd', join(dir, 'js'), '-c', join(dir, 'nats.conf')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   server.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
   let exited: string | null = null;
   server.once('exit', (code) => { exited = `exited with ${code}`; });
@@ -90,9 +99,10 @@ afterAll(async () => {
 });
 
 describe('NATS permissions of deploy/nats/auth.conf', () => {
-  it('refuses a connection without credentials or with a wrong password', async () => {
-    await expect(connectOnce(url)).rejects.toThrow(/Authorization/i);
-    await expect(connectOnce({ NATS_URL: url, NATS_USER: 'letters', NATS_PASSWORD: passwords.identity })).rejects.toThrow(/Authorization/i);
+  it('refuses a connection without TLS, without credentials or with a wrong password', async () => {
+    await expect(connectOnce({ ...settings('letters'), NATS_TLS_CA: undefined })).rejects.toThrow(/tls|certificate/i);
+    await expect(connectOnce({ NATS_URL: url, NATS_TLS_CA: tlsCa })).rejects.toThrow(/Authorization/i);
+    await expect(connectOnce({ ...settings('letters'), NATS_PASSWORD: passwords.identity })).rejects.toThrow(/Authorization/i);
   });
 
   it('lets a service create its stream and publish its own events', async () => {

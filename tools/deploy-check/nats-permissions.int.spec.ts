@@ -164,6 +164,11 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
       list(@Payload() request: RpcRequest<{ limit: number }>) {
         return { items: [], nextCursor: null, limit: request.payload.limit };
       }
+
+      @MessagePattern(LettersRpc.health)
+      health() {
+        return { status: 'up', checks: {} };
+      }
     }
     @Module({ controllers: [LettersListController] })
     class LettersListModule {}
@@ -184,6 +189,19 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
       const meta = { requestId: 'spec' };
       await expect((await client('gateway')).call(LettersRpc.list, { limit: 5 }, { meta })).resolves.toEqual({ items: [], nextCursor: null, limit: 5 });
       await expect((await client('vault-media')).call(LettersRpc.list, { limit: 7 }, { meta })).resolves.toEqual({ items: [], nextCursor: null, limit: 7 });
+    });
+
+    it("passes the container health check (deploy/healthcheck.mjs) with the service's own credentials only", async () => {
+      const probe = (user: string) => new Promise<number>((resolve) => {
+        const child = spawn(process.execPath, [join(root, 'deploy', 'healthcheck.mjs'), 'rpc', 'letters'], {
+          env: { PATH: process.env.PATH, NATS_URL: url, NATS_USER: user, NATS_PASSWORD: passwords[user], NATS_TLS_CA: tlsCa },
+          stdio: 'ignore',
+        });
+        child.once('exit', (code) => resolve(code ?? -1));
+      });
+      expect(await probe('letters')).toBe(0);
+      // identity's credentials may not request letters' subjects.
+      expect(await probe('identity')).toBe(1);
     });
 
     it("refuses a call outside a process's list: the worker to letters, the gateway to operators' commands", async () => {

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
-import { Blob as NodeBlob } from 'node:buffer';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { NodeBlob } from './node-blob.test-support.mjs';
 import { DRAFT_KEY, discardDraft, loadDraft, readDraft, saveDraft, type RecordingDraft } from './recording-draft.js';
 
 const ALICE = '7f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -25,10 +26,9 @@ function storedRecording(): Promise<unknown> {
 }
 
 describe('recording draft: bound to its owner', () => {
-  // fake-indexeddb stores values through structuredClone, which keeps Node's Blob but not jsdom's
-  // (a browser's IndexedDB keeps its own Blob): the spec uses the cloneable one.
+  // fake-indexeddb keeps Node's Blob, not jsdom's (node-blob.test-support.mjs): the spec uses that one.
   const jsdomBlob = globalThis.Blob;
-  beforeAll(() => { globalThis.Blob = NodeBlob as unknown as typeof Blob; });
+  beforeAll(() => { globalThis.Blob = NodeBlob; });
   afterAll(() => { globalThis.Blob = jsdomBlob; });
 
   beforeEach(async () => {

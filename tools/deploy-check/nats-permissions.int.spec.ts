@@ -31,7 +31,8 @@ jest.setTimeout(60_000);
 
 const binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 const dir = mkdtempSync(join(tmpdir(), 'lv-nats-auth-'));
-const passwords = Object.fromEntries(NATS_USERS.map((u) => [u.user, randomBytes(24).toString('hex')]));
+// As compose-secrets.mjs makes them: a letter first, or nats-server may read "4e5…" as a number.
+const passwords = Object.fromEntries(NATS_USERS.map((u) => [u.user, `lv${randomBytes(24).toString('hex')}`]));
 const logger = createLogger('nats-permissions-spec', 'silent');
 
 let server: ChildProcess;

@@ -33,7 +33,9 @@ export function secretGenerators() {
     MINIO_ROOT_PASSWORD: () => hex(20),
     MEDIA_LINK_SECRET: () => hex(32),
     DEVICE_COOKIE_SECRET: () => hex(32),
-    ...Object.fromEntries(NATS_USERS.map((u) => [passwordVariable(u.user), () => hex(32)])),
+    // nats-server parses the value of an environment variable as config ("4e5…" is a number): a
+    // letter first keeps it a string (libs/platform/src/config checks NATS_PASSWORD the same way).
+    ...Object.fromEntries(NATS_USERS.map((u) => [passwordVariable(u.user), () => `lv${hex(32)}`])),
   };
 }
 

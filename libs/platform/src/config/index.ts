@@ -40,7 +40,8 @@ export const commonConfigSchema = z.object({
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   /** This process's NATS user and its password (deploy/nats/auth.conf); unset on the development stack. */
   NATS_USER: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be a lower-case user name of deploy/nats/auth.conf').optional(),
-  NATS_PASSWORD: z.string().min(1).optional(),
+  // nats-server reads passwords through its config parser ($NATS_PASSWORD_<USER>): "4e5…" would be a number.
+  NATS_PASSWORD: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'must start with a letter and hold only letters, digits, "-" and "_" (e.g. lv$(openssl rand -hex 32))').optional(),
   /** CA certificate (PEM file) of the NATS server's TLS certificate; set, connections require TLS. */
   NATS_TLS_CA: z.string().min(1).optional(),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),

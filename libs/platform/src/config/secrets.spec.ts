@@ -17,7 +17,7 @@ const goodEnv = () => ({
   S3_SECRET_KEY: strong(),
   MEDIA_LINK_SECRET: strong(),
   NATS_USER: 'vault-media',
-  NATS_PASSWORD: strong(),
+  NATS_PASSWORD: `lv${strong()}`,
 });
 
 function refusal(env: Record<string, string>): ConfigError {

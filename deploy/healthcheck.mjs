@@ -2,7 +2,8 @@
 // Container health check of the Legacy Vault image (docker-compose healthchecks, k8s exec probes).
 //   node deploy/healthcheck.mjs http <url>        exit 0 when GET <url> answers 2xx within 3 s
 //   node deploy/healthcheck.mjs rpc <service>     exit 0 when <service> answers rpc.<service>.health
-//                                                 over NATS_URL with status "up" (Nest's NATS wire format)
+//                                                 over NATS_URL with status "up" (Nest's NATS wire format),
+//                                                 as the container's NATS_USER (NATS_PASSWORD, NATS_TLS_CA)
 // Services have no HTTP port: they serve request-reply on NATS in a queue group, so the rpc check
 // says "the service answers", from whichever replica takes the request.
 import { randomUUID } from 'node:crypto';
@@ -27,7 +28,15 @@ if (mode === 'http') {
   const subject = `${stack}rpc.${target}.health`;
   let nc;
   try {
-    nc = await connect({ servers: (process.env.NATS_URL ?? 'nats://127.0.0.1:4222').split(','), timeout: 2000, name: `healthcheck-${target}` });
+    // The container's own NATS user, TLS and inbox prefix, as natsConnectionOptions (libs/platform) sets them.
+    const { NATS_USER: user, NATS_PASSWORD: pass, NATS_TLS_CA: caFile } = process.env;
+    nc = await connect({
+      servers: (process.env.NATS_URL ?? 'nats://127.0.0.1:4222').split(','),
+      timeout: 2000,
+      name: `healthcheck-${target}`,
+      ...(user && { user, pass, inboxPrefix: `_INBOX_${user}` }),
+      ...(caFile && { tls: { caFile } }),
+    });
     const id = randomUUID();
     const packet = { pattern: subject, data: { auth: {}, meta: { requestId: `healthcheck-${id}` }, payload: {} }, id };
     const msg = await nc.request(subject, JSON.stringify(packet), { timeout: 3000 });

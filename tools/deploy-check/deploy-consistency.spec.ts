@@ -84,8 +84,14 @@ function composeEnv(service: Json): Record<string, EnvValue> {
       return i < 0 ? [entry, SECRET] : [entry.slice(0, i), entry.slice(i + 1)];
     }));
   }
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? SECRET : String(v)]));
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? SECRET : interpolated(String(v))]));
 }
+
+/**
+ * Compose fills `${NAME:?...}` from .env (tools/dev/compose-secrets.mjs: letters and hex, 32+
+ * characters); the schema checks such a value, so the rest of the string (a URL around it) is still checked.
+ */
+const interpolated = (value: string) => value.replace(/\$\{[A-Z0-9_]+(:?[?-][^}]*)?\}/g, `lv${'0'.repeat(40)}`);
 
 function k8sEnv(container: Json, problems: string[], where: string): Record<string, EnvValue> {
   const env: Record<string, EnvValue> = {};

@@ -1,6 +1,9 @@
 import { SERVICES } from '@lv/contracts';
 import { commonConfigSchema, objectStorageConfigSchema, z } from '@lv/platform/config';
 
+/** Marks an unset COOKIE_SECURE until the whole object (and so NODE_ENV) is known. */
+const COOKIE_SECURE_UNSET = Symbol('COOKIE_SECURE unset');
+
 export const gatewayConfigSchema = commonConfigSchema.extend(objectStorageConfigSchema.shape).extend({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -11,8 +14,11 @@ export const gatewayConfigSchema = commonConfigSchema.extend(objectStorageConfig
    * gateway proxies those to it; everything else about media goes over NATS.
    */
   VAULT_MEDIA_URL: z.string().url().default('http://127.0.0.1:3401'),
-  /** Mark cookies Secure (on behind TLS in deploy/; off for http://127.0.0.1). */
-  COOKIE_SECURE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /**
+   * Mark cookies Secure (and send HSTS). Unset, it is on outside development (see the overwrite
+   * below); the development stack sets 'false' for http://127.0.0.1.
+   */
+  COOKIE_SECURE: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? (COOKIE_SECURE_UNSET as unknown as boolean) : v === 'true')),
   /** Services whose readiness /api/health reports (names from the contracts' SERVICES list). */
   HEALTH_SERVICES: z
     .string()
@@ -32,6 +38,10 @@ export const gatewayConfigSchema = commonConfigSchema.extend(objectStorageConfig
       if (/^\d+$/.test(value)) return Number(value);
       return value.split(',').map((s) => s.trim()).filter(Boolean);
     }),
-});
+}).overwrite((config) => ({
+  ...config,
+  // A deployment that forgets the variable must not hand out session cookies over plain HTTP.
+  COOKIE_SECURE: (config.COOKIE_SECURE as unknown) === COOKIE_SECURE_UNSET ? config.NODE_ENV !== 'development' : config.COOKIE_SECURE,
+}));
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -65,7 +65,7 @@ export const timelineService = defineService({
     await jsm.consumers.delete(scopedStreamName('letters'), scopedConsumerName('timeline-from-letters')).catch((err: Error) => {
       if (!String(err.message).includes('not found')) logger.warn({ err }, 'could not remove the old timeline-from-letters consumer; remove it by hand');
     });
-    const rpc = new RpcClient(config.NATS_URL, config.RPC_TIMEOUT_MS, 'timeline');
+    const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'timeline');
     await rpc.connect();
     const consumers = new TimelineConsumers({ orm: core.orm, nats: core.nats, logger });
     const service = new TimelineService({

@@ -30,7 +30,7 @@ function readConfig(): WorkerConfig {
 
 const config = readConfig();
 const storage = createObjectStorage(config);
-const rpc = new RpcClient(config.NATS_URL, config.RPC_TIMEOUT_MS, 'worker');
+const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'worker');
 await rpc.connect();
 const connection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'worker' });
 connection.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));

@@ -45,7 +45,9 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const token = signOperatorToken(new AccessTokenSigner(await readPem(keyPath)));
-  const rpc = new RpcClient(natsUrl(), Number(process.env.RPC_TIMEOUT_MS ?? 10_000), 'vault-cli');
+  // In a deployment the CLI is NATS user `ops` (deploy/README.md): NATS_USER, NATS_PASSWORD, NATS_TLS_CA.
+  const nats = { NATS_URL: natsUrl(), NATS_USER: process.env.NATS_USER, NATS_PASSWORD: process.env.NATS_PASSWORD, NATS_TLS_CA: process.env.NATS_TLS_CA };
+  const rpc = new RpcClient(nats, Number(process.env.RPC_TIMEOUT_MS ?? 10_000), 'vault-cli');
   await rpc.connect();
   try {
     const result = await command.run(args, (declaration, payload) => rpc.call(declaration, payload, { accessToken: token, meta: { requestId: `cli-${Date.now()}` } }));

@@ -40,10 +40,10 @@ export async function openConnections(config: GatewayConfig, logger: Logger): Pr
     : undefined;
   const viewerVerifier = viewerKey ? new ViewerTokenVerifier(viewerKey, new RevokedViewSessions(redis)) : undefined;
 
-  const rpc = new RpcClient(config.NATS_URL, config.RPC_TIMEOUT_MS, 'gateway');
+  const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'gateway');
   await rpc.connect().catch((error: unknown) => logger.warn({ err: error }, 'NATS not reachable at start; RPCs will retry the connection'));
 
-  const nats = new NatsProbe(config.NATS_URL, logger);
+  const nats = new NatsProbe(config, logger);
   nats.start();
 
   return { rpc, redis, verifier, ...(viewerVerifier && { viewerVerifier }), nats, storage: createStorageProbe(config) };

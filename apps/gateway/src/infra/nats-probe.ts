@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@lv/platform/logging';
+import { natsConnectionOptions, type NatsSettings } from '@lv/platform/messaging';
 
 /**
  * A NATS connection used only to tell /api/health whether the bus is reachable (a PING round trip).
@@ -12,7 +13,7 @@ export class NatsProbe {
   private closed = false;
   private lastError = 'not connected yet';
 
-  constructor(private readonly servers: string, private readonly logger: Logger, private readonly retryMs = 2000) {}
+  constructor(private readonly nats: NatsSettings | string, private readonly logger: Logger, private readonly retryMs = 2000) {}
 
   start(): void {
     void this.attempt();
@@ -21,7 +22,7 @@ export class NatsProbe {
   private async attempt(): Promise<void> {
     if (this.closed) return;
     try {
-      const nc = await connect({ servers: this.servers.split(','), name: 'gateway-health', maxReconnectAttempts: -1, reconnectTimeWait: 500, timeout: 2000 });
+      const nc = await connect({ ...natsConnectionOptions(this.nats, 'gateway-health'), timeout: 2000 });
       if (this.closed) {
         await nc.close().catch(() => undefined);
         return;

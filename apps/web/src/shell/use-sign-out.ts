@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { useAuth } from '../auth/AuthProvider.js';
 import { useUnsavedChanges } from './UnsavedChangesProvider.js';
+import { discardDraft as discardRecordingDraft } from '../pages/record/recording-draft.js';
 import { findDrafts, removeDrafts, type DraftKey } from './unsaved.js';
 
 /** Delay between "Save Drafts & Sign Out" and the sign-out itself (spec, section 9). */
@@ -33,7 +34,8 @@ export function useSignOutFlow() {
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
-  const signOut = useCallback(async (): Promise<boolean> => {
+  /** keepDrafts: "Save Drafts & Sign Out"; any other sign-out also removes a stored recording (it holds the user's video). */
+  const signOut = useCallback(async (keepDrafts = false): Promise<boolean> => {
     setBusy(true);
     try {
       await auth.revokeSession();
@@ -43,6 +45,8 @@ export function useSignOutFlow() {
       toast.error('Error logging out');
       return false;
     }
+    // Only once the session is gone: a failed sign-out leaves the user's draft where it was.
+    if (!keepDrafts) await discardRecordingDraft();
     // Leave protected pages before the user is cleared, so the guard does not bounce to /auth.
     await navigate('/', { flushSync: true });
     auth.clearSession();
@@ -68,7 +72,7 @@ export function useSignOutFlow() {
     setBusy(true);
     setDialogOpen(false);
     window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => void signOut(), SAVE_DRAFTS_SIGN_OUT_DELAY_MS);
+    timer.current = window.setTimeout(() => void signOut(true), SAVE_DRAFTS_SIGN_OUT_DELAY_MS);
   }, [signOut]);
 
   const signOutWithoutSaving = useCallback(() => {

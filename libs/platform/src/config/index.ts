@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { findWeakSecrets, MIN_SECRET_LENGTH } from './secrets.js';
 
 export { z };
+export { findWeakSecrets, MIN_SECRET_LENGTH, type SecretProblem } from './secrets.js';
 
 /**
  * Reads and validates configuration at boot. A missing or malformed variable stops the process with
@@ -8,13 +10,27 @@ export { z };
  */
 export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env, appName = 'service'): z.infer<S> {
   const result = schema.safeParse(env);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  throw new ConfigError(`Invalid configuration for ${appName}:\n${problems.join('\n')}`);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new ConfigError('CONFIG_INVALID', `Invalid configuration for ${appName}:\n${problems.join('\n')}`);
+  }
+  // In production, shipped placeholders and short secrets stop the process (secrets.ts).
+  const data = result.data as Record<string, unknown>;
+  if (data.NODE_ENV === 'production') {
+    const weak = findWeakSecrets(data);
+    if (weak.length) {
+      const lines = weak.map((w) => `  ${w.variable}: ${w.problem}; set a random value of at least ${MIN_SECRET_LENGTH} characters (e.g. \`openssl rand -hex 32\`)`);
+      throw new ConfigError('CONFIG_WEAK_SECRET', `Refusing to start ${appName} in production with weak secrets:\n${lines.join('\n')}`);
+    }
+  }
+  return result.data;
 }
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  constructor(readonly code: 'CONFIG_INVALID' | 'CONFIG_WEAK_SECRET', message: string) {
+    super(message);
+  }
 }
 
 /** Variables every backend process shares. Apps extend this with their own. */
@@ -22,6 +38,12 @@ export const commonConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** This process's NATS user and its password (deploy/nats/auth.conf); unset on the development stack. */
+  NATS_USER: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be a lower-case user name of deploy/nats/auth.conf').optional(),
+  // nats-server reads passwords through its config parser ($NATS_PASSWORD_<USER>): "4e5…" would be a number.
+  NATS_PASSWORD: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'must start with a letter and hold only letters, digits, "-" and "_" (e.g. lv$(openssl rand -hex 32))').optional(),
+  /** CA certificate (PEM file) of the NATS server's TLS certificate; set, connections require TLS. */
+  NATS_TLS_CA: z.string().min(1).optional(),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /** PEM of the RS256 public key that verifies access tokens, or a path to it. */
   JWT_PUBLIC_KEY: z.string().min(1),

@@ -1,2 +1,3 @@
 export * from './subjects.js';
 export * from './jetstream.js';
+export * from './connection.js';

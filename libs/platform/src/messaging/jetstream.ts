@@ -1,11 +1,12 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
 import type { ServiceName } from '@lv/contracts';
+import { natsConnectionOptions, type NatsSettings } from './connection.js';
 import { scopedStreamName, scopedSubject } from './subjects.js';
 
 /** A connection that keeps reconnecting forever: a NATS restart must never end a service. */
-export async function connectNats(servers: string, name: string): Promise<NatsConnection> {
-  return connect({ servers: servers.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true });
+export async function connectNats(settings: NatsSettings | string, name: string): Promise<NatsConnection> {
+  return connect({ ...natsConnectionOptions(settings, name), waitOnFirstConnect: true });
 }
 
 const NANOS_PER_MS = 1_000_000;

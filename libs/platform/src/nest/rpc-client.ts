@@ -2,6 +2,7 @@ import { ClientNats } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import type { PayloadInput, ReplyOf, RequestMeta, RpcDeclaration, RpcRequest } from '@lv/contracts';
 import { DomainError, toErrorBody } from '../errors/index.js';
+import { natsConnectionOptions, type NatsSettings } from '../messaging/connection.js';
 import { scopedSubject } from '../messaging/subjects.js';
 
 export interface CallContext {
@@ -17,8 +18,8 @@ export interface CallContext {
 export class RpcClient {
   private readonly client: ClientNats;
 
-  constructor(servers: string, private readonly timeoutMs: number, name = 'rpc-client') {
-    this.client = new ClientNats({ servers: servers.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500 } as never);
+  constructor(nats: NatsSettings | string, private readonly timeoutMs: number, name = 'rpc-client') {
+    this.client = new ClientNats(natsConnectionOptions(nats, name) as never);
   }
 
   async connect(): Promise<void> {

@@ -8,6 +8,7 @@ import { databaseConfigSchema, loadConfig, readPem, z } from '../config/index.js
 import { createOrm, ensureDatabase, migrateUp, pingDatabase, type ServiceMigration } from '../database/index.js';
 import { createLogger, PinoNestLogger, type Logger } from '../logging/index.js';
 import { scopedSubject } from '../messaging/subjects.js';
+import { natsConnectionOptions } from '../messaging/connection.js';
 import { PublicRpc } from './caller.js';
 import { rpcAuthProviders } from './rpc-handler-registry.js';
 import { RpcErrorFilter } from './rpc-exception.filter.js';
@@ -245,7 +246,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
     app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
       transport: Transport.NATS,
       // A queue group: replicas of a service share the request load.
-      options: { servers: config.NATS_URL.split(','), queue: definition.name, name: `${definition.name}-rpc`, maxReconnectAttempts: -1, reconnectTimeWait: 500 },
+      options: { ...natsConnectionOptions(config, `${definition.name}-rpc`), queue: definition.name },
       logger: new PinoNestLogger(logger),
     });
     await app.init();

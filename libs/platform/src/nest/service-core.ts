@@ -4,6 +4,7 @@ import type { ServiceName } from '@lv/contracts';
 import { createOrm, type MikroORM, type ServiceMigration } from '../database/index.js';
 import { OutboxRelay } from '../event-store/outbox-relay.js';
 import type { Logger } from '../logging/index.js';
+import type { NatsSettings } from '../messaging/connection.js';
 import { connectNats, ensureServiceStream } from '../messaging/jetstream.js';
 
 /** What every event-sourced service holds open: its database, Redis, NATS and its outbox relay. */
@@ -14,11 +15,10 @@ export interface ServiceCore {
   relay: OutboxRelay;
 }
 
-export interface ServiceCoreConfig {
+export interface ServiceCoreConfig extends NatsSettings {
   DATABASE_URL: string;
   DATABASE_POOL_MAX: number;
   REDIS_URL: string;
-  NATS_URL: string;
   JETSTREAM_REPLICAS: number;
 }
 
@@ -35,7 +35,7 @@ export async function openServiceCore(service: ServiceName, config: ServiceCoreC
     throw new Error(`${service}: ${pending.length} pending migration(s); run \`node apps/${service}/dist/main.js migrate\` first`);
   }
   const redis = new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const nats = await connectNats(config.NATS_URL, `${service}-events`);
+  const nats = await connectNats(config, `${service}-events`);
   await ensureServiceStream(nats, service, undefined, { replicas: config.JETSTREAM_REPLICAS });
   const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, nats, logger: logger.child({ component: 'outbox-relay' }), stackId: process.env.STACK_ID });
   return { orm, redis, nats, relay };

@@ -18,7 +18,7 @@ import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { useUnsavedChanges } from '../../shell/UnsavedChangesProvider.js';
 import { SAVE_DRAFTS_EVENT } from '../../shell/use-sign-out.js';
-import { clearDraft, loadDraft, saveDraft, writeDraftInfo } from './recording-draft.js';
+import { discardDraft, loadDraft, saveDraft, writeDraftInfo } from './recording-draft.js';
 import { formatBytes, formatTimer, permissionHint, PERMISSION_TOAST } from './recorder-logic.js';
 import { RecordingsList } from './RecordingsList.js';
 import { useRecorder } from './use-recorder.js';
@@ -66,7 +66,8 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
   // An unsaved recording from before (a reload, or "Save Drafts & Sign Out") comes back.
   useEffect(() => {
     let cancelled = false;
-    void loadDraft().then((kept) => {
+    if (!user) return;
+    void loadDraft(user.id).then((kept) => {
       if (cancelled || !kept) return;
       setType(kept.draft.type);
       setTitle(kept.draft.title);
@@ -82,23 +83,24 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // A stopped, unsaved recording is kept as the unsaved_draft; its title follows what is typed.
+  // A stopped, unsaved recording is kept as the unsaved_draft, bound to its owner; its title follows what is typed.
   const recording = recorder.recording;
+  const owner = user?.id;
   // Fingerprint the recording while its title is typed, so Save asks about duplicates at once (an
   // error here is met again, and shown, when Save asks for the fingerprint).
   useEffect(() => {
     if (recording) fingerprintOf(recording.blob).catch(() => undefined);
   }, [recording]);
   useEffect(() => {
-    if (!recording) return;
-    void saveDraft({ type: recording.type, title, durationSeconds: recording.durationSeconds, mimeType: recording.blob.type, size: recording.blob.size, savedAt: new Date().toISOString() }, recording.blob);
+    if (!recording || !owner) return;
+    void saveDraft({ type: recording.type, title, durationSeconds: recording.durationSeconds, mimeType: recording.blob.type, size: recording.blob.size, savedAt: new Date().toISOString(), owner }, recording.blob);
     // The blob is stored once per recording; title changes only rewrite the description.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [recording]);
   useEffect(() => {
-    if (!recording) return;
-    writeDraftInfo({ type: recording.type, title, durationSeconds: recording.durationSeconds, mimeType: recording.blob.type, size: recording.blob.size, savedAt: new Date().toISOString() });
-  }, [title, recording]);
+    if (!recording || !owner) return;
+    writeDraftInfo({ type: recording.type, title, durationSeconds: recording.durationSeconds, mimeType: recording.blob.type, size: recording.blob.size, savedAt: new Date().toISOString(), owner });
+  }, [title, recording, owner]);
 
   // "Save Drafts & Sign Out": a recording still running is stopped, which keeps it as the draft.
   const stop = recorder.stop;
@@ -132,7 +134,7 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
 
   const recordAgain = useCallback(() => {
     recorder.reset();
-    void clearDraft().then(checkNow);
+    void discardDraft().then(checkNow);
   }, [recorder, checkNow]);
 
   const chooseType = (next: MediaType) => {
@@ -169,7 +171,7 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
     // After a save: blob, timer and title are reset, the draft is gone.
     recorder.reset();
     setTitle('');
-    await clearDraft();
+    await discardDraft();
     window.setTimeout(checkNow, 0);
     setSavedNotice(true);
     toast.success('Recording Saved', { description: 'Successfully uploaded.' });

@@ -5,6 +5,10 @@ import type { MediaType } from '@lv/contracts';
  * `unsaved_draft` (what the shell's unsaved-work detection and the sign-out dialog look for), and the
  * recording itself in IndexedDB, which can hold a blob of megabytes. "Sign Out Without Saving"
  * removes the localStorage key; a blob left without its key is dropped the next time the recorder opens.
+ *
+ * The keys are the browser's, not the account's, so both the description and the stored blob record
+ * whose recording it is: another account signing in on the same browser never gets it restored, and
+ * a sign-out that does not keep drafts removes the blob (discardDraft).
  */
 export const DRAFT_KEY = 'unsaved_draft';
 const DB_NAME = 'legacy-vault-drafts';
@@ -17,6 +21,14 @@ export interface RecordingDraft {
   mimeType: string;
   size: number;
   savedAt: string;
+  /** The user id of whoever recorded it. */
+  owner: string;
+}
+
+/** What IndexedDB holds under DRAFT_KEY: the recording and its owner. */
+interface StoredRecording {
+  owner: string;
+  blob: Blob;
 }
 
 type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -35,6 +47,8 @@ export function readDraft(store: StorageLike | undefined = storage()): Recording
     if (!raw) return null;
     const draft = JSON.parse(raw) as Partial<RecordingDraft>;
     if (draft.type !== 'video' && draft.type !== 'audio') return null;
+    // A draft without an owner (written before drafts were bound) cannot be told apart from someone else's.
+    if (typeof draft.owner !== 'string' || !draft.owner) return null;
     return {
       type: draft.type,
       title: typeof draft.title === 'string' ? draft.title : '',
@@ -42,6 +56,7 @@ export function readDraft(store: StorageLike | undefined = storage()): Recording
       mimeType: typeof draft.mimeType === 'string' ? draft.mimeType : `${draft.type}/webm`,
       size: Number(draft.size) || 0,
       savedAt: typeof draft.savedAt === 'string' ? draft.savedAt : new Date().toISOString(),
+      owner: draft.owner,
     };
   } catch {
     return null;
@@ -88,25 +103,36 @@ async function withStore<T>(mode: IDBTransactionMode, action: (store: IDBObjectS
 export async function saveDraft(draft: RecordingDraft, blob: Blob): Promise<boolean> {
   writeDraftInfo(draft);
   try {
-    await withStore('readwrite', (store) => store.put(blob, DRAFT_KEY));
+    await withStore('readwrite', (store) => store.put({ owner: draft.owner, blob } satisfies StoredRecording, DRAFT_KEY));
     return true;
   } catch {
     return false;
   }
 }
 
-/** The kept draft and its recording; a blob without its description (signed out without saving) is removed. */
-export async function loadDraft(): Promise<{ draft: RecordingDraft; blob: Blob | null } | null> {
+function isStoredRecording(value: unknown): value is StoredRecording {
+  return typeof value === 'object' && value !== null && typeof (value as StoredRecording).owner === 'string' && (value as StoredRecording).blob instanceof Blob;
+}
+
+/**
+ * The owner's kept draft and its recording. Someone else's draft stays where it is (its owner may
+ * come back after "Save Drafts & Sign Out") but is never returned; a blob without its description
+ * (signed out without saving) or without an owner is removed.
+ */
+export async function loadDraft(owner: string): Promise<{ draft: RecordingDraft; blob: Blob | null } | null> {
   const draft = readDraft();
   if (!draft) {
     await withStore('readwrite', (store) => store.delete(DRAFT_KEY)).catch(() => undefined);
     return null;
   }
-  const blob = await withStore<unknown>('readonly', (store) => store.get(DRAFT_KEY)).catch(() => null);
-  return { draft, blob: blob instanceof Blob ? blob : null };
+  if (draft.owner !== owner) return null;
+  const stored = await withStore<unknown>('readonly', (store) => store.get(DRAFT_KEY)).catch(() => null);
+  if (!isStoredRecording(stored) || stored.owner !== owner) return { draft, blob: null };
+  return { draft, blob: stored.blob };
 }
 
-export async function clearDraft(): Promise<void> {
+/** Removes the draft's description and its recording ("Record Again", a save, a sign-out that keeps no drafts). */
+export async function discardDraft(): Promise<void> {
   try {
     storage()?.removeItem(DRAFT_KEY);
   } catch {

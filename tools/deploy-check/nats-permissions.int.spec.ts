@@ -1,0 +1,249 @@
+// The permission file of deploy/ (generated from tools/deploy-check/nats-permissions.mjs) on a
+// PRIVATE nats-server: each process's credentials reach only its own subjects. The connections are
+// made the way the services make them (natsConnectionOptions, connectNats, RpcClient, Nest's NATS
+// transport, ensureServiceStream, DurableConsumer), so a rule that blocks a real path fails here too.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { jest } from '@jest/globals';
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, Payload, Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { INestMicroservice } from '@nestjs/common';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { IdentityRpc, LettersEvents, LettersRpc, VaultMediaEvents, type PublishedEvent, type RpcRequest } from '@lv/contracts';
+import { DurableConsumer } from '@lv/platform/event-store';
+import { createLogger } from '@lv/platform/logging';
+import { connectNats, ensureServiceStream, natsConnectionOptions, type NatsSettings } from '@lv/platform/messaging';
+import { DomainError } from '@lv/platform/errors';
+import { RpcClient } from '@lv/platform/nest';
+import { createTestDatabase, freePort, waitFor, type TestDatabase } from '@lv/testing';
+import { ensureNatsTls } from '../dev/compose-secrets.mjs';
+import { NATS_USERS, passwordVariable, renderAuthConf } from './nats-permissions.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+jest.setTimeout(60_000);
+
+const binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
+const dir = mkdtempSync(join(tmpdir(), 'lv-nats-auth-'));
+// As compose-secrets.mjs makes them: a letter first, or nats-server may read "4e5…" as a number.
+const passwords = Object.fromEntries(NATS_USERS.map((u) => [u.user, `lv${randomBytes(24).toString('hex')}`]));
+const logger = createLogger('nats-permissions-spec', 'silent');
+
+let server: ChildProcess;
+let url: string;
+let stderr = '';
+const open: NatsConnection[] = [];
+
+let tlsCa: string;
+const settings = (user: string): NatsSettings => ({ NATS_URL: url, NATS_USER: user, NATS_PASSWORD: passwords[user], NATS_TLS_CA: tlsCa });
+async function connectAs(user: string): Promise<NatsConnection> {
+  const nc = await connectNats(settings(user), `spec-${user}`);
+  open.push(nc);
+  return nc;
+}
+
+const event = (type: string): PublishedEvent => ({
+  eventId: randomUUID(), type, streamId: randomUUID(), version: 1, occurredAt: new Date().toISOString(), data: {}, metadata: {},
+});
+
+/** One attempt, no retries: connectNats waits for a server forever, as a service should. */
+const connectOnce = (s: NatsSettings | string) => connect({ ...natsConnectionOptions(s, 'spec-once'), maxReconnectAttempts: 0, reconnect: false, timeout: 2000 });
+
+/** Messages a subscription received within a short window, and the error it was closed with. */
+async function collect(sub: Subscription): Promise<{ received: number; closedWith: string | null }> {
+  let received = 0;
+  void (async () => { for await (const _ of sub) received++; })().catch(() => undefined);
+  const closed = await Promise.race([sub.closed.then((e) => (e ? String(e.message ?? e) : 'closed')), new Promise<null>((r) => setTimeout(() => r(null), 1500))]);
+  return { received, closedWith: closed };
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  url = `nats://127.0.0.1:${port}`;
+  // docker-compose's own server config, on a free port of this machine, with certificates made the
+  // way tools/dev/compose-secrets.mjs makes them, and the permission file rendered from the table.
+  const tlsDir = join(dir, 'tls');
+  ensureNatsTls(tlsDir);
+  tlsCa = join(tlsDir, 'client', 'ca.crt');
+  const composeConf = readFileSync(join(root, 'deploy', 'nats', 'nats.conf'), 'utf8');
+  const conf = composeConf.replace(/^port: 4222$/m, `listen: "127.0.0.1:${port}"`).replaceAll('/etc/nats/tls/', `${join(tlsDir, 'server')}/`);
+  expect(conf).toContain(`127.0.0.1:${port}`);
+  expect(conf).not.toContain('/etc/nats');
+  writeFileSync(join(dir, 'nats.conf'), conf);
+  writeFileSync(join(dir, 'auth.conf'), renderAuthConf());
+  const env = { ...process.env, ...Object.fromEntries(NATS_USERS.map((u) => [passwordVariable(u.user), passwords[u.user]])) };
+  server = spawn(binary, ['-js', '-sd', join(dir, 'js'), '-c', join(dir, 'nats.conf')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  server.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+  let exited: string | null = null;
+  server.once('exit', (code) => { exited = `exited with ${code}`; });
+  await waitFor(async () => {
+    if (exited) throw new Error(`nats-server ${exited}: ${stderr}`);
+    try {
+      await (await connectOnce(settings('identity'))).close();
+      return true;
+    } catch {
+      return false;
+    }
+  }, 10_000, 'the private nats-server');
+});
+
+afterAll(async () => {
+  await Promise.allSettled(open.map((nc) => nc.close()));
+  if (server && server.exitCode === null) await new Promise<void>((resolve) => { server.once('exit', () => resolve()); server.kill('SIGTERM'); });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('NATS permissions of deploy/nats/auth.conf', () => {
+  it('refuses a connection without TLS, without credentials or with a wrong password', async () => {
+    await expect(connectOnce({ ...settings('letters'), NATS_TLS_CA: undefined })).rejects.toThrow(/tls|certificate/i);
+    await expect(connectOnce({ NATS_URL: url, NATS_TLS_CA: tlsCa })).rejects.toThrow(/Authorization/i);
+    await expect(connectOnce({ ...settings('letters'), NATS_PASSWORD: passwords.identity })).rejects.toThrow(/Authorization/i);
+  });
+
+  it('lets a service create its stream and publish its own events', async () => {
+    const letters = await connectAs('letters');
+    const { jsm, stream } = await ensureServiceStream(letters, 'letters');
+    const ack = await jetstream(letters).publish(LettersEvents.LetterWritten, JSON.stringify(event('LetterWritten')));
+    expect(ack.stream).toBe(stream);
+    expect((await jsm.streams.info(stream)).state.messages).toBe(1);
+  });
+
+  it("refuses letters' credentials publishing vault-media's events", async () => {
+    const media = await connectAs('vault-media');
+    const { jsm, stream } = await ensureServiceStream(media, 'vault-media');
+    const before = (await jsm.streams.info(stream)).state.messages;
+
+    const letters = await connectAs('letters');
+    await expect(jetstream(letters).publish(VaultMediaEvents.RecordingDeleted, JSON.stringify(event('RecordingDeleted')), { timeout: 2000 }))
+      .rejects.toThrow(/permission/i);
+    // A plain publish is dropped by the server as well: nothing reached the stream.
+    letters.publish(VaultMediaEvents.RecordingDeleted, JSON.stringify(event('RecordingDeleted')));
+    await letters.flush().catch(() => undefined);
+    expect((await jsm.streams.info(stream)).state.messages).toBe(before);
+    // Nor may it touch another service's stream through the JetStream API.
+    await expect(ensureServiceStream(letters, 'vault-media')).rejects.toThrow(/permission|timeout/i);
+  });
+
+  it("refuses letters' credentials reading identity's RPC traffic and other processes' replies", async () => {
+    const identity = await connectAs('identity');
+    const served = identity.subscribe(IdentityRpc.signIn.subject, { queue: 'identity' });
+    void (async () => { for await (const m of served) m.respond(JSON.stringify({ response: { accessToken: 'secret-token' }, isDisposed: true })); })();
+
+    const letters = await connectAs('letters');
+    const spies = ['rpc.identity.>', '>', '_INBOX.>', '_INBOX_gateway.>'].map((subject) => ({ subject, sub: letters.subscribe(subject) }));
+
+    const gateway = await connectAs('gateway');
+    const reply = await gateway.request(IdentityRpc.signIn.subject, JSON.stringify({ email: 'sam@example.com', password: 'correct horse' }), { timeout: 3000 });
+    expect(reply.json<{ response: { accessToken: string } }>().response.accessToken).toBe('secret-token');
+
+    for (const { subject, sub } of spies) {
+      const seen = await collect(sub);
+      expect({ subject, received: seen.received }).toEqual({ subject, received: 0 });
+      expect({ subject, closedWith: seen.closedWith }).toEqual({ subject, closedWith: expect.stringMatching(/permission/i) });
+    }
+  });
+
+  describe('request-reply through Nest, as the services run it', () => {
+    let lettersService: INestMicroservice;
+    const rpcClients: RpcClient[] = [];
+    const client = async (user: string) => {
+      const rpc = new RpcClient(settings(user), 1500, `spec-${user}-rpc`);
+      await rpc.connect();
+      rpcClients.push(rpc);
+      return rpc;
+    };
+
+    @Controller()
+    class LettersListController {
+      @MessagePattern(LettersRpc.list.subject)
+      list(@Payload() request: RpcRequest<{ limit: number }>) {
+        return { items: [], nextCursor: null, limit: request.payload.limit };
+      }
+
+      @MessagePattern(LettersRpc.health.subject)
+      health() {
+        return { status: 'up', checks: {} };
+      }
+    }
+    @Module({ controllers: [LettersListController] })
+    class LettersListModule {}
+
+    beforeAll(async () => {
+      lettersService = await NestFactory.createMicroservice<MicroserviceOptions>(LettersListModule, {
+        transport: Transport.NATS, options: { ...natsConnectionOptions(settings('letters'), 'spec-letters-rpc'), queue: 'letters' }, logger: false,
+      });
+      await lettersService.listen();
+    });
+
+    afterAll(async () => {
+      await Promise.allSettled(rpcClients.map((c) => c.close()));
+      await lettersService?.close();
+    });
+
+    it("lets the gateway and vault-media call letters' RPC", async () => {
+      const meta = { requestId: 'spec' };
+      await expect((await client('gateway')).call(LettersRpc.list, { limit: 5 }, { meta })).resolves.toEqual({ items: [], nextCursor: null, limit: 5 });
+      await expect((await client('vault-media')).call(LettersRpc.list, { limit: 7 }, { meta })).resolves.toEqual({ items: [], nextCursor: null, limit: 7 });
+    });
+
+    it("passes the container health check (deploy/healthcheck.mjs) with the service's own credentials only", async () => {
+      const probe = (user: string) => new Promise<number>((resolve) => {
+        const child = spawn(process.execPath, [join(root, 'deploy', 'healthcheck.mjs'), 'rpc', 'letters'], {
+          env: { PATH: process.env.PATH, NATS_URL: url, NATS_USER: user, NATS_PASSWORD: passwords[user], NATS_TLS_CA: tlsCa },
+          stdio: 'ignore',
+        });
+        child.once('exit', (code) => resolve(code ?? -1));
+      });
+      expect(await probe('letters')).toBe(0);
+      // identity's credentials may not request letters' subjects.
+      expect(await probe('identity')).toBe(1);
+    });
+
+    it("refuses a call outside a process's list: the worker to letters, the gateway to operators' commands", async () => {
+      const meta = { requestId: 'spec' };
+      // The server drops the request, so the caller sees what it sees of a service that is down.
+      const refused = (await client('worker')).call(LettersRpc.list, { limit: 1 }, { meta });
+      await expect(refused).rejects.toBeInstanceOf(DomainError);
+      await expect(refused).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      const gateway = await connectAs('gateway');
+      await expect(gateway.request(IdentityRpc.setAdmin.subject, '{}', { timeout: 1000 })).rejects.toThrow(/permission/i);
+    });
+  });
+
+  describe("durable consumers read only the streams a process consumes", () => {
+    let db: TestDatabase;
+    beforeAll(async () => { db = await createTestDatabase([], 'natsperm'); });
+    afterAll(async () => { await db?.drop(); });
+
+    it("lets vault-media's durable consumer read letters' events, and refuses the gateway the same consumer", async () => {
+      const letters = await connectAs('letters');
+      await ensureServiceStream(letters, 'letters');
+      const written = event('LetterDeleted');
+      await jetstream(letters).publish(LettersEvents.LetterDeleted, JSON.stringify(written), { msgID: written.eventId });
+
+      const seen: string[] = [];
+      const consumer = new DurableConsumer({
+        name: 'spec-timeline-from-letters', source: 'letters', subjects: [LettersEvents.LetterDeleted], orm: db.orm, nats: await connectAs('vault-media'), logger,
+        handle: async (_em, e) => { seen.push(e.eventId); },
+      });
+      await consumer.start();
+      try {
+        await waitFor(() => seen.includes(written.eventId), 10_000, "letters' event at vault-media's consumer");
+      } finally {
+        await consumer.stop();
+      }
+
+      const intruder = new DurableConsumer({
+        name: 'spec-gateway-reads-letters', source: 'letters', subjects: [LettersEvents.LetterDeleted], orm: db.orm, nats: await connectAs('gateway'), logger,
+        handle: async () => undefined,
+      });
+      await expect(intruder.start()).rejects.toThrow(/permission|timeout/i);
+    });
+  });
+});

@@ -120,13 +120,13 @@ export const services = [
     config: { module: 'apps/gateway/src/config.ts', schema: 'gatewayConfigSchema' },
     env: (ctx) => ({
       ...commonEnv(ctx),
-      ...s3Env(ctx),
       HOST: ctx.http.host,
       PORT: String(ctx.http.port),
       WEB_DIST_DIR: ctx.webDistDir,
       COOKIE_SECURE: 'false',
       HEALTH_SERVICES: ctx.healthServices.join(','),
       VAULT_MEDIA_URL: `http://${mediaHttp(ctx).host}:${mediaHttp(ctx).port}`,
+      DEVICE_COOKIE_SECRET: devSecret(ctx, 'device-cookies'),
     }),
   },
 ];

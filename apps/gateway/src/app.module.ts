@@ -12,7 +12,7 @@ import { HttpErrorFilter } from './http/http-error.filter.js';
 import { closeConnections, type GatewayConnections } from './infra/connections.js';
 import { LettersController } from './letters/letters.controller.js';
 import { MEDIA_CONTROLLERS, mediaProviders } from './media/media.providers.js';
-import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS, STORAGE_PROBE } from './infra/tokens.js';
+import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS } from './infra/tokens.js';
 import { MeController } from './me/me.controller.js';
 import { ReflectionController } from './vault/reflection.controller.js';
 import { VaultStatsController } from './vault/vault-stats.controller.js';
@@ -61,7 +61,6 @@ export class GatewayModule {
         { provide: REDIS, useValue: connections.redis },
         { provide: ACCESS_TOKEN_VERIFIER, useValue: connections.verifier },
         { provide: NATS_PROBE, useValue: connections.nats },
-        { provide: STORAGE_PROBE, useValue: connections.storage },
         { provide: STATS_PROVIDERS, useValue: statsProviders },
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },

@@ -41,6 +41,13 @@ export class VaultMediaController {
       checks.postgres = { status: 'down', detail: (error as Error).message };
     }
     checks.media_http = this.http.listening ? { status: 'up' } : { status: 'down', detail: 'the byte-stream listener is not listening' };
+    // The gateway holds no storage keys: it learns about object storage from this check.
+    try {
+      await this.media.pingStorage(1500);
+      checks.storage = { status: 'up' };
+    } catch (error) {
+      checks.storage = { status: 'down', detail: (error as Error).message };
+    }
     return { service: 'vault-media', status: Object.values(checks).every((c) => c.status === 'up') ? 'up' : 'down', checks };
   }
 

@@ -65,7 +65,7 @@ export class HealthReportDto implements HealthReport {
   @ApiProperty({
     type: 'object',
     additionalProperties: { $ref: '#/components/schemas/HealthCheckDto' },
-    example: { nats: { status: 'up', latencyMs: 1 }, redis: { status: 'up', latencyMs: 1 }, storage: { status: 'up', latencyMs: 4 }, identity: { status: 'up', latencyMs: 3 }, 'postgres:identity': { status: 'up', latencyMs: 3 } },
+    example: { nats: { status: 'up', latencyMs: 1 }, redis: { status: 'up', latencyMs: 1 }, identity: { status: 'up', latencyMs: 3 }, 'postgres:identity': { status: 'up', latencyMs: 3 }, 'storage:vault-media': { status: 'up', latencyMs: 3 } },
   })
   checks!: Record<string, HealthCheckDto>;
 }

@@ -5,7 +5,6 @@ import type { Logger } from '@lv/platform/logging';
 import { RpcClient } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
 import { NatsProbe } from './nats-probe.js';
-import { createStorageProbe, type StorageProbe } from './storage-probe.js';
 
 /** Everything outside the process the gateway talks to. It owns no data: these are all clients. */
 export interface GatewayConnections {
@@ -13,7 +12,6 @@ export interface GatewayConnections {
   redis: Redis;
   verifier: AccessTokenVerifier;
   nats: NatsProbe;
-  storage: StorageProbe;
 }
 
 /**
@@ -38,7 +36,7 @@ export async function openConnections(config: GatewayConfig, logger: Logger): Pr
   const nats = new NatsProbe(config.NATS_URL, logger);
   nats.start();
 
-  return { rpc, redis, verifier, nats, storage: createStorageProbe(config) };
+  return { rpc, redis, verifier, nats };
 }
 
 export async function closeConnections(connections: GatewayConnections): Promise<void> {

@@ -22,23 +22,29 @@ import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
 import { bearerToken, CallCtx } from '../http/request-context.js';
 import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
-import { credentialsSchema } from './auth.schemas.js';
+import { credentialsSchema, signUpSchema } from './auth.schemas.js';
+import { DEVICE_COOKIE, DeviceCookies, deviceCookieOptions } from './device-cookie.js';
 import { clearedRefreshCookieOptions, refreshCookieOptions } from './refresh-cookie.js';
 
 /**
  * /api/auth/*: the only public entry points that touch sessions. Identity issues the session; the
  * gateway keeps the refresh token in an httpOnly cookie and hands the SPA the rest (SessionView).
- * The client address travels in the RPC meta so identity can rate-limit sign-ins per address.
+ * The client address travels in the RPC meta so identity can rate-limit sign-ins per address, and so
+ * does the device id of a browser whose lv_device cookie proves an earlier sign-in to the same email.
  */
 @ApiTags('auth')
 @ApiResponse({ status: 503, description: 'Identity is unavailable.', type: ErrorBodyDto })
 @Controller('auth')
 export class AuthController {
+  private readonly devices: DeviceCookies;
+
   constructor(
     @Inject(RPC_CLIENT) private readonly rpc: RpcClient,
     @Inject(ACCESS_TOKEN_VERIFIER) private readonly verifier: AccessTokenVerifier,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+  ) {
+    this.devices = new DeviceCookies(config.DEVICE_COOKIE_SECRET);
+  }
 
   @Public()
   @Post('sign-up')
@@ -47,11 +53,11 @@ export class AuthController {
   @ApiCreatedResponse({ type: SessionViewDto, description: 'Account created and signed in; sets the refresh cookie.' })
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
   @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'EMAIL_TAKEN' })
-  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED, with Retry-After.' })
-  async signUp(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
-    const credentials = parseBody(credentialsSchema, body);
+  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED (10 sign-ups an hour per address), with Retry-After.' })
+  async signUp(@Body() body: unknown, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const credentials = parseBody(signUpSchema, body);
     const session = await this.rpc.call<IssuedSession, SignUpRequest>(IdentityRpc.signUp, credentials, { meta: call.meta });
-    return this.startSession(reply, session);
+    return this.startSession(request, reply, session);
   }
 
   @Public()
@@ -62,10 +68,11 @@ export class AuthController {
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
   @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'INVALID_CREDENTIALS' })
   @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED, with Retry-After.' })
-  async signIn(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+  async signIn(@Body() body: unknown, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
     const credentials = parseBody(credentialsSchema, body);
-    const session = await this.rpc.call<IssuedSession, SignInRequest>(IdentityRpc.signIn, credentials, { meta: call.meta });
-    return this.startSession(reply, session);
+    const device = this.devices.deviceFor(request.cookies[DEVICE_COOKIE], credentials.email);
+    const session = await this.rpc.call<IssuedSession, SignInRequest>(IdentityRpc.signIn, credentials, { meta: { ...call.meta, device } });
+    return this.startSession(request, reply, session);
   }
 
   @Public()
@@ -85,7 +92,7 @@ export class AuthController {
       if (error instanceof DomainError && ErrorCodes[error.code].status === 401) reply.clearCookie(REFRESH_COOKIE, clearedRefreshCookieOptions(this.config.COOKIE_SECURE));
       throw error;
     }
-    return this.startSession(reply, session);
+    return this.startSession(request, reply, session, false);
   }
 
   @Public()
@@ -110,8 +117,10 @@ export class AuthController {
     }
   }
 
-  private startSession(reply: FastifyReply, session: IssuedSession): SessionView {
+  /** Sets the refresh cookie; after a sign-in or sign-up also marks the browser as known for the account. */
+  private startSession(request: FastifyRequest, reply: FastifyReply, session: IssuedSession, signedIn = true): SessionView {
     reply.setCookie(REFRESH_COOKIE, session.refreshToken, refreshCookieOptions(session.refreshTokenExpiresAt, this.config.COOKIE_SECURE));
+    if (signedIn) reply.setCookie(DEVICE_COOKIE, this.devices.issue(session.profile.email, request.cookies[DEVICE_COOKIE]), deviceCookieOptions(this.config.COOKIE_SECURE));
     return { accessToken: session.accessToken, accessTokenExpiresAt: session.accessTokenExpiresAt, profile: session.profile };
   }
 

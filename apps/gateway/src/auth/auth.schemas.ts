@@ -7,6 +7,7 @@ export const AUTH_MESSAGES = {
   passwordRequired: 'Password is required',
   passwordTooShort: 'Password must be at least 6 characters',
   passwordTooLong: 'Password must be at most 1024 characters',
+  passwordOnlySpaces: 'Password cannot be only spaces',
 } as const;
 
 export const MIN_PASSWORD_LENGTH = 6;
@@ -28,3 +29,6 @@ const password = z
   .max(1024, AUTH_MESSAGES.passwordTooLong);
 
 export const credentialsSchema = z.object({ email, password });
+
+/** A new password must hold something besides whitespace (sign-in still takes whatever was typed). */
+export const signUpSchema = z.object({ email, password: password.refine((value) => value.trim() !== '', AUTH_MESSAGES.passwordOnlySpaces) });

@@ -26,6 +26,8 @@ describe('edge refusal: cross-site requests', () => {
   it('lets same-origin and header-less (non-browser) requests through, and reads never', () => {
     expect(edgeRefusal(request({ headers: { origin: 'http://127.0.0.1:3000', 'sec-fetch-site': 'same-origin' } }), policy)).toBeNull();
     expect(edgeRefusal(request({ headers: { origin: 'http://127.0.0.1:3000/' } }), policy)).toBeNull();
+    expect(edgeRefusal(request({ ownOrigin: 'http://localhost:80', headers: { origin: 'http://LOCALHOST' } }), policy)).toBeNull();
+    expect(edgeRefusal(request({ ownOrigin: 'http://bad host', headers: { origin: 'http://bad host' } }), policy)).toBe('CROSS_SITE_REFUSED');
     expect(edgeRefusal(request({}), policy)).toBeNull();
     expect(edgeRefusal(request({ method: 'GET', headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'content-length': undefined } }), policy)).toBeNull();
   });

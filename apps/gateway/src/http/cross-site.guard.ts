@@ -45,12 +45,27 @@ function isJson(contentType: string | undefined): boolean {
   return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 }
 
-function isOwnOrigin(origin: string, request: EdgeRequest, policy: EdgePolicy): boolean {
-  if (origin === request.ownOrigin || policy.extraOrigins.includes(origin)) return true;
+/** scheme://host[:port] as URL spells it (lower case, default port dropped); null when it is not one. */
+function normalisedOrigin(value: string): string | null {
+  try {
+    const origin = new URL(value).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+function isOwnOrigin(value: string, request: EdgeRequest, policy: EdgePolicy): boolean {
+  const origin = normalisedOrigin(value);
+  if (!origin) return false;
+  if (policy.extraOrigins.includes(origin)) return true;
+  const own = normalisedOrigin(request.ownOrigin);
+  if (!own) return false;
+  if (origin === own) return true;
   // TLS ended at a proxy the gateway does not trust for X-Forwarded-Proto: same host, https.
   if (!policy.secure) return false;
-  const own = new URL(request.ownOrigin);
-  return origin === `https://${own.host}`;
+  const { host, hostname } = new URL(own);
+  return origin === normalisedOrigin(`https://${hostname}`) || origin === normalisedOrigin(`https://${host}`);
 }
 
 /**
@@ -69,7 +84,7 @@ export function edgeRefusal(request: EdgeRequest, policy: EdgePolicy): ErrorCode
   if (STATE_CHANGING.has(method)) {
     if (header(request.headers, 'sec-fetch-site')?.trim().toLowerCase() === 'cross-site') return 'CROSS_SITE_REFUSED';
     const origin = header(request.headers, 'origin');
-    if (origin !== undefined && !isOwnOrigin(origin.trim().replace(/\/$/, ''), request, policy)) return 'CROSS_SITE_REFUSED';
+    if (origin !== undefined && !isOwnOrigin(origin.trim(), request, policy)) return 'CROSS_SITE_REFUSED';
   }
   if (hasBody(request.headers) && !isJson(header(request.headers, 'content-type'))) {
     const streamed = BYTE_STREAM_ROUTES.some((route) => route.method === method && route.path.test(request.path));
@@ -93,7 +108,7 @@ export function parseOrigins(value: string): string[] {
 
 function ownOriginOf(request: FastifyRequest): string {
   // request.host is the Host header (X-Forwarded-Host only from trusted proxies), port included.
-  return `${request.protocol}://${request.host}`.toLowerCase();
+  return `${request.protocol}://${request.host}`;
 }
 
 /**

@@ -45,6 +45,12 @@ export const gatewayConfigSchema = commonConfigSchema.extend({
   HTTP_HEADERS_TIMEOUT_MS: positiveMs(10_000),
   HTTP_IDLE_TIMEOUT_MS: positiveMs(30_000),
   HTTP_REQUEST_TIMEOUT_MS: positiveMs(60 * 60_000),
+  /**
+   * The proxy to vault-media tears down a connection on which no byte moved for this long (vault-media
+   * hangs, or a browser stopped reading a recording). Shorter than HTTP_IDLE_TIMEOUT_MS, so a browser
+   * waiting on a hung vault-media gets a 503 rather than a cut connection.
+   */
+  VAULT_MEDIA_IDLE_TIMEOUT_MS: positiveMs(20_000),
   /** Mark cookies Secure (on behind TLS in deploy/; off for http://127.0.0.1). */
   COOKIE_SECURE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Services whose readiness /api/health reports (names from the contracts' SERVICES list). */

@@ -31,7 +31,7 @@ export class VaultMediaHttp {
    * @param idleTimeoutMs an upstream connection on which nothing moves for this long (vault-media
    *   hangs, or a browser stopped reading a playback answer) is torn down, never held for ever.
    */
-  constructor(private readonly baseUrl: string, private readonly idleTimeoutMs = 30_000) {}
+  constructor(private readonly baseUrl: string, private readonly idleTimeoutMs = 20_000) {}
 
   close(): void {
     this.agent.destroy();
@@ -82,8 +82,11 @@ export class VaultMediaHttp {
           if (!settled) { settled = true; resolve(); }
           return;
         }
-        // vault-media stopped reading (it refused the body, then cut the connection). Its answer has
-        // normally arrived already; the rest of the browser's body is read and dropped, up to a point.
+        // vault-media stopped reading (it refused the body, then cut the connection, or went quiet).
+        // Its answer has normally arrived already; the rest of the browser's body is read and dropped,
+        // up to a point, and the connection closes after the answer: left open, it would wait for the
+        // next request (keep-alive) behind a body that may never end.
+        if (!request.raw.readableEnded) reply.header('connection', 'close');
         dropRestOfBody(request.raw);
         if (!responded) {
           // Not even an answer (not running, refused the connection): unavailable, at once.

@@ -147,8 +147,12 @@ export class MediaHttpServer {
       status = 500;
       body = { code: 'INTERNAL', message: ErrorCodes.INTERNAL.message, errorId };
     }
+    // Answered before the body ended: close after the answer, or keep-alive would hold the connection
+    // (for keepAliveTimeout) behind a body that may never end.
+    const bodyLeft = !request.raw.readableEnded;
     dropRestOfBody(request.raw);
     if (reply.sent) return;
+    if (bodyLeft) void reply.header('connection', 'close');
     void reply.status(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
   }
 }

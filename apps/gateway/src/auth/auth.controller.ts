@@ -34,6 +34,8 @@ import { clearedRefreshCookieOptions, refreshCookieOptions } from './refresh-coo
  */
 @ApiTags('auth')
 @ApiResponse({ status: 503, description: 'Identity is unavailable.', type: ErrorBodyDto })
+@ApiResponse({ status: 403, description: 'CROSS_SITE_REFUSED: sent from another site (Origin, Sec-Fetch-Site).', type: ErrorBodyDto })
+@ApiResponse({ status: 415, description: 'JSON_REQUIRED: a body that is not application/json.', type: ErrorBodyDto })
 @Controller('auth')
 export class AuthController {
   private readonly devices: DeviceCookies;

@@ -81,6 +81,8 @@ export const services = [
       ...commonEnv(ctx),
       ...databaseEnv(ctx, 'identity'),
       JWT_PRIVATE_KEY: ctx.jwt.privateKey,
+      // Test and bench stacks (a STACK_ID of their own) sign up hundreds of users from 127.0.0.1.
+      ...(ctx.stackId ? { SIGNUP_MAX_PER_ADDRESS: '100000' } : {}),
     }),
   },
   {
@@ -132,13 +134,13 @@ export const services = [
     config: { module: 'apps/gateway/src/config.ts', schema: 'gatewayConfigSchema' },
     env: (ctx) => ({
       ...commonEnv(ctx),
-      ...s3Env(ctx),
       HOST: ctx.http.host,
       PORT: String(ctx.http.port),
       WEB_DIST_DIR: ctx.webDistDir,
       COOKIE_SECURE: 'false',
       HEALTH_SERVICES: ctx.healthServices.join(','),
       VAULT_MEDIA_URL: `http://${mediaHttp(ctx).host}:${mediaHttp(ctx).port}`,
+      DEVICE_COOKIE_SECRET: devSecret(ctx, 'device-cookies'),
     }),
   },
 ];

@@ -9,6 +9,7 @@ import { VAULT_STATS_PROVIDERS, type ServiceName } from '@lv/contracts';
 import { createLogger, type Logger } from '@lv/platform/logging';
 import { GatewayModule } from './app.module.js';
 import type { GatewayConfig } from './config.js';
+import { registerCrossSiteGuard } from './http/cross-site.guard.js';
 import { sendErrorResponse } from './http/error-response.js';
 import { PinoNestLogger } from './http/pino-nest-logger.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
@@ -40,10 +41,9 @@ const requestIdChildLogger: NonNullable<FastifyServerOptions['childLoggerFactory
 /**
  * Content-Security-Policy for the SPA: scripts only from the gateway itself; inline styles allowed
  * (Tailwind and Radix set style attributes); images and media also from blob: and data: (recordings
- * preview from blobs) and from object storage (signed URLs); nothing may frame the vault.
+ * preview from blobs; playback streams through /api/media/play); nothing may frame the vault.
  */
 function contentSecurityPolicy(config: GatewayConfig) {
-  const storage = new URL(config.S3_ENDPOINT).origin;
   return {
     useDefaults: false,
     directives: {
@@ -52,10 +52,10 @@ function contentSecurityPolicy(config: GatewayConfig) {
       scriptSrc: ["'self'"],
       scriptSrcAttr: ["'none'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'blob:', 'data:', storage],
-      mediaSrc: ["'self'", 'blob:', 'data:', storage],
+      imgSrc: ["'self'", 'blob:', 'data:'],
+      mediaSrc: ["'self'", 'blob:', 'data:'],
       fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'", storage],
+      connectSrc: ["'self'"],
       objectSrc: ["'none'"],
       frameAncestors: ["'none'"],
       formAction: ["'self'"],
@@ -82,6 +82,11 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
       // A hop count is valid at run time (Fastify passes it to proxy-addr) though its types omit it.
       trustProxy: config.TRUST_PROXY as boolean | string[],
       return503OnClosing: true,
+      // A slow client cannot hold a connection: headers, idle gaps and whole requests are bounded.
+      // Node checks the headers and request deadlines every connectionsCheckingInterval.
+      http: { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, connectionsCheckingInterval: Math.min(1000, config.HTTP_HEADERS_TIMEOUT_MS) },
+      connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
     });
     const app = await NestFactory.create<NestFastifyApplication>(
       GatewayModule.register({ config, logger, connections, statsProviders: options.statsProviders ?? VAULT_STATS_PROVIDERS }),
@@ -97,6 +102,8 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
       if (isApiPath(request.url.split('?', 1)[0] ?? '')) reply.header('cache-control', 'no-store');
       done();
     });
+    // Right after the request id: a cross-site or non-JSON request is refused before anything reads it.
+    registerCrossSiteGuard(fastify, { extraOrigins: config.APP_ORIGINS, secure: config.COOKIE_SECURE });
     await fastify.register(fastifyHelmet, {
       contentSecurityPolicy: contentSecurityPolicy(config),
       crossOriginEmbedderPolicy: false,

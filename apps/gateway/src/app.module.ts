@@ -13,7 +13,7 @@ import { HttpErrorFilter } from './http/http-error.filter.js';
 import { closeConnections, type GatewayConnections } from './infra/connections.js';
 import { LettersController } from './letters/letters.controller.js';
 import { MEDIA_CONTROLLERS, mediaProviders } from './media/media.providers.js';
-import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS, STORAGE_PROBE, VIEWER_TOKEN_VERIFIER } from './infra/tokens.js';
+import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS, VIEWER_TOKEN_VERIFIER } from './infra/tokens.js';
 import { MeController } from './me/me.controller.js';
 import { ReflectionController } from './vault/reflection.controller.js';
 import { VaultStatsController } from './vault/vault-stats.controller.js';
@@ -64,7 +64,6 @@ export class GatewayModule {
         { provide: ACCESS_TOKEN_VERIFIER, useValue: connections.verifier },
         { provide: VIEWER_TOKEN_VERIFIER, useValue: connections.viewerVerifier ?? null },
         { provide: NATS_PROBE, useValue: connections.nats },
-        { provide: STORAGE_PROBE, useValue: connections.storage },
         { provide: STATS_PROVIDERS, useValue: statsProviders },
         { provide: APP_GUARD, useClass: CallerGuard },
         OwnerStrategy,

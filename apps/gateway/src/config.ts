@@ -1,10 +1,15 @@
 import { SERVICES } from '@lv/contracts';
-import { commonConfigSchema, objectStorageConfigSchema, z } from '@lv/platform/config';
+import { commonConfigSchema, z } from '@lv/platform/config';
+import { parseOrigins } from './http/cross-site.guard.js';
 
 /** Marks an unset COOKIE_SECURE until the whole object (and so NODE_ENV) is known. */
 const COOKIE_SECURE_UNSET = Symbol('COOKIE_SECURE unset');
 
-export const gatewayConfigSchema = commonConfigSchema.extend(objectStorageConfigSchema.shape).extend({
+/** A duration in milliseconds; 0 is refused (it would mean "never" to Node's HTTP server). */
+const positiveMs = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+// No object-storage settings: the gateway stores nothing, and learns about storage from vault-media's health.
+export const gatewayConfigSchema = commonConfigSchema.extend({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Built SPA (apps/web/dist); the gateway serves it with deep links falling back to index.html. */
@@ -14,6 +19,41 @@ export const gatewayConfigSchema = commonConfigSchema.extend(objectStorageConfig
    * gateway proxies those to it; everything else about media goes over NATS.
    */
   VAULT_MEDIA_URL: z.string().url().default('http://127.0.0.1:3401'),
+  /**
+   * HMAC key of the lv_device cookie, which marks a browser that signed in to an account before, so
+   * that failures from elsewhere do not lock it out (at least 32 characters; generated for the dev stack).
+   */
+  DEVICE_COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /**
+   * Origins the SPA is served from besides the one the gateway itself sees (scheme://host[:port] of the
+   * request), comma-separated. State-changing /api requests from any other Origin are refused (403).
+   */
+  APP_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      try {
+        return parseOrigins(v);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /**
+   * Connection bounds of the HTTP listener, so a slow or stalled client cannot hold a connection:
+   * the headers must arrive within HTTP_HEADERS_TIMEOUT_MS, a connection with no bytes moving for
+   * HTTP_IDLE_TIMEOUT_MS is closed, and a whole request (an upload's body included) must arrive
+   * within HTTP_REQUEST_TIMEOUT_MS.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: positiveMs(10_000),
+  HTTP_IDLE_TIMEOUT_MS: positiveMs(30_000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveMs(60 * 60_000),
+  /**
+   * The proxy to vault-media tears down a connection on which no byte moved for this long (vault-media
+   * hangs, or a browser stopped reading a recording). Shorter than HTTP_IDLE_TIMEOUT_MS, so a browser
+   * waiting on a hung vault-media gets a 503 rather than a cut connection.
+   */
+  VAULT_MEDIA_IDLE_TIMEOUT_MS: positiveMs(20_000),
   /**
    * Mark cookies Secure (and send HSTS). Unset, it is on outside development (see the overwrite
    * below); the development stack sets 'false' for http://127.0.0.1.

@@ -1,5 +1,5 @@
-// The gateway booted in-process (createGatewayApp) against the machine's real NATS and Redis, the
-// embedded S3 server and a temporary SPA build; identity is a stand-in speaking Nest's NATS wire format.
+// The gateway booted in-process (createGatewayApp) against the machine's real NATS and Redis and a
+// temporary SPA build; identity is a stand-in speaking Nest's NATS wire format.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,6 @@ import { pino } from 'pino';
 import { ErrorCodes, IdentityRpc, REFRESH_COOKIE, type AccessTokenClaims, type IssuedSession, type UserProfile } from '@lv/contracts';
 import { AccessTokenSigner, RevokedSessions } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
@@ -64,7 +63,6 @@ describe('gateway (in-process, real NATS and Redis)', () => {
   let http: FastifyInstance;
   let identity: NestNatsResponder;
   let redis: Redis;
-  let s3: RunningS3Server;
   let workDir: string;
   const logLines: Record<string, unknown>[] = [];
 
@@ -82,7 +80,6 @@ describe('gateway (in-process, real NATS and Redis)', () => {
     await mkdir(join(web, 'assets'), { recursive: true });
     await writeFile(join(web, 'index.html'), '<!doctype html><title>Legacy Vault</title><div id="root"></div>');
     await writeFile(join(web, 'assets', 'app-1a2b3c.js'), 'console.log("vault")');
-    s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
     redis = new Redis(REDIS_URL);
 
     identity = await NestNatsResponder.start(NATS_URL, STACK_ID);
@@ -116,9 +113,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       REDIS_URL,
       JWT_PUBLIC_KEY: keys.publicKey,
       RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY: s3.accessKey,
-      S3_SECRET_KEY: s3.secretKey,
+      DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
       WEB_DIST_DIR: web,
       HEALTH_SERVICES: 'identity',
     });
@@ -149,7 +144,6 @@ describe('gateway (in-process, real NATS and Redis)', () => {
     await app?.close();
     await identity?.close();
     redis?.disconnect();
-    await s3?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
@@ -216,6 +210,93 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       const response = await call({ method: 'POST', url: '/api/auth/sign-in', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
       expect(response.statusCode).toBe(400);
       expect(json(response)).toEqual({ code: 'VALIDATION_FAILED', message: ErrorCodes.VALIDATION_FAILED.message });
+    });
+  });
+
+  describe('cross-site requests and non-JSON bodies (login CSRF)', () => {
+    const form = 'email=parent%40example.com&password=correct-horse';
+
+    it("refuses the review's cross-site form sign-in with 403, without calling identity or setting a cookie", async () => {
+      const before = identity.received.length;
+      const response = await call({
+        method: 'POST', url: '/api/auth/sign-in', payload: form,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      });
+      expect(response.statusCode).toBe(403);
+      expect(json(response)).toEqual({ code: 'CROSS_SITE_REFUSED', message: ErrorCodes.CROSS_SITE_REFUSED.message });
+      expect(response.headers['set-cookie']).toBeUndefined();
+      expect(identity.received.length).toBe(before);
+    });
+
+    it('refuses bodies that are not JSON under /api with 415, even from a client that sends no Origin', async () => {
+      const before = identity.received.length;
+      for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=----x', 'text/plain;charset=UTF-8']) {
+        const response = await call({ method: 'POST', url: '/api/auth/sign-in', headers: { 'content-type': type }, payload: form });
+        expect(response.statusCode).toBe(415);
+        expect(json(response)).toEqual({ code: 'JSON_REQUIRED', message: ErrorCodes.JSON_REQUIRED.message });
+        expect(response.headers['set-cookie']).toBeUndefined();
+      }
+      const patch = await call({ method: 'PATCH', url: '/api/me', headers: { authorization: `Bearer ${tokenFor()}`, 'content-type': 'text/plain' }, payload: '{"full_name":"x"}' });
+      expect(patch.statusCode).toBe(415);
+      expect(identity.received.length).toBe(before);
+    });
+
+    it("refuses JSON from another origin or marked cross-site, and takes the app's own", async () => {
+      const payload = { email: 'parent@example.com', password: 'correct-horse' };
+      const foreign = await call({ method: 'POST', url: '/api/auth/sign-in', headers: { origin: 'https://evil.example' }, payload });
+      expect(foreign.statusCode).toBe(403);
+      expect(json(foreign).code).toBe('CROSS_SITE_REFUSED');
+      const marked = await call({ method: 'POST', url: '/api/auth/sign-in', headers: { 'sec-fetch-site': 'cross-site' }, payload });
+      expect(marked.statusCode).toBe(403);
+      const opaque = await call({ method: 'DELETE', url: '/api/letters/x', headers: { origin: 'null', authorization: `Bearer ${tokenFor()}` } });
+      expect(opaque.statusCode).toBe(403);
+      // What the SPA sends: its own origin (the Host it reached), same-origin, JSON.
+      const own = await call({ method: 'POST', url: '/api/auth/sign-in', headers: { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', 'sec-fetch-site': 'same-origin' }, payload });
+      expect(own.statusCode).toBe(200);
+      expect(cookieHeader(own, REFRESH_COOKIE)).toBeDefined();
+      // Reads change nothing: a cross-site GET is answered as usual.
+      const read = await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${tokenFor()}`, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } });
+      expect(read.statusCode).toBe(200);
+    });
+  });
+
+  describe('known devices (lv_device)', () => {
+    const credentials = { email: 'parent@example.com', password: 'correct-horse' };
+    const deviceCookie = (response: LightMyRequestResponse) => /^lv_device=([^;]+);/.exec(cookieHeader(response, 'lv_device') ?? '')?.[1];
+
+    it('marks a browser that signed in with a signed cookie: HttpOnly, SameSite=Strict, sent to /api/auth only', async () => {
+      const response = await call({ method: 'POST', url: '/api/auth/sign-in', payload: credentials });
+      expect(response.statusCode).toBe(200);
+      const cookie = cookieHeader(response, 'lv_device')!;
+      expect(cookie).toMatch(/^lv_device=[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43};/);
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Strict/);
+      expect(cookie).toMatch(/Path=\/api\/auth/);
+      expect(cookie).not.toMatch(/Secure/);
+      expect(identity.callsTo(IdentityRpc.signIn).at(-1)!.meta.device).toBeUndefined();
+      const signUp = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'fresh@example.com', password: 'secret1' } });
+      expect(deviceCookie(signUp)).toBeDefined();
+    });
+
+    it('tells identity the device only for the email the cookie was issued for, and never for a forged cookie', async () => {
+      const value = deviceCookie(await call({ method: 'POST', url: '/api/auth/sign-in', payload: credentials }))!;
+      const deviceId = value.split('.')[0];
+      const again = await call({ method: 'POST', url: '/api/auth/sign-in', payload: credentials, cookies: { lv_device: value } });
+      expect(identity.callsTo(IdentityRpc.signIn).at(-1)!.meta.device).toBe(deviceId);
+      expect(deviceCookie(again)!.split('.')[0]).toBe(deviceId);
+      await call({ method: 'POST', url: '/api/auth/sign-in', payload: { ...credentials, email: 'someone-else@example.com' }, cookies: { lv_device: value } });
+      expect(identity.callsTo(IdentityRpc.signIn).at(-1)!.meta.device).toBeUndefined();
+      const forged = `${deviceId}.${'A'.repeat(43)}`;
+      await call({ method: 'POST', url: '/api/auth/sign-in', payload: credentials, cookies: { lv_device: forged } });
+      expect(identity.callsTo(IdentityRpc.signIn).at(-1)!.meta.device).toBeUndefined();
+    });
+
+    it('refuses a sign-up password made only of whitespace (400, the field named), without calling identity', async () => {
+      const before = identity.callsTo(IdentityRpc.signUp).length;
+      const response = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'blank@example.com', password: '          ' } });
+      expect(response.statusCode).toBe(400);
+      expect(json(response).fields).toEqual({ password: 'Password cannot be only spaces' });
+      expect(identity.callsTo(IdentityRpc.signUp).length).toBe(before);
     });
   });
 
@@ -444,10 +525,22 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       expect(docs.body).toContain('swagger-ui');
     });
 
-    it('reports every health check, 200 when all are up', async () => {
+    it('tells an anonymous caller the status only, 200 when all is up', async () => {
       const response = await call({ method: 'GET', url: '/api/health' });
+      expect(response.statusCode).toBe(200);
+      expect(json(response)).toEqual({ status: 'up' });
+      // A token that is not an admin's (or not valid) changes nothing, and is no error either.
+      for (const authorization of [`Bearer ${tokenFor()}`, 'Bearer garbage']) {
+        const other = await call({ method: 'GET', url: '/api/health', headers: { authorization } });
+        expect(other.statusCode).toBe(200);
+        expect(json(other)).toEqual({ status: 'up' });
+      }
+    });
+
+    it('reports every health check to an admin, 200 when all are up; object storage is vault-media\'s to check', async () => {
+      const response = await call({ method: 'GET', url: '/api/health', headers: { authorization: `Bearer ${tokenFor({ sub: ADMIN_ID, admin: true })}` } });
       const report = json(response);
-      expect(Object.keys(report.checks).sort()).toEqual(['identity', 'nats', 'postgres:identity', 'redis', 'storage']);
+      expect(Object.keys(report.checks).sort()).toEqual(['identity', 'nats', 'postgres:identity', 'redis']);
       for (const check of Object.values<any>(report.checks)) {
         expect(check.status).toBe('up');
         expect(typeof check.latencyMs).toBe('number');
@@ -470,7 +563,11 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       expect(json(response)).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The vault is temporarily unavailable. Please try again in a moment.' });
       expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 500);
 
-      const health = await call({ method: 'GET', url: '/api/health' });
+      const anonymous = await call({ method: 'GET', url: '/api/health' });
+      expect(anonymous.statusCode).toBe(503);
+      // Down, and nothing about what or why.
+      expect(json(anonymous)).toEqual({ status: 'down' });
+      const health = await call({ method: 'GET', url: '/api/health', headers: { authorization: `Bearer ${tokenFor({ sub: ADMIN_ID, admin: true })}` } });
       expect(health.statusCode).toBe(503);
       const report = json(health);
       expect(report.status).toBe('down');
@@ -478,7 +575,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       expect(report.checks['postgres:identity'].status).toBe('down');
       expect(report.checks.nats.status).toBe('up');
       expect(report.checks.redis.status).toBe('up');
-      expect(report.checks.storage.status).toBe('up');
+      expect(logLines.some((l) => l.level === 40 && String(l.msg).startsWith('health: down (identity'))).toBe(true);
     });
 
     it('answers 503 within the RPC timeout when identity hangs', async () => {

@@ -69,7 +69,7 @@ describe('gateway /api/letters', () => {
 
     const config = gatewayConfigSchema.parse({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '1500',
-      S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, WEB_DIST_DIR: web, HEALTH_SERVICES: 'letters',
+      DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef', WEB_DIST_DIR: web, HEALTH_SERVICES: 'letters',
     });
     app = await createGatewayApp(config, { logger: pino({ level: 'silent' }), statsProviders: ['letters'] });
     http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;

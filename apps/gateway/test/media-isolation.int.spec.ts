@@ -85,7 +85,7 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
     await mkdir(join(workDir, 'web'), { recursive: true });
     await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
     const config = gatewayConfigSchema.parse({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '5000', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '5000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
       WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: `http://127.0.0.1:${mediaPort}`, HOST: '127.0.0.1', PORT: '0',
     });
     app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });

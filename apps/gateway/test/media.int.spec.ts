@@ -142,7 +142,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     await timeline.listen(['rpc.timeline.>']);
 
     const config = gatewayConfigSchema.parse({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
       WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: mediaUrl, HOST: '127.0.0.1', PORT: '0',
     });
     app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });

@@ -5,10 +5,19 @@ export const identityConfigSchema = commonConfigSchema.extend(databaseConfigSche
   JWT_PRIVATE_KEY: z.string().min(1),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(60 * 60 * 24 * 30),
-  /** Failed sign-ins allowed per account, and per client address, inside the window. */
-  SIGNIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+  /**
+   * Failed sign-ins allowed inside the window: per account from one address, per address, per account
+   * from all unknown devices together (a ceiling, within NIST 800-63B's 100 an hour), and per device
+   * that signed in to the account before (the gateway's lv_device cookie), which failures elsewhere never touch.
+   */
+  SIGNIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: z.coerce.number().int().positive().default(5),
   SIGNIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
+  SIGNIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(25),
+  SIGNIN_MAX_FAILURES_PER_DEVICE: z.coerce.number().int().positive().default(10),
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  /** Sign-ups allowed per client address inside SIGNUP_WINDOW_SECONDS. */
+  SIGNUP_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(10),
+  SIGNUP_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
   /** A used refresh token presented again within this window is a two-tab race, not theft. */
   REFRESH_REUSE_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });

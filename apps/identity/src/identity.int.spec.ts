@@ -13,7 +13,10 @@ const { identityService } = await import('./identity.definition.js');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const keys = generateTestKeys();
-const meta = (ip = '10.0.0.1') => ({ requestId: 'test', ip });
+// Each call from its own address unless a test names one, so sign-ups never share an address's budget by accident.
+let addressSeq = 0;
+const freshAddress = () => `10.200.${Math.floor(addressSeq / 250) % 250}.${(addressSeq++ % 250) + 1}`;
+const meta = (ip = freshAddress(), device?: string) => ({ requestId: 'test', ip, ...(device ? { device } : {}) });
 
 describe('identity service over NATS', () => {
   let db: TestDatabase;
@@ -22,8 +25,8 @@ describe('identity service over NATS', () => {
   const operatorToken = () => signOperatorToken(new AccessTokenSigner(keys.privateKey), 'test-operator');
 
   // Unchecked payloads: these specs also send what the types would refuse, to see the service refuse it.
-  const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, accessToken?: string, ip?: string) =>
-    rpc.callUnchecked(declaration, payload, { accessToken, meta: meta(ip) });
+  const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, accessToken?: string, ip?: string, device?: string) =>
+    rpc.callUnchecked(declaration, payload, { accessToken, meta: meta(ip, device) });
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
   let n = 0;
   const newEmail = () => `parent.${Date.now()}.${n++}@example.com`;
@@ -33,7 +36,9 @@ describe('identity service over NATS', () => {
     await db.orm.close(); // the service opens its own connection with its migrations
     const env = {
       DATABASE_URL: db.url, NATS_URL, REDIS_URL: process.env.REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey,
-      LOG_LEVEL: 'silent', SIGNIN_MAX_FAILURES_PER_ACCOUNT: '3', SIGNIN_MAX_FAILURES_PER_ADDRESS: '6', SIGNIN_WINDOW_SECONDS: '60', REFRESH_REUSE_GRACE_MS: '0',
+      // The sign-in and sign-up limits are the defaults (5 per account+address, 20 per address, 25 per
+      // account, 10 per known device; 10 sign-ups an hour per address), in a shorter window.
+      LOG_LEVEL: 'silent', SIGNIN_WINDOW_SECONDS: '60', REFRESH_REUSE_GRACE_MS: '0',
     };
     const { migrateService } = await import('@lv/platform/nest');
     const { createLogger } = await import('@lv/platform/logging');
@@ -91,21 +96,83 @@ describe('identity service over NATS', () => {
     await expect(call(IdentityRpc.signIn, { email: newEmail(), password: 'secret1' }, undefined, '10.1.0.3')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials' });
   });
 
-  it('rate-limits failed sign-ins per account, even for the right password, and per address', async () => {
+  it('rate-limits failed sign-ins per account and address, even for the right password, and per address', async () => {
     const email = newEmail();
     await call(IdentityRpc.signUp, { email, password: 'secret1' });
-    for (let i = 0; i < 3; i++) expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, `10.2.0.${i}`))).toBe('INVALID_CREDENTIALS');
-    const limited = await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.2.1.1').catch((e: DomainError) => e);
+    for (let i = 0; i < 5; i++) expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, '10.2.0.1'))).toBe('INVALID_CREDENTIALS');
+    const limited = await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.2.0.1').catch((e: DomainError) => e);
     expect(limited).toMatchObject({ code: 'RATE_LIMITED', message: 'Too many sign-in attempts. Please wait a few minutes and try again.' });
     expect((limited as DomainError).details.retryAfter).toBeGreaterThan(0);
     expect((limited as DomainError).details.retryAfter).toBeLessThanOrEqual(60);
+    // The same account from another address is not locked out by those failures.
+    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.2.0.2'))).toBe('OK');
     // Per address: one client trying many accounts.
     const ip = '10.3.0.1';
-    for (let i = 0; i < 6; i++) await codeOf(call(IdentityRpc.signIn, { email: newEmail(), password: 'wrong-1' }, undefined, ip));
+    for (let i = 0; i < 20; i++) expect(await codeOf(call(IdentityRpc.signIn, { email: newEmail(), password: 'wrong-1' }, undefined, ip))).toBe('INVALID_CREDENTIALS');
     const other = newEmail();
     await call(IdentityRpc.signUp, { email: other, password: 'secret1' });
     expect(await codeOf(call(IdentityRpc.signIn, { email: other, password: 'secret1' }, undefined, ip))).toBe('RATE_LIMITED');
     expect(await codeOf(call(IdentityRpc.signIn, { email: other, password: 'secret1' }, undefined, '10.3.0.2'))).toBe('OK');
+  });
+
+  it('counts before verifying, atomically: 40 parallel wrong attempts get exactly 5 answers of 401', async () => {
+    const email = newEmail();
+    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    const results = await Promise.all(Array.from({ length: 40 }, () => codeOf(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, '10.4.0.1'))));
+    expect(results.filter((r) => r === 'INVALID_CREDENTIALS')).toHaveLength(5);
+    expect(results.filter((r) => r === 'RATE_LIMITED')).toHaveLength(35);
+  });
+
+  it('gives a success back: the owner mistyping now and then is never limited', async () => {
+    const email = newEmail();
+    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 4; i++) expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, '10.5.0.1'))).toBe('INVALID_CREDENTIALS');
+      expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.5.0.1'))).toBe('OK');
+    }
+  });
+
+  it('lets the owner in at once on a device that signed in before, while an attacker fails 50 times', async () => {
+    const email = newEmail();
+    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    const ownerDevice = 'owner-device-0123456789';
+    // The attacker spreads 50 guesses over ten addresses: five each, the most one address gets.
+    const guesses = await Promise.all(Array.from({ length: 50 }, (_, i) => codeOf(call(IdentityRpc.signIn, { email, password: `guess-${i}` }, undefined, `10.66.0.${i % 10}`))));
+    // The account's ceiling (25) stopped the rest.
+    expect(guesses.filter((r) => r === 'INVALID_CREDENTIALS')).toHaveLength(25);
+    expect(guesses.filter((r) => r === 'RATE_LIMITED')).toHaveLength(25);
+    // Unknown browsers are held back now, wherever they are...
+    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.67.0.1'))).toBe('RATE_LIMITED');
+    // ...but the owner's known device signs in at once, even from an address the attacker used.
+    const session = await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.66.0.1', ownerDevice);
+    expect(session.profile.email).toBe(email);
+  });
+
+  it("gives a known device a budget of its own (10), which does not touch another device's", async () => {
+    const email = newEmail();
+    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    const stolen = 'stolen-laptop-0123456789';
+    for (let i = 0; i < 10; i++) expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, freshAddress(), stolen))).toBe('INVALID_CREDENTIALS');
+    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, freshAddress(), stolen))).toBe('RATE_LIMITED');
+    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, freshAddress(), 'owner-phone-0123456789'))).toBe('OK');
+    // Anything that is not a device id the gateway makes counts as no device.
+    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, freshAddress(), 'x'))).toBe('OK');
+  });
+
+  it('limits sign-ups to 10 an hour per address, with a message about sign-ups', async () => {
+    const ip = '10.7.0.1';
+    for (let i = 0; i < 10; i++) expect(await codeOf(call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' }, undefined, ip))).toBe('OK');
+    const limited = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' }, undefined, ip).catch((e: DomainError) => e);
+    expect(limited).toMatchObject({ code: 'RATE_LIMITED', message: 'Too many accounts were created from this network recently. Please try again later.' });
+    expect((limited as DomainError).details.retryAfter).toBeGreaterThan(60);
+    expect((limited as DomainError).details.retryAfter).toBeLessThanOrEqual(3600);
+    expect(await codeOf(call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' }, undefined, '10.7.0.2'))).toBe('OK');
+  });
+
+  it('refuses a new password made only of whitespace, naming the field', async () => {
+    await expect(call(IdentityRpc.signUp, { email: newEmail(), password: ' \t      ' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED', details: { fields: { password: 'Password cannot be only spaces' } },
+    });
   });
 
   it('rotates refresh tokens, and reuse of an old one revokes the whole session', async () => {

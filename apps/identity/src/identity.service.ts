@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import {
-  normaliseEmail, validateCredentials, type Credentials, type IssuedSession, type RequestMeta, type SubscriptionTier,
+  AuthMessages, normaliseEmail, validateCredentials, type Credentials, type IssuedSession, type RequestMeta, type SubscriptionTier,
   type UpdateProfileRequest, type UserProfile,
 } from '@lv/contracts';
 import { accountOf, ownerOf, type AccessTokenSigner, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
@@ -14,6 +14,9 @@ import { SessionStore, type SessionRow } from './sessions/session-store.js';
 import { userDecider, userStreamId, type UserCommand } from './users/user.decider.js';
 import { findProfileByEmail, findProfileById, userProfileProjection } from './users/user-profile.projection.js';
 import { identityPublishPolicy } from './users/publish-policy.js';
+
+/** Shown under the password field when a new password is nothing but spaces (tabs, line breaks...). */
+export const PASSWORD_ONLY_SPACES = AuthMessages.passwordOnlySpaces;
 
 export interface IdentityServiceDeps {
   orm: MikroORM;
@@ -46,6 +49,9 @@ export class IdentityService {
 
   async signUp(input: Credentials, meta: RequestMeta): Promise<IssuedSession> {
     const { email, password } = this.checkCredentials(input);
+    if (password.trim() === '') throw validationError({ password: PASSWORD_ONLY_SPACES }, PASSWORD_ONLY_SPACES);
+    // Counted before the costly hash: one address cannot mass-create accounts (or probe emails).
+    await this.deps.limiter.beginSignUp(meta.ip);
     const passwordHash = await this.hasher.hash(password);
     const userId = randomUUID();
     try {
@@ -61,13 +67,20 @@ export class IdentityService {
 
   async signIn(input: Credentials, meta: RequestMeta): Promise<IssuedSession> {
     const { email, password } = this.checkCredentials(input);
-    await this.deps.limiter.assertAllowed(email, meta.ip);
-    const [row] = await this.em.execute<{ user_id: string; password_hash: string }[]>('select user_id, password_hash from credentials where email = ?', [email]);
-    if (!(await this.hasher.verify(row?.password_hash ?? null, password)) || !row) {
-      await this.deps.limiter.recordFailure(email, meta.ip);
-      throw new DomainError('INVALID_CREDENTIALS');
+    // Counted before the password is checked, atomically, so parallel guesses cannot overrun the limit.
+    const attempt = await this.deps.limiter.beginSignIn(email, meta.ip, meta.device);
+    let row: { user_id: string; password_hash: string } | undefined;
+    let verified: boolean;
+    try {
+      [row] = await this.em.execute<{ user_id: string; password_hash: string }[]>('select user_id, password_hash from credentials where email = ?', [email]);
+      verified = await this.hasher.verify(row?.password_hash ?? null, password);
+    } catch (error) {
+      await this.deps.limiter.signInUndecided(attempt).catch(() => undefined);
+      throw error;
     }
-    await this.deps.limiter.recordSuccess(email);
+    // A wrong password stays counted.
+    if (!verified || !row) throw new DomainError('INVALID_CREDENTIALS');
+    await this.deps.limiter.signInSucceeded(attempt);
     return this.openSession(row.user_id, meta);
   }
 

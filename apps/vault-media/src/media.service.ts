@@ -72,6 +72,11 @@ export class MediaService {
     return this.deps.orm;
   }
 
+  /** For the health check: a signed request to object storage (a wrong key shows as down too). */
+  pingStorage(timeoutMs: number): Promise<void> {
+    return this.deps.storage.ping(timeoutMs);
+  }
+
   get maxUploadBytes(): number {
     return this.deps.maxUploadBytes;
   }

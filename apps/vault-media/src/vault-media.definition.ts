@@ -59,6 +59,8 @@ export const vaultMediaService = defineService({
         media_http: () => {
           if (!http.listening) throw new Error('the byte-stream listener is not listening');
         },
+        // The gateway holds no storage keys: it learns about object storage from this check.
+        storage: () => service.pingStorage(1500),
       },
       consumers: [
         createHashEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: hashingQueue, reportToken: (id) => service.reportTokenFor(id), stackId }),

@@ -61,6 +61,11 @@ export const credentialsBodySchema = z.object({
 });
 export type Credentials = z.input<typeof credentialsBodySchema>;
 
+/** POST /api/auth/sign-up: as sign-in, and a new password must hold something besides whitespace. */
+export const signUpBodySchema = credentialsBodySchema.extend({
+  password: credentialsBodySchema.shape.password.refine((value) => value.trim() !== '', AuthMessages.passwordOnlySpaces),
+});
+
 /**
  * PATCH /api/me: only the two editable fields; anything else in the body (an id, an email, a tier)
  * is dropped, so a client can never touch more than its own name and picture. A blank name is null.

@@ -124,6 +124,8 @@ export interface RequestMeta {
   /** Client address as the gateway saw it, for per-address limits. */
   ip?: string;
   userAgent?: string;
+  /** Sign-in only: the browser's device id, sent when its signed lv_device cookie proves an earlier sign-in to the same email. */
+  device?: string;
 }
 
 /** The envelope of every request-reply message. */

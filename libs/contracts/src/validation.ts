@@ -7,6 +7,8 @@ export const AuthMessages = {
   emailInvalid: 'Please enter a valid email',
   passwordRequired: 'Password is required',
   passwordTooShort: 'Password must be at least 6 characters',
+  /** Sign-up only: a new password must hold something besides whitespace (sign-in takes whatever was typed). */
+  passwordOnlySpaces: 'Password cannot be only spaces',
   /** RATE_LIMITED of sign-in (the shared error table's text is neutral). */
   tooManySignIns: 'Too many sign-in attempts. Please wait a few minutes and try again.',
 } as const;

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { credentialsBodySchema, ErrorCodes, IdentityRpc, REFRESH_COOKIE, type IssuedSession, type SessionView } from '@lv/contracts';
+import { credentialsBodySchema, ErrorCodes, signUpBodySchema, IdentityRpc, REFRESH_COOKIE, type IssuedSession, type SessionView } from '@lv/contracts';
 import { AccessTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -11,22 +11,30 @@ import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
 import { bearerToken, CallCtx } from '../http/request-context.js';
 import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
+import { DEVICE_COOKIE, DeviceCookies, deviceCookieOptions } from './device-cookie.js';
 import { clearedRefreshCookieOptions, refreshCookieOptions } from './refresh-cookie.js';
 
 /**
  * /api/auth/*: the only public entry points that touch sessions. Identity issues the session; the
  * gateway keeps the refresh token in an httpOnly cookie and hands the SPA the rest (SessionView).
- * The client address travels in the RPC meta so identity can rate-limit sign-ins per address.
+ * The client address travels in the RPC meta so identity can rate-limit sign-ins per address, and so
+ * does the device id of a browser whose lv_device cookie proves an earlier sign-in to the same email.
  */
 @ApiTags('auth')
 @ApiResponse({ status: 503, description: 'Identity is unavailable.', type: ErrorBodyDto })
+@ApiResponse({ status: 403, description: 'CROSS_SITE_REFUSED: sent from another site (Origin, Sec-Fetch-Site).', type: ErrorBodyDto })
+@ApiResponse({ status: 415, description: 'JSON_REQUIRED: a body that is not application/json.', type: ErrorBodyDto })
 @Controller('auth')
 export class AuthController {
+  private readonly devices: DeviceCookies;
+
   constructor(
     @Inject(RPC_CLIENT) private readonly rpc: RpcClient,
     @Inject(ACCESS_TOKEN_VERIFIER) private readonly verifier: AccessTokenVerifier,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+  ) {
+    this.devices = new DeviceCookies(config.DEVICE_COOKIE_SECRET);
+  }
 
   @Public()
   @Post('sign-up')
@@ -35,11 +43,11 @@ export class AuthController {
   @ApiCreatedResponse({ type: SessionViewDto, description: 'Account created and signed in; sets the refresh cookie.' })
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
   @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'EMAIL_TAKEN' })
-  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED, with Retry-After.' })
-  async signUp(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
-    const credentials = parseBody(credentialsBodySchema, body);
+  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED (10 sign-ups an hour per address), with Retry-After.' })
+  async signUp(@Body() body: unknown, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const credentials = parseBody(signUpBodySchema, body);
     const session = await this.rpc.call(IdentityRpc.signUp, credentials, { meta: call.meta });
-    return this.startSession(reply, session);
+    return this.startSession(request, reply, session);
   }
 
   @Public()
@@ -50,10 +58,11 @@ export class AuthController {
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
   @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'INVALID_CREDENTIALS' })
   @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED, with Retry-After.' })
-  async signIn(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+  async signIn(@Body() body: unknown, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
     const credentials = parseBody(credentialsBodySchema, body);
-    const session = await this.rpc.call(IdentityRpc.signIn, credentials, { meta: call.meta });
-    return this.startSession(reply, session);
+    const device = this.devices.deviceFor(request.cookies[DEVICE_COOKIE], credentials.email);
+    const session = await this.rpc.call(IdentityRpc.signIn, credentials, { meta: { ...call.meta, device } });
+    return this.startSession(request, reply, session);
   }
 
   @Public()
@@ -73,7 +82,7 @@ export class AuthController {
       if (error instanceof DomainError && ErrorCodes[error.code].status === 401) reply.clearCookie(REFRESH_COOKIE, clearedRefreshCookieOptions(this.config.COOKIE_SECURE));
       throw error;
     }
-    return this.startSession(reply, session);
+    return this.startSession(request, reply, session, false);
   }
 
   @Public()
@@ -98,8 +107,10 @@ export class AuthController {
     }
   }
 
-  private startSession(reply: FastifyReply, session: IssuedSession): SessionView {
+  /** Sets the refresh cookie; after a sign-in or sign-up also marks the browser as known for the account. */
+  private startSession(request: FastifyRequest, reply: FastifyReply, session: IssuedSession, signedIn = true): SessionView {
     reply.setCookie(REFRESH_COOKIE, session.refreshToken, refreshCookieOptions(session.refreshTokenExpiresAt, this.config.COOKIE_SECURE));
+    if (signedIn) reply.setCookie(DEVICE_COOKIE, this.devices.issue(session.profile.email, request.cookies[DEVICE_COOKIE]), deviceCookieOptions(this.config.COOKIE_SECURE));
     return { accessToken: session.accessToken, accessTokenExpiresAt: session.accessTokenExpiresAt, profile: session.profile };
   }
 

@@ -1,6 +1,6 @@
 import { DomainError } from '@lv/platform/errors';
 import { parseBody } from '../http/body.js';
-import { credentialsBodySchema as credentialsSchema } from '@lv/contracts';
+import { credentialsBodySchema as credentialsSchema, signUpBodySchema as signUpSchema } from '@lv/contracts';
 
 function fieldsOf(body: unknown): Record<string, string> | undefined {
   try {
@@ -44,5 +44,26 @@ describe('sign-in / sign-up body validation (spec section 5 texts)', () => {
       email: 'parent@example.com',
       password: ' pass word ',
     });
+  });
+});
+
+describe('sign-up body validation', () => {
+  const signUpFields = (body: unknown) => {
+    try {
+      parseBody(signUpSchema, body);
+      return undefined;
+    } catch (error) {
+      return (error as DomainError).details.fields;
+    }
+  };
+
+  it('refuses a password made only of whitespace, naming the field', () => {
+    expect(signUpFields({ email: 'a@b.co', password: '        ' })).toEqual({ password: 'Password cannot be only spaces' });
+    expect(signUpFields({ email: 'a@b.co', password: ' \t\n \u00a0  ' })).toEqual({ password: 'Password cannot be only spaces' });
+    expect(signUpFields({ email: 'a@b.co', password: '  pass  ' })).toBeUndefined();
+  });
+
+  it('still lets sign-in send whatever was typed', () => {
+    expect(fieldsOf({ email: 'a@b.co', password: '        ' })).toBeUndefined();
   });
 });

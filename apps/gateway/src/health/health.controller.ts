@@ -1,25 +1,48 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HealthReport } from '@lv/contracts';
+import { AccessTokenVerifier } from '@lv/platform/auth';
 import { HealthReportDto } from '../http/api-models.js';
 import { Public } from '../http/public.decorator.js';
-import { callContextOf } from '../http/request-context.js';
+import { bearerToken, callContextOf } from '../http/request-context.js';
+import { ACCESS_TOKEN_VERIFIER } from '../infra/tokens.js';
 import { HealthService } from './health.service.js';
+
+/** What an anonymous caller learns: up or down, nothing about what or why. */
+export type PublicHealth = Pick<HealthReport, 'status'>;
 
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly health: HealthService) {}
+  constructor(
+    private readonly health: HealthService,
+    @Inject(ACCESS_TOKEN_VERIFIER) private readonly verifier: AccessTokenVerifier,
+  ) {}
 
-  /** Public (load balancers and the dev orchestrator poll it); reveals states, never secrets. */
+  /**
+   * Public (load balancers and the dev orchestrator poll it), so it says only `{ status }`: check
+   * names, latencies and error texts describe the internals. An admin's Bearer token gets every check.
+   */
   @Public()
   @Get()
-  @ApiOkResponse({ type: HealthReportDto, description: 'Every check is up.' })
-  @ApiResponse({ status: 503, type: HealthReportDto, description: 'At least one check is down.' })
-  async check(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
+  @ApiOkResponse({ type: HealthReportDto, description: 'Every check is up. Anonymous callers get `{ status }` only; an admin (Bearer token) gets every check with its detail.' })
+  @ApiResponse({ status: 503, type: HealthReportDto, description: 'At least one check is down (the same two shapes).' })
+  async check(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport | PublicHealth> {
     const report = await this.health.report(callContextOf(request).meta);
     reply.status(report.status === 'up' ? 200 : 503);
-    return report;
+    return (await this.isOperator(request)) ? report : { status: report.status };
+  }
+
+  /** An admin's valid access token; anything else (none, invalid, expired, not admin) is anonymous, never an error. */
+  private async isOperator(request: FastifyRequest): Promise<boolean> {
+    const token = bearerToken(request.headers.authorization);
+    if (!token) return false;
+    try {
+      const caller = await this.verifier.verify(token);
+      return caller.kind === 'user' && caller.isAdmin;
+    } catch {
+      return false;
+    }
   }
 }

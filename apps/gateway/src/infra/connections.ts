@@ -5,7 +5,6 @@ import type { Logger } from '@lv/platform/logging';
 import { RpcClient } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
 import { NatsProbe } from './nats-probe.js';
-import { createStorageProbe, type StorageProbe } from './storage-probe.js';
 
 /** Everything outside the process the gateway talks to. It owns no data: these are all clients. */
 export interface GatewayConnections {
@@ -15,7 +14,6 @@ export interface GatewayConnections {
   /** Absent when no VIEWER_JWT_PUBLIC_KEY is configured: viewer routes then refuse everyone. */
   viewerVerifier?: ViewerTokenVerifier;
   nats: NatsProbe;
-  storage: StorageProbe;
 }
 
 /**
@@ -46,7 +44,7 @@ export async function openConnections(config: GatewayConfig, logger: Logger): Pr
   const nats = new NatsProbe(config, logger);
   nats.start();
 
-  return { rpc, redis, verifier, ...(viewerVerifier && { viewerVerifier }), nats, storage: createStorageProbe(config) };
+  return { rpc, redis, verifier, ...(viewerVerifier && { viewerVerifier }), nats };
 }
 
 export async function closeConnections(connections: GatewayConnections): Promise<void> {

@@ -5,6 +5,5 @@ export const REDIS = Symbol('REDIS');
 export const RPC_CLIENT = Symbol('RPC_CLIENT');
 export const ACCESS_TOKEN_VERIFIER = Symbol('ACCESS_TOKEN_VERIFIER');
 export const NATS_PROBE = Symbol('NATS_PROBE');
-export const STORAGE_PROBE = Symbol('STORAGE_PROBE');
 export const STATS_PROVIDERS = Symbol('STATS_PROVIDERS');
 export const VIEWER_TOKEN_VERIFIER = Symbol('VIEWER_TOKEN_VERIFIER');

@@ -27,7 +27,11 @@ const MAX_UPLOAD_ANSWER_BYTES = 64 * 1024;
 export class VaultMediaHttp {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
-  constructor(private readonly baseUrl: string) {}
+  /**
+   * @param idleTimeoutMs an upstream connection on which nothing moves for this long (vault-media
+   *   hangs, or a browser stopped reading a playback answer) is torn down, never held for ever.
+   */
+  constructor(private readonly baseUrl: string, private readonly idleTimeoutMs = 20_000) {}
 
   close(): void {
     this.agent.destroy();
@@ -46,6 +50,7 @@ export class VaultMediaHttp {
     return new Promise((resolve, reject) => {
       let settled = false;
       const upstream = httpRequest(new URL(`/uploads/${encodeURIComponent(uploadId)}`, this.baseUrl), { method: 'PUT', agent: this.agent, headers });
+      upstream.setTimeout(this.idleTimeoutMs, () => upstream.destroy(new Error(`vault-media moved no byte for ${this.idleTimeoutMs} ms`)));
       upstream.on('response', (answer) => {
         readLimited(answer, MAX_UPLOAD_ANSWER_BYTES).then(
           (body) => {
@@ -77,8 +82,11 @@ export class VaultMediaHttp {
           if (!settled) { settled = true; resolve(); }
           return;
         }
-        // vault-media stopped reading (it refused the body, then cut the connection). Its answer has
-        // normally arrived already; the rest of the browser's body is read and dropped, up to a point.
+        // vault-media stopped reading (it refused the body, then cut the connection, or went quiet).
+        // Its answer has normally arrived already; the rest of the browser's body is read and dropped,
+        // up to a point, and the connection closes after the answer: left open, it would wait for the
+        // next request (keep-alive) behind a body that may never end.
+        if (!request.raw.readableEnded) reply.header('connection', 'close');
         dropRestOfBody(request.raw);
         if (!responded) {
           // Not even an answer (not running, refused the connection): unavailable, at once.
@@ -103,6 +111,7 @@ export class VaultMediaHttp {
     const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
     return new Promise((resolve, reject) => {
       const upstream = httpRequest(new URL(`/media/${encodeURIComponent(recordingId)}${search}`, this.baseUrl), { method, agent: this.agent, headers });
+      upstream.setTimeout(this.idleTimeoutMs, () => upstream.destroy(new Error(`no byte moved for ${this.idleTimeoutMs} ms`)));
       upstream.on('response', (answer) => {
         const status = answer.statusCode ?? 502;
         reply.status(status);

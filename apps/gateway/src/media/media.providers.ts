@@ -17,5 +17,5 @@ class VaultMediaHttpCloser implements OnApplicationShutdown {
 export const MEDIA_CONTROLLERS = [MediaController, TimelineController];
 
 export function mediaProviders(config: GatewayConfig): Provider[] {
-  return [{ provide: VAULT_MEDIA_HTTP, useValue: new VaultMediaHttp(config.VAULT_MEDIA_URL) }, VaultMediaHttpCloser];
+  return [{ provide: VAULT_MEDIA_HTTP, useValue: new VaultMediaHttp(config.VAULT_MEDIA_URL, config.VAULT_MEDIA_IDLE_TIMEOUT_MS) }, VaultMediaHttpCloser];
 }

@@ -12,9 +12,22 @@ export const MEDIA_BINDING_HEADER = 'x-lv-media-binding';
 /** After refusing an upload mid-body, read (and drop) at most this much more before cutting the connection. */
 const DRAIN_BUDGET_BYTES = 16 * 1024 * 1024;
 
+export interface MediaHttpTimeouts {
+  /** The request's headers must have arrived within this long. */
+  headersMs: number;
+  /** A connection on which no byte moves (a stalled body, a reader that stopped) for this long is closed. */
+  idleMs: number;
+  /** The whole request, body included, must have arrived within this long (a 500 MiB upload at 1.2 Mbit/s). */
+  requestMs: number;
+}
+
+export const MEDIA_HTTP_TIMEOUTS: MediaHttpTimeouts = { headersMs: 10_000, idleMs: 30_000, requestMs: 60 * 60_000 };
+
 export interface MediaHttpOptions {
   host: string;
   port: number;
+  /** Defaults to MEDIA_HTTP_TIMEOUTS. */
+  timeouts?: Partial<MediaHttpTimeouts>;
 }
 
 /**
@@ -31,6 +44,7 @@ export class MediaHttpServer {
   private address: { host: string; port: number } | null = null;
 
   constructor(private readonly media: MediaService, private readonly verifier: AccessTokenVerifier, private readonly logger: Logger, private readonly options: MediaHttpOptions) {
+    const timeouts = { ...MEDIA_HTTP_TIMEOUTS, ...options.timeouts };
     this.app = Fastify({
       loggerInstance: logger.child({ component: 'media-http' }) as unknown as FastifyBaseLogger,
       logController: new LogController({ disableRequestLogging: true }),
@@ -38,8 +52,12 @@ export class MediaHttpServer {
         const id = req.headers['x-request-id'];
         return typeof id === 'string' && /^[\w.:-]{1,128}$/.test(id) ? id : randomUUID();
       },
-      // Uploads can be long: no request timeout (the sweeper handles uploads that stop moving).
-      requestTimeout: 0,
+      // A slow or stalled client cannot hold a connection: the headers, every idle gap and the whole
+      // request are bounded (an upload that stops moving is then aborted and cleaned up like any
+      // other). Node checks the headers and request deadlines every connectionsCheckingInterval.
+      http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: Math.min(1000, timeouts.headersMs) },
+      connectionTimeout: timeouts.idleMs,
+      requestTimeout: timeouts.requestMs,
       return503OnClosing: true,
       // Stopping must not wait for an upload whose client stopped sending.
       forceCloseConnections: true,
@@ -129,8 +147,12 @@ export class MediaHttpServer {
       status = 500;
       body = { code: 'INTERNAL', message: ErrorCodes.INTERNAL.message, errorId };
     }
+    // Answered before the body ended: close after the answer, or keep-alive would hold the connection
+    // (for keepAliveTimeout) behind a body that may never end.
+    const bodyLeft = !request.raw.readableEnded;
     dropRestOfBody(request.raw);
     if (reply.sent) return;
+    if (bodyLeft) void reply.header('connection', 'close');
     void reply.status(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
   }
 }

@@ -1,0 +1,145 @@
+// The gateway listening on a real port (real NATS and Redis), with vault-media's byte-stream listener
+// played by a plain HTTP server: a slow or stalled client, or a hung vault-media, never holds a
+// connection for ever. Raw sockets play the slow clients.
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { pino } from 'pino';
+import type { AccessTokenClaims } from '@lv/contracts';
+import { AccessTokenSigner } from '@lv/platform/auth';
+import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+
+process.env.STACK_ID = `gwt${randomUUID().slice(0, 8)}`;
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const RECORDING_ID = '55555555-5555-4555-8555-555555555555';
+
+const HEADERS_TIMEOUT_MS = 600;
+const IDLE_TIMEOUT_MS = 2500;
+const VAULT_MEDIA_IDLE_TIMEOUT_MS = 700;
+/** Far below any default (60 s for headers, no idle bound at all before). */
+const CUT_WITHIN_MS = IDLE_TIMEOUT_MS + 4000;
+
+const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const claims: AccessTokenClaims = { sub: randomUUID(), sid: randomUUID(), email: 'parent@example.com', tier: 'pro', admin: false, kind: 'user' };
+const token = new AccessTokenSigner(keys.privateKey).sign(claims, 600).token;
+
+interface Held {
+  answer: string;
+  /** From the first byte sent until the gateway closed the connection; null when it never did. */
+  closedAfterMs: number | null;
+}
+
+/** Sends `first` on a raw connection, then `drip` every 150 ms (if given); resolves when the server closes it, or after `waitMs`. */
+function hold(port: number, first: string | Buffer, drip: string | null, waitMs = 20_000): Promise<Held> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const started = Date.now();
+    let answer = '';
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = setTimeout(() => finish(null), waitMs);
+    function finish(closedAfterMs: number | null) {
+      clearInterval(timer);
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolve({ answer, closedAfterMs });
+    }
+    socket.on('data', (chunk) => { answer += chunk.toString('latin1'); });
+    socket.on('close', () => finish(Date.now() - started));
+    socket.on('error', () => undefined);
+    socket.write(first);
+    if (drip) timer = setInterval(() => { if (!socket.destroyed) socket.write(drip); }, 150);
+  });
+}
+
+const uploadHead = (length: number) =>
+  `PUT /api/media/uploads/${RECORDING_ID} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: video/webm\r\nContent-Length: ${length}\r\n\r\n`;
+
+describe('gateway: slow clients and a hung vault-media are cut off', () => {
+  let app: NestFastifyApplication;
+  let port: number;
+  let mediaHttp: Server;
+  let workDir: string;
+  /** How the stand-in treats uploads: read them (and note when the gateway gives up on one), or hang. */
+  let behaviour: 'read' | 'hang' = 'read';
+  const upstream: { url: string; aborted: boolean }[] = [];
+
+  beforeAll(async () => {
+    await bridgeEsmOnlyDependencies();
+    const { createGatewayApp } = await import('../src/app.factory.js');
+    const { gatewayConfigSchema } = await import('../src/config.js');
+    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-timeouts-'));
+    await mkdir(join(workDir, 'web'), { recursive: true });
+    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
+
+    mediaHttp = createServer((req: IncomingMessage, res) => {
+      const entry = { url: req.url ?? '', aborted: false };
+      upstream.push(entry);
+      req.on('aborted', () => { entry.aborted = true; });
+      res.on('close', () => { if (!res.writableFinished) entry.aborted = true; });
+      if (behaviour === 'hang') {
+        req.pause(); // reads nothing, answers nothing
+        return;
+      }
+      req.resume();
+      req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise<void>((r) => mediaHttp.listen(0, '127.0.0.1', r));
+
+    const config = gatewayConfigSchema.parse({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
+      WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: `http://127.0.0.1:${(mediaHttp.address() as AddressInfo).port}`,
+      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), HTTP_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), VAULT_MEDIA_IDLE_TIMEOUT_MS: String(VAULT_MEDIA_IDLE_TIMEOUT_MS),
+    });
+    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = Number(new URL((await app.getUrl()).replace('[::1]', '127.0.0.1')).port);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    mediaHttp?.closeAllConnections();
+    await new Promise((r) => mediaHttp?.close(r));
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it('answers 408 and closes a connection whose headers arrive too slowly', async () => {
+    const held = await hold(port, 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1\r\n');
+    expect(held.closedAfterMs).not.toBeNull();
+    expect(held.closedAfterMs!).toBeLessThan(HEADERS_TIMEOUT_MS + 3000);
+    expect(held.answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('closes an upload whose body stalls, and tears down the request to vault-media with it', async () => {
+    behaviour = 'read';
+    const before = upstream.length;
+    const held = await hold(port, Buffer.concat([Buffer.from(uploadHead(1024 * 1024), 'latin1'), Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(60 * 1024)]), null);
+    expect(held.closedAfterMs).not.toBeNull();
+    expect(held.closedAfterMs!).toBeLessThan(CUT_WITHIN_MS);
+    const forwarded = upstream.slice(before);
+    expect(forwarded.map((u) => u.url)).toEqual([`/uploads/${RECORDING_ID}`]);
+    expect(forwarded[0]!.aborted).toBe(true);
+  });
+
+  it('answers 503 when vault-media takes the upload and then hangs, instead of waiting for ever', async () => {
+    behaviour = 'hang';
+    const body = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(8 * 1024)]);
+    const started = Date.now();
+    const response = await fetch(`http://127.0.0.1:${port}/api/media/uploads/${RECORDING_ID}`, {
+      method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'video/webm' }, body,
+    });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(Date.now() - started).toBeLessThan(VAULT_MEDIA_IDLE_TIMEOUT_MS + 3000);
+  });
+
+  it('refuses a bound of 0, which would mean "never"', async () => {
+    const { gatewayConfigSchema } = await import('../src/config.js');
+    const result = gatewayConfigSchema.safeParse({ JWT_PUBLIC_KEY: 'x', WEB_DIST_DIR: '/tmp', DEVICE_COOKIE_SECRET: 'x'.repeat(32), HTTP_IDLE_TIMEOUT_MS: '0' });
+    expect(result.success).toBe(false);
+  });
+});

@@ -53,7 +53,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  * both use it.
  */
 export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
-  const unused = { close: async () => undefined, quit: async () => 'OK', disconnect: () => undefined };
+  const unused = { close: () => Promise.resolve(), quit: () => Promise.resolve('OK'), disconnect: () => undefined };
   const connections = { rpc: unused as unknown as RpcClient, redis: unused, verifier: unused, nats: unused, storage: unused } as unknown as GatewayConnections;
   const config = { VAULT_MEDIA_URL: 'http://127.0.0.1:9', RPC_TIMEOUT_MS: 1000, COOKIE_SECURE: false } as GatewayConfig;
   const app = await NestFactory.create(

@@ -1,5 +1,5 @@
 import { jetstreamManager } from '@nats-io/jetstream';
-import { IdentityRpc, type IssuedSession, type RpcDeclaration, type UserProfile } from '@lv/contracts';
+import { IdentityRpc, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { scopedStreamName } from '@lv/platform/messaging';

@@ -10,7 +10,7 @@ import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/databa
  *   (hashed) with the time it was used, so presenting a used one is recognised as reuse.
  */
 class IdentityTables20261122 extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`
       create table user_profiles (
         id uuid primary key,
@@ -51,18 +51,18 @@ class IdentityTables20261122 extends Migration {
     this.addSql(`create index refresh_tokens_session_idx on refresh_tokens (session_id)`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql('drop table if exists refresh_tokens, sessions, credentials, user_profiles');
   }
 }
 
 /** At most one sibling token per rotation (see SessionStore.rotate): when it was handed out. */
 class RefreshTokenSibling20261123 extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql('alter table refresh_tokens add column sibling_issued_at timestamptz');
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql('alter table refresh_tokens drop column sibling_issued_at');
   }
 }

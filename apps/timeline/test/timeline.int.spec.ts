@@ -10,7 +10,7 @@ import { jest } from '@jest/globals';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
-  LettersEvents, LettersRpc, TimelineRpc, VaultMediaEvents, VaultMediaRpc, type AwaitEntryGoneReply, type Letter, type RebuildReply, type ServiceHealthReply,
+  LettersEvents, LettersRpc, TimelineRpc, VaultMediaEvents, VaultMediaRpc,
   type SubscriptionTier, type TimelineEntry, type TimelinePage, type TitlesReply, type RpcDeclaration,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';

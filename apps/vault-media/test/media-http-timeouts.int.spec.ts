@@ -4,7 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { jest } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { VaultMediaRpc, type UploadTicket } from '@lv/contracts';
+import { VaultMediaRpc } from '@lv/contracts';
 import { AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
 import { createLogger } from '@lv/platform/logging';
 import { REDIS_URL, startVaultMedia, webmBody, type Harness } from './test-support/harness.js';

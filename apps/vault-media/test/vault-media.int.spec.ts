@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import {
-  MediaMessages, VaultMediaRpc, type PlaybackGrant, type Recording, type RpcDeclaration, type TitlesReply, type UploadTicket, type VaultStatsContribution,
+  MediaMessages, VaultMediaRpc, type PlaybackGrant, type Recording, type RpcDeclaration, type UploadTicket,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { waitFor } from '@lv/testing';

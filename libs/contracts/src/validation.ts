@@ -11,6 +11,8 @@ export const AuthMessages = {
   passwordOnlySpaces: 'Password cannot be only spaces',
   /** RATE_LIMITED of sign-in (the shared error table's text is neutral). */
   tooManySignIns: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+  /** RATE_LIMITED of sign-up: accounts made from one address in an hour. */
+  tooManySignUps: 'Too many accounts were created from this network recently. Please try again later.',
 } as const;
 
 export const PASSWORD_MIN_LENGTH = 6;

@@ -39,7 +39,7 @@ export class HealthService {
       runCheck(async () => `rtt ${Math.round(await this.nats.ping())} ms`),
       runCheck(async () => {
         const answer = await this.redis.ping();
-        if (answer !== 'PONG') throw new Error(`unexpected PING answer ${answer}`);
+        if (answer !== 'PONG') throw new Error(`unexpected PING answer ${String(answer)}`);
       }),
       ...this.config.HEALTH_SERVICES.map((service) => this.checkService(service, meta)),
     ]);

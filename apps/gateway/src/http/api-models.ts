@@ -33,11 +33,14 @@ export class TimelinePageDto {}
 export class ReflectionDto {}
 export class SaveReflectionDto {}
 
+/** One of the name classes above. */
+type DtoClass = new () => object;
+
 /**
  * Which contracts schema each name stands for, and which side of it the document shows: what a
  * client sends (`input`, before trimming and defaults) or what it receives (`output`).
  */
-export const DOCUMENTED_SCHEMAS: ReadonlyMap<Function, { schema: z.ZodType; io: 'input' | 'output' }> = new Map<Function, { schema: z.ZodType; io: 'input' | 'output' }>([
+export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 'input' | 'output' }> = new Map<DtoClass, { schema: z.ZodType; io: 'input' | 'output' }>([
   [CredentialsDto, { schema: credentialsBodySchema, io: 'input' }],
   [UpdateProfileDto, { schema: updateProfileBodySchema, io: 'input' }],
   [UserProfileDto, { schema: userProfileSchema, io: 'output' }],

@@ -20,8 +20,6 @@ export interface SignInLimits {
 /** Device ids are made by the gateway (16 random bytes, base64url); anything else is ignored. */
 const DEVICE_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
-export const SIGN_UP_LIMITED_MESSAGE = 'Too many accounts were created from this network recently. Please try again later.';
-
 /**
  * Checks every counter and, only when all are under their limits, increments them all, in one
  * Redis script: nothing runs between the check and the count, so parallel attempts cannot slip past.
@@ -100,7 +98,7 @@ export class SignInLimiter {
             [`${this.prefix}:ip:${address}`, this.limits.maxFailuresPerAddress],
             [`${this.prefix}:acct:${email}`, this.limits.maxFailuresPerAccount],
           ];
-    await this.charge(budgets, this.limits.windowSeconds);
+    await this.charge(budgets, this.limits.windowSeconds, AuthMessages.tooManySignIns);
     // Success proves the person at this address (or on this device) knows the password: their own
     // counter starts again; the shared ones just get this attempt back.
     return { keys: budgets.map(([key]) => key), clearOnSuccess: 1 };
@@ -118,7 +116,7 @@ export class SignInLimiter {
 
   /** Counts a sign-up from this address, or throws RATE_LIMITED naming sign-ups. */
   async beginSignUp(ip: string | undefined): Promise<void> {
-    await this.charge([[`${this.prefix}:signup:${ip || 'unknown'}`, this.limits.maxSignUpsPerAddress]], this.limits.signUpWindowSeconds, SIGN_UP_LIMITED_MESSAGE);
+    await this.charge([[`${this.prefix}:signup:${ip || 'unknown'}`, this.limits.maxSignUpsPerAddress]], this.limits.signUpWindowSeconds, AuthMessages.tooManySignUps);
   }
 
   private async charge(budgets: [string, number][], windowSeconds: number, message?: string): Promise<void> {

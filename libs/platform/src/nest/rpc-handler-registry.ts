@@ -55,7 +55,7 @@ export class RpcHandlerRegistry implements OnModuleInit {
         const patterns = Reflect.getMetadata(PATTERN_METADATA, handler) as unknown[] | undefined;
         if (!patterns?.length) continue;
         const access = this.reflector.getAllAndOverride<RpcAccess | undefined>(RPC_ACCESS, [handler, wrapper.metatype as object as new () => unknown]);
-        entries.push({ controller: wrapper.name ?? String(wrapper.token), method, patterns: patterns.map(String), access });
+        entries.push({ controller: String(wrapper.name ?? wrapper.token), method, patterns: patterns.map(String), access });
       }
     }
     return entries;

@@ -6,6 +6,8 @@ import { parsePayload } from './payload.js';
 
 export const RPC_DECLARATION = 'lv:rpc-declaration';
 
+// The handler's parameters are Nest's to fill (decorated); only its reply is checked against the declaration.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parameter types vary per handler; `unknown[]` would refuse every typed one
 type HandlerOf<D extends RpcDeclaration> = (...args: any[]) => ReplyOf<D> | Promise<ReplyOf<D>>;
 
 /**

@@ -109,7 +109,7 @@ export async function checkHealth(service: string, checks: Record<string, Health
       clearTimeout(timer);
     }
   }));
-  const result: ServiceHealthReply['checks'] = Object.fromEntries(entries);
+  const result = Object.fromEntries(entries) as ServiceHealthReply['checks'];
   return { service, status: entries.every(([, c]) => c.status === 'up') ? 'up' : 'down', checks: result };
 }
 
@@ -214,7 +214,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      steps.push(['NATS requests', () => app?.getTransportServer().close()]);
+      steps.push(['NATS requests', (): unknown => app?.getTransportServer().close()]);
       for (const listener of [...started.listeners].reverse()) steps.push(['listener', () => listener.stop()]);
       for (const consumer of [...started.consumers].reverse()) steps.push(['consumer', () => consumer.stop()]);
       for (const task of tasks) steps.push([`task`, () => task.stop()]);

@@ -177,7 +177,7 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
     toast.success('Recording Saved', { description: 'Successfully uploaded.' });
     void queryClient.invalidateQueries({ queryKey: mediaKeys.all });
     void queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
-    if (variant === 'record-media') window.setTimeout(() => navigate('/timeline'), AFTER_SAVE_REDIRECT_MS);
+    if (variant === 'record-media') window.setTimeout(() => void navigate('/timeline'), AFTER_SAVE_REDIRECT_MS);
   };
 
   const progressPercent = phase.kind === 'uploading' && phase.progress.total > 0 ? Math.min(100, Math.round((phase.progress.loaded / phase.progress.total) * 100)) : 0;
@@ -187,7 +187,7 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
     <div className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-10">
       <header className="flex flex-col gap-2">
         {variant === 'record-media' ? (
-          <Button variant="ghost" size="sm" className="self-start" onClick={() => navigate(-1)}>
+          <Button variant="ghost" size="sm" className="self-start" onClick={() => void navigate(-1)}>
             <ArrowLeft aria-hidden="true" className="h-4 w-4" />
             Back
           </Button>

@@ -22,10 +22,10 @@ export interface Recorder {
   liveStream: MediaStream | null;
   recording: RecordedMedia | null;
   start(type: MediaType): Promise<StartFailure | null>;
-  pause(): void;
-  resume(): void;
+  pause: () => void;
+  resume: () => void;
   /** Resolves with the recording once the recorder has handed over its last data. */
-  stop(): Promise<RecordedMedia | null>;
+  stop: () => Promise<RecordedMedia | null>;
   /** Back to idle: the recording, its preview and the timer are dropped. */
   reset(): void;
   /** Shows an earlier recording (a restored draft) as if it had just been stopped. */

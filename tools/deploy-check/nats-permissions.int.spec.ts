@@ -166,6 +166,11 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
         return { items: [], nextCursor: null, limit: request.payload.limit };
       }
 
+      @MessagePattern(LettersRpc.titles.subject)
+      titles() {
+        return { titles: {} };
+      }
+
       @MessagePattern(LettersRpc.health.subject)
       health() {
         return { status: 'up', checks: {} };
@@ -186,10 +191,11 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
       await lettersService?.close();
     });
 
-    it("lets the gateway and vault-media call letters' RPC", async () => {
+    it("lets the gateway call letters' RPC, and the timeline its titles (and nothing else of letters)", async () => {
       const meta = { requestId: 'spec' };
       await expect((await client('gateway')).call(LettersRpc.list, { limit: 5 }, { meta })).resolves.toEqual({ items: [], nextCursor: null, limit: 5 });
-      await expect((await client('vault-media')).call(LettersRpc.list, { limit: 7 }, { meta })).resolves.toEqual({ items: [], nextCursor: null, limit: 7 });
+      await expect((await client('timeline')).call(LettersRpc.titles, { ids: [] }, { meta })).resolves.toEqual({ titles: {} });
+      await expect((await client('timeline')).call(LettersRpc.list, { limit: 7 }, { meta })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     });
 
     it("passes the container health check (deploy/healthcheck.mjs) with the service's own credentials only", async () => {
@@ -221,7 +227,7 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
     beforeAll(async () => { db = await createTestDatabase([], 'natsperm'); });
     afterAll(async () => { await db?.drop(); });
 
-    it("lets vault-media's durable consumer read letters' events, and refuses the gateway the same consumer", async () => {
+    it("lets the timeline's durable consumer read letters' events, and refuses the gateway the same consumer", async () => {
       const letters = await connectAs('letters');
       await ensureServiceStream(letters, 'letters');
       const written = event('LetterDeleted');
@@ -229,12 +235,12 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
 
       const seen: string[] = [];
       const consumer = new DurableConsumer({
-        name: 'spec-timeline-from-letters', source: 'letters', subjects: [LettersEvents.LetterDeleted], orm: db.orm, nats: await connectAs('vault-media'), logger,
+        name: 'spec-timeline-from-letters', source: 'letters', subjects: [LettersEvents.LetterDeleted], orm: db.orm, nats: await connectAs('timeline'), logger,
         handle: async (_em, e) => { seen.push(e.eventId); },
       });
       await consumer.start();
       try {
-        await waitFor(() => seen.includes(written.eventId), 10_000, "letters' event at vault-media's consumer");
+        await waitFor(() => seen.includes(written.eventId), 10_000, "letters' event at the timeline's consumer");
       } finally {
         await consumer.stop();
       }

@@ -39,11 +39,12 @@ export const NATS_USERS = [
     why: 'letters and the reflection; publishes letters.> events',
   },
   {
-    user: 'vault-media', stream: 'vault-media', serves: ['vault-media'], calls: ['rpc.letters.list'], deny: [], consumes: ['letters', 'vault-media'],
-    why: "recordings; its timeline reads letters' events and list, its hashing enqueuer its own events",
+    user: 'vault-media', stream: 'vault-media', serves: ['vault-media'], calls: [], deny: [], consumes: ['vault-media'],
+    why: 'recordings; its hashing enqueuer reads its own events',
   },
   {
-    user: 'timeline', stream: null, serves: ['timeline'], calls: ['rpc.letters.titles', 'rpc.vault-media.titles'], deny: [], consumes: ['letters', 'vault-media'],
+    // Its own stream exists (every service's platform bootstrap makes one) but carries nothing yet.
+    user: 'timeline', stream: 'timeline', serves: ['timeline'], calls: ['rpc.letters.titles', 'rpc.vault-media.titles'], deny: [], consumes: ['letters', 'vault-media'],
     why: "the timeline read model: letters' and vault-media's events, their titles on request",
   },
   {

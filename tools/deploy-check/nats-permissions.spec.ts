@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { IdentityRpc, LettersRpc, streamNameFor as contractsStreamName, SERVICES, VaultMediaRpc } from '@lv/contracts';
+import { IdentityRpc, LettersRpc, streamNameFor as contractsStreamName, SERVICES, TimelineRpc, VaultMediaRpc } from '@lv/contracts';
 import { subjectMatches } from '@lv/platform/messaging';
 import { services } from '../dev/services.mjs';
 import { AUTH_CONF_PATHS, NATS_USERS, passwordVariable, permissionsOf, renderAuthConf, streamNameFor } from './nats-permissions.mjs';
@@ -51,17 +51,18 @@ describe('NATS permissions: the generated file', () => {
 });
 
 describe('NATS permissions: the subject registry', () => {
-  const registries = { identity: IdentityRpc, letters: LettersRpc, 'vault-media': VaultMediaRpc } as const;
+  const registries = { identity: IdentityRpc, letters: LettersRpc, 'vault-media': VaultMediaRpc, timeline: TimelineRpc } as const;
+  const subjectsOf = (registry: Record<string, { subject: string }>) => Object.values(registry).map((d) => d.subject);
 
   it.each(Object.entries(registries))("lets only %s serve its RPC subjects", (owner, registry) => {
-    for (const subject of Object.values(registry)) {
+    for (const subject of subjectsOf(registry)) {
       const servers = NATS_USERS.filter((u) => permissionsOf(u).subscribe.some((p) => subjectMatches(p, subject))).map((u) => u.user);
       expect({ subject, servers }).toEqual({ subject, servers: [owner] });
     }
   });
 
   it("lets the gateway call every service's requests but no operator command, and ops only those", () => {
-    for (const subject of Object.values(registries).flatMap((r) => Object.values(r))) {
+    for (const subject of Object.values(registries).flatMap(subjectsOf)) {
       const operator = subject.includes('.op.');
       expect({ subject, gateway: canPublish('gateway', subject), ops: canPublish('ops', subject) })
         .toEqual({ subject, gateway: !operator, ops: operator || subject.endsWith('.health') });

@@ -27,7 +27,8 @@ export const DEFAULT_URLS = {
 
 const LABELS = { postgres: 'PostgreSQL', redis: 'Redis', nats: 'NATS with JetStream' };
 const USER_VARIABLES = { postgres: 'POSTGRES_URL', redis: 'REDIS_URL', nats: 'NATS_URL' };
-const DOCKER_HINT = 'or run `docker compose up -d postgres redis nats` and start with POSTGRES_URL=postgres://postgres:legacy-vault@127.0.0.1:55432/postgres REDIS_URL=redis://127.0.0.1:56379 NATS_URL=nats://127.0.0.1:54222';
+// Compose's NATS takes TLS and per-process users only (deploy/nats), so the hint names PostgreSQL and Redis.
+const DOCKER_HINT = 'or run `node tools/dev/compose-secrets.mjs && docker compose up -d postgres redis` and start with POSTGRES_URL=postgres://postgres:<POSTGRES_PASSWORD of .env>@127.0.0.1:55432/postgres REDIS_URL=redis://127.0.0.1:56379';
 
 /** A failure meant for the person at the terminal (one message that says what to do). */
 export class InfraError extends Error {

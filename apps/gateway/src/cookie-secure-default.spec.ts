@@ -3,7 +3,7 @@ import { gatewayConfigSchema } from './config.js';
 
 const base = {
   JWT_PUBLIC_KEY: generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY: 'k', S3_SECRET_KEY: 's', WEB_DIST_DIR: '/app/web',
+  WEB_DIST_DIR: '/app/web', DEVICE_COOKIE_SECRET: 'a-device-cookie-secret-of-32-characters-or-more',
 };
 
 describe('gateway config: COOKIE_SECURE', () => {

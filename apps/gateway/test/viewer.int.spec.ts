@@ -57,7 +57,7 @@ describe('gateway viewer routes', () => {
 
     const config = gatewayConfigSchema.parse({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewers.publicKey, RPC_TIMEOUT_MS: '1500',
-      S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, WEB_DIST_DIR: web, HEALTH_SERVICES: 'identity',
+      S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, WEB_DIST_DIR: web, HEALTH_SERVICES: 'identity', DEVICE_COOKIE_SECRET: 'viewer-spec-device-cookie-secret-0123456789',
     });
     app = await createGatewayApp(config, { logger: pino({ level: 'silent' }), statsProviders: [] });
     http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;

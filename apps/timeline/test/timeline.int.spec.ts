@@ -18,7 +18,7 @@ import { createOrm, migrateUp } from '@lv/platform/database';
 import type { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { compileForChildProcess, createTestDatabase, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
+import { TestViewerIssuer, compileForChildProcess, createTestDatabase, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
 
 jest.setTimeout(180_000);
 
@@ -32,6 +32,8 @@ const { createLogger } = await import('@lv/platform/logging');
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
+// Viewer tokens (a family member's view session; access-keys will issue them): their own key pair.
+const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
 const meta = { requestId: 'timeline-spec' };
 
@@ -105,14 +107,14 @@ describe('timeline service (in-process, with the real letters service)', () => {
     const lettersScript = join(scratchDir, 'apps', 'letters', 'main.js');
     lettersDb = await createTestDatabase([], 'tllet');
     // The readiness line is logged at info.
-    const lettersEnv = { DATABASE_URL: lettersDb.url, NATS_URL, REDIS_URL, STACK_ID, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info' };
+    const lettersEnv = { DATABASE_URL: lettersDb.url, NATS_URL, REDIS_URL, STACK_ID, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'info' };
     const migrate = startChild(lettersScript, ['migrate'], lettersEnv);
     expect((await migrate.exited).code).toBe(0);
     letters = startChild(lettersScript, [], lettersEnv);
     await letters.waitForLine(/letters is listening on NATS/, 60_000);
 
     timelineDb = await serviceDatabase(timelineMigrations, 'timeline');
-    timelineApp = await startService(timelineService, { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000' }, { logger });
+    timelineApp = await startService(timelineService, { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000' }, { logger });
 
     // vault-media's titles, standing in: Nest's NATS wire format, and only the caller's own recordings.
     nc = await connect({ servers: NATS_URL });
@@ -172,6 +174,23 @@ describe('timeline service (in-process, with the real letters service)', () => {
 
     expect((await timeline(stranger)).entries).toEqual([]);
     expect(await codeOf(call(TimelineRpc.entry, { id: letter.id }, stranger.token))).toBe('NOT_FOUND');
+  });
+
+  it('lets a viewer of the vault read the same timeline, titled, through the same handler; not without the scope, nor once revoked', async () => {
+    const dad = newUser();
+    const recordingId = await saveRecording(dad, 'Bath time', new Date(Date.now() - 60_000).toISOString());
+    const letter = await writeLetter(dad, 'For Ellie');
+    await waitFor(async () => (await timeline(dad)).entries.length === 2, 15_000, 'the recording and the letter on the timeline');
+    const viewers = new TestViewerIssuer(timelineApp.core.redis, viewerKeys);
+    const viewer = viewers.issue(dad.id, ['timeline']);
+    const asViewer = await call(TimelineRpc.list, {}, viewer.token);
+    // The titles come from letters (real, checking the viewer token itself) and vault-media's stand-in.
+    expect(asViewer.entries.map((e) => [e.id, e.title])).toEqual([[letter.id, 'For Ellie'], [recordingId, 'Bath time']]);
+    expect(asViewer).toEqual(await timeline(dad));
+    expect(await codeOf(call(TimelineRpc.list, {}, viewers.issue(dad.id, ['letters']).token))).toBe('FORBIDDEN');
+    expect((await call(TimelineRpc.list, {}, viewers.issue(newUser().id, ['timeline']).token)).entries).toEqual([]);
+    await viewers.revoke(viewer.viewSessionId);
+    expect(await codeOf(call(TimelineRpc.list, {}, viewer.token))).toBe('SESSION_EXPIRED');
   });
 
   it('refuses the timeline without a session, below essentials, and with a cursor it did not make', async () => {

@@ -5,7 +5,7 @@ import {
 } from '@lv/contracts';
 import { ownerOf, vaultOwnerId, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { LetterKeys } from './letters/letter-keys.js';
 import { letterSealing } from './letters/letter-sealing.js';
 import { lettersPublishPolicy } from './letters/publish-policy.js';
@@ -15,7 +15,6 @@ import { decodeCursor, encodeCursor } from './letters/page-cursor.js';
 import { ReflectionKeys, reflectionSealing } from './reflection/reflection-sealing.js';
 import { REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
 import { findReflection, reflectionsProjection, reflectionStats } from './reflection/reflection.projection.js';
-import { PerStreamSealing } from './sealing/stream-sealing.js';
 import type { TitlesReply } from '@lv/contracts';
 import { findLetterTitles } from './letters/letters.projection.js';
 

@@ -9,12 +9,13 @@ import {
 } from '@lv/contracts';
 import { ownerOf, vaultOwnerId, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
-import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
 import type { ObjectStorage } from '@lv/platform/storage';
 import type { MediaLinkSigner } from './playback/media-links.js';
 import { parseRange } from './playback/range.js';
 import { vaultMediaPublishPolicy } from './recordings/publish-policy.js';
+import { RecordingKeys, recordingSealing } from './recordings/recording-sealing.js';
 import { RECORDING_STREAM_TYPE, recordingDecider, recordingStreamId, type RecordingCommand, type RecordingState } from './recordings/recording.decider.js';
 import { findRecording, findRecordingByHash, listRecordings, recordingStats, recordingsProjection, toRecording } from './recordings/recordings.projection.js';
 import { MediaObjects, type MediaObjectRow } from './uploads/media-objects.repository.js';
@@ -58,7 +59,12 @@ const callerProfile = (caller: AccountCaller) => ({ subscription_tier: caller.ti
  * recording is "not found", never "forbidden", so ids reveal nothing.
  */
 export class MediaService {
-  readonly store = new EventStore({ publish: vaultMediaPublishPolicy, inlineProjections: [recordingsProjection] });
+  /** Recording streams, each title sealed under its recording's own key (shredded with the recording). */
+  readonly store = new EventStore({
+    publish: vaultMediaPublishPolicy,
+    inlineProjections: [recordingsProjection],
+    sealing: new PerStreamSealing([recordingSealing(new RecordingKeys())]),
+  });
   readonly bucket: string;
   private readonly objects = new MediaObjects();
   private readonly now: () => number;

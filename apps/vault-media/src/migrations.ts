@@ -1,5 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
+import { RecordingKeys, sealTitlesOfExistingRecordings } from './recordings/recording-sealing.js';
 
 /**
  * vault-media's own tables besides the event store:
@@ -93,7 +95,30 @@ class DropTimelineEntries20261124 extends Migration {
   }
 }
 
+/**
+ * Recording titles sealed per recording (issue 9), as letters seal their words:
+ * - recording_keys: one AES-256 data key per recording. The title in the recording's events is sealed
+ *   with it; the row is deleted with RecordingDeleted or RecordingUploadAbandoned, after which the
+ *   title is unrecoverable (crypto-shredding). Its loss loses the titles: back it up like letter_keys.
+ * - the titles already in the events table are sealed now, under keys made for them, and the titles
+ *   of recordings already deleted or abandoned are removed from their events. The table is created
+ *   at once (not queued with addSql) because the sealing below writes keys into it, in the same transaction.
+ * No down(): unsealing would put every title back in the clear; dropping the keys would lose them.
+ */
+class SealRecordingTitles20261124 extends Migration {
+  override async up(): Promise<void> {
+    await this.execute(`
+      create table recording_keys (
+        recording_id uuid primary key,
+        data_key text not null,
+        created_at timestamptz not null default now()
+      )`);
+    await sealTitlesOfExistingRecordings(this.getEntityManager() as unknown as EntityManager, new RecordingKeys());
+  }
+}
+
 export const vaultMediaMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'vault-media-tables-2026-12-01', class: VaultMediaTables20261201 },
   { name: 'vault-media-drop-timeline-2026-11-24', class: DropTimelineEntries20261124 },
+  { name: 'vault-media-seal-titles-2026-11-24', class: SealRecordingTitles20261124 },
 ]);

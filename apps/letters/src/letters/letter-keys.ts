@@ -1,4 +1,4 @@
-import { DataKeys } from '../sealing/data-keys.js';
+import { DataKeys } from '@lv/platform/event-store';
 
 /**
  * The per-letter data keys (table letter_keys): created with LetterWritten, destroyed with

@@ -1,6 +1,6 @@
 import type { StoredLetterEvent } from '@lv/contracts';
 import type { DomainEvent, StoredEvent } from '@lv/platform/event-store';
-import type { StreamSealing } from '../sealing/stream-sealing.js';
+import type { StreamSealing } from '@lv/platform/event-store';
 import { open, seal, sealContext } from './letter-crypto.js';
 import { LETTER_STREAM_TYPE, letterIdOfStream, type LetterEvent } from './letter.decider.js';
 import type { LetterKeys } from './letter-keys.js';

@@ -1,8 +1,5 @@
 import type { StoredReflectionEvent } from '@lv/contracts';
-import type { StoredEvent } from '@lv/platform/event-store';
-import { DataKeys } from '../sealing/data-keys.js';
-import type { StreamSealing } from '../sealing/stream-sealing.js';
-import { open, seal } from '../sealing/sealed-text.js';
+import { DataKeys, openSealedText as open, sealText as seal, type StoredEvent, type StreamSealing } from '@lv/platform/event-store';
 import { ownerIdOfReflectionStream, REFLECTION_STREAM_TYPE, type ReflectionEvent } from './reflection.decider.js';
 
 /** The text is bound to its owner: a sealed reflection copied into another user's stream fails to open. */

@@ -44,6 +44,7 @@ export type RecordingCommand =
   | { type: 'DeleteRecording'; recordingId: string; ownerId: string; now: string };
 
 export const recordingStreamId = (recordingId: string) => `recording-${recordingId}`;
+export const recordingIdOfStream = (streamId: string) => streamId.slice('recording-'.length);
 export const RECORDING_STREAM_TYPE = 'recording';
 
 const notFound = () => new DomainError('NOT_FOUND', MediaMessages.notFound);

@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MEDIA_CONTENT_TYPES, type MediaIntegrity, type MediaType, type Recording, type RecordingEvent } from '@lv/contracts';
+import { MEDIA_CONTENT_TYPES, type MediaIntegrity, type MediaType, type Recording } from '@lv/contracts';
 import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import type { OpenedRecordingEvent } from './recording-sealing.js';
 
-type Event = StoredEvent<RecordingEvent>;
+type Event = StoredEvent<OpenedRecordingEvent>;
 
 /**
  * recordings: one row per saved recording, kept in step with the recording streams inside each
  * append. Only RecordingSaved creates a row, and it is appended only once the object is complete in
- * storage: no row ever points at a missing object.
+ * storage: no row ever points at a missing object. Titles arrive opened (see recording-sealing.ts).
  */
 export const recordingsProjection: Projection = {
   name: 'recordings',
@@ -18,6 +19,8 @@ export const recordingsProjection: Projection = {
       switch (event.type) {
         case 'RecordingSaved': {
           const d = event.data;
+          // Title shredded: the recording was deleted later in the log (a rebuild), so it gets no row.
+          if (d.title === null) break;
           await em.execute(
             `insert into recordings (id, user_id, type, title, bucket, object_key, content_type, size, sha256, created_at)
              values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { SealedText } from '@lv/contracts';
 
-/** A stream's data key: 32 random bytes, one per sealed stream (a letter, a user's reflection). */
+/** A stream's data key: 32 random bytes, one per sealed stream (a letter, a recording). */
 export const DATA_KEY_BYTES = 32;
 
 export function newDataKey(): Buffer {
@@ -9,7 +9,7 @@ export function newDataKey(): Buffer {
 }
 
 /** AES-256-GCM with a fresh 96-bit IV per value, authenticated together with `context` (what the value belongs to). */
-export function seal(key: Buffer, plaintext: string, context: string): SealedText {
+export function sealText(key: Buffer, plaintext: string, context: string): SealedText {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context, 'utf8'));
@@ -18,7 +18,7 @@ export function seal(key: Buffer, plaintext: string, context: string): SealedTex
 }
 
 /** Decrypts and authenticates; throws when the key, the context or a single bit of the value is wrong. */
-export function open(key: Buffer, sealed: SealedText, context: string): string {
+export function openSealedText(key: Buffer, sealed: SealedText, context: string): string {
   if (sealed?.alg !== 'A256GCM') throw new Error('unknown sealing algorithm');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
   decipher.setAAD(Buffer.from(context, 'utf8'));

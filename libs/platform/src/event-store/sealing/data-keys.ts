@@ -1,11 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newDataKey } from './sealed-text.js';
 
-/** The key tables of this service and the uuid column that names each key's stream. */
-export type DataKeyTable = { table: 'letter_keys'; idColumn: 'letter_id' } | { table: 'reflection_keys'; idColumn: 'owner_id' };
+/**
+ * A table of data keys and its uuid column that names each key's stream. Both are spliced into SQL,
+ * so they must be plain identifiers the service chose (checked when the DataKeys is made).
+ * The table needs (`idColumn` uuid primary key, data_key text not null).
+ */
+export interface DataKeyTable { table: string; idColumn: string }
+
+const SQL_IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /**
- * Per-stream data keys in one table (letter_keys, reflection_keys). Every method takes the
+ * Per-stream data keys in one table (letters' letter_keys, vault-media's recording_keys). Every method takes the
  * EntityManager of the command's transaction: a key is created with its stream's first sealed event
  * and destroyed with the event that shreds the stream, or neither happens.
  *
@@ -16,7 +22,9 @@ export type DataKeyTable = { table: 'letter_keys'; idColumn: 'letter_id' } | { t
  * id is chosen by the client and could otherwise take a user id's key row).
  */
 export class DataKeys {
-  constructor(private readonly where: DataKeyTable) {}
+  constructor(private readonly where: DataKeyTable) {
+    if (!SQL_IDENTIFIER.test(where.table) || !SQL_IDENTIFIER.test(where.idColumn)) throw new Error(`not a plain SQL identifier: ${where.table}.${where.idColumn}`);
+  }
 
   /** Creates the key; null when the stream already has one (a concurrent first write won). */
   async create(em: EntityManager, id: string): Promise<Buffer | null> {

@@ -1,16 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ConcurrencyError } from '@lv/platform/errors';
-import type { DomainEvent, EventSealing, ExpectedVersion, StoredEvent } from '@lv/platform/event-store';
+import { ConcurrencyError } from '../../errors/index.js';
+import type { EventSealing } from '../event-store.js';
+import type { DomainEvent, ExpectedVersion, StoredEvent } from '../types.js';
 import type { DataKeys } from './data-keys.js';
 
 /**
- * How one kind of stream ('letter', 'reflection') keeps its words sealed under a key of its own.
+ * How one kind of stream ('letter', 'recording') keeps its words sealed under a key of its own.
  * The decider sees the words in the clear; the events table only ever holds them sealed.
  */
 export interface StreamSealing {
   readonly streamType: string;
   readonly keys: DataKeys;
-  /** The key's id of a stream (a letter id, a user id). */
+  /** The key's id of a stream (a letter id, a recording id). */
   keyIdOf(streamId: string): string;
   /**
    * What an append of these events needs: 'new' creates the stream's key (one already there means a
@@ -28,7 +29,7 @@ export interface StreamSealing {
 }
 
 /**
- * The letters service's sealing hook for the platform's EventStore: the words of each sealed stream
+ * A sealing hook for the EventStore (letters, vault-media): the words of each sealed stream
  * encrypted under that stream's own key (AES-256-GCM, see sealed-text.ts).
  *
  * - seal creates or checks the key before the events reach the events table, and afterAppend

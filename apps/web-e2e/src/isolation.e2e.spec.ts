@@ -4,6 +4,8 @@ import { accountMenuButton, chooseLogout, expectAccountMenuShows, expectSignedOu
 // Every screen shows only the signed-in user's own data (owner-core spec, section 6).
 
 test('two users in two browsers each see only their own profile', async ({ browser }) => {
+  // Two browsers, two sign-ups through the form, two reloads and a sign-out: the longest walk of the suite.
+  test.slow();
   const contextA = await browser.newContext();
   const contextB = await browser.newContext();
   try {

@@ -187,10 +187,10 @@ const badId = fc.oneof(
   fc.integer({ min: 65, max: 9_000 }).map((n) => 'a'.repeat(n)),
 ).filter((id) => id !== '.' && id !== '..' && !/^\.\.?\//.test(id));
 const badQueryValue = fc.oneof(
-  fc.constantFrom('abc', '-1', '0', '1.5', '1e400', '99999999999999999999', '', ' ', '0x10', 'Infinity', '[]', '{}', 'true', 'null'),
+  fc.constantFrom('abc', '-1', '0', '1.5', '1e400', '1e1', '99999999999999999999', '', ' ', ' 7', '0x10', 'Infinity', '[]', '{}', 'true', 'null'),
   fc.string({ maxLength: 40 }),
   fc.string().chain(withBrokenChar),
-  hugeString,
+  fc.constant('x'.repeat(HUGE)),
 );
 const contentTypes = fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/octet-stream', 'video/webm', 'text/html; charset=utf-8');
 const nonJsonBodies = fc.oneof(
@@ -460,7 +460,10 @@ describe('bad input through the gateway, against the real services', () => {
           await Promise.all(requests.slice(i, i + 16).map(async (request) => {
             const response = await http.inject(request.inject);
             sent++;
-            const server = response.statusCode >= 500;
+            // /api/health reports the stack: 503 with its report means a service was slow to answer
+            // the probe on this busy machine, which is what the endpoint is for, not bad input.
+            const healthReport = request.operation === 'GET /api/health' && response.statusCode === 503 && /^\{"status":"(down|degraded)"\}$/.test(response.body);
+            const server = response.statusCode >= 500 && !healthReport;
             const accepted = request.mustRefuse && response.statusCode < 400;
             if (server || accepted) {
               const shown = JSON.stringify({ ...request.inject, payload: typeof request.inject.payload === 'string' && request.inject.payload.length > 200 ? `${request.inject.payload.slice(0, 200)}…(${request.inject.payload.length})` : request.inject.payload, url: String(request.inject.url).slice(0, 200) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeText } from './text.schemas.js';
+import { queryInteger, safeText } from './text.schemas.js';
 import { LETTER_CONTENT_MAX, LETTER_TITLE_MAX, LETTERS_PAGE_MAX, LetterMessages, REFLECTION_MAX, ReflectionMessages } from './letters.js';
 
 // The shapes of letters and the reflection on the wire, as zod schemas (the types are inferred from
@@ -69,7 +69,7 @@ export type ReviseLetterRequest = z.input<typeof reviseLetterBodySchema>;
 
 /** GET /api/letters?limit=&cursor= */
 export const listLettersQuerySchema = z.object({
-  limit: z.coerce.number({ error: LetterApiMessages.limit }).int(LetterApiMessages.limit).min(1, LetterApiMessages.limit).max(LETTERS_PAGE_MAX, LetterApiMessages.limit).optional(),
+  limit: queryInteger(1, LETTERS_PAGE_MAX, LetterApiMessages.limit).optional(),
   cursor: safeText().min(1, LetterApiMessages.cursor).max(200, LetterApiMessages.cursor).optional(),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeText } from './text.schemas.js';
+import { queryInteger, safeText } from './text.schemas.js';
 import {
   MEDIA_INTEGRITY, MEDIA_TYPES, MediaMessages, RECORDING_TITLE_MAX, RECORDINGS_LIST_LIMIT, SHA256_HEX,
 } from './media.js';
@@ -35,7 +35,7 @@ export const startUploadBodySchema = z.object({
 export type StartUploadRequest = z.input<typeof startUploadBodySchema>;
 
 /** GET /api/media/recordings?limit= */
-export const listRecordingsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(100).default(RECORDINGS_LIST_LIMIT) });
+export const listRecordingsQuerySchema = z.object({ limit: queryInteger(1, 100).default(RECORDINGS_LIST_LIMIT) });
 
 export const uploadTicketSchema = z.object({
   uploadId: z.uuid(),

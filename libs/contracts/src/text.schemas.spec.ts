@@ -1,7 +1,7 @@
 import { credentialsBodySchema, updateProfileBodySchema, updateProfilePayloadSchema } from './identity.schemas.js';
 import { reviseLetterPayloadSchema, saveReflectionBodySchema, writeLetterBodySchema } from './letters.schemas.js';
 import { startUploadBodySchema } from './media.schemas.js';
-import { safeText } from './text.schemas.js';
+import { queryInteger, safeText } from './text.schemas.js';
 import { isSafeText, TextMessages, validateCredentials } from './validation.js';
 
 const messagesOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -50,5 +50,18 @@ describe('every text field of the HTTP bodies and payloads refuses U+0000 and lo
 
   it('validateCredentials (identity’s own check) refuses them too', () => {
     expect(validateCredentials({ email: 'a\u0000@example.com', password: '\uD800\uD800xxxxx' })).toEqual({ email: TextMessages.unsafe, password: TextMessages.unsafe });
+  });
+});
+
+describe('queryInteger', () => {
+  const limit = queryInteger(1, 100);
+  it.each(['1', '42', '100', '007'])('takes %s', (value) => {
+    expect(limit.safeParse(value).data).toBe(Number(value));
+  });
+  it.each(['0', '101', '0x10', '1e2', ' 7', '', '1.5', '-1', 'abc', '9999999999'])('refuses %j', (value) => {
+    expect(limit.safeParse(value).success).toBe(false);
+  });
+  it('refuses a repeated parameter (an array)', () => {
+    expect(limit.safeParse(['1', '1']).success).toBe(false);
   });
 });

@@ -10,3 +10,16 @@ import { isSafeText, TextMessages } from './validation.js';
 export function safeText(params?: Parameters<typeof z.string>[0]): z.ZodString {
   return z.string(params).refine(isSafeText, { error: TextMessages.unsafe, abort: true });
 }
+
+/**
+ * A whole number in a query string, written in decimal digits only: z.coerce.number() would also take
+ * '0x10', '1e2', ' 7' or '' (as 0), which no client sends on purpose.
+ */
+export function queryInteger(min: number, max: number, message?: string) {
+  const error = message ?? `A whole number from ${min} to ${max}.`;
+  return z
+    .string({ error })
+    .regex(/^\d{1,9}$/, { error })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { error }).max(max, { error }));
+}

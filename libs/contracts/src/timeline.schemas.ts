@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeText } from './text.schemas.js';
+import { queryInteger, safeText } from './text.schemas.js';
 import { MEDIA_INTEGRITY } from './media.js';
 import { AWAIT_ENTRY_GONE_MAX_MS, TIMELINE_ENTRY_TYPES, TIMELINE_PAGE_MAX, TIMELINE_SOURCES, TITLES_BATCH_MAX } from './timeline.js';
 
@@ -11,7 +11,7 @@ import { AWAIT_ENTRY_GONE_MAX_MS, TIMELINE_ENTRY_TYPES, TIMELINE_PAGE_MAX, TIMEL
 
 /** GET /api/timeline?limit=&before= */
 export const timelineQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(TIMELINE_PAGE_MAX).optional(),
+  limit: queryInteger(1, TIMELINE_PAGE_MAX).optional(),
   before: safeText().max(200).optional().meta({ description: 'nextCursor of the previous page: entries older than it.' }),
 });
 

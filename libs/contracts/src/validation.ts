@@ -32,6 +32,13 @@ export function isSafeText(text: string): boolean {
   return !UNSAFE_TEXT.test(text);
 }
 
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a UUID (any version): every id of the API is one, so anything else names nothing. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_PATTERN.test(value);
+}
+
 export const PASSWORD_MIN_LENGTH = 6;
 /** argon2 accepts long inputs, but there is no reason to hash megabytes sent by an attacker. */
 export const PASSWORD_MAX_LENGTH = 256;

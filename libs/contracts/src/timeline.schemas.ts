@@ -9,10 +9,13 @@ import { AWAIT_ENTRY_GONE_MAX_MS, TIMELINE_ENTRY_TYPES, TIMELINE_PAGE_MAX, TIMEL
 //   GET    /api/timeline?limit&before      -> TimelinePage | 403 UPGRADE_REQUIRED
 //   DELETE /api/timeline/:id               -> 204 (removes the recording; its entry leaves the timeline)
 
+export const TimelineApiMessages = { before: 'This page cursor is not valid; reload the timeline.' } as const;
+
 /** GET /api/timeline?limit=&before= */
 export const timelineQuerySchema = z.object({
   limit: queryInteger(1, TIMELINE_PAGE_MAX).optional(),
-  before: safeText().max(200).optional().meta({ description: 'nextCursor of the previous page: entries older than it.' }),
+  // Empty is refused like letters' cursor: a client that has no cursor leaves it out.
+  before: safeText().min(1, TimelineApiMessages.before).max(200, TimelineApiMessages.before).optional().meta({ description: 'nextCursor of the previous page: entries older than it.' }),
 });
 
 export const timelineEntrySchema = z.object({

@@ -282,7 +282,7 @@ function requestsFor(op: Operation, fixture: Fixture, tokens: { bearer: string; 
   if (mayAccept) {
     // Junk the operation never reads: accepted or refused, never a server error.
     kinds.push(['ignored junk', fc.tuple(extraFields, fc.boolean()).map(([extra, asQuery]) => {
-      const search = new URLSearchParams(Object.entries(extra).map(([k, v]) => [k, JSON.stringify(v) ?? '']));
+      const search = new URLSearchParams(Object.entries(extra).map(([k, v]): [string, string] => [k, JSON.stringify(v) ?? '']));
       return asQuery
         ? { url: urlOf(undefined, `?${search.toString()}`), headers: {}, mustRefuse: false }
         : { url: urlOf(undefined), headers: json, payload: JSON.stringify(extra), mustRefuse: false };

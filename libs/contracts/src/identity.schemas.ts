@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './text.schemas.js';
 import { SUBSCRIPTION_TIERS } from './tiers.js';
 import { AuthMessages } from './validation.js';
 
@@ -44,8 +45,7 @@ export const ProfileMessages = {
 
 /** POST /api/auth/sign-up and sign-in. Email trimmed and lower-cased; the password sent as typed. */
 export const credentialsBodySchema = z.object({
-  email: z
-    .string({ error: AuthMessages.emailRequired })
+  email: safeText({ error: AuthMessages.emailRequired })
     .trim()
     .toLowerCase()
     .min(1, AuthMessages.emailRequired)
@@ -53,8 +53,7 @@ export const credentialsBodySchema = z.object({
     .pipe(z.email({ error: AuthMessages.emailInvalid }))
     .meta({ example: 'parent@example.com' }),
   // The sign-up checklist (8+, mixed case...) is guidance only: the rule is 6 characters.
-  password: z
-    .string({ error: AuthMessages.passwordRequired })
+  password: safeText({ error: AuthMessages.passwordRequired })
     .min(1, AuthMessages.passwordRequired)
     .min(6, AuthMessages.passwordTooShort)
     .max(PASSWORD_HTTP_MAX_LENGTH, `Password must be at most ${PASSWORD_HTTP_MAX_LENGTH} characters`),
@@ -71,8 +70,7 @@ export const signUpBodySchema = credentialsBodySchema.extend({
  * is dropped, so a client can never touch more than its own name and picture. A blank name is null.
  */
 export const updateProfileBodySchema = z.object({
-  full_name: z
-    .string({ error: ProfileMessages.fullNameType })
+  full_name: safeText({ error: ProfileMessages.fullNameType })
     .trim()
     .max(120, ProfileMessages.fullNameTooLong)
     .transform((v) => (v === '' ? null : v))
@@ -88,12 +86,12 @@ export type UpdateProfileRequest = z.input<typeof updateProfileBodySchema>;
 
 // RPC payloads (rpc.identity.*, IdentityRpc in messaging.ts). identity checks the words itself
 // (validateCredentials, with the same messages); these only bound what may arrive.
-export const credentialsPayloadSchema = z.object({ email: z.string(), password: z.string() });
-export const refreshPayloadSchema = z.object({ refreshToken: z.string().min(1).max(200) });
-export const signOutPayloadSchema = z.object({ refreshToken: z.string().max(200).optional() });
+export const credentialsPayloadSchema = z.object({ email: safeText(), password: safeText() });
+export const refreshPayloadSchema = z.object({ refreshToken: safeText().min(1).max(200) });
+export const signOutPayloadSchema = z.object({ refreshToken: safeText().max(200).optional() });
 /** Strict: a payload naming anything else (an id, a tier) is refused, not silently trimmed. */
-export const updateProfilePayloadSchema = z.object({ full_name: z.string().max(500).nullable().optional(), avatar_url: z.string().max(2000).nullable().optional() }).strict();
-export const findUserPayloadSchema = z.object({ email: z.string().min(3).max(254) });
+export const updateProfilePayloadSchema = z.object({ full_name: safeText().max(500).nullable().optional(), avatar_url: safeText().max(2000).nullable().optional() }).strict();
+export const findUserPayloadSchema = z.object({ email: safeText().min(3).max(254) });
 export const setAdminPayloadSchema = findUserPayloadSchema.extend({ admin: z.boolean() });
 export const setTierPayloadSchema = findUserPayloadSchema.extend({ tier: z.enum(SUBSCRIPTION_TIERS) });
 export const signOutReplySchema = z.object({ revoked: z.boolean() });

@@ -14,5 +14,6 @@ export * from './messaging.js';
 export * from './api.js';
 export * from './api.schemas.js';
 export * from './validation.js';
+export * from './text.schemas.js';
 export * from './storage.js';
 export * from './queues.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger, safeText } from './text.schemas.js';
 import { LETTER_CONTENT_MAX, LETTER_TITLE_MAX, LETTERS_PAGE_MAX, LetterMessages, REFLECTION_MAX, ReflectionMessages } from './letters.js';
 
 // The shapes of letters and the reflection on the wire, as zod schemas (the types are inferred from
@@ -43,8 +44,8 @@ export const LetterApiMessages = {
 } as const;
 
 // Trimmed at the edge (the service trims too, and refuses blank words with the same messages).
-const letterTitle = z.string({ error: LetterMessages.titleRequired }).trim().min(1, LetterMessages.titleRequired).max(LETTER_TITLE_MAX, LetterMessages.titleTooLong);
-const letterContent = z.string({ error: LetterMessages.contentRequired }).trim().min(1, LetterMessages.contentRequired).max(LETTER_CONTENT_MAX, LetterMessages.contentTooLong);
+const letterTitle = safeText({ error: LetterMessages.titleRequired }).trim().min(1, LetterMessages.titleRequired).max(LETTER_TITLE_MAX, LetterMessages.titleTooLong);
+const letterContent = safeText({ error: LetterMessages.contentRequired }).trim().min(1, LetterMessages.contentRequired).max(LETTER_CONTENT_MAX, LetterMessages.contentTooLong);
 
 /** POST /api/letters. `id` (a UUID the client makes up per new letter) makes a retried save harmless. Other fields are dropped. */
 export const writeLetterBodySchema = z.object({
@@ -68,8 +69,8 @@ export type ReviseLetterRequest = z.input<typeof reviseLetterBodySchema>;
 
 /** GET /api/letters?limit=&cursor= */
 export const listLettersQuerySchema = z.object({
-  limit: z.coerce.number({ error: LetterApiMessages.limit }).int(LetterApiMessages.limit).min(1, LetterApiMessages.limit).max(LETTERS_PAGE_MAX, LetterApiMessages.limit).optional(),
-  cursor: z.string().min(1, LetterApiMessages.cursor).max(200, LetterApiMessages.cursor).optional(),
+  limit: queryInteger(1, LETTERS_PAGE_MAX, LetterApiMessages.limit).optional(),
+  cursor: safeText().min(1, LetterApiMessages.cursor).max(200, LetterApiMessages.cursor).optional(),
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -82,10 +83,10 @@ export function isLetterId(value: unknown): value is string {
 // RPC payloads (rpc.letters.*, LettersRpc in messaging.ts). Checked by the service too (it does not
 // trust its callers). Blank or over-long words are the decider's to refuse, with the shared
 // messages; a malformed id is NOT_FOUND in the service. These only bound what may arrive.
-export const listLettersPayloadSchema = z.object({ limit: z.number().int().min(1).max(LETTERS_PAGE_MAX).optional(), cursor: z.string().max(200).optional() });
-export const letterByIdPayloadSchema = z.object({ id: z.string().max(64) });
-export const writeLetterPayloadSchema = z.object({ id: z.uuid(), title: z.string(), content: z.string() });
-export const reviseLetterPayloadSchema = z.object({ id: z.string().max(64), title: z.string(), content: z.string(), expectedVersion: z.number().int().min(0) });
+export const listLettersPayloadSchema = z.object({ limit: z.number().int().min(1).max(LETTERS_PAGE_MAX).optional(), cursor: safeText().max(200).optional() });
+export const letterByIdPayloadSchema = z.object({ id: safeText().max(64) });
+export const writeLetterPayloadSchema = z.object({ id: z.uuid(), title: safeText(), content: safeText() });
+export const reviseLetterPayloadSchema = z.object({ id: safeText().max(64), title: safeText(), content: safeText(), expectedVersion: z.number().int().min(0) });
 export type ListLettersRequest = z.input<typeof listLettersPayloadSchema>;
 export type WriteLetterPayload = z.input<typeof writeLetterPayloadSchema>;
 export type ReviseLetterPayload = z.input<typeof reviseLetterPayloadSchema>;
@@ -109,10 +110,10 @@ export const ReflectionApiMessages = {
  * is valid and clears the reflection. Any other field (an owner, a date) is dropped.
  */
 export const saveReflectionBodySchema = z.object({
-  text: z.string({ error: ReflectionApiMessages.text }).trim().max(REFLECTION_MAX, ReflectionMessages.tooLong),
+  text: safeText({ error: ReflectionApiMessages.text }).trim().max(REFLECTION_MAX, ReflectionMessages.tooLong),
 });
 export type SaveReflectionRequest = z.input<typeof saveReflectionBodySchema>;
 
 /** rpc.letters.reflection.save. Length is the decider's to refuse (after trimming); this only bounds the payload. */
-export const saveReflectionPayloadSchema = z.object({ text: z.string().max(REFLECTION_MAX * 4) });
+export const saveReflectionPayloadSchema = z.object({ text: safeText().max(REFLECTION_MAX * 4) });
 

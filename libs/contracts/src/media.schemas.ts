@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger, safeText } from './text.schemas.js';
 import {
   MEDIA_INTEGRITY, MEDIA_TYPES, MediaMessages, RECORDING_TITLE_MAX, RECORDINGS_LIST_LIMIT, SHA256_HEX,
 } from './media.js';
@@ -18,15 +19,13 @@ import {
 /** POST /api/media/uploads, validated by the gateway. The title's rules are the spec's (required, at most 100 characters). */
 export const startUploadBodySchema = z.object({
   type: z.enum(MEDIA_TYPES, { error: 'Choose video or audio.' }),
-  title: z
-    .string({ error: MediaMessages.missingInfo })
+  title: safeText({ error: MediaMessages.missingInfo })
     .trim()
     .min(1, MediaMessages.missingInfo)
     .refine((t) => Array.from(t).length <= RECORDING_TITLE_MAX, MediaMessages.titleTooLong)
     .meta({ example: 'For your 18th birthday', maxLength: RECORDING_TITLE_MAX }),
   /** SHA-256 of the whole recording, hex, computed by the browser before the body is sent. */
-  sha256: z
-    .string({ error: 'A SHA-256 of the recording is required.' })
+  sha256: safeText({ error: 'A SHA-256 of the recording is required.' })
     .regex(/^[0-9a-fA-F]{64}$/, 'A SHA-256 of the recording (64 hex digits) is required.')
     .transform((s) => s.toLowerCase())
     .meta({ description: 'SHA-256 of the whole recording, computed by the browser.' }),
@@ -36,7 +35,7 @@ export const startUploadBodySchema = z.object({
 export type StartUploadRequest = z.input<typeof startUploadBodySchema>;
 
 /** GET /api/media/recordings?limit= */
-export const listRecordingsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(100).default(RECORDINGS_LIST_LIMIT) });
+export const listRecordingsQuerySchema = z.object({ limit: queryInteger(1, 100).default(RECORDINGS_LIST_LIMIT) });
 
 export const uploadTicketSchema = z.object({
   uploadId: z.uuid(),
@@ -87,17 +86,17 @@ export type DeleteEntryReply = z.infer<typeof deleteEntryReplySchema>;
 
 // RPC payloads (rpc.vault-media.*, VaultMediaRpc in messaging.ts), checked by vault-media too (it does
 // not trust its callers). Titles, hashes and sizes are the service's to judge, with the shared messages.
-export const startUploadPayloadSchema = z.object({ type: z.enum(MEDIA_TYPES), title: z.string().max(1000), sha256: z.string().max(128), size: z.number() });
+export const startUploadPayloadSchema = z.object({ type: z.enum(MEDIA_TYPES), title: safeText().max(1000), sha256: safeText().max(128), size: z.number() });
 export const listRecordingsPayloadSchema = z.object({ limit: z.number().int().min(1).max(100).optional() });
-export const entryByIdPayloadSchema = z.object({ id: z.string().max(64) });
+export const entryByIdPayloadSchema = z.object({ id: safeText().max(64) });
 
 /** rpc.vault-media.report-hash: the media-hashing worker's result. `sha256` null means the object is gone. */
 export const reportHashPayloadSchema = z.object({
-  recordingId: z.string().max(64),
+  recordingId: safeText().max(64),
   sha256: z.string().regex(SHA256_HEX).nullable(),
   size: z.number().int().min(0).nullable(),
   /** Capability minted by vault-media when it enqueued the job: only that job can report for that recording. */
-  reportToken: z.string().max(128),
+  reportToken: safeText().max(128),
 });
 export type ReportHashPayload = z.infer<typeof reportHashPayloadSchema>;
 

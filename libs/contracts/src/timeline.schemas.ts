@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger, safeText } from './text.schemas.js';
 import { MEDIA_INTEGRITY } from './media.js';
 import { AWAIT_ENTRY_GONE_MAX_MS, TIMELINE_ENTRY_TYPES, TIMELINE_PAGE_MAX, TIMELINE_SOURCES, TITLES_BATCH_MAX } from './timeline.js';
 
@@ -8,10 +9,13 @@ import { AWAIT_ENTRY_GONE_MAX_MS, TIMELINE_ENTRY_TYPES, TIMELINE_PAGE_MAX, TIMEL
 //   GET    /api/timeline?limit&before      -> TimelinePage | 403 UPGRADE_REQUIRED
 //   DELETE /api/timeline/:id               -> 204 (removes the recording; its entry leaves the timeline)
 
+export const TimelineApiMessages = { before: 'This page cursor is not valid; reload the timeline.' } as const;
+
 /** GET /api/timeline?limit=&before= */
 export const timelineQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(TIMELINE_PAGE_MAX).optional(),
-  before: z.string().max(200).optional().meta({ description: 'nextCursor of the previous page: entries older than it.' }),
+  limit: queryInteger(1, TIMELINE_PAGE_MAX).optional(),
+  // Empty is refused like letters' cursor: a client that has no cursor leaves it out.
+  before: safeText().min(1, TimelineApiMessages.before).max(200, TimelineApiMessages.before).optional().meta({ description: 'nextCursor of the previous page: entries older than it.' }),
 });
 
 export const timelineEntrySchema = z.object({
@@ -40,14 +44,14 @@ export const timelinePageSchema = z.object({
 export type TimelinePage = z.infer<typeof timelinePageSchema>;
 
 // RPC payloads (rpc.timeline.*, TimelineRpc in messaging.ts), checked by the timeline too.
-export const timelinePayloadSchema = z.object({ limit: z.number().int().min(1).max(TIMELINE_PAGE_MAX).optional(), before: z.string().max(200).optional() });
+export const timelinePayloadSchema = z.object({ limit: z.number().int().min(1).max(TIMELINE_PAGE_MAX).optional(), before: safeText().max(200).optional() });
 export type TimelineRequest = z.input<typeof timelinePayloadSchema>;
 
 /** rpc.timeline.entry: one entry of the caller's vault (NOT_FOUND when it is not theirs or is gone). */
-export const timelineEntryPayloadSchema = z.object({ id: z.string().max(64) });
+export const timelineEntryPayloadSchema = z.object({ id: safeText().max(64) });
 
 /** rpc.timeline.await-entry-gone: waits (at most `timeoutMs`, capped) until the entry left the caller's timeline. */
-export const awaitEntryGonePayloadSchema = z.object({ id: z.string().max(64), timeoutMs: z.number().int().min(0).max(AWAIT_ENTRY_GONE_MAX_MS).optional() });
+export const awaitEntryGonePayloadSchema = z.object({ id: safeText().max(64), timeoutMs: z.number().int().min(0).max(AWAIT_ENTRY_GONE_MAX_MS).optional() });
 export const awaitEntryGoneReplySchema = z.object({
   /** false when the deadline passed first (the entry leaves once the timeline has read the event). */
   gone: z.boolean(),
@@ -59,7 +63,7 @@ export type AwaitEntryGoneReply = z.infer<typeof awaitEntryGoneReplySchema>;
  * other vaults and unknown ids are omitted (never an error that would tell them apart). Which ids
  * name the caller's items is the source's to decide; the ids are only bounded here.
  */
-export const titlesPayloadSchema = z.object({ ids: z.array(z.string().max(64)).max(TITLES_BATCH_MAX) });
+export const titlesPayloadSchema = z.object({ ids: z.array(safeText().max(64)).max(TITLES_BATCH_MAX) });
 export type TitlesRequest = z.input<typeof titlesPayloadSchema>;
 export const titlesReplySchema = z.object({ titles: z.record(z.string(), z.string()) });
 export type TitlesReply = z.infer<typeof titlesReplySchema>;

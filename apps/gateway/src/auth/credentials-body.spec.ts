@@ -1,5 +1,5 @@
 import { DomainError } from '@lv/platform/errors';
-import { parseBody } from '../http/body.js';
+import { NOT_AN_OBJECT_MESSAGE, parseBody } from '../http/body.js';
 import { credentialsBodySchema as credentialsSchema, signUpBodySchema as signUpSchema } from '@lv/contracts';
 
 function fieldsOf(body: unknown): Record<string, string> | undefined {
@@ -18,10 +18,11 @@ describe('sign-in / sign-up body validation (spec section 5 texts)', () => {
     expect(fieldsOf({})).toEqual({ email: 'Email is required', password: 'Password is required' });
   });
 
-  it('treats a body that is not an object as empty', () => {
-    expect(fieldsOf(undefined)).toEqual({ email: 'Email is required', password: 'Password is required' });
-    expect(fieldsOf('email=a@b.co')).toEqual({ email: 'Email is required', password: 'Password is required' });
-    expect(fieldsOf([1, 2])).toEqual({ email: 'Email is required', password: 'Password is required' });
+  it('refuses a body that is not an object, with the fields an empty one lacks', () => {
+    const refused = { body: NOT_AN_OBJECT_MESSAGE, email: 'Email is required', password: 'Password is required' };
+    expect(fieldsOf(undefined)).toEqual(refused);
+    expect(fieldsOf('email=a@b.co')).toEqual(refused);
+    expect(fieldsOf([1, 2])).toEqual(refused);
   });
 
   it('treats blank and non-text values as missing', () => {

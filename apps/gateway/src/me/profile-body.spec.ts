@@ -1,5 +1,5 @@
 import { DomainError } from '@lv/platform/errors';
-import { parseBody } from '../http/body.js';
+import { NOT_AN_OBJECT_MESSAGE, parseBody } from '../http/body.js';
 import { ProfileMessages as PROFILE_MESSAGES, updateProfileBodySchema as updateProfileSchema } from '@lv/contracts';
 
 function fieldsOf(body: unknown): Record<string, string> | undefined {
@@ -28,6 +28,10 @@ describe('PATCH /api/me body', () => {
     expect(fieldsOf({ avatar_url: 'http://cdn.example.com/a.png' })).toEqual({ avatar_url: PROFILE_MESSAGES.avatarUrl });
     expect(fieldsOf({ avatar_url: 'javascript:alert(1)' })).toEqual({ avatar_url: PROFILE_MESSAGES.avatarUrl });
     expect(fieldsOf({ full_name: 12 })).toEqual({ full_name: PROFILE_MESSAGES.fullNameType });
+  });
+
+  it('refuses a body that is not an object instead of reading it as "no changes"', () => {
+    for (const body of [[], [{ full_name: 'Sam' }], 42, 'Sam', null, undefined]) expect(fieldsOf(body)).toEqual({ body: NOT_AN_OBJECT_MESSAGE });
   });
 
   it('drops fields a client may not set (id, email, tier, admin flag)', () => {

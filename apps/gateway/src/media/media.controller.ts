@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
+  isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
   type Recording, type TimelinePage, type UploadTicket,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
@@ -61,6 +61,7 @@ export class MediaController {
 
   @Get('recordings')
   @ApiBearerAuth()
+  @ApiQuery({ name: 'limit', required: false, description: 'How many, 1 to 100 (default 10).' })
   @ApiOkResponse({ type: RecordingDto, isArray: true, description: 'Your Recordings, newest first (default 10).' })
   async recordings(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<Recording[]> {
     return this.rpc.call(VaultMediaRpc.listRecordings, parseBody(listRecordingsQuerySchema, query), call);
@@ -83,15 +84,24 @@ export class MediaController {
   @Public()
   @Get('play/:id')
   @ApiProduces('video/webm', 'audio/webm')
+  @ApiQuery({ name: 'u', required: true, description: 'Part of the signed link.' })
+  @ApiQuery({ name: 'exp', required: true, description: 'Part of the signed link.' })
+  @ApiQuery({ name: 'sig', required: true, description: 'Part of the signed link.' })
   @ApiResponse({ status: 200, description: 'The recording.' })
   @ApiResponse({ status: 206, description: 'The requested byte range (Range: bytes=...).' })
   @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'The link is expired, altered, or not yours.' })
   @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'File Not Found: The media file could not be located.' })
   async play(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    // A link the signer made is a UUID and a short query: anything else is the answer vault-media gives
+    // a malformed link, here, instead of a request line its HTTP server refuses (which was a 503).
+    if (!isUuid(id) || search.length > MAX_LINK_QUERY) throw new DomainError('FORBIDDEN', MediaMessages.linkInvalid);
     await this.media.forwardPlayback(request, reply, id, search, request.cookies?.[MEDIA_BINDING_COOKIE]);
   }
 }
+
+/** Longer than any query of a signed link (u, exp, sig are about 100 characters together). */
+const MAX_LINK_QUERY = 512;
 
 /** How long a delete waits for the timeline to drop the entry before answering anyway. */
 const ENTRY_GONE_WAIT_MS = 3000;
@@ -109,6 +119,8 @@ export class TimelineController {
 
   @Get()
   @ApiOkResponse({ type: TimelinePageDto })
+  @ApiQuery({ name: 'limit', required: false, description: 'Page size.' })
+  @ApiQuery({ name: 'before', required: false, description: 'nextCursor of the previous page: entries older than it.' })
   @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'UPGRADE_REQUIRED: the timeline needs essentials, pro or legacy.' })
   async timeline(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<TimelinePage> {
     return this.rpc.call(TimelineRpc.list, parseBody(timelineQuerySchema, query), call);

@@ -1,6 +1,6 @@
 import { REFLECTION_MAX, ReflectionApiMessages as REFLECTION_API_MESSAGES, ReflectionMessages, saveReflectionBodySchema as saveReflectionSchema } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
-import { parseBody } from '../http/body.js';
+import { NOT_AN_OBJECT_MESSAGE, parseBody } from '../http/body.js';
 
 function fieldsOf(body: unknown): Record<string, string> | undefined {
   try {
@@ -33,7 +33,7 @@ describe('PUT /api/vault/reflection body', () => {
     expect(fieldsOf({})).toEqual({ text: REFLECTION_API_MESSAGES.text });
     expect(fieldsOf({ text: 42 })).toEqual({ text: REFLECTION_API_MESSAGES.text });
     expect(fieldsOf({ text: null })).toEqual({ text: REFLECTION_API_MESSAGES.text });
-    expect(fieldsOf('just a string')).toEqual({ text: REFLECTION_API_MESSAGES.text });
+    expect(fieldsOf('just a string')).toEqual({ body: NOT_AN_OBJECT_MESSAGE, text: REFLECTION_API_MESSAGES.text });
   });
 
   it('drops anything else a client sends: whose reflection it is comes from the token only', () => {

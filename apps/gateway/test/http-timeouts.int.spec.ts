@@ -4,13 +4,14 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
 import type { AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
+import { holdConnection } from '@lv/testing';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
 
 process.env.STACK_ID = `gwt${randomUUID().slice(0, 8)}`;
@@ -27,34 +28,6 @@ const CUT_WITHIN_MS = IDLE_TIMEOUT_MS + 4000;
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
 const claims: AccessTokenClaims = { sub: randomUUID(), sid: randomUUID(), email: 'parent@example.com', tier: 'pro', admin: false, kind: 'user' };
 const token = new AccessTokenSigner(keys.privateKey).sign(claims, 600).token;
-
-interface Held {
-  answer: string;
-  /** From the first byte sent until the gateway closed the connection; null when it never did. */
-  closedAfterMs: number | null;
-}
-
-/** Sends `first` on a raw connection, then `drip` every 150 ms (if given); resolves when the server closes it, or after `waitMs`. */
-function hold(port: number, first: string | Buffer, drip: string | null, waitMs = 20_000): Promise<Held> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    const started = Date.now();
-    let answer = '';
-    let timer: NodeJS.Timeout | undefined;
-    const giveUp = setTimeout(() => finish(null), waitMs);
-    function finish(closedAfterMs: number | null) {
-      clearInterval(timer);
-      clearTimeout(giveUp);
-      socket.destroy();
-      resolve({ answer, closedAfterMs });
-    }
-    socket.on('data', (chunk) => { answer += chunk.toString('latin1'); });
-    socket.on('close', () => finish(Date.now() - started));
-    socket.on('error', () => undefined);
-    socket.write(first);
-    if (drip) timer = setInterval(() => { if (!socket.destroyed) socket.write(drip); }, 150);
-  });
-}
 
 const uploadHead = (length: number) =>
   `PUT /api/media/uploads/${RECORDING_ID} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: video/webm\r\nContent-Length: ${length}\r\n\r\n`;
@@ -108,7 +81,7 @@ describe('gateway: slow clients and a hung vault-media are cut off', () => {
   });
 
   it('answers 408 and closes a connection whose headers arrive too slowly', async () => {
-    const held = await hold(port, 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1\r\n');
+    const held = await holdConnection(port, 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1\r\n');
     expect(held.closedAfterMs).not.toBeNull();
     expect(held.closedAfterMs!).toBeLessThan(HEADERS_TIMEOUT_MS + 3000);
     expect(held.answer).toMatch(/^HTTP\/1\.1 408/);
@@ -117,7 +90,7 @@ describe('gateway: slow clients and a hung vault-media are cut off', () => {
   it('closes an upload whose body stalls, and tears down the request to vault-media with it', async () => {
     behaviour = 'read';
     const before = upstream.length;
-    const held = await hold(port, Buffer.concat([Buffer.from(uploadHead(1024 * 1024), 'latin1'), Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(60 * 1024)]), null);
+    const held = await holdConnection(port, Buffer.concat([Buffer.from(uploadHead(1024 * 1024), 'latin1'), Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(60 * 1024)]), null);
     expect(held.closedAfterMs).not.toBeNull();
     expect(held.closedAfterMs!).toBeLessThan(CUT_WITHIN_MS);
     const forwarded = upstream.slice(before);

@@ -1,8 +1,8 @@
 // vault-media's byte-stream listener must not let a slow or stalled client hold a connection: raw
 // sockets that dribble their headers or stop sending the body are cut within the configured bounds.
 import { createHash, randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
 import { jest } from '@jest/globals';
+import { holdConnection } from '@lv/testing';
 import { Redis } from 'ioredis';
 import { VaultMediaRpc } from '@lv/contracts';
 import { AccessTokenVerifier, RevokedSessions } from '@lv/platform/auth';
@@ -14,38 +14,6 @@ jest.setTimeout(120_000);
 const TIMEOUTS = { headersMs: 600, idleMs: 900, requestMs: 60_000 };
 /** Plenty for a deadline checked every 600 ms on a busy machine; far below any default (60 s, none). */
 const CUT_WITHIN_MS = 4000;
-
-interface Held {
-  /** What the server wrote before closing. */
-  answer: string;
-  /** Milliseconds from the first byte sent until the server closed the connection, or null when it never did. */
-  closedAfterMs: number | null;
-}
-
-/**
- * Opens a raw connection, sends `first`, then `drip` every 150 ms (if given), and reports when the
- * server closes it; gives up waiting after `waitMs`.
- */
-function hold(port: number, first: string | Buffer, drip: string | null, waitMs: number): Promise<Held> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    const started = Date.now();
-    let answer = '';
-    let timer: NodeJS.Timeout | undefined;
-    const giveUp = setTimeout(() => finish(null), waitMs);
-    function finish(closedAfterMs: number | null) {
-      clearInterval(timer);
-      clearTimeout(giveUp);
-      socket.destroy();
-      resolve({ answer, closedAfterMs });
-    }
-    socket.on('data', (chunk) => { answer += chunk.toString('latin1'); });
-    socket.on('close', () => finish(Date.now() - started));
-    socket.on('error', () => undefined);
-    socket.write(first);
-    if (drip) timer = setInterval(() => { if (!socket.destroyed) socket.write(drip); }, 150);
-  });
-}
 
 describe('vault-media byte-stream listener: slow clients are cut off', () => {
   let h: Harness;
@@ -73,7 +41,7 @@ describe('vault-media byte-stream listener: slow clients are cut off', () => {
   });
 
   it('answers 408 and closes a connection whose headers arrive too slowly', async () => {
-    const held = await hold(port, 'GET /media/x HTTP/1.1\r\nHost: vault-media\r\n', 'X-Slow: 1\r\n', 20_000);
+    const held = await holdConnection(port, 'GET /media/x HTTP/1.1\r\nHost: vault-media\r\n', 'X-Slow: 1\r\n', 20_000);
     expect(held.closedAfterMs).not.toBeNull();
     expect(held.closedAfterMs!).toBeLessThan(CUT_WITHIN_MS);
     expect(held.answer).toMatch(/^HTTP\/1\.1 408/);
@@ -89,7 +57,7 @@ describe('vault-media byte-stream listener: slow clients are cut off', () => {
     );
     const head = `PUT /uploads/${ticket.uploadId} HTTP/1.1\r\nHost: vault-media\r\nAuthorization: Bearer ${token}\r\nContent-Type: video/webm\r\nContent-Length: ${body.length}\r\n\r\n`;
     // A quarter of the body, then nothing.
-    const held = await hold(port, Buffer.concat([Buffer.from(head, 'latin1'), body.subarray(0, 64 * 1024)]), null, 20_000);
+    const held = await holdConnection(port, Buffer.concat([Buffer.from(head, 'latin1'), body.subarray(0, 64 * 1024)]), null, 20_000);
     expect(held.closedAfterMs).not.toBeNull();
     expect(held.closedAfterMs!).toBeGreaterThanOrEqual(TIMEOUTS.idleMs - 100);
     expect(held.closedAfterMs!).toBeLessThan(CUT_WITHIN_MS);

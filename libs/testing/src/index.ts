@@ -5,3 +5,4 @@ export * from './keys.js';
 export * from './scratch-build.js';
 export * from './viewer-issuer.js';
 export * from './reader-matrix.js';
+export * from './slow-client.js';

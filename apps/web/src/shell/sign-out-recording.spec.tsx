@@ -11,6 +11,7 @@ import { routes } from '../app/routes.js';
 import { SessionManager, type AuthTransport } from '../auth/session.js';
 import { NodeBlob } from '../pages/record/node-blob.test-support.mjs';
 import { DRAFT_KEY, loadDraft, saveDraft } from '../pages/record/recording-draft.js';
+import { storedRecording } from '../pages/record/stored-recording.test-support.js';
 
 // The stored recording (IndexedDB) and sign-out: whoever signs in next on this browser must not
 // find the previous person's video, unless that person chose "Save Drafts & Sign Out".
@@ -36,21 +37,6 @@ function renderVault() {
     </AppProviders>,
   );
   return { transport };
-}
-
-/** What IndexedDB holds under the draft key, read without the module under test. */
-function storedRecording(): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const open = indexedDB.open('legacy-vault-drafts', 1);
-    open.onupgradeneeded = () => open.result.createObjectStore('recordings');
-    open.onerror = () => reject(open.error ?? new Error('indexedDB.open failed'));
-    open.onsuccess = () => {
-      const db = open.result;
-      const get = db.transaction('recordings', 'readonly').objectStore('recordings').get(DRAFT_KEY);
-      get.onsuccess = () => { db.close(); resolve(get.result); };
-      get.onerror = () => { db.close(); reject(get.error ?? new Error('get failed')); };
-    };
-  });
 }
 
 async function openLogout() {

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { NodeBlob } from './node-blob.test-support.mjs';
 import { DRAFT_KEY, discardDraft, loadDraft, readDraft, saveDraft, type RecordingDraft } from './recording-draft.js';
+import { storedRecording } from './stored-recording.test-support.js';
 
 const ALICE = '7f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b';
 const BOB = '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
@@ -9,21 +10,6 @@ const BOB = '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
 const draftOf = (owner: string): RecordingDraft => ({
   type: 'video', title: 'For Sam', durationSeconds: 12, mimeType: 'video/webm', size: 4, savedAt: '2026-11-24T10:00:00.000Z', owner,
 });
-
-/** What IndexedDB itself holds under the draft key, read without the module under test. */
-function storedRecording(): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const open = indexedDB.open('legacy-vault-drafts', 1);
-    open.onupgradeneeded = () => open.result.createObjectStore('recordings');
-    open.onerror = () => reject(open.error ?? new Error('indexedDB.open failed'));
-    open.onsuccess = () => {
-      const db = open.result;
-      const get = db.transaction('recordings', 'readonly').objectStore('recordings').get(DRAFT_KEY);
-      get.onsuccess = () => { db.close(); resolve(get.result); };
-      get.onerror = () => { db.close(); reject(get.error ?? new Error('get failed')); };
-    };
-  });
-}
 
 describe('recording draft: bound to its owner', () => {
   // fake-indexeddb keeps Node's Blob, not jsdom's (node-blob.test-support.mjs): the spec uses that one.

@@ -29,6 +29,11 @@ export interface StackOptions {
   infra?: InfraUrls;
   /** Private PostgreSQL/Redis/NATS even when the machine runs its own (LV_PRIVATE_INFRA=1). */
   privateInfra?: boolean;
+  /** Restart a process that dies after the stack is ready, with backoff (default true). */
+  supervise?: boolean;
+  /** First restart delay (default 1000 ms), doubled per restart up to restartBackoffMaxMs (default 30 s). */
+  restartBackoffMs?: number;
+  restartBackoffMaxMs?: number;
   /** Where POSTGRES_URL, REDIS_URL and NATS_URL are read from (default process.env). */
   infraEnv?: Record<string, string | undefined>;
 }
@@ -53,6 +58,8 @@ export interface RunningStack {
   privateInfraPids: Record<string, number>;
   pid: number;
   children: { name: string; pid: number }[];
+  /** The live processes: `pid` changes when a supervised process is restarted. */
+  processes: { name: string; kind: string; readonly pid: number }[];
   mail: RunningSmtpCatcher;
   s3: RunningS3Server;
   onExit(listener: (exit: { name: string; code: number | null; signal: string | null }) => void): void;

@@ -360,6 +360,10 @@ export async function startStack(options = {}) {
     // Where the services' entries live (the repo root; a scratch copy when testing this file alone).
     appRoot = root,
     infra: givenInfra,
+    /** Restart a process that dies after the stack is ready (with backoff), instead of leaving it down. */
+    supervise = true,
+    restartBackoffMs = 1000,
+    restartBackoffMaxMs = 30_000,
     privateInfra = process.env.LV_PRIVATE_INFRA === '1',
     infraEnv = process.env,
   } = options;
@@ -525,28 +529,26 @@ export async function startStack(options = {}) {
     earlyExit.catch(() => undefined);
     let ready = false;
 
-    for (const svc of services) {
+    // After the stack is ready a process that dies is restarted with backoff (1 s, 2 s, 4 s ... 30 s;
+    // back to 1 s once it has run for a minute): `npm start` also runs the product on a home server.
+    const restartDelayMs = (attempt) => Math.min(restartBackoffMaxMs, restartBackoffMs * 2 ** Math.max(0, attempt - 1));
+    const writeInfo = () => {
+      if (!infoWritten) return;
+      infoWritten.children = children.map((c) => ({ name: c.name, pid: c.pid }));
+      writeFileSync(join(dataDir, 'stack.json'), JSON.stringify(infoWritten, null, 2));
+    };
+    let infoWritten = null;
+
+    const launch = (svc, record) => {
       const tail = [];
-      if (stopping) throw new StackError('interrupted');
       const child = spawn(nodeBinary(), [svc.entry], { cwd: appRoot, env: envFor(svc), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       running.add(child);
       child.once('exit', () => running.delete(child));
-      const record = {
-        name: svc.name,
-        kind: svc.kind,
-        pid: child.pid,
-        child,
-        exited: false,
-        exitPromise: new Promise((r) => child.once('exit', (code, signal) => r({ code, signal }))),
-        terminate: async (timeoutMs) => {
-          if (record.exited) return;
-          child.kill('SIGTERM');
-          const timer = setTimeout(() => { if (!record.exited) { log(`[stack] ${svc.name} did not stop within ${timeoutMs / 1000}s: SIGKILL`); child.kill('SIGKILL'); } }, timeoutMs);
-          await record.exitPromise;
-          clearTimeout(timer);
-        },
-      };
-      children.push(record);
+      record.child = child;
+      record.pid = child.pid;
+      record.exited = false;
+      record.startedAt = Date.now();
+      record.exitPromise = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
       for (const stream of [child.stdout, child.stderr]) {
         createInterface({ input: stream }).on('line', (line) => {
           const text = formatLogLine(line);
@@ -562,11 +564,51 @@ export async function startStack(options = {}) {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         if (!ready) {
           rejectEarlyExit(new StackError(`${svc.name} ${how} before the stack was ready; its last lines:\n${tail.slice(-15).join('\n')}`));
-        } else {
-          log(`[stack] ${svc.name} ${how}`);
-          for (const listener of exitListeners) listener({ name: svc.name, code, signal });
+          return;
         }
+        for (const listener of exitListeners) listener({ name: svc.name, code, signal });
+        if (!supervise) {
+          log(`[stack] ${svc.name} ${how}`);
+          return;
+        }
+        if (Date.now() - record.startedAt >= 60_000) record.restarts = 0;
+        record.restarts += 1;
+        const delay = restartDelayMs(record.restarts);
+        log(`[stack] ${svc.name} ${how}; restarting it in ${delay / 1000} s (restart ${record.restarts})`);
+        record.restartTimer = setTimeout(() => {
+          record.restartTimer = null;
+          if (stopping) return;
+          launch(svc, record);
+          log(`[stack] ${svc.name} restarted (pid ${record.pid})`);
+          writeInfo();
+        }, delay);
       });
+    };
+
+    for (const svc of services) {
+      if (stopping) throw new StackError('interrupted');
+      const record = {
+        name: svc.name,
+        kind: svc.kind,
+        pid: undefined,
+        child: undefined,
+        exited: false,
+        exitPromise: Promise.resolve(),
+        startedAt: 0,
+        restarts: 0,
+        restartTimer: null,
+        terminate: async (timeoutMs) => {
+          if (record.restartTimer) clearTimeout(record.restartTimer);
+          if (record.exited) return;
+          const child = record.child;
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => { if (!record.exited) { log(`[stack] ${svc.name} did not stop within ${timeoutMs / 1000}s: SIGKILL`); child.kill('SIGKILL'); } }, timeoutMs);
+          await record.exitPromise;
+          clearTimeout(timer);
+        },
+      };
+      children.push(record);
+      launch(svc, record);
     }
 
     const url = `http://${host}:${port}`;
@@ -577,6 +619,7 @@ export async function startStack(options = {}) {
 
     const info = { url, mailUrl: mail.url, s3Endpoint: s3.endpoint, smtpPort: mail.smtpPort, stackId, dbPrefix, redisUrl, natsUrl, postgresUrl: infra.postgres, privateInfra: provided?.private ?? [], privateInfraPids: provided?.pids ?? {}, s3Pid: s3.pid, pid: process.pid, children: children.map((c) => ({ name: c.name, pid: c.pid })) };
     writeFileSync(join(dataDir, 'stack.json'), JSON.stringify(info, null, 2));
+    infoWritten = info;
     cleanups.push(async () => rmSync(join(dataDir, 'stack.json'), { force: true }));
 
     return {
@@ -584,7 +627,7 @@ export async function startStack(options = {}) {
       mail,
       s3,
       processes: children,
-      /** Called when a process exits on its own after the stack was ready. */
+      /** Called when a process exits on its own after the stack was ready (it is then restarted, when supervised). */
       onExit: (listener) => exitListeners.push(listener),
       stop,
     };

@@ -107,7 +107,7 @@ try {
   process.exit(1);
 }
 
-stack.onExit(({ name }) => void shutdown(1, `${name} stopped unexpectedly`));
+// A process that dies is restarted by the stack, with backoff; the log says so ([stack] ... restarting).
 
 console.log('');
 console.log(`Legacy Vault is running at ${stack.url}`);

@@ -10,6 +10,7 @@ import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { swcOptions } from './swc-options.mjs';
+import { compressDirectory } from './compress.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -80,6 +81,8 @@ if (isMain) {
   if (!args.length && !process.argv.includes('--no-web') && existsSync(join(root, 'apps', 'web', 'vite.config.ts'))) {
     const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: join(root, 'apps', 'web'), stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
-    console.log('built the SPA into apps/web/dist');
+    const compressed = compressDirectory(join(root, 'apps', 'web', 'dist'));
+    const sum = (key) => compressed.reduce((n, f) => n + f[key], 0);
+    console.log(`built the SPA into apps/web/dist (${compressed.length} files precompressed: ${Math.round(sum('bytes') / 1024)} KB -> br ${Math.round(sum('br') / 1024)} KB, gz ${Math.round(sum('gz') / 1024)} KB)`);
   }
 }

@@ -2,6 +2,8 @@
 // temporary SPA build; identity is a stand-in speaking Nest's NATS wire format.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { compressDirectory } from '../../../tools/build/compress.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -67,6 +69,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
   const logLines: Record<string, unknown>[] = [];
 
   const call = (options: InjectOptions) => http.inject(options);
+  const BIG_SCRIPT = Array.from({ length: 400 }, (_, i) => `export const line${i} = 'a line of the vault app, ${i}';`).join('\n');
   const json = <T = any>(response: LightMyRequestResponse) => response.json<T>();
 
   beforeAll(async () => {
@@ -80,6 +83,9 @@ describe('gateway (in-process, real NATS and Redis)', () => {
     await mkdir(join(web, 'assets'), { recursive: true });
     await writeFile(join(web, 'index.html'), '<!doctype html><title>Legacy Vault</title><div id="root"></div>');
     await writeFile(join(web, 'assets', 'app-1a2b3c.js'), 'console.log("vault")');
+    // A built script large enough to be precompressed, as tools/build/compress.mjs leaves it.
+    await writeFile(join(web, 'assets', 'big-4d5e6f.js'), BIG_SCRIPT);
+    compressDirectory(web);
     redis = new Redis(REDIS_URL);
 
     identity = await NestNatsResponder.start(NATS_URL, STACK_ID);
@@ -459,6 +465,23 @@ describe('gateway (in-process, real NATS and Redis)', () => {
         expect(response.body).toContain('<title>Legacy Vault</title>');
         expect(response.headers['cache-control']).toBe('no-cache');
       }
+    });
+
+    it('serves the precompressed brotli or gzip copy to a browser that accepts it, the file itself otherwise', async () => {
+      const br = await call({ method: 'GET', url: '/assets/big-4d5e6f.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['vary']).toMatch(/accept-encoding/i);
+      expect(br.headers['content-type']).toMatch(/javascript/);
+      expect(br.headers['cache-control']).toMatch(/immutable/);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_SCRIPT);
+      expect(br.rawPayload.length).toBeLessThan(BIG_SCRIPT.length / 4);
+      const gz = await call({ method: 'GET', url: '/assets/big-4d5e6f.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(BIG_SCRIPT);
+      const plain = await call({ method: 'GET', url: '/assets/big-4d5e6f.js', headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(BIG_SCRIPT);
     });
 
     it('serves hashed assets as immutable, and a missing one as 404', async () => {

@@ -13,7 +13,7 @@ function sendIndex(reply: FastifyReply): FastifyReply {
 }
 
 /**
- * Serves the built SPA: files as they are (hashed /assets/* immutable for a year, others revalidated),
+ * Serves the built SPA: files as they are or precompressed (hashed /assets/* immutable for a year, others revalidated),
  * and every other GET outside /api falls back to index.html so deep links (/vault, /auth?from=/letters)
  * load the app, whose router takes over. Paths under /api are handed to the API's JSON 404; a missing
  * hashed asset is a 404 too (sending HTML for a stale script would only break the page later).
@@ -26,7 +26,9 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
   await app.register(async (scope) => {
     // This scope is created before Nest installs its error handler on the root, so it names its own.
     scope.setErrorHandler((error, request, reply) => sendErrorResponse(reply, request.log, error));
-    await scope.register(fastifyStatic, { root, serve: false });
+    // The build writes .br and .gz beside each text file (tools/build/compress.mjs): a browser that
+    // accepts them gets those bytes, with Content-Encoding and Vary, and nothing is compressed per request.
+    await scope.register(fastifyStatic, { root, serve: false, preCompressed: true });
     scope.get('/*', async (request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?', 1)[0] ?? '/';
       if (isApiPath(path)) return reply.callNotFound();

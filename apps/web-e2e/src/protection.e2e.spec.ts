@@ -109,6 +109,17 @@ test.describe('signed in', () => {
     await expect(page.getByRole('menuitem', { name: 'Admin Dashboard' })).toHaveCount(0);
   });
 
+  test('a screen the vault links to but that is not built yet says it is coming, never "Page not found"', async ({ page }) => {
+    await signedInOnVault(page);
+    await page.getByRole('region', { name: 'More in your vault' }).getByRole('link', { name: 'Court Journal' }).click();
+    await expect(page).toHaveURL(/\/court-journal$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Court Journal' })).toBeVisible();
+    await expect(page.getByText('Coming soon')).toBeVisible();
+    await expect(page.getByText('404')).toHaveCount(0);
+    await page.getByRole('link', { name: 'Back to your vault' }).click();
+    await expect(page).toHaveURL(/\/vault$/);
+  });
+
   test('an unknown path shows "Page not found" with a link home', async ({ page }) => {
     await signedInOnVault(page);
     await page.goto('/no-such-page');

@@ -135,15 +135,23 @@ describe('session guard', () => {
     expect(router.state.location.pathname).toBe('/auth');
   });
 
-  it('shows the not-found screen for unknown paths when signed in', async () => {
+  it('says a linked screen that is not built yet is coming, never "Page not found"', async () => {
     renderApp('/court-journal', sam);
+    await screen.findByRole('heading', { level: 1, name: 'Court Journal' });
+    expect(screen.getByText('Coming soon')).toBeTruthy();
+    expect(screen.queryByText('404')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Back to your vault' }).getAttribute('href')).toBe('/vault');
+  });
+
+  it('shows the not-found screen for unknown paths when signed in', async () => {
+    renderApp('/no-such-page', sam);
     await screen.findByRole('heading', { name: 'Page not found' });
     expect(screen.getByText('404')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go Home' }).getAttribute('href')).toBe('/');
   });
 
   it('shows the not-found screen for unknown public sub-paths without a session', async () => {
-    renderApp('/request');
+    renderApp('/request/no-such-page');
     await screen.findByRole('heading', { name: 'Page not found' });
   });
 

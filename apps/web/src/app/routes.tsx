@@ -1,5 +1,7 @@
 import type { RouteObject } from 'react-router-dom';
 import { AuthPage } from '../pages/auth/AuthPage.js';
+import { ComingSoonPage } from '../pages/coming-soon/ComingSoonPage.js';
+import { COMING_SCREENS } from '../pages/coming-soon/coming-soon.js';
 import { ErrorPage } from '../pages/errors/ErrorPage.js';
 import { NotFoundPage } from '../pages/errors/NotFoundPage.js';
 import { HowItWorksPage } from '../pages/how-it-works/HowItWorksPage.js';
@@ -13,10 +15,10 @@ import { RootLayout } from './RootLayout.js';
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
- * the other member pages need a session. Everything that a later issue builds (
- * /court-journal, /whoiam, /if-im-not-there, /access-control, /parent-community, /community, /settings, /pricing,
- * /checkout, /request, /access, /redeem, ...) is deliberately absent and falls through to the
- * not-found screen, after the guard has sent a signed-out visitor of a non-public path to /auth.
+ * the other member pages need a session. Screens a later issue builds that the app already links to
+ * (/court-journal, /whoiam, /pricing, /request, ... in coming-soon.ts) say what they will be; any other
+ * path falls through to the not-found screen, after the guard has sent a signed-out visitor of a
+ * non-public path to /auth.
  */
 export const routes: RouteObject[] = [
   {
@@ -40,6 +42,7 @@ export const routes: RouteObject[] = [
           { path: 'record-media', element: <RecordPage variant="record-media" /> },
           { path: 'timeline', element: <TimelinePage /> },
           { path: 'enhanced-timeline', element: <EnhancedTimelinePage /> },
+          ...COMING_SCREENS.map((screen) => ({ path: screen.path, element: <ComingSoonPage screen={screen} /> })),
           {
             // Admin only (non-admins go to / with "Access denied"). The admin dashboard arrives with
             // its own issue; until then an admin sees the not-found screen here.

@@ -1,0 +1,24 @@
+/**
+ * Screens the menu, the vault home and the landing page already link to, whose issues are still to
+ * come. Until one is built its path shows what it will be, never "Page not found": a parent who taps
+ * "Court Journal" learns it is on its way, not that something is broken. Remove an entry when its
+ * page lands (routes.tsx gives the built page precedence anyway).
+ */
+export interface ComingScreen {
+  path: string;
+  title: string;
+  /** What the screen will let a parent do, in a sentence. */
+  promise: string;
+}
+
+export const COMING_SCREENS: readonly ComingScreen[] = [
+  { path: 'court-journal', title: 'Court Journal', promise: 'Keep orders, receipts and evidence organised, private and ready, with a journal of what happened and when.' },
+  { path: 'whoiam', title: 'Who Am I', promise: 'A portrait of who you are, in your own words, photos and recordings, for your children to know you by.' },
+  { path: 'if-im-not-there', title: "If I'm Not There", promise: 'Final messages and instructions, delivered to the people you choose when the time comes.' },
+  { path: 'access-control', title: 'Access Control', promise: 'Approve the family members who may read your vault, with access keys you can revoke at any time.' },
+  { path: 'parent-community', title: 'Parent Community', promise: 'A circle of parents in the same place as you, to share and be heard.' },
+  { path: 'community', title: 'Parent Community', promise: 'A circle of parents in the same place as you, to share and be heard.' },
+  { path: 'settings', title: 'Settings', promise: 'Your account, your plan and how Legacy Vault reaches you.' },
+  { path: 'pricing', title: 'Plans', promise: 'The Essentials, Pro and Legacy plans, and what each keeps for your children.' },
+  { path: 'request', title: 'Access Request', promise: 'Family members will ask here for a key to read a vault; its owner approves each one.' },
+];

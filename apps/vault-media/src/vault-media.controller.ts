@@ -6,7 +6,6 @@ import {
 import type { Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { MediaService } from './media.service.js';
-import { MediaHttpServer } from './http/media-http.server.js';
 
 // Payloads are validated by @RpcPayload() with the schemas declared in contracts (VaultMediaRpc).
 // Titles, hashes and sizes are the service's to judge, with the shared messages. No payload names an
@@ -15,7 +14,7 @@ import { MediaHttpServer } from './http/media-http.server.js';
 /** vault-media's request-reply API on NATS (commands and queries; bytes go over its HTTP listener). */
 @Controller()
 export class VaultMediaController {
-  constructor(private readonly media: MediaService, private readonly http: MediaHttpServer) {}
+  constructor(private readonly media: MediaService) {}
 
   @Readers('owner')
   @RpcHandler(VaultMediaRpc.stats)

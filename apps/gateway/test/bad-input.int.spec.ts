@@ -20,7 +20,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
-import { TextMessages, type AccessTokenClaims } from '@lv/contracts';
+import { LETTERS_PAGE_MAX, TIMELINE_PAGE_MAX, TextMessages, type AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { compileForChildProcess, createTestDatabase, generateTestKeys, repoRoot, startChild, uniqueStackId, type ChildService, type TestDatabase } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
@@ -186,9 +186,13 @@ const badId = fc.oneof(
   fc.uuid().chain((id) => withBrokenChar(id)),
   fc.integer({ min: 65, max: 9_000 }).map((n) => 'a'.repeat(n)),
 ).filter((id) => id !== '.' && id !== '..' && !/^\.\.?\//.test(id));
+/** A value some operation's `limit` takes (queryInteger: up to 9 digits, 1 to its page maximum): never "bad". */
+const LARGEST_PAGE = Math.max(100, LETTERS_PAGE_MAX, TIMELINE_PAGE_MAX);
+const isValidLimit = (value: string) => /^\d{1,9}$/.test(value) && Number(value) >= 1 && Number(value) <= LARGEST_PAGE;
 const badQueryValue = fc.oneof(
   fc.constantFrom('abc', '-1', '0', '1.5', '1e400', '1e1', '99999999999999999999', '', ' ', ' 7', '0x10', 'Infinity', '[]', '{}', 'true', 'null'),
-  fc.string({ maxLength: 40 }),
+  // A random string can be a valid limit ("7" once failed CI as "accepted"): those are left out.
+  fc.string({ maxLength: 40 }).filter((value) => !isValidLimit(value)),
   fc.string().chain(withBrokenChar),
   fc.constant('x'.repeat(HUGE)),
 );

@@ -8,6 +8,8 @@ export * from './letters.js';
 export * from './letters.schemas.js';
 export * from './media.js';
 export * from './media.schemas.js';
+export * from './court-journal.js';
+export * from './court-journal.schemas.js';
 export * from './timeline.js';
 export * from './timeline.schemas.js';
 export * from './messaging.js';

@@ -18,6 +18,12 @@ import {
   titlesPayloadSchema, titlesReplySchema,
 } from './timeline.schemas.js';
 import type { PublishedRecordingEventType } from './media.js';
+import {
+  courtDocumentByIdPayloadSchema, courtDocumentSchema, courtFileGrantSchema, courtFileLinkPayloadSchema, courtUploadTicketSchema, deleteCourtDocumentReplySchema,
+  evidenceEntrySummarySchema, evidencePublicKeysSchema, listCourtDocumentsPayloadSchema, setKeyEvidencePayloadSchema, signedEvidenceHeadSchema,
+  startCourtUploadPayloadSchema,
+} from './court-journal.schemas.js';
+import type { PublishedCourtJournalEventType } from './court-journal.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
 import type { ServiceName } from './services.js';
 
@@ -113,6 +119,41 @@ export const VaultMediaEvents = {
   RecordingHashMismatch: 'vault-media.recording.hash-mismatch.v1',
   RecordingDeleted: 'vault-media.recording.deleted.v1',
 } as const satisfies Record<PublishedRecordingEventType, string>;
+
+/**
+ * Court documents and the evidence chain (court-journal.ts). Bytes (uploads, previews, downloads, the
+ * evidence bundle) go over court-journal's own HTTP listener, through the gateway; these carry the rest.
+ */
+export const CourtJournalRpc = {
+  health: healthRpc('court-journal'),
+  /** activeDays: the days documents were filed. */
+  stats: statsRpc('court-journal'),
+  startUpload: rpc('rpc.court-journal.start-upload', { payload: startCourtUploadPayloadSchema, reply: courtUploadTicketSchema }),
+  list: rpc('rpc.court-journal.list', { payload: listCourtDocumentsPayloadSchema, reply: z.array(courtDocumentSchema) }),
+  setKeyEvidence: rpc('rpc.court-journal.set-key-evidence', { payload: setKeyEvidencePayloadSchema, reply: courtDocumentSchema }),
+  delete: rpc('rpc.court-journal.delete', { payload: courtDocumentByIdPayloadSchema, reply: deleteCourtDocumentReplySchema }),
+  /** A short-lived, owner-bound link to preview (inline) or download (attachment) a file; recorded as a view in the chain. */
+  fileLink: rpc('rpc.court-journal.file-link', { payload: courtFileLinkPayloadSchema, reply: courtFileGrantSchema }),
+  /** The caller's evidence chain: its signed head, and its entries. */
+  evidenceHead: rpc('rpc.court-journal.evidence-head', { payload: emptyPayload, reply: signedEvidenceHeadSchema }),
+  evidenceEntries: rpc('rpc.court-journal.evidence-entries', { payload: emptyPayload, reply: z.array(evidenceEntrySummarySchema) }),
+  /** A short-lived, owner-bound link to the evidence bundle (ZIP); recorded as an export in the chain. */
+  bundleLink: rpc('rpc.court-journal.bundle-link', { payload: emptyPayload, reply: courtFileGrantSchema }),
+  /** Public: the evidence keys anyone may use to check a bundle's signature. */
+  publicKeys: rpc('rpc.court-journal.public-keys', { payload: emptyPayload, reply: evidencePublicKeysSchema }),
+  /** The timeline's batch title lookup: the titles of the reader's own documents among the ids. */
+  titles: rpc('rpc.court-journal.titles', { payload: titlesPayloadSchema, reply: titlesReplySchema }),
+  // Operator command (ops CLI).
+  rebuildProjections: rebuildRpc('court-journal'),
+} as const;
+
+/** Published payloads carry ids, categories, sizes, hashes and times only (court-journal.ts: CourtDocumentUploadedV1...), never words. */
+export const CourtJournalEvents = {
+  CourtDocumentUploaded: 'court-journal.document.uploaded.v1',
+  CourtDocumentKeyEvidenceChanged: 'court-journal.document.key-evidence-changed.v1',
+  CourtDocumentDeleted: 'court-journal.document.deleted.v1',
+  EvidenceHeadSigned: 'court-journal.evidence.head-signed.v1',
+} as const satisfies Record<PublishedCourtJournalEventType, string>;
 
 /** How the caller travels with every request: services verify the token themselves. */
 export interface CallerAuth {

@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+// Event store benchmark (issue 10, "The event store"), every figure measured in one run against the
+// machine's PostgreSQL and NATS, each compared with a baseline measured in the same run:
+//
+//   (a) append    EventStore.appendToStream (event row, outbox row, version check, inline projection,
+//                 each in its own transaction) against a raw one-statement `pg` append of the same rows
+//                 (events + outbox + read model in one CTE, autocommit), with 1 and with 8 writers;
+//                 appends/s and the ratio. Rounds alternate raw / store so drift hits both.
+//   (b) rebuild   rebuildProjections over BENCH_ES_EVENTS events (events/s) against a raw batch insert of
+//                 the same read-model rows into the same table, in the same batch size.
+//   (c) latency   commands (handleCommand: read stream, decide, append) sent open-loop at BENCH_ES_RATE/s:
+//                 schedule -> the read model shows it (polled on another connection), and schedule ->
+//                 its event arrives on NATS through the outbox relay and JetStream; p50/p95/p99.
+//
+// Database lv_esbench (dropped and created), STACK_ID esbench (its own JetStream stream, removed at
+// the end). Knobs: BENCH_ES_APPENDS (2000 per round), BENCH_ES_EVENTS (50000), BENCH_ES_RATE (100),
+// BENCH_ES_SECONDS (10), DATABASE_ADMIN_URL, NATS_URL. Exit code 1 when an operation failed. Not a test.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { nodeBinary, root } from '../dev/stack.mjs';
+import { buildIfNeeded } from './build-check.mjs';
+import { int, ms, summarize, table } from './stats.mjs';
+
+const env = (name, fallback) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${process.env[name]}")`);
+  return value;
+};
+const config = {
+  appends: env('BENCH_ES_APPENDS', 2000),
+  events: env('BENCH_ES_EVENTS', 50_000),
+  rate: env('BENCH_ES_RATE', 100),
+  seconds: env('BENCH_ES_SECONDS', 10),
+  adminUrl: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+};
+const STACK_ID = 'esbench';
+const DATABASE = 'lv_esbench';
+const SUBJECT = 'letters.bench.item-added.v1';
+const BATCH = 1000;
+const say = (line) => console.log(line);
+const dataDir = join(root, '.data', 'bench-event-store');
+mkdirSync(dataDir, { recursive: true });
+
+say(`[es-bench] ${buildIfNeeded(root, nodeBinary(), say)}`);
+const lib = (sub) => import(pathToFileURL(join(root, 'libs', 'platform', 'dist', sub, 'index.js')).href);
+const { createOrm, migrateUp, withEventStoreSchema } = await lib('database');
+const { EventStore, OutboxRelay, handleCommand, rebuildProjections } = await lib('event-store');
+const { connectNats, ensureServiceStream } = await lib('messaging');
+const { Migration } = await import('@mikro-orm/migrations');
+const { pino } = await import('pino');
+
+/** The read model: one row per item, written by the inline projection (as the letters list is). */
+class BenchItemsSchema extends Migration {
+  async up() {
+    this.addSql('create table bench_items (id text primary key, title text not null, version integer not null)');
+  }
+}
+
+/** Inserts a batch of rows with one statement: how a projection that must rebuild fast is written. */
+async function insertItems(executor, rows) {
+  if (!rows.length) return;
+  await executor(
+    `insert into bench_items (id, title, version)
+     select x.id, x.title, x.version from jsonb_to_recordset(?::jsonb) as x(id text, title text, version int)
+     on conflict (id) do update set title = excluded.title, version = excluded.version where bench_items.version < excluded.version`,
+    [JSON.stringify(rows)],
+  );
+}
+const itemsProjection = {
+  name: 'bench_items',
+  handles: ['ItemAdded'],
+  apply: (em, events) => insertItems((sql, params) => em.execute(sql, params), events.map((e) => ({ id: e.streamId, title: e.data.title, version: e.version }))),
+  reset: (em) => em.execute('delete from bench_items'),
+};
+const publish = (event) => ({ subject: SUBJECT, data: { itemId: event.streamId } });
+const itemDecider = {
+  initialState: () => ({ exists: false }),
+  evolve: () => ({ exists: true }),
+  decide: (command, state) => (state.exists ? [] : [{ type: 'ItemAdded', data: { title: command.title } }]),
+};
+
+const admin = new pg.Client({ connectionString: config.adminUrl });
+await admin.connect();
+await admin.query(`drop database if exists ${DATABASE} with (force)`);
+await admin.query(`create database ${DATABASE}`);
+const dbUrl = new URL(config.adminUrl);
+dbUrl.pathname = `/${DATABASE}`;
+const orm = await createOrm({ databaseUrl: dbUrl.toString(), migrations: withEventStoreSchema([{ name: 'bench-items', class: BenchItemsSchema }]), poolMax: 10 });
+await migrateUp(orm);
+const pool = new pg.Pool({ connectionString: dbUrl.toString(), max: 10 });
+const store = new EventStore({ publish, inlineProjections: [itemsProjection] });
+
+let failures = 0;
+const title = (i) => `Item ${i}: a title of a plausible length for a letter`;
+
+/** The same rows as appendToStream writes, in one statement: the floor of what an append can cost. */
+const RAW_APPEND = `
+  with cur as (select coalesce(max(version), 0) as v from events where stream_id = $1),
+       ins as (
+         insert into events (event_id, stream_id, stream_type, version, type, data, metadata, occurred_at)
+         select $2::uuid, $1, 'item', cur.v + 1, 'ItemAdded', $3::jsonb, '{}'::jsonb, now() from cur where cur.v = 0
+         returning event_id, version),
+       out as (insert into outbox (event_id, subject, payload) select event_id, '${SUBJECT}', $4::jsonb from ins),
+       rm as (insert into bench_items (id, title, version) select $1, $5, version from ins)
+  select version from ins`;
+const RAW_APPEND_NO_READ_MODEL = RAW_APPEND.replace(/,\s*rm as \(.*?from ins\)/s, '');
+
+async function appendRound(kind, writers, total) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: writers }, async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= total) return;
+      const streamId = `${kind}-${writers}-${randomUUID()}`;
+      try {
+        if (kind === 'raw') {
+          const { rowCount } = await pool.query(RAW_APPEND, [streamId, randomUUID(), JSON.stringify({ title: title(i) }), JSON.stringify({ itemId: streamId }), title(i)]);
+          if (rowCount !== 1) throw new Error('raw append inserted nothing');
+        } else if (kind === 'raw-tx') {
+          // Where the event store's time goes: the same work as separate statements in a transaction
+          // (begin, append with outbox, projection, commit: four round trips), without the ORM.
+          const client = await pool.connect();
+          try {
+            await client.query('begin');
+            const { rowCount } = await client.query(RAW_APPEND_NO_READ_MODEL, [streamId, randomUUID(), JSON.stringify({ title: title(i) }), JSON.stringify({ itemId: streamId })]);
+            if (rowCount !== 1) throw new Error('raw append inserted nothing');
+            await insertItems((sql, params) => client.query(sql.replace('?', '$1'), params), [{ id: streamId, title: title(i), version: 1 }]);
+            await client.query('commit');
+          } catch (error) {
+            await client.query('rollback').catch(() => undefined);
+            throw error;
+          } finally {
+            client.release();
+          }
+        } else {
+          await orm.em.fork().transactional((tem) => store.appendToStream(tem, streamId, 'item', 'no_stream', [{ type: 'ItemAdded', data: { title: title(i) } }]));
+        }
+      } catch (error) {
+        failures++;
+        say(`[es-bench] ${kind} append failed: ${error.message}`);
+      }
+    }
+  }));
+  return total / ((performance.now() - started) / 1000);
+}
+
+let exitCode = 0;
+let nc;
+let relay;
+const result = { config: { ...config, adminUrl: undefined }, append: {}, rebuild: {}, latency: {} };
+try {
+  // (a) appends. Warm-up first (connections, plans), then two alternating rounds per writer count.
+  await appendRound('raw', 8, 200);
+  await appendRound('store', 8, 200);
+  const appendRows = [['writers', 'raw pg, one statement /s', 'raw pg, 4 statements in a tx /s', 'event store /s', 'store / one statement', 'store / tx']];
+  for (const writers of [1, 8]) {
+    const raw = [];
+    const rawTx = [];
+    const stored = [];
+    for (let round = 0; round < 2; round++) {
+      raw.push(await appendRound('raw', writers, config.appends));
+      rawTx.push(await appendRound('raw-tx', writers, config.appends));
+      stored.push(await appendRound('store', writers, config.appends));
+    }
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    result.append[writers] = { raw: mean(raw), rawTx: mean(rawTx), store: mean(stored), ratio: mean(stored) / mean(raw), ratioTx: mean(stored) / mean(rawTx) };
+    appendRows.push([writers, int(mean(raw)), int(mean(rawTx)), int(mean(stored)), result.append[writers].ratio.toFixed(2), result.append[writers].ratioTx.toFixed(2)]);
+  }
+  say('\n(a) appends: event + outbox row + version check + inline projection, one transaction each');
+  say(table(appendRows));
+
+  // (b) rebuild. Seed events (fast, set-based), then time the rebuild and the raw batch insert.
+  await pool.query('delete from outbox');
+  await pool.query(
+    `insert into events (event_id, stream_id, stream_type, version, type, data, metadata)
+     select gen_random_uuid(), 'seed-' || g, 'item', 1, 'ItemAdded', jsonb_build_object('title', 'Seeded item ' || g), '{}'::jsonb
+       from generate_series(1, $1) g`,
+    [config.events],
+  );
+  const [{ n: eventCount }] = (await pool.query(`select count(*)::int as n from events where type = 'ItemAdded'`)).rows;
+  const rebuildStarted = performance.now();
+  const [report] = await rebuildProjections(orm.em, store, [itemsProjection], BATCH);
+  const rebuildMs = performance.now() - rebuildStarted;
+  if (report.events !== eventCount) throw new Error(`rebuild read ${report.events} events, the store holds ${eventCount}`);
+  // Baseline: the same rows, already in memory, inserted into the same (emptied) table in the same batches.
+  const rows = (await pool.query(`select stream_id as id, data->>'title' as title, version from events where type = 'ItemAdded' order by global_position`)).rows;
+  const client = await pool.connect();
+  let rawMs;
+  try {
+    await client.query('begin');
+    await client.query('delete from bench_items');
+    const started = performance.now();
+    for (let i = 0; i < rows.length; i += BATCH) {
+      await insertItems((sql, params) => client.query(sql.replace('?', '$1'), params), rows.slice(i, i + BATCH));
+    }
+    rawMs = performance.now() - started;
+    await client.query('rollback');
+  } finally {
+    client.release();
+  }
+  result.rebuild = { events: eventCount, rebuildMs, eventsPerSecond: eventCount / (rebuildMs / 1000), rawMs, ratio: rawMs / rebuildMs };
+  say(`\n(b) projection rebuild of ${int(eventCount)} events (batches of ${BATCH})`);
+  say(table([
+    ['what', 'time', 'events/s', 'rebuild / raw'],
+    ['rebuildProjections', ms(rebuildMs), int(result.rebuild.eventsPerSecond), result.rebuild.ratio.toFixed(2)],
+    ['raw batch insert, same rows', ms(rawMs), int(eventCount / (rawMs / 1000)), ''],
+  ]));
+
+  // (c) command -> read model, command -> NATS, open loop.
+  nc = await connectNats(config.natsUrl, 'es-bench');
+  const { jsm, stream } = await ensureServiceStream(nc, 'letters', STACK_ID);
+  await jsm.streams.purge(stream);
+  await pool.query('delete from outbox');
+  const arrived = new Map();
+  const sub = nc.subscribe(`${STACK_ID}.${SUBJECT}`);
+  void (async () => {
+    for await (const message of sub) {
+      const { data } = message.json();
+      if (!arrived.has(data.itemId)) arrived.set(data.itemId, performance.now());
+    }
+  })();
+  relay = new OutboxRelay({ databaseUrl: dbUrl.toString(), nats: nc, logger: pino({ level: 'warn' }), stackId: STACK_ID });
+  await relay.start();
+  const total = Math.round(config.rate * config.seconds);
+  const visible = [];
+  const onNats = [];
+  const startedAt = performance.now();
+  await Promise.all(Array.from({ length: total }, async (_, i) => {
+    const scheduled = startedAt + (i * 1000) / config.rate;
+    await new Promise((r) => setTimeout(r, Math.max(0, scheduled - performance.now())));
+    const streamId = `cmd-${randomUUID()}`;
+    try {
+      await handleCommand(orm.em, store, itemDecider, { title: title(i) }, { streamId, streamType: 'item' });
+      // Inline projection: visible once committed; proven by a read on another connection.
+      for (;;) {
+        const { rowCount } = await pool.query('select 1 from bench_items where id = $1', [streamId]);
+        if (rowCount) break;
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      visible.push(performance.now() - scheduled);
+      const deadline = performance.now() + 10_000;
+      while (!arrived.has(streamId)) {
+        if (performance.now() > deadline) throw new Error('its event did not reach NATS within 10 s');
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      onNats.push(arrived.get(streamId) - scheduled);
+    } catch (error) {
+      failures++;
+      say(`[es-bench] command failed: ${error.message}`);
+    }
+  }));
+  sub.unsubscribe();
+  result.latency = { rate: config.rate, commands: total, visible: summarize(visible), nats: summarize(onNats) };
+  say(`\n(c) ${int(total)} commands at ${config.rate}/s (open loop): from the scheduled time`);
+  say(table([
+    ['until', 'p50', 'p95', 'p99', 'max'],
+    ['read model shows it', ms(result.latency.visible.p50), ms(result.latency.visible.p95), ms(result.latency.visible.p99), ms(result.latency.visible.max)],
+    ['its event is on NATS', ms(result.latency.nats.p50), ms(result.latency.nats.p95), ms(result.latency.nats.p99), ms(result.latency.nats.max)],
+  ]));
+  await jsm.streams.delete(stream);
+
+  say('\nGoals: appends >= 0.9x raw (1 and 8 writers); rebuild >= 20,000 events/s and >= 0.5x raw; p95 <= 50 ms at 100 commands/s.');
+  if (failures) {
+    say(`[es-bench] ${failures} operations failed`);
+    exitCode = 1;
+  }
+  say(`BENCH_EVENT_STORE_RESULT ${JSON.stringify(result)}`);
+  writeFileSync(join(dataDir, 'last-result.json'), `${JSON.stringify(result, null, 2)}\n`);
+} catch (error) {
+  say(`[es-bench] ${error.stack ?? error.message}`);
+  exitCode = 1;
+} finally {
+  await relay?.stop().catch(() => undefined);
+  await nc?.close().catch(() => undefined);
+  await pool.end().catch(() => undefined);
+  await orm.close(true).catch(() => undefined);
+  await admin.query(`drop database if exists ${DATABASE} with (force)`).catch(() => undefined);
+  await admin.end().catch(() => undefined);
+}
+process.exit(exitCode);

@@ -3,8 +3,10 @@
 // 127.0.0.1 traffic, bounded in time (about a minute; a watchdog stops it at 170 s).
 //
 //   (a) baseline   a bare Fastify "hello" handler in its own process          autocannon, 10 conns, 10 s
+//   (a2) in-process GET /api/me served in one process: the same token check, revocation look-up and
+//                  profile read as identity's, no gateway and no NATS (identity-in-process.mjs)
 //   (b) /api/me    gateway -> NATS request-reply -> identity (Bearer token)   autocannon, 10 conns, 10 s
-//                  printed as req/s, p50/p95/p99, and the ratio (b)/(a)
+//                  printed as req/s, p50/p95/p99, and the ratios (b)/(a) and (b)/(a2) (goal >= 0.5)
 //   (c) sign-in    N sequential POST /api/auth/sign-in (argon2id verify)      p50/p95/p99 ms
 //   (d) health     N sequential GET /api/health                               p50/p95/p99 ms
 //                  (and the same N for GET /api/me one at a time, to read (b) without queueing)
@@ -21,6 +23,8 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { withDatabase } from '../dev/infra.mjs';
+import { databaseName } from '../dev/services.mjs';
 import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
 import { loadTest, sequentialLatency } from './load.mjs';
@@ -54,14 +58,20 @@ let stack;
 let baseline;
 let finishing = false;
 
+/** Stops the baseline server that runs (if any) and waits for it to exit. */
+async function stopBaseline() {
+  const child = baseline;
+  baseline = undefined;
+  if (!child || child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => {
+    const t = setTimeout(() => { child.kill('SIGKILL'); r(); }, 3000);
+    child.once('exit', () => { clearTimeout(t); r(); });
+  });
+}
+
 async function cleanup() {
-  if (baseline && baseline.exitCode === null) {
-    baseline.kill('SIGTERM');
-    await new Promise((r) => {
-      const t = setTimeout(() => { baseline.kill('SIGKILL'); r(); }, 3000);
-      baseline.once('exit', () => { clearTimeout(t); r(); });
-    });
-  }
+  await stopBaseline();
   if (stack) await stack.stop().catch((err) => say(`[bench] stopping the stack: ${err.message}`));
   stack = undefined;
   await new Promise((r) => logStream.end(r));
@@ -84,14 +94,14 @@ const watchdog = setTimeout(() => {
 }, WATCHDOG_MS);
 watchdog.unref();
 
-/** Starts tools/bench/fastify-hello.mjs and resolves to its port. */
-function startBaseline() {
+/** Starts a baseline server (tools/bench/<script>, which prints { port }) and resolves to its port. */
+function startBaseline(script, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(nodeBinary(), [join(root, 'tools', 'bench', 'fastify-hello.mjs'), '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(nodeBinary(), [join(root, 'tools', 'bench', script), '0'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     baseline = child;
-    const timer = setTimeout(() => reject(new Error('the Fastify baseline did not start within 15 s')), 15_000);
+    const timer = setTimeout(() => reject(new Error(`the baseline ${script} did not start within 15 s`)), 15_000);
     child.once('error', (err) => { clearTimeout(timer); reject(err); });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the Fastify baseline exited (${code})`)); });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the baseline ${script} exited (${code})`)); });
     createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
       resolve(JSON.parse(line).port);
@@ -144,10 +154,19 @@ try {
   const me = await api('/api/me', { token: accessToken });
   if (me.status !== 200) throw new Error(`GET /api/me answered ${me.status}: ${await me.text()}`);
 
-  const port = await startBaseline();
+  const port = await startBaseline('fastify-hello.mjs');
   say(`[bench] (a) bare Fastify "hello" on 127.0.0.1:${port}: ${config.seconds}s at ${config.connections} connections`);
   const a = await measureLoad('bare Fastify hello', `http://127.0.0.1:${port}/hello`, {});
-  baseline.kill('SIGTERM');
+  await stopBaseline();
+
+  const inProcessPort = await startBaseline('identity-in-process.mjs', {
+    DATABASE_URL: withDatabase(stack.postgresUrl, databaseName(stack.dbPrefix, 'identity')),
+    REDIS_URL: stack.redisUrl,
+    JWT_PUBLIC_KEY: join(dataDir, 'keys', 'jwt-public.pem'),
+  });
+  say(`[bench] (a2) GET /api/me in one process (token check, revocation, profile read) on 127.0.0.1:${inProcessPort}`);
+  const a2 = await measureLoad('GET /api/me in one process', `http://127.0.0.1:${inProcessPort}/api/me`, { authorization: `Bearer ${accessToken}` });
+  await stopBaseline();
 
   say(`[bench] (b) GET /api/me through gateway -> NATS -> identity: ${config.seconds}s at ${config.connections} connections`);
   const b = await measureLoad('GET /api/me', `${stack.url}/api/me`, { authorization: `Bearer ${accessToken}` });
@@ -165,13 +184,15 @@ try {
   const e = await sequentialLatency(config.healthCalls, () => api('/api/me', { token: accessToken }));
 
   const ratio = b.okPerSec / a.okPerSec;
+  const pathRatio = b.okPerSec / a2.okPerSec;
   const loadRow = (r) => [r.title, int(r.okPerSec), ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99), int(r.requests), String(r.non2xx + r.errors + r.timeouts)];
   const seqRow = (title, r) => [title, String(r.count), ms(r.p50), ms(r.p95), ms(r.p99), ms(r.max), String(Object.values(r.failures).reduce((x, y) => x + y, 0))];
 
   say('');
   say(`Throughput, ${config.seconds}s at ${config.connections} connections each (after a ${config.warmupSeconds}s warm-up):`);
-  say(table([['', 'req/s', 'p50', 'p95', 'p99', 'requests', 'failed'], loadRow(a), loadRow(b)]));
+  say(table([['', 'req/s', 'p50', 'p95', 'p99', 'requests', 'failed'], loadRow(a), loadRow(a2), loadRow(b)]));
   say(`ratio (b)/(a): ${ratio.toFixed(3)} (GET /api/me through the gateway and identity runs at ${(ratio * 100).toFixed(1)}% of a bare Fastify handler)`);
+  say(`ratio (b)/(a2): ${pathRatio.toFixed(3)} (of the same work served in one process; goal >= 0.5)`);
   say('');
   say('Latency, sequential requests (one at a time, keep-alive):');
   say(table([['', 'n', 'p50', 'p95', 'p99', 'max', 'failed'], seqRow('(c) POST /api/auth/sign-in', c), seqRow('(d) GET /api/health', d), seqRow('    GET /api/me (as in b)', e)]));
@@ -182,6 +203,8 @@ try {
     node: process.versions.node,
     config,
     baseline: { reqPerSec: a.okPerSec, ...a.latency, non2xx: a.non2xx, errors: a.errors, timeouts: a.timeouts },
+    inProcess: { reqPerSec: a2.okPerSec, ...a2.latency, non2xx: a2.non2xx, errors: a2.errors, timeouts: a2.timeouts },
+    pathRatio,
     me: { reqPerSec: b.okPerSec, ...b.latency, non2xx: b.non2xx, errors: b.errors, timeouts: b.timeouts, statuses: b.statuses },
     ratio,
     signIn: c,
@@ -189,10 +212,10 @@ try {
     meSequential: e,
   };
   writeFileSync(join(dataDir, 'last-result.json'), `${JSON.stringify(result, null, 2)}\n`);
-  say(`BENCH_RESULT ${JSON.stringify({ baselineReqPerSec: Math.round(a.okPerSec), meReqPerSec: Math.round(b.okPerSec), ratio: Number(ratio.toFixed(3)), mePctl: [b.latency.p50, b.latency.p95, b.latency.p99].map((v) => Number(v.toFixed(2))), signInPctl: [c.p50, c.p95, c.p99].map((v) => Number(v.toFixed(1))), healthPctl: [d.p50, d.p95, d.p99].map((v) => Number(v.toFixed(2))) })}`);
+  say(`BENCH_RESULT ${JSON.stringify({ baselineReqPerSec: Math.round(a.okPerSec), inProcessReqPerSec: Math.round(a2.okPerSec), meReqPerSec: Math.round(b.okPerSec), ratio: Number(ratio.toFixed(3)), pathRatio: Number(pathRatio.toFixed(3)), mePctl: [b.latency.p50, b.latency.p95, b.latency.p99].map((v) => Number(v.toFixed(2))), signInPctl: [c.p50, c.p95, c.p99].map((v) => Number(v.toFixed(1))), healthPctl: [d.p50, d.p95, d.p99].map((v) => Number(v.toFixed(2))) })}`);
 
   const problems = [];
-  for (const r of [a, b]) if (r.non2xx || r.errors || r.timeouts) problems.push(`${r.title}: ${r.non2xx} non-2xx ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts`);
+  for (const r of [a, a2, b]) if (r.non2xx || r.errors || r.timeouts) problems.push(`${r.title}: ${r.non2xx} non-2xx ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts`);
   for (const [title, r] of [['sign-in', c], ['health', d], ['me (sequential)', e]]) if (Object.keys(r.failures).length) problems.push(`${title}: failed answers ${JSON.stringify(r.failures)}`);
   if (problems.length) {
     exitCode = 1;

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { AccessTokenVerifier, RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
+import { AccessTokenVerifier, REVOCATION_CACHE_MS, RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import type { Logger } from '@lv/platform/logging';
 import { RpcClient } from '@lv/platform/nest';
@@ -30,7 +30,7 @@ export async function openConnections(config: GatewayConfig, logger: Logger): Pr
   redis.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
   await redis.connect().catch((error: unknown) => logger.warn({ err: error }, 'Redis not reachable at start; retrying in the background'));
 
-  const verifier = new AccessTokenVerifier(publicKey, new RevokedSessions(redis));
+  const verifier = new AccessTokenVerifier(publicKey, new RevokedSessions(redis, undefined, { cache: { ttlMs: REVOCATION_CACHE_MS } }));
   const viewerKey = config.VIEWER_JWT_PUBLIC_KEY
     ? await readPem(config.VIEWER_JWT_PUBLIC_KEY).catch((error: unknown) => {
         throw new Error(`VIEWER_JWT_PUBLIC_KEY: cannot read the public key (${(error as Error).message})`);
@@ -48,5 +48,5 @@ export async function openConnections(config: GatewayConfig, logger: Logger): Pr
 }
 
 export async function closeConnections(connections: GatewayConnections): Promise<void> {
-  await Promise.allSettled([connections.rpc.close(), connections.nats.close(), connections.redis.quit().catch(() => connections.redis.disconnect())]);
+  await Promise.allSettled([connections.rpc.close(), connections.nats.close(), connections.verifier.close(), connections.redis.quit().catch(() => connections.redis.disconnect())]);
 }

@@ -1,10 +1,13 @@
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Redis } from 'ioredis';
 import type { AccessTokenClaims } from '@lv/contracts';
 import { DomainError } from '../errors/index.js';
 import type { AccountCaller } from './caller.js';
+import { REVOCATIONS_CHANNEL, RevocationCache, type RevocationCacheOptions } from './revocation-cache.js';
 
 export * from './caller.js';
+export * from './revocation-cache.js';
 
 const ISSUER = 'legacy-vault-identity';
 const AUDIENCE = 'legacy-vault';
@@ -24,38 +27,92 @@ const revokedKey = (sessionId: string) => `lv:revoked-session:${sessionId}`;
 
 /**
  * Sessions revoked before their access tokens expire. Identity writes an entry on sign-out and on
- * refresh-token reuse; every service reads it, so a revoked session stops working everywhere at
- * once rather than when its last access token runs out. Entries expire with the longest token.
+ * refresh-token reuse, and announces it on REVOCATIONS_CHANNEL; every service reads it, so a revoked
+ * session stops working everywhere at once rather than when its last access token runs out.
+ * Entries expire with the longest token. With `cache`, readers reuse "not revoked" answers for a
+ * moment and drop them when an announcement arrives (RevocationCache); `close()` then ends its
+ * subscription.
  */
 export class RevokedSessions {
-  constructor(private readonly redis: Redis, private readonly ttlSeconds = 3600) {}
+  private readonly cache?: RevocationCache;
+
+  constructor(private readonly redis: Redis, private readonly ttlSeconds = 3600, options: { cache?: RevocationCacheOptions } = {}) {
+    if (options.cache) this.cache = new RevocationCache(redis, options.cache);
+  }
 
   async revoke(sessionId: string): Promise<void> {
-    await this.redis.set(revokedKey(sessionId), '1', 'EX', this.ttlSeconds);
+    // One transaction: no reader can see the announcement before the entry it announces.
+    const results = await this.redis.multi().set(revokedKey(sessionId), '1', 'EX', this.ttlSeconds).publish(REVOCATIONS_CHANNEL, sessionId).exec();
+    const failed = results?.find(([error]) => error)?.[0];
+    if (!results || failed) throw failed ?? new Error('the revocation was not written (transaction aborted)');
   }
 
   async isRevoked(sessionId: string): Promise<boolean> {
-    return (await this.redis.exists(revokedKey(sessionId))) === 1;
+    const lookUp = async () => (await this.redis.exists(revokedKey(sessionId))) === 1;
+    return this.cache ? this.cache.isRevoked(sessionId, lookUp) : lookUp();
+  }
+
+  async close(): Promise<void> {
+    await this.cache?.close();
   }
 }
 
-/** Verifies access tokens with identity's public key. */
+/** Tokens remembered as verified, at most (about 300 bytes each). */
+const VERIFIED_TOKENS_MAX = 10_000;
+
+/**
+ * Verifies access tokens with identity's public key. A token whose signature was checked once is
+ * remembered (by its SHA-256) until it expires, so the second hop of a request and the next
+ * requests of a session skip the RSA work; its expiry and its session's revocation are still
+ * checked on every call.
+ */
 export class AccessTokenVerifier {
-  constructor(private readonly publicKeyPem: string, private readonly revoked?: RevokedSessions) {}
+  private readonly publicKey: KeyObject;
+  private readonly verified = new Map<string, { caller: AccountCaller; expiresAtMs: number }>();
+
+  constructor(publicKeyPem: string, private readonly revoked?: RevokedSessions, private readonly now: () => number = Date.now) {
+    // Parsed once: jsonwebtoken would otherwise parse the PEM again on every call.
+    this.publicKey = createPublicKey(publicKeyPem);
+  }
 
   async verify(token: string | undefined): Promise<AccountCaller> {
     if (!token) throw new DomainError('UNAUTHENTICATED');
-    let claims: AccessTokenClaims;
+    const { caller, expiresAtMs } = this.checkSignature(token);
+    if (expiresAtMs <= this.now()) throw new DomainError('SESSION_EXPIRED');
+    if (caller.kind === 'user' && this.revoked && (await this.revoked.isRevoked(caller.sessionId))) {
+      throw new DomainError('SESSION_EXPIRED');
+    }
+    return { ...caller };
+  }
+
+  async close(): Promise<void> {
+    await this.revoked?.close();
+  }
+
+  private checkSignature(token: string): { caller: AccountCaller; expiresAtMs: number } {
+    const key = createHash('sha256').update(token).digest('base64url');
+    const known = this.verified.get(key);
+    if (known) return known;
+    let claims: AccessTokenClaims & { exp: number };
     try {
-      claims = jwt.verify(token, this.publicKeyPem, { algorithms: ['RS256'], issuer: ISSUER, audience: AUDIENCE }) as AccessTokenClaims;
+      claims = jwt.verify(token, this.publicKey, { algorithms: ['RS256'], issuer: ISSUER, audience: AUDIENCE, clockTimestamp: Math.floor(this.now() / 1000) }) as AccessTokenClaims & { exp: number };
     } catch (error) {
       if (error instanceof jwt.TokenExpiredError) throw new DomainError('SESSION_EXPIRED');
       throw new DomainError('UNAUTHENTICATED');
     }
-    if (claims.kind === 'user' && this.revoked && (await this.revoked.isRevoked(claims.sid))) {
-      throw new DomainError('SESSION_EXPIRED');
-    }
-    return { kind: claims.kind, userId: claims.sub, sessionId: claims.sid, email: claims.email, tier: claims.tier, isAdmin: claims.admin };
+    const entry = {
+      caller: { kind: claims.kind, userId: claims.sub, sessionId: claims.sid, email: claims.email, tier: claims.tier, isAdmin: claims.admin },
+      expiresAtMs: claims.exp * 1000,
+    };
+    if (this.verified.size >= VERIFIED_TOKENS_MAX) this.forgetExpiredOrOldest();
+    this.verified.set(key, entry);
+    return entry;
+  }
+
+  private forgetExpiredOrOldest(): void {
+    const now = this.now();
+    for (const [key, entry] of this.verified) if (entry.expiresAtMs <= now) this.verified.delete(key);
+    if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value!);
   }
 }
 

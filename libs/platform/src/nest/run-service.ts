@@ -3,7 +3,7 @@ import { Controller, Module, type DynamicModule, type INestMicroservice, type Pr
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import { MessagePattern, Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { healthRpc, type ServiceHealthReply, type ServiceName } from '@lv/contracts';
-import { AccessTokenVerifier, RevokedSessions } from '../auth/index.js';
+import { AccessTokenVerifier, REVOCATION_CACHE_MS, RevokedSessions } from '../auth/index.js';
 import { databaseConfigSchema, loadConfig, readPem, z } from '../config/index.js';
 import { createOrm, ensureDatabase, migrateUp, pingDatabase, type ServiceMigration } from '../database/index.js';
 import { createLogger, PinoNestLogger, type Logger } from '../logging/index.js';
@@ -207,6 +207,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
   const steps: [string, () => unknown][] = [];
   let app: INestMicroservice | undefined;
   let parts: ServiceParts | undefined;
+  let verifierToClose: AccessTokenVerifier | undefined;
   const tasks: PeriodicTask[] = [];
   const started = { consumers: [] as Startable[], listeners: [] as Startable[] };
 
@@ -220,6 +221,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
       for (const task of tasks) steps.push([`task`, () => task.stop()]);
       steps.push(['Nest application', () => app?.close()]);
       if (parts?.close) steps.push(['service resources', parts.close]);
+      if (verifierToClose) steps.push(['revocation subscription', () => verifierToClose!.close()]);
       steps.push(['core connections', () => closeServiceCore(core)]);
       await runInOrder(steps, logger);
       logger.info(`${definition.name} stopped`);
@@ -228,7 +230,8 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
   };
 
   try {
-    const verifier = new AccessTokenVerifier(await readPem(config.JWT_PUBLIC_KEY), new RevokedSessions(core.redis));
+    const verifier = new AccessTokenVerifier(await readPem(config.JWT_PUBLIC_KEY), new RevokedSessions(core.redis, undefined, { cache: { ttlMs: REVOCATION_CACHE_MS } }));
+    verifierToClose = verifier;
     parts = await definition.setup({ config, core, logger, verifier });
     const checks: Record<string, HealthCheck> = { postgres: () => pingDatabase(core.orm.em), ...parts.health };
     const module: DynamicModule = {

@@ -1,0 +1,65 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import type { DomainError } from '../errors/index.js';
+import { AccessTokenSigner, AccessTokenVerifier, type RevokedSessions } from './index.js';
+
+const pair = () => generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const keys = pair();
+const otherKeys = pair();
+const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
+const claims = (sid = randomUUID()) => ({ sub: 'user-1', sid, email: 'a@example.com', tier: 'pro' as const, admin: false, kind: 'user' as const });
+
+/** A revocation store that answers from a set (the unit under test is the verifier, not Redis). */
+function revocations(revoked = new Set<string>()): { store: RevokedSessions; revoked: Set<string>; lookups: string[] } {
+  const lookups: string[] = [];
+  const store = { isRevoked: async (sid: string) => { lookups.push(sid); return revoked.has(sid); }, close: async () => undefined } as unknown as RevokedSessions;
+  return { store, revoked, lookups };
+}
+
+describe('AccessTokenVerifier (verified tokens remembered until they expire)', () => {
+  it('answers the same caller for a remembered token, and checks its session on every call', async () => {
+    const { store, revoked, lookups } = revocations();
+    const verifier = new AccessTokenVerifier(keys.publicKey, store);
+    const c = claims();
+    const { token } = new AccessTokenSigner(keys.privateKey).sign(c, 60);
+    const first = await verifier.verify(token);
+    const second = await verifier.verify(token);
+    expect(second).toEqual(first);
+    expect(first).toMatchObject({ kind: 'user', userId: 'user-1', sessionId: c.sid });
+    // A caller changing its copy cannot change what the next request is told.
+    (first as { userId: string }).userId = 'someone-else';
+    expect((await verifier.verify(token)).userId).toBe('user-1');
+    expect(lookups).toEqual([c.sid, c.sid, c.sid]);
+    revoked.add(c.sid);
+    expect(await codeOf(verifier.verify(token))).toBe('SESSION_EXPIRED');
+  });
+
+  it('refuses a remembered token once it has expired', async () => {
+    let now = Date.now();
+    const verifier = new AccessTokenVerifier(keys.publicKey, undefined, () => now);
+    const { token, expiresAt } = new AccessTokenSigner(keys.privateKey).sign(claims(), 60);
+    expect(await codeOf(verifier.verify(token))).toBe('OK');
+    now = expiresAt - 1;
+    expect(await codeOf(verifier.verify(token))).toBe('OK');
+    now = expiresAt;
+    expect(await codeOf(verifier.verify(token))).toBe('SESSION_EXPIRED');
+  });
+
+  it('never lets a remembered token vouch for another: a token signed with another key, or altered, is refused', async () => {
+    const verifier = new AccessTokenVerifier(keys.publicKey);
+    const good = new AccessTokenSigner(keys.privateKey).sign(claims(), 60).token;
+    expect(await codeOf(verifier.verify(good))).toBe('OK');
+    const forged = new AccessTokenSigner(otherKeys.privateKey).sign(claims(), 60).token;
+    expect(await codeOf(verifier.verify(forged))).toBe('UNAUTHENTICATED');
+    const [header, payload, signature] = good.split('.');
+    const altered = `${header}.${payload}.${signature!.slice(0, -2)}${signature!.endsWith('AA') ? 'AB' : 'AA'}`;
+    expect(await codeOf(verifier.verify(altered))).toBe('UNAUTHENTICATED');
+    expect(await codeOf(verifier.verify(`${good} `))).toBe('UNAUTHENTICATED');
+    expect(await codeOf(verifier.verify(undefined))).toBe('UNAUTHENTICATED');
+  });
+
+  it('refuses a token that arrives already expired', async () => {
+    const verifier = new AccessTokenVerifier(keys.publicKey);
+    const { token } = new AccessTokenSigner(keys.privateKey).sign(claims(), -10);
+    expect(await codeOf(verifier.verify(token))).toBe('SESSION_EXPIRED');
+  });
+});

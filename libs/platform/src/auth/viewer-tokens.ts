@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Redis } from 'ioredis';
 import { DomainError } from '../errors/index.js';
@@ -60,13 +61,18 @@ export class RevokedViewSessions {
 
 /** Verifies viewer tokens with the viewer public key, and their view session against revocations. */
 export class ViewerTokenVerifier {
-  constructor(private readonly publicKeyPem: string, private readonly revoked?: RevokedViewSessions) {}
+  private readonly publicKey: KeyObject;
+
+  constructor(publicKeyPem: string, private readonly revoked?: RevokedViewSessions) {
+    // Parsed once: jsonwebtoken would otherwise parse the PEM again on every call.
+    this.publicKey = createPublicKey(publicKeyPem);
+  }
 
   async verify(token: string | undefined): Promise<ViewerCaller> {
     if (!token) throw new DomainError('UNAUTHENTICATED');
     let claims: ViewerTokenClaims & { exp: number };
     try {
-      claims = jwt.verify(token, this.publicKeyPem, { algorithms: ['RS256'], issuer: VIEWER_TOKEN_ISSUER, audience: VIEWER_TOKEN_AUDIENCE }) as ViewerTokenClaims & { exp: number };
+      claims = jwt.verify(token, this.publicKey, { algorithms: ['RS256'], issuer: VIEWER_TOKEN_ISSUER, audience: VIEWER_TOKEN_AUDIENCE }) as ViewerTokenClaims & { exp: number };
     } catch (error) {
       if (error instanceof jwt.TokenExpiredError) throw new DomainError('SESSION_EXPIRED');
       throw new DomainError('UNAUTHENTICATED');

@@ -36,6 +36,8 @@ export interface StackOptions {
   restartBackoffMaxMs?: number;
   /** Where POSTGRES_URL, REDIS_URL and NATS_URL are read from (default process.env). */
   infraEnv?: Record<string, string | undefined>;
+  /** Processes per service (default 1), e.g. { identity: 3 }: replicas share the service's NATS queue group. */
+  replicas?: Record<string, number>;
 }
 export interface InfraUrls {
   postgres: string;

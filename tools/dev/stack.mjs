@@ -336,6 +336,9 @@ export function describeHealth(body) {
  * @param {boolean} [options.privateInfra]   private PostgreSQL/Redis/NATS even when the machine runs its own
  * @param {Record<string,string|undefined>} [options.infraEnv=process.env] where POSTGRES_URL, REDIS_URL and
  *        NATS_URL are read from (a spec of private instances passes {} so the runner's own URLs don't win)
+ * @param {Record<string, number>} [options.replicas] processes per service (default 1), e.g. { identity: 3 }
+ *        for the scale-out bench: replicas share the service's NATS queue group. Only for services that
+ *        listen on no port of their own (not the gateway, not vault-media's byte-stream listener).
  * @param {(line: string) => void} [options.log=console.log]
  */
 export async function startStack(options = {}) {
@@ -366,7 +369,12 @@ export async function startStack(options = {}) {
     restartBackoffMaxMs = 30_000,
     privateInfra = process.env.LV_PRIVATE_INFRA === '1',
     infraEnv = process.env,
+    replicas = {},
   } = options;
+  for (const [name, count] of Object.entries(replicas)) {
+    const svc = services.find((s) => s.name === name);
+    if (!svc || svc.kind === 'gateway' || !Number.isInteger(count) || count < 1) throw new StackError(`replicas: ${name} x ${count} is not possible (a service name and a whole number from 1)`);
+  }
   const dataDir = resolve(root, dataDirOption);
   const infraHost = '127.0.0.1';
 
@@ -585,7 +593,7 @@ export async function startStack(options = {}) {
       });
     };
 
-    for (const svc of services) {
+    for (const svc of services.flatMap((s) => Array.from({ length: replicas[s.name] ?? 1 }, () => s))) {
       if (stopping) throw new StackError('interrupted');
       const record = {
         name: svc.name,

@@ -9,8 +9,8 @@
 //             saves small WebM recordings (POST /api/media/uploads, then PUT the bytes); a retry starts
 //             over, and a 409 "Duplicate" counts as the acknowledgement of an earlier try that was
 //             saved but whose answer was lost.
-//   faults    every BENCH_FAULT_INTERVAL_S (10) s the next process is SIGKILLed: the gateway, then each
-//             service (each runs its own outbox relay), then the worker. The stack supervises them:
+//   faults    every BENCH_FAULT_INTERVAL_S (10) s the next process is SIGKILLed: each
+//             service (each runs its own outbox relay), then the worker, then the gateway. The stack supervises them:
 //             each comes back after its backoff (1 s).
 //   check     after the last restart and a quiet period, every acknowledged letter is read back by id
 //             and in the list, every acknowledged recording is in "Your Recordings": acknowledged and

@@ -25,14 +25,17 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // .vite/manifest.json: which chunks each page pulls in (tools/build/route-budgets.mjs reads it).
+    manifest: true,
     rolldownOptions: {
       output: {
-        // Long-lived vendor chunks, so a release of the app does not invalidate the libraries' cache.
+        // Long-lived chunks for the libraries every page needs, so a release of the app does not
+        // invalidate their cache. Other libraries go with the pages that use them (pages are loaded
+        // per route), so the first load carries only what the shell and its page need.
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'router', test: /node_modules[\\/](react-router|react-router-dom)[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },
       },

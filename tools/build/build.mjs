@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { swcOptions } from './swc-options.mjs';
 import { compressDirectory } from './compress.mjs';
+import { checkRouteBudgets, GOAL_KB, ROUTE_BUDGET_KB } from './route-budgets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -84,5 +85,11 @@ if (isMain) {
     const compressed = compressDirectory(join(root, 'apps', 'web', 'dist'));
     const sum = (key) => compressed.reduce((n, f) => n + f[key], 0);
     console.log(`built the SPA into apps/web/dist (${compressed.length} files precompressed: ${Math.round(sum('bytes') / 1024)} KB -> br ${Math.round(sum('br') / 1024)} KB, gz ${Math.round(sum('gz') / 1024)} KB)`);
+    const budgets = checkRouteBudgets(join(root, 'apps', 'web', 'dist'));
+    if (!budgets.ok || process.argv.includes('--budgets')) console.log(`first load per route (budget ${ROUTE_BUDGET_KB} KB gz, goal ${GOAL_KB} KB):\n${budgets.lines.join('\n')}`);
+    if (!budgets.ok) {
+      console.error('the SPA is over its first-load budget (tools/build/route-budgets.mjs)');
+      process.exit(1);
+    }
   }
 }

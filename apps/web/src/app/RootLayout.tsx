@@ -1,12 +1,15 @@
+import { Suspense } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider.js';
-import { FullScreenSpinner } from '../components/ui/spinner.js';
+import { FullScreenSpinner, Spinner } from '../components/ui/spinner.js';
 import { AppShell } from '../shell/AppShell.js';
 import { decideRoute } from './route-access.js';
 
 /**
- * The root route: while the session loads, a full-screen spinner; then the session guard (public
- * prefixes, auth paths, everything else needs a session) and the application shell.
+ * The root route: the session guard (public prefixes, auth paths, everything else needs a session)
+ * and the application shell. Where the session decides what to show, a full-screen spinner while it
+ * loads; public pages are shown at once. Pages are loaded with their route (routes.tsx): the shell
+ * is painted first, the page when its code has arrived.
  */
 export function RootLayout() {
   const { status } = useAuth();
@@ -23,8 +26,22 @@ export function RootLayout() {
 
   return (
     <AppShell>
-      {decision.kind === 'redirect' ? <Navigate to={decision.to} replace state={decision.state} /> : <Outlet />}
+      {decision.kind === 'redirect' ? (
+        <Navigate to={decision.to} replace state={decision.state} />
+      ) : (
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      )}
       <ScrollRestoration />
     </AppShell>
+  );
+}
+
+function PageLoading() {
+  return (
+    <div className="grid min-h-[40vh] place-items-center">
+      <Spinner label="Loading page" className="h-8 w-8 text-primary" />
+    </div>
   );
 }

@@ -22,11 +22,13 @@ const sam: UserProfile = {
 
 const view = (profile: UserProfile): SessionView => ({ accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile });
 
-function makeTransport(signedInAs: UserProfile | null) {
+/** `gate`: the session's round trip answers only once it resolves (to look at the screen meanwhile). */
+function makeTransport(signedInAs: UserProfile | null, gate?: Promise<void>) {
   return {
     signIn: jest.fn<AuthTransport['signIn']>(async () => view(sam)),
     signUp: jest.fn<AuthTransport['signUp']>(async () => view(sam)),
     refresh: jest.fn<AuthTransport['refresh']>(async () => {
+      await gate;
       if (signedInAs) return view(signedInAs);
       throw new ApiError(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
     }),
@@ -59,8 +61,8 @@ function testRoutes(): RouteObject[] {
   return [{ path: root.path, element: root.element, errorElement: root.errorElement, children: [pagesWithBoom] }];
 }
 
-function renderApp(path: string, signedInAs: UserProfile | null = null) {
-  const transport = makeTransport(signedInAs);
+function renderApp(path: string, signedInAs: UserProfile | null = null, gate?: Promise<void>) {
+  const transport = makeTransport(signedInAs, gate);
   const session = new SessionManager(transport);
   const router = createMemoryRouter(testRoutes(), { initialEntries: [path] });
   const queryClient = createQueryClient();
@@ -100,10 +102,22 @@ afterEach(() => {
 });
 
 describe('session guard', () => {
-  it('shows a full-screen spinner while the session loads', async () => {
-    const { transport } = renderApp('/');
-    expect(screen.getByRole('status', { name: 'Loading' })).toBeTruthy();
+  it('shows a full-screen spinner while the session loads, on a page the session decides', async () => {
+    let answer!: () => void;
+    const { transport } = renderApp('/vault', null, new Promise<void>((resolve) => { answer = resolve; }));
+    expect(await screen.findByRole('status', { name: 'Loading' })).toBeTruthy();
+    answer();
+    await screen.findByRole('heading', { name: 'Your legacy begins here.' });
+    expect(transport.refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('paints a public page without waiting for the session (issue 10: first load)', async () => {
+    let answer!: () => void;
+    const { transport } = renderApp('/', null, new Promise<void>((resolve) => { answer = resolve; }));
+    // The page is there before the session's round trip has answered.
     await screen.findByRole('heading', { level: 1, name: /Leave your children/ });
+    expect(screen.queryByRole('status', { name: 'Loading' })).toBeNull();
+    answer();
     expect(transport.refresh).toHaveBeenCalledTimes(1);
   });
 

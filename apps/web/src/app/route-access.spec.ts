@@ -54,9 +54,11 @@ describe('decideRoute', () => {
   const at = (pathname: string, sessionStatus: 'loading' | 'anonymous' | 'authenticated', search = '', state?: unknown) =>
     decideRoute({ pathname, search, state, sessionStatus });
 
-  it('waits while the session loads, wherever the user is', () => {
-    expect(at('/', 'loading')).toEqual({ kind: 'loading' });
+  it('waits while the session loads where the session decides (members and sign-in pages); public pages paint at once', () => {
     expect(at('/vault', 'loading')).toEqual({ kind: 'loading' });
+    expect(at('/auth', 'loading')).toEqual({ kind: 'loading' });
+    expect(at('/', 'loading')).toEqual({ kind: 'render' });
+    expect(at('/how-it-works', 'loading')).toEqual({ kind: 'render' });
   });
 
   it('renders public pages for everybody', () => {

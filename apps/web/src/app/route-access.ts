@@ -91,10 +91,12 @@ export interface RouteDecisionInput {
 
 /** What the session guard does for a location. */
 export function decideRoute(input: RouteDecisionInput): RouteDecision {
+  const access = classifyPath(input.pathname);
+  // A public page needs no session to be shown: it paints at once instead of after the session's
+  // round trip (issue 10, first load), and the top bar catches up when the session is known.
+  if (access === 'public') return { kind: 'render' };
   if (input.sessionStatus === 'loading') return { kind: 'loading' };
   const signedIn = input.sessionStatus === 'authenticated';
-  const access = classifyPath(input.pathname);
-  if (access === 'public') return { kind: 'render' };
   if (access === 'auth') {
     if (!signedIn) return { kind: 'render' };
     return { kind: 'redirect', to: readFrom(input.search, input.state) ?? DEFAULT_AFTER_SIGN_IN, replace: true };

@@ -1,17 +1,28 @@
+import { lazy, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
-import { AuthPage } from '../pages/auth/AuthPage.js';
-import { ComingSoonPage } from '../pages/coming-soon/ComingSoonPage.js';
 import { COMING_SCREENS } from '../pages/coming-soon/coming-soon.js';
 import { ErrorPage } from '../pages/errors/ErrorPage.js';
 import { NotFoundPage } from '../pages/errors/NotFoundPage.js';
-import { HowItWorksPage } from '../pages/how-it-works/HowItWorksPage.js';
-import { LandingPage } from '../pages/landing/LandingPage.js';
-import { LettersPage } from '../pages/letters/LettersPage.js';
-import { RecordPage } from '../pages/record/RecordPage.js';
-import { EnhancedTimelinePage, TimelinePage } from '../pages/timeline/TimelinePage.js';
-import { VaultHomePage } from '../pages/vault/VaultHomePage.js';
 import { RequireAdmin } from './RequireAdmin.js';
 import { RootLayout } from './RootLayout.js';
+
+/**
+ * A page in a chunk of its own, fetched when its route is first shown: the first load carries the
+ * shell and one page, not every page (RootLayout shows the shell at once and the page when it arrives).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own bound: any props
+function page<K extends string, M extends Record<K, ComponentType<any>>>(load: () => Promise<M>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+const AuthPage = page(() => import('../pages/auth/AuthPage.js'), 'AuthPage');
+const ComingSoonPage = page(() => import('../pages/coming-soon/ComingSoonPage.js'), 'ComingSoonPage');
+const HowItWorksPage = page(() => import('../pages/how-it-works/HowItWorksPage.js'), 'HowItWorksPage');
+const LandingPage = page(() => import('../pages/landing/LandingPage.js'), 'LandingPage');
+const LettersPage = page(() => import('../pages/letters/LettersPage.js'), 'LettersPage');
+const RecordPage = page(() => import('../pages/record/RecordPage.js'), 'RecordPage');
+const TimelinePage = page(() => import('../pages/timeline/TimelinePage.js'), 'TimelinePage');
+const EnhancedTimelinePage = page(() => import('../pages/timeline/TimelinePage.js'), 'EnhancedTimelinePage');
+const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'VaultHomePage');
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and

@@ -1,0 +1,27 @@
+import { firstLoadFiles, routeSizes } from './route-budgets.mjs';
+
+// A manifest shaped like vite's: the entry imports react and the router; two pages load per route and
+// share a chunk; one page also imports something only on demand.
+const manifest = {
+  'index.html': { file: 'assets/index.js', imports: ['_react.js', '_router.js'], isEntry: true },
+  '_react.js': { file: 'assets/react.js' },
+  '_router.js': { file: 'assets/router.js', imports: ['_react.js'] },
+  '_card.js': { file: 'assets/card.js', imports: ['_react.js'] },
+  'src/pages/letters/LettersPage.tsx': { file: 'assets/LettersPage.js', imports: ['_card.js'], dynamicImports: ['src/pages/letters/wizard.tsx'], isDynamicEntry: true },
+  'src/pages/letters/wizard.tsx': { file: 'assets/wizard.js', isDynamicEntry: false },
+  'src/pages/landing/LandingPage.tsx': { file: 'assets/LandingPage.js', imports: ['_card.js'], isDynamicEntry: true },
+  'index.css': { file: 'assets/index.css' },
+};
+const sizes: Record<string, number> = {
+  'assets/index.js': 10, 'assets/react.js': 60, 'assets/router.js': 30, 'assets/card.js': 5, 'assets/LettersPage.js': 20, 'assets/wizard.js': 500, 'assets/LandingPage.js': 7,
+};
+
+describe('route budgets', () => {
+  it('counts the entry, the page and what they import statically, each file once, never what loads on demand', () => {
+    expect(firstLoadFiles(manifest, 'src/pages/letters/LettersPage.tsx').sort()).toEqual(
+      ['assets/LettersPage.js', 'assets/card.js', 'assets/index.js', 'assets/react.js', 'assets/router.js'],
+    );
+    const byPage = Object.fromEntries(routeSizes(manifest, (file) => sizes[file]!).map((r) => [r.page, r.gzBytes]));
+    expect(byPage).toEqual({ 'src/pages/letters/LettersPage.tsx': 125, 'src/pages/landing/LandingPage.tsx': 112 });
+  });
+});

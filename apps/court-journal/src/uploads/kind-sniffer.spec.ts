@@ -1,4 +1,4 @@
-import { deflateRawSync } from 'node:zlib';
+import { zipOf } from '../../test/support/files.js';
 import { checkCourtHead, magicKind, TextStreamCheck, zipEntryNames } from './kind-sniffer.js';
 
 const PDF = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj', 'latin1');
@@ -7,22 +7,7 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100, 2)]);
 const EXE = Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1'), Buffer.alloc(100)]);
 
-/** A ZIP with the given entries (stored with deflate), as an Office writer lays them out. */
-function zip(names: string[], bodySize = 200): Buffer {
-  const parts: Buffer[] = [];
-  for (const name of names) {
-    const data = deflateRawSync(Buffer.alloc(bodySize, 'x'));
-    const header = Buffer.alloc(30);
-    header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(8, 8);
-    header.writeUInt32LE(data.length, 18);
-    header.writeUInt32LE(bodySize, 22);
-    header.writeUInt16LE(Buffer.byteLength(name), 26);
-    parts.push(header, Buffer.from(name), data);
-  }
-  return Buffer.concat(parts);
-}
+const zip = zipOf;
 
 const codeOf = (fn: () => unknown) => {
   try {

@@ -4,7 +4,7 @@ import { canonicalBytes, sha256Hex, SHA256_HEX_PATTERN, ZERO_HASH, type Canonica
 /** Who did it: the vault's owner, or a family member reading through an access key (`id`: the viewer's). */
 export interface EvidenceActor {
   role: 'owner' | 'viewer';
-  id: string | null;
+  id?: string | null;
 }
 
 /** What the service knows when something happens to a document; the chain adds the rest. */
@@ -89,7 +89,7 @@ export function entryProblem(entry: unknown, withChainFields = true): string | n
   } else if (e.action === 'exported') {
     if (e.documentId !== null) return 'an export is about the whole chain, not one document (documentId must be null)';
   } else if (e.documentId === null) {
-    return `a ${e.action} entry needs documentId`;
+    return `a ${e.action as EvidenceAction} entry needs documentId`;
   }
   return null;
 }
@@ -99,10 +99,8 @@ export function entryProblem(entry: unknown, withChainFields = true): string | n
  * facts are malformed, so the service can never write an entry the verifier would refuse.
  */
 export function nextEntry(prev: EvidenceEntry | null, facts: EvidenceFacts): EvidenceEntry {
-  const problem = entryProblem(facts, false);
-  if (problem) throw new TypeError(`evidence entry ${problem}`);
-  const body = {
-    sequence: prev ? prev.sequence + 1 : 1,
+  // Only the fields of an entry are taken, whatever else the caller's object carries.
+  const picked = {
     action: facts.action,
     documentId: facts.documentId,
     title: facts.title,
@@ -111,9 +109,11 @@ export function nextEntry(prev: EvidenceEntry | null, facts: EvidenceFacts): Evi
     sha256: facts.sha256,
     size: facts.size,
     at: facts.at,
-    actor: { role: facts.actor.role, id: facts.actor.id },
-    prevHash: prev ? prev.hash : ZERO_HASH,
+    actor: facts.actor && typeof facts.actor === 'object' ? { role: facts.actor.role, id: facts.actor.id ?? null } : facts.actor,
   };
+  const problem = entryProblem(picked, false);
+  if (problem) throw new TypeError(`evidence entry ${problem}`);
+  const body = { sequence: prev ? prev.sequence + 1 : 1, ...picked, prevHash: prev ? prev.hash : ZERO_HASH };
   return { ...body, hash: entryHash(body) };
 }
 

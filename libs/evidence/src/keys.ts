@@ -26,13 +26,16 @@ export function canonicalHeadBytes(head: EvidenceHead): Buffer {
 
 /** SHA-256 (hex) of a public key's SPKI DER: `openssl pkey -pubin -in key.pem -outform DER | sha256sum`. */
 export function keyFingerprint(key: KeyObject | string): string {
-  const pub = typeof key === 'string' ? createPublicKey(key) : key.type === 'private' ? createPublicKey(key) : key;
-  return sha256Hex(pub.export({ type: 'spki', format: 'der' }));
+  return sha256Hex(asPublic(key).export({ type: 'spki', format: 'der' }));
+}
+
+function asPublic(key: KeyObject | string): KeyObject {
+  return typeof key !== 'string' && key.type === 'public' ? key : createPublicKey(key);
 }
 
 /** A public key as SPKI PEM, always written the same way (for key.pem and the README). */
 export function publicKeyPem(key: KeyObject | string): string {
-  return createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
+  return asPublic(key).export({ type: 'spki', format: 'pem' }).toString();
 }
 
 /** A key's id: the first 16 hex digits of its fingerprint. */

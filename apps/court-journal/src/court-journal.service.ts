@@ -283,7 +283,9 @@ export class CourtJournalService {
   async fileLink(caller: Caller, rawId: string, disposition: 'inline' | 'attachment', correlationId?: string): Promise<CourtFileGrant> {
     const row = await this.ownDocument(caller, rawId);
     const owner = ownerOf(caller);
-    await this.evidence.append(this.deps.orm, owner.userId, this.facts('viewed', this.iso(), owner.userId, { documentId: row.id, sha256: row.sha256 }), { actor: { kind: 'user', id: owner.userId }, correlationId });
+    await this.evidence.append(this.deps.orm, owner.userId, this.facts('viewed', this.iso(), owner.userId, { documentId: row.id, sha256: row.sha256 }), { actor: { kind: 'user', id: owner.userId }, correlationId }, async (em) => {
+      if (!(await findCourtDocument(em, owner.userId, row.id))) throw notFound();
+    });
     const link = this.deps.links.signLink(FILE_LINK, `${COURT_PATHS.files}/${row.id}`, owner.userId, row.id, { d: disposition });
     return { ...link, binding: this.deps.links.signBinding(owner.userId, owner.sessionId) };
   }

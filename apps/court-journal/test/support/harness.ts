@@ -65,6 +65,7 @@ export interface CourtHarness {
   httpUrl: string;
   service: import('../../src/court-journal.service.js').CourtJournalService;
   orm: import('@lv/platform/database').MikroORM;
+  redis: import('ioredis').Redis;
   nats: import('@nats-io/transport-node').NatsConnection;
   storage: import('@lv/platform/storage').ObjectStorage;
   rpc: import('@lv/platform/nest').RpcClient;
@@ -109,6 +110,7 @@ export async function startCourtJournal(label: string, overrides: Record<string,
     stackId, db, s3, s3Dir, app, keys, evidenceKey, rpc,
     service: app.get(CourtJournalService),
     orm: running.core.orm,
+    redis: running.core.redis,
     nats: running.core.nats,
     storage: app.get(COURT_OBJECT_STORAGE),
     httpUrl: app.get(CourtHttpServer).url,

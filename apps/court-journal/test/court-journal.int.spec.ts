@@ -336,6 +336,24 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
     });
   });
 
+  it('rebuilds the documents read model from the sealed events: the same list, deleted documents stay gone', async () => {
+    const before = await call(CourtJournalRpc.list, {}, aliceToken);
+    expect(before.length).toBeGreaterThan(3);
+    await h.orm.em.fork().execute('update court_documents set title = ?', ['tampered']);
+    const reports = await h.service.rebuildProjections();
+    expect(reports.map((r) => r.projection)).toEqual(['court_documents']);
+    expect(await call(CourtJournalRpc.list, {}, aliceToken)).toEqual(before);
+  });
+
+  it('sweeps expired tickets: their PUT is then "not found"', async () => {
+    const ticket = await ticketFor(aliceToken, 'late.pdf', 1000);
+    await h.orm.em.fork().execute(`update court_uploads set expires_at = now() - interval '1 second' where id = ?`, [ticket.uploadId]);
+    expect((await put(ticket, aliceToken, [courtFiles.pdf(1000)])).status).toBe(404);
+    expect((await h.service.sweep()).expired).toBeGreaterThanOrEqual(1);
+    const [{ n }] = await h.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from court_uploads where id = ?', [ticket.uploadId]);
+    expect(n).toBe(0);
+  });
+
   it('publishes the V1 events on JetStream, without titles, descriptions or file names', async () => {
     const owner = randomUUID();
     const token = h.tokenFor(owner);

@@ -1,8 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { EvidenceEntrySummary, SignedEvidenceHead } from '@lv/contracts';
-import { nextEntry, type EvidenceEntry, type EvidenceFacts, type EvidenceKeyRing } from '@lv/evidence';
-import { ConcurrencyError } from '@lv/platform/errors';
-import type { EventMetadata, EventStore } from '@lv/platform/event-store';
+import { nextEntry, ZERO_HASH, type EvidenceEntry, type EvidenceFacts, type EvidenceKeyRing } from '@lv/evidence';
+import { retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 
 /**
  * An owner's evidence chain: the stream `evidence-{ownerId}` in this service's event store, one
@@ -60,20 +59,13 @@ export class EvidenceChain {
    * refuse) runs in the append's transaction on every attempt.
    */
   async append(orm: MikroORM, ownerId: string, facts: EvidenceFacts, metadata: EventMetadata = {}, guard?: (em: EntityManager) => Promise<void>): Promise<{ entry: EvidenceEntry; head: SignedEvidenceHead }> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await orm.em.fork().transactional((tem) => this.appendIn(tem, ownerId, facts, metadata, guard));
-      } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt >= APPEND_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
-      }
-    }
+    return retryOnConflict(APPEND_ATTEMPTS, () => orm.em.fork().transactional((tem) => this.appendIn(tem, ownerId, facts, metadata, guard)));
   }
 
   /** The chain's signed head; an empty chain's head (sequence 0, 64 zeros) is signed when asked. */
   async head(em: EntityManager, ownerId: string): Promise<SignedEvidenceHead> {
     const { head } = await this.last(em, ownerId);
-    return head ?? this.keys.sign({ ownerId, sequence: 0, headHash: '0'.repeat(64), signedAt: new Date(this.now()).toISOString() });
+    return head ?? this.keys.sign({ ownerId, sequence: 0, headHash: ZERO_HASH, signedAt: new Date(this.now()).toISOString() });
   }
 
   /** Every entry, first to last, with the head signed after the last one (what a bundle carries). */

@@ -170,7 +170,8 @@ export class CourtJournalService {
         type: 'RecordUpload', documentId: id, ownerId: owner, title: ticket.title, description: ticket.description, category, variant, fileName: ticket.file_name,
         fileKind: kind, contentType: COURT_FILE_KINDS[kind].contentType, bucket: this.bucket, objectKey, size: inspector.bytes, sha256, uploadedAt,
       }, metadata, async (em) => {
-        await this.uploads.close(em, id);
+        // A ticket the sweeper took for dead (its object is queued for removal) must not become a document.
+        if (!(await this.uploads.close(em, id))) throw incomplete();
         await this.evidence.appendIn(em, owner, this.facts('uploaded', uploadedAt, owner, {
           documentId: id, title: ticket.title, category, fileName: ticket.file_name, sha256, size: inspector.bytes,
         }), metadata);

@@ -354,6 +354,22 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
     expect(n).toBe(0);
   });
 
+  it('never turns an upload the sweeper took for dead into a document: its object goes', async () => {
+    const body = courtFiles.pdf(200_000);
+    const ticket = await ticketFor(aliceToken, 'slow.pdf', body.length);
+    // The body comes in two halves 2 s apart; meanwhile the ticket ages past its expiry and is swept.
+    const answer = sendHttp(`${h.httpUrl}/uploads/${ticket.uploadId}`, {
+      method: 'PUT', headers: { authorization: `Bearer ${aliceToken}` }, chunks: [body.subarray(0, 100_000), body.subarray(100_000)], delayMs: 2000,
+    });
+    await waitFor(async () => (await h.orm.em.fork().execute<{ state: string }[]>('select state from court_uploads where id = ?', [ticket.uploadId]))[0]?.state === 'uploading', 5000, 'the upload to start');
+    await h.orm.em.fork().execute(`update court_uploads set expires_at = now() - interval '1 hour', last_activity_at = now() - interval '1 hour' where id = ?`, [ticket.uploadId]);
+    expect((await h.service.sweep()).expired).toBeGreaterThanOrEqual(1);
+    const late = await answer;
+    expect({ status: late.status, body: late.json() }).toEqual({ status: 400, body: { code: 'UPLOAD_INCOMPLETE', message: CourtMessages.uploadIncomplete } });
+    expect((await call(CourtJournalRpc.list, {}, aliceToken)).map((d) => d.id)).not.toContain(ticket.uploadId);
+    expect(await objectExists(`${alice}/${ticket.uploadId}/slow.pdf`)).toBe(false);
+  });
+
   it('publishes the V1 events on JetStream, without titles, descriptions or file names', async () => {
     const owner = randomUUID();
     const token = h.tokenFor(owner);

@@ -9,8 +9,8 @@ import type { DomainError } from '@lv/platform/errors';
 import { OwnerLinkSigner } from '@lv/platform/links';
 import { scopedStreamName } from '@lv/platform/messaging';
 import { sendHttp, waitFor } from '@lv/testing';
-import { courtFiles } from './support/files.js';
-import { COURT_LINK_SECRET, startCourtJournal, type CourtHarness } from './support/harness.js';
+import { courtFiles } from './test-support/files.js';
+import { COURT_LINK_SECRET, startCourtJournal, type CourtHarness } from './test-support/harness.js';
 
 jest.setTimeout(180_000);
 

@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { RawRpc, TestViewerIssuer, generateTestKeys, runReaderMatrix, sendHttp } from '@lv/testing';
-import { courtFiles } from './support/files.js';
-import { NATS_URL, startCourtJournal, type CourtHarness } from './support/harness.js';
+import { courtFiles } from './test-support/files.js';
+import { NATS_URL, startCourtJournal, type CourtHarness } from './test-support/harness.js';
 
 // Every court-journal handler against every kind of caller (libs/testing runReaderMatrix), taken
 // from the running service's handler registry: a handler added later is in the matrix without a list.

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { COURT_FILE_MAX_BYTES, CourtJournalRpc, CourtMessages } from '@lv/contracts';
 import { sendHttp } from '@lv/testing';
-import { courtFiles } from './support/files.js';
-import { startCourtJournal, type CourtHarness } from './support/harness.js';
+import { courtFiles } from './test-support/files.js';
+import { startCourtJournal, type CourtHarness } from './test-support/harness.js';
 
 // The 10 MB limit holds while the body streams and memory stays flat: this process runs the service
 // (the S3 stand-in runs in a child process, so its copies of the parts do not count) and sends a body

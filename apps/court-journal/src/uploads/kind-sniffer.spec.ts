@@ -1,4 +1,4 @@
-import { zipOf } from '../../test/support/files.js';
+import { zipOf } from '../../test/test-support/files.js';
 import { checkCourtHead, magicKind, TextStreamCheck, zipEntryNames } from './kind-sniffer.js';
 
 const PDF = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj', 'latin1');

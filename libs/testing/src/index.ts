@@ -6,3 +6,4 @@ export * from './scratch-build.js';
 export * from './viewer-issuer.js';
 export * from './reader-matrix.js';
 export * from './slow-client.js';
+export * from './http-client.js';

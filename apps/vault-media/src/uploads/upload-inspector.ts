@@ -1,5 +1,5 @@
-import { createHash, type Hash } from 'node:crypto';
 import { hasWebmHeader, MediaMessages } from '@lv/contracts';
+import { StreamInspector } from '@lv/platform/byte-streams';
 import { DomainError } from '@lv/platform/errors';
 
 export interface UploadLimits {
@@ -9,57 +9,32 @@ export interface UploadLimits {
   declaredSize: number;
 }
 
+const notWebm = () => new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notWebm);
+
 /**
- * Watches an upload body on its way to object storage, without ever holding it: it lets bytes
- * through only once the first four are WebM's EBML magic (1a45dfa3), so nothing reaches storage
- * before the format is known; counts them against the limits; and hashes them (SHA-256) as they pass.
- * Errors are thrown into the stream, which makes the storage upload abort and remove its parts.
+ * Watches a recording's body on its way to object storage (the platform's StreamInspector): bytes
+ * pass only once the first four are WebM's EBML magic (1a45dfa3), counted against the limits and
+ * hashed (SHA-256) as they pass.
  */
-export class UploadInspector {
-  private readonly hash: Hash = createHash('sha256');
-  private received = 0;
-  private headerChecked = false;
-
-  constructor(private readonly limits: UploadLimits, private readonly onProgress?: (bytes: number) => void | Promise<void>) {}
-
-  get bytes(): number {
-    return this.received;
-  }
-
-  /** The SHA-256 (hex) of everything that passed; call once the stream is done. */
-  digest(): string {
-    return this.hash.digest('hex');
-  }
-
-  async *pipe(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Buffer> {
-    let head: Buffer[] = [];
-    let headBytes = 0;
-    for await (const raw of source) {
-      const chunk = typeof raw === 'string' ? Buffer.from(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-      if (chunk.length === 0) continue;
-      this.count(chunk.length);
-      this.hash.update(chunk);
-      if (!this.headerChecked) {
-        head.push(chunk);
-        headBytes += chunk.length;
-        if (headBytes < 4) continue;
-        const first = Buffer.concat(head);
-        head = [];
-        if (!hasWebmHeader(first)) throw new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notWebm);
-        this.headerChecked = true;
-        await this.onProgress?.(this.received);
-        yield first;
-        continue;
-      }
-      await this.onProgress?.(this.received);
-      yield chunk;
-    }
-    if (!this.headerChecked) throw new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notWebm);
-  }
-
-  private count(length: number): void {
-    this.received += length;
-    if (this.received > this.limits.maxBytes) throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(this.limits.maxBytes));
-    if (this.received > this.limits.declaredSize) throw new DomainError('UPLOAD_INCOMPLETE');
+export class UploadInspector extends StreamInspector {
+  constructor(limits: UploadLimits, onProgress?: (bytes: number) => void | Promise<void>) {
+    super(
+      {
+        ...limits,
+        tooLarge: () => new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(limits.maxBytes)),
+        overDeclared: () => new DomainError('UPLOAD_INCOMPLETE'),
+      },
+      {
+        head(head, ended) {
+          if (head.length < 4) {
+            if (ended) throw notWebm();
+            return false;
+          }
+          if (!hasWebmHeader(head)) throw notWebm();
+          return true;
+        },
+        progress: onProgress,
+      },
+    );
   }
 }

@@ -2,7 +2,6 @@
 // the machine's real PostgreSQL, NATS (JetStream) and Redis and the embedded S3-protocol server.
 // Each spec file gets its own STACK_ID, database, bucket directory and queue prefix.
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,43 +23,7 @@ export function webmBody(size: number): Buffer {
   return body;
 }
 
-export interface HttpAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-  json<T = any>(): T;
-}
-
-/**
- * An HTTP request with a body sent as the given chunks (optionally paced), answered even when the
- * server replies before the body is finished (413 mid-stream).
- */
-export function sendHttp(url: string, options: { method?: string; headers?: Record<string, string>; chunks?: Buffer[]; delayMs?: number } = {}): Promise<HttpAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(parts);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', (err) => {
-      // The server may cut the connection after answering: the answer already resolved the promise.
-      reject(err);
-    });
-    void (async () => {
-      for (const chunk of options.chunks ?? []) {
-        if (req.destroyed) return;
-        const ok = req.write(chunk);
-        if (!ok) await new Promise((r) => req.once('drain', r));
-        if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
-      }
-      req.end();
-    })().catch(() => undefined);
-  });
-}
+export { sendHttp, type HttpAnswer } from '@lv/testing';
 
 export interface Harness {
   stackId: string;

@@ -1,0 +1,67 @@
+import { Buckets } from '@lv/contracts';
+import { loadEvidenceKeyRing } from '@lv/evidence';
+import { RevokedSessions } from '@lv/platform/auth';
+import { readPem } from '@lv/platform/config';
+import { OwnerLinkSigner } from '@lv/platform/links';
+import { defineService } from '@lv/platform/nest';
+import { createObjectStorage } from '@lv/platform/storage';
+import { COURT_LINK_SECONDS } from '@lv/contracts';
+import { courtJournalConfigSchema } from './config.js';
+import { CourtJournalController } from './court-journal.controller.js';
+import { CourtJournalService } from './court-journal.service.js';
+import { EvidenceChain } from './evidence/evidence-chain.js';
+import { previousEvidenceKeys } from './evidence/previous-keys.js';
+import { CourtHttpServer } from './http/court-http.server.js';
+import { courtJournalMigrations } from './migrations.js';
+
+/** Injection token of the object storage, for specs. */
+export const COURT_OBJECT_STORAGE = Symbol('COURT_OBJECT_STORAGE');
+
+/** S3's smallest part: a court file (10 MB at most) never holds more than this in memory while it streams. */
+const COURT_PART_SIZE = 5 * 1024 * 1024;
+
+/**
+ * court-journal: court documents and the owner's evidence chain. Besides its NATS handlers it runs an
+ * HTTP listener for the bytes (uploads in, files and evidence bundles out) and a sweeper (expired
+ * tickets, unfinished removals).
+ */
+export const courtJournalService = defineService({
+  name: 'court-journal',
+  configSchema: courtJournalConfigSchema,
+  migrations: courtJournalMigrations,
+  async setup({ config, core, logger, verifier }) {
+    const keys = loadEvidenceKeyRing({
+      current: await readPem(config.EVIDENCE_SIGNING_KEY),
+      previous: await previousEvidenceKeys(config.EVIDENCE_PREVIOUS_KEYS),
+    });
+    const storage = createObjectStorage(config, { partSize: COURT_PART_SIZE });
+    await storage.ensureBucket(Buckets.courtjournals);
+    const service = new CourtJournalService({
+      orm: core.orm,
+      storage,
+      links: new OwnerLinkSigner({ namespace: 'court', secret: config.COURT_LINK_SECRET, secretName: 'COURT_LINK_SECRET', purposes: ['file', 'bundle'], ttlSeconds: COURT_LINK_SECONDS }),
+      evidence: (store) => new EvidenceChain(store, keys),
+      revokedSessions: new RevokedSessions(core.redis),
+      logger,
+      ticketSeconds: config.COURT_UPLOAD_TICKET_SECONDS,
+    });
+    const http = new CourtHttpServer(service, verifier, logger, { host: config.COURT_JOURNAL_HTTP_HOST, port: config.COURT_JOURNAL_HTTP_PORT });
+    logger.info({ keyId: keys.keyId }, 'evidence key loaded');
+    return {
+      controllers: [CourtJournalController],
+      providers: [
+        { provide: CourtJournalService, useValue: service },
+        { provide: CourtHttpServer, useValue: http },
+        { provide: COURT_OBJECT_STORAGE, useValue: storage },
+      ],
+      health: {
+        court_http: () => {
+          if (!http.listening) throw new Error('the byte-stream listener is not listening');
+        },
+        storage: () => service.pingStorage(1500),
+      },
+      tasks: [{ name: 'court sweeper', everyMs: config.COURT_SWEEP_INTERVAL_SECONDS * 1000, run: () => service.sweep() }],
+      listeners: [http],
+    };
+  },
+});

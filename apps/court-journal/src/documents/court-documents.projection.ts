@@ -1,0 +1,122 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { COURT_FILE_KINDS, type CourtCategory, type CourtDocument, type CourtFileKind, type CourtVariant } from '@lv/contracts';
+import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import type { OpenedCourtDocumentEvent } from './court-document-sealing.js';
+
+type Event = StoredEvent<OpenedCourtDocumentEvent>;
+
+/**
+ * court_documents: one row per live document, kept in step with the document streams inside each
+ * append. Only CourtDocumentUploaded creates a row, appended once the object is complete in storage:
+ * no row points at a missing object. Words arrive opened (court-document-sealing.ts); a rebuild finds
+ * a deleted document's words shredded and gives it no row.
+ */
+export const courtDocumentsProjection: Projection = {
+  name: 'court_documents',
+  handles: ['CourtDocumentUploaded', 'CourtDocumentKeyEvidenceChanged', 'CourtDocumentDeleted'],
+
+  async apply(em, events) {
+    for (const event of events as Event[]) {
+      switch (event.type) {
+        case 'CourtDocumentUploaded': {
+          const d = event.data;
+          if (d.title === null || d.fileName === null || d.objectKey === null) break;
+          await em.execute(
+            `insert into court_documents (id, owner_id, title, description, category, variant, file_name, file_kind, content_type, bucket, object_key, size, sha256, upload_date, created_at)
+             values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
+            [d.documentId, d.ownerId, d.title, d.description, d.category, d.variant, d.fileName, d.fileKind, d.contentType, d.bucket, d.objectKey, d.size, d.sha256, d.uploadedAt, d.uploadedAt],
+          );
+          break;
+        }
+        case 'CourtDocumentKeyEvidenceChanged':
+          await em.execute('update court_documents set is_key_evidence = ? where id = ?', [event.data.isKeyEvidence, event.data.documentId]);
+          break;
+        case 'CourtDocumentDeleted':
+          await em.execute('delete from court_documents where id = ?', [event.data.documentId]);
+          break;
+        default:
+          break;
+      }
+    }
+  },
+
+  async reset(em) {
+    await em.execute('delete from court_documents');
+  },
+};
+
+export interface CourtDocumentRow {
+  id: string;
+  owner_id: string;
+  title: string;
+  description: string | null;
+  category: CourtCategory;
+  variant: CourtVariant;
+  file_name: string;
+  file_kind: CourtFileKind;
+  content_type: string;
+  bucket: string;
+  object_key: string;
+  size: string | number;
+  sha256: string;
+  is_key_evidence: boolean;
+  upload_date: Date | string;
+  created_at: Date | string;
+}
+
+export function toCourtDocument(row: CourtDocumentRow): CourtDocument {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    variant: row.variant,
+    file_name: row.file_name,
+    file_kind: row.file_kind,
+    file_type: COURT_FILE_KINDS[row.file_kind].contentType,
+    file_path: row.object_key,
+    size: Number(row.size),
+    sha256: row.sha256,
+    previewable: COURT_FILE_KINDS[row.file_kind].previewable,
+    is_key_evidence: row.is_key_evidence,
+    upload_date: new Date(row.upload_date).toISOString(),
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+const COLUMNS = `id::text as id, owner_id::text as owner_id, title, description, category, variant, file_name, file_kind, content_type, bucket, object_key,
+  size::text as size, sha256, is_key_evidence, upload_date, created_at`;
+
+/** The owner's document, or null (someone else's is null too). */
+export async function findCourtDocument(em: EntityManager, ownerId: string, documentId: string): Promise<CourtDocumentRow | null> {
+  const [row] = await em.execute<CourtDocumentRow[]>(`select ${COLUMNS} from court_documents where id = ? and owner_id = ?`, [documentId, ownerId]);
+  return row ?? null;
+}
+
+/** The owner's documents, newest first (spec: order by upload_date desc), optionally of one category. */
+export async function listCourtDocuments(em: EntityManager, ownerId: string, category?: CourtCategory): Promise<CourtDocumentRow[]> {
+  const filter = category ? 'and category = ?' : '';
+  return em.execute<CourtDocumentRow[]>(
+    `select ${COLUMNS} from court_documents where owner_id = ? ${filter} order by upload_date desc, id desc`,
+    category ? [ownerId, category] : [ownerId],
+  );
+}
+
+/** The distinct UTC days the owner filed a document still in the vault. */
+export async function courtActiveDays(em: EntityManager, ownerId: string): Promise<string[]> {
+  const rows = await em.execute<{ day: string }[]>(
+    `select distinct to_char(upload_date at time zone 'UTC', 'YYYY-MM-DD') as day from court_documents where owner_id = ? order by 1`,
+    [ownerId],
+  );
+  return rows.map((r) => r.day);
+}
+
+/** Titles of the owner's documents among `ids` (the timeline's batch lookup); others' and unknown ids are absent. */
+export async function findCourtDocumentTitles(em: EntityManager, ownerId: string, ids: readonly string[]): Promise<Record<string, string>> {
+  if (!ids.length) return {};
+  const rows = await em.execute<{ id: string; title: string }[]>(
+    `select id::text as id, title from court_documents where owner_id = ? and id in (select jsonb_array_elements_text(?::jsonb)::uuid)`,
+    [ownerId, JSON.stringify(ids)],
+  );
+  return Object.fromEntries(rows.map((r) => [r.id, r.title]));
+}

@@ -1,0 +1,86 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { EvidenceEntrySummary, SignedEvidenceHead } from '@lv/contracts';
+import { nextEntry, type EvidenceEntry, type EvidenceFacts, type EvidenceKeyRing } from '@lv/evidence';
+import { ConcurrencyError } from '@lv/platform/errors';
+import type { EventMetadata, EventStore } from '@lv/platform/event-store';
+
+/**
+ * An owner's evidence chain: the stream `evidence-{ownerId}` in this service's event store, one
+ * EvidenceEntryAppended per entry, carrying the entry (hashed with the previous one's hash by
+ * @lv/evidence) and the chain's new head signed with the evidence key. The entries are the owner's
+ * record for a court: they keep titles, file names and hashes, and are never shredded; a deleted
+ * document's file is gone, its entries (that it existed, its hash, that it was deleted) stay.
+ *
+ * Appends state the version they read: two concurrent appends to one chain cannot both land on the
+ * same sequence (unique (stream_id, version)); the loser gets a ConcurrencyError and decides again on
+ * the new head, so the chain never forks.
+ */
+export const EVIDENCE_STREAM_TYPE = 'evidence';
+export const evidenceStreamId = (ownerId: string) => `evidence-${ownerId}`;
+
+export type EvidenceEvent = { type: 'EvidenceEntryAppended'; data: { ownerId: string; entry: EvidenceEntry; head: SignedEvidenceHead } };
+
+const APPEND_ATTEMPTS = 12;
+
+export class EvidenceChain {
+  constructor(private readonly store: EventStore, private readonly keys: EvidenceKeyRing, private readonly now: () => number = Date.now) {}
+
+  get publicKeys() {
+    return this.keys.publicKeys;
+  }
+
+  /** The last entry of the chain and its version in the stream (0: empty). Only the last event is read. */
+  private async last(em: EntityManager, ownerId: string): Promise<{ version: number; entry: EvidenceEntry | null; head: SignedEvidenceHead | null }> {
+    const [row] = await em.execute<{ version: number; data: EvidenceEvent['data'] }[]>(
+      `select version, data from events where stream_id = ? order by version desc limit 1`,
+      [evidenceStreamId(ownerId)],
+    );
+    return row ? { version: row.version, entry: row.data.entry, head: row.data.head } : { version: 0, entry: null, head: null };
+  }
+
+  /**
+   * Appends an entry in the caller's transaction (with the document event that caused it). A lost
+   * race throws ConcurrencyError: the caller's command handler decides again (handleCommand does).
+   */
+  async appendIn(em: EntityManager, ownerId: string, facts: EvidenceFacts, metadata: EventMetadata = {}): Promise<{ entry: EvidenceEntry; head: SignedEvidenceHead }> {
+    const { version, entry: prev } = await this.last(em, ownerId);
+    const entry = nextEntry(prev, facts);
+    const head = this.keys.sign({ ownerId, sequence: entry.sequence, headHash: entry.hash, signedAt: new Date(this.now()).toISOString() });
+    await this.store.appendToStream(em, evidenceStreamId(ownerId), EVIDENCE_STREAM_TYPE, version === 0 ? 'no_stream' : version, [
+      { type: 'EvidenceEntryAppended', data: { ownerId, entry, head } } satisfies EvidenceEvent,
+    ], metadata);
+    return { entry, head };
+  }
+
+  /** Appends an entry on its own (a view, an export), retrying on a lost race. */
+  async append(orm: MikroORM, ownerId: string, facts: EvidenceFacts, metadata: EventMetadata = {}): Promise<{ entry: EvidenceEntry; head: SignedEvidenceHead }> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await orm.em.fork().transactional((tem) => this.appendIn(tem, ownerId, facts, metadata));
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || attempt >= APPEND_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
+      }
+    }
+  }
+
+  /** The chain's signed head; an empty chain's head (sequence 0, 64 zeros) is signed when asked. */
+  async head(em: EntityManager, ownerId: string): Promise<SignedEvidenceHead> {
+    const { head } = await this.last(em, ownerId);
+    return head ?? this.keys.sign({ ownerId, sequence: 0, headHash: '0'.repeat(64), signedAt: new Date(this.now()).toISOString() });
+  }
+
+  /** Every entry, first to last, with the head signed after the last one (what a bundle carries). */
+  async read(em: EntityManager, ownerId: string): Promise<{ entries: EvidenceEntry[]; head: SignedEvidenceHead }> {
+    const rows = await em.execute<{ data: EvidenceEvent['data'] }[]>(`select data from events where stream_id = ? order by version`, [evidenceStreamId(ownerId)]);
+    const entries = rows.map((r) => r.data.entry);
+    const head = rows.at(-1)?.data.head ?? (await this.head(em, ownerId));
+    return { entries, head };
+  }
+
+  /** The entries as the owner's screen lists them. */
+  async summaries(em: EntityManager, ownerId: string): Promise<EvidenceEntrySummary[]> {
+    const { entries } = await this.read(em, ownerId);
+    return entries.map((e) => ({ sequence: e.sequence, action: e.action, documentId: e.documentId, sha256: e.sha256, at: e.at, hash: e.hash }));
+  }
+}

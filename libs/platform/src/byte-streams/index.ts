@@ -1,0 +1,2 @@
+export * from './byte-stream-listener.js';
+export * from './stream-inspector.js';

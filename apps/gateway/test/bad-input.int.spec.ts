@@ -365,7 +365,7 @@ describe('bad input through the gateway, against the real services', () => {
 
   beforeAll(async () => {
     doc = JSON.parse(await readFile(join(repoRoot, 'apps', 'gateway', 'openapi.json'), 'utf8')) as OpenApiDocument;
-    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/identity', 'apps/letters', 'apps/vault-media', 'apps/timeline', 'apps/court-journal'], 'gw-bad-input');
+    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/identity', 'apps/letters', 'apps/vault-media', 'apps/timeline', 'libs/evidence', 'apps/court-journal'], 'gw-bad-input');
     workDir = await mkdtemp(join(tmpdir(), 'lv-gw-bad-input-'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
     const mediaPort = 20_000 + Math.floor(Math.random() * 20_000);

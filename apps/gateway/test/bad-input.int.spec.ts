@@ -247,12 +247,15 @@ function requestsFor(op: Operation, fixture: Fixture, tokens: { bearer: string; 
         return withExtras(body);
       }).map((payload) => ({ url: urlOf(undefined), headers: json, payload, mustRefuse: true }))]);
     }
-    kinds.push(['100 KB string', fc.tuple(fc.constantFrom(...stringProps), hugeString).chain(([name, huge]) => withExtras({ ...validBody(fixture), [name]: huge }))
-      .map((payload) => ({ url: urlOf(undefined), headers: json, payload, mustRefuse: true }))]);
-    kinds.push(['control character', fc.constantFrom(...stringProps).chain((name) => {
-      const body = validBody(fixture);
-      return withBrokenChar(String(body[name] ?? 'text')).chain((value) => withExtras({ ...body, [name]: value }));
-    }).map((payload) => ({ url: urlOf(undefined), headers: json, payload, mustRefuse: true }))]);
+    // A body with no text field (a flag) has no string to make huge or break.
+    if (stringProps.length) {
+      kinds.push(['100 KB string', fc.tuple(fc.constantFrom(...stringProps), hugeString).chain(([name, huge]) => withExtras({ ...validBody(fixture), [name]: huge }))
+        .map((payload) => ({ url: urlOf(undefined), headers: json, payload, mustRefuse: true }))]);
+      kinds.push(['control character', fc.constantFrom(...stringProps).chain((name) => {
+        const body = validBody(fixture);
+        return withBrokenChar(String(body[name] ?? 'text')).chain((value) => withExtras({ ...body, [name]: value }));
+      }).map((payload) => ({ url: urlOf(undefined), headers: json, payload, mustRefuse: true }))]);
+    }
     kinds.push(['not an object', fc.oneof(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }), fc.string({ maxLength: 20 }), fc.double(), fc.boolean(), fc.constant(null))
       .map((value) => ({ url: urlOf(undefined), headers: json, payload: JSON.stringify(value), mustRefuse: true }))]);
     kinds.push(['wrong content type', fc.tuple(contentTypes, withExtras(validBody(fixture)))

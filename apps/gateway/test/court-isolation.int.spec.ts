@@ -1,6 +1,6 @@
-// Court documents end to end through the gateway, in front of the REAL court-journal (a child process
-// built from this checkout's sources) on the machine's PostgreSQL, NATS and Redis and the embedded S3
-// server. Nothing stands in for the service that decides ownership and file kinds, so a scoping bug
+// Court documents end to end through the gateway, in front of the REAL court-journal and timeline
+// (child processes built from this checkout's sources) on the machine's PostgreSQL, NATS and Redis
+// and the embedded S3 server. Nothing stands in for the service that decides ownership and file kinds, so a scoping bug
 // shows up here as something other than 404, and a disguised file as something other than 415.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -11,11 +11,15 @@ import { jest } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
-import { CourtMessages, type AccessTokenClaims, type CourtDocument, type CourtFileLink } from '@lv/contracts';
+import { CourtMessages, VaultMediaRpc, type AccessTokenClaims, type CourtDocument, type CourtFileLink } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { compileForChildProcess, createTestDatabase, freePort, generateTestKeys, startChild, uniqueStackId, type ChildService, type TestDatabase } from '@lv/testing';
+import { DomainError } from '@lv/platform/errors';
+import {
+  compileForChildProcess, createTestDatabase, freePort, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase,
+} from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 jest.setTimeout(180_000);
 
@@ -56,6 +60,9 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 
 describe('gateway + real court-journal: owners, links and file kinds', () => {
   let db: TestDatabase;
+  let timelineDb: TestDatabase;
+  let timeline: ChildService | undefined;
+  let vaultMedia: NestNatsResponder | undefined;
   let s3: RunningS3Server;
   let workDir: string;
   let scratchDir: string | undefined;
@@ -77,7 +84,7 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
   }
 
   beforeAll(async () => {
-    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'libs/evidence', 'apps/court-journal'], 'gw-court-isolation');
+    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'libs/evidence', 'apps/court-journal', 'apps/timeline'], 'gw-court-isolation');
     const script = join(scratchDir, 'apps', 'court-journal', 'main.js');
     db = await createTestDatabase([], 'gwcourtiso');
     workDir = await mkdtemp(join(tmpdir(), 'lv-gw-court-iso-'));
@@ -93,6 +100,18 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
     expect((await migrate.exited).code).toBe(0);
     service = startChild(script, [], env);
     await service.waitForLine(/court-journal is listening on NATS/, 60_000);
+    // The timeline reads court-journal's stream and asks it for titles.
+    timelineDb = await createTestDatabase([], 'gwcourtisotl');
+    const timelineScript = join(scratchDir, 'apps', 'timeline', 'main.js');
+    const timelineEnv = { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info' };
+    const timelineMigrate = startChild(timelineScript, ['migrate'], timelineEnv);
+    expect((await timelineMigrate.exited).code).toBe(0);
+    timeline = startChild(timelineScript, [], timelineEnv);
+    await timeline.waitForLine(/timeline is listening on NATS/, 60_000);
+    // The gateway's timeline delete asks vault-media first (is it a recording?): no recordings here.
+    vaultMedia = await NestNatsResponder.start(NATS_URL, stackId);
+    vaultMedia.handle(VaultMediaRpc.deleteEntry, () => { throw new DomainError('NOT_FOUND', 'Recording not found'); });
+    await vaultMedia.listen(['rpc.vault-media.>']);
 
     await bridgeEsmOnlyDependencies();
     const { createGatewayApp } = await import('../src/app.factory.js');
@@ -111,14 +130,17 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
   afterAll(async () => {
     await app?.close();
     await service?.kill('SIGTERM');
+    await timeline?.kill('SIGTERM');
+    await vaultMedia?.close();
     const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
     const nc = await connectNats(NATS_URL, 'cleanup');
     const jsm = await jetstreamManager(nc);
-    await jsm.streams.delete(scopedStreamName('court-journal', stackId)).catch(() => undefined);
+    for (const name of ['court-journal', 'timeline', 'letters', 'vault-media'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
     await nc.close();
     await s3?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
     await db?.drop();
+    await timelineDb?.drop();
     if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
   });
 
@@ -170,7 +192,7 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
 
     // Alice's link: without a cookie, or with Bob's binding (he asked for a bundle link of his own), refused.
     const bobBinding = cookieOf(await send(`${base}/api/court/evidence/bundle-link`, { method: 'POST', headers: bobAuth }));
-    for (const headers of [{}, { cookie: bobBinding }]) {
+    for (const headers of [{}, { cookie: bobBinding }] as Record<string, string>[]) {
       const refused = await send(`${base}${url}`, { headers });
       expect({ status: refused.status, body: refused.json() }).toEqual({ status: 403, body: { code: 'FORBIDDEN', message: CourtMessages.linkInvalid } });
     }
@@ -199,6 +221,24 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
     expect(zip.body.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
     // Bob's chain is his own: nothing of Alice's in it.
     expect((await send(`${base}/api/court/evidence/entries`, { headers: bobAuth })).json().filter((e: { documentId: string | null }) => e.documentId === document.id)).toEqual([]);
+  });
+
+  it('puts a journal note (.txt) on the owner’s timeline, titled by court-journal; deleting the entry there deletes the document', async () => {
+    const note = Buffer.from('Saturday 10:00: collected the children late, no message.\n');
+    const put = await uploadAs(aliceAuth, { title: 'Late pick-up', category: 'Timeline of Events', fileName: 'late.txt' }, note, 'text/plain');
+    expect(put.status).toBe(201);
+    const saved = put.json() as CourtDocument;
+    expect(saved).toMatchObject({ variant: 'journal', file_kind: 'txt', size: note.length });
+    const entryOf = async (auth: Record<string, string>) =>
+      ((await send(`${base}/api/timeline`, { headers: auth })).json() as { entries: { id: string }[] }).entries.find((e) => e.id === saved.id);
+    await waitFor(async () => (await entryOf(aliceAuth)) !== undefined, 20_000, 'the note on the timeline');
+    expect(await entryOf(aliceAuth)).toMatchObject({ source: 'court-journal', type: 'journal', title: 'Late pick-up', blob_hash: saved.sha256, size: note.length });
+    expect(await entryOf(bobAuth)).toBeUndefined();
+    // Bob cannot delete it from his timeline; Alice can, and the document goes with it.
+    expect((await send(`${base}/api/timeline/${saved.id}`, { method: 'DELETE', headers: bobAuth })).status).toBe(404);
+    expect((await send(`${base}/api/timeline/${saved.id}`, { method: 'DELETE', headers: aliceAuth })).status).toBe(204);
+    expect(await entryOf(aliceAuth)).toBeUndefined();
+    expect((await send(`${base}/api/court/documents`, { headers: aliceAuth })).json().map((d: CourtDocument) => d.id)).not.toContain(saved.id);
   });
 
   it('lets the owner mark key evidence and delete; the chain keeps every step', async () => {

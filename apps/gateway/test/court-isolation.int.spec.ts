@@ -3,7 +3,6 @@
 // and the embedded S3 server. Nothing stands in for the service that decides ownership and file kinds, so a scoping bug
 // shows up here as something other than 404, and a disguised file as something other than 415.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { CourtMessages, VaultMediaRpc, type AccessTokenClaims, type CourtDocumen
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import {
-  compileForChildProcess, createTestDatabase, freePort, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase,
+  compileForChildProcess, createTestDatabase, freePort, generateTestKeys, sendHttp, startChild, uniqueStackId, waitFor, type ChildService, type HttpAnswer, type TestDatabase,
 } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
@@ -36,22 +35,10 @@ const tokenFor = (userId: string) => {
   return signer.sign(claims, 900).token;
 };
 
-interface Answer { status: number; headers: IncomingMessage['headers']; body: Buffer; json(): any }
-function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(parts);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
-      });
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-const cookieOf = (answer: Answer) => ([] as string[]).concat(answer.headers['set-cookie'] ?? []).find((c) => c.startsWith('lv_court='))!.split(';', 1)[0]!;
+/** A request whose body (if any) is sent whole. */
+const send = (url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<HttpAnswer> =>
+  sendHttp(url, { method: options.method, headers: options.headers, chunks: options.body ? [options.body] : [] });
+const cookieOf = (answer: HttpAnswer) => ([] as string[]).concat(answer.headers['set-cookie'] ?? []).find((c) => c.startsWith('lv_court='))!.split(';', 1)[0]!;
 
 /** A small but real PDF (court-journal checks the magic bytes and the trailer's shape). */
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
@@ -76,7 +63,7 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
   const json = (auth: Record<string, string>) => ({ ...auth, 'content-type': 'application/json' });
 
   /** Start, then stream the body, as the SPA does; answers the PUT. */
-  async function uploadAs(auth: Record<string, string>, form: { title: string; category: string; fileName: string }, body: Buffer, type: string): Promise<Answer> {
+  async function uploadAs(auth: Record<string, string>, form: { title: string; category: string; fileName: string }, body: Buffer, type: string): Promise<HttpAnswer> {
     const started = await send(`${base}/api/court/uploads`, { method: 'POST', headers: json(auth), body: Buffer.from(JSON.stringify({ ...form, size: body.length })) });
     expect(started.status).toBe(201);
     const { uploadUrl } = started.json() as { uploadUrl: string };

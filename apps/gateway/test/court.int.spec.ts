@@ -7,7 +7,7 @@
 // court entry of the timeline is deleted in court-journal, and a court-journal that is down is a 503.
 // The real service's owner scoping and evidence chain are covered by apps/court-journal's specs.
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import {
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
+import { sendHttp, type HttpAnswer } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
@@ -45,26 +46,8 @@ const courtDocument = (over: Partial<CourtDocument> = {}): CourtDocument => ({
   upload_date: '2026-11-24T10:00:00.000Z', created_at: '2026-11-24T10:00:00.000Z', ...over,
 });
 
-interface Answer { status: number; headers: IncomingMessage['headers']; body: Buffer }
-
-function send(url: string, options: { method?: string; headers?: Record<string, string>; chunks?: Buffer[] } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
-    });
-    req.on('error', reject);
-    void (async () => {
-      for (const chunk of options.chunks ?? []) {
-        if (req.destroyed) return;
-        if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
-      }
-      req.end();
-    })();
-  });
-}
-const json = (a: Answer) => JSON.parse(a.body.toString('utf8'));
+const send = sendHttp;
+const json = (a: HttpAnswer) => a.json();
 const jsonBody = (value: unknown) => ({ headers: { ...auth, 'content-type': 'application/json' }, chunks: [Buffer.from(JSON.stringify(value))] });
 
 /** What court-journal's HTTP listener received, per request. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles every server-side project (libs/*, apps/* except web, tools/cli) from src/ to dist/
+// Compiles every server-side project (libs/*, apps/* except web, tools/cli, tools/evidence) from src/ to dist/
 // with SWC: a whole-workspace build takes seconds on two cores, where tsc would take a minute.
 // Type checking is a separate step (`npm run typecheck`), run by the test suite.
 // Usage: node tools/build/build.mjs [project-dir ...]   (default: all of them, then the SPA)
@@ -66,7 +66,7 @@ async function serverProjects() {
       if ((await stat(dir)).isDirectory() && existsSync(join(dir, 'src'))) dirs.push(dir);
     }
   }
-  dirs.push(join(root, 'tools', 'cli'));
+  dirs.push(join(root, 'tools', 'cli'), join(root, 'tools', 'evidence'));
   return dirs;
 }
 

@@ -5,17 +5,20 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Module boundaries, enforced on every test run from the Nx project tags (project.json):
- * apps never import each other; contracts depend on nothing; platform only on contracts; test
- * helpers only in tests. A new dependency direction needs a deliberate change here.
+ * apps never import each other; contracts depend on nothing; platform and domain libraries only on
+ * contracts; test helpers only in tests. A new dependency direction needs a deliberate change here.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const ALLOWED: Record<string, string[]> = {
   'type:contracts': [],
   'type:platform': ['type:contracts'],
+  // Pure domain libraries shared by a service and a tool (libs/evidence: the court journal writes
+  // evidence records, tools/evidence verifies them offline).
+  'type:domain': ['type:contracts'],
   'type:testing': ['type:contracts', 'type:platform'],
-  'type:app': ['type:contracts', 'type:platform'],
-  'type:tool': ['type:contracts', 'type:platform'],
+  'type:app': ['type:contracts', 'type:platform', 'type:domain'],
+  'type:tool': ['type:contracts', 'type:platform', 'type:domain'],
   'type:e2e': ['type:contracts', 'type:testing'],
 };
 /** Spec files may also use the testing helpers. */

@@ -45,7 +45,10 @@ export const courtJournalService = defineService({
       logger,
       ticketSeconds: config.COURT_UPLOAD_TICKET_SECONDS,
     });
-    const http = new CourtHttpServer(service, verifier, logger, { host: config.COURT_JOURNAL_HTTP_HOST, port: config.COURT_JOURNAL_HTTP_PORT });
+    // A request may not outlive its ticket (10 MB needs far less than that, even on a slow line).
+    const http = new CourtHttpServer(service, verifier, logger, {
+      host: config.COURT_JOURNAL_HTTP_HOST, port: config.COURT_JOURNAL_HTTP_PORT, timeouts: { requestMs: config.COURT_UPLOAD_TICKET_SECONDS * 1000 },
+    });
     logger.info({ keyId: keys.keyId }, 'evidence key loaded');
     return {
       controllers: [CourtJournalController],

@@ -170,7 +170,8 @@ export class CourtJournalService {
         type: 'RecordUpload', documentId: id, ownerId: owner, title: ticket.title, description: ticket.description, category, variant, fileName: ticket.file_name,
         fileKind: kind, contentType: COURT_FILE_KINDS[kind].contentType, bucket: this.bucket, objectKey, size: inspector.bytes, sha256, uploadedAt,
       }, metadata, async (em) => {
-        await this.uploads.close(em, id);
+        // A ticket the sweeper took for dead (its object is queued for removal) must not become a document.
+        if (!(await this.uploads.close(em, id))) throw incomplete();
         await this.evidence.appendIn(em, owner, this.facts('uploaded', uploadedAt, owner, {
           documentId: id, title: ticket.title, category, fileName: ticket.file_name, sha256, size: inspector.bytes,
         }), metadata);
@@ -283,7 +284,9 @@ export class CourtJournalService {
   async fileLink(caller: Caller, rawId: string, disposition: 'inline' | 'attachment', correlationId?: string): Promise<CourtFileGrant> {
     const row = await this.ownDocument(caller, rawId);
     const owner = ownerOf(caller);
-    await this.evidence.append(this.deps.orm, owner.userId, this.facts('viewed', this.iso(), owner.userId, { documentId: row.id, sha256: row.sha256 }), { actor: { kind: 'user', id: owner.userId }, correlationId });
+    await this.evidence.append(this.deps.orm, owner.userId, this.facts('viewed', this.iso(), owner.userId, { documentId: row.id, sha256: row.sha256 }), { actor: { kind: 'user', id: owner.userId }, correlationId }, async (em) => {
+      if (!(await findCourtDocument(em, owner.userId, row.id))) throw notFound();
+    });
     const link = this.deps.links.signLink(FILE_LINK, `${COURT_PATHS.files}/${row.id}`, owner.userId, row.id, { d: disposition });
     return { ...link, binding: this.deps.links.signBinding(owner.userId, owner.sessionId) };
   }

@@ -136,7 +136,7 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
 
     it('refuses a PNG named .pdf (415, typeMismatch)', () => refused('evidence.pdf', courtFiles.png(), 'Custody', 415, mismatch));
     it('refuses EXE bytes named .docx (415, unsupportedType)', () => refused('contract.docx', courtFiles.exe(), 'Divorce', 415, { code: 'UNSUPPORTED_MEDIA', message: CourtMessages.unsupportedType }));
-    it('refuses a plain ZIP named .docx (415, typeMismatch)', () => refused('archive.docx', courtFiles.docx().fill(0x41, 30, 49), 'Support', 415, mismatch));
+    it('refuses a plain ZIP named .docx (415, typeMismatch)', () => refused('archive.docx', courtFiles.zip(), 'Support', 415, mismatch));
     it('refuses binary bytes named .txt, even when the binary comes late in the file (415)', () =>
       refused('diary.txt', Buffer.concat([courtFiles.txt(), Buffer.from([0x00, 0x01, 0x02])]), 'Timeline of Events', 415, mismatch));
     it('refuses a text file named .pdf in a documents category (415)', () => refused('notes.pdf', courtFiles.txt(), 'Visitation', 415, { code: 'UNSUPPORTED_MEDIA', message: CourtMessages.unsupportedType }));
@@ -157,25 +157,17 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
       expect(answer).toMatchObject({ status: 413 });
     });
 
-    it('refuses 10 MB + 1 byte sent chunked, mid-stream, with memory flat and nothing stored', async () => {
+    it('refuses 10 MB + 1 byte sent chunked, mid-stream, leaving no object and no parts (memory: upload-memory.int.spec.ts)', async () => {
       const ticket = await ticketFor(aliceToken, 'huge.pdf', COURT_FILE_MAX_BYTES);
       const first = courtFiles.pdf(MiB);
-      global.gc?.();
-      const rssBefore = process.memoryUsage().rss;
-      let rssPeak = rssBefore;
-      const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, process.memoryUsage().rss); }, 5);
-      // 10 MiB + 1 byte, then more: a client that does not stop. The same 1 MiB chunk is resent, so
-      // the spec itself holds 1 MiB; what grows is the service's.
-      const chunks = [first, ...Array.from({ length: 9 }, () => first), Buffer.from([0x41]), ...Array.from({ length: 20 }, () => first)];
+      const chunks = [first, ...Array.from({ length: 9 }, () => first), Buffer.from([0x41]), ...Array.from({ length: 5 }, () => first)];
       const answer = await put(ticket, aliceToken, chunks).catch((e: Error) => e);
-      clearInterval(sampler);
       expect(answer).toMatchObject({ status: 413 });
       expect((answer as { json(): unknown }).json()).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: CourtMessages.fileTooLarge });
-      // At most one 5 MiB part in memory (plus the stream's buffers), far below the 31 MiB sent.
-      expect(rssPeak - rssBefore).toBeLessThan(24 * MiB);
       expect(await objectExists(`${alice}/${ticket.uploadId}/huge.pdf`)).toBe(false);
-      const parts = await h.storage.client.listIncompleteUploads('courtjournals', `${alice}/${ticket.uploadId}/`, true).toArray().catch(() => []);
-      expect(parts).toEqual([]);
+      const incomplete: unknown[] = [];
+      for await (const upload of h.storage.client.listIncompleteUploads('courtjournals', `${alice}/`, true)) incomplete.push(upload);
+      expect(incomplete).toEqual([]);
     });
 
     it('accepts exactly 10 MB', async () => {
@@ -291,20 +283,24 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
       expect(verifyHead(empty, keys).ok).toBe(true);
     });
 
-    it('does not fork when appends race: every entry lands once, in one line', async () => {
+    it('does not fork when appends race: every entry lands once, in one line, never a view after a deletion', async () => {
       const owner = randomUUID();
       const token = h.tokenFor(owner);
       const docs = await Promise.all([1, 2, 3].map((i) => upload(token, `race-${i}.png`, courtFiles.png(), 'Photo Evidence')));
-      await Promise.all([
+      const outcomes = await Promise.allSettled([
         ...docs.flatMap((d) => [call(CourtJournalRpc.fileLink, { id: d.id, disposition: 'inline' }, token), call(CourtJournalRpc.fileLink, { id: d.id, disposition: 'attachment' }, token)]),
         call(CourtJournalRpc.setKeyEvidence, { id: docs[0]!.id, isKeyEvidence: true }, token),
         call(CourtJournalRpc.setKeyEvidence, { id: docs[1]!.id, isKeyEvidence: true }, token),
         call(CourtJournalRpc.delete, { id: docs[2]!.id }, token),
       ]);
+      // Only a view of the document being deleted may lose (NOT_FOUND: it was gone by then).
+      const lost = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ i, code: (o.reason as DomainError).code }] : []));
+      for (const { i, code } of lost) expect({ i: i === 4 || i === 5 ? 'view of the deleted one' : i, code }).toEqual({ i: 'view of the deleted one', code: 'NOT_FOUND' });
       const { entries, head } = await chainOf(owner);
-      expect(entries.map((e) => e.sequence)).toEqual(Array.from({ length: 3 + 6 + 3 }, (_, i) => i + 1));
+      const landed = 3 + outcomes.filter((o) => o.status === 'fulfilled').length;
+      expect(entries.map((e) => e.sequence)).toEqual(Array.from({ length: landed }, (_, i) => i + 1));
       expect(verifyChain(entries)).toEqual({ ok: true });
-      expect(head).toMatchObject({ sequence: 12, headHash: entries.at(-1)!.hash });
+      expect(head).toMatchObject({ sequence: landed, headHash: entries.at(-1)!.hash });
     });
 
     it('exports a bundle that verifies, whose chain includes the export that made it', async () => {
@@ -338,6 +334,40 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
       // Someone else's binding does not open it.
       expect((await open(grant.url, (await call(CourtJournalRpc.bundleLink, {}, bobToken)).binding.value)).status).toBe(403);
     });
+  });
+
+  it('rebuilds the documents read model from the sealed events: the same list, deleted documents stay gone', async () => {
+    const before = await call(CourtJournalRpc.list, {}, aliceToken);
+    expect(before.length).toBeGreaterThan(3);
+    await h.orm.em.fork().execute('update court_documents set title = ?', ['tampered']);
+    const reports = await h.service.rebuildProjections();
+    expect(reports.map((r) => r.projection)).toEqual(['court_documents']);
+    expect(await call(CourtJournalRpc.list, {}, aliceToken)).toEqual(before);
+  });
+
+  it('sweeps expired tickets: their PUT is then "not found"', async () => {
+    const ticket = await ticketFor(aliceToken, 'late.pdf', 1000);
+    await h.orm.em.fork().execute(`update court_uploads set expires_at = now() - interval '1 second' where id = ?`, [ticket.uploadId]);
+    expect((await put(ticket, aliceToken, [courtFiles.pdf(1000)])).status).toBe(404);
+    expect((await h.service.sweep()).expired).toBeGreaterThanOrEqual(1);
+    const [{ n }] = await h.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from court_uploads where id = ?', [ticket.uploadId]);
+    expect(n).toBe(0);
+  });
+
+  it('never turns an upload the sweeper took for dead into a document: its object goes', async () => {
+    const body = courtFiles.pdf(200_000);
+    const ticket = await ticketFor(aliceToken, 'slow.pdf', body.length);
+    // The body comes in two halves 2 s apart; meanwhile the ticket ages past its expiry and is swept.
+    const answer = sendHttp(`${h.httpUrl}/uploads/${ticket.uploadId}`, {
+      method: 'PUT', headers: { authorization: `Bearer ${aliceToken}` }, chunks: [body.subarray(0, 100_000), body.subarray(100_000)], delayMs: 2000,
+    });
+    await waitFor(async () => (await h.orm.em.fork().execute<{ state: string }[]>('select state from court_uploads where id = ?', [ticket.uploadId]))[0]?.state === 'uploading', 5000, 'the upload to start');
+    await h.orm.em.fork().execute(`update court_uploads set expires_at = now() - interval '1 hour', last_activity_at = now() - interval '1 hour' where id = ?`, [ticket.uploadId]);
+    expect((await h.service.sweep()).expired).toBeGreaterThanOrEqual(1);
+    const late = await answer;
+    expect({ status: late.status, body: late.json() }).toEqual({ status: 400, body: { code: 'UPLOAD_INCOMPLETE', message: CourtMessages.uploadIncomplete } });
+    expect((await call(CourtJournalRpc.list, {}, aliceToken)).map((d) => d.id)).not.toContain(ticket.uploadId);
+    expect(await objectExists(`${alice}/${ticket.uploadId}/slow.pdf`)).toBe(false);
   });
 
   it('publishes the V1 events on JetStream, without titles, descriptions or file names', async () => {

@@ -112,7 +112,7 @@ export async function verifyEvidenceBundle(input: Uint8Array | string, options: 
       const replay = replayChain(entries);
       if (replay.ok) chainDocs = replay.documents;
       else fail(`entry ${replay.sequence}`, replay.reason);
-      if (chainText !== bundleJson(chain)) fail(BUNDLE_FILES.chain, EDITED);
+      if (chainText !== bundleJson({ format: chain.format, ownerId: chain.ownerId, entries: chain.entries })) fail(BUNDLE_FILES.chain, EDITED);
     }
   }
 

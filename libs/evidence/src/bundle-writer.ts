@@ -29,8 +29,9 @@ export class EvidenceBundleError extends Error {
   override name = 'EvidenceBundleError';
 }
 
-// A ZIP without ZIP64 records ends at 4 GiB; refuse rather than write a broken archive.
+// A ZIP without ZIP64 records ends at 4 GiB and 65,535 members; refuse rather than write a broken archive.
 const ZIP32_LIMIT = 0xffff_ffff - 64 * 1024 * 1024;
+const ZIP32_MEMBERS = 65_000;
 
 /**
  * Writes an evidence bundle as a ZIP stream. Checks first (throwing EvidenceBundleError) that the
@@ -63,7 +64,7 @@ export function writeEvidenceBundle(input: EvidenceBundleInput): Readable {
   const missing = [...live.keys()].filter((id) => !given.has(id));
   if (missing.length) throw new EvidenceBundleError(`the original of document(s) ${missing.join(', ')} is missing`);
   const total = manifest.documents.reduce((n, d) => n + (d.status === 'present' ? d.size : 0), 0);
-  if (total > ZIP32_LIMIT) throw new EvidenceBundleError('the documents together exceed what one ZIP file can hold (4 GiB)');
+  if (total > ZIP32_LIMIT || live.size > ZIP32_MEMBERS) throw new EvidenceBundleError('the documents exceed what one ZIP file can hold (4 GiB, 65,000 files)');
 
   const chainFile: EvidenceChainFile = { format: EVIDENCE_CHAIN_FORMAT, ownerId: input.ownerId, entries: [...input.chain] };
   const texts: [string, Uint8Array][] = [

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Zip, ZipPassThrough } from 'fflate';
 import { EVIDENCE_KEYS_PATH, VERIFY_EVIDENCE_COMMAND } from '@lv/contracts';
 import { entryHash, nextEntry, type EvidenceEntry } from './chain.js';
 import { canonicalHeadBytes, generateEvidenceKey, keyFingerprint, loadEvidenceKeyRing } from './keys.js';
@@ -162,6 +163,11 @@ describe('evidence bundle', () => {
     expect(failuresOf(await verifyEvidenceBundle(hidden))).toEqual([{ where: `manifest.json (document ${record.ids.txt})`, reason: 'missing: entry 4 of the chain uploaded it' }]);
     const noted = rezip(zip, (f) => f['manifest.json'] = pretty({ ...json(f['manifest.json']!), note: 'reviewed' }));
     expect(failuresOf(await verifyEvidenceBundle(noted))).toEqual([{ where: 'manifest.json', reason: expect.stringMatching(/not the manifest the chain gives/) }]);
+    // The same for the other JSON files: a field the signature does not cover is an edit too.
+    for (const name of ['chain.json', 'head.json', 'keys.json']) {
+      const extra = rezip(zip, (f) => f[name] = pretty({ ...json(f[name]!), note: 'reviewed' }));
+      expect(failuresOf(await verifyEvidenceBundle(extra))).toEqual([{ where: name, reason: expect.stringMatching(/not byte for byte what the vault wrote/) }]);
+    }
   });
 
   it('names two swapped entries', async () => {
@@ -242,6 +248,32 @@ describe('evidence bundle', () => {
     const gone = rezip(zip, (f) => delete f['head.sig']);
     expect(failuresOf(await verifyEvidenceBundle(gone))).toEqual([{ where: 'head.sig', reason: 'missing from the bundle' }]);
     expect(failuresOf(await verifyEvidenceBundle(Buffer.from('not a zip at all')))).toEqual([{ where: 'bundle', reason: expect.stringMatching(/not a readable ZIP/) }]);
+  });
+
+  it('names a member stored twice (a ZIP tool would show either copy)', async () => {
+    const files = members(zip);
+    const parts: Uint8Array[] = [];
+    const twice = new Zip((error, chunk) => {
+      if (error) throw error;
+      parts.push(chunk);
+    });
+    const add = (name: string, bytes: Uint8Array) => {
+      const file = new ZipPassThrough(name);
+      twice.add(file);
+      file.push(bytes, true);
+    };
+    for (const [name, bytes] of Object.entries(files)) add(name, bytes);
+    add('files/2-transfer.png', Buffer.from('a different picture'));
+    twice.end();
+    const failures = failuresOf(await verifyEvidenceBundle(Buffer.concat(parts)));
+    expect(failures).toContainEqual({ where: 'files/2-transfer.png', reason: expect.stringMatching(/appears twice/) });
+  });
+
+  it('writes and verifies the bundle of an empty record', async () => {
+    const ring = loadEvidenceKeyRing({ current: generateEvidenceKey().privateKeyPem });
+    const signedHead = ring.sign({ ownerId: OWNER, sequence: 0, headHash: '0'.repeat(64), signedAt: '2026-03-21T00:00:00.000Z' });
+    const empty = await collect(writeEvidenceBundle({ ownerId: OWNER, chain: [], signedHead, publicKeys: ring.publicKeys, documents: [], generatedAt: '2026-03-21T00:00:00.000Z' }));
+    expect(await verifyEvidenceBundle(empty)).toMatchObject({ ok: true, entries: [], files: [], deletedDocuments: 0 });
   });
 
   it('refuses to write a bundle that would not verify', () => {

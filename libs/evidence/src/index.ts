@@ -35,7 +35,7 @@
  *
  * 3. The bundle (bundle-writer.ts, bundle-reader.ts; layout and words in manifest.ts, readme.ts).
  *      writeEvidenceBundle({ ownerId, chain, signedHead, publicKeys, documents: [{ documentId,
- *        content: bytes | Readable | () => Readable }], generatedAt, keysUrl? }) -> Readable (a ZIP)
+ *        content: bytes | Readable | () => Readable }], generatedAt }) -> Readable (a ZIP)
  *        README.txt, manifest.json, chain.json, head.json, head.bin, head.sig, key.pem, keys.json,
  *        files/<upload entry>-<safe file name> for each document not deleted. Streams one file at a
  *        time with backpressure; checks its input first (EvidenceBundleError).
@@ -43,6 +43,16 @@
  *        { ok: true, ownerId, head, key, entries, files, deletedDocuments }
  *        | { ok: false, ownerId, head, key, failures: [{ where: 'entry N' | <path> | 'head' | ..., reason }] }
  *      pinnedKeys(publicKeyPem) -> EvidencePublicKeys holding only that key (the CLI's --key).
+ *    Everything in a bundle but keys.json is derived from the chain and the signed head, so the
+ *    verifier rebuilds README.txt, manifest.json, chain.json's layout, head.json, head.bin and key.pem
+ *    and demands the same bytes: one flipped byte anywhere is named. keys.json is the unsigned anchor
+ *    (a copy of what the vault published); pin the published keys to rule out a replaced key.
+ *    The verifier reads the ZIP into memory (a court's machine, one bundle); the writer streams.
+ *
+ * For the service that stores a chain: keep every field exactly as nextEntry returned it (`at` as the
+ * same ISO string, not a timestamp column re-formatted on the way out; `size` as a number), or the
+ * hashes will not match when the chain is read back. Append under the stream's expected version so
+ * two writers never fork the chain, and sign the new head after each append.
  */
 export * from './canonical.js';
 export * from './chain.js';

@@ -76,6 +76,14 @@ describe('evidence keys and signed heads', () => {
     expect(() => loadEvidenceKeyRing({ current: rsa })).toThrow(/not Ed25519/);
   });
 
+  it('takes an Ed25519 key made by `openssl genpkey` (what an operator runs to rotate)', () => {
+    const pem = execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519']).toString();
+    const publicPem = execFileSync('openssl', ['pkey', '-pubout'], { input: pem }).toString();
+    const ring = loadEvidenceKeyRing({ current: pem });
+    expect(ring.publicKeys.keys[0]!.publicKeyPem).toBe(publicPem);
+    expect(verifyHead(ring.sign(head('2026-03-20T12:00:00.000Z')), { keys: [{ ...ring.publicKeys.keys[0]!, publicKeyPem: publicPem }] }).ok).toBe(true);
+  });
+
   it('produces signatures that openssl verifies over the canonical head bytes', () => {
     const key = generateEvidenceKey();
     const signed = signHead({ ...head('2026-03-20T12:00:00.000Z'), keyId: key.keyId }, createPrivateKey(key.privateKeyPem));

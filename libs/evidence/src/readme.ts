@@ -40,6 +40,14 @@ chain after editing it, but could not make a new signature without the vault's p
 Deleting a document keeps an entry that it existed, with its fingerprint, but not its contents:
 deleted documents appear in ${F.manifest} and ${F.chain} with status "deleted" and no file.
 
+THE ENTRIES
+
+Each entry of ${F.chain} has an "action": "uploaded" (the document, its title, category, file name,
+size and SHA-256 at the time), "key-evidence-marked" / "key-evidence-unmarked" (the owner flagged
+it, or took the flag away), "viewed", "deleted", or "exported" (this kind of bundle was made). "at"
+is the time (UTC) and "actor" who did it: "owner" is the account holder, "viewer" a family member
+reading through an access key the owner approved ("id" names the key).
+
 WHAT IS IN THE BUNDLE
 
   ${F.readme.padEnd(14)} this text
@@ -51,7 +59,9 @@ WHAT IS IN THE BUNDLE
   ${F.headBytes.padEnd(14)} the exact bytes that were signed
   ${F.headSignature.padEnd(14)} the signature, 64 raw bytes
   ${F.signingKey.padEnd(14)} the public key that signed the head
-  ${F.keys.padEnd(14)} the vault's evidence public keys (current and still-honoured ones)
+  ${F.keys.padEnd(14)} the vault's evidence public keys (current and still-honoured ones) when
+                 the bundle was made; not covered by the signature: trust comes from
+                 comparing the key with the one the vault publishes (see below)
   ${BUNDLE_FILES_DIR}<entry>-<name> the original files of documents that still exist; <entry> is
                  the number of the entry that recorded the upload
 
@@ -70,6 +80,9 @@ bundle is the vault's own, pin the published key:
   npm run verify-evidence -- <bundle.zip> --key <public key .pem>
 
 CHECKING IT BY HAND, WITH STANDARD TOOLS
+
+Unzip the bundle and run these commands in its folder (a Linux or macOS shell with OpenSSL 3,
+jq and sha256sum).
 
 1. The public key. The head was signed by this Ed25519 key (also in ${F.signingKey}):
 

@@ -4,7 +4,7 @@ export interface HttpAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
-  json<T = any>(): T;
+  json<T = unknown>(): T;
 }
 
 /**
@@ -19,7 +19,7 @@ export function sendHttp(url: string, options: { method?: string; headers?: Reco
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => {
         const body = Buffer.concat(parts);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T,>() => JSON.parse(body.toString('utf8')) as T });
       });
       res.on('error', reject);
     });

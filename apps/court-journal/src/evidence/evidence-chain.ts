@@ -1,8 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { EvidenceEntrySummary, SignedEvidenceHead } from '@lv/contracts';
-import { nextEntry, type EvidenceEntry, type EvidenceFacts, type EvidenceKeyRing } from '@lv/evidence';
-import { ConcurrencyError } from '@lv/platform/errors';
-import type { EventMetadata, EventStore } from '@lv/platform/event-store';
+import { nextEntry, ZERO_HASH, type EvidenceEntry, type EvidenceFacts, type EvidenceKeyRing } from '@lv/evidence';
+import { retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 
 /**
  * An owner's evidence chain: the stream `evidence-{ownerId}` in this service's event store, one
@@ -42,8 +41,11 @@ export class EvidenceChain {
    * Appends an entry in the caller's transaction (with the document event that caused it). A lost
    * race throws ConcurrencyError: the caller's command handler decides again (handleCommand does).
    */
-  async appendIn(em: EntityManager, ownerId: string, facts: EvidenceFacts, metadata: EventMetadata = {}): Promise<{ entry: EvidenceEntry; head: SignedEvidenceHead }> {
+  async appendIn(em: EntityManager, ownerId: string, facts: EvidenceFacts, metadata: EventMetadata = {}, guard?: (em: EntityManager) => Promise<void>): Promise<{ entry: EvidenceEntry; head: SignedEvidenceHead }> {
     const { version, entry: prev } = await this.last(em, ownerId);
+    // Checked after the version is read: a change committed since makes this append conflict and
+    // the check run again (a view of a document deleted meanwhile is refused, never chained after its deletion).
+    await guard?.(em);
     const entry = nextEntry(prev, facts);
     const head = this.keys.sign({ ownerId, sequence: entry.sequence, headHash: entry.hash, signedAt: new Date(this.now()).toISOString() });
     await this.store.appendToStream(em, evidenceStreamId(ownerId), EVIDENCE_STREAM_TYPE, version === 0 ? 'no_stream' : version, [
@@ -52,22 +54,18 @@ export class EvidenceChain {
     return { entry, head };
   }
 
-  /** Appends an entry on its own (a view, an export), retrying on a lost race. */
-  async append(orm: MikroORM, ownerId: string, facts: EvidenceFacts, metadata: EventMetadata = {}): Promise<{ entry: EvidenceEntry; head: SignedEvidenceHead }> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await orm.em.fork().transactional((tem) => this.appendIn(tem, ownerId, facts, metadata));
-      } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt >= APPEND_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
-      }
-    }
+  /**
+   * Appends an entry on its own (a view, an export), retrying on a lost race; `guard` (throwing to
+   * refuse) runs in the append's transaction on every attempt.
+   */
+  async append(orm: MikroORM, ownerId: string, facts: EvidenceFacts, metadata: EventMetadata = {}, guard?: (em: EntityManager) => Promise<void>): Promise<{ entry: EvidenceEntry; head: SignedEvidenceHead }> {
+    return retryOnConflict(APPEND_ATTEMPTS, () => orm.em.fork().transactional((tem) => this.appendIn(tem, ownerId, facts, metadata, guard)));
   }
 
   /** The chain's signed head; an empty chain's head (sequence 0, 64 zeros) is signed when asked. */
   async head(em: EntityManager, ownerId: string): Promise<SignedEvidenceHead> {
     const { head } = await this.last(em, ownerId);
-    return head ?? this.keys.sign({ ownerId, sequence: 0, headHash: '0'.repeat(64), signedAt: new Date(this.now()).toISOString() });
+    return head ?? this.keys.sign({ ownerId, sequence: 0, headHash: ZERO_HASH, signedAt: new Date(this.now()).toISOString() });
   }
 
   /** Every entry, first to last, with the head signed after the last one (what a bundle carries). */

@@ -48,9 +48,13 @@ export class CourtUploads {
     await em.execute('update court_uploads set multipart_upload_id = ?, last_activity_at = now() where id = ?', [multipartUploadId, id]);
   }
 
-  /** The ticket is used up (the document is stored, or the upload failed and its object is queued for removal). */
-  async close(em: EntityManager, id: string): Promise<void> {
-    await em.execute('delete from court_uploads where id = ?', [id]);
+  /**
+   * The ticket is used up (the document is stored, or the upload failed and its object is queued for
+   * removal). False when it was already gone: the sweeper took it for dead and queued its object's removal.
+   */
+  async close(em: EntityManager, id: string): Promise<boolean> {
+    const rows = await em.execute<{ id: string }[]>('delete from court_uploads where id = ? returning id::text as id', [id]);
+    return rows.length > 0;
   }
 
   /**

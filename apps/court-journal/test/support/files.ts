@@ -28,5 +28,6 @@ export const courtFiles = {
   jpeg: (size = 4000) => withTail(Buffer.from([0xff, 0xd8, 0xff, 0xe0]), size),
   png: (size = 4000) => withTail(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), size),
   txt: (words = 'Saturday 14 March: handover at 10:00, arrived 10:45. — Noté ✓\n') => Buffer.from(`${words}${randomBytes(8).toString('hex')}\n`),
+  zip: () => Buffer.concat([zipOf(['photos/a.jpg', 'photos/b.jpg', 'notes.txt']), randomBytes(500)]),
   exe: (size = 4000) => withTail(Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00', 'latin1'), size),
 };

@@ -1,7 +1,9 @@
 // court-journal booted in-process (its Nest NATS microservice and its HTTP listener for bytes) against
 // the machine's real PostgreSQL, NATS (JetStream) and Redis and the embedded S3-protocol server.
 // Each spec file gets its own STACK_ID, database and bucket directory.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +19,45 @@ export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const COURT_LINK_SECRET = 'spec-court-link-secret-0123456789abcdef';
 
+/** What the specs need of the S3 stand-in, in this process or in a child of its own. */
+type S3 = Pick<RunningS3Server, 'endpoint' | 'accessKey' | 'secretKey' | 'close'>;
+
+const freePort = () => new Promise<number>((resolve, reject) => {
+  const server = createServer();
+  server.once('error', reject);
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    server.close(() => resolve(port));
+  });
+});
+
+/**
+ * The S3 stand-in as a child process (tools/dev/s3-server.mjs), for specs that measure this
+ * process's memory: the stand-in's own copies of the parts it receives then do not count.
+ */
+async function startS3Child(directory: string): Promise<S3> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['tools/dev/s3-server.mjs', '--port', String(port), '--dir', directory, '--access-key', 'spec-key', '--secret-key', 'spec-secret'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the S3 stand-in exited with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('S3-protocol server on')) resolve(); });
+  });
+  child.removeAllListeners('exit');
+  return {
+    endpoint: `http://127.0.0.1:${port}`, accessKey: 'spec-key', secretKey: 'spec-secret',
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
 export interface CourtHarness {
   stackId: string;
   db: TestDatabase;
-  s3: RunningS3Server;
+  s3: S3;
   s3Dir: string;
   app: INestMicroservice;
   keys: { privateKey: string; publicKey: string };
@@ -28,6 +65,7 @@ export interface CourtHarness {
   httpUrl: string;
   service: import('../../src/court-journal.service.js').CourtJournalService;
   orm: import('@lv/platform/database').MikroORM;
+  redis: import('ioredis').Redis;
   nats: import('@nats-io/transport-node').NatsConnection;
   storage: import('@lv/platform/storage').ObjectStorage;
   rpc: import('@lv/platform/nest').RpcClient;
@@ -36,7 +74,7 @@ export interface CourtHarness {
   close(): Promise<void>;
 }
 
-export async function startCourtJournal(label: string, overrides: Record<string, string> = {}): Promise<CourtHarness> {
+export async function startCourtJournal(label: string, overrides: Record<string, string> = {}, options: { s3InChildProcess?: boolean } = {}): Promise<CourtHarness> {
   // Subjects are fixed when the controller module loads: choose this spec's stack first.
   const stackId = uniqueStackId(label);
   process.env.STACK_ID = stackId;
@@ -51,7 +89,7 @@ export async function startCourtJournal(label: string, overrides: Record<string,
   const db = await createTestDatabase([], label);
   await db.orm.close();
   const s3Dir = await mkdtemp(join(tmpdir(), `lv-${label}-`));
-  const s3 = await startS3Server({ port: 0, directory: s3Dir, accessKey: 'spec-key', secretKey: 'spec-secret' });
+  const s3 = options.s3InChildProcess ? await startS3Child(s3Dir) : await startS3Server({ port: 0, directory: s3Dir, accessKey: 'spec-key', secretKey: 'spec-secret' });
 
   const env = {
     DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
@@ -72,6 +110,7 @@ export async function startCourtJournal(label: string, overrides: Record<string,
     stackId, db, s3, s3Dir, app, keys, evidenceKey, rpc,
     service: app.get(CourtJournalService),
     orm: running.core.orm,
+    redis: running.core.redis,
     nats: running.core.nats,
     storage: app.get(COURT_OBJECT_STORAGE),
     httpUrl: app.get(CourtHttpServer).url,

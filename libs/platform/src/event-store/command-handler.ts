@@ -46,24 +46,33 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   // the default covers the 8-way race with room to spare, and jitter spreads the retries out.
   const implicit = options.expectedVersion === undefined || options.expectedVersion === 'any';
   const attempts = implicit ? (options.retries ?? DEFAULT_RETRIES) + 1 : 1;
-  for (let attempt = 1; ; attempt++) {
+  return retryOnConflict(attempts, () =>
+    em.fork().transactional(async (tem) => {
+      const { events: history, version } = await store.readStream<Event>(tem, options.streamId);
+      if (options.expectedVersion !== undefined && options.expectedVersion !== 'any') {
+        const expected = options.expectedVersion === 'no_stream' ? 0 : options.expectedVersion;
+        if (expected !== version) throw new ConcurrencyError(options.streamId, options.expectedVersion);
+      }
+      const state = foldEvents(decider, history.map((e) => ({ type: e.type, data: e.data }) as Event));
+      const decided = decider.decide(command, state);
+      if (decided.length === 0) return { state, events: [], version };
+      const result = await store.appendToStream(tem, options.streamId, options.streamType, version, decided, options.metadata);
+      await options.alsoInTransaction?.(tem, result.events);
+      return { state: decided.reduce((s, e) => decider.evolve(s, e), state), events: result.events, version: result.nextExpectedVersion };
+    }));
+}
+
+/**
+ * Runs `attempt` up to `attempts` times while it loses races (ConcurrencyError), with a random pause
+ * before each retry (full jitter, doubling from 2 ms). Any other error, or the last conflict, is thrown.
+ */
+export async function retryOnConflict<T>(attempts: number, attempt: () => Promise<T>): Promise<T> {
+  for (let round = 1; ; round++) {
     try {
-      return await em.fork().transactional(async (tem) => {
-        const { events: history, version } = await store.readStream<Event>(tem, options.streamId);
-        if (options.expectedVersion !== undefined && options.expectedVersion !== 'any') {
-          const expected = options.expectedVersion === 'no_stream' ? 0 : options.expectedVersion;
-          if (expected !== version) throw new ConcurrencyError(options.streamId, options.expectedVersion);
-        }
-        const state = foldEvents(decider, history.map((e) => ({ type: e.type, data: e.data }) as Event));
-        const decided = decider.decide(command, state);
-        if (decided.length === 0) return { state, events: [], version };
-        const result = await store.appendToStream(tem, options.streamId, options.streamType, version, decided, options.metadata);
-        await options.alsoInTransaction?.(tem, result.events);
-        return { state: decided.reduce((s, e) => decider.evolve(s, e), state), events: result.events, version: result.nextExpectedVersion };
-      });
+      return await attempt();
     } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(RETRY_JITTER_CAP_MS, 2 ** attempt)));
+      if (!(error instanceof ConcurrencyError) || round >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(RETRY_JITTER_CAP_MS, 2 ** round)));
     }
   }
 }

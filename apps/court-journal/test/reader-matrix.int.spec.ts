@@ -1,0 +1,85 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { AccessTokenSigner } from '@lv/platform/auth';
+import { RawRpc, TestViewerIssuer, generateTestKeys, runReaderMatrix, sendHttp } from '@lv/testing';
+import { courtFiles } from './support/files.js';
+import { NATS_URL, startCourtJournal, type CourtHarness } from './support/harness.js';
+
+// Every court-journal handler against every kind of caller (libs/testing runReaderMatrix), taken
+// from the running service's handler registry: a handler added later is in the matrix without a list.
+
+jest.setTimeout(120_000);
+
+const secret = (label: string) => `${label}${randomBytes(6).toString('hex')}`;
+
+describe('court-journal reader matrix', () => {
+  let h: CourtHarness;
+  let rpc: RawRpc;
+  let viewers: TestViewerIssuer;
+  const viewerKeys = generateTestKeys();
+  const ownerId = randomUUID();
+  const anotherOwnerId = randomUUID();
+
+  /** Start + PUT, as the SPA does through the gateway. */
+  async function file(token: string, title: string): Promise<{ id: string }> {
+    const body = courtFiles.pdf(2048);
+    const ticket = await rpc.call<{ uploadId: string }>('rpc.court-journal.start-upload', { title, category: 'Custody', fileName: `${title}.pdf`, size: body.length }, token);
+    const answer = await sendHttp(`${h.httpUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}` }, chunks: [body] });
+    if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
+    return answer.json<{ id: string }>();
+  }
+
+  beforeAll(async () => {
+    h = await startCourtJournal('courtmx', { VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey });
+    viewers = new TestViewerIssuer(h.redis, viewerKeys);
+    rpc = await new RawRpc(NATS_URL).connect();
+  });
+
+  afterAll(async () => {
+    await rpc?.close();
+    await h?.close();
+  });
+
+  it('allows exactly what each handler declares, and never shows one vault to another', async () => {
+    const ownerTitle = secret('ownerdocument');
+    const document = await file(h.tokenFor(ownerId), ownerTitle);
+    await file(h.tokenFor(anotherOwnerId), secret('otherdocument'));
+
+    const result = await runReaderMatrix({
+      handlers: h.app.get((await import('@lv/platform/nest')).RpcHandlerRegistry).handlers(),
+      natsUrl: NATS_URL,
+      accessTokens: new AccessTokenSigner(h.keys.privateKey),
+      viewers,
+      ownerId,
+      anotherOwnerId,
+      payloads: {
+        'rpc.court-journal.file-link': { id: document.id, disposition: 'inline' },
+        'rpc.court-journal.titles': { ids: [document.id] },
+      },
+      ownerSecrets: [ownerTitle, document.id],
+      ownerReads: ['rpc.court-journal.list', 'rpc.court-journal.titles', 'rpc.court-journal.file-link', 'rpc.court-journal.evidence-entries'],
+    });
+
+    if (process.env.MATRIX_PRINT) console.log(result.table());
+    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set([
+      'rpc.court-journal.health', 'rpc.court-journal.stats', 'rpc.court-journal.start-upload', 'rpc.court-journal.list', 'rpc.court-journal.set-key-evidence',
+      'rpc.court-journal.delete', 'rpc.court-journal.file-link', 'rpc.court-journal.evidence-head', 'rpc.court-journal.evidence-entries',
+      'rpc.court-journal.bundle-link', 'rpc.court-journal.public-keys', 'rpc.court-journal.titles', 'rpc.court-journal.op.rebuild-projections',
+    ]));
+    expect(result.rows.some((row) => row.subject === 'rpc.court-journal.list' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
+    expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
+    expect(result.unexpectedDenials).toEqual([]);
+    expect(result.leaks).toEqual([]);
+    expect(result.blindOwnerReads).toEqual([]);
+    expect(result.crashes).toEqual([]);
+
+    // A viewer with 'court-journal' lists the owner's documents (scoped by vaultOwnerId) and changes nothing.
+    const viewer = viewers.issue(ownerId, ['court-journal']);
+    const list = await rpc.call<{ id: string; title: string }[]>('rpc.court-journal.list', {}, viewer.token);
+    expect(list.map((d) => d.title)).toEqual([ownerTitle]);
+    await expect(rpc.call('rpc.court-journal.file-link', { id: document.id, disposition: 'inline' }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(rpc.call('rpc.court-journal.delete', { id: document.id }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    // A viewer with another scope sees no documents.
+    await expect(rpc.call('rpc.court-journal.list', {}, viewers.issue(ownerId, ['letters']).token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

@@ -10,7 +10,9 @@ import { jest } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
-import { CourtMessages, VaultMediaRpc, type AccessTokenClaims, type CourtDocument, type CourtFileLink } from '@lv/contracts';
+import {
+  CourtMessages, VaultMediaRpc, type AccessTokenClaims, type CourtDocument, type CourtFileLink, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead,
+} from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import {
@@ -141,7 +143,7 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
     const { createHash } = await import('node:crypto');
     expect(document.sha256).toBe(createHash('sha256').update(PDF).digest('hex'));
 
-    expect((await send(`${base}/api/court/documents`, { headers: aliceAuth })).json().map((d: CourtDocument) => d.id)).toEqual([document.id]);
+    expect((await send(`${base}/api/court/documents`, { headers: aliceAuth })).json<CourtDocument[]>().map((d) => d.id)).toEqual([document.id]);
     expect((await send(`${base}/api/court/documents`, { headers: bobAuth })).json()).toEqual([]);
   });
 
@@ -156,7 +158,7 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
       expect({ disposition, status: link.status, body: link.json() }).toEqual({ disposition, status: 404, body: notFound });
     }
     // Still Alice's, unchanged.
-    expect((await send(`${base}/api/court/documents`, { headers: aliceAuth })).json()[0]).toMatchObject({ id: document.id, is_key_evidence: false });
+    expect((await send(`${base}/api/court/documents`, { headers: aliceAuth })).json<CourtDocument[]>()[0]).toMatchObject({ id: document.id, is_key_evidence: false });
   });
 
   it('previews inline and downloads as an attachment, nosniff, only with the owner’s binding cookie', async () => {
@@ -187,19 +189,19 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
 
   it('refuses a disguised file (a PNG named .pdf, bytes of no accepted kind) with 415, whatever the browser claimed', async () => {
     const png = await uploadAs(aliceAuth, { title: 'Not a PDF', category: 'Support', fileName: 'statement.pdf' }, PNG, 'application/pdf');
-    expect({ status: png.status, code: png.json().code }).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA' });
+    expect({ status: png.status, code: png.json<{ code: string }>().code }).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA' });
     const exe = await uploadAs(aliceAuth, { title: 'A program', category: 'Other', fileName: 'photo.jpg' }, Buffer.concat([Buffer.from('MZ'), randomBytes(500)]), 'image/jpeg');
-    expect({ status: exe.status, code: exe.json().code }).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA' });
+    expect({ status: exe.status, code: exe.json<{ code: string }>().code }).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA' });
     expect((await send(`${base}/api/court/documents`, { headers: aliceAuth })).json()).toHaveLength(1);
   });
 
   it('publishes the evidence keys to anyone, signs the owner’s chain head, and hands the owner a ZIP bundle', async () => {
     const published = await send(`${base}/api/court/evidence/keys`);
     expect(published.status).toBe(200);
-    expect(published.json().keys[0]).toMatchObject({ algorithm: 'Ed25519', publicKeyPem: expect.stringContaining('BEGIN PUBLIC KEY'), validUntil: null });
+    expect(published.json<EvidencePublicKeys>().keys[0]).toMatchObject({ algorithm: 'Ed25519', publicKeyPem: expect.stringContaining('BEGIN PUBLIC KEY'), validUntil: null });
     const head = await send(`${base}/api/court/evidence/head`, { headers: aliceAuth });
-    expect(head.json()).toMatchObject({ ownerId: alice, keyId: published.json().keys[0].keyId });
-    expect(head.json().sequence).toBeGreaterThanOrEqual(1);
+    expect(head.json()).toMatchObject({ ownerId: alice, keyId: published.json<EvidencePublicKeys>().keys[0]!.keyId });
+    expect(head.json<SignedEvidenceHead>().sequence).toBeGreaterThanOrEqual(1);
     const link = await send(`${base}/api/court/evidence/bundle-link`, { method: 'POST', headers: aliceAuth });
     const zip = await send(`${base}${(link.json() as CourtFileLink).url}`, { headers: { cookie: cookieOf(link) } });
     expect(zip.status).toBe(200);
@@ -207,7 +209,7 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
     expect(String(zip.headers['content-disposition'])).toMatch(/^attachment/);
     expect(zip.body.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
     // Bob's chain is his own: nothing of Alice's in it.
-    expect((await send(`${base}/api/court/evidence/entries`, { headers: bobAuth })).json().filter((e: { documentId: string | null }) => e.documentId === document.id)).toEqual([]);
+    expect((await send(`${base}/api/court/evidence/entries`, { headers: bobAuth })).json<EvidenceEntrySummary[]>().filter((e) => e.documentId === document.id)).toEqual([]);
   });
 
   it('puts a journal note (.txt) on the owner’s timeline, titled by court-journal; deleting the entry there deletes the document', async () => {
@@ -225,7 +227,7 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
     expect((await send(`${base}/api/timeline/${saved.id}`, { method: 'DELETE', headers: bobAuth })).status).toBe(404);
     expect((await send(`${base}/api/timeline/${saved.id}`, { method: 'DELETE', headers: aliceAuth })).status).toBe(204);
     expect(await entryOf(aliceAuth)).toBeUndefined();
-    expect((await send(`${base}/api/court/documents`, { headers: aliceAuth })).json().map((d: CourtDocument) => d.id)).not.toContain(saved.id);
+    expect((await send(`${base}/api/court/documents`, { headers: aliceAuth })).json<CourtDocument[]>().map((d) => d.id)).not.toContain(saved.id);
   });
 
   it('lets the owner mark key evidence and delete; the chain keeps every step', async () => {

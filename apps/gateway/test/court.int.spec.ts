@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
 import {
-  COURT_FILE_MAX_BYTES, CourtJournalRpc, CourtMessages, TimelineRpc, VaultMediaRpc, type AccessTokenClaims, type CourtDocument,
+  COURT_FILE_MAX_BYTES, CourtJournalRpc, CourtMessages, TimelineRpc, VaultMediaRpc, type AccessTokenClaims, type CourtDocument, type EvidencePublicKeys,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
@@ -47,7 +47,8 @@ const courtDocument = (over: Partial<CourtDocument> = {}): CourtDocument => ({
 });
 
 const send = sendHttp;
-const json = (a: HttpAnswer) => a.json();
+/** An answer's JSON: an ErrorBody or a reply, compared whole with toEqual. */
+const json = (a: HttpAnswer) => a.json<{ code?: string } & Record<string, unknown>>();
 const jsonBody = (value: unknown) => ({ headers: { ...auth, 'content-type': 'application/json' }, chunks: [Buffer.from(JSON.stringify(value))] });
 
 /** What court-journal's HTTP listener received, per request. */
@@ -186,7 +187,7 @@ describe('gateway court routes (in-process, stand-in court-journal)', () => {
     expect(received.length).toBe(httpBefore);
     const keysAnswer = await send(`${base}/api/court/evidence/keys`);
     expect(keysAnswer.status).toBe(200);
-    expect(json(keysAnswer).keys[0]).toMatchObject({ keyId: 'k1', algorithm: 'Ed25519' });
+    expect(keysAnswer.json<EvidencePublicKeys>().keys[0]).toMatchObject({ keyId: 'k1', algorithm: 'Ed25519' });
     expect(courtJournal.callsTo(CourtJournalRpc.publicKeys).at(-1)!.auth.accessToken).toBeUndefined();
   });
 

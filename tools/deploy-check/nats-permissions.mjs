@@ -43,9 +43,14 @@ export const NATS_USERS = [
     why: 'recordings; its hashing enqueuer reads its own events',
   },
   {
+    user: 'court-journal', stream: 'court-journal', serves: ['court-journal'], calls: [], deny: [], consumes: [],
+    why: 'court documents and the evidence chain; publishes court-journal.> events',
+  },
+  {
     // Its own stream exists (every service's platform bootstrap makes one) but carries nothing yet.
-    user: 'timeline', stream: 'timeline', serves: ['timeline'], calls: ['rpc.letters.titles', 'rpc.vault-media.titles'], deny: [], consumes: ['letters', 'vault-media'],
-    why: "the timeline read model: letters' and vault-media's events, their titles on request",
+    user: 'timeline', stream: 'timeline', serves: ['timeline'],
+    calls: ['rpc.letters.titles', 'rpc.vault-media.titles', 'rpc.court-journal.titles'], deny: [], consumes: ['letters', 'vault-media', 'court-journal'],
+    why: "the timeline read model: letters', vault-media's and court-journal's events, their titles on request",
   },
   {
     user: 'worker', stream: null, serves: [], calls: ['rpc.vault-media.report-hash'], deny: [], consumes: [],
@@ -53,7 +58,7 @@ export const NATS_USERS = [
   },
   {
     user: 'gateway', stream: null, serves: [],
-    calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>'],
+    calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>'],
     deny: ['rpc.*.op.>'],
     consumes: [],
     why: "the HTTP API: calls every service, never the operators' commands",

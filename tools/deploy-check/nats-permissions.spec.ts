@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { IdentityRpc, LettersRpc, streamNameFor as contractsStreamName, SERVICES, TimelineRpc, VaultMediaRpc } from '@lv/contracts';
+import { CourtJournalRpc, IdentityRpc, LettersRpc, streamNameFor as contractsStreamName, SERVICES, TimelineRpc, VaultMediaRpc } from '@lv/contracts';
 import { subjectMatches } from '@lv/platform/messaging';
 import { services } from '../dev/services.mjs';
 import { AUTH_CONF_PATHS, NATS_USERS, passwordVariable, permissionsOf, renderAuthConf, streamNameFor } from './nats-permissions.mjs';
@@ -51,7 +51,7 @@ describe('NATS permissions: the generated file', () => {
 });
 
 describe('NATS permissions: the subject registry', () => {
-  const registries = { identity: IdentityRpc, letters: LettersRpc, 'vault-media': VaultMediaRpc, timeline: TimelineRpc } as const;
+  const registries = { identity: IdentityRpc, letters: LettersRpc, 'vault-media': VaultMediaRpc, timeline: TimelineRpc, 'court-journal': CourtJournalRpc } as const;
   const subjectsOf = (registry: Record<string, { subject: string }>) => Object.values(registry).map((d) => d.subject);
 
   it.each(Object.entries(registries))("lets only %s serve its RPC subjects", (owner, registry) => {

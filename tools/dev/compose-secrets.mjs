@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Secrets of the docker-compose stack, generated on this machine at first use instead of shipped in
-// docker-compose.yml (a published MEDIA_LINK_SECRET lets anyone sign playback links):
+// docker-compose.yml (a published MEDIA_LINK_SECRET or COURT_LINK_SECRET lets anyone sign playback or court file links):
 //
 //   node tools/dev/compose-secrets.mjs [--secrets-file .env] [--tls-dir .data/compose/nats-tls]
 //
@@ -32,6 +32,7 @@ export function secretGenerators() {
     MINIO_ROOT_USER: () => `lv${hex(9)}`,
     MINIO_ROOT_PASSWORD: () => hex(20),
     MEDIA_LINK_SECRET: () => hex(32),
+    COURT_LINK_SECRET: () => hex(32),
     DEVICE_COOKIE_SECRET: () => hex(32),
     // nats-server parses the value of an environment variable as config ("4e5…" is a number): a
     // letter first keeps it a string (libs/platform/src/config checks NATS_PASSWORD the same way).

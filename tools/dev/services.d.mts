@@ -7,12 +7,14 @@ export interface StackContext {
   nodeEnv: string;
   databaseUrl(suffix: string): string;
   jwt: { publicKey: string; privateKey: string };
+  /** court-journal's Ed25519 evidence key (PEM text). */
+  evidenceKey: { publicKey: string; privateKey: string };
   s3: { endpoint: string; region: string; accessKey: string; secretKey: string };
   smtp: { host: string; port: number };
   http: { host: string; port: number };
   webDistDir: string;
   healthServices: string[];
-  /** Ports the stack picked for services' internal HTTP listeners (vault-media's byte streams). */
+  /** Ports the stack picked for services' internal HTTP listeners (vault-media's and court-journal's byte streams). */
   internalPorts?: Record<string, number>;
 }
 export interface ServiceEntry {
@@ -29,6 +31,7 @@ export declare function databaseEnv(ctx: StackContext, suffix: string): Record<s
 export declare function s3Env(ctx: StackContext): Record<string, string>;
 export declare function smtpEnv(ctx: StackContext): Record<string, string>;
 export declare function mediaHttp(ctx: StackContext): { host: string; port: number };
+export declare function courtHttp(ctx: StackContext): { host: string; port: number };
 export declare function devSecret(ctx: StackContext, purpose: string): string;
 export declare function healthServiceNames(): string[];
 export declare function databaseName(prefix: string, suffix: string): string;

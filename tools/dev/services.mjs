@@ -26,6 +26,7 @@
 //   databaseUrl(suffix)                  postgres://postgres@127.0.0.1:5432/<dbPrefix><suffix>
 //   jwt: { publicKey, privateKey }       PEM text (apps accept a PEM or a path: readPem())
 //   viewerJwt: { publicKey, privateKey } the viewer tokens' own pair (optional: without it, no viewers)
+//   evidenceKey: { publicKey, privateKey } court-journal's Ed25519 evidence key (PEM text)
 //   s3: { endpoint, region, accessKey, secretKey }
 //   smtp: { host, port }
 //   http: { host, port }                 where the gateway listens
@@ -63,6 +64,9 @@ export const s3Env = (ctx) => ({
  * proxies to: a free port the stack picked (ctx.internalPorts), else the gateway's port + 1.
  */
 export const mediaHttp = (ctx) => ({ host: '127.0.0.1', port: ctx.internalPorts?.['vault-media'] ?? ctx.http.port + 1 });
+
+/** court-journal's internal listener for byte streams (document uploads, files, evidence bundles), the same way. */
+export const courtHttp = (ctx) => ({ host: '127.0.0.1', port: ctx.internalPorts?.['court-journal'] ?? ctx.http.port + 2 });
 
 /** A secret of the dev stack derived from its private key (stable across restarts, never committed). */
 export const devSecret = (ctx, purpose) => createHash('sha256').update(`legacy-vault-dev/${purpose}/`).update(ctx.jwt.privateKey).digest('hex');
@@ -109,6 +113,23 @@ export const services = [
     }),
   },
   {
+    // Court documents and the Court Journal, with the owner's signed evidence chain.
+    name: 'court-journal',
+    kind: 'service',
+    entry: 'apps/court-journal/dist/main.js',
+    database: 'court_journal',
+    config: { module: 'apps/court-journal/src/config.ts', schema: 'courtJournalConfigSchema' },
+    env: (ctx) => ({
+      ...commonEnv(ctx),
+      ...databaseEnv(ctx, 'court_journal'),
+      ...s3Env(ctx),
+      COURT_JOURNAL_HTTP_HOST: courtHttp(ctx).host,
+      COURT_JOURNAL_HTTP_PORT: String(courtHttp(ctx).port),
+      COURT_LINK_SECRET: devSecret(ctx, 'court-links'),
+      EVIDENCE_SIGNING_KEY: ctx.evidenceKey.privateKey,
+    }),
+  },
+  {
     // The vault timeline: a read model of every service's published events (its own process and
     // database; see README, "Why the timeline is its own service").
     name: 'timeline',
@@ -140,6 +161,7 @@ export const services = [
       COOKIE_SECURE: 'false',
       HEALTH_SERVICES: ctx.healthServices.join(','),
       VAULT_MEDIA_URL: `http://${mediaHttp(ctx).host}:${mediaHttp(ctx).port}`,
+      COURT_JOURNAL_URL: `http://${courtHttp(ctx).host}:${courtHttp(ctx).port}`,
       DEVICE_COOKIE_SECRET: devSecret(ctx, 'device-cookies'),
     }),
   },

@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { services, healthServiceNames, databaseName } from './services.mjs';
-import { ensureJwtKeys } from './keys.mjs';
+import { ensureEvidenceKey, ensureJwtKeys } from './keys.mjs';
 import { DEFAULT_S3_ACCESS_KEY, DEFAULT_S3_SECRET_KEY } from './s3-server.mjs';
 import { startSmtpCatcher } from './smtp-catcher.mjs';
 import { provideInfrastructure, withDatabase, withRedisDb, InfraError } from './infra.mjs';
@@ -470,7 +470,9 @@ export async function startStack(options = {}) {
     const keys = ensureJwtKeys({ privateKeyPath: join(dataDir, 'keys', 'jwt-private.pem'), publicKeyPath: join(dataDir, 'keys', 'jwt-public.pem') });
     // Viewer tokens (view sessions of a vault) have a key pair of their own, apart from identity's.
     const viewerKeys = ensureJwtKeys({ privateKeyPath: join(dataDir, 'keys', 'viewer-jwt-private.pem'), publicKeyPath: join(dataDir, 'keys', 'viewer-jwt-public.pem') });
-    if (keys.created || viewerKeys.created) log(`[stack] generated RS256 keys in ${join(dataDir, 'keys')}`);
+    // court-journal's evidence key (Ed25519): kept like the others, so bundles exported earlier still verify.
+    const evidenceKey = ensureEvidenceKey({ privateKeyPath: join(dataDir, 'keys', 'evidence-private.pem'), publicKeyPath: join(dataDir, 'keys', 'evidence-public.pem') });
+    if (keys.created || viewerKeys.created || evidenceKey.created) log(`[stack] generated keys in ${join(dataDir, 'keys')}`);
 
     const s3 = await startS3Process({
       port: s3Port,
@@ -505,8 +507,8 @@ export async function startStack(options = {}) {
       await flushRedisDb(infra.redis, redisDb, log);
     }
 
-    // Internal listeners (vault-media's byte streams) get free ports of their own.
-    const internalPorts = { 'vault-media': await freePort(infraHost) };
+    // Internal listeners (vault-media's and court-journal's byte streams) get free ports of their own.
+    const internalPorts = { 'vault-media': await freePort(infraHost), 'court-journal': await freePort(infraHost) };
 
     const ctx = {
       internalPorts,
@@ -518,6 +520,7 @@ export async function startStack(options = {}) {
       databaseUrl: (suffix) => withDatabase(infra.postgres, databaseName(dbPrefix, suffix)),
       jwt: { publicKey: keys.publicKey, privateKey: keys.privateKey },
       viewerJwt: { publicKey: viewerKeys.publicKey, privateKey: viewerKeys.privateKey },
+      evidenceKey: { publicKey: evidenceKey.publicKey, privateKey: evidenceKey.privateKey },
       s3: { endpoint: s3.endpoint, region: s3.region, accessKey: s3.accessKey, secretKey: s3.secretKey },
       smtp: { host: infraHost, port: mail.smtpPort },
       http: { host, port },

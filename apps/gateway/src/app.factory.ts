@@ -13,7 +13,9 @@ import { registerCrossSiteGuard } from './http/cross-site.guard.js';
 import { sendErrorResponse } from './http/error-response.js';
 import { PinoNestLogger } from './http/pino-nest-logger.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
-import { registerMediaBodyParsers } from './media/media-proxy.js';
+import { registerByteStreamBodyParsers } from './http/byte-stream-proxy.js';
+import { COURT_BODY_TYPES } from './court/court.tokens.js';
+import { MEDIA_BODY_TYPES } from './media/media.tokens.js';
 import { closeConnections, openConnections, type GatewayConnections } from './infra/connections.js';
 import { setupOpenApi } from './openapi.js';
 import { registerSpa } from './spa/spa.js';
@@ -112,8 +114,8 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     });
     await fastify.register(fastifyCookie);
-    // Upload bodies (video/webm, audio/webm) stream through to vault-media unparsed.
-    registerMediaBodyParsers(fastify);
+    // Upload bodies (recordings to vault-media, court documents to court-journal) stream through unparsed.
+    registerByteStreamBodyParsers(fastify, [...MEDIA_BODY_TYPES, ...COURT_BODY_TYPES]);
 
     setupOpenApi(app);
     if (!existsSync(join(config.WEB_DIST_DIR, 'index.html'))) logger.warn({ WEB_DIST_DIR: config.WEB_DIST_DIR }, 'WEB_DIST_DIR has no index.html: build the SPA (apps/web) to serve it');

@@ -5,6 +5,8 @@ import type { Logger } from '@lv/platform/logging';
 import { QueueSessionController } from './admin/queue-session.controller.js';
 import { AuthController } from './auth/auth.controller.js';
 import type { GatewayConfig } from './config.js';
+import { CourtController } from './court/court.controller.js';
+import { courtProviders } from './court/court.providers.js';
 import { HealthController } from './health/health.controller.js';
 import { HealthService } from './health/health.service.js';
 import { OwnerStrategy, ViewerStrategy } from './auth/caller.strategies.js';
@@ -45,7 +47,7 @@ export interface GatewayModuleOptions {
 }
 
 /**
- * The gateway: controllers per area (auth, me, vault, letters, media, timeline, health, admin), one global guard (every
+ * The gateway: controllers per area (auth, me, vault, letters, media, timeline, court, health, admin), one global guard (every
  * handler needs an owner's access token, or a viewer token on @ViewerRoute() handlers, unless it is @Public) and one global error filter.
  */
 @Module({})
@@ -54,7 +56,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, LettersController, ...MEDIA_CONTROLLERS, HealthController, QueueSessionController, ViewController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ViewController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },
@@ -71,6 +73,7 @@ export class GatewayModule {
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         ConnectionsCloser,
         ...mediaProviders(config),
+        ...courtProviders(config),
         VaultStatsService,
         HealthService,
       ],

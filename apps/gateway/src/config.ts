@@ -20,6 +20,11 @@ export const gatewayConfigSchema = commonConfigSchema.extend({
    */
   VAULT_MEDIA_URL: z.string().url().default('http://127.0.0.1:3401'),
   /**
+   * court-journal's internal HTTP listener for byte streams (document uploads in; previews, downloads
+   * and evidence bundles out). Everything else about court documents goes over NATS.
+   */
+  COURT_JOURNAL_URL: z.string().url().default('http://127.0.0.1:3402'),
+  /**
    * HMAC key of the lv_device cookie, which marks a browser that signed in to an account before, so
    * that failures from elsewhere do not lock it out (at least 32 characters; generated for the dev stack).
    */
@@ -54,6 +59,8 @@ export const gatewayConfigSchema = commonConfigSchema.extend({
    * waiting on a hung vault-media gets a 503 rather than a cut connection.
    */
   VAULT_MEDIA_IDLE_TIMEOUT_MS: positiveMs(20_000),
+  /** The same bound for the proxy to court-journal's byte listener. */
+  COURT_JOURNAL_IDLE_TIMEOUT_MS: positiveMs(20_000),
   /**
    * Mark cookies Secure (and send HSTS). Unset, it is on outside development (see the overwrite
    * below); the development stack sets 'false' for http://127.0.0.1.

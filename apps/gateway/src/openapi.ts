@@ -55,7 +55,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
   const unused = { close: () => Promise.resolve(), quit: () => Promise.resolve('OK'), disconnect: () => undefined };
   const connections = { rpc: unused as unknown as RpcClient, redis: unused, verifier: unused, nats: unused, storage: unused } as unknown as GatewayConnections;
-  const config = { VAULT_MEDIA_URL: 'http://127.0.0.1:9', RPC_TIMEOUT_MS: 1000, COOKIE_SECURE: false } as GatewayConfig;
+  const config = { VAULT_MEDIA_URL: 'http://127.0.0.1:9', COURT_JOURNAL_URL: 'http://127.0.0.1:9', RPC_TIMEOUT_MS: 1000, COOKIE_SECURE: false } as GatewayConfig;
   const app = await NestFactory.create(
     GatewayModule.register({ config, logger: pino({ enabled: false }), connections, statsProviders: [] }),
     new FastifyAdapter(),

@@ -1,5 +1,5 @@
 // Bad input never becomes a server error (issue 9). The gateway booted in-process in front of the REAL
-// identity, letters, vault-media and timeline (child processes built from this checkout's sources) on
+// identity, letters, vault-media, timeline and court-journal (child processes built from this checkout's sources) on
 // the machine's PostgreSQL (a fresh database per service), NATS JetStream and Redis, and the embedded
 // S3 server. Nothing stands in for a service, so a payload a service or the database cannot take shows
 // up here as the 5xx it would be in production.
@@ -10,7 +10,7 @@
 // invalid ids in paths, wrong content types, empty and non-JSON bodies, deep nesting), anonymous and
 // signed in. None may answer 5xx; none that the operation reads may be accepted (2xx). The exceptions
 // are listed in MAY_ACCEPT below, each with its reason.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,11 +65,21 @@ interface Operation {
   pathParams: string[];
   queryParams: string[];
   body?: JsonSchema;
-  /** Takes a raw byte stream (the recording), not JSON. */
-  streamed: boolean;
+  /** Takes a raw byte stream (a recording, a court document), not JSON: the content types it takes. */
+  streamed: readonly string[] | null;
   bearer: boolean;
   refreshCookie: boolean;
 }
+
+/** The byte-stream uploads, with content types they take and (as "wrong" ones) types they refuse. */
+const STREAMED: Record<string, readonly string[]> = {
+  '/api/media/uploads/{id}': ['video/webm', 'audio/webm'],
+  '/api/court/uploads/{id}': ['application/pdf', 'image/png', 'text/plain'],
+};
+const WRONG_STREAM_TYPES: Record<string, readonly string[]> = {
+  '/api/media/uploads/{id}': ['application/json', 'text/plain', 'image/png', 'application/x-www-form-urlencoded', 'video/mp4'],
+  '/api/court/uploads/{id}': ['application/json', 'video/webm', 'text/html', 'application/x-www-form-urlencoded', 'video/mp4'],
+};
 
 function operationsOf(doc: OpenApiDocument): Operation[] {
   const resolve = (schema: JsonSchema): JsonSchema => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!]! : schema);
@@ -86,7 +96,7 @@ function operationsOf(doc: OpenApiDocument): Operation[] {
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
         body: json ? resolve(json.schema) : undefined,
-        streamed: path === '/api/media/uploads/{id}' && method === 'put',
+        streamed: method === 'put' ? STREAMED[path] ?? null : null,
         bearer: schemes.includes('bearer'),
         refreshCookie: schemes.includes('refresh-cookie'),
       });
@@ -122,6 +132,9 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/letters': () => ({ title: 'To Sam', content: 'Hello, Sam.' }),
   'PUT /api/letters/{id}': () => ({ title: 'To Sam', content: 'Hello again, Sam.', expectedVersion: 1 }),
   'POST /api/media/uploads': () => ({ type: 'video', title: 'For your birthday', sha256: 'ab'.repeat(32), size: 20_000 }),
+  'POST /api/court/uploads': () => ({ title: 'Receipts, March', category: 'Support', description: 'Paid by bank transfer.', fileName: 'receipts.pdf', size: 20_000 }),
+  'PATCH /api/court/documents/{id}': () => ({ is_key_evidence: true }),
+  'POST /api/court/documents/{id}/link': () => ({ disposition: 'inline' }),
 };
 
 /**
@@ -138,6 +151,10 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/view/session': 'the caller’s own viewer session; the token is the only input',
   'POST /api/auth/sign-out': 'signing out is idempotent: with a junk or missing refresh cookie there is nothing to revoke, and the answer clears the cookie',
   'DELETE /api/admin/queue-session': 'leaving the queue dashboard only clears its cookie, for anyone',
+  'GET /api/court/evidence/head': 'the caller’s own signed chain head; the token is the only input',
+  'GET /api/court/evidence/entries': 'the caller’s own evidence chain; the token is the only input',
+  'POST /api/court/evidence/bundle-link': 'a link to the caller’s own bundle; the token is the only input',
+  'GET /api/court/evidence/keys': 'the published evidence keys, for anyone; it reads nothing from the request',
 };
 
 // ---- the generator -------------------------------------------------------------------------------
@@ -230,12 +247,15 @@ function requestsFor(op: Operation, fixture: Fixture, tokens: { bearer: string; 
         return withExtras(body);
       }).map((payload) => ({ url: urlOf(undefined), headers: json, payload, mustRefuse: true }))]);
     }
-    kinds.push(['100 KB string', fc.tuple(fc.constantFrom(...stringProps), hugeString).chain(([name, huge]) => withExtras({ ...validBody(fixture), [name]: huge }))
-      .map((payload) => ({ url: urlOf(undefined), headers: json, payload, mustRefuse: true }))]);
-    kinds.push(['control character', fc.constantFrom(...stringProps).chain((name) => {
-      const body = validBody(fixture);
-      return withBrokenChar(String(body[name] ?? 'text')).chain((value) => withExtras({ ...body, [name]: value }));
-    }).map((payload) => ({ url: urlOf(undefined), headers: json, payload, mustRefuse: true }))]);
+    // A body with no text field (a flag) has no string to make huge or break.
+    if (stringProps.length) {
+      kinds.push(['100 KB string', fc.tuple(fc.constantFrom(...stringProps), hugeString).chain(([name, huge]) => withExtras({ ...validBody(fixture), [name]: huge }))
+        .map((payload) => ({ url: urlOf(undefined), headers: json, payload, mustRefuse: true }))]);
+      kinds.push(['control character', fc.constantFrom(...stringProps).chain((name) => {
+        const body = validBody(fixture);
+        return withBrokenChar(String(body[name] ?? 'text')).chain((value) => withExtras({ ...body, [name]: value }));
+      }).map((payload) => ({ url: urlOf(undefined), headers: json, payload, mustRefuse: true }))]);
+    }
     kinds.push(['not an object', fc.oneof(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }), fc.string({ maxLength: 20 }), fc.double(), fc.boolean(), fc.constant(null))
       .map((value) => ({ url: urlOf(undefined), headers: json, payload: JSON.stringify(value), mustRefuse: true }))]);
     kinds.push(['wrong content type', fc.tuple(contentTypes, withExtras(validBody(fixture)))
@@ -261,16 +281,17 @@ function requestsFor(op: Operation, fixture: Fixture, tokens: { bearer: string; 
     const body = validBody ? JSON.stringify(validBody(fixture)) : undefined;
     kinds.push(['invalid id in path', badId.map((id) => ({
       url: urlOf(/^%/.test(id) ? id : encodePart(id)),
-      headers: op.streamed ? { 'content-type': 'video/webm' } : body ? json : {},
+      headers: op.streamed ? { 'content-type': op.streamed[0]! } : body ? json : {},
       payload: op.streamed ? randomBytes(64).toString('latin1') : body,
       mustRefuse: true,
     }))]);
   }
   if (op.streamed) {
-    kinds.push(['wrong content type', fc.tuple(fc.constantFrom('application/json', 'text/plain', 'image/png', 'application/x-www-form-urlencoded', 'video/mp4'), fc.string({ maxLength: 100 }))
+    kinds.push(['wrong content type', fc.tuple(fc.constantFrom(...WRONG_STREAM_TYPES[op.path]!), fc.string({ maxLength: 100 }))
       .map(([type, payload]) => ({ url: urlOf(undefined), headers: { 'content-type': type }, payload, mustRefuse: true }))]);
-    kinds.push(['empty body', fc.constantFrom('video/webm', 'audio/webm').map((type) => ({ url: urlOf(undefined), headers: { 'content-type': type }, payload: '', mustRefuse: true }))]);
-    kinds.push(['unknown upload', fc.constantFrom('video/webm', 'audio/webm').map((type) => ({ url: urlOf(randomUUID()), headers: { 'content-type': type }, payload: '\u001aE\u00df\u00a3 webm', mustRefuse: true }))]);
+    kinds.push(['empty body', fc.constantFrom(...op.streamed).map((type) => ({ url: urlOf(undefined), headers: { 'content-type': type }, payload: '', mustRefuse: true }))]);
+    const start = op.path.startsWith('/api/court/') ? '%PDF-1.7\n' : '\u001aE\u00df\u00a3 webm';
+    kinds.push(['unknown upload', fc.constantFrom(...op.streamed).map((type) => ({ url: urlOf(randomUUID()), headers: { 'content-type': type }, payload: start, mustRefuse: true }))]);
   }
   if (op.queryParams.length) {
     kinds.push(['bad query value', fc.tuple(fc.subarray(op.queryParams, { minLength: 1 }), fc.array(badQueryValue, { minLength: op.queryParams.length, maxLength: op.queryParams.length }), fc.boolean())
@@ -347,10 +368,12 @@ describe('bad input through the gateway, against the real services', () => {
 
   beforeAll(async () => {
     doc = JSON.parse(await readFile(join(repoRoot, 'apps', 'gateway', 'openapi.json'), 'utf8')) as OpenApiDocument;
-    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/identity', 'apps/letters', 'apps/vault-media', 'apps/timeline'], 'gw-bad-input');
+    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/identity', 'apps/letters', 'apps/vault-media', 'apps/timeline', 'libs/evidence', 'apps/court-journal'], 'gw-bad-input');
     workDir = await mkdtemp(join(tmpdir(), 'lv-gw-bad-input-'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
     const mediaPort = 20_000 + Math.floor(Math.random() * 20_000);
+    const courtPort = mediaPort + 1;
+    const evidenceKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     await Promise.all([
       startService('identity', { JWT_PRIVATE_KEY: keys.privateKey, SIGNUP_MAX_PER_ADDRESS: '100000' }),
       startService('letters', {}),
@@ -359,6 +382,10 @@ describe('bad input through the gateway, against the real services', () => {
         MEDIA_HTTP_PORT: String(mediaPort), MEDIA_LINK_SECRET: randomBytes(24).toString('hex'), MEDIA_PART_SIZE_MB: '5',
       }),
       startService('timeline', {}),
+      startService('court-journal', {
+        S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
+        COURT_JOURNAL_HTTP_PORT: String(courtPort), COURT_LINK_SECRET: randomBytes(24).toString('hex'), EVIDENCE_SIGNING_KEY: evidenceKey,
+      }),
     ]);
 
     await bridgeEsmOnlyDependencies();
@@ -368,7 +395,8 @@ describe('bad input through the gateway, against the real services', () => {
     await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
     const config = gatewayConfigSchema.parse({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '10000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
-      WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: `http://127.0.0.1:${mediaPort}`, HEALTH_SERVICES: 'identity,letters,vault-media,timeline',
+      WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: `http://127.0.0.1:${mediaPort}`, COURT_JOURNAL_URL: `http://127.0.0.1:${courtPort}`,
+      HEALTH_SERVICES: 'identity,letters,vault-media,timeline,court-journal',
     });
     app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
     await app.init();
@@ -392,7 +420,7 @@ describe('bad input through the gateway, against the real services', () => {
     const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
     const nc = await connectNats(NATS_URL, 'cleanup');
     const jsm = await jetstreamManager(nc);
-    for (const name of ['identity', 'vault-media', 'letters', 'timeline'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
+    for (const name of ['identity', 'vault-media', 'letters', 'timeline', 'court-journal'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
     await nc.close();
     await s3?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });

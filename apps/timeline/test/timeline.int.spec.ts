@@ -139,7 +139,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     await letters?.kill('SIGTERM');
     const cleanup = await connectNats(NATS_URL, 'cleanup');
     const jsm = await jetstreamManager(cleanup);
-    for (const service of ['letters', 'vault-media'] as const) await jsm.streams.delete(scopedStreamName(service, STACK_ID)).catch(() => undefined);
+    for (const service of ['letters', 'vault-media', 'court-journal'] as const) await jsm.streams.delete(scopedStreamName(service, STACK_ID)).catch(() => undefined);
     await cleanup.close();
     await nc?.close();
     await timelineDb?.drop();
@@ -303,7 +303,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     expect(before.length).toBeGreaterThan(1500);
     await sql(`update timeline_entries set word_count = -1 where source = 'letters'`);
     const reply = await call(TimelineRpc.rebuildProjections, {}, signOperatorToken(signer, 'spec'));
-    expect(reply.projections.map((p) => p.projection)).toEqual(['timeline_entries:letters', 'timeline_entries:vault-media']);
+    expect(reply.projections.map((p) => p.projection)).toEqual(['timeline_entries:letters', 'timeline_entries:vault-media', 'timeline_entries:court-journal']);
     expect(await rows()).toEqual(before);
     // The consumers run again after it: a new event still arrives.
     await sentinel(user);

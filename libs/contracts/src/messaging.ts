@@ -197,6 +197,6 @@ export interface PublishedEvent<T = unknown> {
 /**
  * Services that contribute to the vault home's numbers answer `statsRpc(service)` with a
  * VaultStatsContribution. The gateway adds up whatever the listed services report; services join
- * this list when they exist (vault-media, letters), so no number is ever invented.
+ * this list when they exist (vault-media, letters, court-journal), so no number is ever invented.
  */
-export const VAULT_STATS_PROVIDERS: readonly ServiceName[] = ['vault-media', 'letters'];
+export const VAULT_STATS_PROVIDERS: readonly ServiceName[] = ['vault-media', 'letters', 'court-journal'];

@@ -10,7 +10,7 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..'
 /**
  * Compiles projects (e.g. `['libs/contracts', 'libs/platform', 'apps/worker']`) with the build's own
  * SWC options into a scratch directory inside node_modules (so bare imports such as `pg` resolve),
- * pointing `@lv/contracts` and `@lv/platform/<module>` at the scratch copies. Fault-injection specs
+ * pointing `@lv/contracts`, `@lv/evidence` and `@lv/platform/<module>` at the scratch copies. Fault-injection specs
  * run the result as a child process they can SIGKILL, from this checkout's sources, without touching
  * the dist/ folders a running stack may be using. Returns the scratch directory.
  */
@@ -32,6 +32,7 @@ export async function compileForChildProcess(projects: string[], label: string):
       };
       const rewritten = code
         .replace(/(['"])@lv\/contracts\1/g, `'${rel('libs/contracts/index.js')}'`)
+        .replace(/(['"])@lv\/evidence\1/g, `'${rel('libs/evidence/index.js')}'`)
         .replace(/(['"])@lv\/platform\/([a-z-]+)\1/g, (_m, _q, sub: string) => `'${rel(`libs/platform/${sub}/index.js`)}'`);
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, rewritten);

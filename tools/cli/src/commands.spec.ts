@@ -1,4 +1,4 @@
-import { IdentityRpc, TimelineRpc, type RpcDeclaration } from '@lv/contracts';
+import { CourtJournalRpc, IdentityRpc, TimelineRpc, type RpcDeclaration } from '@lv/contracts';
 import type { OperatorCall } from './commands.js';
 import { COMMANDS, helpText, UsageError } from './commands.js';
 
@@ -38,6 +38,12 @@ describe('vault CLI commands', () => {
   it('projections:rebuild timeline replays the streams into the timeline service (its operator RPC)', async () => {
     await COMMANDS['projections:rebuild']!.run(['timeline'], call);
     expect(calls[0]!.pattern).toBe(TimelineRpc.rebuildProjections.subject);
+  });
+
+  it('projections:rebuild court-journal rebuilds court documents from their event store (its operator RPC)', async () => {
+    await COMMANDS['projections:rebuild']!.run(['court-journal'], call);
+    expect(calls[0]!.pattern).toBe(CourtJournalRpc.rebuildProjections.subject);
+    expect(COMMANDS['projections:rebuild']!.usage).toContain('court-journal');
   });
 
   it('lists every command in the help', () => {

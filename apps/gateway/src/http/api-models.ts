@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import {
+  courtDocumentSchema, courtFileLinkBodySchema, courtFileLinkSchema, courtUploadTicketSchema, evidenceEntrySummarySchema, evidencePublicKeysSchema,
+  setKeyEvidenceBodySchema, signedEvidenceHeadSchema, startCourtUploadBodySchema,
   credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
   playbackLinkSchema, recordingSchema, reflectionSchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
@@ -32,6 +34,15 @@ export class TimelineEntryDto {}
 export class TimelinePageDto {}
 export class ReflectionDto {}
 export class SaveReflectionDto {}
+export class StartCourtUploadDto {}
+export class CourtUploadTicketDto {}
+export class CourtDocumentDto {}
+export class SetKeyEvidenceDto {}
+export class CourtFileLinkRequestDto {}
+export class CourtFileLinkDto {}
+export class SignedEvidenceHeadDto {}
+export class EvidenceEntrySummaryDto {}
+export class EvidencePublicKeysDto {}
 
 /** One of the name classes above. */
 type DtoClass = new () => object;
@@ -63,4 +74,13 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [TimelinePageDto, { schema: timelinePageSchema, io: 'output' }],
   [ReflectionDto, { schema: reflectionSchema, io: 'output' }],
   [SaveReflectionDto, { schema: saveReflectionBodySchema, io: 'input' }],
+  [StartCourtUploadDto, { schema: startCourtUploadBodySchema, io: 'input' }],
+  [CourtUploadTicketDto, { schema: courtUploadTicketSchema, io: 'output' }],
+  [CourtDocumentDto, { schema: courtDocumentSchema, io: 'output' }],
+  [SetKeyEvidenceDto, { schema: setKeyEvidenceBodySchema, io: 'input' }],
+  [CourtFileLinkRequestDto, { schema: courtFileLinkBodySchema, io: 'input' }],
+  [CourtFileLinkDto, { schema: courtFileLinkSchema, io: 'output' }],
+  [SignedEvidenceHeadDto, { schema: signedEvidenceHeadSchema, io: 'output' }],
+  [EvidenceEntrySummaryDto, { schema: evidenceEntrySummarySchema, io: 'output' }],
+  [EvidencePublicKeysDto, { schema: evidencePublicKeysSchema, io: 'output' }],
 ]);

@@ -64,6 +64,16 @@ describe('edge refusal: JSON bodies only', () => {
     // The byte stream is still refused from another site.
     expect(edgeRefusal(request({ method: 'PUT', path: '/api/media/uploads/abc', headers: { 'content-type': 'video/webm', origin: 'https://evil.example' } }), policy)).toBe('CROSS_SITE_REFUSED');
   });
+
+  it("lets a court document's byte stream through, and no other court body that is not JSON", () => {
+    for (const type of ['application/pdf', 'image/png', 'text/plain', 'application/octet-stream']) {
+      expect(edgeRefusal(request({ method: 'PUT', path: '/api/court/uploads/0d6f3c5e-9c1b-4a43-9f55-1f0b5d0e2c11', headers: { 'content-type': type } }), policy)).toBeNull();
+    }
+    expect(edgeRefusal(request({ method: 'POST', path: '/api/court/uploads', headers: { 'content-type': 'application/pdf' } }), policy)).toBe('JSON_REQUIRED');
+    expect(edgeRefusal(request({ method: 'PATCH', path: '/api/court/documents/abc', headers: { 'content-type': 'text/plain' } }), policy)).toBe('JSON_REQUIRED');
+    expect(edgeRefusal(request({ method: 'PUT', path: '/api/court/uploads/x/y', headers: { 'content-type': 'application/pdf' } }), policy)).toBe('JSON_REQUIRED');
+    expect(edgeRefusal(request({ method: 'PUT', path: '/api/court/uploads/abc', headers: { 'content-type': 'application/pdf', 'sec-fetch-site': 'cross-site' } }), policy)).toBe('CROSS_SITE_REFUSED');
+  });
 });
 
 describe('APP_ORIGINS', () => {

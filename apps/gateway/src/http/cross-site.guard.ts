@@ -9,9 +9,13 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Routes whose body is a raw byte stream rather than JSON: the upload of a recording's bytes, which
- * streams through to vault-media (checked for WebM there). Nothing else under /api takes a non-JSON body.
+ * streams through to vault-media (checked for WebM there), and of a court document's, which streams
+ * through to court-journal (checked by its magic bytes there). Nothing else under /api takes a non-JSON body.
  */
-const BYTE_STREAM_ROUTES: readonly { method: string; path: RegExp }[] = [{ method: 'PUT', path: /^\/api\/media\/uploads\/[^/]+$/ }];
+const BYTE_STREAM_ROUTES: readonly { method: string; path: RegExp }[] = [
+  { method: 'PUT', path: /^\/api\/media\/uploads\/[^/]+$/ },
+  { method: 'PUT', path: /^\/api\/court\/uploads\/[^/]+$/ },
+];
 
 /** What the decision needs from a request (plain values, so it can be tested without a server). */
 export interface EdgeRequest {

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Quer
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
+  CourtJournalRpc, isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
   type Recording, type TimelinePage, type UploadTicket,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
@@ -13,8 +13,8 @@ import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
 import { CallCtx, callContextOf } from '../http/request-context.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
-import { VAULT_MEDIA_HTTP } from './media.tokens.js';
-import { MEDIA_BODY_TYPES, type VaultMediaHttp } from './media-proxy.js';
+import { baseContentType, signedLinkQuery, type ByteStreamProxy } from '../http/byte-stream-proxy.js';
+import { MEDIA_BODY_TYPES, VAULT_MEDIA_HTTP } from './media.tokens.js';
 
 /**
  * Video and audio messages. Commands and queries go to vault-media over NATS; the bytes (upload
@@ -27,7 +27,7 @@ import { MEDIA_BODY_TYPES, type VaultMediaHttp } from './media-proxy.js';
 export class MediaController {
   constructor(
     @Inject(RPC_CLIENT) private readonly rpc: RpcClient,
-    @Inject(VAULT_MEDIA_HTTP) private readonly media: VaultMediaHttp,
+    @Inject(VAULT_MEDIA_HTTP) private readonly media: ByteStreamProxy,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -54,9 +54,8 @@ export class MediaController {
     const token = callContextOf(request).accessToken;
     if (!token) throw new DomainError('UNAUTHENTICATED');
     // Any other type was read by a body parser already (JSON): there is no stream left to pass on.
-    const type = String(request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
-    if (!MEDIA_BODY_TYPES.includes(type)) throw new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notWebm);
-    await this.media.forwardUpload(request, reply, id, token);
+    if (!MEDIA_BODY_TYPES.includes(baseContentType(request.headers['content-type']))) throw new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notWebm);
+    await this.media.forwardUpload(request, reply, `/uploads/${encodeURIComponent(id)}`, token);
   }
 
   @Get('recordings')
@@ -92,23 +91,20 @@ export class MediaController {
   @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'The link is expired, altered, or not yours.' })
   @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'File Not Found: The media file could not be located.' })
   async play(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    // A link the signer made is a UUID and a short query: anything else is the answer vault-media gives
-    // a malformed link, here, instead of a request line its HTTP server refuses (which was a 503).
-    if (!isUuid(id) || search.length > MAX_LINK_QUERY) throw new DomainError('FORBIDDEN', MediaMessages.linkInvalid);
-    await this.media.forwardPlayback(request, reply, id, search, request.cookies?.[MEDIA_BINDING_COOKIE]);
+    // A link the signer made is a UUID and a short query: anything else is refused here as vault-media would.
+    const search = signedLinkQuery(request.url);
+    if (!isUuid(id) || search === null) throw new DomainError('FORBIDDEN', MediaMessages.linkInvalid);
+    await this.media.forwardRead(request, reply, `/media/${encodeURIComponent(id)}${search}`, request.cookies?.[MEDIA_BINDING_COOKIE]);
   }
 }
-
-/** Longer than any query of a signed link (u, exp, sig are about 100 characters together). */
-const MAX_LINK_QUERY = 512;
 
 /** How long a delete waits for the timeline to drop the entry before answering anyway. */
 const ENTRY_GONE_WAIT_MS = 3000;
 
 /**
  * The timeline (essentials, pro, legacy and admins): every service's entries, newest first, read
- * from the timeline service; recordings are deleted in vault-media, which owns them.
+ * from the timeline service; recordings are deleted in vault-media and court documents in
+ * court-journal, which own them.
  */
 @ApiTags('timeline')
 @ApiBearerAuth()
@@ -128,19 +124,20 @@ export class TimelineController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'The entry and its media object are gone.' })
+  @ApiNoContentResponse({ description: 'The entry and what it shows (a recording and its media object, a court document and its file) are gone.' })
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: '"Invalid entry ID", or "Could not delete this entry" (a letter: delete it in Letters).' })
   @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such entry of yours.' })
   async remove(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
     try {
       await this.rpc.call(VaultMediaRpc.deleteEntry, { id }, call);
     } catch (error) {
-      // Not a recording of the caller's: a letter on their timeline gets the message that says why.
-      if (error instanceof DomainError && error.code === 'NOT_FOUND') {
-        const entry = await this.rpc.call(TimelineRpc.entry, { id }, call).catch(() => null);
-        if (entry && entry.source !== 'vault-media') throw validationError({ id: MediaMessages.cannotDeleteEntry }, MediaMessages.cannotDeleteEntry);
-      }
-      throw error;
+      if (!(error instanceof DomainError && error.code === 'NOT_FOUND')) throw error;
+      // Not a recording of the caller's: a court document is deleted where it lives (its evidence
+      // chain records the deletion); a letter on their timeline gets the message that says why.
+      const entry = await this.rpc.call(TimelineRpc.entry, { id }, call).catch(() => null);
+      if (entry?.source === 'court-journal') await this.rpc.call(CourtJournalRpc.delete, { id }, call);
+      else if (entry) throw validationError({ id: MediaMessages.cannotDeleteEntry }, MediaMessages.cannotDeleteEntry);
+      else throw error;
     }
     // As before the timeline had its own service: once this answers, a reload no longer shows the
     // entry. The timeline drops it when it reads RecordingDeleted, within milliseconds normally.

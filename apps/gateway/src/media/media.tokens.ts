@@ -1,2 +1,10 @@
-/** The gateway's HTTP client of vault-media's byte-stream listener (VaultMediaHttp). */
+import { MEDIA_CONTENT_TYPES } from '@lv/contracts';
+
+/** The gateway's HTTP client of vault-media's byte-stream listener (a ByteStreamProxy). */
 export const VAULT_MEDIA_HTTP = Symbol('VAULT_MEDIA_HTTP');
+
+/** Content types of recording upload bodies: parsed by nobody, streamed by the upload handler. */
+export const MEDIA_BODY_TYPES = [...new Set(Object.values(MEDIA_CONTENT_TYPES)), 'application/octet-stream'];
+
+/** Headers of a playback answer that the browser needs; nothing else of vault-media's passes. */
+export const PLAYBACK_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'cache-control', 'content-disposition', 'x-content-type-options'];

@@ -1,11 +1,12 @@
-import { LettersRpc, TITLES_BATCH_MAX, VaultMediaRpc, type RequestMeta, type TimelineEntryType, type TimelineSource, type TitlesReply } from '@lv/contracts';
+import { CourtJournalRpc, LettersRpc, TITLES_BATCH_MAX, VaultMediaRpc, type RequestMeta, type TimelineEntryType, type TimelineSource, type TitlesReply } from '@lv/contracts';
 import type { RpcClient } from '@lv/platform/nest';
 import type { Logger } from '@lv/platform/logging';
 
 /** The batch `titles` call of each source that has words to show. */
-const TITLES_SUBJECT: Partial<Record<TimelineSource, typeof LettersRpc.titles | typeof VaultMediaRpc.titles>> = {
+const TITLES_SUBJECT: Partial<Record<TimelineSource, typeof LettersRpc.titles | typeof VaultMediaRpc.titles | typeof CourtJournalRpc.titles>> = {
   letters: LettersRpc.titles,
   'vault-media': VaultMediaRpc.titles,
+  'court-journal': CourtJournalRpc.titles,
 };
 
 /** Shown when a source does not answer in time (the page is served rather than failed). */

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  LettersEvents, MEDIA_CONTENT_TYPES, VaultMediaEvents, type LetterDeletedV1, type LetterRevisedV1, type LetterWrittenV1, type PublishedEvent,
+  CourtJournalEvents, LettersEvents, MEDIA_CONTENT_TYPES, VaultMediaEvents, type CourtDocumentDeletedV1, type CourtDocumentKeyEvidenceChangedV1,
+  type CourtDocumentUploadedV1, type LetterDeletedV1, type LetterRevisedV1, type LetterWrittenV1, type PublishedEvent,
   type RecordingDeletedV1, type RecordingHashMismatchV1, type RecordingHashVerifiedV1, type RecordingSavedV1, type ServiceName, type TimelineSource,
 } from '@lv/contracts';
 
@@ -104,5 +105,46 @@ export const vaultMediaFeed: TimelineFeed = {
   },
 };
 
-/** Every stream the timeline reads. Court documents, who-I-am media and final messages join here. */
-export const TIMELINE_FEEDS: readonly TimelineFeed[] = [lettersFeed, vaultMediaFeed];
+/**
+ * court-journal publishes ids, owner, category, size, hash and times (never the title, description
+ * or file name): a document of the upload form is a 'document' entry, one of a Court Journal card a
+ * 'journal' entry. The file's hash is the entry's blob_hash; key evidence and the category are metadata.
+ */
+export const courtJournalFeed: TimelineFeed = {
+  source: 'court-journal',
+  consumer: 'timeline-court-journal',
+  subjects: [CourtJournalEvents.CourtDocumentUploaded, CourtJournalEvents.CourtDocumentKeyEvidenceChanged, CourtJournalEvents.CourtDocumentDeleted],
+  async apply(em, event, subject) {
+    switch (subject) {
+      case CourtJournalEvents.CourtDocumentUploaded: {
+        const d = event.data as CourtDocumentUploadedV1;
+        const type = d.variant === 'journal' ? 'journal' : 'document';
+        await em.execute(
+          `insert into timeline_entries (source, id, owner_id, type, entry_type, blob_hash, size, metadata, "timestamp", created_at)
+           values ('court-journal', ?, ?, ?, 'media', ?, ?, ?::jsonb, ?, ?) on conflict (source, id) do nothing`,
+          [d.documentId, d.ownerId, type, d.sha256, d.size, JSON.stringify({ category: d.category, is_key_evidence: false }), d.uploadedAt, d.uploadedAt],
+        );
+        break;
+      }
+      case CourtJournalEvents.CourtDocumentKeyEvidenceChanged: {
+        const d = event.data as CourtDocumentKeyEvidenceChangedV1;
+        await em.execute(
+          `update timeline_entries set metadata = metadata || jsonb_build_object('is_key_evidence', ?::boolean)
+            where source = 'court-journal' and id = ? and owner_id = ? and deleted_at is null`,
+          [d.isKeyEvidence, d.documentId, d.ownerId],
+        );
+        break;
+      }
+      case CourtJournalEvents.CourtDocumentDeleted: {
+        const d = event.data as CourtDocumentDeletedV1;
+        await tombstone(em, 'court-journal', d.documentId, d.ownerId, d.deletedAt);
+        break;
+      }
+      default:
+        break;
+    }
+  },
+};
+
+/** Every stream the timeline reads. Who-I-am media and final messages join here. */
+export const TIMELINE_FEEDS: readonly TimelineFeed[] = [lettersFeed, vaultMediaFeed, courtJournalFeed];

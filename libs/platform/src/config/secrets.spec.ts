@@ -3,8 +3,11 @@ import { commonConfigSchema, ConfigError, databaseConfigSchema, loadConfig, obje
 import { findWeakSecrets } from './secrets.js';
 
 // A service like vault-media: a database, object storage and a link-signing secret.
+// Court-journal's link secret and evidence key are checked the same way (optional here).
 const schema = commonConfigSchema.extend(databaseConfigSchema.shape).extend(objectStorageConfigSchema.shape).extend({
   MEDIA_LINK_SECRET: z.string().min(32),
+  COURT_LINK_SECRET: z.string().optional(),
+  EVIDENCE_SIGNING_KEY: z.string().optional(),
 });
 
 const strong = () => randomBytes(32).toString('hex');
@@ -45,6 +48,9 @@ describe('loadConfig in production: weak secrets', () => {
     ['DATABASE_URL', { DATABASE_URL: 'postgres://lv_vault_media:CHANGE-ME@db.example.com:5432/lv_vault_media?sslmode=require' }],
     ['NATS_PASSWORD', { NATS_PASSWORD: 'hunter2-hunter2' }],
     ['MEDIA_LINK_SECRET', { MEDIA_LINK_SECRET: 'a'.repeat(64) }],
+    ['COURT_LINK_SECRET', { COURT_LINK_SECRET: 'CHANGE-ME-64-hex-characters-from-openssl-rand' }],
+    ['COURT_LINK_SECRET', { COURT_LINK_SECRET: 'short-court-secret' }],
+    ['EVIDENCE_SIGNING_KEY', { EVIDENCE_SIGNING_KEY: 'CHANGE-ME: the Ed25519 evidence key (PKCS#8 PEM)' }],
   ])('refuses a shipped or weak %s, naming it and never echoing the value', (variable, override) => {
     const error = refusal({ ...goodEnv(), ...override });
     expect(error).toBeInstanceOf(ConfigError);

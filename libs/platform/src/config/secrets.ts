@@ -8,8 +8,11 @@
 
 /** Secrets compared against the placeholders and the minimum length. */
 export const SECRET_VARIABLES = ['MEDIA_LINK_SECRET', 'COURT_LINK_SECRET', 'S3_SECRET_KEY', 'DEVICE_COOKIE_SECRET', 'NATS_PASSWORD'] as const;
-/** Identifiers that are not secret by themselves, but must not be a shipped default either. */
-export const IDENTIFIER_VARIABLES = ['S3_ACCESS_KEY'] as const;
+/**
+ * Identifiers that are not secret by themselves, but must not be a shipped default either; and keys
+ * given as PEM text or a path (no length rule fits both), which must not be a stand-in either.
+ */
+export const IDENTIFIER_VARIABLES = ['S3_ACCESS_KEY', 'EVIDENCE_SIGNING_KEY'] as const;
 /** URLs whose password part is a secret (postgres://user:PASSWORD@host/db). */
 export const URL_PASSWORD_VARIABLES = ['DATABASE_URL', 'REDIS_URL'] as const;
 

@@ -1,5 +1,7 @@
 import type { RouteObject } from 'react-router-dom';
 import { AuthPage } from '../pages/auth/AuthPage.js';
+import { CourtDocumentsPage } from '../pages/court/CourtDocumentsPage.js';
+import { CourtJournalPage } from '../pages/court/CourtJournalPage.js';
 import { ComingSoonPage } from '../pages/coming-soon/ComingSoonPage.js';
 import { COMING_SCREENS } from '../pages/coming-soon/coming-soon.js';
 import { ErrorPage } from '../pages/errors/ErrorPage.js';
@@ -16,7 +18,7 @@ import { RootLayout } from './RootLayout.js';
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
  * the other member pages need a session. Screens a later issue builds that the app already links to
- * (/court-journal, /whoiam, /pricing, /request, ... in coming-soon.ts) say what they will be; any other
+ * (/whoiam, /pricing, /request, ... in coming-soon.ts) say what they will be; any other
  * path falls through to the not-found screen, after the guard has sent a signed-out visitor of a
  * non-public path to /auth.
  */
@@ -42,6 +44,8 @@ export const routes: RouteObject[] = [
           { path: 'record-media', element: <RecordPage variant="record-media" /> },
           { path: 'timeline', element: <TimelinePage /> },
           { path: 'enhanced-timeline', element: <EnhancedTimelinePage /> },
+          { path: 'court-documents', element: <CourtDocumentsPage /> },
+          { path: 'court-journal', element: <CourtJournalPage /> },
           ...COMING_SCREENS.map((screen) => ({ path: screen.path, element: <ComingSoonPage screen={screen} /> })),
           {
             // Admin only (non-admins go to / with "Access denied"). The admin dashboard arrives with

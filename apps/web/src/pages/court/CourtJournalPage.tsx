@@ -38,7 +38,6 @@ async function exportEvidenceBundle(): Promise<void> {
   const link = await fetchEvidenceBundleLink();
   const anchor = document.createElement('a');
   anchor.href = new URL(link.url, window.location.href).href;
-  anchor.download = '';
   anchor.rel = 'noopener';
   document.body.append(anchor);
   anchor.click();

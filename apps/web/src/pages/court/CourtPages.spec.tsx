@@ -164,6 +164,14 @@ async function expectToast(title: string, description?: string) {
   });
 }
 
+/** Dismisses every toast and waits until they are gone, so the next check sees only new ones. */
+async function clearToasts() {
+  act(() => {
+    toast.dismiss();
+  });
+  await waitFor(() => expect(document.querySelectorAll('[data-sonner-toast]')).toHaveLength(0));
+}
+
 const posts = (path: string) => gateway.calls.filter((c) => c.method === 'POST' && c.path === path);
 
 beforeEach(() => {
@@ -202,15 +210,11 @@ describe('Court Documents (/court-documents)', () => {
     await screen.findByText('No documents uploaded yet');
     submitUpload();
     await expectToast('Missing Information', 'Please fill in all required fields and select a file.');
-    act(() => {
-      toast.dismiss();
-    });
+    await clearToasts();
     fillDocumentForm({ title: 'Order', file: pdf() });
     submitUpload();
     await expectToast('Missing Information', 'Please fill in all required fields and select a file.');
-    act(() => {
-      toast.dismiss();
-    });
+    await clearToasts();
     fillDocumentForm({ title: '   ', category: 'Custody' });
     submitUpload();
     await expectToast('Missing Information');

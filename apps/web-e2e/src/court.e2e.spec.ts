@@ -4,6 +4,7 @@ import {
   submitCourtForm, textFile, uploadForm, uploadViaApi, uploadViaForm,
 } from './support/court.js';
 import { marker, signUpWithToken } from './support/letters.js';
+import { setTier } from './support/media.js';
 import { expectToast } from './support/ui.js';
 
 // Court documents (/court-documents) and the Court Journal (/court-journal): owner-core spec,
@@ -229,6 +230,29 @@ test.describe('the court journal', () => {
     expect(bundle.suggestedFilename()).toMatch(/\.zip$/);
     const bytes = await downloadedBytes(bundle);
     expect(bytes.subarray(0, 4).toString('hex')).toBe('504b0304');
+  });
+});
+
+test.describe('the vault timeline', () => {
+  test('an uploaded court document reaches the timeline, and View leads back to its screen', async ({ page }) => {
+    test.slow();
+    const { credentials, accessToken } = await signUpWithToken(page.request, 'court-timeline');
+    setTier(credentials.email, 'pro');
+    const title = marker('Payment receipt');
+    await uploadViaApi(page.request, accessToken, { title, category: 'Receipts or Payment Records', file: pdfFile('receipt.pdf') });
+
+    // The timeline is a read model fed by events: reload until the entry has arrived.
+    const entry = page.getByTestId('timeline-entry').filter({ hasText: title });
+    await expect.poll(async () => {
+      await page.goto('/timeline');
+      await expect(page.getByRole('heading', { level: 1, name: 'Your Timeline' })).toBeVisible();
+      await page.getByTestId('timeline-entry').first().or(page.getByText('Your timeline is empty')).waitFor();
+      return entry.count();
+    }, { timeout: 30_000, intervals: [500, 1_000, 2_000] }).toBe(1);
+    await expect(entry).toHaveAttribute('data-entry-type', 'journal');
+    await entry.getByRole('link', { name: 'View' }).click();
+    await expect(page).toHaveURL(/\/court-journal$/);
+    await expect(courtItem(page, title)).toBeVisible();
   });
 });
 

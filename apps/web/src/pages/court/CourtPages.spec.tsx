@@ -489,6 +489,13 @@ describe('Court Journal (/court-journal)', () => {
     const list = await within(dialog).findByRole('list', { name: 'Receipts or Payment Records documents' });
     expect(within(list).getAllByRole('listitem').map((li) => within(li).getByRole('heading').textContent)).toEqual(['Receipt two', 'Receipt one']);
     expect(gateway.calls.some((c) => c.path === '/api/court/documents?category=Receipts%20or%20Payment%20Records')).toBe(true);
+    // A document in the dialog works as anywhere else: its preview opens over the list, and closes back to it.
+    fireEvent.click(within(within(list).getByRole('listitem', { name: 'Receipt two' })).getByRole('button', { name: 'Preview' }));
+    const preview = await screen.findByRole('dialog', { name: 'Receipt two' });
+    await within(preview).findByTitle('Preview of Receipt two');
+    fireEvent.click(within(preview).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Receipt two' })).toBeNull());
+    expect(screen.getByRole('dialog', { name: 'Receipts or Payment Records' })).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 

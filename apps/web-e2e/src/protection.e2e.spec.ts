@@ -111,9 +111,9 @@ test.describe('signed in', () => {
 
   test('a screen the vault links to but that is not built yet says it is coming, never "Page not found"', async ({ page }) => {
     await signedInOnVault(page);
-    await page.getByRole('region', { name: 'More in your vault' }).getByRole('link', { name: 'Court Journal' }).click();
-    await expect(page).toHaveURL(/\/court-journal$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Court Journal' })).toBeVisible();
+    await page.getByRole('region', { name: 'More in your vault' }).getByRole('link', { name: 'Who Am I' }).click();
+    await expect(page).toHaveURL(/\/whoiam$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Who Am I' })).toBeVisible();
     await expect(page.getByText('Coming soon')).toBeVisible();
     await expect(page.getByText('404')).toHaveCount(0);
     await page.getByRole('link', { name: 'Back to your vault' }).click();

@@ -15,6 +15,8 @@ function page<K extends string, M extends Record<K, ComponentType<any>>>(load: (
   return lazy(async () => ({ default: (await load())[name] }));
 }
 const AuthPage = page(() => import('../pages/auth/AuthPage.js'), 'AuthPage');
+const CourtDocumentsPage = page(() => import('../pages/court/CourtDocumentsPage.js'), 'CourtDocumentsPage');
+const CourtJournalPage = page(() => import('../pages/court/CourtJournalPage.js'), 'CourtJournalPage');
 const ComingSoonPage = page(() => import('../pages/coming-soon/ComingSoonPage.js'), 'ComingSoonPage');
 const HowItWorksPage = page(() => import('../pages/how-it-works/HowItWorksPage.js'), 'HowItWorksPage');
 const LandingPage = page(() => import('../pages/landing/LandingPage.js'), 'LandingPage');
@@ -27,7 +29,7 @@ const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'Vau
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
  * the other member pages need a session. Screens a later issue builds that the app already links to
- * (/court-journal, /whoiam, /pricing, /request, ... in coming-soon.ts) say what they will be; any other
+ * (/whoiam, /pricing, /request, ... in coming-soon.ts) say what they will be; any other
  * path falls through to the not-found screen, after the guard has sent a signed-out visitor of a
  * non-public path to /auth.
  */
@@ -53,6 +55,8 @@ export const routes: RouteObject[] = [
           { path: 'record-media', element: <RecordPage variant="record-media" /> },
           { path: 'timeline', element: <TimelinePage /> },
           { path: 'enhanced-timeline', element: <EnhancedTimelinePage /> },
+          { path: 'court-documents', element: <CourtDocumentsPage /> },
+          { path: 'court-journal', element: <CourtJournalPage /> },
           ...COMING_SCREENS.map((screen) => ({ path: screen.path, element: <ComingSoonPage screen={screen} /> })),
           {
             // Admin only (non-admins go to / with "Access denied"). The admin dashboard arrives with

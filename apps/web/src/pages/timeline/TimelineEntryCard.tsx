@@ -44,7 +44,8 @@ function DeleteEntryDialog({ entry, open, busy, onConfirm, onCancel }: { entry: 
 
 /**
  * One timeline entry (spec, sections 2 and 4 "Timeline media"): a recording offers Play, and
- * "View Media" / "Hide Media" to show or hide its player, and delete; a letter offers View.
+ * "View Media" / "Hide Media" to show or hide its player, and delete; a letter or a court document
+ * offers View (its own screen).
  */
 export function TimelineEntryCard({ entry, compactDate = false }: { entry: TimelineEntry; compactDate?: boolean }) {
   const queryClient = useQueryClient();
@@ -121,6 +122,11 @@ export function TimelineEntryCard({ entry, compactDate = false }: { entry: Timel
           </>
         ) : entry.type === 'letter' ? (
           <Link to="/letters" className={buttonClasses({ size: 'sm', variant: 'outline' })}>
+            View
+          </Link>
+        ) : entry.source === 'court-journal' ? (
+          // Court documents are previewed, downloaded and deleted on their own screen (with the evidence record).
+          <Link to={entry.type === 'journal' ? '/court-journal' : '/court-documents'} className={buttonClasses({ size: 'sm', variant: 'outline' })}>
             View
           </Link>
         ) : null}

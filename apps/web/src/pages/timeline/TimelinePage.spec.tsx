@@ -76,6 +76,20 @@ describe('timeline', () => {
     expect(within(items[1]!).getByText('Verified: stored exactly as you saved it')).toBeTruthy();
   });
 
+  it('offers View on a court document, to the screen it was filed from', async () => {
+    const court = { source: 'court-journal', entry_type: 'media', file_path: null, blob_hash: null, integrity: null } as const;
+    answers = (url) => ({
+      status: 200,
+      body: url.includes('/api/timeline')
+        ? { entries: [entry({ ...court, id: '2c8b3e3f-6e5a-4d6a-9e4f-0a1b2c3d4e5f', type: 'journal', title: 'Gate photo' }), entry({ ...court, id: '3c8b3e3f-6e5a-4d6a-9e4f-0a1b2c3d4e5f', type: 'document', title: 'Custody order', timestamp: '2026-11-30T10:00:00.000Z' })], nextCursor: null }
+        : {},
+    });
+    renderAt('/timeline', profile('pro'));
+    const items = await screen.findAllByTestId('timeline-entry');
+    expect(items.map((i) => within(i).getByRole('link', { name: 'View' }).getAttribute('href'))).toEqual(['/court-journal', '/court-documents']);
+    expect(within(items[0]!).queryByRole('button', { name: /Delete|Play/ })).toBeNull();
+  });
+
   it('invites a first recording when empty', async () => {
     answers = () => ({ status: 200, body: { entries: [], nextCursor: null } });
     renderAt('/timeline', profile('essentials'));

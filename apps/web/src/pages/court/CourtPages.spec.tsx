@@ -238,8 +238,12 @@ describe('Court Documents (/court-documents)', () => {
     await screen.findByText('No documents uploaded yet');
     const file = pdf('march-order.pdf');
     fillDocumentForm({ title: '  March order ', category: 'Visitation', description: 'Weekend schedule', file });
+    expect(await screen.findByText('Unsaved changes')).toBeTruthy();
     submitUpload();
     await expectToast('Document Uploaded', 'Your court document has been securely stored.');
+    // The filled form counted as unsaved work; once it is stored and emptied, it no longer does
+    // (at once, well before the 5 s periodic check).
+    await waitFor(() => expect(screen.queryByText('Unsaved changes')).toBeNull(), { timeout: 1000 });
     expect(posts('/api/court/uploads')[0]!.body).toEqual({ title: 'March order', category: 'Visitation', description: 'Weekend schedule', fileName: 'march-order.pdf', size: file.size });
     const put = gateway.calls.find((c) => c.method === 'PUT')!;
     expect(put.body).toBe(file);

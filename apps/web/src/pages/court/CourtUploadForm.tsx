@@ -7,6 +7,7 @@ import {
 import { Button } from '../../components/ui/button.js';
 import { Input, Label, Textarea } from '../../components/ui/input.js';
 import { Spinner } from '../../components/ui/spinner.js';
+import { useUnsavedChanges } from '../../shell/UnsavedChangesProvider.js';
 import { checkCourtForm, formatFileSize, uploadFailure } from './court-text.js';
 import { useUploadCourtDocument } from './use-court.js';
 
@@ -32,6 +33,7 @@ export function CourtUploadForm({ category: fixedCategory, onUploaded, submitLab
   const [file, setFile] = useState<File | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const upload = useUploadCourtDocument();
+  const { checkNow } = useUnsavedChanges();
 
   const reset = () => {
     setTitle('');
@@ -55,6 +57,8 @@ export function CourtUploadForm({ category: fixedCategory, onUploaded, submitLab
         onSuccess: (document) => {
           toast.success(CourtMessages.uploadedTitle, { description: CourtMessages.uploaded });
           reset();
+          // The fields are empty again: "Unsaved changes" goes at once, not at the next 5 s check.
+          window.setTimeout(checkNow, 0);
           onUploaded?.(document);
         },
         onError: (error) => {

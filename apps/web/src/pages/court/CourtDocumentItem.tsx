@@ -1,14 +1,13 @@
-import { useId, useState, type MouseEvent } from 'react';
-import { AlertDialog } from 'radix-ui';
+import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Download, Eye, FileText, Star, StarOff, Trash2 } from 'lucide-react';
 import { CourtMessages, type CourtDocument, type CourtVariant } from '@lv/contracts';
 import { fetchCourtFileLink } from '../../api/court.js';
 import { Button } from '../../components/ui/button.js';
+import { ConfirmDeleteDialog } from '../../components/ui/modal.js';
 import { Spinner } from '../../components/ui/spinner.js';
-import { cn } from '../../lib/cn.js';
-import { contentClass, CourtDialog, overlayClass } from './CourtDialog.js';
+import { CourtDialog } from './CourtDialog.js';
 import { courtTexts, formatCourtDate, formatFileSize, isUnauthenticated } from './court-text.js';
 import { useDeleteCourtDocument, useSetKeyEvidence } from './use-court.js';
 
@@ -73,8 +72,7 @@ function PreviewBody({ document }: { document: CourtDocument }) {
 
 function DeleteDocumentDialog({ document, open, onClose }: { document: CourtDocument; open: boolean; onClose: () => void }) {
   const remove = useDeleteCourtDocument();
-  const confirm = (event: MouseEvent) => {
-    event.preventDefault(); // stay open until the delete is done
+  const confirm = () =>
     remove.mutate(document.id, {
       onSuccess: () => {
         toast.success(CourtMessages.deleted);
@@ -82,32 +80,15 @@ function DeleteDocumentDialog({ document, open, onClose }: { document: CourtDocu
       },
       onError: (error) => toast.error(isUnauthenticated(error) ? CourtMessages.notAuthenticated : CourtMessages.deleteFailed),
     });
-  };
   return (
-    <AlertDialog.Root open={open} onOpenChange={(next) => (!next && !remove.isPending ? onClose() : undefined)}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className={overlayClass} />
-        <AlertDialog.Content className={cn(contentClass, 'max-w-md p-6')}>
-          <AlertDialog.Title className="font-serif text-xl font-semibold">{CourtMessages.deleteConfirmTitle}</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-sm text-muted-foreground">
-            “{document.title}”: {CourtMessages.deleteConfirm}
-          </AlertDialog.Description>
-          <div className="mt-6 flex justify-end gap-2">
-            <AlertDialog.Cancel asChild>
-              <Button variant="outline" disabled={remove.isPending}>
-                Cancel
-              </Button>
-            </AlertDialog.Cancel>
-            <AlertDialog.Action asChild>
-              <Button variant="destructive" onClick={confirm} disabled={remove.isPending}>
-                {remove.isPending ? <Spinner className="h-4 w-4" /> : null}
-                Delete
-              </Button>
-            </AlertDialog.Action>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <ConfirmDeleteDialog
+      open={open}
+      onClose={onClose}
+      title={CourtMessages.deleteConfirmTitle}
+      description={<>“{document.title}”: {CourtMessages.deleteConfirm}</>}
+      pending={remove.isPending}
+      onConfirm={confirm}
+    />
   );
 }
 

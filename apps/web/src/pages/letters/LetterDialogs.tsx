@@ -1,21 +1,17 @@
-import { useEffect, useId, useState, type FormEvent, type MouseEvent, type ReactNode } from 'react';
-import { AlertDialog, Dialog } from 'radix-ui';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { RotateCcw, TriangleAlert, X } from 'lucide-react';
+import { RotateCcw, TriangleAlert } from 'lucide-react';
 import { LETTER_CONTENT_MAX, LETTER_TITLE_MAX, type Letter, type LetterSummary } from '@lv/contracts';
 import { fetchLetter, letterKeys } from '../../api/letters.js';
 import { Button } from '../../components/ui/button.js';
+import { ConfirmDeleteDialog, ModalFrame } from '../../components/ui/modal.js';
 import { Input, Label, Textarea } from '../../components/ui/input.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { cn } from '../../lib/cn.js';
 import { formatLetterDate, formatWordCount } from './letter-format.js';
 import { isConflict, isUnauthenticated, LETTER_TEXT, toastLetterError } from './letter-messages.js';
 import { useDeleteLetter, useReviseLetter } from './use-letters.js';
-
-const overlayClass = 'fixed inset-0 z-50 bg-overlay data-[state=open]:animate-fade-in';
-const contentClass =
-  'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl border border-border bg-card text-card-foreground shadow-xl data-[state=open]:animate-fade-in';
 
 /** A modal frame shared by the viewer, the editor and the wizard: title, close button, scrolling body. */
 export function LetterDialogFrame({ open, onOpenChange, title, description, wide, children }: {
@@ -27,23 +23,16 @@ export function LetterDialogFrame({ open, onOpenChange, title, description, wide
   children: ReactNode;
 }) {
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className={overlayClass} />
-        <Dialog.Content className={cn(contentClass, wide ? 'max-w-3xl' : 'max-w-2xl')}>
-          <div className="flex items-start justify-between gap-4 border-b border-border px-6 py-4">
-            <div className="min-w-0 space-y-1">
-              <Dialog.Title className="font-serif text-xl font-semibold break-words">{title}</Dialog.Title>
-              {description ? <Dialog.Description className="text-sm text-muted-foreground">{description}</Dialog.Description> : <Dialog.Description className="sr-only">Letter</Dialog.Description>}
-            </div>
-            <Dialog.Close aria-label="Close" className="grid h-9 w-9 shrink-0 place-items-center rounded-lg hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring">
-              <X aria-hidden="true" className="h-5 w-5" />
-            </Dialog.Close>
-          </div>
-          <div className="overflow-y-auto px-6 py-5">{children}</div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ModalFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      description={description ?? 'Letter'}
+      descriptionHidden={!description}
+      widthClass={wide ? 'max-w-3xl' : 'max-w-2xl'}
+    >
+      {children}
+    </ModalFrame>
   );
 }
 
@@ -218,8 +207,7 @@ function LetterEditor({ id, onClose, onBusy }: { id: string; onClose: () => void
 /** Delete, confirmed in a dialog titled "Are you sure?". */
 export function DeleteLetterDialog({ summary, onClose }: { summary: LetterSummary | null; onClose: () => void }) {
   const remove = useDeleteLetter();
-  const confirm = (event: MouseEvent) => {
-    event.preventDefault(); // stay open until the delete is done
+  const confirm = () => {
     if (!summary) return;
     remove.mutate(summary.id, {
       onSuccess: () => onClose(),
@@ -227,29 +215,13 @@ export function DeleteLetterDialog({ summary, onClose }: { summary: LetterSummar
     });
   };
   return (
-    <AlertDialog.Root open={summary !== null} onOpenChange={(open) => (!open && !remove.isPending ? onClose() : undefined)}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className={overlayClass} />
-        <AlertDialog.Content className={cn(contentClass, 'max-w-md p-6')}>
-          <AlertDialog.Title className="font-serif text-xl font-semibold">Are you sure?</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-sm text-muted-foreground">
-            “{summary?.title}” will be deleted for good. Its words cannot be recovered, not even by us.
-          </AlertDialog.Description>
-          <div className="mt-6 flex justify-end gap-2">
-            <AlertDialog.Cancel asChild>
-              <Button variant="outline" disabled={remove.isPending}>
-                Cancel
-              </Button>
-            </AlertDialog.Cancel>
-            <AlertDialog.Action asChild>
-              <Button variant="destructive" onClick={confirm} disabled={remove.isPending}>
-                {remove.isPending ? <Spinner className="h-4 w-4" /> : null}
-                Delete
-              </Button>
-            </AlertDialog.Action>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <ConfirmDeleteDialog
+      open={summary !== null}
+      onClose={onClose}
+      title="Are you sure?"
+      description={<>“{summary?.title}” will be deleted for good. Its words cannot be recovered, not even by us.</>}
+      pending={remove.isPending}
+      onConfirm={confirm}
+    />
   );
 }

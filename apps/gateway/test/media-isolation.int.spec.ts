@@ -35,7 +35,9 @@ const tokenFor = (userId: string) => {
 interface Answer { status: number; headers: IncomingMessage['headers']; body: Buffer; json(): any }
 function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+    // A connection per request: after a refusal mid-body the old one may still have body bytes to send,
+    // and Node's keep-alive agent reusing it could leave the next request unanswered.
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => {

@@ -36,7 +36,9 @@ interface Answer { status: number; headers: IncomingMessage['headers']; body: Bu
 
 function send(url: string, options: { method?: string; headers?: Record<string, string>; chunks?: Buffer[] } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+    // A connection per request: after a refusal mid-body (413) the old one still has body bytes to
+    // send, and reusing it (Node's keep-alive agent) could leave the next request unanswered.
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));

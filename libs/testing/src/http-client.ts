@@ -14,7 +14,9 @@ export interface HttpAnswer {
  */
 export function sendHttp(url: string, options: { method?: string; headers?: Record<string, string>; chunks?: Buffer[]; delayMs?: number } = {}): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+    // A connection per request: after a refusal mid-body the old one may still have body bytes to send,
+    // and Node's keep-alive agent reusing it could leave the next request unanswered.
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => {

@@ -17,6 +17,13 @@ export const ErrorCodes = {
   UNSUPPORTED_MEDIA: { status: 415, message: 'This file type is not supported.' },
   JSON_REQUIRED: { status: 415, message: 'The API accepts JSON bodies only (Content-Type: application/json).' },
   UPLOAD_INCOMPLETE: { status: 400, message: 'The recording did not arrive complete. Please try again.' },
+  /** Redemption: unknown, expired, revoked or another vault's key, never saying which (spec 8). */
+  INVALID_OR_EXPIRED_KEY: { status: 401, message: 'That access key is invalid, expired, or already used.' },
+  /** A view session that ended (expired, revoked by the owner, closed): the viewer's words (spec 8). */
+  VIEW_SESSION_ENDED: { status: 401, message: 'This access has expired or is invalid. Please request a new link.' },
+  CONSENT_REQUIRED: { status: 400, message: 'Please read and accept the viewer disclaimer first.' },
+  ALREADY_DECIDED: { status: 409, message: 'This request has already been answered.' },
+  KEY_TAKEN: { status: 409, message: 'This key is already in use. Generate a new one.' },
   UPGRADE_REQUIRED: { status: 403, message: 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.' },
   /** Neutral on purpose: each limit passes its own message (sign-in: AuthMessages.tooManySignIns). */
   RATE_LIMITED: { status: 429, message: 'Too many requests. Please wait a few minutes and try again.' },

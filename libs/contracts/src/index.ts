@@ -10,6 +10,8 @@ export * from './media.js';
 export * from './media.schemas.js';
 export * from './court-journal.js';
 export * from './court-journal.schemas.js';
+export * from './access-keys.js';
+export * from './access-keys.schemas.js';
 export * from './timeline.js';
 export * from './timeline.schemas.js';
 export * from './messaging.js';

@@ -24,6 +24,13 @@ import {
   startCourtUploadPayloadSchema,
 } from './court-journal.schemas.js';
 import type { PublishedCourtJournalEventType } from './court-journal.js';
+import {
+  accessKeySummarySchema, accessRequestPageSchema, accessRequestSchema, approveAccessRequestPayloadSchema, createAccessKeyBodySchema, issuedAccessKeySchema,
+  keyEmailResendReplySchema, keyIdPayloadSchema, listAccessRequestsQuerySchema, openedViewSessionSchema, ownerIdPayloadSchema, recordViewPayloadSchema,
+  redeemKeyBodySchema, requestIdPayloadSchema, sessionIdPayloadSchema, submitAccessRequestBodySchema, submitAccessRequestReplySchema, viewerConsentSchema,
+  viewerTokenGrantSchema, viewSessionBodySchema, viewSessionSummarySchema,
+} from './access-keys.schemas.js';
+import type { NotificationsEventType, PublishedAccessKeysEventType } from './access-keys.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
 import type { ServiceName } from './services.js';
 
@@ -155,6 +162,64 @@ export const CourtJournalEvents = {
   EvidenceHeadSigned: 'court-journal.evidence.head-signed.v1',
 } as const satisfies Record<PublishedCourtJournalEventType, string>;
 
+/**
+ * Family access (access-keys.ts): requests, keys (kept as hashes), view sessions and their consent.
+ * Public handlers limit per client address (meta.ip); redemption answers one code for every bad key.
+ */
+export const AccessKeysRpc = {
+  health: healthRpc('access-keys'),
+  // Public: the request form, the consent text, redemption and the viewer's session exchange.
+  submitRequest: rpc('rpc.access-keys.submit-request', { payload: submitAccessRequestBodySchema, reply: submitAccessRequestReplySchema }),
+  consent: rpc('rpc.access-keys.consent', { payload: emptyPayload, reply: viewerConsentSchema }),
+  redeem: rpc('rpc.access-keys.redeem', { payload: redeemKeyBodySchema, reply: openedViewSessionSchema }),
+  viewToken: rpc('rpc.access-keys.view-token', { payload: viewSessionBodySchema, reply: viewerTokenGrantSchema }),
+  closeSession: rpc('rpc.access-keys.close-session', { payload: viewSessionBodySchema, reply: z.object({ closed: z.boolean() }) }),
+  // Owner.
+  listRequests: rpc('rpc.access-keys.list-requests', { payload: listAccessRequestsQuerySchema, reply: accessRequestPageSchema }),
+  approveRequest: rpc('rpc.access-keys.approve-request', { payload: approveAccessRequestPayloadSchema, reply: issuedAccessKeySchema }),
+  declineRequest: rpc('rpc.access-keys.decline-request', { payload: requestIdPayloadSchema, reply: accessRequestSchema }),
+  listKeys: rpc('rpc.access-keys.list-keys', { payload: emptyPayload, reply: z.array(accessKeySummarySchema) }),
+  createKey: rpc('rpc.access-keys.create-key', { payload: createAccessKeyBodySchema, reply: issuedAccessKeySchema }),
+  revokeKey: rpc('rpc.access-keys.revoke-key', { payload: keyIdPayloadSchema, reply: accessKeySummarySchema }),
+  listSessions: rpc('rpc.access-keys.list-sessions', { payload: emptyPayload, reply: z.array(viewSessionSummarySchema) }),
+  revokeSession: rpc('rpc.access-keys.revoke-session', { payload: sessionIdPayloadSchema, reply: viewSessionSummarySchema }),
+  // Viewer: the gateway records each tab a viewer opens (who viewed what and when).
+  recordView: rpc('rpc.access-keys.record-view', { payload: recordViewPayloadSchema, reply: z.object({ recorded: z.literal(true) }) }),
+  /**
+   * notifications' worker, before it sends a key e-mail: is the key committed and still active? Public on
+   * NATS, but only notifications' NATS user may publish it (deploy/nats); it answers a state, never a key.
+   */
+  keyMailState: rpc('rpc.access-keys.key-mail-state', { payload: keyIdPayloadSchema, reply: z.object({ state: z.enum(['active', 'expired', 'revoked', 'unknown']) }) }),
+  // Operator commands (ops CLI).
+  listPendingForOwner: rpc('rpc.access-keys.op.list-pending', { payload: ownerIdPayloadSchema, reply: accessRequestPageSchema }),
+  rebuildProjections: rebuildRpc('access-keys'),
+} as const;
+
+/** Published payloads carry ids, scopes and times only (access-keys.ts: AccessKeyIssuedV1...), never an address, a name or a key. */
+export const AccessKeysEvents = {
+  AccessRequestSubmitted: 'access-keys.request.submitted.v1',
+  AccessRequestApproved: 'access-keys.request.approved.v1',
+  AccessRequestDeclined: 'access-keys.request.declined.v1',
+  AccessKeyIssued: 'access-keys.key.issued.v1',
+  AccessKeyRevoked: 'access-keys.key.revoked.v1',
+  ViewSessionOpened: 'access-keys.view-session.opened.v1',
+  ViewSessionRevoked: 'access-keys.view-session.revoked.v1',
+  ViewSessionClosed: 'access-keys.view-session.closed.v1',
+} as const satisfies Record<PublishedAccessKeysEventType, string>;
+
+/** E-mail (key e-mails today): BullMQ jobs on the key-emails queue, sent over SMTP at most once per key. */
+export const NotificationsRpc = {
+  health: healthRpc('notifications'),
+  /** Operator (ops CLI): retry a key e-mail whose job failed; says so when it was already sent. */
+  resendKeyEmail: rpc('rpc.notifications.op.resend-key-email', { payload: keyIdPayloadSchema, reply: keyEmailResendReplySchema }),
+  rebuildProjections: rebuildRpc('notifications'),
+} as const;
+
+export const NotificationsEvents = {
+  KeyEmailSent: 'notifications.key-email.sent.v1',
+  KeyEmailFailed: 'notifications.key-email.failed.v1',
+} as const satisfies Record<NotificationsEventType, string>;
+
 /** How the caller travels with every request: services verify the token themselves. */
 export interface CallerAuth {
   accessToken?: string;
@@ -165,6 +230,8 @@ export interface RequestMeta {
   /** Client address as the gateway saw it, for per-address limits. */
   ip?: string;
   userAgent?: string;
+  /** The request's Origin header (or the gateway's own origin), recorded with a viewer's consent. */
+  origin?: string;
   /** Sign-in only: the browser's device id, sent when its signed lv_device cookie proves an earlier sign-in to the same email. */
   device?: string;
 }

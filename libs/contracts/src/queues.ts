@@ -1,3 +1,5 @@
+import type { SealedText } from './letters.js';
+import type { ViewSection } from './access-keys.js';
 /**
  * The one registry of BullMQ queues and their job payloads (the platform's queue helpers are generic
  * and know none of them). Jobs are background work with retries (mail, hashing, timers); domain
@@ -11,11 +13,25 @@ export const QueueNames = {
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueNames);
 
-/** Sends the e-mail carrying an access key (or a reminder of it) to its recipient. */
+/**
+ * Sends the e-mail carrying an access key to its recipient (notifications' worker). access-keys adds it
+ * under the job id `key-<keyId>` before it commits the key, so a committed key always has its job; the
+ * worker sends only once access-keys confirms the key exists and is active, and at most once per key.
+ */
 export interface SendKeyEmailJob {
-  accessKeyId: string;
+  keyId: string;
+  ownerId: string;
   recipientEmail: string;
-  kind: 'key-issued' | 'reminder';
+  recipientName: string | null;
+  /** Who shares the vault, as the e-mail names them (the owner's account e-mail). */
+  sharedBy: string;
+  /**
+   * The key itself, sealed (AES-256-GCM, sealText) with SHA-256(KEY_MAIL_SECRET) under the context
+   * `key-email:<keyId>`: only notifications opens it. A sent job is removed from Redis at once.
+   */
+  sealedKey: SealedText;
+  expiresAt: string;
+  scopes: ViewSection[];
 }
 
 /** Computes the SHA-256 of a stored object and records it on the media item. */

@@ -49,7 +49,10 @@ describe('queues (local Redis)', () => {
   it('stores a job added twice with the same jobId once', async () => {
     const queue = createQueue<SendKeyEmailJob>(QueueNames.KeyEmails, producer, { prefix });
     queues.push(queue);
-    const payload = { accessKeyId: 'k1', recipientEmail: 'kid@example.com', kind: 'key-issued' as const };
+    const payload: SendKeyEmailJob = {
+      keyId: 'k1', ownerId: 'o1', recipientEmail: 'kid@example.com', recipientName: null, sharedBy: 'dad@example.com',
+      sealedKey: { alg: 'A256GCM', iv: '', tag: '', ct: '' }, expiresAt: new Date().toISOString(), scopes: ['letters'],
+    };
     const first = await enqueue(queue, payload, 'key-issued-k1');
     const second = await enqueue(queue, { ...payload, recipientEmail: 'other@example.com' }, 'key-issued-k1');
     expect(second.id).toBe(first.id);

@@ -1,0 +1,264 @@
+import { z } from 'zod';
+import {
+  ACCESS_FIELD_MAX, AccessMessages, CONSENT_VERSION, isAccessKeyFormat, KEY_EXPIRY_DAYS_DEFAULT, KEY_EXPIRY_DAYS_MAX, KEY_EXPIRY_DAYS_MIN,
+  PENDING_REQUESTS_PAGE_SIZE, VIEW_SECTIONS,
+} from './access-keys.js';
+import { safeText } from './text.schemas.js';
+
+// Family access on the wire, as zod schemas (types inferred). Field names follow the spec's entities
+// (section 3: snake_case), as the court documents do. The gateway validates bodies with these; the
+// access-keys service validates its RPC payloads with the same schemas again.
+//
+// Public (no token; per-address limits in access-keys):
+//   POST /api/access/requests                 SubmitAccessRequestBody -> 201 { success: true } | 400 (spec words) | 429
+//   GET  /api/access/consent                  -> ViewerConsent (the text a viewer accepts, its version and hash)
+//   POST /api/view/redeem                     RedeemKeyBody -> 201 OpenedViewSession | 401 INVALID_OR_EXPIRED_KEY | 400 CONSENT_REQUIRED | 429
+//   POST /api/view/token                      { session } -> ViewerTokenGrant | 401 VIEW_SESSION_ENDED | 429
+//   POST /api/view/close                      { session } -> 204 (Clear access: the session ends on the server too)
+// Owner (access token):
+//   GET  /api/access/requests?status=pending&limit=50 -> { items: AccessRequest[] }
+//   POST /api/access/requests/:id/approve     { override_email?, scopes? } -> IssuedAccessKey | 409 ALREADY_DECIDED
+//   POST /api/access/requests/:id/decline     -> AccessRequest | 409 ALREADY_DECIDED
+//   GET  /api/access/keys                     -> AccessKeySummary[] (newest first)
+//   POST /api/access/keys                     CreateAccessKeyBody -> 201 IssuedAccessKey | 400 (spec words) | 409 KEY_TAKEN
+//   POST /api/access/keys/:id/revoke          -> AccessKeySummary (its open view sessions end at once)
+//   GET  /api/access/sessions                 -> ViewSessionSummary[] (newest first, with consent and views)
+//   POST /api/access/sessions/:id/revoke      -> ViewSessionSummary
+// Viewer (viewer token):
+//   GET  /api/view/session                    -> ViewSessionView (exists since the platform issue)
+//   GET  /api/view/entries/:section           -> ViewerEntry[] | 403 (section not shared)
+
+const viewSection = z.enum(VIEW_SECTIONS);
+/** Which parts of the vault a key opens; all five unless the owner chose fewer. */
+export const viewScopesSchema = z.array(viewSection, { error: AccessMessages.scopesRequired }).min(1, AccessMessages.scopesRequired).transform((s) => [...new Set(s)]);
+
+const optionalText = (max: number) =>
+  safeText()
+    .trim()
+    .max(max, AccessMessages.fieldTooLong)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+const email = (required: string) =>
+  safeText({ error: required })
+    .trim()
+    .min(1, required)
+    .max(ACCESS_FIELD_MAX.email, AccessMessages.emailInvalid)
+    .pipe(z.email({ error: AccessMessages.emailInvalid }))
+    .transform((e) => e.toLowerCase());
+
+/** YYYY-MM-DD of a real calendar day, not in the future. */
+const pastIsoDate = z
+  .string({ error: AccessMessages.childDobInvalid })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, AccessMessages.childDobInvalid)
+  .refine((d) => {
+    const parsed = new Date(`${d}T00:00:00Z`);
+    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === d && parsed.getTime() <= Date.now() && parsed.getUTCFullYear() >= 1900;
+  }, AccessMessages.childDobInvalid);
+
+const accessKey = z
+  .string({ error: AccessMessages.keyEmpty })
+  .trim()
+  .min(1, AccessMessages.keyEmpty)
+  .refine(isAccessKeyFormat, AccessMessages.keyMalformed)
+  .transform((k) => k.toLowerCase());
+
+/** Spec 3 "Submit payload" (plus requester_name, which the original collected and dropped). */
+export const submitAccessRequestBodySchema = z.object({
+  /** The vault owner the request is for (the link's ?owner=). */
+  user_id: z.uuid({ error: AccessMessages.missingOwner }),
+  requester_email: email(AccessMessages.emailRequired),
+  requester_name: optionalText(ACCESS_FIELD_MAX.name),
+  relationship: safeText({ error: AccessMessages.relationshipRequired })
+    .trim()
+    .min(1, AccessMessages.relationshipRequired)
+    .max(ACCESS_FIELD_MAX.relationship, AccessMessages.fieldTooLong),
+  /** The form's "Reason for Access". */
+  message: safeText({ error: AccessMessages.reasonRequired }).trim().min(1, AccessMessages.reasonRequired).max(ACCESS_FIELD_MAX.message, AccessMessages.fieldTooLong),
+  child_name: optionalText(ACCESS_FIELD_MAX.childName),
+  child_dob: pastIsoDate.nullish().transform((v) => v ?? null),
+  /**
+   * A key the requester already holds (e.g. an expired one they want renewed). Never stored: its hash
+   * is looked up among this owner's keys, and the owner sees which key it was.
+   */
+  access_key: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .pipe(z.string().refine(isAccessKeyFormat, AccessMessages.keyMalformed).nullable()),
+});
+export type SubmitAccessRequestBody = z.input<typeof submitAccessRequestBodySchema>;
+
+export const submitAccessRequestReplySchema = z.object({ success: z.literal(true) });
+
+/** A key the requester said they hold, when it is one of this owner's keys. */
+export const heldKeySchema = z.object({ key_id: z.uuid(), name: z.string().nullable(), status: z.enum(['active', 'expired', 'revoked']) });
+
+/** Spec 3 "Access request", as its owner sees it. */
+export const accessRequestSchema = z.object({
+  id: z.uuid(),
+  owner_id: z.uuid(),
+  requester_email: z.string(),
+  requester_name: z.string().nullable(),
+  relationship: z.string(),
+  message: z.string(),
+  child_name: z.string().nullable(),
+  child_dob: z.string().nullable(),
+  created_at: z.string(),
+  status: z.enum(['pending', 'approved', 'declined']),
+  decided_at: z.string().nullable(),
+  /** The key issued on approval. */
+  key_id: z.uuid().nullable(),
+  held_key: heldKeySchema.nullable(),
+});
+export type AccessRequest = z.infer<typeof accessRequestSchema>;
+
+export const listAccessRequestsQuerySchema = z.object({
+  status: z.enum(['pending']).default('pending'),
+  limit: z.coerce.number().int().min(1).max(PENDING_REQUESTS_PAGE_SIZE).default(PENDING_REQUESTS_PAGE_SIZE),
+});
+export const accessRequestPageSchema = z.object({ items: z.array(accessRequestSchema) });
+export type AccessRequestPage = z.infer<typeof accessRequestPageSchema>;
+
+export const approveAccessRequestBodySchema = z.object({
+  /** Send the key to another address than the requester's. */
+  override_email: email(AccessMessages.missingEmail).nullish().transform((v) => v ?? null),
+  scopes: viewScopesSchema.optional(),
+});
+export type ApproveAccessRequestBody = z.input<typeof approveAccessRequestBodySchema>;
+
+export const requestIdPayloadSchema = z.object({ request_id: z.uuid() });
+export const approveAccessRequestPayloadSchema = approveAccessRequestBodySchema.extend({ request_id: z.uuid() });
+
+/** Spec 3 "Access key response": the key in clear, once, to the owner who created it. */
+export const issuedAccessKeySchema = z.object({
+  key_id: z.uuid(),
+  access_key: z.string(),
+  recipient_email: z.string(),
+  expires_at: z.string(),
+  scopes: z.array(viewSection),
+  /** True once the e-mail job is queued (it is sent by notifications; its status shows in the key list). */
+  emailed: z.boolean(),
+});
+export type IssuedAccessKey = z.infer<typeof issuedAccessKeySchema>;
+
+/** Generate Keys tab: the key the browser generated (crypto.randomUUID), who it is for, how long it lasts. */
+export const createAccessKeyBodySchema = z.object({
+  access_key: z
+    .string({ error: AccessMessages.noKeyGenerated })
+    .trim()
+    .min(1, AccessMessages.noKeyGenerated)
+    // Only random (version 4) UUIDs are accepted here: the others carry time or a name, not 122 random bits.
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i, AccessMessages.keyMalformed)
+    .transform((k) => k.toLowerCase()),
+  name: safeText({ error: AccessMessages.missingName }).trim().min(1, AccessMessages.missingName).max(ACCESS_FIELD_MAX.keyName, AccessMessages.fieldTooLong),
+  email: email(AccessMessages.missingEmail),
+  expires_in_days: z
+    .number({ error: AccessMessages.keyExpiryInvalid })
+    .int(AccessMessages.keyExpiryInvalid)
+    .min(KEY_EXPIRY_DAYS_MIN, AccessMessages.keyExpiryInvalid)
+    .max(KEY_EXPIRY_DAYS_MAX, AccessMessages.keyExpiryInvalid)
+    .default(KEY_EXPIRY_DAYS_DEFAULT),
+  scopes: viewScopesSchema.optional(),
+});
+export type CreateAccessKeyBody = z.input<typeof createAccessKeyBodySchema>;
+
+/** One of the owner's keys (never the key itself: only its hash is kept). */
+export const accessKeySummarySchema = z.object({
+  id: z.uuid(),
+  name: z.string().nullable(),
+  recipient_email: z.string(),
+  source: z.enum(['request', 'owner']),
+  request_id: z.uuid().nullable(),
+  scopes: z.array(viewSection),
+  created_at: z.string(),
+  expires_at: z.string(),
+  status: z.enum(['active', 'expired', 'revoked']),
+  revoked_at: z.string().nullable(),
+  email_status: z.enum(['queued', 'sent', 'failed']),
+  email_sent_at: z.string().nullable(),
+  /** View sessions opened with it, and when the vault was last viewed through it. */
+  sessions: z.number().int(),
+  last_viewed_at: z.string().nullable(),
+});
+export type AccessKeySummary = z.infer<typeof accessKeySummarySchema>;
+
+export const keyIdPayloadSchema = z.object({ key_id: z.uuid() });
+export const sessionIdPayloadSchema = z.object({ session_id: z.uuid() });
+
+/** The consent a viewer gave, as recorded before the first view (spec 3 vault_view_consents). */
+export const viewConsentRecordSchema = z.object({
+  consent_version: z.string(),
+  consent_text: z.string(),
+  consent_hash: z.string(),
+  user_agent: z.string().nullable(),
+  origin: z.string().nullable(),
+  accepted_at: z.string(),
+});
+
+export const viewSessionSummarySchema = z.object({
+  id: z.uuid(),
+  key_id: z.uuid(),
+  key_name: z.string().nullable(),
+  recipient_email: z.string(),
+  scopes: z.array(viewSection),
+  opened_at: z.string(),
+  expires_at: z.string(),
+  status: z.enum(['active', 'expired', 'revoked', 'closed']),
+  ended_at: z.string().nullable(),
+  consent: viewConsentRecordSchema,
+  /** Who viewed what and when: the most recent views first (at most 100). */
+  views: z.array(z.object({ section: viewSection, at: z.string() })),
+});
+export type ViewSessionSummary = z.infer<typeof viewSessionSummarySchema>;
+
+/** GET /api/access/consent: the text a viewer accepts; the client sends back its SHA-256 (hex). */
+export const viewerConsentSchema = z.object({ version: z.literal(CONSENT_VERSION), text: z.string(), hash: z.string() });
+export type ViewerConsent = z.infer<typeof viewerConsentSchema>;
+
+export const redeemKeyBodySchema = z.object({
+  access_key: accessKey,
+  /** The link's ?owner=, when it has one: a key of another vault is refused like an unknown key. */
+  owner: z.uuid().nullish().transform((v) => v ?? null),
+  consent: z.object(
+    {
+      version: z.literal(CONSENT_VERSION, { error: AccessMessages.consentRequired }),
+      /** SHA-256 (hex) of VIEWER_CONSENT_TEXT as the viewer was shown it. */
+      text_hash: z.string({ error: AccessMessages.consentRequired }).regex(/^[0-9a-f]{64}$/, AccessMessages.consentRequired),
+    },
+    { error: AccessMessages.consentRequired },
+  ),
+});
+export type RedeemKeyBody = z.input<typeof redeemKeyBodySchema>;
+
+/** A view session's secret (the `session` in the address): 43 base64url characters, stored only as a hash. */
+export const viewSessionSecretSchema = z.string({ error: AccessMessages.noViewSession }).regex(/^[A-Za-z0-9_-]{43}$/, AccessMessages.viewExpired);
+export const viewSessionBodySchema = z.object({ session: viewSessionSecretSchema });
+
+/** A viewer token for the session: 15 minutes, never past the session's end; the client renews it. */
+export const viewerTokenGrantSchema = z.object({
+  session_id: z.uuid(),
+  owner_id: z.uuid(),
+  scopes: z.array(viewSection),
+  viewer_token: z.string(),
+  viewer_token_expires_at: z.number().int(),
+  session_expires_at: z.string(),
+});
+export type ViewerTokenGrant = z.infer<typeof viewerTokenGrantSchema>;
+
+export const openedViewSessionSchema = viewerTokenGrantSchema.extend({
+  /** The session's secret: what the address and the browser keep (spec: "the session"). */
+  session: z.string(),
+});
+export type OpenedViewSession = z.infer<typeof openedViewSessionSchema>;
+
+/** What a viewer's tab lists (spec 3 "Vault entries read by viewer"): created time and one headline field. */
+export const viewerEntrySchema = z.object({ id: z.string(), created_at: z.string(), headline: z.string() });
+export type ViewerEntry = z.infer<typeof viewerEntrySchema>;
+
+export const recordViewPayloadSchema = z.object({ section: viewSection });
+
+// Operator commands (ops CLI).
+export const ownerIdPayloadSchema = z.object({ owner_id: z.uuid() });
+export const keyEmailResendReplySchema = z.object({ key_id: z.uuid(), status: z.enum(['retried', 'already-sent', 'queued']), detail: z.string() });

@@ -3,7 +3,6 @@
 // machine's PostgreSQL, NATS and Redis and the embedded S3 server. Nothing stands in for the service
 // that decides ownership, so a scoping bug there shows up here as something other than 404.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
 import type { AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { compileForChildProcess, createTestDatabase, freePort, generateTestKeys, startChild, uniqueStackId, type ChildService, type TestDatabase } from '@lv/testing';
+import { compileForChildProcess, createTestDatabase, freePort, generateTestKeys, sendHttp, startChild, uniqueStackId, type ChildService, type TestDatabase } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
 
@@ -32,23 +31,8 @@ const tokenFor = (userId: string) => {
   return signer.sign(claims, 900).token;
 };
 
-interface Answer { status: number; headers: IncomingMessage['headers']; body: Buffer; json(): any }
-function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    // A connection per request: after a refusal mid-body the old one may still have body bytes to send,
-    // and Node's keep-alive agent reusing it could leave the next request unanswered.
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(parts);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
-      });
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+const send = (url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}) =>
+  sendHttp(url, { method: options.method, headers: options.headers, chunks: options.body ? [options.body] : [] });
 
 describe('gateway + real vault-media: another user’s recording by id', () => {
   let db: TestDatabase;

@@ -4,7 +4,8 @@
 // unbuffered in both directions, Range and the owner binding pass, tokens are required, errors keep
 // their status and text, and a vault-media that is down is a 503.
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { sendHttp, type HttpAnswer } from '@lv/testing';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,27 +33,9 @@ const signer = new AccessTokenSigner(keys.privateKey);
 const claims: AccessTokenClaims = { sub: USER_ID, sid: randomUUID(), email: 'parent@example.com', tier: 'pro', admin: false, kind: 'user' };
 const token = signer.sign(claims, 600).token;
 
-interface Answer { status: number; headers: IncomingMessage['headers']; body: Buffer }
+type Answer = HttpAnswer;
 
-function send(url: string, options: { method?: string; headers?: Record<string, string>; chunks?: Buffer[] } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    // A connection per request: after a refusal mid-body (413) the old one still has body bytes to
-    // send, and reusing it (Node's keep-alive agent) could leave the next request unanswered.
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
-    });
-    req.on('error', reject);
-    void (async () => {
-      for (const chunk of options.chunks ?? []) {
-        if (req.destroyed) return;
-        if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
-      }
-      req.end();
-    })();
-  });
-}
+const send = sendHttp;
 const json = (a: Answer) => JSON.parse(a.body.toString('utf8'));
 
 /** What vault-media's HTTP listener received, per request. */

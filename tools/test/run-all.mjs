@@ -226,7 +226,7 @@ async function e2e() {
     const out = join(workDir, 'playwright.json');
     rmSync(out, { force: true });
     const { code, timedOut } = await run([bin.playwright, 'test', '-c', 'apps/web-e2e/playwright.config.ts', '--reporter=list,json'], {
-      env: { ...testInfraEnv((await infrastructure()).urls), BASE_URL: stack.url, MAIL_URL: stack.mailUrl, S3_ENDPOINT: stack.s3Endpoint, STACK_ID: id, STACK_DATA_DIR: dataDir, PLAYWRIGHT_JSON_OUTPUT_NAME: out, CI: process.env.CI ?? 'true' },
+      env: { ...testInfraEnv((await infrastructure()).urls), BASE_URL: stack.url, MAIL_URL: stack.mailUrl, S3_ENDPOINT: stack.s3Endpoint, PLAYWRIGHT_JSON_OUTPUT_NAME: out, CI: process.env.CI ?? 'true' },
       timeoutMs: minutes('LV_E2E_TIMEOUT_MIN', 30),
     });
     const report = readJson(out);

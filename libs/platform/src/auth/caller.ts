@@ -1,4 +1,4 @@
-import type { SubscriptionTier } from '@lv/contracts';
+import { VIEW_SECTIONS, type SubscriptionTier, type ViewSection } from '@lv/contracts';
 import { DomainError } from '../errors/index.js';
 
 /** A person signed in with their own account: the owner of their vault. */
@@ -37,9 +37,9 @@ export type AccountCaller = UserCaller | OperatorCaller;
 /** Who is calling, as every service sees it after verifying the token itself. */
 export type Caller = AccountCaller | ViewerCaller;
 
-/** What a viewer may be allowed to read, one scope per part of the vault. */
-export const VIEWER_SCOPES = ['timeline', 'letters', 'court-journal', 'who-i-am', 'if-im-not-there'] as const;
-export type ViewerScope = (typeof VIEWER_SCOPES)[number];
+/** What a viewer may be allowed to read: one scope per part of the vault, the viewer's tabs (contracts' VIEW_SECTIONS). */
+export const VIEWER_SCOPES = VIEW_SECTIONS;
+export type ViewerScope = ViewSection;
 
 export const isViewerScope = (value: unknown): value is ViewerScope => typeof value === 'string' && (VIEWER_SCOPES as readonly string[]).includes(value);
 

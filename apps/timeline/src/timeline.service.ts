@@ -57,7 +57,8 @@ export class TimelineService {
 
   /** One page of the caller's timeline (gated: essentials, pro, legacy, admins), titled by the sources. */
   async list(caller: Caller, query: { limit?: number; before?: string }, context: CallerContext): Promise<TimelinePage> {
-    // A viewer reads under the owner's view session, which access-keys grants only for what the owner's plan includes.
+    // The plan gates the owner's own timeline screen. A viewer's reach is what the owner's key opens
+    // (its sections, checked by @Readers), so family see the vault's history whatever the plan.
     if (caller.kind !== 'viewer' && !canUseFeature(callerProfile(caller), 'timeline')) throw new DomainError('UPGRADE_REQUIRED', MediaMessages.upgradeRequired);
     const limit = Math.min(Math.max(query.limit ?? TIMELINE_PAGE_DEFAULT, 1), TIMELINE_PAGE_MAX);
     const after = query.before ? decodeCursor(query.before) : null;

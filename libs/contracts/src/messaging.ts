@@ -247,7 +247,8 @@ export interface RpcRequest<T = unknown> {
 export interface EventMetadata {
   correlationId?: string;
   causationId?: string;
-  actor?: { kind: 'user' | 'operator' | 'system'; id: string };
+  /** Who caused it; a family viewer is named by the view session, an anonymous requester not at all. */
+  actor?: { kind: 'user' | 'operator' | 'system' | 'viewer'; id: string };
 }
 
 /** The JSON body of every event published on JetStream. */

@@ -1,0 +1,67 @@
+import { NotificationsEvents, QueueNames, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
+import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
+import { readPem } from '@lv/platform/config';
+import { DurableConsumer } from '@lv/platform/event-store';
+import { ensureServiceStream } from '@lv/platform/messaging';
+import { defineService } from '@lv/platform/nest';
+import { createQueue, createRedisConnection } from '@lv/platform/queues';
+import { AccessKeysController } from './access-keys.controller.js';
+import { AccessKeysService } from './access-keys.service.js';
+import { AddressLimits } from './address-limits.js';
+import { accessKeysConfigSchema } from './config.js';
+import { accessKeysMigrations } from './migrations.js';
+
+/**
+ * access-keys: family access. Mints viewer tokens (it alone holds their private key), queues each key's
+ * e-mail for notifications, and reads notifications' events back to show each key's e-mail status.
+ */
+export const accessKeysService = defineService({
+  name: 'access-keys',
+  configSchema: accessKeysConfigSchema,
+  migrations: accessKeysMigrations,
+  async setup({ config, core, logger }) {
+    const stackId = process.env.STACK_ID;
+    const producer = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'access-keys' });
+    const keyEmails = createQueue<SendKeyEmailJob>(QueueNames.KeyEmails, producer);
+    const service = new AccessKeysService({
+      orm: core.orm,
+      viewerTokens: new ViewerTokenSigner(await readPem(config.VIEWER_JWT_PRIVATE_KEY)),
+      revokedViewSessions: new RevokedViewSessions(core.redis),
+      limits: new AddressLimits(core.redis, stackId ? `lv:${stackId}:access` : 'lv:access'),
+      limitValues: { redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE, requestsPerHour: config.ACCESS_REQUESTS_PER_HOUR },
+      keyEmails,
+      keyMailSecret: config.KEY_MAIL_SECRET,
+    });
+    // notifications' stream may not exist yet (it starts later): made here so the consumer can attach.
+    await ensureServiceStream(core.nats, 'notifications', undefined, { replicas: config.JETSTREAM_REPLICAS });
+    const emailStatus = new DurableConsumer({
+      name: 'access-keys-key-emails',
+      source: 'notifications',
+      subjects: [NotificationsEvents.KeyEmailSent, NotificationsEvents.KeyEmailFailed],
+      orm: core.orm,
+      nats: core.nats,
+      logger: logger.child({ component: 'key-email-status' }),
+      stackId,
+      // The key's decider ignores repeats, so a redelivered report changes nothing.
+      handle: async (_em, event, subject) => {
+        if (subject.endsWith(NotificationsEvents.KeyEmailSent)) {
+          const d = event.data as KeyEmailSentV1;
+          await service.recordEmailStatus({ keyId: d.keyId, status: 'sent', at: d.sentAt, messageId: d.messageId, reason: null });
+        } else {
+          const d = event.data as KeyEmailFailedV1;
+          await service.recordEmailStatus({ keyId: d.keyId, status: 'failed', at: d.failedAt, messageId: null, reason: d.reason });
+        }
+      },
+    });
+    return {
+      controllers: [AccessKeysController],
+      providers: [{ provide: AccessKeysService, useValue: service }],
+      health: { redis: async () => void (await producer.ping()) },
+      consumers: [emailStatus],
+      close: async () => {
+        await keyEmails.close();
+        producer.disconnect();
+      },
+    };
+  },
+});

@@ -1,0 +1,21 @@
+import { ACCESS_REQUESTS_PER_HOUR, REDEEM_FAILURES_PER_MINUTE } from '@lv/contracts';
+import { commonConfigSchema, databaseConfigSchema, z } from '@lv/platform/config';
+
+export const accessKeysConfigSchema = commonConfigSchema.extend(databaseConfigSchema.shape).extend({
+  /**
+   * The viewer tokens' private key (RS256, PKCS#8 PEM) or a path to it. access-keys alone holds it: it
+   * mints a viewer token when a key is redeemed and renews it from the view session's secret.
+   */
+  VIEWER_JWT_PRIVATE_KEY: z.string().min(1),
+  /**
+   * Seals each key inside its e-mail job while the job waits in Redis (AES-256-GCM under its SHA-256);
+   * notifications holds the same secret to open it. At least 32 characters.
+   */
+  KEY_MAIL_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** Redemption and session renewal: failed attempts per client address per minute before 429. */
+  REDEEM_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(REDEEM_FAILURES_PER_MINUTE),
+  /** The public request form: submissions per client address per hour. */
+  ACCESS_REQUESTS_PER_HOUR: z.coerce.number().int().positive().default(ACCESS_REQUESTS_PER_HOUR),
+});
+
+export type AccessKeysConfig = z.infer<typeof accessKeysConfigSchema>;

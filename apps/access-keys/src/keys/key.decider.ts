@@ -1,0 +1,79 @@
+import type { AccessKeySource, ViewSection } from '@lv/contracts';
+import { DomainError } from '@lv/platform/errors';
+import type { Decider } from '@lv/platform/event-store';
+
+/** Who a key is for: sealed in the event store under the key stream's own key (personal-sealing.ts). */
+export interface RecipientDetails {
+  recipientEmail: string;
+  name: string | null;
+}
+
+export type KeyEvent =
+  | {
+      type: 'AccessKeyIssued';
+      data: {
+        keyId: string; ownerId: string; keyHash: string; source: AccessKeySource; requestId: string | null; scopes: ViewSection[];
+        expiresAt: string; issuedAt: string; personal: RecipientDetails | null;
+      };
+    }
+  | { type: 'AccessKeyRevoked'; data: { keyId: string; ownerId: string; revokedAt: string } }
+  | { type: 'AccessKeyEmailStatusChanged'; data: { keyId: string; ownerId: string; status: 'sent' | 'failed'; at: string; messageId: string | null; reason: string | null } };
+
+export interface KeyState {
+  status: 'none' | 'active' | 'revoked';
+  keyId: string | null;
+  ownerId: string | null;
+  expiresAt: string | null;
+  emailStatus: 'queued' | 'sent' | 'failed';
+}
+
+export type KeyCommand =
+  | {
+      type: 'IssueKey'; keyId: string; ownerId: string; keyHash: string; source: AccessKeySource; requestId: string | null; scopes: ViewSection[];
+      expiresAt: string; recipient: RecipientDetails; now: string;
+    }
+  | { type: 'RevokeKey'; ownerId: string; now: string }
+  /** notifications' report of the key's e-mail (consumed from its events). */
+  | { type: 'RecordEmailStatus'; status: 'sent' | 'failed'; at: string; messageId: string | null; reason: string | null };
+
+export const KEY_STREAM_TYPE = 'access-key';
+export const keyStreamId = (keyId: string) => `access-key-${keyId}`;
+
+export const keyDecider: Decider<KeyState, KeyCommand, KeyEvent> = {
+  initialState: () => ({ status: 'none', keyId: null, ownerId: null, expiresAt: null, emailStatus: 'queued' }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'IssueKey': {
+        if (state.status !== 'none') throw new DomainError('KEY_TAKEN');
+        const { type: _type, recipient, now, ...facts } = command;
+        return [{ type: 'AccessKeyIssued', data: { ...facts, issuedAt: now, personal: recipient } }];
+      }
+      case 'RevokeKey':
+        if (state.status === 'none' || state.ownerId !== command.ownerId) throw new DomainError('NOT_FOUND');
+        // Revoking twice changes nothing (a retried click).
+        if (state.status === 'revoked') return [];
+        return [{ type: 'AccessKeyRevoked', data: { keyId: state.keyId!, ownerId: command.ownerId, revokedAt: command.now } }];
+      case 'RecordEmailStatus':
+        // A report about a key that was never committed (its job ran out of retries first) is moot.
+        if (state.status === 'none') return [];
+        // Sent is final: a late failure report (an old attempt) does not undo it; a repeat changes nothing.
+        if (state.emailStatus === 'sent' || state.emailStatus === command.status) return [];
+        return [{
+          type: 'AccessKeyEmailStatusChanged',
+          data: { keyId: state.keyId!, ownerId: state.ownerId!, status: command.status, at: command.at, messageId: command.messageId, reason: command.reason },
+        }];
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'AccessKeyIssued':
+        return { ...state, status: 'active', keyId: event.data.keyId, ownerId: event.data.ownerId, expiresAt: event.data.expiresAt };
+      case 'AccessKeyRevoked':
+        return { ...state, status: 'revoked' };
+      case 'AccessKeyEmailStatusChanged':
+        return { ...state, emailStatus: event.data.status };
+    }
+  },
+};

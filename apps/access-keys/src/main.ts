@@ -1,0 +1,4 @@
+import { runService } from '@lv/platform/nest';
+import { accessKeysService } from './access-keys.definition.js';
+
+runService(accessKeysService);

@@ -1,0 +1,90 @@
+import { Migration } from '@mikro-orm/migrations';
+import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
+
+/**
+ * access-keys' read models (all rebuildable from its event store) and the one table that is not:
+ * - access_requests: each owner's requests with the requester's details in the clear for the owner.
+ * - access_keys: each issued key, kept only as the SHA-256 of the key (unique: a key names one vault),
+ *   its recipient, sections, expiry, revocation and what notifications reported of its e-mail.
+ * - view_sessions: each redeemed key's session (its secret only as a SHA-256), with the consent the
+ *   viewer gave; view_session_views: who viewed which section when (at most one row a minute).
+ * - personal_data_keys: one AES-256 key per request and per key stream, sealing the personal data in
+ *   their events (personal-sealing.ts). Its loss loses those details: back it up like letter_keys.
+ */
+class AccessTables20261125 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table access_requests (
+        id uuid primary key,
+        owner_id uuid not null,
+        requester_email text not null,
+        requester_name text,
+        relationship text not null,
+        message text not null,
+        child_name text,
+        child_dob text,
+        held_key_id uuid,
+        status text not null,
+        created_at timestamptz not null,
+        decided_at timestamptz,
+        key_id uuid
+      )`);
+    this.addSql(`create index access_requests_owner_status_idx on access_requests (owner_id, status, created_at desc)`);
+    this.addSql(`
+      create table access_keys (
+        id uuid primary key,
+        owner_id uuid not null,
+        key_hash text not null unique,
+        name text,
+        recipient_email text not null,
+        source text not null,
+        request_id uuid,
+        scopes jsonb not null,
+        created_at timestamptz not null,
+        expires_at timestamptz not null,
+        revoked_at timestamptz,
+        email_status text not null default 'queued',
+        email_sent_at timestamptz
+      )`);
+    this.addSql(`create index access_keys_owner_idx on access_keys (owner_id, created_at desc)`);
+    this.addSql(`
+      create table view_sessions (
+        id uuid primary key,
+        owner_id uuid not null,
+        key_id uuid not null,
+        secret_hash text not null unique,
+        scopes jsonb not null,
+        opened_at timestamptz not null,
+        expires_at timestamptz not null,
+        status text not null,
+        ended_at timestamptz,
+        consent_version text not null,
+        consent_text text not null,
+        consent_hash text not null,
+        user_agent text,
+        origin text,
+        last_viewed_at timestamptz
+      )`);
+    this.addSql(`create index view_sessions_owner_idx on view_sessions (owner_id, opened_at desc)`);
+    this.addSql(`create index view_sessions_key_idx on view_sessions (key_id)`);
+    this.addSql(`
+      create table view_session_views (
+        session_id uuid not null,
+        section text not null,
+        viewed_at timestamptz not null,
+        primary key (session_id, viewed_at, section)
+      )`);
+    this.addSql(`
+      create table personal_data_keys (
+        subject_id uuid primary key,
+        data_key text not null,
+        created_at timestamptz not null default now()
+      )`);
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists personal_data_keys, view_session_views, view_sessions, access_keys, access_requests');
+  }
+}
+
+export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([{ name: 'access-tables-2026-11-25', class: AccessTables20261125 }]);

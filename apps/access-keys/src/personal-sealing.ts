@@ -1,0 +1,51 @@
+import type { SealedText } from '@lv/contracts';
+import { DataKeys, openSealedText, sealText, type DomainEvent, type StoredEvent, type StreamSealing } from '@lv/platform/event-store';
+
+/**
+ * The personal data in access-keys' events (a requester's e-mail and message, a recipient's name and
+ * address) sealed under a key per stream (table personal_data_keys, by the request's or key's id), like letters' words: the events
+ * table never holds them in the clear, and destroying a stream's key erases them from history while
+ * the facts (ids, times, decisions) stay. Only the first event of a stream carries a `personal` field.
+ */
+export class PersonalDataKeys extends DataKeys {
+  constructor() {
+    super({ table: 'personal_data_keys', idColumn: 'subject_id' });
+  }
+}
+
+interface WithPersonal {
+  personal: unknown;
+}
+interface WithSealedPersonal {
+  sealedPersonal: SealedText | null;
+}
+
+/** Streams are named `<type>-<uuid>`; their key is filed under the uuid (the request, the key). */
+const subjectOf = (streamId: string) => streamId.slice(-36);
+const carriesPersonal = (event: DomainEvent) => typeof event.data === 'object' && event.data !== null && 'personal' in event.data;
+
+/** Seals the `personal` field of the events of one stream type. */
+export function personalSealing(streamType: string, keys: PersonalDataKeys): StreamSealing {
+  return {
+    streamType,
+    keys,
+    keyIdOf: subjectOf,
+    keyNeed: (events) => (events.some(carriesPersonal) ? 'new' : 'none'),
+    shreds: () => false,
+    seal(event, key, subjectId) {
+      if (!carriesPersonal(event)) return event;
+      const { personal, ...facts } = event.data as WithPersonal;
+      if (!key) throw new Error(`no key to seal the personal data of ${streamType} ${subjectId}`);
+      const sealedPersonal = personal === null ? null : sealText(key, JSON.stringify(personal), `personal:${streamType}:${subjectId}`);
+      return { ...event, data: { ...facts, sealedPersonal } satisfies WithSealedPersonal };
+    },
+    open(stored: StoredEvent, key, subjectId) {
+      const data = stored.data as Partial<WithSealedPersonal> & Record<string, unknown>;
+      if (!('sealedPersonal' in data)) return stored;
+      const { sealedPersonal, ...facts } = data;
+      // A destroyed key (erased personal data) leaves the facts with `personal: null`.
+      const personal = key && sealedPersonal ? (JSON.parse(openSealedText(key, sealedPersonal, `personal:${streamType}:${subjectId}`)) as unknown) : null;
+      return { ...stored, data: { ...facts, personal } };
+    },
+  };
+}

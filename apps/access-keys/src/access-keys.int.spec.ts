@@ -1,0 +1,305 @@
+import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, NotificationsEvents, QueueNames, VIEW_SECTIONS, type IssuedAccessKey, type OpenedViewSession,
+  type RpcDeclaration, type SendKeyEmailJob,
+} from '@lv/contracts';
+import { AccessTokenSigner, RevokedViewSessions, signOperatorToken, ViewerTokenVerifier } from '@lv/platform/auth';
+import type { DomainError } from '@lv/platform/errors';
+import { queuePrefix } from '@lv/platform/queues';
+import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
+import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import type { AccessKeysConfig } from './config.js';
+import { accessKeysMigrations } from './migrations.js';
+import { CONSENT_HASH, openKeyFromMail } from './secrets.js';
+
+// access-keys in-process over the shared NATS (a STACK_ID of its own), Redis and a fresh database,
+// called the way the gateway calls it: RpcClient with the caller's token and the request's meta.
+
+jest.setTimeout(180_000);
+
+const STACK_ID = uniqueStackId('access');
+process.env.STACK_ID = STACK_ID;
+const { accessKeysService } = await import('./access-keys.definition.js');
+const { createLogger } = await import('@lv/platform/logging');
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const keys = generateTestKeys();
+const viewerKeys = generateTestKeys();
+const KEY_MAIL_SECRET = 'spec-key-mail-secret-'.padEnd(48, 'x');
+const signer = new AccessTokenSigner(keys.privateKey);
+const consent = { version: CONSENT_VERSION, text_hash: CONSENT_HASH };
+
+interface Owner { id: string; token: string }
+const newOwner = (): Owner => {
+  const id = randomUUID();
+  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, kind: 'user' }, 600).token };
+};
+/** A client address of its own per call site, so limits of one test do not reach another. */
+let addressCounter = 0;
+const freshIp = () => `10.${Math.floor(++addressCounter / 65536) % 256}.${Math.floor(addressCounter / 256) % 256}.${addressCounter % 256}`;
+
+describe('access-keys service over NATS', () => {
+  let db: TestDatabase;
+  let service: RunningService<AccessKeysConfig>;
+  let rpc: RpcClient;
+  let redis: Redis;
+  let queue: Queue<SendKeyEmailJob>;
+  const ownerA = newOwner();
+  const ownerB = newOwner();
+
+  const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, token?: string, ip = '192.0.2.10') =>
+    rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: 'access-spec', ip, userAgent: 'SpecAgent/1', origin: 'http://127.0.0.1:3000' } });
+  const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
+  const sql = <T>(text: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(text, params);
+  const submit = (owner: Owner, over: Record<string, unknown> = {}, ip = freshIp()) =>
+    call(AccessKeysRpc.submitRequest, { user_id: owner.id, requester_email: 'Sam@Example.com', requester_name: 'Sam', relationship: 'Son', message: 'I would like to read Dad’s letters.', ...over }, undefined, ip);
+  const pending = (owner: Owner) => call(AccessKeysRpc.listRequests, {}, owner.token) as Promise<{ items: { id: string; requester_email: string; held_key: unknown }[] }>;
+  const redeem = (key: string, ip = freshIp(), over: Record<string, unknown> = {}) =>
+    call(AccessKeysRpc.redeem, { access_key: key, consent, ...over }, undefined, ip) as Promise<OpenedViewSession>;
+  const createKey = (owner: Owner, over: Record<string, unknown> = {}) =>
+    call(AccessKeysRpc.createKey, { access_key: randomUUID(), name: 'Ellie', email: 'ellie@example.com', ...over }, owner.token) as Promise<IssuedAccessKey>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(accessKeysMigrations.slice(1), 'access');
+    service = await startService(accessKeysService, {
+      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey,
+      KEY_MAIL_SECRET, LOG_LEVEL: 'silent',
+    }, { logger: createLogger('access-spec', 'silent') });
+    rpc = new RpcClient(NATS_URL, 10_000);
+    await rpc.connect();
+    redis = new Redis(REDIS_URL);
+    queue = new Queue<SendKeyEmailJob>(QueueNames.KeyEmails, { connection: redis, prefix: queuePrefix(STACK_ID) });
+  });
+
+  afterAll(async () => {
+    await queue?.obliterate({ force: true }).catch(() => undefined);
+    await queue?.close();
+    await rpc?.close();
+    const nats = service?.core.nats;
+    if (nats) {
+      const jsm = await jetstreamManager(nats);
+      for (const s of ['access-keys', 'notifications'] as const) await jsm.streams.delete(scopedStreamName(s, STACK_ID)).catch(() => undefined);
+    }
+    await service?.close();
+    redis?.disconnect();
+    await db?.drop();
+  });
+
+  it('takes a request for an owner, shows it to that owner only, and keeps the requester’s words sealed in the events', async () => {
+    expect(await submit(ownerA, { message: 'A message only the owner should read' })).toEqual({ success: true });
+    const mine = await pending(ownerA);
+    expect(mine.items).toHaveLength(1);
+    expect(mine.items[0]).toMatchObject({ requester_email: 'sam@example.com', relationship: 'Son', status: 'pending', held_key: null });
+    expect((await pending(ownerB)).items).toHaveLength(0);
+    const stored = await sql<{ data: unknown }>(`select data from events where stream_id = ?`, [`access-request-${mine.items[0]!.id}`]);
+    expect(JSON.stringify(stored)).not.toContain('only the owner should read');
+    expect(JSON.stringify(stored)).not.toContain('sam@example.com');
+  });
+
+  it('refuses bad request bodies with the spec’s words and stores nothing', async () => {
+    const before = (await pending(ownerA)).items.length;
+    await expect(call(AccessKeysRpc.submitRequest, { user_id: 'not-an-id', requester_email: 'a@b.co', relationship: 'x', message: 'y' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(submit(ownerA, { requester_email: 'nope' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(submit(ownerA, { child_dob: '2999-01-01' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect((await pending(ownerA)).items).toHaveLength(before);
+  });
+
+  it('limits the request form per address to 10 an hour', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 10; i++) await submit(ownerB, {}, ip);
+    await expect(submit(ownerB, {}, ip)).rejects.toMatchObject({ code: 'RATE_LIMITED', message: AccessMessages.tooManyRequests });
+    expect(await codeOf(submit(ownerB, {}, freshIp()))).toBe('OK');
+  });
+
+  it('approves once: a key valid 30 days returned once, its e-mail job queued with the key sealed; deciding again is refused', async () => {
+    await submit(ownerA, { requester_email: 'approve@example.com' });
+    const request = (await pending(ownerA)).items.find((r) => r.requester_email === 'approve@example.com')!;
+    expect(await codeOf(call(AccessKeysRpc.approveRequest, { request_id: request.id }, ownerB.token))).toBe('NOT_FOUND');
+    const issued = (await call(AccessKeysRpc.approveRequest, { request_id: request.id, scopes: ['letters', 'timeline'] }, ownerA.token)) as IssuedAccessKey;
+    expect(issued.access_key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(issued.scopes).toEqual(['letters', 'timeline']);
+    expect(Math.round((Date.parse(issued.expires_at) - Date.now()) / 86_400_000)).toBe(30);
+    const job = await queue.getJob(`key-${issued.key_id}`);
+    expect(job?.data).toMatchObject({ keyId: issued.key_id, ownerId: ownerA.id, recipientEmail: 'approve@example.com', sharedBy: `${ownerA.id}@example.com` });
+    expect(JSON.stringify(job?.data)).not.toContain(issued.access_key);
+    expect(openKeyFromMail(KEY_MAIL_SECRET, issued.key_id, job!.data.sealedKey)).toBe(issued.access_key);
+    expect(await codeOf(call(AccessKeysRpc.approveRequest, { request_id: request.id }, ownerA.token))).toBe('ALREADY_DECIDED');
+    expect(await codeOf(call(AccessKeysRpc.declineRequest, { request_id: request.id }, ownerA.token))).toBe('ALREADY_DECIDED');
+    // Only the hash is kept.
+    expect(JSON.stringify(await sql('select * from access_keys'))).not.toContain(issued.access_key);
+    expect(JSON.stringify(await sql('select data from events'))).not.toContain(issued.access_key);
+    expect(await call(AccessKeysRpc.keyMailState, { key_id: issued.key_id })).toEqual({ state: 'active' });
+    expect(await call(AccessKeysRpc.keyMailState, { key_id: randomUUID() })).toEqual({ state: 'unknown' });
+  });
+
+  it('declines: the request leaves the pending list, no key and no job', async () => {
+    await submit(ownerA, { requester_email: 'decline@example.com' });
+    const request = (await pending(ownerA)).items.find((r) => r.requester_email === 'decline@example.com')!;
+    const declined = await call(AccessKeysRpc.declineRequest, { request_id: request.id }, ownerA.token);
+    expect(declined).toMatchObject({ status: 'declined', key_id: null });
+    expect((await pending(ownerA)).items.find((r) => r.id === request.id)).toBeUndefined();
+  });
+
+  it('saves an owner’s generated key once; the same key again is KEY_TAKEN and stores nothing', async () => {
+    const key = randomUUID();
+    await createKey(ownerA, { access_key: key, expires_in_days: 7 });
+    const count = async () => (await sql<{ n: number }>('select count(*)::int as n from access_keys'))[0]!.n;
+    const before = await count();
+    expect(await codeOf(createKey(ownerB, { access_key: key.toUpperCase() }))).toBe('KEY_TAKEN');
+    expect(await count()).toBe(before);
+    expect(await codeOf(createKey(ownerA, { expires_in_days: 0 }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(createKey(ownerA, { name: '' }))).toBe('VALIDATION_FAILED');
+    const listed = (await call(AccessKeysRpc.listKeys, {}, ownerA.token)) as { name: string; status: string; email_status: string }[];
+    expect(listed[0]).toMatchObject({ name: 'Ellie', status: 'active', email_status: 'queued' });
+    expect(((await call(AccessKeysRpc.listKeys, {}, ownerB.token)) as unknown[]).length).toBe(0);
+  });
+
+  it('redeems only with the consent, records it, and opens a session whose token names the vault, the session and the key’s sections', async () => {
+    const issued = await createKey(ownerA, { scopes: ['letters'] });
+    expect(await codeOf(redeem(issued.access_key, freshIp(), { consent: undefined }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(redeem(issued.access_key, freshIp(), { consent: { version: CONSENT_VERSION, text_hash: '0'.repeat(64) } }))).toBe('CONSENT_REQUIRED');
+    expect(await codeOf(redeem(issued.access_key, freshIp(), { owner: ownerB.id }))).toBe('INVALID_OR_EXPIRED_KEY');
+    const opened = await redeem(issued.access_key.toUpperCase(), freshIp(), { owner: ownerA.id });
+    expect(opened.session).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const viewer = await new ViewerTokenVerifier(viewerKeys.publicKey).verify(opened.viewer_token);
+    expect(viewer).toMatchObject({ vaultOwnerId: ownerA.id, viewSessionId: opened.session_id, scopes: ['letters'] });
+    const [row] = await sql<Record<string, unknown>>('select * from view_sessions where id = ?', [opened.session_id]);
+    expect(row).toMatchObject({ consent_version: 'v1.0', consent_hash: CONSENT_HASH, user_agent: 'SpecAgent/1', origin: 'http://127.0.0.1:3000' });
+    expect(JSON.stringify(row)).not.toContain(opened.session);
+    const renewed = (await call(AccessKeysRpc.viewToken, { session: opened.session }, undefined, freshIp())) as { viewer_token: string; session_id: string };
+    expect(renewed.session_id).toBe(opened.session_id);
+  });
+
+  it('records views of shared sections (once a minute each) and refuses the others', async () => {
+    const issued = await createKey(ownerA, { scopes: ['letters', 'timeline'] });
+    const opened = await redeem(issued.access_key);
+    await call(AccessKeysRpc.recordView, { section: 'letters' }, opened.viewer_token);
+    await call(AccessKeysRpc.recordView, { section: 'letters' }, opened.viewer_token);
+    await call(AccessKeysRpc.recordView, { section: 'timeline' }, opened.viewer_token);
+    expect(await codeOf(call(AccessKeysRpc.recordView, { section: 'court-journal' }, opened.viewer_token))).toBe('FORBIDDEN');
+    // A viewer can reach no owner handler, and an owner is not a viewer.
+    expect(await codeOf(call(AccessKeysRpc.listKeys, {}, opened.viewer_token))).toBe('FORBIDDEN');
+    expect(await codeOf(call(AccessKeysRpc.recordView, { section: 'letters' }, ownerA.token))).toBe('FORBIDDEN');
+    const sessions = (await call(AccessKeysRpc.listSessions, {}, ownerA.token)) as { id: string; views: { section: string }[]; consent: { consent_version: string } }[];
+    const mine = sessions.find((s) => s.id === opened.session_id)!;
+    expect(mine.views.map((v) => v.section).sort()).toEqual(['letters', 'timeline']);
+    expect(mine.consent.consent_version).toBe('v1.0');
+    expect(((await call(AccessKeysRpc.listSessions, {}, ownerB.token)) as unknown[]).length).toBe(0);
+  });
+
+  it('revoking a key ends its sessions at once: no renewal, no view, and every service’s verifier refuses its tokens', async () => {
+    const issued = await createKey(ownerA);
+    const opened = await redeem(issued.access_key);
+    expect(await codeOf(call(AccessKeysRpc.revokeKey, { key_id: issued.key_id }, ownerB.token))).toBe('NOT_FOUND');
+    const revoked = await call(AccessKeysRpc.revokeKey, { key_id: issued.key_id }, ownerA.token);
+    expect(revoked).toMatchObject({ status: 'revoked' });
+    expect(await codeOf(call(AccessKeysRpc.viewToken, { session: opened.session }, undefined, freshIp()))).toBe('VIEW_SESSION_ENDED');
+    // The platform's verifier refuses the token itself (the revocation list), before any handler runs.
+    expect(await codeOf(call(AccessKeysRpc.recordView, { section: 'letters' }, opened.viewer_token))).toBe('SESSION_EXPIRED');
+    expect(await new RevokedViewSessions(redis).isRevoked(opened.session_id)).toBe(true);
+    expect(await codeOf(redeem(issued.access_key))).toBe('INVALID_OR_EXPIRED_KEY');
+    expect(await call(AccessKeysRpc.keyMailState, { key_id: issued.key_id })).toEqual({ state: 'revoked' });
+  });
+
+  it('lets the owner revoke one session and the viewer close their own', async () => {
+    const issued = await createKey(ownerA);
+    const first = await redeem(issued.access_key);
+    const second = await redeem(issued.access_key);
+    expect(await call(AccessKeysRpc.revokeSession, { session_id: first.session_id }, ownerA.token)).toMatchObject({ status: 'revoked' });
+    expect(await codeOf(call(AccessKeysRpc.revokeSession, { session_id: second.session_id }, ownerB.token))).toBe('NOT_FOUND');
+    expect(await call(AccessKeysRpc.closeSession, { session: second.session }, undefined, freshIp())).toEqual({ closed: true });
+    expect(await codeOf(call(AccessKeysRpc.viewToken, { session: second.session }, undefined, freshIp()))).toBe('VIEW_SESSION_ENDED');
+    expect(await call(AccessKeysRpc.closeSession, { session: 'A'.repeat(43) }, undefined, freshIp())).toEqual({ closed: false });
+  });
+
+  it('refuses an expired key like an unknown one', async () => {
+    const issued = await createKey(ownerA, { expires_in_days: 1 });
+    // The clock moved a day on: the read model's expiry is the event's, put back afterwards.
+    await sql(`update access_keys set expires_at = now() - interval '1 minute' where id = ?`, [issued.key_id]);
+    expect(await codeOf(redeem(issued.access_key))).toBe('INVALID_OR_EXPIRED_KEY');
+    expect(await call(AccessKeysRpc.keyMailState, { key_id: issued.key_id })).toEqual({ state: 'expired' });
+    await sql(`update access_keys set expires_at = ? where id = ?`, [issued.expires_at, issued.key_id]);
+  });
+
+  it('brute force: 1,000 random keys from 1,000 addresses are all refused; 50 from one address trip the limit, which then refuses even a good key', async () => {
+    const good = await createKey(ownerA);
+    const codes = new Map<string, number>();
+    const guesses = Array.from({ length: 1000 }, () => randomUUID());
+    for (let i = 0; i < guesses.length; i += 50) {
+      const batch = await Promise.all(guesses.slice(i, i + 50).map((k) => codeOf(redeem(k))));
+      for (const c of batch) codes.set(c, (codes.get(c) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(codes)).toEqual({ INVALID_OR_EXPIRED_KEY: 1000 });
+
+    const ip = freshIp();
+    const one: string[] = [];
+    for (let i = 0; i < 50; i++) one.push(await codeOf(redeem(randomUUID(), ip)));
+    expect(one.filter((c) => c === 'INVALID_OR_EXPIRED_KEY').length).toBeLessThanOrEqual(5);
+    expect(one.filter((c) => c === 'RATE_LIMITED').length).toBeGreaterThanOrEqual(45);
+    expect(await codeOf(redeem(good.access_key, ip))).toBe('RATE_LIMITED');
+    expect(await codeOf(redeem(good.access_key, freshIp()))).toBe('OK');
+    // Unknown session secrets count against the same limit.
+    const ip2 = freshIp();
+    for (let i = 0; i < 5; i++) expect(await codeOf(call(AccessKeysRpc.viewToken, { session: `${'B'.repeat(42)}${i}` }, undefined, ip2))).toBe('VIEW_SESSION_ENDED');
+    expect(await codeOf(call(AccessKeysRpc.viewToken, { session: 'C'.repeat(43) }, undefined, ip2))).toBe('RATE_LIMITED');
+  });
+
+  it('shows a key’s e-mail as sent when notifications reports it (a repeated report changes nothing)', async () => {
+    const issued = await createKey(ownerA, { name: 'Mailed' });
+    const js = jetstream(service.core.nats);
+    const eventId = randomUUID();
+    const body = {
+      eventId, type: 'KeyEmailSent', streamId: `key-email-${issued.key_id}`, version: 1, occurredAt: new Date().toISOString(),
+      data: { keyId: issued.key_id, sentAt: new Date().toISOString(), messageId: `<key-${issued.key_id}@legacy-vault>` }, metadata: {},
+    };
+    for (const id of [eventId, randomUUID()]) {
+      const h = natsHeaders();
+      h.set('Nats-Msg-Id', id);
+      await js.publish(scopedSubject(NotificationsEvents.KeyEmailSent, STACK_ID), JSON.stringify({ ...body, eventId: id }), { headers: h });
+    }
+    await waitFor(async () => {
+      const keys = (await call(AccessKeysRpc.listKeys, {}, ownerA.token)) as { id: string; email_status: string }[];
+      return keys.find((k) => k.id === issued.key_id)?.email_status === 'sent';
+    }, 15_000, 'the key e-mail status');
+    const statusEvents = await sql<{ n: number }>(`select count(*)::int as n from events where stream_id = ? and type = 'AccessKeyEmailStatusChanged'`, [`access-key-${issued.key_id}`]);
+    expect(statusEvents[0]!.n).toBe(1);
+  });
+
+  it('publishes ids and times only', async () => {
+    const jsm = await jetstreamManager(service.core.nats);
+    await waitFor(async () => (await jsm.streams.info(scopedStreamName('access-keys', STACK_ID))).state.messages > 5, 15_000, 'access-keys events on JetStream');
+    const js = jetstream(service.core.nats);
+    const consumer = await js.consumers.get(scopedStreamName('access-keys', STACK_ID));
+    const seen: string[] = [];
+    const messages = await consumer.fetch({ max_messages: 200, expires: 2000 });
+    for await (const m of messages) {
+      seen.push(m.string());
+      if (seen.length >= (await jsm.streams.info(scopedStreamName('access-keys', STACK_ID))).state.messages) break;
+    }
+    const all = seen.join('\n');
+    expect(all).toContain(AccessKeysEvents.AccessKeyIssued.split('.').at(-2)!);
+    for (const secret of ['sam@example.com', 'ellie@example.com', 'keyHash', 'secretHash', 'I would like to read']) expect(all).not.toContain(secret);
+  });
+
+  it('rebuilds its read models from the events to the same rows', async () => {
+    const snapshot = async () => ({
+      requests: await sql('select * from access_requests order by id'),
+      keys: await sql('select * from access_keys order by id'),
+      sessions: await sql('select * from view_sessions order by id'),
+      views: await sql('select * from view_session_views order by session_id, viewed_at, section'),
+    });
+    const before = await snapshot();
+    const operator = signOperatorToken(signer, 'spec-operator');
+    expect(await codeOf(call(AccessKeysRpc.rebuildProjections, {}, ownerA.token))).toBe('FORBIDDEN');
+    await call(AccessKeysRpc.rebuildProjections, {}, operator);
+    expect(await snapshot()).toEqual(before);
+    expect(VIEW_SECTIONS).toHaveLength(5);
+  });
+});

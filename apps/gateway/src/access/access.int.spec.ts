@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -387,6 +388,26 @@ describe('gateway family access (/api/access, /api/view)', () => {
       }
       for (const url of ['/api/access/requests/42/approve', '/api/access/requests/x/decline', "/api/access/keys/1'%20or%201=1/revoke", '/api/access/sessions/..%2Fadmin/revoke']) {
         expect({ url, status: (await send({ method: 'POST', url }, ownerToken)).statusCode }).toEqual({ url, status: 404 });
+      }
+      expect(services.received).toEqual([]);
+    });
+
+    it('refuse any one field made wrong (type, 100 KB, a control character) on every body route, forwarding nothing', async () => {
+      const validBodies: [string, Record<string, unknown>, string | undefined][] = [
+        ['/api/access/requests', { user_id: OWNER_ID, requester_email: 'sam@example.com', requester_name: 'Sam', relationship: 'Son', message: 'Hi', child_name: 'Alex', child_dob: '2015-04-01', access_key: ACCESS_KEY }, undefined],
+        [`/api/access/requests/${REQUEST_ID}/approve`, { override_email: 'other@example.com', scopes: ['letters'] }, ownerToken],
+        ['/api/access/keys', { access_key: ACCESS_KEY, name: 'Sam', email: 'sam@example.com', expires_in_days: 30, scopes: ['letters'] }, ownerToken],
+        ['/api/view/redeem', { access_key: ACCESS_KEY, owner: OWNER_ID, consent: CONSENT }, undefined],
+        ['/api/view/token', { session: SESSION_SECRET }, undefined],
+        ['/api/view/close', { session: SESSION_SECRET }, undefined],
+      ];
+      // No value here is valid for any of these fields (numbers: a key lasts a whole number of days from 1).
+      const junk = fc.oneof(fc.constantFrom(-1, 0.5), fc.boolean(), fc.constant({}), fc.constant(['x']), fc.constant('x'.repeat(102_400)), fc.constantFrom('\u0000', 'a\uD800b', 'ok\u0000'));
+      for (const [url, valid, token] of validBodies) {
+        await fc.assert(fc.asyncProperty(fc.constantFrom(...Object.keys(valid)), junk, async (field, value) => {
+          const response = await send({ method: 'POST', url, payload: { ...valid, [field]: value } }, token);
+          return response.statusCode === 400;
+        }), { numRuns: 60 });
       }
       expect(services.received).toEqual([]);
     });

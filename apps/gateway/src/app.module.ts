@@ -2,6 +2,7 @@ import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutd
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import type { ServiceName } from '@lv/contracts';
 import type { Logger } from '@lv/platform/logging';
+import { ACCESS_CONTROLLERS, accessProviders } from './access/access.providers.js';
 import { QueueSessionController } from './admin/queue-session.controller.js';
 import { AuthController } from './auth/auth.controller.js';
 import type { GatewayConfig } from './config.js';
@@ -47,7 +48,7 @@ export interface GatewayModuleOptions {
 }
 
 /**
- * The gateway: controllers per area (auth, me, vault, letters, media, timeline, court, health, admin), one global guard (every
+ * The gateway: controllers per area (auth, me, vault, letters, media, timeline, court, access, view, health, admin), one global guard (every
  * handler needs an owner's access token, or a viewer token on @ViewerRoute() handlers, unless it is @Public) and one global error filter.
  */
 @Module({})
@@ -56,7 +57,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ViewController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },
@@ -74,6 +75,7 @@ export class GatewayModule {
         ConnectionsCloser,
         ...mediaProviders(config),
         ...courtProviders(config),
+        ...accessProviders,
         VaultStatsService,
         HealthService,
       ],

@@ -105,6 +105,15 @@ function operationsOf(doc: OpenApiDocument): Operation[] {
   return operations;
 }
 
+/**
+ * The family-access routes are answered by access-keys, which this spec's stack does not start yet
+ * (the service lands on its own branch of issue 12). Until it does, they are left out here: without
+ * the service every call that passes the edge would be a 503. The gateway's edge for them is proved
+ * in src/access/access.int.spec.ts. When access-keys joins the stack above, drop this filter and give
+ * the body routes VALID_BODIES, consent/keys/sessions MAY_ACCEPT entries, and entries/{section} a kind.
+ */
+const awaitsAccessKeys = (op: Operation) => op.path.startsWith('/api/access/') || (op.path.startsWith('/api/view/') && op.path !== '/api/view/session');
+
 /** JSON types a property accepts, from its schema (zod's nullable is `nullable` or an anyOf with null). */
 function acceptedTypes(schema: JsonSchema): Set<string> {
   const types = new Set<string>();
@@ -475,7 +484,7 @@ describe('bad input through the gateway, against the real services', () => {
       const letter = await sendJson('POST', '/api/letters', { title: 'Kept', content: 'A letter the edits aim at.' });
       expect(letter.statusCode).toBe(201);
       const fixture: Fixture = { letterId: letter.json<{ id: string }>().id, email: user.email, password };
-      const operations = operationsOf(doc);
+      const operations = operationsOf(doc).filter((op) => !awaitsAccessKeys(op));
       expect(operations.length).toBeGreaterThanOrEqual(20);
       for (const key of Object.keys(MAY_ACCEPT)) expect(operations.map((o) => o.key)).toContain(key);
 

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
 import {
+  accessKeySummarySchema, accessRequestPageSchema, accessRequestSchema, approveAccessRequestBodySchema, createAccessKeyBodySchema, issuedAccessKeySchema,
+  openedViewSessionSchema, redeemKeyBodySchema, submitAccessRequestBodySchema, submitAccessRequestReplySchema, viewerConsentSchema, viewerEntrySchema,
+  viewerTokenGrantSchema, viewSessionBodySchema, viewSessionSummarySchema,
   courtDocumentSchema, courtFileLinkBodySchema, courtFileLinkSchema, courtUploadTicketSchema, evidenceEntrySummarySchema, evidencePublicKeysSchema,
   setKeyEvidenceBodySchema, signedEvidenceHeadSchema, startCourtUploadBodySchema,
   credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
@@ -43,6 +46,21 @@ export class CourtFileLinkDto {}
 export class SignedEvidenceHeadDto {}
 export class EvidenceEntrySummaryDto {}
 export class EvidencePublicKeysDto {}
+export class SubmitAccessRequestDto {}
+export class SubmitAccessRequestReplyDto {}
+export class AccessRequestDto {}
+export class AccessRequestPageDto {}
+export class ApproveAccessRequestDto {}
+export class IssuedAccessKeyDto {}
+export class CreateAccessKeyDto {}
+export class AccessKeySummaryDto {}
+export class ViewSessionSummaryDto {}
+export class ViewerConsentDto {}
+export class RedeemKeyDto {}
+export class ViewSessionSecretDto {}
+export class OpenedViewSessionDto {}
+export class ViewerTokenGrantDto {}
+export class ViewerEntryDto {}
 
 /** One of the name classes above. */
 type DtoClass = new () => object;
@@ -83,4 +101,19 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [SignedEvidenceHeadDto, { schema: signedEvidenceHeadSchema, io: 'output' }],
   [EvidenceEntrySummaryDto, { schema: evidenceEntrySummarySchema, io: 'output' }],
   [EvidencePublicKeysDto, { schema: evidencePublicKeysSchema, io: 'output' }],
+  [SubmitAccessRequestDto, { schema: submitAccessRequestBodySchema, io: 'input' }],
+  [SubmitAccessRequestReplyDto, { schema: submitAccessRequestReplySchema, io: 'output' }],
+  [AccessRequestDto, { schema: accessRequestSchema, io: 'output' }],
+  [AccessRequestPageDto, { schema: accessRequestPageSchema, io: 'output' }],
+  [ApproveAccessRequestDto, { schema: approveAccessRequestBodySchema, io: 'input' }],
+  [IssuedAccessKeyDto, { schema: issuedAccessKeySchema, io: 'output' }],
+  [CreateAccessKeyDto, { schema: createAccessKeyBodySchema, io: 'input' }],
+  [AccessKeySummaryDto, { schema: accessKeySummarySchema, io: 'output' }],
+  [ViewSessionSummaryDto, { schema: viewSessionSummarySchema, io: 'output' }],
+  [ViewerConsentDto, { schema: viewerConsentSchema, io: 'output' }],
+  [RedeemKeyDto, { schema: redeemKeyBodySchema, io: 'input' }],
+  [ViewSessionSecretDto, { schema: viewSessionBodySchema, io: 'input' }],
+  [OpenedViewSessionDto, { schema: openedViewSessionSchema, io: 'output' }],
+  [ViewerTokenGrantDto, { schema: viewerTokenGrantSchema, io: 'output' }],
+  [ViewerEntryDto, { schema: viewerEntrySchema, io: 'output' }],
 ]);

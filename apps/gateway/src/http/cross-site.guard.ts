@@ -116,6 +116,16 @@ function ownOriginOf(request: FastifyRequest): string {
 }
 
 /**
+ * The origin a request came from, for the record (a viewer's consent keeps it): its Origin header
+ * when that is a real origin, else the gateway's own origin as the request reached it. Normalised.
+ * Not a security decision: state-changing requests from another origin never get this far.
+ */
+export function requestOriginOf(request: FastifyRequest): string | undefined {
+  const origin = header(request.headers, 'origin');
+  return (origin !== undefined ? normalisedOrigin(origin.trim()) : null) ?? normalisedOrigin(ownOriginOf(request)) ?? undefined;
+}
+
+/**
  * Installs the edge check as the first onRequest hook, before any body is read or parsed: a refused
  * request never reaches a parser or a handler.
  */

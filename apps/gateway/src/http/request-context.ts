@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AccessTokenVerifier, AccountCaller, Caller, UserCaller, ViewerCaller, ViewerTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import type { CallContext } from '@lv/platform/nest';
+import { requestOriginOf } from './cross-site.guard.js';
 
 interface Authenticated {
   caller: Caller;
@@ -54,12 +55,20 @@ export async function verifyViewerToken(verifier: ViewerTokenVerifier, token: st
   }
 }
 
-/** What travels with every RPC made for this request: the verified token (access or viewer) and the request's meta. */
+/**
+ * What travels with every RPC made for this request: the verified token (access or viewer) and the
+ * request's meta. `ip` is Fastify's, so X-Forwarded-For counts only from the proxies TRUST_PROXY names.
+ */
 export function callContextOf(request: FastifyRequest): CallContext {
   const userAgent = request.headers['user-agent'];
+  const origin = requestOriginOf(request);
   return {
     accessToken: authenticated.get(request)?.accessToken,
-    meta: { requestId: String(request.id), ip: request.ip, ...(userAgent ? { userAgent: userAgent.slice(0, 512) } : {}) },
+    meta: {
+      requestId: String(request.id), ip: request.ip,
+      ...(userAgent ? { userAgent: userAgent.slice(0, 512) } : {}),
+      ...(origin ? { origin: origin.slice(0, 512) } : {}),
+    },
   };
 }
 
@@ -78,5 +87,5 @@ export const CurrentViewer = createParamDecorator((_: unknown, context: Executio
   return auth.caller;
 });
 
-/** Injects the CallContext to pass to RpcClient.call (access token + request id, client address, user agent). */
+/** Injects the CallContext to pass to RpcClient.call (access token + request id, client address, user agent, origin). */
 export const CallCtx = createParamDecorator((_: unknown, context: ExecutionContext): CallContext => callContextOf(context.switchToHttp().getRequest<FastifyRequest>()));

@@ -1,10 +1,19 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  AccessKeysRpc, AccessMessages, ErrorCodes, REDEEM_FAILURES_PER_MINUTE, VIEW_SECTIONS, viewSessionBodySchema, type OpenedViewSession, type ViewerEntry,
+  type ViewerTokenGrant,
+} from '@lv/contracts';
 import type { ViewerCaller, ViewerScope } from '@lv/platform/auth';
 import { VIEWER_SCOPES } from '@lv/platform/auth';
-import { ErrorBodyDto } from '../http/api-models.js';
-import { CurrentViewer } from '../http/request-context.js';
+import { RpcClient, type CallContext } from '@lv/platform/nest';
+import { parseAccessBody, parseRedeemBody } from '../access/access-body.js';
+import { ViewerEntriesService } from '../access/viewer-entries.service.js';
+import { ErrorBodyDto, OpenedViewSessionDto, RedeemKeyDto, ViewerEntryDto, ViewerTokenGrantDto, ViewSessionSecretDto } from '../http/api-models.js';
+import { Public } from '../http/public.decorator.js';
+import { CallCtx, CurrentViewer } from '../http/request-context.js';
 import { ViewerRoute } from '../http/viewer-route.decorator.js';
+import { RPC_CLIENT } from '../infra/tokens.js';
 
 /** What a viewer's client learns about its own view session. */
 export interface ViewSessionView {
@@ -22,16 +31,75 @@ class ViewSessionDto implements ViewSessionView {
   @ApiProperty({ description: 'Epoch milliseconds' }) expiresAt!: number;
 }
 
-/** /api/view/*: what a family viewer reads, with a viewer token (never an owner's access token). */
+const VIEWER_UNAUTHENTICATED = { status: 401, type: ErrorBodyDto, description: 'UNAUTHENTICATED or SESSION_EXPIRED (expired or revoked view session); an owner’s access token is refused here.' } as const;
+const TOO_MANY_ATTEMPTS = { status: 429, type: ErrorBodyDto, description: `RATE_LIMITED: more than ${REDEEM_FAILURES_PER_MINUTE} failures a minute from this address ("${AccessMessages.tooManyKeyAttempts}").` } as const;
+
+/**
+ * /api/view/*: what a family viewer reads, with a viewer token (never an owner's access token), and
+ * the three public steps that lead there: redeeming a key, exchanging the view session for a viewer
+ * token, and closing it. Those three are public on purpose (whoever holds the key or the session
+ * secret); access-keys limits failures per client address.
+ */
 @ApiTags('view')
-@ApiBearerAuth()
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'UNAUTHENTICATED or SESSION_EXPIRED (expired or revoked view session).' })
+@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'access-keys (or the service read) is unavailable.' })
 @ViewerRoute()
 @Controller('view')
 export class ViewController {
+  constructor(
+    @Inject(RPC_CLIENT) private readonly rpc: RpcClient,
+    private readonly entries: ViewerEntriesService,
+  ) {}
+
+  @Public()
+  @Post('redeem')
+  @HttpCode(201)
+  @ApiBody({ type: RedeemKeyDto })
+  @ApiCreatedResponse({ type: OpenedViewSessionDto, description: 'A 30-day view session, its secret and a first viewer token; the consent is recorded with it.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `CONSENT_REQUIRED: "${ErrorCodes.CONSENT_REQUIRED.message}"; VALIDATION_FAILED: "${AccessMessages.keyEmpty}", "${AccessMessages.keyMalformed}".` })
+  @ApiResponse({ status: 401, type: ErrorBodyDto, description: `INVALID_OR_EXPIRED_KEY: "${ErrorCodes.INVALID_OR_EXPIRED_KEY.message}" (unknown, expired, revoked or another vault’s key alike).` })
+  @ApiResponse(TOO_MANY_ATTEMPTS)
+  async redeem(@Body() body: unknown, @CallCtx() call: CallContext): Promise<OpenedViewSession> {
+    return this.rpc.call(AccessKeysRpc.redeem, parseRedeemBody(body), call);
+  }
+
+  @Public()
+  @Post('token')
+  @HttpCode(200)
+  @ApiBody({ type: ViewSessionSecretDto })
+  @ApiOkResponse({ type: ViewerTokenGrantDto, description: 'A fresh viewer token (15 minutes, never past the session’s end).' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED: "${AccessMessages.noViewSession}" or "${AccessMessages.viewExpired}" (not a session secret).` })
+  @ApiResponse({ status: 401, type: ErrorBodyDto, description: `VIEW_SESSION_ENDED: "${ErrorCodes.VIEW_SESSION_ENDED.message}"` })
+  @ApiResponse(TOO_MANY_ATTEMPTS)
+  async token(@Body() body: unknown, @CallCtx() call: CallContext): Promise<ViewerTokenGrant> {
+    return this.rpc.call(AccessKeysRpc.viewToken, parseAccessBody(viewSessionBodySchema, body), call);
+  }
+
+  @Public()
+  @Post('close')
+  @HttpCode(204)
+  @ApiBody({ type: ViewSessionSecretDto })
+  @ApiNoContentResponse({ description: 'Clear access: the session ends on the server too (also when it had already ended).' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED: "${AccessMessages.noViewSession}" or "${AccessMessages.viewExpired}" (not a session secret).` })
+  async close(@Body() body: unknown, @CallCtx() call: CallContext): Promise<void> {
+    await this.rpc.call(AccessKeysRpc.closeSession, parseAccessBody(viewSessionBodySchema, body), call);
+  }
+
   @Get('session')
+  @ApiBearerAuth()
   @ApiOkResponse({ type: ViewSessionDto, description: 'Which vault the viewer reads, and what it may read there.' })
+  @ApiResponse(VIEWER_UNAUTHENTICATED)
   session(@CurrentViewer() viewer: ViewerCaller): ViewSessionView {
     return { vaultOwnerId: viewer.vaultOwnerId, viewSessionId: viewer.viewSessionId, scopes: viewer.scopes, expiresAt: viewer.expiresAt };
+  }
+
+  @Get('entries/:section')
+  @ApiBearerAuth()
+  @ApiParam({ name: 'section', enum: VIEW_SECTIONS })
+  @ApiOkResponse({ type: ViewerEntryDto, isArray: true, description: 'The section’s entries, newest first: id, created time and one headline field. The view is recorded first.' })
+  @ApiResponse(VIEWER_UNAUTHENTICATED)
+  @ApiResponse({ status: 403, type: ErrorBodyDto, description: `FORBIDDEN: "${AccessMessages.sectionNotShared}"` })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such section.' })
+  async sectionEntries(@Param('section') section: string, @CurrentViewer() viewer: ViewerCaller, @CallCtx() call: CallContext): Promise<ViewerEntry[]> {
+    return this.entries.list(viewer, section, call);
   }
 }

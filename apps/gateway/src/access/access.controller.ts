@@ -1,0 +1,142 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ACCESS_REQUESTS_PER_HOUR, AccessKeysRpc, AccessMessages, approveAccessRequestBodySchema, createAccessKeyBodySchema, ErrorCodes, listAccessRequestsQuerySchema,
+  PENDING_REQUESTS_PAGE_SIZE, submitAccessRequestBodySchema, type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey,
+  type ViewerConsent, type ViewSessionSummary,
+} from '@lv/contracts';
+import { RpcClient, type CallContext } from '@lv/platform/nest';
+import {
+  AccessKeySummaryDto, AccessRequestDto, AccessRequestPageDto, ApproveAccessRequestDto, CreateAccessKeyDto, ErrorBodyDto, IssuedAccessKeyDto,
+  SubmitAccessRequestDto, SubmitAccessRequestReplyDto, ViewerConsentDto, ViewSessionSummaryDto,
+} from '../http/api-models.js';
+import { Public } from '../http/public.decorator.js';
+import { CallCtx } from '../http/request-context.js';
+import { RPC_CLIENT } from '../infra/tokens.js';
+import { idParam, parseAccessBody } from './access-body.js';
+
+const UNAUTHENTICATED = { status: 401, type: ErrorBodyDto, description: 'No valid access token (a viewer token is refused here too).' } as const;
+
+/**
+ * Family access, the owner's side (/api/access): connection requests, access keys and view sessions.
+ * Two routes are public on purpose: the request form (anyone holding the owner's link) and the consent
+ * text a viewer accepts. Everything else takes the owner's access token; access-keys decides whose
+ * requests, keys and sessions these are from that token, so nothing here names an owner but the form.
+ * Bodies are checked here with the contracts' schemas (and again by access-keys).
+ */
+@ApiTags('access')
+@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'access-keys is unavailable.' })
+@Controller('access')
+export class AccessController {
+  constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
+
+  /** Public on purpose: the request form of a family member who has the owner's link; access-keys limits it per client address. */
+  @Public()
+  @Post('requests')
+  @HttpCode(201)
+  @ApiBody({ type: SubmitAccessRequestDto })
+  @ApiCreatedResponse({ type: SubmitAccessRequestReplyDto, description: `Submitted: the owner sees it among the pending requests. The page says "${AccessMessages.submitted}"` })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED, with the form's words as the message: "${AccessMessages.missingOwner}", "${AccessMessages.emailRequired}", "${AccessMessages.relationshipRequired}", "${AccessMessages.reasonRequired}"...` })
+  @ApiResponse({ status: 429, type: ErrorBodyDto, description: `RATE_LIMITED: more than ${ACCESS_REQUESTS_PER_HOUR} requests an hour from this address ("${AccessMessages.tooManyRequests}").` })
+  async submitRequest(@Body() body: unknown, @CallCtx() call: CallContext): Promise<{ success: true }> {
+    return this.rpc.call(AccessKeysRpc.submitRequest, parseAccessBody(submitAccessRequestBodySchema, body), call);
+  }
+
+  /** Public on purpose: the disclaimer a viewer reads before redeeming a key. */
+  @Public()
+  @Get('consent')
+  @ApiOkResponse({ type: ViewerConsentDto, description: 'The viewer disclaimer, its version and its SHA-256 (hex); redemption sends the version and the hash back.' })
+  async consent(@CallCtx() call: CallContext): Promise<ViewerConsent> {
+    return this.rpc.call(AccessKeysRpc.consent, {}, call);
+  }
+
+  @Get('requests')
+  @ApiBearerAuth()
+  @ApiQuery({ name: 'status', required: false, enum: ['pending'], description: 'Only pending requests are listed (the default).' })
+  @ApiQuery({ name: 'limit', required: false, description: `Page size, 1 to ${PENDING_REQUESTS_PAGE_SIZE} (default ${PENDING_REQUESTS_PAGE_SIZE}).` })
+  @ApiOkResponse({ type: AccessRequestPageDto, description: 'Your pending connection requests, newest first.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'A bad status or limit.' })
+  @ApiResponse(UNAUTHENTICATED)
+  async listRequests(@Query() query: unknown, @CallCtx() call: CallContext): Promise<AccessRequestPage> {
+    return this.rpc.call(AccessKeysRpc.listRequests, parseAccessBody(listAccessRequestsQuerySchema, query), call);
+  }
+
+  @Post('requests/:id/approve')
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiBody({ type: ApproveAccessRequestDto, required: false })
+  @ApiOkResponse({ type: IssuedAccessKeyDto, description: 'Approved: a key valid 30 days, shown in clear this once, and its e-mail queued.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED: "${AccessMessages.emailInvalid}" (override_email) or "${AccessMessages.scopesRequired}".` })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such request of yours.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: `ALREADY_DECIDED: "${ErrorCodes.ALREADY_DECIDED.message}"` })
+  @ApiResponse(UNAUTHENTICATED)
+  async approveRequest(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<IssuedAccessKey> {
+    const requestId = idParam(id);
+    // Approving as asked (the requester's address, every section) needs no body at all.
+    const choices = parseAccessBody(approveAccessRequestBodySchema, body ?? {});
+    return this.rpc.call(AccessKeysRpc.approveRequest, { request_id: requestId, ...choices }, call);
+  }
+
+  @Post('requests/:id/decline')
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiOkResponse({ type: AccessRequestDto, description: 'Declined: no key is issued.' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such request of yours.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: `ALREADY_DECIDED: "${ErrorCodes.ALREADY_DECIDED.message}"` })
+  @ApiResponse(UNAUTHENTICATED)
+  async declineRequest(@Param('id') id: string, @CallCtx() call: CallContext): Promise<AccessRequest> {
+    return this.rpc.call(AccessKeysRpc.declineRequest, { request_id: idParam(id) }, call);
+  }
+
+  @Get('keys')
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: AccessKeySummaryDto, isArray: true, description: 'Your keys, newest first (never the keys themselves: only their hashes are kept).' })
+  @ApiResponse(UNAUTHENTICATED)
+  async listKeys(@CallCtx() call: CallContext): Promise<AccessKeySummary[]> {
+    return this.rpc.call(AccessKeysRpc.listKeys, {}, call);
+  }
+
+  @Post('keys')
+  @HttpCode(201)
+  @ApiBearerAuth()
+  @ApiBody({ type: CreateAccessKeyDto })
+  @ApiCreatedResponse({ type: IssuedAccessKeyDto, description: 'Saved (as a hash) and its e-mail queued.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED, with the tab's words as the message: "${AccessMessages.noKeyGenerated}", "${AccessMessages.missingName}", "${AccessMessages.missingEmail}", "${AccessMessages.keyExpiryInvalid}"...` })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: `KEY_TAKEN: "${ErrorCodes.KEY_TAKEN.message}"` })
+  @ApiResponse(UNAUTHENTICATED)
+  async createKey(@Body() body: unknown, @CallCtx() call: CallContext): Promise<IssuedAccessKey> {
+    return this.rpc.call(AccessKeysRpc.createKey, parseAccessBody(createAccessKeyBodySchema, body), call);
+  }
+
+  @Post('keys/:id/revoke')
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiOkResponse({ type: AccessKeySummaryDto, description: 'Revoked at once, with every view session opened with it.' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such key of yours.' })
+  @ApiResponse(UNAUTHENTICATED)
+  async revokeKey(@Param('id') id: string, @CallCtx() call: CallContext): Promise<AccessKeySummary> {
+    return this.rpc.call(AccessKeysRpc.revokeKey, { key_id: idParam(id) }, call);
+  }
+
+  @Get('sessions')
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: ViewSessionSummaryDto, isArray: true, description: 'View sessions of your vault, newest first: the consent given, and who viewed what and when.' })
+  @ApiResponse(UNAUTHENTICATED)
+  async listSessions(@CallCtx() call: CallContext): Promise<ViewSessionSummary[]> {
+    return this.rpc.call(AccessKeysRpc.listSessions, {}, call);
+  }
+
+  @Post('sessions/:id/revoke')
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiOkResponse({ type: ViewSessionSummaryDto, description: 'Ended at once: the viewer’s next request is refused.' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such view session of your vault.' })
+  @ApiResponse(UNAUTHENTICATED)
+  async revokeSession(@Param('id') id: string, @CallCtx() call: CallContext): Promise<ViewSessionSummary> {
+    return this.rpc.call(AccessKeysRpc.revokeSession, { session_id: idParam(id) }, call);
+  }
+}

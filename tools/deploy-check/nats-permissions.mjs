@@ -47,6 +47,14 @@ export const NATS_USERS = [
     why: 'court documents and the evidence chain; publishes court-journal.> events',
   },
   {
+    user: 'access-keys', stream: 'access-keys', serves: ['access-keys'], calls: [], deny: [], consumes: ['notifications'],
+    why: "family access: requests, keys, view sessions; reads notifications' key e-mail events",
+  },
+  {
+    user: 'notifications', stream: 'notifications', serves: ['notifications'], calls: ['rpc.access-keys.key-mail-state'], deny: [], consumes: [],
+    why: 'key e-mails (BullMQ worker, SMTP); asks access-keys whether a key is active before sending',
+  },
+  {
     // Its own stream exists (every service's platform bootstrap makes one) but carries nothing yet.
     user: 'timeline', stream: 'timeline', serves: ['timeline'],
     calls: ['rpc.letters.titles', 'rpc.vault-media.titles', 'rpc.court-journal.titles'], deny: [], consumes: ['letters', 'vault-media', 'court-journal'],
@@ -58,8 +66,9 @@ export const NATS_USERS = [
   },
   {
     user: 'gateway', stream: null, serves: [],
-    calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>'],
-    deny: ['rpc.*.op.>'],
+    calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>', 'rpc.access-keys.>'],
+    // key-mail-state answers whether a key is active: for notifications' worker only, never a browser.
+    deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state'],
     consumes: [],
     why: "the HTTP API: calls every service, never the operators' commands",
   },

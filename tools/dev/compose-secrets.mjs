@@ -34,6 +34,7 @@ export function secretGenerators() {
     MEDIA_LINK_SECRET: () => hex(32),
     COURT_LINK_SECRET: () => hex(32),
     DEVICE_COOKIE_SECRET: () => hex(32),
+    KEY_MAIL_SECRET: () => hex(32),
     // nats-server parses the value of an environment variable as config ("4e5…" is a number): a
     // letter first keeps it a string (libs/platform/src/config checks NATS_PASSWORD the same way).
     ...Object.fromEntries(NATS_USERS.map((u) => [passwordVariable(u.user), () => `lv${hex(32)}`])),

@@ -17,7 +17,7 @@
 //   { name: 'vault-media', kind: 'service', entry: 'apps/vault-media/dist/main.js', database: 'vault_media',
 //     config: { module: 'apps/vault-media/src/config.ts', schema: 'vaultMediaConfigSchema' },
 //     env: (ctx) => ({ ...commonEnv(ctx), ...databaseEnv(ctx, 'vault_media'), ...s3Env(ctx) }) },
-// for letters, court-journal, access-keys, billing the same; notifications also gets smtpEnv(ctx);
+// for billing the same (notifications also gets smtpEnv(ctx));
 // the BullMQ process is { name: 'worker', kind: 'worker', entry: 'apps/worker/dist/main.js', database: null, ... }.
 // Services must come before the gateway (start order; the gateway is stopped first).
 //
@@ -71,7 +71,7 @@ export const courtHttp = (ctx) => ({ host: '127.0.0.1', port: ctx.internalPorts?
 /** A secret of the dev stack derived from its private key (stable across restarts, never committed). */
 export const devSecret = (ctx, purpose) => createHash('sha256').update(`legacy-vault-dev/${purpose}/`).update(ctx.jwt.privateKey).digest('hex');
 
-/** For the notifications service, once its schema names them. */
+/** Where notifications sends mail: the dev stack's SMTP catcher. */
 export const smtpEnv = (ctx) => ({ SMTP_HOST: ctx.smtp.host, SMTP_PORT: String(ctx.smtp.port) });
 
 export const services = [
@@ -130,6 +130,35 @@ export const services = [
     }),
   },
   {
+    // Family access: requests, keys (hashes only), view sessions and their consent; mints viewer tokens.
+    name: 'access-keys',
+    kind: 'service',
+    entry: 'apps/access-keys/dist/main.js',
+    database: 'access_keys',
+    config: { module: 'apps/access-keys/src/config.ts', schema: 'accessKeysConfigSchema' },
+    env: (ctx) => ({
+      ...commonEnv(ctx),
+      ...databaseEnv(ctx, 'access_keys'),
+      VIEWER_JWT_PRIVATE_KEY: ctx.viewerJwt.privateKey,
+      KEY_MAIL_SECRET: devSecret(ctx, 'key-mail'),
+    }),
+  },
+  {
+    // Key e-mails: a BullMQ worker on key-emails, sending over SMTP at most once per key.
+    name: 'notifications',
+    kind: 'service',
+    entry: 'apps/notifications/dist/main.js',
+    database: 'notifications',
+    config: { module: 'apps/notifications/src/config.ts', schema: 'notificationsConfigSchema' },
+    env: (ctx) => ({
+      ...commonEnv(ctx),
+      ...databaseEnv(ctx, 'notifications'),
+      ...smtpEnv(ctx),
+      KEY_MAIL_SECRET: devSecret(ctx, 'key-mail'),
+      PUBLIC_URL: `http://${ctx.http.host}:${ctx.http.port}`,
+    }),
+  },
+  {
     // The vault timeline: a read model of every service's published events (its own process and
     // database; see README, "Why the timeline is its own service").
     name: 'timeline',
@@ -163,6 +192,9 @@ export const services = [
       VAULT_MEDIA_URL: `http://${mediaHttp(ctx).host}:${mediaHttp(ctx).port}`,
       COURT_JOURNAL_URL: `http://${courtHttp(ctx).host}:${courtHttp(ctx).port}`,
       DEVICE_COOKIE_SECRET: devSecret(ctx, 'device-cookies'),
+      // Test stacks send X-Forwarded-For from 127.0.0.1 to stand for many client addresses
+      // (per-address limits of redemption and the request form); a developer's stack trusts nobody.
+      ...(ctx.stackId ? { TRUST_PROXY: '127.0.0.1' } : {}),
     }),
   },
 ];

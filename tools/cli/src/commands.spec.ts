@@ -46,6 +46,19 @@ describe('vault CLI commands', () => {
     expect(COMMANDS['projections:rebuild']!.usage).toContain('court-journal');
   });
 
+  it('access:pending looks the owner up by e-mail, then asks access-keys for that owner only', async () => {
+    await COMMANDS['access:pending']!.run(['dad@example.com'], call);
+    expect(calls.map((c) => c.pattern)).toEqual([IdentityRpc.findUserByEmail.subject, 'rpc.access-keys.op.list-pending']);
+    expect(calls[1]!.payload).toEqual({ owner_id: 'u-1' });
+  });
+
+  it('access:resend-email refuses what is not a key id before calling anything', async () => {
+    await expect(COMMANDS['access:resend-email']!.run(['not-a-key'], call)).rejects.toBeInstanceOf(UsageError);
+    expect(calls).toHaveLength(0);
+    await COMMANDS['access:resend-email']!.run(['6F9619FF-8B86-4D01-B42D-00C04FC964FF'], call);
+    expect(calls[0]).toMatchObject({ pattern: 'rpc.notifications.op.resend-key-email', payload: { key_id: '6f9619ff-8b86-4d01-b42d-00c04fc964ff' } });
+  });
+
   it('lists every command in the help', () => {
     for (const name of Object.keys(COMMANDS)) expect(helpText()).toContain(name);
   });

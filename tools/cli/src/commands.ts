@@ -1,4 +1,4 @@
-import { IdentityRpc, isSubscriptionTier, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
+import { AccessKeysRpc, IdentityRpc, isSubscriptionTier, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
 
 /** What a command needs from the outside world: one RPC call with the operator's token. */
 export type OperatorCall = <D extends RpcDeclaration>(declaration: D, payload: PayloadInput<D>) => Promise<ReplyOf<D>>;
@@ -10,6 +10,8 @@ export interface CommandSpec {
 }
 
 export class UsageError extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const requireArg = (args: string[], index: number, name: string): string => {
   const value = args[index];
@@ -42,6 +44,23 @@ export const COMMANDS: Record<string, CommandSpec> = {
       const tier = requireArg(args, 1, 'tier');
       if (!isSubscriptionTier(tier)) throw new UsageError(`unknown tier "${tier}": use one of ${SUBSCRIPTION_TIERS.join(', ')}`);
       return call(IdentityRpc.setTier, { email: requireArg(args, 0, 'email'), tier });
+    },
+  },
+  'access:pending': {
+    usage: 'access:pending <email>',
+    summary: "list the owner's pending access requests (newest first)",
+    async run(args, call) {
+      const owner = await call(IdentityRpc.findUserByEmail, { email: requireArg(args, 0, 'email') });
+      return call(AccessKeysRpc.listPendingForOwner, { owner_id: owner.id });
+    },
+  },
+  'access:resend-email': {
+    usage: 'access:resend-email <keyId>',
+    summary: "retry a key e-mail whose job failed (never sends a key twice)",
+    async run(args, call) {
+      const keyId = requireArg(args, 0, 'keyId');
+      if (!UUID.test(keyId)) throw new UsageError(`"${keyId}" is not a key id (a UUID, as access:pending and the owner's key list show it)`);
+      return call(NotificationsRpc.resendKeyEmail, { key_id: keyId.toLowerCase() });
     },
   },
   'projections:rebuild': {

@@ -5,18 +5,18 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, NotificationsEvents, QueueNames, VIEW_SECTIONS, type IssuedAccessKey, type OpenedViewSession,
+  AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, keyEmailSealContext, NotificationsEvents, QueueNames, VIEW_SECTIONS, type IssuedAccessKey, type OpenedViewSession,
   type RpcDeclaration, type SendKeyEmailJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, RevokedViewSessions, signOperatorToken, ViewerTokenVerifier } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
-import { queuePrefix } from '@lv/platform/queues';
+import { openFromJob, queuePrefix } from '@lv/platform/queues';
 import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 import type { AccessKeysConfig } from './config.js';
 import { accessKeysMigrations } from './migrations.js';
-import { CONSENT_HASH, openKeyFromMail } from './secrets.js';
+import { CONSENT_HASH } from './secrets.js';
 
 // access-keys in-process over the shared NATS (a STACK_ID of its own), Redis and a fresh database,
 // called the way the gateway calls it: RpcClient with the caller's token and the request's meta.
@@ -129,7 +129,7 @@ describe('access-keys service over NATS', () => {
     const job = await queue.getJob(`key-${issued.key_id}`);
     expect(job?.data).toMatchObject({ keyId: issued.key_id, ownerId: ownerA.id, recipientEmail: 'approve@example.com', sharedBy: `${ownerA.id}@example.com` });
     expect(JSON.stringify(job?.data)).not.toContain(issued.access_key);
-    expect(openKeyFromMail(KEY_MAIL_SECRET, issued.key_id, job!.data.sealedKey)).toBe(issued.access_key);
+    expect(openFromJob(KEY_MAIL_SECRET, keyEmailSealContext(issued.key_id), job!.data.sealedKey)).toBe(issued.access_key);
     expect(await codeOf(call(AccessKeysRpc.approveRequest, { request_id: request.id }, ownerA.token))).toBe('ALREADY_DECIDED');
     expect(await codeOf(call(AccessKeysRpc.declineRequest, { request_id: request.id }, ownerA.token))).toBe('ALREADY_DECIDED');
     // Only the hash is kept.

@@ -10,7 +10,7 @@ import { ownerOf, type Caller, type RevokedViewSessions, type UserCaller, type V
 import { DomainError } from '@lv/platform/errors';
 import { VIEWER_TOKEN_TTL_SECONDS } from '@lv/platform/auth';
 import {
-  EventStore, foldEvents, handleCommand, PerStreamSealing, rebuildProjections, retryOnConflict, type Decider, type DomainEvent, type EventMetadata, type RebuildReport,
+  decideAndAppend, EventStore, handleCommand, PerStreamSealing, rebuildProjections, retryOnConflict, type Decider, type DomainEvent, type EventMetadata, type RebuildReport,
 } from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import { addressOf, type AddressLimits } from './address-limits.js';
@@ -302,8 +302,8 @@ export class AccessKeysService {
     const metadata = this.actor(owner, meta);
     try {
       await retryOnConflict(5, () => this.deps.orm.em.fork().transactional(async (em) => {
-        if (approval) await this.append(em, requestDecider, approval.streamId, REQUEST_STREAM_TYPE, approval.command, metadata);
-        await this.append(em, keyDecider, keyStreamId(command.keyId), KEY_STREAM_TYPE, command, metadata);
+        if (approval) await decideAndAppend(em, this.store, requestDecider, approval.command, { streamId: approval.streamId, streamType: REQUEST_STREAM_TYPE, metadata });
+        await decideAndAppend(em, this.store, keyDecider, command, { streamId: keyStreamId(command.keyId), streamType: KEY_STREAM_TYPE, metadata });
         await enqueue(this.deps.keyEmails, {
           keyId: command.keyId, ownerId: owner.userId, recipientEmail: command.recipient.recipientEmail, recipientName: command.recipient.name, sharedBy: owner.email,
           sealedKey: sealKeyForMail(this.deps.keyMailSecret, command.keyId, key), expiresAt: command.expiresAt, scopes: command.scopes,
@@ -320,13 +320,6 @@ export class AccessKeysService {
     await this.run<SessionCommand>(sessionDecider, sessionStreamId(sessionId), SESSION_STREAM_TYPE, command, metadata);
     // Tokens already handed out stop at every service on their next request, not at their expiry.
     await this.deps.revokedViewSessions.revoke(sessionId);
-  }
-
-  /** Load, decide, append in the caller's transaction (several streams in one commit). */
-  private async append<S, C, E extends DomainEvent>(em: EntityManager, decider: Decider<S, C, E>, streamId: string, streamType: string, command: C, metadata: EventMetadata) {
-    const { events, version } = await this.store.readStream<E>(em, streamId);
-    const decided = decider.decide(command, foldEvents(decider, events.map((e) => ({ type: e.type, data: e.data }) as E)));
-    if (decided.length) await this.store.appendToStream(em, streamId, streamType, version, decided, metadata);
   }
 
   private run<C>(decider: Decider<unknown, C, DomainEvent>, streamId: string, streamType: string, command: C, metadata: EventMetadata) {

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { VIEWER_CONSENT_TEXT } from '@lv/contracts';
-import { CONSENT_HASH, hashAccessKey, hashSessionSecret, newSessionSecret, openKeyFromMail, sealKeyForMail } from './secrets.js';
+import { keyEmailSealContext } from '@lv/contracts';
+import { openFromJob } from '@lv/platform/queues';
+import { CONSENT_HASH, hashAccessKey, hashSessionSecret, newSessionSecret, sealKeyForMail } from './secrets.js';
+
+const openKeyFromMail = (secret: string, keyId: string, sealed: ReturnType<typeof sealKeyForMail>) => openFromJob(secret, keyEmailSealContext(keyId), sealed);
 
 describe('access-keys secrets', () => {
   it('hashes a key the same whatever its case and surrounding spaces', () => {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { VIEWER_CONSENT_TEXT, type SealedText } from '@lv/contracts';
-import { openSealedText, sealText } from '@lv/platform/event-store';
+import { keyEmailSealContext, VIEWER_CONSENT_TEXT, type SealedText } from '@lv/contracts';
+import { sealForJob } from '@lv/platform/queues';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -20,12 +20,5 @@ export const hashSessionSecret = (secret: string): string => sha256Hex(secret);
 /** SHA-256 (hex) of the consent text a viewer accepts; the viewer's client sends the same back. */
 export const CONSENT_HASH = sha256Hex(VIEWER_CONSENT_TEXT);
 
-/** The key e-mail job's sealing key: SHA-256 of KEY_MAIL_SECRET (notifications derives the same). */
-export const keyMailKey = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
-
-/** Binds the sealed key to its job: a sealed key moved into another key's job fails to open. */
-export const keyMailContext = (keyId: string) => `key-email:${keyId}`;
-
-export const sealKeyForMail = (secret: string, keyId: string, key: string): SealedText => sealText(keyMailKey(secret), key, keyMailContext(keyId));
-
-export const openKeyFromMail = (secret: string, keyId: string, sealed: SealedText): string => openSealedText(keyMailKey(secret), sealed, keyMailContext(keyId));
+/** The key as its e-mail job carries it through Redis: sealed with KEY_MAIL_SECRET, bound to the key's id. */
+export const sealKeyForMail = (secret: string, keyId: string, key: string): SealedText => sealForJob(secret, keyEmailSealContext(keyId), key);

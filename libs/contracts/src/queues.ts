@@ -34,6 +34,9 @@ export interface SendKeyEmailJob {
   scopes: ViewSection[];
 }
 
+/** What SendKeyEmailJob.sealedKey is bound to (platform queues: sealForJob / openFromJob). */
+export const keyEmailSealContext = (keyId: string) => `key-email:${keyId}`;
+
 /** Computes the SHA-256 of a stored object and records it on the media item. */
 export interface HashMediaJob {
   mediaId: string;

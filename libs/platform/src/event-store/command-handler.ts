@@ -46,20 +46,32 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   // the default covers the 8-way race with room to spare, and jitter spreads the retries out.
   const implicit = options.expectedVersion === undefined || options.expectedVersion === 'any';
   const attempts = implicit ? (options.retries ?? DEFAULT_RETRIES) + 1 : 1;
-  return retryOnConflict(attempts, () =>
-    em.fork().transactional(async (tem) => {
-      const { events: history, version } = await store.readStream<Event>(tem, options.streamId);
-      if (options.expectedVersion !== undefined && options.expectedVersion !== 'any') {
-        const expected = options.expectedVersion === 'no_stream' ? 0 : options.expectedVersion;
-        if (expected !== version) throw new ConcurrencyError(options.streamId, options.expectedVersion);
-      }
-      const state = foldEvents(decider, history.map((e) => ({ type: e.type, data: e.data }) as Event));
-      const decided = decider.decide(command, state);
-      if (decided.length === 0) return { state, events: [], version };
-      const result = await store.appendToStream(tem, options.streamId, options.streamType, version, decided, options.metadata);
-      await options.alsoInTransaction?.(tem, result.events);
-      return { state: decided.reduce((s, e) => decider.evolve(s, e), state), events: result.events, version: result.nextExpectedVersion };
-    }));
+  return retryOnConflict(attempts, () => em.fork().transactional((tem) => decideAndAppend(tem, store, decider, command, options)));
+}
+
+/**
+ * One round of load, decide, append inside the caller's transaction: for a command that must commit
+ * with other work (several streams at once, a row locked across a send). The caller retries on
+ * ConcurrencyError (retryOnConflict) as handleCommand does.
+ */
+export async function decideAndAppend<State, Command, Event extends DomainEvent>(
+  tem: EntityManager,
+  store: EventStore,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  options: Omit<CommandOptions, 'retries'>,
+): Promise<CommandResult<State>> {
+  const { events: history, version } = await store.readStream<Event>(tem, options.streamId);
+  if (options.expectedVersion !== undefined && options.expectedVersion !== 'any') {
+    const expected = options.expectedVersion === 'no_stream' ? 0 : options.expectedVersion;
+    if (expected !== version) throw new ConcurrencyError(options.streamId, options.expectedVersion);
+  }
+  const state = foldEvents(decider, history.map((e) => ({ type: e.type, data: e.data }) as Event));
+  const decided = decider.decide(command, state);
+  if (decided.length === 0) return { state, events: [], version };
+  const result = await store.appendToStream(tem, options.streamId, options.streamType, version, decided, options.metadata);
+  await options.alsoInTransaction?.(tem, result.events);
+  return { state: decided.reduce((s, e) => decider.evolve(s, e), state), events: result.events, version: result.nextExpectedVersion };
 }
 
 /**

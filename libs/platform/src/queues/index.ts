@@ -1,5 +1,8 @@
 import { Queue, Worker, type DefaultJobOptions, type Job, type JobsOptions, type Processor, type WorkerOptions } from 'bullmq';
+import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
+import type { SealedText } from '@lv/contracts';
+import { openSealedText, sealText } from '../event-store/sealing/sealed-text.js';
 
 /**
  * BullMQ helpers, generic over the job payload: queue names and payloads live in @lv/contracts
@@ -107,3 +110,18 @@ export function createWorker<P>(name: string, processor: Processor<P, unknown, s
 export function isDeadLettered(job: Pick<Job, 'attemptsMade' | 'opts' | 'finishedOn' | 'failedReason'>): boolean {
   return Boolean(job.failedReason) && job.attemptsMade >= (job.opts.attempts ?? 1);
 }
+
+/**
+ * A secret a job carries through Redis (an access key in its e-mail job), sealed with AES-256-GCM
+ * under SHA-256 of a secret only its producer and its worker hold, and bound to `context` (the job's
+ * subject), so a sealed value moved into another job does not open.
+ */
+export function sealForJob(secret: string, context: string, plaintext: string): SealedText {
+  return sealText(jobKey(secret), plaintext, context);
+}
+
+export function openFromJob(secret: string, context: string, sealed: SealedText): string {
+  return openSealedText(jobKey(secret), sealed, context);
+}
+
+const jobKey = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();

@@ -1,0 +1,37 @@
+import type { SendKeyEmailJob } from '@lv/contracts';
+import { keyEmailMessageId, renderKeyEmail } from './key-email-message.js';
+
+const job: SendKeyEmailJob = {
+  keyId: '1a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d',
+  ownerId: '6f1c9a52-3a8e-4d52-9a55-0f7f3b1f8c11',
+  recipientEmail: 'ellie@example.com',
+  recipientName: 'Ellie <script>',
+  sharedBy: 'dad@example.com',
+  sealedKey: { alg: 'A256GCM', iv: '', tag: '', ct: '' },
+  expiresAt: '2026-12-25T10:00:00.000Z',
+  scopes: ['letters', 'timeline'],
+};
+const key = '0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10';
+
+describe('key e-mail', () => {
+  const message = renderKeyEmail(job, key, 'https://vault.example.com/');
+
+  it('carries the key, a link that opens the access page with it, the expiry and the sections', () => {
+    expect(message.to).toBe('ellie@example.com');
+    expect(message.text).toContain(key);
+    expect(message.text).toContain(`https://vault.example.com/access?k=${key}&owner=${job.ownerId}`);
+    expect(message.text).toContain('25 December 2026');
+    expect(message.text).toContain('It opens: Letters, Timeline.');
+    expect(message.subject).toBe('dad@example.com shared their Legacy Vault with you');
+  });
+
+  it('escapes what people typed in the HTML part', () => {
+    expect(message.html).toContain('Ellie &lt;script&gt;');
+    expect(message.html).not.toContain('<script>');
+  });
+
+  it('has one Message-ID per key, whatever the attempt', () => {
+    expect(message.messageId).toBe(keyEmailMessageId(job.keyId));
+    expect(renderKeyEmail(job, key, 'http://127.0.0.1:3000').messageId).toBe(message.messageId);
+  });
+});

@@ -1,0 +1,52 @@
+import { NotificationsEvents, type KeyEmailFailedV1, type KeyEmailSentV1 } from '@lv/contracts';
+import type { Projection, PublishPolicy, StoredEvent } from '@lv/platform/event-store';
+import type { KeyEmailEvent } from './key-email.decider.js';
+
+/**
+ * key_emails' final states from the events (the worker inserts the `pending` row it locks). A sent
+ * row never goes back; a replay sets the same values again.
+ */
+export const keyEmailsProjection: Projection = {
+  name: 'key_emails',
+  handles: ['KeyEmailSent', 'KeyEmailFailed'],
+
+  async apply(em, events) {
+    for (const event of events as StoredEvent<KeyEmailEvent>[]) {
+      if (event.type === 'KeyEmailSent') {
+        const d = event.data;
+        await em.execute(
+          `insert into key_emails (key_id, state, attempts, message_id, sent_at, updated_at) values (?, 'sent', ?, ?, ?, ?)
+           on conflict (key_id) do update set state = 'sent', attempts = excluded.attempts, message_id = excluded.message_id, sent_at = excluded.sent_at, last_error = null, updated_at = excluded.updated_at`,
+          [d.keyId, d.attempts, d.messageId, d.sentAt, d.sentAt],
+        );
+      } else {
+        const d = event.data;
+        await em.execute(
+          `insert into key_emails (key_id, state, attempts, last_error, updated_at) values (?, 'failed', ?, ?, ?)
+           on conflict (key_id) do update set state = 'failed', attempts = excluded.attempts, last_error = excluded.last_error, updated_at = excluded.updated_at
+            where key_emails.state <> 'sent'`,
+          [d.keyId, d.attempts, d.reason, d.failedAt],
+        );
+      }
+    }
+  },
+
+  async reset(em) {
+    await em.execute(`delete from key_emails where state <> 'pending'`);
+  },
+};
+
+/** What access-keys learns: the key id, when, the Message-ID or why it failed. Never an address or a key. */
+export const notificationsPublishPolicy: PublishPolicy = (stored) => {
+  const event = stored as unknown as StoredEvent<KeyEmailEvent>;
+  switch (event.type) {
+    case 'KeyEmailSent': {
+      const { keyId, sentAt, messageId } = event.data;
+      return { subject: NotificationsEvents.KeyEmailSent, data: { keyId, sentAt, messageId } satisfies KeyEmailSentV1 };
+    }
+    case 'KeyEmailFailed':
+      return { subject: NotificationsEvents.KeyEmailFailed, data: event.data satisfies KeyEmailFailedV1 };
+    default:
+      return null;
+  }
+};

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
+import { rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { AccessKeysRpc, keyEmailSealContext, NotificationsEvents, NotificationsRpc, QueueNames, type RpcDeclaration, type SendKeyEmailJob } from '@lv/contracts';
+import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
+import type { DomainError } from '@lv/platform/errors';
+import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
+import { queuePrefix, sealForJob } from '@lv/platform/queues';
+import { compileForChildProcess, createTestDatabase, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
+import { startSmtpCatcher, type RunningSmtpCatcher } from '../../../tools/dev/smtp-catcher.mjs';
+import type { NotificationsConfig } from './config.js';
+import { keyEmailMessageId } from './key-emails/key-email-message.js';
+import { notificationsMigrations } from './migrations.js';
+
+// notifications with its worker, against real PostgreSQL, Redis, NATS and the dev SMTP catcher; access-keys'
+// key-mail-state answered by a stand-in on NATS. Exactly once is counted at the catcher.
+
+jest.setTimeout(240_000);
+
+const STACK_ID = uniqueStackId('notify');
+process.env.STACK_ID = STACK_ID;
+const { notificationsService } = await import('./notifications.definition.js');
+const { KeyEmailsService } = await import('./key-emails/key-emails.service.js');
+const { createLogger } = await import('@lv/platform/logging');
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const KEY_MAIL_SECRET = 'notify-spec-key-mail-secret-'.padEnd(48, 'z');
+const keys = generateTestKeys();
+
+/** What access-keys would say of each key; absent = 'unknown' (not committed). */
+const keyStates = new Map<string, 'active' | 'expired' | 'revoked'>();
+
+function newJob(over: Partial<SendKeyEmailJob> = {}): { job: SendKeyEmailJob; key: string } {
+  const keyId = randomUUID();
+  const key = randomUUID();
+  return {
+    key,
+    job: {
+      keyId, ownerId: randomUUID(), recipientEmail: `${keyId.slice(0, 8)}@example.com`, recipientName: 'Ellie', sharedBy: 'dad@example.com',
+      sealedKey: sealForJob(KEY_MAIL_SECRET, keyEmailSealContext(keyId), key), expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), scopes: ['letters'],
+      ...over,
+    },
+  };
+}
+
+describe('notifications: key e-mails', () => {
+  let db: TestDatabase;
+  let catcher: RunningSmtpCatcher;
+  let mailDir: string;
+  let running: RunningService<NotificationsConfig>;
+  let nc: NatsConnection;
+  let redis: Redis;
+  let queue: Queue<SendKeyEmailJob>;
+  let rpc: RpcClient;
+  const published: { subject: string; data: { keyId: string } }[] = [];
+  const env = () => ({
+    DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent', SMTP_HOST: '127.0.0.1', SMTP_PORT: String(catcher.smtpPort),
+    SMTP_IGNORE_TLS: 'true', KEY_MAIL_SECRET, PUBLIC_URL: 'http://127.0.0.1:3999', KEY_EMAIL_LOCK_SECONDS: '2',
+  });
+  const mailsTo = (address: string) => catcher.messages.filter((m) => m.envelope.to.includes(address));
+  const service = () => running.app.get(KeyEmailsService);
+
+  beforeAll(async () => {
+    mailDir = await mkdtemp(join(tmpdir(), 'lv-notify-mail-'));
+    catcher = await startSmtpCatcher({ smtpPort: 0, httpPort: 0, directory: mailDir });
+    db = await createTestDatabase(notificationsMigrations.slice(1), 'notify');
+    nc = await connect({ servers: NATS_URL });
+    nc.subscribe(scopedSubject(AccessKeysRpc.keyMailState, STACK_ID), {
+      callback: (_err, msg) => {
+        const packet = msg.json<{ id: string; data: { payload: { key_id: string } } }>();
+        msg.respond(JSON.stringify({ response: { state: keyStates.get(packet.data.payload.key_id) ?? 'unknown' }, isDisposed: true, id: packet.id }));
+      },
+    });
+    await nc.flush();
+    running = await startService(notificationsService, env(), { logger: createLogger('notify-spec', 'silent') });
+    redis = new Redis(REDIS_URL);
+    queue = new Queue<SendKeyEmailJob>(QueueNames.KeyEmails, { connection: redis, prefix: queuePrefix(STACK_ID) });
+    rpc = new RpcClient(NATS_URL, 10_000);
+    await rpc.connect();
+    // Everything notifications publishes, read back from its stream.
+    const js = jetstream(running.core.nats);
+    const consumer = await js.consumers.get(scopedStreamName('notifications', STACK_ID));
+    void (async () => {
+      for await (const m of await consumer.consume()) {
+        published.push({ subject: m.subject, data: (m.json<{ data: { keyId: string } }>()).data });
+        m.ack();
+      }
+    })().catch(() => undefined);
+  });
+
+  afterAll(async () => {
+    await rpc?.close();
+    await queue?.obliterate({ force: true }).catch(() => undefined);
+    await queue?.close();
+    await running?.close();
+    const cleanup = await connectNats(NATS_URL, 'cleanup');
+    await (await jetstreamManager(cleanup)).streams.delete(scopedStreamName('notifications', STACK_ID)).catch(() => undefined);
+    await cleanup.close();
+    await nc?.close();
+    redis?.disconnect();
+    await catcher?.close();
+    await db?.drop();
+    await rm(mailDir, { recursive: true, force: true });
+  });
+
+  const add = (job: SendKeyEmailJob) => queue.add(QueueNames.KeyEmails, job, { jobId: `key-${job.keyId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
+
+  it('sends a key once: the e-mail carries the key and its link, the job leaves Redis, KeyEmailSent is published', async () => {
+    const { job, key } = newJob();
+    keyStates.set(job.keyId, 'active');
+    await add(job);
+    await add(job); // the same job id again: stored once
+    await waitFor(() => mailsTo(job.recipientEmail).length > 0, 20_000, 'the key e-mail');
+    await waitFor(() => published.some((p) => p.data.keyId === job.keyId), 20_000, 'KeyEmailSent');
+    const [mail, ...more] = mailsTo(job.recipientEmail);
+    expect(more).toHaveLength(0);
+    expect(mail!.text).toContain(key);
+    expect(mail!.text).toContain(`http://127.0.0.1:3999/access?k=${key}&owner=${job.ownerId}`);
+    expect(mail!.messageId).toBe(keyEmailMessageId(job.keyId));
+    expect(published.find((p) => p.data.keyId === job.keyId)!.subject).toContain(NotificationsEvents.KeyEmailSent);
+    await waitFor(async () => (await queue.getJob(`key-${job.keyId}`)) === undefined, 10_000, 'the sent job removed from Redis');
+  });
+
+  it('never sends a key twice: a job run again, or two attempts at once, give one message', async () => {
+    const { job } = newJob();
+    keyStates.set(job.keyId, 'active');
+    const outcomes = await Promise.all([service().send(job, 1), service().send(job, 1)]);
+    expect(outcomes.sort()).toEqual(['already-sent', 'sent']);
+    expect(await service().send(job, 2)).toBe('already-sent');
+    expect(mailsTo(job.recipientEmail)).toHaveLength(1);
+  });
+
+  it('waits while the key is not committed, then sends once access-keys knows it', async () => {
+    const { job } = newJob();
+    await add(job);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(mailsTo(job.recipientEmail)).toHaveLength(0);
+    keyStates.set(job.keyId, 'active');
+    await waitFor(() => mailsTo(job.recipientEmail).length === 1, 20_000, 'the e-mail after the key committed');
+  });
+
+  it('sends nothing for a revoked key and reports it failed', async () => {
+    const { job } = newJob();
+    keyStates.set(job.keyId, 'revoked');
+    expect(await service().send(job, 1)).toBe('refused');
+    await waitFor(() => published.some((p) => p.data.keyId === job.keyId && p.subject.includes(NotificationsEvents.KeyEmailFailed)), 20_000, 'KeyEmailFailed');
+    expect(mailsTo(job.recipientEmail)).toHaveLength(0);
+  });
+
+  it('lets operators resend only what failed, never what was sent', async () => {
+    const operator = signOperatorToken(new AccessTokenSigner(keys.privateKey), 'notify-spec');
+    const call = <D extends RpcDeclaration>(d: D, payload: unknown, token?: string) => rpc.callUnchecked(d, payload, { accessToken: token, meta: { requestId: 'notify-spec' } });
+    const { job } = newJob();
+    keyStates.set(job.keyId, 'active');
+    await service().send(job, 1);
+    expect(await call(NotificationsRpc.resendKeyEmail, { key_id: job.keyId }, operator)).toMatchObject({ status: 'already-sent' });
+    expect(await call(NotificationsRpc.resendKeyEmail, { key_id: randomUUID() }, operator).catch((e: DomainError) => e.code)).toBe('NOT_FOUND');
+    expect(await call(NotificationsRpc.resendKeyEmail, { key_id: job.keyId }).catch((e: DomainError) => e.code)).toBe('UNAUTHENTICATED');
+    const rebuilt = (await call(NotificationsRpc.rebuildProjections, {}, operator)) as { projections: { projection: string }[] };
+    expect(rebuilt.projections.map((p) => p.projection)).toEqual(['key_emails']);
+    expect((await db.orm.em.fork().execute<{ state: string }[]>('select state from key_emails where key_id = ?', [job.keyId]))[0]!.state).toBe('sent');
+  });
+
+  it('a worker killed (SIGKILL) in the middle of a send: another takes the job up, and the key arrives exactly once', async () => {
+    // A mail server that takes the connection and never answers: the first worker hangs in its send.
+    const hung: Socket[] = [];
+    const blackHole: Server = createServer((socket) => hung.push(socket));
+    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
+    const blackHolePort = (blackHole.address() as { port: number }).port;
+    const scratch = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/notifications'], 'notify-kill');
+    const script = join(scratch, 'apps', 'notifications', 'main.js');
+    // The in-process worker stands aside, so the child takes the job.
+    await running.close();
+    let child: ChildService | undefined;
+    try {
+      child = startChild(script, [], { ...env(), STACK_ID, LOG_LEVEL: 'info', SMTP_PORT: String(blackHolePort) });
+      await child.waitForLine(/notifications is listening on NATS/, 60_000);
+      const { job } = newJob();
+      keyStates.set(job.keyId, 'active');
+      await add(job);
+      await waitFor(() => hung.length > 0, 20_000, 'the first worker connected to the mail server');
+      await child.kill('SIGKILL');
+      for (const socket of hung) socket.destroy();
+      expect(mailsTo(job.recipientEmail)).toHaveLength(0);
+
+      running = await startService(notificationsService, env(), { logger: createLogger('notify-spec', 'silent') });
+      await waitFor(() => mailsTo(job.recipientEmail).length > 0, 60_000, 'the e-mail sent by the next worker');
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect(mailsTo(job.recipientEmail)).toHaveLength(1);
+    } finally {
+      await child?.kill('SIGKILL').catch(() => undefined);
+      blackHole.close();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  });
+});

@@ -194,6 +194,7 @@ describe('deploy consistency: manifest of processes (tools/dev/services.mjs)', (
       databaseUrl: (suffix) => `postgres://postgres@127.0.0.1:5432/lv_e2e_${suffix}`,
       jwt: { publicKey: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----\n', privateKey: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n' },
       evidenceKey: { publicKey: '-----BEGIN PUBLIC KEY-----\ne\n-----END PUBLIC KEY-----\n', privateKey: '-----BEGIN PRIVATE KEY-----\ne\n-----END PRIVATE KEY-----\n' },
+      viewerJwt: { publicKey: '-----BEGIN PUBLIC KEY-----\nv\n-----END PUBLIC KEY-----\n', privateKey: '-----BEGIN PRIVATE KEY-----\nv\n-----END PRIVATE KEY-----\n' },
       s3: { endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', accessKey: 'k', secretKey: 's' },
       smtp: { host: '127.0.0.1', port: 1025 },
       http: { host: '127.0.0.1', port: 3100 },

@@ -9,6 +9,8 @@ export interface StackContext {
   jwt: { publicKey: string; privateKey: string };
   /** court-journal's Ed25519 evidence key (PEM text). */
   evidenceKey: { publicKey: string; privateKey: string };
+  /** The viewer tokens' RS256 pair: access-keys signs with the private key, every process verifies. */
+  viewerJwt: { publicKey: string; privateKey: string };
   s3: { endpoint: string; region: string; accessKey: string; secretKey: string };
   smtp: { host: string; port: number };
   http: { host: string; port: number };

@@ -25,7 +25,7 @@
 //   natsUrl, redisUrl, stackId, logLevel, nodeEnv,
 //   databaseUrl(suffix)                  postgres://postgres@127.0.0.1:5432/<dbPrefix><suffix>
 //   jwt: { publicKey, privateKey }       PEM text (apps accept a PEM or a path: readPem())
-//   viewerJwt: { publicKey, privateKey } the viewer tokens' own pair (optional: without it, no viewers)
+//   viewerJwt: { publicKey, privateKey } the viewer tokens' own pair (access-keys signs, every process verifies)
 //   evidenceKey: { publicKey, privateKey } court-journal's Ed25519 evidence key (PEM text)
 //   s3: { endpoint, region, accessKey, secretKey }
 //   smtp: { host, port }

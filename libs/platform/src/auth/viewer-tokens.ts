@@ -1,6 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Redis } from 'ioredis';
+import { AccessMessages } from '@lv/contracts';
 import { DomainError } from '../errors/index.js';
 import { isViewerScope, type ViewerCaller, type ViewerScope } from './caller.js';
 
@@ -74,14 +75,15 @@ export class ViewerTokenVerifier {
     try {
       claims = jwt.verify(token, this.publicKey, { algorithms: ['RS256'], issuer: VIEWER_TOKEN_ISSUER, audience: VIEWER_TOKEN_AUDIENCE }) as ViewerTokenClaims & { exp: number };
     } catch (error) {
-      if (error instanceof jwt.TokenExpiredError) throw new DomainError('SESSION_EXPIRED');
+      // The viewer's words (spec), not an owner's "sign in again": a viewer has no account to sign in to.
+      if (error instanceof jwt.TokenExpiredError) throw new DomainError('SESSION_EXPIRED', AccessMessages.viewExpired);
       throw new DomainError('UNAUTHENTICATED');
     }
     // A well-signed token with the wrong shape is still not a viewer: refuse rather than guess.
     if (claims.kind !== 'viewer' || typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || !Array.isArray(claims.scopes)) {
       throw new DomainError('UNAUTHENTICATED');
     }
-    if (this.revoked && (await this.revoked.isRevoked(claims.sid))) throw new DomainError('SESSION_EXPIRED');
+    if (this.revoked && (await this.revoked.isRevoked(claims.sid))) throw new DomainError('SESSION_EXPIRED', AccessMessages.viewExpired);
     return { kind: 'viewer', vaultOwnerId: claims.sub, viewSessionId: claims.sid, scopes: claims.scopes.filter(isViewerScope), expiresAt: claims.exp * 1000 };
   }
 }

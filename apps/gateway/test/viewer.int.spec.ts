@@ -9,7 +9,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { ErrorCodes, IdentityRpc, type UserProfile } from '@lv/contracts';
+import { AccessMessages, ErrorCodes, IdentityRpc, type UserProfile } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { TestViewerIssuer, generateTestKeys } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
@@ -99,7 +99,7 @@ describe('gateway viewer routes', () => {
 
     const expired = await get('/api/view/session', viewers.expired(OWNER_ID).token);
     expect(expired.statusCode).toBe(401);
-    expect(expired.json()).toMatchObject({ code: 'SESSION_EXPIRED', message: ErrorCodes.SESSION_EXPIRED.message });
+    expect(expired.json()).toMatchObject({ code: 'SESSION_EXPIRED', message: AccessMessages.viewExpired });
 
     const live = viewers.issue(OWNER_ID);
     expect((await get('/api/view/session', live.token)).statusCode).toBe(200);

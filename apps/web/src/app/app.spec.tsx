@@ -165,7 +165,7 @@ describe('session guard', () => {
   });
 
   it('shows the not-found screen for unknown public sub-paths without a session', async () => {
-    renderApp('/request/no-such-page');
+    renderApp('/how-it-works/no-such-page');
     await screen.findByRole('heading', { name: 'Page not found' });
   });
 

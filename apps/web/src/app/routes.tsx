@@ -14,6 +14,11 @@ import { RootLayout } from './RootLayout.js';
 function page<K extends string, M extends Record<K, ComponentType<any>>>(load: () => Promise<M>, name: K) {
   return lazy(async () => ({ default: (await load())[name] }));
 }
+const AccessPage = page(() => import('../pages/access/AccessPage.js'), 'AccessPage');
+const ConnectionRequestsPage = page(() => import('../pages/access/ConnectionRequestsPage.js'), 'ConnectionRequestsPage');
+const RedeemPage = page(() => import('../pages/access/RedeemPages.js'), 'RedeemPage');
+const RedeemTimelinePage = page(() => import('../pages/access/RedeemPages.js'), 'RedeemTimelinePage');
+const VaultViewerPage = page(() => import('../pages/access/VaultViewerPage.js'), 'VaultViewerPage');
 const AuthPage = page(() => import('../pages/auth/AuthPage.js'), 'AuthPage');
 const CourtDocumentsPage = page(() => import('../pages/court/CourtDocumentsPage.js'), 'CourtDocumentsPage');
 const CourtJournalPage = page(() => import('../pages/court/CourtJournalPage.js'), 'CourtJournalPage');
@@ -57,6 +62,14 @@ export const routes: RouteObject[] = [
           { path: 'enhanced-timeline', element: <EnhancedTimelinePage /> },
           { path: 'court-documents', element: <CourtDocumentsPage /> },
           { path: 'court-journal', element: <CourtJournalPage /> },
+          // Family access: the request form and key entry are public; /vault/view is the family's viewer.
+          { path: 'access', element: <AccessPage /> },
+          { path: 'request/*', element: <AccessPage /> },
+          { path: 'access-key', element: <AccessPage /> },
+          { path: 'access-control', element: <ConnectionRequestsPage /> },
+          { path: 'vault/view', element: <VaultViewerPage /> },
+          { path: 'redeem', element: <RedeemPage /> },
+          { path: 'redeem/timeline', element: <RedeemTimelinePage /> },
           ...COMING_SCREENS.map((screen) => ({ path: screen.path, element: <ComingSoonPage screen={screen} /> })),
           {
             // Admin only (non-admins go to / with "Access denied"). The admin dashboard arrives with

@@ -48,8 +48,10 @@ export function ModalFrame({ open, onOpenChange, title, description, description
  * "Delete", confirmed: an alert dialog with Cancel and Delete that stays open (both buttons disabled)
  * while `pending`, so a slow delete cannot be confirmed twice or dismissed half-way.
  */
-export function ConfirmDeleteDialog({ open, onClose, title, description, pending, onConfirm }: {
+export function ConfirmDeleteDialog({ open, onClose, title, description, pending, onConfirm, confirmLabel = 'Delete' }: {
   open: boolean;
+  /** The confirming button's name ('Delete', 'Revoke'). */
+  confirmLabel?: string;
   onClose: () => void;
   title: ReactNode;
   description: ReactNode;
@@ -76,7 +78,7 @@ export function ConfirmDeleteDialog({ open, onClose, title, description, pending
             <AlertDialog.Action asChild>
               <Button variant="destructive" onClick={confirm} disabled={pending}>
                 {pending ? <Spinner className="h-4 w-4" /> : null}
-                Delete
+                {confirmLabel}
               </Button>
             </AlertDialog.Action>
           </div>

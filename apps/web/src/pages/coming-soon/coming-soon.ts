@@ -14,10 +14,8 @@ export interface ComingScreen {
 export const COMING_SCREENS: readonly ComingScreen[] = [
   { path: 'whoiam', title: 'Who Am I', promise: 'A portrait of who you are, in your own words, photos and recordings, for your children to know you by.' },
   { path: 'if-im-not-there', title: "If I'm Not There", promise: 'Final messages and instructions, delivered to the people you choose when the time comes.' },
-  { path: 'access-control', title: 'Access Control', promise: 'Approve the family members who may read your vault, with access keys you can revoke at any time.' },
   { path: 'parent-community', title: 'Parent Community', promise: 'A circle of parents in the same place as you, to share and be heard.' },
   { path: 'community', title: 'Parent Community', promise: 'A circle of parents in the same place as you, to share and be heard.' },
   { path: 'settings', title: 'Settings', promise: 'Your account, your plan and how Legacy Vault reaches you.' },
   { path: 'pricing', title: 'Plans', promise: 'The Essentials, Pro and Legacy plans, and what each keeps for your children.' },
-  { path: 'request', title: 'Access Request', promise: 'Family members will ask here for a key to read a vault; its owner approves each one.' },
 ];

@@ -1,0 +1,79 @@
+import type {
+  AccessKeySummary, AccessRequest, AccessRequestPage, ApproveAccessRequestBody, CreateAccessKeyBody, IssuedAccessKey, OpenedViewSession, SubmitAccessRequestBody,
+  ViewerConsent, ViewerEntry, ViewerTokenGrant, ViewSection, ViewSessionSummary,
+} from '@lv/contracts';
+import { api } from './api.js';
+import { sendRequest } from './client.js';
+
+// Family access. The owner's calls go through `api` (bearer token, refresh on 401). The request
+// form, redemption and the viewer's calls are sent bare (sendRequest): a family member has no session
+// to refresh, and a refused key must never sign a parent out of his own tab.
+
+const fetchImpl = (input: string, init?: RequestInit) => globalThis.fetch(input, init);
+
+export const accessKeys = {
+  requests: ['access', 'requests'] as const,
+  keys: ['access', 'keys'] as const,
+  sessions: ['access', 'sessions'] as const,
+  consent: ['access', 'consent'] as const,
+};
+
+// --- public ---------------------------------------------------------------------------------------
+
+export function submitAccessRequest(body: SubmitAccessRequestBody, token?: string | null): Promise<{ success: true }> {
+  return sendRequest(fetchImpl, '/api/access/requests', { method: 'POST', body, token });
+}
+
+export function fetchConsent(signal?: AbortSignal): Promise<ViewerConsent> {
+  return sendRequest(fetchImpl, '/api/access/consent', { signal });
+}
+
+export function redeemAccessKey(body: { access_key: string; owner: string | null; consent: { version: string; text_hash: string } }): Promise<OpenedViewSession> {
+  return sendRequest(fetchImpl, '/api/view/redeem', { method: 'POST', body });
+}
+
+export function exchangeViewSession(session: string): Promise<ViewerTokenGrant> {
+  return sendRequest(fetchImpl, '/api/view/token', { method: 'POST', body: { session } });
+}
+
+export function closeViewSession(session: string): Promise<void> {
+  return sendRequest(fetchImpl, '/api/view/close', { method: 'POST', body: { session } });
+}
+
+export function fetchViewerEntries(section: ViewSection, viewerToken: string, signal?: AbortSignal): Promise<ViewerEntry[]> {
+  return sendRequest(fetchImpl, `/api/view/entries/${section}`, { token: viewerToken, signal });
+}
+
+// --- owner ----------------------------------------------------------------------------------------
+
+export function fetchPendingRequests(signal?: AbortSignal): Promise<AccessRequestPage> {
+  return api.get('/api/access/requests?status=pending', { signal });
+}
+
+export function approveAccessRequest(id: string, body: ApproveAccessRequestBody = {}): Promise<IssuedAccessKey> {
+  return api.post(`/api/access/requests/${encodeURIComponent(id)}/approve`, body);
+}
+
+export function declineAccessRequest(id: string): Promise<AccessRequest> {
+  return api.post(`/api/access/requests/${encodeURIComponent(id)}/decline`);
+}
+
+export function fetchAccessKeys(signal?: AbortSignal): Promise<AccessKeySummary[]> {
+  return api.get('/api/access/keys', { signal });
+}
+
+export function createAccessKey(body: CreateAccessKeyBody): Promise<IssuedAccessKey> {
+  return api.post('/api/access/keys', body);
+}
+
+export function revokeAccessKey(id: string): Promise<AccessKeySummary> {
+  return api.post(`/api/access/keys/${encodeURIComponent(id)}/revoke`);
+}
+
+export function fetchViewSessions(signal?: AbortSignal): Promise<ViewSessionSummary[]> {
+  return api.get('/api/access/sessions', { signal });
+}
+
+export function revokeViewSession(id: string): Promise<ViewSessionSummary> {
+  return api.post(`/api/access/sessions/${encodeURIComponent(id)}/revoke`);
+}

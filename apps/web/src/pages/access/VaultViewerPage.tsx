@@ -1,0 +1,94 @@
+import { useQuery } from '@tanstack/react-query';
+import { Tabs } from 'radix-ui';
+import { AccessMessages, VIEW_SECTIONS, VIEWER_EMPTY_TEXTS, VIEWER_TAB_LABELS, type ViewerTokenGrant, type ViewSection } from '@lv/contracts';
+import { ApiError } from '../../api/client.js';
+import { fetchViewerEntries } from '../../api/access.js';
+import { Button } from '../../components/ui/button.js';
+import { Spinner } from '../../components/ui/spinner.js';
+import { usePageTitle } from '../../lib/use-page-title.js';
+import { formatDateTime } from './access-format.js';
+import { useViewSession } from './use-view-session.js';
+import { ViewerDisclaimer } from './ViewerDisclaimer.js';
+import { viewerErrorText } from './viewer-session.js';
+
+const tabClass = 'rounded-lg px-3 py-2 text-sm font-medium data-[state=active]:bg-card data-[state=active]:shadow-sm';
+
+function SectionEntries({ section, grant, onEnded }: { section: ViewSection; grant: ViewerTokenGrant; onEnded: (message: string) => void }) {
+  const shared = grant.scopes.includes(section);
+  const entries = useQuery({
+    queryKey: ['view', grant.session_id, section],
+    queryFn: ({ signal }) => fetchViewerEntries(section, grant.viewer_token, signal),
+    enabled: shared,
+    retry: (count, error) => !(error instanceof ApiError && error.isClientError) && count < 2,
+  });
+  if (!shared) return <p>{AccessMessages.sectionNotShared}</p>;
+  if (entries.isPending) return <p className="flex items-center gap-2"><Spinner className="h-4 w-4" />Loading…</p>;
+  if (entries.isError) {
+    const error = entries.error;
+    if (error instanceof ApiError && error.status === 401) {
+      queueMicrotask(() => onEnded(viewerErrorText(error)));
+      return null;
+    }
+    return <p role="alert" className="text-destructive">Error: {viewerErrorText(error)}</p>;
+  }
+  if (entries.data.length === 0) return <p>{VIEWER_EMPTY_TEXTS[section]}</p>;
+  return (
+    <ul aria-label={VIEWER_TAB_LABELS[section]} className="divide-y divide-border rounded-2xl border border-border bg-card">
+      {entries.data.map((entry) => (
+        <li key={entry.id} className="flex flex-wrap items-baseline justify-between gap-2 px-4 py-3">
+          <span className="font-medium">{entry.headline}</span>
+          <time dateTime={entry.created_at} className="text-sm text-muted-foreground">{formatDateTime(entry.created_at)}</time>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The read-only viewer (/vault/view, spec 2): the five tabs of the vault a key opened, for a family
+ * member without an account. It can read, never write, and only this owner's vault.
+ */
+export function VaultViewerPage() {
+  usePageTitle('Vault (read-only)');
+  const { state, accept, decline, clear, ended } = useViewSession();
+
+  return (
+    <main className="mx-auto max-w-4xl space-y-6 px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="font-serif text-3xl font-semibold">Vault (read-only)</h1>
+          {state.kind === 'ready' && <p className="font-mono text-sm text-muted-foreground" aria-label="View session">{state.grant.session_id.slice(0, 8)}</p>}
+        </div>
+        {(state.kind === 'ready' || state.kind === 'error') && <Button variant="outline" onClick={() => void clear()}>Clear access</Button>}
+      </div>
+
+      {state.kind === 'opening' && (
+        <div role="status" className="space-y-1">
+          <p className="flex items-center gap-2 font-medium"><Spinner className="h-4 w-4" />Opening vault…</p>
+          <p className="text-sm text-muted-foreground">Validating access key and creating your 30-day view…</p>
+        </div>
+      )}
+      {state.kind === 'none' && <p role="status">{state.message}</p>}
+      {state.kind === 'error' && (
+        <section aria-labelledby="vault-access-error" className="space-y-3 rounded-2xl border border-destructive/40 bg-destructive/10 p-5">
+          <h2 id="vault-access-error" className="font-semibold">Vault access</h2>
+          <p role="alert">Error: {state.message}</p>
+          <Button variant="outline" onClick={() => void clear()}>Clear Access / Try Again</Button>
+        </section>
+      )}
+      {state.kind === 'ready' && (
+        <Tabs.Root defaultValue={VIEW_SECTIONS.find((s) => state.grant.scopes.includes(s)) ?? 'timeline'}>
+          <Tabs.List aria-label="Vault sections" className="flex flex-wrap gap-1 rounded-xl bg-muted p-1">
+            {VIEW_SECTIONS.map((section) => <Tabs.Trigger key={section} value={section} className={tabClass}>{VIEWER_TAB_LABELS[section]}</Tabs.Trigger>)}
+          </Tabs.List>
+          {VIEW_SECTIONS.map((section) => (
+            <Tabs.Content key={section} value={section} className="mt-4">
+              <SectionEntries section={section} grant={state.grant} onEnded={ended} />
+            </Tabs.Content>
+          ))}
+        </Tabs.Root>
+      )}
+      <ViewerDisclaimer open={state.kind === 'consent'} onCancel={decline} onContinue={accept} />
+    </main>
+  );
+}

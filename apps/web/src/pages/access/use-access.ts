@@ -1,0 +1,22 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateAccessKeyBody, ViewSection } from '@lv/contracts';
+import {
+  accessKeys, approveAccessRequest, createAccessKey, declineAccessRequest, fetchAccessKeys, fetchPendingRequests, fetchViewSessions, revokeAccessKey,
+  revokeViewSession,
+} from '../../api/access.js';
+
+export const usePendingRequests = (enabled: boolean) => useQuery({ queryKey: accessKeys.requests, queryFn: ({ signal }) => fetchPendingRequests(signal), enabled });
+export const useAccessKeyList = (enabled: boolean) => useQuery({ queryKey: accessKeys.keys, queryFn: ({ signal }) => fetchAccessKeys(signal), enabled });
+export const useViewSessions = (enabled: boolean) => useQuery({ queryKey: accessKeys.sessions, queryFn: ({ signal }) => fetchViewSessions(signal), enabled });
+
+/** After any decision or key change, the requests, keys and sessions lists are all stale. */
+function useAccessMutation<A, R>(run: (arg: A) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: run, onSettled: () => queryClient.invalidateQueries({ queryKey: ['access'] }) });
+}
+
+export const useApproveRequest = () => useAccessMutation(({ id, scopes }: { id: string; scopes: ViewSection[] }) => approveAccessRequest(id, { scopes }));
+export const useDeclineRequest = () => useAccessMutation((id: string) => declineAccessRequest(id));
+export const useCreateKey = () => useAccessMutation((body: CreateAccessKeyBody) => createAccessKey(body));
+export const useRevokeKey = () => useAccessMutation((id: string) => revokeAccessKey(id));
+export const useRevokeSession = () => useAccessMutation((id: string) => revokeViewSession(id));

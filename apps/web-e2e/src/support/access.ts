@@ -1,0 +1,72 @@
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expect } from './test.js';
+import { signUpWithToken, type SignedUp } from './letters.js';
+
+/** Helpers of access.e2e.spec.ts (family access: requests, keys, the viewer). */
+
+const MAIL_URL = process.env.MAIL_URL ?? 'http://127.0.0.1:1080';
+
+export interface Owner extends SignedUp {
+  id: string;
+}
+
+/** An owner signed up in this page's context (the browser is signed in), with the id the request link needs. */
+export async function signUpOwner(page: Page, tag = 'owner'): Promise<Owner> {
+  const signedUp = await signUpWithToken(page.request, tag);
+  const me = await page.request.get('/api/me', { headers: { authorization: `Bearer ${signedUp.accessToken}` } });
+  expect(me.status()).toBe(200);
+  const { id } = (await me.json()) as { id: string };
+  return { ...signedUp, id };
+}
+
+/** A family member's own browser: no account, no cookies of the owner. */
+export async function familyPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext();
+  return context.newPage();
+}
+
+export interface CaughtMail {
+  subject: string;
+  text: string;
+  envelope: { to: string[] };
+}
+
+/** The messages the mail catcher received for an address. */
+export async function mailsTo(request: APIRequestContext, address: string): Promise<CaughtMail[]> {
+  const response = await request.get(`${MAIL_URL}/messages?to=${encodeURIComponent(address)}`);
+  expect(response.status()).toBe(200);
+  return (await response.json()) as CaughtMail[];
+}
+
+/** Waits for the first e-mail to an address (the key e-mail leaves through a queue, within seconds). */
+export async function waitForMail(request: APIRequestContext, address: string): Promise<CaughtMail> {
+  await expect.poll(async () => (await mailsTo(request, address)).length, { timeout: 30_000, message: `an e-mail to ${address}` }).toBeGreaterThan(0);
+  return (await mailsTo(request, address))[0]!;
+}
+
+/** Fills and sends the Access Request Form. */
+export async function requestAccess(page: Page, fields: { email: string; relationship: string; reason: string; childName?: string }): Promise<void> {
+  const form = page.getByRole('form', { name: 'Access Request Form' });
+  await form.getByLabel('Your Email').fill(fields.email);
+  await form.getByLabel('Your Relationship').fill(fields.relationship);
+  await form.getByLabel('Reason for Access').fill(fields.reason);
+  if (fields.childName) await form.getByLabel('Child Name').fill(fields.childName);
+  await form.getByRole('button', { name: 'Submit Access Request' }).click();
+}
+
+/** Accepts the Viewer Disclaimer (Continue stays disabled until the box is ticked). */
+export async function acceptDisclaimer(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Viewer Disclaimer' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  await dialog.getByRole('checkbox', { name: 'I understand and agree.' }).check();
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** An owner's key made through the API (Generate Keys), for tests about the viewer. */
+export async function createKeyViaApi(request: APIRequestContext, owner: Owner, body: { name: string; email: string; scopes?: string[] }): Promise<{ key: string; keyId: string }> {
+  const key = crypto.randomUUID();
+  const response = await request.post('/api/access/keys', { data: { access_key: key, ...body }, headers: { authorization: `Bearer ${owner.accessToken}` } });
+  expect(response.status(), await response.text()).toBe(201);
+  return { key, keyId: ((await response.json()) as { key_id: string }).key_id };
+}

@@ -12,14 +12,14 @@ import { expect, type Locator, type Page } from './test.js';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:3000';
 
-interface StackInfo {
+export interface StackInfo {
   url: string;
   stackId: string;
   dir: string;
 }
 
 /** The stack under test: the `.data/<dir>/stack.json` that tools/dev/stack.mjs wrote for BASE_URL. */
-function stackUnderTest(): StackInfo {
+export function stackUnderTest(): StackInfo {
   const dataDir = join(repoRoot, '.data');
   const candidates = [join(dataDir, 'stack.json'), ...readdirSync(dataDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dataDir, e.name, 'stack.json'))];
   for (const file of candidates) {
@@ -36,13 +36,21 @@ function stackUnderTest(): StackInfo {
  * The user's next session refresh (a page load) carries the new tier.
  */
 export function setTier(email: string, tier: 'none' | 'essentials' | 'pro' | 'legacy'): void {
+  runOperatorCommand('user:tier', email, tier);
+}
+
+/**
+ * `npm run vault -- <command> ...` against the stack under test, the way an operator runs it (the ops
+ * CLI signs an operator token with the stack's identity key and calls the services over NATS).
+ */
+export function runOperatorCommand(...args: string[]): string {
   const stack = stackUnderTest();
-  execFileSync(process.execPath, [join(repoRoot, 'tools', 'cli', 'dist', 'main.js'), 'user:tier', email, tier], {
+  return execFileSync(process.execPath, [join(repoRoot, 'tools', 'cli', 'dist', 'main.js'), ...args], {
     cwd: repoRoot,
     env: { ...process.env, STACK_ID: stack.stackId, JWT_PRIVATE_KEY: join(stack.dir, 'keys', 'jwt-private.pem'), NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' },
     stdio: 'pipe',
     timeout: 20_000,
-  });
+  }).toString();
 }
 
 export const titleField = (page: Page): Locator => page.getByLabel('Title *');

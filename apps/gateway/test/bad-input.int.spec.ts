@@ -38,6 +38,7 @@ const RUNS_PER_OPERATION = 200;
 /** A failing run names its seed; FUZZ_SEED=<seed> replays it. */
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const keys = generateTestKeys();
+const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
 
 // ---- the OpenAPI document, read as data ----------------------------------------------------------
@@ -105,14 +106,6 @@ function operationsOf(doc: OpenApiDocument): Operation[] {
   return operations;
 }
 
-/**
- * The family-access routes are answered by access-keys, which this spec's stack does not start yet
- * (the service lands on its own branch of issue 12). Until it does, they are left out here: without
- * the service every call that passes the edge would be a 503. The gateway's edge for them is proved
- * in src/access/access.int.spec.ts. When access-keys joins the stack above, drop this filter and give
- * the body routes VALID_BODIES, consent/keys/sessions MAY_ACCEPT entries, and entries/{section} a kind.
- */
-const awaitsAccessKeys = (op: Operation) => op.path.startsWith('/api/access/') || (op.path.startsWith('/api/view/') && op.path !== '/api/view/session');
 
 /** JSON types a property accepts, from its schema (zod's nullable is `nullable` or an anyOf with null). */
 function acceptedTypes(schema: JsonSchema): Set<string> {
@@ -128,7 +121,7 @@ function acceptedTypes(schema: JsonSchema): Set<string> {
 
 // ---- what a valid request of each operation looks like ------------------------------------------
 
-interface Fixture { letterId: string; email: string; password: string }
+interface Fixture { letterId: string; email: string; password: string; userId: string }
 /**
  * A valid body per JSON operation, which the generator then breaks. A new JSON operation without one
  * fails the spec, so it cannot escape the suite.
@@ -144,6 +137,12 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/court/uploads': () => ({ title: 'Receipts, March', category: 'Support', description: 'Paid by bank transfer.', fileName: 'receipts.pdf', size: 20_000 }),
   'PATCH /api/court/documents/{id}': () => ({ is_key_evidence: true }),
   'POST /api/court/documents/{id}/link': () => ({ disposition: 'inline' }),
+  'POST /api/access/requests': (f) => ({ user_id: f.userId, requester_email: 'sam@example.com', relationship: 'Son', message: 'May I read your letters?' }),
+  'POST /api/access/requests/{id}/approve': () => ({ override_email: 'sam@example.com' }),
+  'POST /api/access/keys': () => ({ access_key: randomUUID(), name: 'Ellie', email: 'ellie@example.com', expires_in_days: 30 }),
+  'POST /api/view/redeem': () => ({ access_key: randomUUID(), consent: { version: 'v1.0', text_hash: 'ab'.repeat(32) } }),
+  'POST /api/view/token': () => ({ session: 'A'.repeat(43) }),
+  'POST /api/view/close': () => ({ session: 'A'.repeat(43) }),
 };
 
 /**
@@ -164,6 +163,9 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/court/evidence/entries': 'the caller’s own evidence chain; the token is the only input',
   'POST /api/court/evidence/bundle-link': 'a link to the caller’s own bundle; the token is the only input',
   'GET /api/court/evidence/keys': 'the published evidence keys, for anyone; it reads nothing from the request',
+  'GET /api/access/consent': 'the viewer disclaimer, for anyone; it reads nothing from the request',
+  'GET /api/access/keys': 'the caller’s own keys; the token is the only input',
+  'GET /api/access/sessions': 'the caller’s own view sessions; the token is the only input',
 };
 
 // ---- the generator -------------------------------------------------------------------------------
@@ -234,7 +236,7 @@ function requestsFor(op: Operation, fixture: Fixture, tokens: { bearer: string; 
   const validBody = VALID_BODIES[op.key];
   if (op.body && !validBody) throw new Error(`no valid body for ${op.key}: add one to VALID_BODIES`);
   const validPathId = op.key === 'PUT /api/letters/{id}' ? fixture.letterId : randomUUID();
-  const urlOf = (id: string | undefined, query = '') => op.path.replace('{id}', id ?? validPathId) + query;
+  const urlOf = (id: string | undefined, query = '') => op.path.replace('{id}', id ?? validPathId).replace('{section}', 'letters') + query;
 
   // Each kind: [name, arbitrary of { url, headers, payload, mustRefuse }]
   type Shape = { url: string; headers: Record<string, string>; payload?: string; mustRefuse: boolean };
@@ -294,6 +296,9 @@ function requestsFor(op: Operation, fixture: Fixture, tokens: { bearer: string; 
       payload: op.streamed ? randomBytes(64).toString('latin1') : body,
       mustRefuse: true,
     }))]);
+  }
+  if (op.pathParams.includes('section')) {
+    kinds.push(['invalid section in path', badId.map((section) => ({ url: op.path.replace('{section}', /^%/.test(section) ? section : encodePart(section)), headers: {}, mustRefuse: true }))]);
   }
   if (op.streamed) {
     kinds.push(['wrong content type', fc.tuple(fc.constantFrom(...WRONG_STREAM_TYPES[op.path]!), fc.string({ maxLength: 100 }))
@@ -377,7 +382,7 @@ describe('bad input through the gateway, against the real services', () => {
 
   beforeAll(async () => {
     doc = JSON.parse(await readFile(join(repoRoot, 'apps', 'gateway', 'openapi.json'), 'utf8')) as OpenApiDocument;
-    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/identity', 'apps/letters', 'apps/vault-media', 'apps/timeline', 'libs/evidence', 'apps/court-journal'], 'gw-bad-input');
+    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/identity', 'apps/letters', 'apps/vault-media', 'apps/timeline', 'libs/evidence', 'apps/court-journal', 'apps/access-keys'], 'gw-bad-input');
     workDir = await mkdtemp(join(tmpdir(), 'lv-gw-bad-input-'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
     const mediaPort = 20_000 + Math.floor(Math.random() * 20_000);
@@ -391,6 +396,7 @@ describe('bad input through the gateway, against the real services', () => {
         MEDIA_HTTP_PORT: String(mediaPort), MEDIA_LINK_SECRET: randomBytes(24).toString('hex'), MEDIA_PART_SIZE_MB: '5',
       }),
       startService('timeline', {}),
+      startService('access-keys', { VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, KEY_MAIL_SECRET: randomBytes(24).toString('hex') }),
       startService('court-journal', {
         S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
         COURT_JOURNAL_HTTP_PORT: String(courtPort), COURT_LINK_SECRET: randomBytes(24).toString('hex'), EVIDENCE_SIGNING_KEY: evidenceKey,
@@ -405,7 +411,7 @@ describe('bad input through the gateway, against the real services', () => {
     const config = gatewayConfigSchema.parse({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '10000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
       WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: `http://127.0.0.1:${mediaPort}`, COURT_JOURNAL_URL: `http://127.0.0.1:${courtPort}`,
-      HEALTH_SERVICES: 'identity,letters,vault-media,timeline,court-journal',
+      HEALTH_SERVICES: 'identity,letters,vault-media,timeline,court-journal,access-keys', VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey,
     });
     app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
     await app.init();
@@ -429,7 +435,7 @@ describe('bad input through the gateway, against the real services', () => {
     const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
     const nc = await connectNats(NATS_URL, 'cleanup');
     const jsm = await jetstreamManager(nc);
-    for (const name of ['identity', 'vault-media', 'letters', 'timeline', 'court-journal'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
+    for (const name of ['identity', 'vault-media', 'letters', 'timeline', 'court-journal', 'access-keys', 'notifications'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
     await nc.close();
     await s3?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
@@ -483,8 +489,8 @@ describe('bad input through the gateway, against the real services', () => {
     it('answers none with 5xx and accepts none it reads (2xx)', async () => {
       const letter = await sendJson('POST', '/api/letters', { title: 'Kept', content: 'A letter the edits aim at.' });
       expect(letter.statusCode).toBe(201);
-      const fixture: Fixture = { letterId: letter.json<{ id: string }>().id, email: user.email, password };
-      const operations = operationsOf(doc).filter((op) => !awaitsAccessKeys(op));
+      const fixture: Fixture = { letterId: letter.json<{ id: string }>().id, email: user.email, password, userId: user.id };
+      const operations = operationsOf(doc);
       expect(operations.length).toBeGreaterThanOrEqual(20);
       for (const key of Object.keys(MAY_ACCEPT)) expect(operations.map((o) => o.key)).toContain(key);
 

@@ -1,4 +1,5 @@
 import type { Letter, LetterPage, ReviseLetterRequest, WriteLetterRequest } from '@lv/contracts';
+import { randomUuid } from '../lib/uuid.js';
 import { api } from './api.js';
 
 export const letterKeys = {
@@ -28,12 +29,5 @@ export function deleteLetter(id: string): Promise<void> {
   return api.del<void>(`/api/letters/${encodeURIComponent(id)}`);
 }
 
-/** A fresh UUID for a new letter (the page is a secure context: https or 127.0.0.1). */
-export function newLetterId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+/** A fresh UUID for a new letter. */
+export const newLetterId = randomUuid;

@@ -203,6 +203,16 @@ describe('opening the vault with a key', () => {
     expect(screen.getByRole('button', { name: 'Clear Access / Try Again' })).toBeTruthy();
   });
 
+  it('a session revoked while reading: the next tab ends the whole viewer in the viewer’s words', async () => {
+    renderAt(`/vault/view?session=${SESSION}`);
+    expect(await screen.findByText('No timeline entries yet.')).toBeTruthy();
+    gateway.answer('GET /api/view/entries/letters', 401, { code: 'SESSION_EXPIRED', message: AccessMessages.viewExpired });
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Letters' }));
+    expect(await screen.findByText(`Error: ${AccessMessages.viewExpired}`)).toBeTruthy();
+    expect(screen.queryByRole('tablist')).toBeNull();
+    expect(sessionStorage.length).toBe(0);
+  });
+
   it('without a session or key, says how to open the viewer', async () => {
     renderAt('/vault/view');
     expect(await screen.findByText(AccessMessages.noViewSession)).toBeTruthy();

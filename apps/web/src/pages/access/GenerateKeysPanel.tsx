@@ -6,8 +6,8 @@ import {
   type ViewSection, type ViewSessionSummary,
 } from '@lv/contracts';
 import { errorMessage } from '../../api/client.js';
-import { newLetterId } from '../../api/letters.js';
 import { useAuth } from '../../auth/AuthProvider.js';
+import { randomUuid } from '../../lib/uuid.js';
 import { Button, buttonClasses } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Input, Label } from '../../components/ui/input.js';
@@ -68,7 +68,7 @@ function KeyForm() {
           <Label htmlFor={`${id}-key`}>Access key</Label>
           <Input id={`${id}-key`} value={key} readOnly placeholder="Click Generate Access Key" className="font-mono" />
         </div>
-        <Button type="button" variant="outline" onClick={() => { setKey(newLetterId()); setSaved(null); }}>Generate Access Key</Button>
+        <Button type="button" variant="outline" onClick={() => { setKey(randomUuid()); setSaved(null); }}>Generate Access Key</Button>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="space-y-1.5">

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Tabs } from 'radix-ui';
 import { AccessMessages, VIEW_SECTIONS, VIEWER_EMPTY_TEXTS, VIEWER_TAB_LABELS, type ViewerTokenGrant, type ViewSection } from '@lv/contracts';
@@ -21,16 +22,15 @@ function SectionEntries({ section, grant, onEnded }: { section: ViewSection; gra
     enabled: shared,
     retry: (count, error) => !(error instanceof ApiError && error.isClientError) && count < 2,
   });
+  // The session ended while reading (revoked, expired): the whole viewer says so, not one tab.
+  const sessionEnded = entries.error instanceof ApiError && entries.error.status === 401 ? viewerErrorText(entries.error) : null;
+  useEffect(() => {
+    if (sessionEnded) onEnded(sessionEnded);
+  }, [sessionEnded, onEnded]);
   if (!shared) return <p>{AccessMessages.sectionNotShared}</p>;
   if (entries.isPending) return <p className="flex items-center gap-2"><Spinner className="h-4 w-4" />Loading…</p>;
-  if (entries.isError) {
-    const error = entries.error;
-    if (error instanceof ApiError && error.status === 401) {
-      queueMicrotask(() => onEnded(viewerErrorText(error)));
-      return null;
-    }
-    return <p role="alert" className="text-destructive">Error: {viewerErrorText(error)}</p>;
-  }
+  if (sessionEnded) return null;
+  if (entries.isError) return <p role="alert" className="text-destructive">Error: {viewerErrorText(entries.error)}</p>;
   if (entries.data.length === 0) return <p>{VIEWER_EMPTY_TEXTS[section]}</p>;
   return (
     <ul aria-label={VIEWER_TAB_LABELS[section]} className="divide-y divide-border rounded-2xl border border-border bg-card">

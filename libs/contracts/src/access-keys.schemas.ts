@@ -3,7 +3,7 @@ import {
   ACCESS_FIELD_MAX, AccessMessages, CONSENT_VERSION, isAccessKeyFormat, KEY_EXPIRY_DAYS_DEFAULT, KEY_EXPIRY_DAYS_MAX, KEY_EXPIRY_DAYS_MIN,
   PENDING_REQUESTS_PAGE_SIZE, VIEW_SECTIONS,
 } from './access-keys.js';
-import { safeText } from './text.schemas.js';
+import { queryInteger, safeText } from './text.schemas.js';
 
 // Family access on the wire, as zod schemas (types inferred). Field names follow the spec's entities
 // (section 3: snake_case), as the court documents do. The gateway validates bodies with these; the
@@ -114,9 +114,16 @@ export const accessRequestSchema = z.object({
 });
 export type AccessRequest = z.infer<typeof accessRequestSchema>;
 
+const pageLimitMessage = `limit is a whole number from 1 to ${PENDING_REQUESTS_PAGE_SIZE}.`;
+/** GET /api/access/requests?status=&limit= (query strings: `limit` in plain digits, never 0x10 or 1e1). */
 export const listAccessRequestsQuerySchema = z.object({
   status: z.enum(['pending']).default('pending'),
-  limit: z.coerce.number().int().min(1).max(PENDING_REQUESTS_PAGE_SIZE).default(PENDING_REQUESTS_PAGE_SIZE),
+  limit: queryInteger(1, PENDING_REQUESTS_PAGE_SIZE, pageLimitMessage).default(PENDING_REQUESTS_PAGE_SIZE),
+});
+/** The same, as access-keys receives it over NATS (numbers already). */
+export const listAccessRequestsPayloadSchema = z.object({
+  status: z.enum(['pending']).default('pending'),
+  limit: z.number({ error: pageLimitMessage }).int(pageLimitMessage).min(1, pageLimitMessage).max(PENDING_REQUESTS_PAGE_SIZE, pageLimitMessage).default(PENDING_REQUESTS_PAGE_SIZE),
 });
 export const accessRequestPageSchema = z.object({ items: z.array(accessRequestSchema) });
 export type AccessRequestPage = z.infer<typeof accessRequestPageSchema>;

@@ -26,7 +26,7 @@ import {
 import type { PublishedCourtJournalEventType } from './court-journal.js';
 import {
   accessKeySummarySchema, accessRequestPageSchema, accessRequestSchema, approveAccessRequestPayloadSchema, createAccessKeyBodySchema, issuedAccessKeySchema,
-  keyEmailResendReplySchema, keyIdPayloadSchema, listAccessRequestsQuerySchema, openedViewSessionSchema, ownerIdPayloadSchema, recordViewPayloadSchema,
+  keyEmailResendReplySchema, keyIdPayloadSchema, listAccessRequestsPayloadSchema, openedViewSessionSchema, ownerIdPayloadSchema, recordViewPayloadSchema,
   redeemKeyBodySchema, requestIdPayloadSchema, sessionIdPayloadSchema, submitAccessRequestBodySchema, submitAccessRequestReplySchema, viewerConsentSchema,
   viewerTokenGrantSchema, viewSessionBodySchema, viewSessionSummarySchema,
 } from './access-keys.schemas.js';
@@ -175,7 +175,7 @@ export const AccessKeysRpc = {
   viewToken: rpc('rpc.access-keys.view-token', { payload: viewSessionBodySchema, reply: viewerTokenGrantSchema }),
   closeSession: rpc('rpc.access-keys.close-session', { payload: viewSessionBodySchema, reply: z.object({ closed: z.boolean() }) }),
   // Owner.
-  listRequests: rpc('rpc.access-keys.list-requests', { payload: listAccessRequestsQuerySchema, reply: accessRequestPageSchema }),
+  listRequests: rpc('rpc.access-keys.list-requests', { payload: listAccessRequestsPayloadSchema, reply: accessRequestPageSchema }),
   approveRequest: rpc('rpc.access-keys.approve-request', { payload: approveAccessRequestPayloadSchema, reply: issuedAccessKeySchema }),
   declineRequest: rpc('rpc.access-keys.decline-request', { payload: requestIdPayloadSchema, reply: accessRequestSchema }),
   listKeys: rpc('rpc.access-keys.list-keys', { payload: emptyPayload, reply: z.array(accessKeySummarySchema) }),

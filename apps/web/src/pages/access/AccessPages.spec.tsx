@@ -348,7 +348,8 @@ describe('connection requests', () => {
   it('lists the pending requests, approves one with the sections chosen, and shows the key once with Copy', async () => {
     renderAt('/access-control', dad);
     expect(await screen.findByText('1 Pending')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Claim Unowned' }) as HTMLButtonElement).disabled).toBe(true);
+    const claim = screen.getByRole('button', { name: 'Claim Unowned', description: /nothing to claim/ }) as HTMLButtonElement;
+    expect(claim.disabled).toBe(true);
     fireEvent.click(await screen.findByRole('button', { name: /Click to respond/ }));
     const details = await screen.findByRole('dialog', { name: 'Access Request Details' });
     expect(within(details).getByText('sam@example.com')).toBeTruthy();

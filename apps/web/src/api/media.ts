@@ -2,6 +2,7 @@ import type { MediaType, PlaybackLink, Recording, StartUploadRequest, TimelinePa
 import { appSession } from '../auth/app-session.js';
 import { api } from './api.js';
 import { ApiError, NetworkError, toErrorBody } from './client.js';
+import { sha256Hex as sha256HexOf } from '../lib/sha256.js';
 
 export const mediaKeys = {
   all: ['media'] as const,
@@ -33,9 +34,7 @@ export function fetchPlaybackLink(id: string): Promise<PlaybackLink> {
 
 /** SHA-256 of a recording, hex, with the browser's Web Crypto (the server checks it again as the bytes arrive). */
 export async function sha256Hex(blob: Blob): Promise<string> {
-  if (!globalThis.crypto?.subtle) throw new Error('This browser cannot fingerprint recordings here (Web Crypto needs https).');
-  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return sha256HexOf(await blob.arrayBuffer(), 'fingerprint recordings');
 }
 
 const fingerprints = new WeakMap<Blob, Promise<string>>();

@@ -10,5 +10,7 @@ export default class JSDOMWithFetchEnvironment extends JSDOMEnvironment {
     for (const name of ['fetch', 'Request', 'Response', 'Headers', 'FormData', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'ReadableStream', 'structuredClone', 'BroadcastChannel']) {
       if (name in globalThis) g[name] = globalThis[name];
     }
+    // jsdom's crypto has no SubtleCrypto; browsers have it in a secure context (SHA-256 of recordings, of the viewer's consent).
+    if (!g.crypto?.subtle) Object.defineProperty(g, 'crypto', { value: globalThis.crypto, configurable: true, writable: true });
   }
 }

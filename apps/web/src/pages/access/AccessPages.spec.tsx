@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { createHash } from 'node:crypto';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { AccessMessages, CONSENT_VERSION, VIEWER_CONSENT_TEXT, type AccessRequest, type SessionView, type UserProfile } from '@lv/contracts';
+import {
+  AccessMessages, CONSENT_VERSION, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessRequest, type SessionView, type UserProfile, type ViewSessionSummary,
+} from '@lv/contracts';
 import { AppProviders } from '../../app/providers.js';
 import { createQueryClient } from '../../app/query-client.js';
 import { routes } from '../../app/routes.js';
@@ -17,6 +20,9 @@ const KEY = '0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10';
 const SESSION = 'S'.repeat(43);
 const SESSION_ID = '2b3c4d5e-6f7a-4b2c-9d3e-4f5a6b7c8d9e';
 const dad: UserProfile = { id: OWNER, email: 'dad@example.com', full_name: 'Dad', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'none', ai_admin: false };
+// What access-keys compares the consent with: the SHA-256 of the text it records.
+const CONSENT_HASH = createHash('sha256').update(VIEWER_CONSENT_TEXT).digest('hex');
+const accepted = JSON.stringify({ version: CONSENT_VERSION, text_hash: CONSENT_HASH });
 const view: SessionView = { accessToken: 'owner-token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile: dad };
 
 interface Call { method: string; path: string; body?: any; auth?: string | null }
@@ -27,7 +33,18 @@ function fakeGateway() {
     id: '9b2e4c71-1d3f-4e8a-b5c6-7a8b9c0d1e2f', owner_id: OWNER, requester_email: 'sam@example.com', requester_name: 'Sam', relationship: 'Son', message: 'I miss you',
     child_name: 'Sam', child_dob: '2012-05-01', created_at: '2026-11-20T10:00:00.000Z', status: 'pending', decided_at: null, key_id: null, held_key: null,
   }];
-  const overrides = new Map<string, { status: number; body: unknown }>();
+  const keys: AccessKeySummary[] = [{
+    id: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', name: 'Ellie', recipient_email: 'ellie@example.com', source: 'owner', request_id: null, scopes: ['letters'],
+    created_at: '2026-11-01T10:00:00.000Z', expires_at: '2026-12-01T10:00:00.000Z', status: 'active', revoked_at: null, email_status: 'failed', email_sent_at: null,
+    sessions: 1, last_viewed_at: '2026-11-02T18:30:00.000Z',
+  }];
+  const sessions: ViewSessionSummary[] = [{
+    id: SESSION_ID, key_id: keys[0]!.id, key_name: 'Ellie', recipient_email: 'ellie@example.com', scopes: ['letters'], opened_at: '2026-11-02T18:00:00.000Z',
+    expires_at: '2026-12-01T10:00:00.000Z', status: 'active', ended_at: null,
+    consent: { consent_version: CONSENT_VERSION, consent_text: VIEWER_CONSENT_TEXT, consent_hash: CONSENT_HASH, user_agent: null, origin: null, accepted_at: '2026-11-02T18:00:00.000Z' },
+    views: [{ section: 'letters', at: '2026-11-02T18:30:00.000Z' }],
+  }];
+  const overrides = new Map<string, { status: number; body: unknown; once?: boolean }>();
   const json = (status: number, body?: unknown) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const grant = { session_id: SESSION_ID, owner_id: OWNER, scopes: ['timeline', 'letters', 'court-journal'], viewer_token: 'viewer-token', viewer_token_expires_at: Date.now() + 15 * 60_000, session_expires_at: '2026-12-25T00:00:00.000Z' };
   const handler = async (input: string, init: RequestInit = {}) => {
@@ -37,12 +54,17 @@ function fakeGateway() {
     const headers = new Headers(init.headers);
     calls.push({ method, path: url.pathname + url.search, body, auth: headers.get('authorization') });
     const override = overrides.get(`${method} ${url.pathname}`);
-    if (override) return json(override.status, override.body);
+    if (override) {
+      if (override.once) overrides.delete(`${method} ${url.pathname}`);
+      return json(override.status, override.body);
+    }
     switch (`${method} ${url.pathname}`) {
       case 'POST /api/auth/refresh': return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
       case 'POST /api/access/requests': return json(201, { success: true });
-      case 'GET /api/access/consent': return json(200, { version: CONSENT_VERSION, text: VIEWER_CONSENT_TEXT, hash: 'a'.repeat(64) });
-      case 'POST /api/view/redeem': return json(201, { ...grant, session: SESSION });
+      case 'GET /api/access/consent': return json(200, { version: CONSENT_VERSION, text: VIEWER_CONSENT_TEXT, hash: CONSENT_HASH });
+      case 'POST /api/view/redeem':
+        if (body.consent?.version !== CONSENT_VERSION || body.consent?.text_hash !== CONSENT_HASH) return json(400, { code: 'CONSENT_REQUIRED', message: AccessMessages.consentRequired });
+        return json(201, { ...grant, session: SESSION });
       case 'POST /api/view/token': return json(200, grant);
       case 'POST /api/view/close': return new Response(null, { status: 204 });
       case 'GET /api/view/entries/letters': return json(200, [{ id: 'l1', created_at: '2026-11-21T09:00:00.000Z', headline: 'To Sam, on your birthday' }]);
@@ -51,12 +73,21 @@ function fakeGateway() {
       case 'GET /api/access/requests': return json(200, { items: pending });
       case `POST /api/access/requests/${pending[0]?.id}/approve`:
         return json(200, { key_id: 'k1', access_key: KEY, recipient_email: 'sam@example.com', expires_at: '2026-12-25T10:00:00.000Z', scopes: body.scopes, emailed: true });
-      case 'GET /api/access/keys': return json(200, []);
-      case 'GET /api/access/sessions': return json(200, []);
+      case `POST /api/access/requests/${pending[0]?.id}/decline`: return json(200, { ...pending.splice(0, 1)[0], status: 'declined' });
+      case 'GET /api/access/keys': return json(200, keys);
+      case 'POST /api/access/keys':
+        return json(201, { key_id: '8d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a', access_key: body.access_key, recipient_email: body.email, expires_at: '2026-12-25T10:00:00.000Z', scopes: body.scopes, emailed: true });
+      case `POST /api/access/keys/${keys[0]!.id}/revoke`: return json(200, Object.assign(keys[0]!, { status: 'revoked' }));
+      case 'GET /api/access/sessions': return json(200, sessions);
+      case `POST /api/access/sessions/${SESSION_ID}/revoke`: return json(200, Object.assign(sessions[0]!, { status: 'revoked' }));
       default: return json(404, { code: 'NOT_FOUND', message: 'Not found' });
     }
   };
-  return { calls, pending, fetch: jest.fn(handler), answer: (route: string, status: number, body: unknown) => overrides.set(route, { status, body }) };
+  return {
+    calls, pending, grant, fetch: jest.fn(handler),
+    answer: (route: string, status: number, body: unknown) => overrides.set(route, { status, body }),
+    answerOnce: (route: string, status: number, body: unknown) => overrides.set(route, { status, body, once: true }),
+  };
 }
 
 let gateway: ReturnType<typeof fakeGateway>;
@@ -163,8 +194,8 @@ describe('opening the vault with a key', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/vault/view'));
     expect(router.state.location.search).toBe(`?session=${SESSION}`);
-    expect(sent('POST', '/api/view/redeem')[0]!.body).toEqual({ access_key: KEY, owner: OWNER, consent: { version: CONSENT_VERSION, text_hash: 'a'.repeat(64) } });
-    expect(localStorage.getItem(CONSENT_ACCEPTED_STORAGE)).toBe(CONSENT_VERSION);
+    expect(sent('POST', '/api/view/redeem')[0]!.body).toEqual({ access_key: KEY, owner: OWNER, consent: { version: CONSENT_VERSION, text_hash: CONSENT_HASH } });
+    expect(localStorage.getItem(CONSENT_ACCEPTED_STORAGE)).toBe(accepted);
     // The viewer: its tabs, this vault's letters, empty texts, and what was not shared.
     await screen.findByRole('heading', { name: 'Vault (read-only)' });
     expect(screen.getByLabelText('View session').textContent).toContain(SESSION_ID.slice(0, 8));
@@ -183,7 +214,7 @@ describe('opening the vault with a key', () => {
   });
 
   it('says a refused key is invalid, expired, or already used, and too many tries the way the limit does', async () => {
-    localStorage.setItem(CONSENT_ACCEPTED_STORAGE, CONSENT_VERSION);
+    localStorage.setItem(CONSENT_ACCEPTED_STORAGE, accepted);
     gateway.answer('POST /api/view/redeem', 401, { code: 'INVALID_OR_EXPIRED_KEY', message: 'That access key is invalid, expired, or already used.' });
     renderAt('/access');
     type(await screen.findByLabelText('Access key or link').then(() => 'Access key or link'), KEY);
@@ -207,10 +238,94 @@ describe('opening the vault with a key', () => {
     renderAt(`/vault/view?session=${SESSION}`);
     expect(await screen.findByText('No timeline entries yet.')).toBeTruthy();
     gateway.answer('GET /api/view/entries/letters', 401, { code: 'SESSION_EXPIRED', message: AccessMessages.viewExpired });
+    gateway.answer('POST /api/view/token', 401, { code: 'VIEW_SESSION_ENDED', message: AccessMessages.viewExpired });
     fireEvent.mouseDown(screen.getByRole('tab', { name: 'Letters' }));
     expect(await screen.findByText(`Error: ${AccessMessages.viewExpired}`)).toBeTruthy();
     expect(screen.queryByRole('tablist')).toBeNull();
     expect(sessionStorage.length).toBe(0);
+  });
+
+  it('a viewer token that lapsed (a laptop asleep past its renewal) is renewed from the session, and reading goes on', async () => {
+    renderAt(`/vault/view?session=${SESSION}`);
+    expect(await screen.findByText('No timeline entries yet.')).toBeTruthy();
+    gateway.answerOnce('GET /api/view/entries/letters', 401, { code: 'SESSION_EXPIRED', message: AccessMessages.viewExpired });
+    gateway.answerOnce('POST /api/view/token', 200, { ...gateway.grant, viewer_token: 'renewed-token' });
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Letters' }));
+    expect(await screen.findByText('To Sam, on your birthday')).toBeTruthy();
+    expect(sent('GET', '/api/view/entries/letters').map((c) => c.auth)).toEqual(['Bearer viewer-token', 'Bearer renewed-token']);
+    expect(sent('POST', '/api/view/token').map((c) => c.body)).toEqual([{ session: SESSION }, { session: SESSION }]);
+    expect(sessionStorage.length).toBe(1);
+  });
+
+  it('a lost connection while opening is tried again with the same session, which is not closed', async () => {
+    gateway.answerOnce('POST /api/view/token', 503, { code: 'SERVICE_UNAVAILABLE', message: 'The vault is temporarily unavailable. Please try again in a moment.' });
+    renderAt(`/vault/view?session=${SESSION}`);
+    expect(await screen.findByText('Error: The vault is temporarily unavailable. Please try again in a moment.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear Access / Try Again' }));
+    expect(await screen.findByText('No timeline entries yet.')).toBeTruthy();
+    expect(sent('POST', '/api/view/close')).toHaveLength(0);
+  });
+
+  it('a disclaimer accepted for another text is shown again before a link’s key is redeemed; the address keeps only the session', async () => {
+    localStorage.setItem(CONSENT_ACCEPTED_STORAGE, JSON.stringify({ version: CONSENT_VERSION, text_hash: 'b'.repeat(64) }));
+    const { router } = renderAt(`/vault/view?k=${KEY}&owner=${OWNER}`);
+    const dialog = await screen.findByRole('dialog', { name: 'Viewer Disclaimer' });
+    expect(dialog.textContent).toContain(VIEWER_CONSENT_TEXT.slice(0, 40));
+    expect(sent('POST', '/api/view/redeem')).toHaveLength(1);
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'I understand and agree.' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('No timeline entries yet.')).toBeTruthy();
+    expect(sent('POST', '/api/view/redeem')[1]!.body).toEqual({ access_key: KEY, owner: OWNER, consent: { version: CONSENT_VERSION, text_hash: CONSENT_HASH } });
+    expect(router.state.location.search).toBe(`?session=${SESSION}`);
+    expect(sessionStorage.getItem('lv:view-session')).toBe(SESSION);
+  });
+
+  it('the consent sent is the SHA-256 of the very text shown, not a hash the server offers', async () => {
+    gateway.answer('GET /api/access/consent', 200, { version: CONSENT_VERSION, text: 'Words the server changed.', hash: 'c'.repeat(64) });
+    renderAt(`/redeem?key=${KEY}`);
+    let dialog = await screen.findByRole('dialog', { name: 'Viewer Disclaimer' });
+    expect(await within(dialog).findByText('Words the server changed.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'I understand and agree.' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(sent('POST', '/api/view/redeem')).toHaveLength(1));
+    expect(sent('POST', '/api/view/redeem')[0]!.body.consent).toEqual({ version: CONSENT_VERSION, text_hash: createHash('sha256').update('Words the server changed.').digest('hex') });
+    // This stand-in records only its own text, so it refuses, and the disclaimer is asked again.
+    dialog = await screen.findByRole('dialog', { name: 'Viewer Disclaimer' });
+    expect(localStorage.getItem(CONSENT_ACCEPTED_STORAGE)).toBeNull();
+  });
+
+  it('Cancel on the disclaimer redeems nothing and says the disclaimer comes first', async () => {
+    renderAt(`/redeem?key=${KEY}`);
+    expect(await screen.findByRole('heading', { name: 'Redeeming Access Key' })).toBeTruthy();
+    expect(screen.getByText('Checking your access key...')).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: 'Viewer Disclaimer' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByText(AccessMessages.consentRequired)).toBeTruthy();
+    expect(sent('POST', '/api/view/redeem')).toHaveLength(0);
+    expect(localStorage.getItem(CONSENT_ACCEPTED_STORAGE)).toBeNull();
+  });
+
+  it('/redeem redeems a key with the accepted disclaimer and goes on to the viewer; a refused key says why', async () => {
+    localStorage.setItem(CONSENT_ACCEPTED_STORAGE, accepted);
+    const { router } = renderAt(`/redeem?key=${KEY}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/vault/view'));
+    expect(router.state.location.search).toBe(`?session=${SESSION}`);
+    cleanup();
+    gateway.answer('POST /api/view/redeem', 401, { code: 'INVALID_OR_EXPIRED_KEY', message: AccessMessages.keyInvalid });
+    renderAt(`/redeem?key=${KEY}`);
+    expect(await screen.findByText(AccessMessages.redeemFailed(AccessMessages.keyInvalid))).toBeTruthy();
+  });
+
+  it('/redeem/timeline reads the timeline with the link’s key, and says when the link is no longer valid', async () => {
+    localStorage.setItem(CONSENT_ACCEPTED_STORAGE, accepted);
+    renderAt(`/redeem/timeline?owner=${OWNER}&k=${KEY}`);
+    expect(await screen.findByRole('heading', { name: 'Timeline' })).toBeTruthy();
+    expect(await screen.findByText('No timeline entries yet.')).toBeTruthy();
+    expect(sent('GET', '/api/view/entries/timeline')[0]!.auth).toBe('Bearer viewer-token');
+    cleanup();
+    gateway.answer('POST /api/view/redeem', 401, { code: 'INVALID_OR_EXPIRED_KEY', message: AccessMessages.keyInvalid });
+    renderAt(`/redeem/timeline?owner=${OWNER}&token=${KEY}`);
+    expect(await screen.findByText(AccessMessages.linkNoLongerValid)).toBeTruthy();
   });
 
   it('without a session or key, says how to open the viewer', async () => {
@@ -233,7 +348,8 @@ describe('connection requests', () => {
   it('lists the pending requests, approves one with the sections chosen, and shows the key once with Copy', async () => {
     renderAt('/access-control', dad);
     expect(await screen.findByText('1 Pending')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Claim Unowned' }) as HTMLButtonElement).disabled).toBe(true);
+    const claim = screen.getByRole('button', { name: 'Claim Unowned', description: /nothing to claim/ }) as HTMLButtonElement;
+    expect(claim.disabled).toBe(true);
     fireEvent.click(await screen.findByRole('button', { name: /Click to respond/ }));
     const details = await screen.findByRole('dialog', { name: 'Access Request Details' });
     expect(within(details).getByText('sam@example.com')).toBeTruthy();
@@ -253,6 +369,18 @@ describe('connection requests', () => {
     fireEvent.click(await screen.findByRole('button', { name: /Click to respond/ }));
     fireEvent.click(within(await screen.findByRole('dialog', { name: 'Access Request Details' })).getByRole('button', { name: 'Decline Request' }));
     expect(await screen.findByText(AccessMessages.alreadyDecided)).toBeTruthy();
+  });
+
+  it('declines a request: the dialog closes and the list reloads without it', async () => {
+    renderAt('/access-control', dad);
+    fireEvent.click(await screen.findByRole('button', { name: /Click to respond/ }));
+    const details = await screen.findByRole('dialog', { name: 'Access Request Details' });
+    expect(details.textContent).toContain('I miss you');
+    fireEvent.click(within(details).getByRole('button', { name: 'Decline Request' }));
+    expect(await screen.findByText('No pending requests for dad@example.com')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByText('0 Pending')).toBeTruthy();
+    expect(sent('POST', '/api/access/requests/')).toHaveLength(1);
   });
 
   it('shows an empty list for the owner’s e-mail', async () => {
@@ -277,5 +405,45 @@ describe('generate keys', () => {
     expect(await screen.findByText(AccessMessages.missingEmail)).toBeTruthy();
     expect((screen.getByLabelText('Expiry (days)') as HTMLInputElement).value).toBe(String(30));
     expect(sent('POST', '/api/access/keys')).toHaveLength(0);
+  });
+
+  it('saves a key with the sections chosen, shows it once, and lists the owner’s keys and who viewed what', async () => {
+    renderAt('/access-key', dad);
+    fireEvent.click(await screen.findByRole('button', { name: 'Generate Access Key' }));
+    const key = (screen.getByLabelText('Access key') as HTMLInputElement).value;
+    type('Family member name', 'Sam');
+    type('Recipient email', 'sam@example.com');
+    type('Expiry (days)', '14');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Court Journal' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save Key' }));
+    expect(((await screen.findByLabelText('Saved access key')) as HTMLInputElement).value).toBe(key);
+    expect(sent('POST', '/api/access/keys')[0]!.body).toEqual({
+      access_key: key, name: 'Sam', email: 'sam@example.com', expires_in_days: 14, scopes: ['timeline', 'letters', 'who-i-am', 'if-im-not-there'],
+    });
+    const ellie = await screen.findByRole('listitem', { name: 'Ellie' });
+    expect(ellie.textContent).toContain('Active');
+    expect(ellie.textContent).toContain(AccessMessages.emailSendFailed);
+    expect(ellie.textContent).toContain('Used on 1 device');
+    const viewing = screen.getByRole('listitem', { name: 'Viewing by Ellie' });
+    expect(within(viewing).getByRole('list', { name: 'Views' }).textContent).toContain('Letters');
+    expect(viewing.textContent).toContain(`disclaimer ${CONSENT_VERSION} accepted`);
+  });
+
+  it('revokes a key and a viewing session only after confirming', async () => {
+    renderAt('/access-key', dad);
+    fireEvent.click(within(await screen.findByRole('listitem', { name: 'Ellie' })).getByRole('button', { name: 'Revoke' }));
+    let confirm = await screen.findByRole('alertdialog', { name: 'Revoke this key?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(sent('POST', '/api/access/keys/')).toHaveLength(0);
+    fireEvent.click(within(screen.getByRole('listitem', { name: 'Ellie' })).getByRole('button', { name: 'Revoke' }));
+    confirm = await screen.findByRole('alertdialog', { name: 'Revoke this key?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(within(screen.getByRole('listitem', { name: 'Ellie' })).queryByRole('button', { name: 'Revoke' })).toBeNull());
+    expect(screen.getByRole('listitem', { name: 'Ellie' }).textContent).toContain('Revoked');
+
+    fireEvent.click(within(screen.getByRole('listitem', { name: 'Viewing by Ellie' })).getByRole('button', { name: 'Revoke session' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog', { name: 'End this viewing session?' })).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(sent('POST', `/api/access/sessions/${SESSION_ID}/revoke`)).toHaveLength(1));
   });
 });

@@ -13,6 +13,7 @@ import { SectionChoice } from './SectionChoice.js';
 import { useApproveRequest, useDeclineRequest, usePendingRequests } from './use-access.js';
 
 const DASH = '—';
+const NOTHING_UNOWNED = 'Every request already names its vault owner, so there is nothing to claim.';
 const decisionError = (error: unknown, fallback: string) => (error instanceof ApiError && error.code === 'ALREADY_DECIDED' ? AccessMessages.alreadyDecided : `${fallback}: ${errorMessage(error, AccessMessages.unknownError)}`);
 
 function Detail({ label, value }: { label: string; value: string }) {
@@ -108,7 +109,9 @@ export function ConnectionRequestsPage() {
           <Button variant="outline" size="sm" onClick={() => void requests.refetch()} disabled={requests.isFetching}>
             <RefreshCw aria-hidden="true" className="h-4 w-4" />Refresh
           </Button>
-          <Button variant="outline" size="sm" disabled title="Every request already names its vault owner.">Claim Unowned</Button>
+          {/* Spec: disabled when every request already has an owner; here a request always names its vault. */}
+          <Button variant="outline" size="sm" disabled title={NOTHING_UNOWNED} aria-describedby="claim-unowned-why">Claim Unowned</Button>
+          <span id="claim-unowned-why" className="sr-only">{NOTHING_UNOWNED}</span>
         </div>
       </div>
       {requests.isError && <p role="alert" className="rounded-xl border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">{errorMessage(requests.error, AccessMessages.notSignedIn)}</p>}

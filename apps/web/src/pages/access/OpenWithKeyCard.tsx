@@ -4,8 +4,8 @@ import { AccessMessages, extractAccessKey, isAccessKeyFormat } from '@lv/contrac
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Input, Label } from '../../components/ui/input.js';
-import { ViewerDisclaimer } from './ViewerDisclaimer.js';
-import { consentAccepted, redeemErrorText, redeemWithConsent, rememberConsent, storeViewSession } from './viewer-session.js';
+import { useKeyRedemption } from './use-key-redemption.js';
+import { redeemErrorText } from './viewer-session.js';
 
 /** The key a person pasted, or the spec's message for what is wrong with it. */
 export function parseKeyInput(input: string): { key: string } | { error: string } {
@@ -21,33 +21,22 @@ export function parseKeyInput(input: string): { key: string } | { error: string 
  */
 export function OpenWithKeyCard({ initialKey, ownerId }: { initialKey: string; ownerId: string | null }) {
   const [input, setInput] = useState(initialKey);
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [held, setHeld] = useState<string | null>(null);
   const navigate = useNavigate();
   const id = useId();
-
-  const redeem = async (key: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const linkOwner = /^https?:\/\//i.test(input.trim()) ? new URL(input.trim()).searchParams.get('owner') : null;
-      const opened = await redeemWithConsent(key, linkOwner ?? ownerId);
-      storeViewSession(opened.session);
-      void navigate(`/vault/view?session=${encodeURIComponent(opened.session)}`);
-    } catch (e) {
-      setError(redeemErrorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { redeem, busy, disclaimer } = useKeyRedemption({
+    opened: (opened) => void navigate(`/vault/view?session=${encodeURIComponent(opened.session)}`),
+    failed: (e) => setError(redeemErrorText(e)),
+  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = parseKeyInput(input);
     if ('error' in parsed) return setError(parsed.error);
-    if (!consentAccepted()) return setHeld(parsed.key);
-    void redeem(parsed.key);
+    setError(null);
+    // A pasted link may name its vault; otherwise the page's ?owner= does.
+    const linkOwner = /^https?:\/\//i.test(input.trim()) ? new URL(input.trim()).searchParams.get('owner') : null;
+    void redeem(parsed.key, linkOwner ?? ownerId);
   };
 
   return (
@@ -64,16 +53,7 @@ export function OpenWithKeyCard({ initialKey, ownerId }: { initialKey: string; o
           <Button type="submit" disabled={busy}>{busy ? 'Checking…' : 'Open vault'}</Button>
         </form>
       </CardContent>
-      <ViewerDisclaimer
-        open={held !== null}
-        onCancel={() => setHeld(null)}
-        onContinue={() => {
-          const key = held!;
-          setHeld(null);
-          rememberConsent();
-          void redeem(key);
-        }}
-      />
+      {disclaimer}
     </Card>
   );
 }

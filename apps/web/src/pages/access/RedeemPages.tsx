@@ -5,31 +5,16 @@ import { ApiError } from '../../api/client.js';
 import { fetchViewerEntries } from '../../api/access.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { formatDateTime } from './access-format.js';
-import { ViewerDisclaimer } from './ViewerDisclaimer.js';
-import { consentAccepted, redeemWithConsent, rememberConsent, storeViewSession } from './viewer-session.js';
+import { useKeyRedemption } from './use-key-redemption.js';
 
-/** Runs `work` once, after the disclaimer when this browser has not accepted it yet. */
-function useAfterConsent(ready: boolean, work: () => void) {
-  const [asking, setAsking] = useState(() => ready && !consentAccepted());
+/** Starts `redeem` once, when the page has what it needs. */
+function useOnce(ready: boolean, run: () => void) {
   const ran = useRef(false);
   useEffect(() => {
-    if (!ready || ran.current || !consentAccepted()) return;
+    if (!ready || ran.current) return;
     ran.current = true;
-    work();
-  }, [ready, work]);
-  const disclaimer = (
-    <ViewerDisclaimer
-      open={asking}
-      onCancel={() => setAsking(false)}
-      onContinue={() => {
-        setAsking(false);
-        rememberConsent();
-        ran.current = true;
-        work();
-      }}
-    />
-  );
-  return { asking, disclaimer };
+    run();
+  }, [ready, run]);
 }
 
 /** /redeem?key=…: redeems the key and goes on to the viewer with the session (spec 2, "Redeem pages"). */
@@ -38,18 +23,20 @@ export function RedeemPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const key = params.get('key')?.trim() ?? '';
+  const owner = params.get('owner');
   const [status, setStatus] = useState(key ? 'Checking your access key...' : AccessMessages.noKeyProvided);
-  const work = useRef(async () => {
-    try {
-      const opened = await redeemWithConsent(key, params.get('owner'));
+  const { redeem, disclaimer } = useKeyRedemption({
+    opened: (opened) => {
       if (!opened.session) return setStatus(AccessMessages.unexpectedResponse);
-      storeViewSession(opened.session);
       void navigate(`/vault/view?session=${encodeURIComponent(opened.session)}`, { replace: true });
-    } catch (error) {
-      setStatus(error instanceof ApiError ? AccessMessages.redeemFailed(error.code === 'INVALID_OR_EXPIRED_KEY' ? AccessMessages.keyInvalid : error.body.message) : AccessMessages.redeemError(error instanceof Error ? error.message : AccessMessages.unknownError));
-    }
-  }).current;
-  const { disclaimer } = useAfterConsent(!!key, () => void work());
+    },
+    failed: (error) =>
+      setStatus(error instanceof ApiError
+        ? AccessMessages.redeemFailed(error.code === 'INVALID_OR_EXPIRED_KEY' ? AccessMessages.keyInvalid : error.body.message)
+        : AccessMessages.redeemError(error instanceof Error ? error.message : AccessMessages.unknownError)),
+    declined: () => setStatus(AccessMessages.consentRequired),
+  });
+  useOnce(!!key, () => void redeem(key, owner));
   return (
     <main className="mx-auto max-w-xl space-y-4 px-4 py-16 text-center">
       <h1 className="font-serif text-3xl font-semibold">Redeeming Access Key</h1>
@@ -68,16 +55,14 @@ export function RedeemTimelinePage() {
   const missing = !owner || !key;
   const [entries, setEntries] = useState<ViewerEntry[] | null>(null);
   const [error, setError] = useState<string | null>(missing ? AccessMessages.missingOwnerOrToken : null);
-  const work = useRef(async () => {
-    try {
-      const opened = await redeemWithConsent(key, owner);
-      storeViewSession(opened.session);
-      setEntries(await fetchViewerEntries('timeline', opened.viewer_token));
-    } catch (e) {
-      setError(e instanceof ApiError && e.code === 'INVALID_OR_EXPIRED_KEY' ? AccessMessages.linkNoLongerValid : e instanceof ApiError ? e.body.message : AccessMessages.unknownError);
-    }
-  }).current;
-  const { disclaimer } = useAfterConsent(!missing, () => void work());
+  const failed = (e: unknown) =>
+    setError(e instanceof ApiError && e.code === 'INVALID_OR_EXPIRED_KEY' ? AccessMessages.linkNoLongerValid : e instanceof ApiError ? e.body.message : e instanceof Error ? e.message : AccessMessages.unknownError);
+  const { redeem, disclaimer } = useKeyRedemption({
+    opened: (opened) => void fetchViewerEntries('timeline', opened.viewer_token).then(setEntries, failed),
+    failed,
+    declined: () => setError(AccessMessages.consentRequired),
+  });
+  useOnce(!missing, () => void redeem(key, owner));
   return (
     <main className="mx-auto max-w-3xl space-y-4 px-4 py-8">
       <h1 className="font-serif text-3xl font-semibold">Timeline</h1>

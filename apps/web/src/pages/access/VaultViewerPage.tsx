@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Tabs } from 'radix-ui';
 import { AccessMessages, VIEW_SECTIONS, VIEWER_EMPTY_TEXTS, VIEWER_TAB_LABELS, type ViewerTokenGrant, type ViewSection } from '@lv/contracts';
@@ -9,27 +9,44 @@ import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { formatDateTime } from './access-format.js';
 import { useViewSession } from './use-view-session.js';
-import { ViewerDisclaimer } from './ViewerDisclaimer.js';
 import { viewerErrorText } from './viewer-session.js';
 
 const tabClass = 'rounded-lg px-3 py-2 text-sm font-medium data-[state=active]:bg-card data-[state=active]:shadow-sm';
 
-function SectionEntries({ section, grant, onEnded }: { section: ViewSection; grant: ViewerTokenGrant; onEnded: (message: string) => void }) {
+interface SectionProps {
+  section: ViewSection;
+  grant: ViewerTokenGrant;
+  viewerToken: () => string;
+  reauthorize: () => Promise<boolean>;
+  onEnded: (error: unknown) => void;
+}
+
+function SectionEntries({ section, grant, viewerToken, reauthorize, onEnded }: SectionProps) {
   const shared = grant.scopes.includes(section);
   const entries = useQuery({
     queryKey: ['view', grant.session_id, section],
-    queryFn: ({ signal }) => fetchViewerEntries(section, grant.viewer_token, signal),
+    queryFn: ({ signal }) => fetchViewerEntries(section, viewerToken(), signal),
     enabled: shared,
     retry: (count, error) => !(error instanceof ApiError && error.isClientError) && count < 2,
   });
-  // The session ended while reading (revoked, expired): the whole viewer says so, not one tab.
-  const sessionEnded = entries.error instanceof ApiError && entries.error.status === 401 ? viewerErrorText(entries.error) : null;
+  const { refetch, isSuccess } = entries;
+  // Refused as unauthenticated: once, the token may only have lapsed, so renew it and read again;
+  // refused again, the session is over and the whole viewer says so, not one tab.
+  const refused = entries.error instanceof ApiError && entries.error.status === 401 ? entries.error : null;
+  const renewed = useRef(false);
   useEffect(() => {
-    if (sessionEnded) onEnded(sessionEnded);
-  }, [sessionEnded, onEnded]);
+    if (isSuccess) renewed.current = false;
+  }, [isSuccess]);
+  useEffect(() => {
+    if (!refused) return;
+    if (renewed.current) return onEnded(refused);
+    renewed.current = true;
+    void reauthorize().then((ok) => {
+      if (ok) void refetch();
+    });
+  }, [refused, onEnded, reauthorize, refetch]);
   if (!shared) return <p>{AccessMessages.sectionNotShared}</p>;
-  if (entries.isPending) return <p className="flex items-center gap-2"><Spinner className="h-4 w-4" />Loading…</p>;
-  if (sessionEnded) return null;
+  if (entries.isPending || refused) return <p className="flex items-center gap-2"><Spinner className="h-4 w-4" />Loading…</p>;
   if (entries.isError) return <p role="alert" className="text-destructive">Error: {viewerErrorText(entries.error)}</p>;
   if (entries.data.length === 0) return <p>{VIEWER_EMPTY_TEXTS[section]}</p>;
   return (
@@ -50,7 +67,7 @@ function SectionEntries({ section, grant, onEnded }: { section: ViewSection; gra
  */
 export function VaultViewerPage() {
   usePageTitle('Vault (read-only)');
-  const { state, accept, decline, clear, ended } = useViewSession();
+  const { state, asking, disclaimer, viewerToken, clear, tryAgain, reauthorize, ended } = useViewSession();
 
   return (
     <main className="mx-auto max-w-4xl space-y-6 px-4 py-8">
@@ -62,7 +79,7 @@ export function VaultViewerPage() {
         {(state.kind === 'ready' || state.kind === 'error') && <Button variant="outline" onClick={() => void clear()}>Clear access</Button>}
       </div>
 
-      {state.kind === 'opening' && (
+      {state.kind === 'opening' && !asking && (
         <div role="status" className="space-y-1">
           <p className="flex items-center gap-2 font-medium"><Spinner className="h-4 w-4" />Opening vault…</p>
           <p className="text-sm text-muted-foreground">Validating access key and creating your 30-day view…</p>
@@ -73,7 +90,7 @@ export function VaultViewerPage() {
         <section aria-labelledby="vault-access-error" className="space-y-3 rounded-2xl border border-destructive/40 bg-destructive/10 p-5">
           <h2 id="vault-access-error" className="font-semibold">Vault access</h2>
           <p role="alert">Error: {state.message}</p>
-          <Button variant="outline" onClick={() => void clear()}>Clear Access / Try Again</Button>
+          <Button variant="outline" onClick={() => void tryAgain()}>Clear Access / Try Again</Button>
         </section>
       )}
       {state.kind === 'ready' && (
@@ -83,12 +100,12 @@ export function VaultViewerPage() {
           </Tabs.List>
           {VIEW_SECTIONS.map((section) => (
             <Tabs.Content key={section} value={section} className="mt-4">
-              <SectionEntries section={section} grant={state.grant} onEnded={ended} />
+              <SectionEntries section={section} grant={state.grant} viewerToken={viewerToken} reauthorize={reauthorize} onEnded={ended} />
             </Tabs.Content>
           ))}
         </Tabs.Root>
       )}
-      <ViewerDisclaimer open={state.kind === 'consent'} onCancel={decline} onContinue={accept} />
+      {disclaimer}
     </main>
   );
 }

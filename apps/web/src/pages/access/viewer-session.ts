@@ -1,10 +1,11 @@
-import { AccessMessages, CONSENT_VERSION, type ViewerTokenGrant } from '@lv/contracts';
+import { AccessMessages, type OpenedViewSession, type ViewerTokenGrant } from '@lv/contracts';
 import { ApiError, NetworkError } from '../../api/client.js';
-import { fetchConsent, redeemAccessKey } from '../../api/access.js';
+import { redeemAccessKey } from '../../api/access.js';
+import { sha256Hex } from '../../lib/sha256.js';
 
 /** The view session's secret, kept for this tab: the address carries it too, never the key. */
 export const VIEW_SESSION_STORAGE = 'lv:view-session';
-/** The disclaimer's version this browser accepted (spec: "Later uses skip the modal"). */
+/** The disclaimer this browser accepted (spec: "Later uses skip the modal"). */
 export const CONSENT_ACCEPTED_STORAGE = 'lv:viewer-consent';
 
 /** Query parameters that may carry a key or a link token (spec 2, /vault/view). */
@@ -26,20 +27,41 @@ export const storeViewSession = (session: string | null) => {
   }
 };
 
-export const consentAccepted = (): boolean => {
+/** The disclaimer a viewer accepted: its version and the SHA-256 of the very text they were shown. */
+export interface AcceptedConsent {
+  version: string;
+  text_hash: string;
+}
+
+export const acceptedConsent = (): AcceptedConsent | null => {
   try {
-    return localStorage.getItem(CONSENT_ACCEPTED_STORAGE) === CONSENT_VERSION;
+    const stored: unknown = JSON.parse(localStorage.getItem(CONSENT_ACCEPTED_STORAGE) ?? 'null');
+    if (!stored || typeof stored !== 'object') return null;
+    const { version, text_hash } = stored as Record<string, unknown>;
+    return typeof version === 'string' && typeof text_hash === 'string' && /^[0-9a-f]{64}$/.test(text_hash) ? { version, text_hash } : null;
   } catch {
-    return false;
+    return null;
   }
 };
-export const rememberConsent = () => {
+export const rememberConsent = (consent: AcceptedConsent) => {
   try {
-    localStorage.setItem(CONSENT_ACCEPTED_STORAGE, CONSENT_VERSION);
+    localStorage.setItem(CONSENT_ACCEPTED_STORAGE, JSON.stringify(consent));
   } catch {
-    // the server records the consent anyway; the modal will simply show again next time
+    // storage refused: the disclaimer simply shows again next time
   }
 };
+export const forgetConsent = () => {
+  try {
+    localStorage.removeItem(CONSENT_ACCEPTED_STORAGE);
+  } catch {
+    // nothing stored
+  }
+};
+
+/** The consent for a text as shown: the server compares the hash with the text it records. */
+export async function consentFor(text: string, version: string): Promise<AcceptedConsent> {
+  return { version, text_hash: await sha256Hex(text, 'record your consent') };
+}
 
 /** The first key-like value among the address's parameters. */
 export function keyFromParams(params: URLSearchParams): string | null {
@@ -51,13 +73,24 @@ export function keyFromParams(params: URLSearchParams): string | null {
 }
 
 /**
- * Redeems a key with the consent of the text the server serves (its version and SHA-256), so what
- * is recorded is exactly what the viewer was shown.
+ * Redeems a key with the disclaimer this browser accepted. Null when the disclaimer must be shown
+ * first: never accepted here, or the server's text changed since (CONSENT_REQUIRED), so what is
+ * recorded is always what the viewer was shown.
  */
-export async function redeemWithConsent(key: string, owner: string | null) {
-  const consent = await fetchConsent();
-  return redeemAccessKey({ access_key: key, owner, consent: { version: consent.version, text_hash: consent.hash } });
+export async function redeemIfConsented(key: string, owner: string | null): Promise<OpenedViewSession | null> {
+  const consent = acceptedConsent();
+  if (!consent) return null;
+  try {
+    return await redeemAccessKey({ access_key: key, owner, consent });
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'CONSENT_REQUIRED')) throw error;
+    forgetConsent();
+    return null;
+  }
 }
+
+/** A refusal that means the view session itself is over (expired, revoked, closed), not a hiccup. */
+export const sessionEnded = (error: unknown) => error instanceof ApiError && error.status === 401;
 
 /** What a viewer reads for a failed key or session (spec 8, "Key redeem and viewer"). */
 export function viewerErrorText(error: unknown): string {

@@ -19,6 +19,7 @@ import { MEDIA_CONTROLLERS, mediaProviders } from './media/media.providers.js';
 import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS, VIEWER_TOKEN_VERIFIER } from './infra/tokens.js';
 import { MeController } from './me/me.controller.js';
 import { ReflectionController } from './vault/reflection.controller.js';
+import { WhoIAmController } from './who-i-am/who-i-am.controller.js';
 import { VaultStatsController } from './vault/vault-stats.controller.js';
 import { VaultStatsService } from './vault/vault-stats.service.js';
 import { ViewController } from './view/view.controller.js';
@@ -57,7 +58,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },

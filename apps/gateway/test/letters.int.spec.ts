@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { pino } from 'pino';
-import { LetterMessages, LettersRpc, type Letter } from '@lv/contracts';
+import { LetterMessages, LettersRpc, PortraitMessages, type Letter } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
@@ -190,5 +190,32 @@ describe('gateway /api/letters', () => {
     expect(doc.paths['/api/vault/reflection']?.put?.responses['400']).toBeDefined();
     expect(doc.components.schemas.ReflectionDto).toBeDefined();
     expect(doc.components.schemas.VaultStatsDto.required).toContain('thoughtsSaved');
+  });
+
+  it('reads and saves the Who I Am portrait (GET/PUT /api/who-i-am) with the caller’s token only, normalised and validated at the edge', async () => {
+    const kept = { about_me: 'Kept.', personality_traits: ['Kind'], favorite_music: '', favorite_films: '', core_values: ['honesty'], updated_at: '2026-11-25T10:00:00.000Z' };
+    letters
+      .handle(LettersRpc.portraitGet, () => kept)
+      .handle(LettersRpc.portraitSave, ({ payload }) => ({ ...payload, updated_at: '2026-11-25T11:00:00.000Z' }));
+    for (const method of ['GET', 'PUT'] as const) {
+      expect((await call({ method, url: '/api/who-i-am', payload: method === 'PUT' ? { about_me: 'x' } : undefined }, false)).statusCode).toBe(401);
+    }
+    expect((await call({ method: 'GET', url: '/api/who-i-am' })).json()).toEqual(kept);
+    expect(letters.callsTo(LettersRpc.portraitGet).at(-1)!.auth.accessToken).toBe(token);
+
+    const saved = await call({ method: 'PUT', url: '/api/who-i-am', payload: { about_me: '  A father. ', core_values: ['honesty', '  ', ' courage '], user_id: 'someone-else', image_path: 'x' } });
+    expect(saved.statusCode).toBe(200);
+    const sent = letters.callsTo(LettersRpc.portraitSave).at(-1)!;
+    expect(sent.payload).toEqual({ about_me: 'A father.', personality_traits: [], favorite_music: '', favorite_films: '', core_values: ['honesty', 'courage'] });
+    expect(sent.auth.accessToken).toBe(token);
+
+    const before = letters.callsTo(LettersRpc.portraitSave).length;
+    const badTrait = await call({ method: 'PUT', url: '/api/who-i-am', payload: { personality_traits: ['Grumpy'] } });
+    expect(badTrait.statusCode).toBe(400);
+    expect(badTrait.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { 'personality_traits.0': PortraitMessages.unknownTrait } });
+    const tooLong = await call({ method: 'PUT', url: '/api/who-i-am', payload: { about_me: 'x'.repeat(10_001) } });
+    expect(tooLong.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { about_me: PortraitMessages.aboutMeTooLong } });
+    expect((await call({ method: 'PUT', url: '/api/who-i-am', payload: { core_values: 'not a list' } })).statusCode).toBe(400);
+    expect(letters.callsTo(LettersRpc.portraitSave)).toHaveLength(before);
   });
 });

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import {
-  LettersRpc, type DeleteLetterReply, type Letter, type LetterPage, type PayloadOf, type RebuildReply, type Reflection, type RequestMeta, type TitlesReply,
+  LettersRpc, type DeleteLetterReply, type Letter, type LetterPage, type PayloadOf, type Portrait, type PortraitSections, type RebuildReply, type Reflection, type RequestMeta, type TitlesReply,
   type VaultStatsContribution,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
@@ -61,6 +61,25 @@ export class LettersController {
   @RpcHandler(LettersRpc.reflectionSave)
   saveReflection(@RpcPayload() reflection: PayloadOf<typeof LettersRpc.reflectionSave>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<Reflection> {
     return this.letters.saveReflection(caller, reflection, meta);
+  }
+
+  @Readers('owner')
+  @RpcHandler(LettersRpc.portraitGet)
+  portrait(@CurrentCaller() caller: Caller): Promise<Portrait> {
+    return this.letters.portrait(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(LettersRpc.portraitSave)
+  savePortrait(@RpcPayload() portrait: PayloadOf<typeof LettersRpc.portraitSave>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<Portrait> {
+    return this.letters.savePortrait(caller, portrait, meta);
+  }
+
+  /** A key holder's "Who I Am" tab: section names only, never the words. */
+  @Readers('owner', viewerOf('who-i-am'))
+  @RpcHandler(LettersRpc.portraitSections)
+  portraitSections(@CurrentCaller() caller: Caller): Promise<PortraitSections> {
+    return this.letters.portraitSections(caller);
   }
 
   @OperatorOnly()

@@ -5,7 +5,7 @@ import { jest } from '@jest/globals';
 import { Migration } from '@mikro-orm/migrations';
 import { jetstreamManager } from '@nats-io/jetstream';
 import {
-  LettersEvents, LettersRpc, REFLECTION_MAX, type Letter, type PublishedEvent, type RpcDeclaration,
+  ABOUT_ME_MAX, LettersEvents, LettersRpc, PortraitMessages, REFLECTION_MAX, type Letter, type PublishedEvent, type RpcDeclaration,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
@@ -400,6 +400,61 @@ describe('letters service over NATS', () => {
     });
   });
 
+  describe('the Who I Am portrait', () => {
+    const portrait = (over: Record<string, unknown> = {}) => ({ about_me: '', personality_traits: [], favorite_music: '', favorite_films: '', core_values: [], ...over });
+    const getPortrait = (user: User) => call(LettersRpc.portraitGet, {}, user);
+    const savePortrait = (user: User, over: Record<string, unknown>) => call(LettersRpc.portraitSave, portrait(over), user);
+    const EMPTY = { ...portrait(), updated_at: null };
+
+    it('saves the whole portrait (normalised), reads it back, replaces it, and lists its filled sections', async () => {
+      const dad = newUser();
+      expect(await getPortrait(dad)).toEqual(EMPTY);
+      expect(await call(LettersRpc.portraitSections, {}, dad)).toEqual([]);
+      const first = await savePortrait(dad, { about_me: '  A father of two.\n', personality_traits: ['Patient', 'Kind'], favorite_films: ' Paddington ', core_values: ['honesty', ' ', 'courage '] });
+      expect(first).toEqual({
+        about_me: 'A father of two.', personality_traits: ['Kind', 'Patient'], favorite_music: '', favorite_films: 'Paddington', core_values: ['honesty', 'courage'],
+        updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      });
+      expect(await getPortrait(dad)).toEqual(first);
+      expect((await call(LettersRpc.portraitSections, {}, dad)).map((s) => s.section)).toEqual(['About Me', 'Personality Traits', 'Favorites', 'Core Values']);
+      // The same portrait again records nothing; a new one replaces every field.
+      await savePortrait(dad, { about_me: 'A father of two.', personality_traits: ['Kind', 'Patient'], favorite_films: 'Paddington', core_values: ['honesty', 'courage'] });
+      const second = await savePortrait(dad, { favorite_music: 'Nick Drake' });
+      expect(second).toEqual({ ...EMPTY, favorite_music: 'Nick Drake', updated_at: expect.any(String) });
+      expect(await sql('select type from events where stream_id = ? order by version', [`portrait-${dad.id}`])).toEqual([{ type: 'PortraitSaved' }, { type: 'PortraitSaved' }]);
+    });
+
+    it('refuses an unknown trait or an over-long field and keeps what was saved; no token is UNAUTHENTICATED', async () => {
+      const dad = newUser();
+      await savePortrait(dad, { about_me: 'Kept.' });
+      await expect(savePortrait(dad, { personality_traits: ['Grumpy'] })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: PortraitMessages.unknownTrait });
+      await expect(savePortrait(dad, { about_me: 'x'.repeat(ABOUT_ME_MAX + 1) })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { fields: { aboutMe: PortraitMessages.aboutMeTooLong } } });
+      expect(await codeOf(call(LettersRpc.portraitSave, { about_me: 'no other field' }, dad))).toBe('VALIDATION_FAILED');
+      expect((await getPortrait(dad)).about_me).toBe('Kept.');
+      expect(await codeOf(call(LettersRpc.portraitGet, {}))).toBe('UNAUTHENTICATED');
+      expect(await codeOf(call(LettersRpc.portraitSave, portrait()))).toBe('UNAUTHENTICATED');
+      expect(await codeOf(call(LettersRpc.portraitGet, {}, signOperatorToken(signer, 'spec')))).toBe('FORBIDDEN');
+    });
+
+    it('is the caller’s own and sealed at rest: another user never reads or changes it, and no event holds its words', async () => {
+      const alice = newUser();
+      const bob = newUser();
+      const words = uniqueWord('Portraitword');
+      await savePortrait(alice, { about_me: `Only mine: ${words}`, core_values: [words] });
+      expect(await getPortrait(bob)).toEqual(EMPTY);
+      await call(LettersRpc.portraitSave, { ...portrait({ about_me: 'Bob’s.' }), ownerId: alice.id, userId: alice.id }, bob);
+      expect((await getPortrait(alice)).about_me).toBe(`Only mine: ${words}`);
+      expect((await getPortrait(bob)).about_me).toBe('Bob’s.');
+      const holding = await sql<{ t: string }>(
+        `select 'events' as t from events e where e::text ilike ? union all select 'outbox' from outbox o where o::text ilike ? union all select 'portraits' from portraits p where p::text ilike ?`,
+        [`%${words}%`, `%${words}%`, `%${words}%`],
+      );
+      expect(holding.map((r) => r.t)).toEqual(['portraits']);
+      const [event] = await sql<{ data: Record<string, unknown> }>('select data from events where stream_id = ?', [`portrait-${alice.id}`]);
+      expect(event!.data).toEqual({ ownerId: alice.id, savedAt: expect.any(String), portrait: { alg: 'A256GCM', iv: expect.any(String), tag: expect.any(String), ct: expect.any(String) } });
+    });
+  });
+
   it('rebuilds its read models from the events to the same state, leaving deleted letters deleted (operator only)', async () => {
     // Its own data, whatever ran before: written, revised and deleted letters, kept and cleared reflections.
     const mum = newUser();
@@ -412,17 +467,23 @@ describe('letters service over NATS', () => {
     for (const [i, reader] of readers.entries()) await call(LettersRpc.reflectionSave, { text: `Reflection ${i}.` }, reader);
     await call(LettersRpc.reflectionSave, { text: ' ' }, readers[2]);
     await call(LettersRpc.reflectionSave, { text: 'Kept after a clear.' }, mum);
+    const portrait = { about_me: 'Rebuilt from sealed events.', personality_traits: ['Funny'], favorite_music: '', favorite_films: '', core_values: ['patience'] };
+    await call(LettersRpc.portraitSave, { ...portrait, about_me: 'First words.' }, mum);
+    await call(LettersRpc.portraitSave, portrait, mum);
 
     const before = await sql<{ id: string; owner_id: string }>('select * from letters order by id');
     const reflectionsBefore = await sql<{ user_id: string }>('select * from reflections order by user_id');
     const daysBefore = await sql<{ owner_id: string }>('select * from letter_activity_days order by owner_id, day');
+    const portraitsBefore = await sql('select * from portraits order by user_id');
     expect(before.filter((l) => l.owner_id === mum.id)).toHaveLength(2);
     expect(before.map((l) => l.id)).not.toContain(gone.id);
     expect(reflectionsBefore.filter((r) => [mum.id, ...readers.map((u) => u.id)].includes(r.user_id)).length).toBeGreaterThanOrEqual(3);
     expect(daysBefore.filter((d) => d.owner_id === mum.id)).toHaveLength(1);
     expect(await codeOf(call(LettersRpc.rebuildProjections, {}, newUser()))).toBe('FORBIDDEN');
     const reply = await call(LettersRpc.rebuildProjections, {}, signOperatorToken(signer, 'spec'));
-    expect(reply.projections.map((p) => p.projection)).toEqual(['letters', 'letter_activity_days', 'reflections']);
+    expect(reply.projections.map((p) => p.projection)).toEqual(['letters', 'letter_activity_days', 'reflections', 'portraits']);
+    expect(await sql('select * from portraits order by user_id')).toEqual(portraitsBefore);
+    expect((await call(LettersRpc.portraitGet, {}, mum)).about_me).toBe('Rebuilt from sealed events.');
     expect(await sql('select * from letters order by id')).toEqual(before);
     // Reflections come back from their sealed events, decrypted with each stream's key.
     expect(await sql('select * from reflections order by user_id')).toEqual(reflectionsBefore);

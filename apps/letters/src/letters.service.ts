@@ -15,7 +15,10 @@ import { decodeCursor, encodeCursor } from './letters/page-cursor.js';
 import { ReflectionKeys, reflectionSealing } from './reflection/reflection-sealing.js';
 import { REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
 import { findReflection, reflectionsProjection, reflectionStats } from './reflection/reflection.projection.js';
-import type { TitlesReply } from '@lv/contracts';
+import type { Portrait, PortraitSections, SavePortraitPayload, TitlesReply } from '@lv/contracts';
+import { PortraitKeys, portraitSealing } from './portrait/portrait-sealing.js';
+import { PORTRAIT_STREAM_TYPE, portraitDecider, portraitStreamId } from './portrait/portrait.decider.js';
+import { findPortrait, findPortraitSections, portraitsProjection } from './portrait/portrait.projection.js';
 import { findLetterTitles } from './letters/letters.projection.js';
 
 export interface LettersServiceDeps {
@@ -35,11 +38,11 @@ function letterId(id: string): string {
  * method takes the verified Caller; whose letters are read or changed is decided from it alone.
  */
 export class LettersService {
-  /** Letters and reflections, each stream's words sealed under its own key. */
+  /** Letters, reflections and portraits, each stream's words sealed under its own key. */
   readonly store = new EventStore({
     publish: lettersPublishPolicy,
-    inlineProjections: [lettersProjection, letterActivityProjection, reflectionsProjection],
-    sealing: new PerStreamSealing([letterSealing(new LetterKeys()), reflectionSealing(new ReflectionKeys())]),
+    inlineProjections: [lettersProjection, letterActivityProjection, reflectionsProjection, portraitsProjection],
+    sealing: new PerStreamSealing([letterSealing(new LetterKeys()), reflectionSealing(new ReflectionKeys()), portraitSealing(new PortraitKeys())]),
   });
 
   constructor(private readonly deps: LettersServiceDeps) {}
@@ -124,6 +127,32 @@ export class LettersService {
       streamId: reflectionStreamId(ownerOf(caller).userId), streamType: REFLECTION_STREAM_TYPE, metadata,
     });
     return this.reflection(caller);
+  }
+
+  /** The caller's own Who I Am portrait; every field empty and `updated_at` null when none is saved. */
+  portrait(caller: Caller): Promise<Portrait> {
+    return findPortrait(this.em, ownerOf(caller).userId);
+  }
+
+  /**
+   * Saves the caller's whole portrait (Save Profile), normalised by the decider: texts trimmed, empty
+   * core values dropped. The stream is named after the verified caller; the last save wins.
+   */
+  async savePortrait(caller: Caller, input: SavePortraitPayload, meta?: RequestMeta): Promise<Portrait> {
+    const ownerId = ownerOf(caller).userId;
+    const metadata: EventMetadata = { actor: { kind: 'user', id: ownerId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) };
+    const portrait = {
+      aboutMe: input.about_me, personalityTraits: input.personality_traits, favoriteMusic: input.favorite_music, favoriteFilms: input.favorite_films, coreValues: input.core_values,
+    };
+    await handleCommand(this.deps.orm.em, this.store, portraitDecider, { type: 'SavePortrait', ownerId, portrait, now: new Date().toISOString() }, {
+      streamId: portraitStreamId(ownerId), streamType: PORTRAIT_STREAM_TYPE, metadata,
+    });
+    return this.portrait(caller);
+  }
+
+  /** The sections of the vault owner's portrait that hold something, by name only: the owner's, or a key holder's of who-i-am. */
+  portraitSections(caller: Caller): Promise<PortraitSections> {
+    return findPortraitSections(this.em, vaultOwnerId(caller));
   }
 
   rebuildProjections(): Promise<RebuildReport[]> {

@@ -75,7 +75,36 @@ class ReflectionTables20261123 extends Migration {
   }
 }
 
+/**
+ * The Who I Am portrait, one per user (it was a table the browser wrote straight into):
+ * - portraits: the owner's current portrait (about me, traits, favourites, core values as jsonb), in
+ *   the clear for the owner only. Rebuildable from the `portrait-{userId}` streams.
+ * - portrait_keys: one AES-256 data key per user's portrait stream; the words in the events are
+ *   sealed with it. Back it up like letter_keys.
+ */
+class PortraitTables20261125 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table portraits (
+        user_id uuid primary key,
+        words jsonb not null,
+        updated_at timestamptz not null
+      )`);
+    this.addSql(`
+      create table portrait_keys (
+        owner_id uuid primary key,
+        data_key text not null,
+        created_at timestamptz not null default now()
+      )`);
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists portrait_keys, portraits');
+  }
+}
+
 export const lettersMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'letters-tables-2026-11-22', class: LettersTables20261122 },
   { name: 'letters-reflections-2026-11-23', class: ReflectionTables20261123 },
+  { name: 'letters-portraits-2026-11-25', class: PortraitTables20261125 },
 ]);

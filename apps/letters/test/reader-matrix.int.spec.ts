@@ -58,6 +58,9 @@ describe('letters reader matrix', () => {
     const ownerThought = secret('ownerthought');
     const ownerLetter = await rpc.call<{ id: string }>('rpc.letters.write', { id: randomUUID(), title: ownerTitle, content: 'words for my children' }, tokenOf(ownerId));
     await rpc.call('rpc.letters.reflection.save', { text: ownerThought }, tokenOf(ownerId));
+    const ownerPortrait = secret('ownerportrait');
+    const portrait = { about_me: ownerPortrait, personality_traits: ['Kind'], favorite_music: '', favorite_films: '', core_values: ['honesty'] };
+    await rpc.call('rpc.letters.portrait.save', portrait, tokenOf(ownerId));
     // The other owner has a vault of their own, so an empty reply is not what keeps them out.
     await rpc.call('rpc.letters.write', { id: randomUUID(), title: secret('othertitle'), content: 'someone else' }, tokenOf(anotherOwnerId));
 
@@ -68,8 +71,9 @@ describe('letters reader matrix', () => {
       viewers,
       ownerId,
       anotherOwnerId,
-      payloads: { 'rpc.letters.get': { id: ownerLetter.id } },
-      ownerSecrets: [ownerTitle, ownerThought],
+      payloads: { 'rpc.letters.get': { id: ownerLetter.id }, 'rpc.letters.portrait.save': { ...portrait, about_me: 'words of whoever saves' } },
+      ownerSecrets: [ownerTitle, ownerThought, ownerPortrait],
+      // Not portrait.get: the matrix's own save (as the owner, in no fixed order) replaces the secret portrait.
       ownerReads: ['rpc.letters.list', 'rpc.letters.get', 'rpc.letters.reflection.get'],
     });
 
@@ -90,5 +94,17 @@ describe('letters reader matrix', () => {
     expect(page.letters.map((l) => l.title)).toEqual([ownerTitle]);
     await expect(rpc.call('rpc.letters.write', { id: randomUUID(), title: 'x', content: 'y' }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(rpc.call('rpc.letters.reflection.get', {}, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+
+    // A key holder of who-i-am sees which sections of the portrait are filled, never their words;
+    // one without that section sees nothing of it.
+    await rpc.call('rpc.letters.portrait.save', portrait, tokenOf(ownerId));
+    expect((await rpc.call<{ about_me: string }>('rpc.letters.portrait.get', {}, tokenOf(ownerId))).about_me).toBe(ownerPortrait);
+    expect((await rpc.call<{ about_me: string }>('rpc.letters.portrait.get', {}, tokenOf(anotherOwnerId))).about_me).not.toBe(ownerPortrait);
+    const portraitViewer = viewers.issue(ownerId, ['who-i-am']);
+    const sections = await rpc.call<{ section: string }[]>('rpc.letters.portrait.sections', {}, portraitViewer.token);
+    expect(sections.map((s) => s.section)).toEqual(['About Me', 'Personality Traits', 'Core Values']);
+    expect(JSON.stringify(sections)).not.toContain(ownerPortrait);
+    await expect(rpc.call('rpc.letters.portrait.get', {}, portraitViewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(rpc.call('rpc.letters.portrait.sections', {}, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });

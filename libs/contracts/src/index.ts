@@ -6,6 +6,8 @@ export * from './identity.js';
 export * from './identity.schemas.js';
 export * from './letters.js';
 export * from './letters.schemas.js';
+export * from './portrait.js';
+export * from './portrait.schemas.js';
 export * from './media.js';
 export * from './media.schemas.js';
 export * from './court-journal.js';

@@ -9,6 +9,7 @@ import {
   saveReflectionPayloadSchema, writeLetterPayloadSchema,
 } from './letters.schemas.js';
 import type { LetterEventType } from './letters.js';
+import { portraitSchema, portraitSectionsSchema, savePortraitPayloadSchema } from './portrait.schemas.js';
 import {
   deleteEntryReplySchema, entryByIdPayloadSchema, listRecordingsPayloadSchema, playbackGrantSchema, recordingSchema, reportHashPayloadSchema, reportHashReplySchema,
   startUploadPayloadSchema, uploadTicketSchema,
@@ -78,6 +79,10 @@ export const LettersRpc = {
   /** The caller's vault-home reflection. */
   reflectionGet: rpc('rpc.letters.reflection.get', { payload: emptyPayload, reply: reflectionSchema }),
   reflectionSave: rpc('rpc.letters.reflection.save', { payload: saveReflectionPayloadSchema, reply: reflectionSchema }),
+  /** The caller's Who I Am portrait (owner), and the sections it has filled (owner, or a key holder of who-i-am). */
+  portraitGet: rpc('rpc.letters.portrait.get', { payload: emptyPayload, reply: portraitSchema }),
+  portraitSave: rpc('rpc.letters.portrait.save', { payload: savePortraitPayloadSchema, reply: portraitSchema }),
+  portraitSections: rpc('rpc.letters.portrait.sections', { payload: emptyPayload, reply: portraitSectionsSchema }),
   /** The timeline's batch title lookup: the words of the reader's own letters among the ids. */
   titles: rpc('rpc.letters.titles', { payload: titlesPayloadSchema, reply: titlesReplySchema }),
   // Operator command (ops CLI).

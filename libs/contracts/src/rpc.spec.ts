@@ -33,7 +33,7 @@ describe('rpc declarations', () => {
     expect(subjects.sort()).toEqual([
       'rpc.identity.get-me', 'rpc.identity.health', 'rpc.identity.op.find-user', 'rpc.identity.op.rebuild-projections', 'rpc.identity.op.set-admin',
       'rpc.identity.op.set-tier', 'rpc.identity.refresh', 'rpc.identity.sign-in', 'rpc.identity.sign-out', 'rpc.identity.sign-up', 'rpc.identity.update-me',
-      'rpc.letters.delete', 'rpc.letters.get', 'rpc.letters.health', 'rpc.letters.list', 'rpc.letters.op.rebuild-projections', 'rpc.letters.reflection.get',
+      'rpc.letters.delete', 'rpc.letters.get', 'rpc.letters.health', 'rpc.letters.list', 'rpc.letters.op.rebuild-projections', 'rpc.letters.portrait.get', 'rpc.letters.portrait.save', 'rpc.letters.portrait.sections', 'rpc.letters.reflection.get',
       'rpc.letters.reflection.save', 'rpc.letters.revise', 'rpc.letters.stats', 'rpc.letters.titles', 'rpc.letters.write',
       'rpc.vault-media.delete-entry', 'rpc.vault-media.health', 'rpc.vault-media.list-recordings', 'rpc.vault-media.op.rebuild-projections',
       'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.start-upload', 'rpc.vault-media.stats', 'rpc.vault-media.titles',

@@ -125,7 +125,11 @@ describe('gateway family access (/api/access, /api/view)', () => {
         payload.cursor === 'page-2'
           ? { letters: [letterSummary('b0000000-0000-4000-8000-000000000003', 'Newest letter', '2026-05-01T00:00:00.000Z')], nextCursor: null }
           : { letters: [letterSummary('b0000000-0000-4000-8000-000000000001', 'Oldest letter', '2025-01-01T00:00:00.000Z'), letterSummary('b0000000-0000-4000-8000-000000000002', 'Middle letter', '2025-06-01T00:00:00.000Z')], nextCursor: 'page-2' })
-      .handle(CourtJournalRpc.list, () => [courtDocument('c0000000-0000-4000-8000-000000000001', 'order.pdf', '2026-02-01T00:00:00.000Z')]);
+      .handle(CourtJournalRpc.list, () => [courtDocument('c0000000-0000-4000-8000-000000000001', 'order.pdf', '2026-02-01T00:00:00.000Z')])
+      .handle(LettersRpc.portraitSections, () => [
+        { id: `${OWNER_ID}:aboutMe`, section: 'About Me', created_at: '2026-11-25T10:00:00.000Z' },
+        { id: `${OWNER_ID}:coreValues`, section: 'Core Values', created_at: '2026-11-25T10:00:00.000Z' },
+      ]);
   }
 
   beforeAll(async () => {
@@ -446,11 +450,12 @@ describe('gateway family access (/api/access, /api/view)', () => {
       expect(court.json()).toEqual([{ id: 'c0000000-0000-4000-8000-000000000001', created_at: '2026-02-01T00:00:00.000Z', headline: 'order.pdf' }]);
       expect(court.body).not.toMatch(/Secret title|Private description|owner\//);
 
-      // Their services come with issue 13: the view is recorded, and there is nothing to read yet.
-      for (const section of ['who-i-am', 'if-im-not-there']) {
-        const empty = await send({ method: 'GET', url: `/api/view/entries/${section}` }, viewer.token);
-        expect({ section, status: empty.statusCode, body: empty.json() }).toEqual({ section, status: 200, body: [] });
-      }
+      const whoIAm = await send({ method: 'GET', url: '/api/view/entries/who-i-am' }, viewer.token);
+      expect(whoIAm.json<{ headline: string }[]>().map((e) => e.headline)).toEqual(['About Me', 'Core Values']);
+
+      // If I'm Not There comes with its service (issue 13): the view is recorded, and there is nothing to read yet.
+      const empty = await send({ method: 'GET', url: '/api/view/entries/if-im-not-there' }, viewer.token);
+      expect({ status: empty.statusCode, body: empty.json() }).toEqual({ status: 200, body: [] });
 
       expect(services.callsTo(AccessKeysRpc.recordView).map((c) => c.payload.section)).toEqual(['timeline', 'letters', 'court-journal', 'who-i-am', 'if-im-not-there']);
       // Each read came after its section's view was recorded, and everything travelled with the viewer's token.
@@ -459,7 +464,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
         'record:timeline', TimelineRpc.list.subject,
         'record:letters', LettersRpc.list.subject, LettersRpc.list.subject,
         'record:court-journal', CourtJournalRpc.list.subject,
-        'record:who-i-am', 'record:if-im-not-there',
+        'record:who-i-am', LettersRpc.portraitSections.subject, 'record:if-im-not-there',
       ]);
       for (const { request } of services.received) expect(request.auth.accessToken).toBe(viewer.token);
     });

@@ -63,9 +63,13 @@ export class ViewerEntriesService {
       const documents = await this.rpc.call(CourtJournalRpc.list, {}, call);
       return documents.map((document) => ({ id: document.id, created_at: document.created_at, headline: document.file_name }));
     },
-    // The Who I Am profile and the If I'm Not There instructions come with their services (issue 13):
-    // until then there is nothing of them to read, and the tabs show their empty texts.
-    'who-i-am': () => Promise.resolve([]),
+    // The sections of the portrait the owner filled, by name: never their words.
+    'who-i-am': async (call) => {
+      const sections = await this.rpc.call(LettersRpc.portraitSections, {}, call);
+      return sections.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.section }));
+    },
+    // The If I'm Not There instructions come with their service (issue 13): until then there is
+    // nothing of them to read, and the tab shows its empty text.
     'if-im-not-there': () => Promise.resolve([]),
   };
 

@@ -6,7 +6,7 @@ import {
   courtDocumentSchema, courtFileLinkBodySchema, courtFileLinkSchema, courtUploadTicketSchema, evidenceEntrySummarySchema, evidencePublicKeysSchema,
   setKeyEvidenceBodySchema, signedEvidenceHeadSchema, startCourtUploadBodySchema,
   credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
-  playbackLinkSchema, recordingSchema, reflectionSchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
+  playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
 } from '@lv/contracts';
 
@@ -37,6 +37,8 @@ export class TimelineEntryDto {}
 export class TimelinePageDto {}
 export class ReflectionDto {}
 export class SaveReflectionDto {}
+export class PortraitDto {}
+export class SavePortraitDto {}
 export class StartCourtUploadDto {}
 export class CourtUploadTicketDto {}
 export class CourtDocumentDto {}
@@ -92,6 +94,8 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [TimelinePageDto, { schema: timelinePageSchema, io: 'output' }],
   [ReflectionDto, { schema: reflectionSchema, io: 'output' }],
   [SaveReflectionDto, { schema: saveReflectionBodySchema, io: 'input' }],
+  [PortraitDto, { schema: portraitSchema, io: 'output' }],
+  [SavePortraitDto, { schema: savePortraitBodySchema, io: 'input' }],
   [StartCourtUploadDto, { schema: startCourtUploadBodySchema, io: 'input' }],
   [CourtUploadTicketDto, { schema: courtUploadTicketSchema, io: 'output' }],
   [CourtDocumentDto, { schema: courtDocumentSchema, io: 'output' }],

@@ -30,11 +30,12 @@ const RecordPage = page(() => import('../pages/record/RecordPage.js'), 'RecordPa
 const TimelinePage = page(() => import('../pages/timeline/TimelinePage.js'), 'TimelinePage');
 const EnhancedTimelinePage = page(() => import('../pages/timeline/TimelinePage.js'), 'EnhancedTimelinePage');
 const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'VaultHomePage');
+const WhoIAmPage = page(() => import('../pages/who-i-am/WhoIAmPage.js'), 'WhoIAmPage');
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
  * the other member pages need a session. Screens a later issue builds that the app already links to
- * (/whoiam, /pricing, /request, ... in coming-soon.ts) say what they will be; any other
+ * (/if-im-not-there, /pricing, ... in coming-soon.ts) say what they will be; any other
  * path falls through to the not-found screen, after the guard has sent a signed-out visitor of a
  * non-public path to /auth.
  */
@@ -62,6 +63,7 @@ export const routes: RouteObject[] = [
           { path: 'enhanced-timeline', element: <EnhancedTimelinePage /> },
           { path: 'court-documents', element: <CourtDocumentsPage /> },
           { path: 'court-journal', element: <CourtJournalPage /> },
+          { path: 'whoiam', element: <WhoIAmPage /> },
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },

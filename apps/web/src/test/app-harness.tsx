@@ -1,0 +1,53 @@
+import { jest } from '@jest/globals';
+import { cleanup, render } from '@testing-library/react';
+import { toast } from 'sonner';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import type { SessionView, UserProfile } from '@lv/contracts';
+import { AppProviders } from '../app/providers.js';
+import { createQueryClient } from '../app/query-client.js';
+import { routes } from '../app/routes.js';
+import { SessionManager } from '../auth/session.js';
+
+// The whole app (router, session, shell, toasts) for page specs, the gateway replaced by the spec's
+// own stand-in behind fetch.
+
+export const sam: UserProfile = {
+  id: 'u1', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'none', ai_admin: false,
+};
+
+/** Renders the app at `path` with `user` signed in (none: signed out), queries not retried. */
+export function renderApp(path: string, user: UserProfile | null = sam) {
+  const view: SessionView = { accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile: user ?? sam };
+  const session = new SessionManager({
+    signIn: async () => view,
+    signUp: async () => view,
+    refresh: async () => (user ? view : Promise.reject(new Error('no session'))),
+    signOut: async () => undefined,
+  });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({ queries: { retry: false } });
+  render(
+    <AppProviders session={session} queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { router, queryClient };
+}
+
+/** A JSON answer, as the gateway gives it. */
+export const jsonResponse = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** React's and the router's expected noise stays out of the output unless DEBUG_CONSOLE is set. */
+export function quietConsole(): void {
+  if (process.env.DEBUG_CONSOLE) return;
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+}
+
+/** After each spec: unmount, and dismiss toasts (sonner keeps them in module state for the next Toaster). */
+export function resetApp(): void {
+  cleanup();
+  toast.dismiss();
+  jest.restoreAllMocks();
+}

@@ -9,10 +9,12 @@ import { AccessKeysController } from './access-keys.controller.js';
 import { AccessKeysService } from './access-keys.service.js';
 import { AddressLimits } from './address-limits.js';
 import { accessKeysConfigSchema } from './config.js';
+import { IfImNotThereController } from './if-im-not-there/if-im-not-there.controller.js';
+import { IfImNotThereService } from './if-im-not-there/if-im-not-there.service.js';
 import { accessKeysMigrations } from './migrations.js';
 
 /**
- * access-keys: family access. Mints viewer tokens (it alone holds their private key), queues each key's
+ * access-keys: family access, and If I'm Not There's contacts and delivery settings. Mints viewer tokens (it alone holds their private key), queues each key's
  * e-mail for notifications, and reads notifications' events back to show each key's e-mail status.
  */
 export const accessKeysService = defineService({
@@ -53,9 +55,10 @@ export const accessKeysService = defineService({
         }
       },
     });
+    const ifImNotThere = new IfImNotThereService({ orm: core.orm, store: service.store, keys: service });
     return {
-      controllers: [AccessKeysController],
-      providers: [{ provide: AccessKeysService, useValue: service }],
+      controllers: [AccessKeysController, IfImNotThereController],
+      providers: [{ provide: AccessKeysService, useValue: service }, { provide: IfImNotThereService, useValue: ifImNotThere }],
       health: { redis: async () => void (await producer.ping()) },
       consumers: [emailStatus],
       close: async () => {

@@ -288,18 +288,128 @@ describe('access-keys service over NATS', () => {
     for (const secret of ['sam@example.com', 'ellie@example.com', 'keyHash', 'secretHash', 'I would like to read']) expect(all).not.toContain(secret);
   });
 
+  describe('If I’m Not There: emergency contacts, their keys, delivery settings', () => {
+    const contact = (over: Record<string, unknown> = {}) => ({ id: randomUUID(), name: 'Grace Hale', label: 'My Sibling', email: 'Grace@Example.com', phone: '+44 7700 900123', ...over });
+    const contacts = (owner: Owner) => call(AccessKeysRpc.listContacts, {}, owner.token) as Promise<{ id: string; name: string; email: string; has_access_key: boolean; access_key_expires_at: string | null }[]>;
+    const setKey = (owner: Owner, id: string, enabled: boolean) =>
+      call(AccessKeysRpc.setContactKey, { id, enabled }, owner.token) as Promise<{ contact: { has_access_key: boolean; access_key_expires_at: string | null }; access_key: string | null }>;
+
+    it('adds a contact once (a retried add changes nothing), lists it to its owner only, and keeps its details sealed in the events', async () => {
+      const owner = newOwner();
+      const grace = contact();
+      const added = await call(AccessKeysRpc.addContact, grace, owner.token);
+      expect(added).toMatchObject({ id: grace.id, name: 'Grace Hale', label: 'My Sibling', email: 'grace@example.com', phone: '+44 7700 900123', has_access_key: false, access_key_expires_at: null });
+      expect(await call(AccessKeysRpc.addContact, grace, owner.token)).toEqual(added);
+      await call(AccessKeysRpc.addContact, contact({ name: 'Tom', email: 'tom@example.com', phone: null, label: 'My Lawyer' }), owner.token);
+      expect((await contacts(owner)).map((c) => c.name)).toEqual(['Grace Hale', 'Tom']);
+      expect(await contacts(newOwner())).toEqual([]);
+      // The same id with other details is refused, whoever sends it.
+      expect(await codeOf(call(AccessKeysRpc.addContact, { ...grace, name: 'Someone else' }, owner.token))).toBe('CONFLICT');
+      expect(await codeOf(call(AccessKeysRpc.addContact, grace, newOwner().token))).toBe('CONFLICT');
+      const stored = await sql<{ data: unknown }>(`select data from events where stream_id = ?`, [`emergency-contact-${grace.id}`]);
+      expect(JSON.stringify(stored)).not.toMatch(/Grace|grace@example|7700/);
+    });
+
+    it('refuses a contact without a name or an e-mail with the spec’s words, and other bad fields, storing nothing', async () => {
+      const owner = newOwner();
+      for (const [field, bad] of [['name', { name: '  ' }], ['email', { email: '' }], ['name', { name: undefined }]] as const) {
+        await expect(call(AccessKeysRpc.addContact, contact(bad), owner.token)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { fields: { [field]: 'Please provide name and email.' } } });
+      }
+      for (const bad of [{ email: 'not-an-email' }, { label: 'My Cousin' }, { phone: 'call me' }, { id: 'not-a-uuid' }]) {
+        expect(await codeOf(call(AccessKeysRpc.addContact, contact(bad), owner.token))).toBe('VALIDATION_FAILED');
+      }
+      expect(await contacts(owner)).toEqual([]);
+      expect(await codeOf(call(AccessKeysRpc.addContact, contact()))).toBe('UNAUTHENTICATED');
+    });
+
+    it('the access key toggle: on issues a 7-day key for every section and queues its e-mail; the key opens the vault; off revokes it at once', async () => {
+      const owner = newOwner();
+      const grace = contact();
+      await call(AccessKeysRpc.addContact, grace, owner.token);
+      const before = Date.now();
+      const on = await setKey(owner, grace.id, true);
+      expect(on.access_key).toMatch(/^[0-9a-f-]{36}$/);
+      expect(on.contact.has_access_key).toBe(true);
+      const expires = Date.parse(on.contact.access_key_expires_at!);
+      expect(expires - before).toBeGreaterThanOrEqual(7 * 86_400_000 - 5000);
+      expect(expires - before).toBeLessThanOrEqual(7 * 86_400_000 + 5000);
+      const [key] = await sql<{ id: string; source: string; recipient_email: string; scopes: string[] }>(`select id, source, recipient_email, scopes from access_keys where owner_id = ?`, [owner.id]);
+      expect(key).toMatchObject({ source: 'contact', recipient_email: 'grace@example.com', scopes: [...VIEW_SECTIONS] });
+      const job = await queue.getJob(`key-${key!.id}`);
+      expect(job?.data).toMatchObject({ keyId: key!.id, recipientEmail: 'grace@example.com', recipientName: 'Grace Hale' });
+      expect(openFromJob(KEY_MAIL_SECRET, keyEmailSealContext(key!.id), job!.data.sealedKey)).toBe(on.access_key);
+      // On again while the key works: the same key, no second one.
+      expect((await setKey(owner, grace.id, true)).access_key).toBeNull();
+      expect(await sql(`select id from access_keys where owner_id = ?`, [owner.id])).toHaveLength(1);
+
+      const session = await redeem(on.access_key!);
+      expect(session.scopes).toEqual([...VIEW_SECTIONS]);
+      const off = await setKey(owner, grace.id, false);
+      expect(off).toEqual({ contact: expect.objectContaining({ has_access_key: false, access_key_expires_at: null }), access_key: null });
+      expect(await codeOf(call(AccessKeysRpc.viewToken, { session: session.session }, undefined, freshIp()))).not.toBe('OK');
+      expect(await codeOf(redeem(on.access_key!))).toBe('INVALID_OR_EXPIRED_KEY');
+      // Someone else's contact, or none: not found, and nothing issued.
+      expect(await codeOf(setKey(newOwner(), grace.id, true))).toBe('NOT_FOUND');
+      expect(await codeOf(setKey(owner, randomUUID(), true))).toBe('NOT_FOUND');
+    });
+
+    it('removing a contact revokes its key first, and the contact is gone', async () => {
+      const owner = newOwner();
+      const grace = contact();
+      await call(AccessKeysRpc.addContact, grace, owner.token);
+      const { access_key } = await setKey(owner, grace.id, true);
+      expect(await codeOf(call(AccessKeysRpc.removeContact, { id: grace.id }, newOwner().token))).toBe('NOT_FOUND');
+      expect(await call(AccessKeysRpc.removeContact, { id: grace.id }, owner.token)).toEqual({ id: grace.id, removed: true });
+      expect(await contacts(owner)).toEqual([]);
+      expect(await codeOf(redeem(access_key!))).toBe('INVALID_OR_EXPIRED_KEY');
+      expect(await codeOf(call(AccessKeysRpc.removeContact, { id: grace.id }, owner.token))).toBe('NOT_FOUND');
+    });
+
+    it('delivery settings: the spec’s defaults until saved, saved as a whole per owner, the trustee and final thoughts sealed', async () => {
+      const owner = newOwner();
+      expect(await call(AccessKeysRpc.deliverySettings, {}, owner.token)).toEqual({
+        delivery_timing: 'after_30_days', require_legal_verification: false, allow_preview: true, notify_trustee: true, trustee_name: '', trustee_email: '', final_thoughts: '', updated_at: null,
+      });
+      const settings = {
+        delivery_timing: 'legal_verification', require_legal_verification: true, allow_preview: false, notify_trustee: true, trustee_name: 'Ruth Okafor', trustee_email: 'Ruth@Example.com',
+        final_thoughts: 'Look after each other.',
+      };
+      const saved = await call(AccessKeysRpc.saveDeliverySettings, settings, owner.token);
+      expect(saved).toEqual({ ...settings, trustee_email: 'ruth@example.com', updated_at: expect.any(String) });
+      expect(await call(AccessKeysRpc.deliverySettings, {}, owner.token)).toEqual(saved);
+      expect((await call(AccessKeysRpc.deliverySettings, {}, newOwner().token) as { updated_at: null }).updated_at).toBeNull();
+      await expect(call(AccessKeysRpc.saveDeliverySettings, { ...settings, trustee_email: 'nope' }, owner.token)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(call(AccessKeysRpc.saveDeliverySettings, { ...settings, delivery_timing: 'tomorrow' }, owner.token)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      const stored = await sql<{ data: unknown }>(`select data from events where stream_id = ?`, [`delivery-settings-${owner.id}`]);
+      expect(stored).toHaveLength(1);
+      expect(JSON.stringify(stored)).not.toMatch(/Ruth|Look after/);
+      // The final thoughts are what a key holder's tab lists, and only while the owner allows a preview.
+      expect(await call(AccessKeysRpc.finalEntries, {}, owner.token)).toEqual([{ id: `${owner.id}:final-thoughts`, title: 'Final Thoughts', created_at: saved.updated_at }]);
+      const { access_key } = await createKey(owner, { email: 'kid@example.com' });
+      const viewer = await redeem(access_key);
+      expect(await call(AccessKeysRpc.finalEntries, {}, viewer.viewer_token)).toEqual([]);
+      await call(AccessKeysRpc.saveDeliverySettings, { ...settings, allow_preview: true }, owner.token);
+      expect((await call(AccessKeysRpc.finalEntries, {}, viewer.viewer_token) as unknown[]).length).toBe(1);
+      expect(await codeOf(call(AccessKeysRpc.deliverySettings, {}, viewer.viewer_token))).toBe('FORBIDDEN');
+    });
+  });
+
   it('rebuilds its read models from the events to the same rows', async () => {
     const snapshot = async () => ({
       requests: await sql('select * from access_requests order by id'),
       keys: await sql('select * from access_keys order by id'),
       sessions: await sql('select * from view_sessions order by id'),
       views: await sql('select * from view_session_views order by session_id, viewed_at, section'),
+      contacts: await sql('select * from emergency_contacts order by id'),
+      settings: await sql('select * from delivery_settings order by owner_id'),
     });
     const before = await snapshot();
     const operator = signOperatorToken(signer, 'spec-operator');
     expect(await codeOf(call(AccessKeysRpc.rebuildProjections, {}, ownerA.token))).toBe('FORBIDDEN');
     await call(AccessKeysRpc.rebuildProjections, {}, operator);
     expect(await snapshot()).toEqual(before);
+    expect(before.contacts.length).toBeGreaterThan(0);
+    expect(before.settings.length).toBeGreaterThan(0);
     expect(VIEW_SECTIONS).toHaveLength(5);
   });
 });

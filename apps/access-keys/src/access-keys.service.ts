@@ -23,6 +23,9 @@ import { PersonalDataKeys, personalSealing } from './personal-sealing.js';
 import { CONSENT_HASH, hashAccessKey, hashSessionSecret, newSessionSecret, sealKeyForMail } from './secrets.js';
 import { KEY_STREAM_TYPE, keyDecider, keyStreamId, type KeyCommand } from './keys/key.decider.js';
 import { REQUEST_STREAM_TYPE, requestDecider, requestStreamId, type RequestCommand } from './requests/request.decider.js';
+import { CONTACT_STREAM_TYPE } from './if-im-not-there/contact.decider.js';
+import { DELIVERY_SETTINGS_STREAM_TYPE } from './if-im-not-there/delivery-settings.decider.js';
+import { contactsProjection, deliverySettingsProjection } from './if-im-not-there/if-im-not-there.projections.js';
 import { SESSION_STREAM_TYPE, sessionDecider, sessionStreamId, type SessionCommand } from './sessions/session.decider.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -54,15 +57,21 @@ const sessionStatus = (row: Pick<SessionRow, 'status' | 'expires_at'>, now = Dat
   row.status === 'active' && new Date(row.expires_at).getTime() <= now ? 'expired' : row.status;
 
 /**
- * Family access: requests, keys, view sessions. Transport-free (the NATS controller and the specs
+ * Family access: requests, keys, view sessions (If I'm Not There's contacts and settings share its
+ * event store: if-im-not-there/). Transport-free (the NATS controller and the specs
  * call it). Owners are always the verified caller; the public paths (request form, redemption, the
  * viewer's session exchange) are limited per client address and never say why a key was refused.
  */
 export class AccessKeysService {
   readonly store = new EventStore({
     publish: accessKeysPublishPolicy,
-    inlineProjections: [requestsProjection, keysProjection, sessionsProjection],
-    sealing: new PerStreamSealing([personalSealing(REQUEST_STREAM_TYPE, new PersonalDataKeys()), personalSealing(KEY_STREAM_TYPE, new PersonalDataKeys())]),
+    inlineProjections: [requestsProjection, keysProjection, sessionsProjection, contactsProjection, deliverySettingsProjection],
+    sealing: new PerStreamSealing([
+      personalSealing(REQUEST_STREAM_TYPE, new PersonalDataKeys()),
+      personalSealing(KEY_STREAM_TYPE, new PersonalDataKeys()),
+      personalSealing(CONTACT_STREAM_TYPE, new PersonalDataKeys()),
+      personalSealing(DELIVERY_SETTINGS_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
+    ]),
   });
 
   constructor(private readonly deps: AccessKeysServiceDeps) {}
@@ -127,11 +136,13 @@ export class AccessKeysService {
     const key = randomUUID();
     const keyId = randomUUID();
     const now = new Date().toISOString();
-    return this.issue(owner, meta, {
+    return this.issueKey(owner, meta, {
       type: 'IssueKey', keyId, ownerId: owner.userId, keyHash: hashAccessKey(key), source: 'request', requestId: request.id,
       scopes: input.scopes ?? [...VIEW_SECTIONS], expiresAt: plusDays(now, ACCESS_KEY_LIFETIME_DAYS),
       recipient: { recipientEmail: input.override_email ?? request.requester_email, name: request.requester_name }, now,
-    }, key, { streamId: requestStreamId(request.id), command: { type: 'ApproveRequest', ownerId: owner.userId, keyId, now } });
+    }, key, (em, metadata) => decideAndAppend(em, this.store, requestDecider, { type: 'ApproveRequest', ownerId: owner.userId, keyId, now }, {
+      streamId: requestStreamId(request.id), streamType: REQUEST_STREAM_TYPE, metadata,
+    }));
   }
 
   async declineRequest(caller: Caller, requestId: string, meta: RequestMeta): Promise<AccessRequest> {
@@ -149,7 +160,7 @@ export class AccessKeysService {
   async createKey(caller: Caller, input: { access_key: string; name: string; email: string; expires_in_days: number; scopes?: ViewSection[] }, meta: RequestMeta): Promise<IssuedAccessKey> {
     const owner = ownerOf(caller);
     const now = new Date().toISOString();
-    return this.issue(owner, meta, {
+    return this.issueKey(owner, meta, {
       type: 'IssueKey', keyId: randomUUID(), ownerId: owner.userId, keyHash: hashAccessKey(input.access_key), source: 'owner', requestId: null,
       scopes: input.scopes ?? [...VIEW_SECTIONS], expiresAt: plusDays(now, input.expires_in_days), recipient: { recipientEmail: input.email, name: input.name }, now,
     }, input.access_key);
@@ -294,15 +305,19 @@ export class AccessKeysService {
   }
 
   /**
-   * Issues a key (and, on approval, decides the request) in one transaction, queueing its e-mail job
-   * before the commit: a committed key always has its job, and a job whose key did not commit finds
-   * it 'unknown' and is never sent. A key hash already issued (any vault) is KEY_TAKEN.
+   * Issues a key, and whatever the key is for (an approved request, a contact's toggle: `alongside`),
+   * in one transaction, queueing its e-mail job before the commit: a committed key always has its
+   * job, and a job whose key did not commit finds it 'unknown' and is never sent. A key hash already
+   * issued (any vault) is KEY_TAKEN.
    */
-  private async issue(owner: UserCaller, meta: RequestMeta, command: Extract<KeyCommand, { type: 'IssueKey' }>, key: string, approval?: { streamId: string; command: RequestCommand }): Promise<IssuedAccessKey> {
+  async issueKey(
+    owner: UserCaller, meta: RequestMeta, command: Extract<KeyCommand, { type: 'IssueKey' }>, key: string,
+    alongside?: (em: EntityManager, metadata: EventMetadata) => Promise<unknown>,
+  ): Promise<IssuedAccessKey> {
     const metadata = this.actor(owner, meta);
     try {
       await retryOnConflict(5, () => this.deps.orm.em.fork().transactional(async (em) => {
-        if (approval) await decideAndAppend(em, this.store, requestDecider, approval.command, { streamId: approval.streamId, streamType: REQUEST_STREAM_TYPE, metadata });
+        if (alongside) await alongside(em, metadata);
         await decideAndAppend(em, this.store, keyDecider, command, { streamId: keyStreamId(command.keyId), streamType: KEY_STREAM_TYPE, metadata });
         await enqueue(this.deps.keyEmails, {
           keyId: command.keyId, ownerId: owner.userId, recipientEmail: command.recipient.recipientEmail, recipientName: command.recipient.name, sharedBy: owner.email,

@@ -87,4 +87,47 @@ class AccessTables20261125 extends Migration {
   }
 }
 
-export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([{ name: 'access-tables-2026-11-25', class: AccessTables20261125 }]);
+/**
+ * If I'm Not There's read models (rebuildable from the `emergency-contact-{id}` and
+ * `delivery-settings-{ownerId}` streams, whose personal data is sealed with personal_data_keys):
+ * - emergency_contacts: each owner's contacts in the clear for the owner, with the id of the
+ *   contact's current key (its expiry and e-mail status are the key's, in access_keys).
+ * - delivery_settings: each owner's saved settings; none saved means the spec's defaults.
+ */
+class IfImNotThereTables20261125 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table emergency_contacts (
+        id uuid primary key,
+        owner_id uuid not null,
+        label text not null,
+        name text not null,
+        email text not null,
+        phone text,
+        key_id uuid,
+        created_at timestamptz not null
+      )`);
+    this.addSql(`create index emergency_contacts_owner_idx on emergency_contacts (owner_id, created_at)`);
+    this.addSql(`
+      create table delivery_settings (
+        owner_id uuid primary key,
+        delivery_timing text not null,
+        require_legal_verification boolean not null,
+        allow_preview boolean not null,
+        notify_trustee boolean not null,
+        trustee_name text not null,
+        trustee_email text not null,
+        final_thoughts text not null,
+        updated_at timestamptz not null
+      )`);
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists delivery_settings, emergency_contacts');
+  }
+}
+
+export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
+  { name: 'access-tables-2026-11-25', class: AccessTables20261125 },
+  { name: 'if-im-not-there-tables-2026-11-25', class: IfImNotThereTables20261125 },
+]);

@@ -5,7 +5,8 @@ import { DataKeys, openSealedText, sealText, type DomainEvent, type StoredEvent,
  * The personal data in access-keys' events (a requester's e-mail and message, a recipient's name and
  * address) sealed under a key per stream (table personal_data_keys, by the request's or key's id), like letters' words: the events
  * table never holds them in the clear, and destroying a stream's key erases them from history while
- * the facts (ids, times, decisions) stay. Only the first event of a stream carries a `personal` field.
+ * the facts (ids, times, decisions) stay. Only the first event of a stream carries a `personal` field,
+ * except in streams sealed with `everyEvent`.
  */
 export class PersonalDataKeys extends DataKeys {
   constructor() {
@@ -24,13 +25,16 @@ interface WithSealedPersonal {
 const subjectOf = (streamId: string) => streamId.slice(-36);
 const carriesPersonal = (event: DomainEvent) => typeof event.data === 'object' && event.data !== null && 'personal' in event.data;
 
-/** Seals the `personal` field of the events of one stream type. */
-export function personalSealing(streamType: string, keys: PersonalDataKeys): StreamSealing {
+/**
+ * Seals the `personal` field of the events of one stream type. `everyEvent`: a stream whose every
+ * save carries personal data (an owner's delivery settings) keeps one key for all of them.
+ */
+export function personalSealing(streamType: string, keys: PersonalDataKeys, { everyEvent = false }: { everyEvent?: boolean } = {}): StreamSealing {
   return {
     streamType,
     keys,
     keyIdOf: subjectOf,
-    keyNeed: (events) => (events.some(carriesPersonal) ? 'new' : 'none'),
+    keyNeed: (events) => (events.some(carriesPersonal) ? (everyEvent ? 'ensure' : 'new') : 'none'),
     shreds: () => false,
     seal(event, key, subjectId) {
       if (!carriesPersonal(event)) return event;

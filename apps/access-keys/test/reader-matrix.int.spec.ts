@@ -59,6 +59,13 @@ describe('access-keys reader matrix', () => {
       rpc.call('rpc.access-keys.submit-request', { user_id: owner, requester_email: 'sam@example.com', relationship: 'Son', message }, undefined);
     await submit(ownerId, ownerWords);
     await submit(anotherOwnerId, secret('otherrequest'));
+    // If I'm Not There: a contact and final thoughts only the owner may read.
+    const tokenOf = (userId: string) => signer.sign({ sub: userId, sid: randomUUID(), email: `${userId}@example.com`, tier: 'none', admin: false, kind: 'user' }, 600).token;
+    const contactName = secret('ownercontact');
+    const finalThoughts = secret('ownerthoughts');
+    await rpc.call('rpc.access-keys.contacts.add', { id: randomUUID(), name: contactName, label: 'My Friend', email: 'friend@example.com' }, tokenOf(ownerId));
+    const settings = { delivery_timing: 'immediately', require_legal_verification: false, allow_preview: false, notify_trustee: false, final_thoughts: finalThoughts };
+    await rpc.call('rpc.access-keys.delivery-settings.save', settings, tokenOf(ownerId));
 
     const result = await runReaderMatrix({
       handlers: running.app.get(RpcHandlerRegistry).handlers(),
@@ -67,9 +74,14 @@ describe('access-keys reader matrix', () => {
       viewers,
       ownerId,
       anotherOwnerId,
-      payloads: { 'rpc.access-keys.op.list-pending': { owner_id: ownerId } },
-      ownerSecrets: [ownerWords],
-      ownerReads: ['rpc.access-keys.list-requests'],
+      payloads: {
+        'rpc.access-keys.op.list-pending': { owner_id: ownerId },
+        'rpc.access-keys.contacts.add': { id: randomUUID(), name: 'Matrix contact', label: 'Other', email: 'matrix@example.com' },
+        'rpc.access-keys.delivery-settings.save': { ...settings, final_thoughts: 'whoever saves' },
+      },
+      ownerSecrets: [ownerWords, contactName, finalThoughts],
+      // Not delivery-settings.get: the matrix's own save (as the owner, in no fixed order) replaces the secret.
+      ownerReads: ['rpc.access-keys.list-requests', 'rpc.access-keys.contacts.list'],
     });
 
     if (process.env.MATRIX_PRINT) console.log(result.table());

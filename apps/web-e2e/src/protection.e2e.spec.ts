@@ -111,9 +111,9 @@ test.describe('signed in', () => {
 
   test('a screen the vault links to but that is not built yet says it is coming, never "Page not found"', async ({ page }) => {
     await signedInOnVault(page);
-    await page.getByRole('region', { name: 'More in your vault' }).getByRole('link', { name: "If I'm Not Here" }).click();
-    await expect(page).toHaveURL(/\/if-im-not-there$/);
-    await expect(page.getByRole('heading', { level: 1, name: "If I'm Not There" })).toBeVisible();
+    await page.getByRole('region', { name: 'More in your vault' }).getByRole('link', { name: 'Settings' }).click();
+    await expect(page).toHaveURL(/\/settings$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
     await expect(page.getByText('Coming soon')).toBeVisible();
     await expect(page.getByText('404')).toHaveCount(0);
     await page.getByRole('link', { name: 'Back to your vault' }).click();

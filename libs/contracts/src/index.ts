@@ -14,6 +14,8 @@ export * from './court-journal.js';
 export * from './court-journal.schemas.js';
 export * from './access-keys.js';
 export * from './access-keys.schemas.js';
+export * from './if-im-not-there.js';
+export * from './if-im-not-there.schemas.js';
 export * from './timeline.js';
 export * from './timeline.schemas.js';
 export * from './messaging.js';

@@ -11,6 +11,10 @@ import {
 import type { LetterEventType } from './letters.js';
 import { portraitSchema, portraitSectionsSchema, savePortraitPayloadSchema } from './portrait.schemas.js';
 import {
+  addContactBodySchema, contactByIdPayloadSchema, contactKeyReplySchema, deliverySettingsSchema, emergencyContactSchema, finalEntriesSchema, removeContactReplySchema,
+  saveDeliverySettingsBodySchema, setContactKeyPayloadSchema,
+} from './if-im-not-there.schemas.js';
+import {
   deleteEntryReplySchema, entryByIdPayloadSchema, listRecordingsPayloadSchema, playbackGrantSchema, recordingSchema, reportHashPayloadSchema, reportHashReplySchema,
   startUploadPayloadSchema, uploadTicketSchema,
 } from './media.schemas.js';
@@ -188,6 +192,15 @@ export const AccessKeysRpc = {
   revokeKey: rpc('rpc.access-keys.revoke-key', { payload: keyIdPayloadSchema, reply: accessKeySummarySchema }),
   listSessions: rpc('rpc.access-keys.list-sessions', { payload: emptyPayload, reply: z.array(viewSessionSummarySchema) }),
   revokeSession: rpc('rpc.access-keys.revoke-session', { payload: sessionIdPayloadSchema, reply: viewSessionSummarySchema }),
+  // Owner: If I'm Not There (emergency contacts, their keys, delivery settings).
+  listContacts: rpc('rpc.access-keys.contacts.list', { payload: emptyPayload, reply: z.array(emergencyContactSchema) }),
+  addContact: rpc('rpc.access-keys.contacts.add', { payload: addContactBodySchema, reply: emergencyContactSchema }),
+  removeContact: rpc('rpc.access-keys.contacts.remove', { payload: contactByIdPayloadSchema, reply: removeContactReplySchema }),
+  setContactKey: rpc('rpc.access-keys.contacts.set-key', { payload: setContactKeyPayloadSchema, reply: contactKeyReplySchema }),
+  deliverySettings: rpc('rpc.access-keys.delivery-settings.get', { payload: emptyPayload, reply: deliverySettingsSchema }),
+  saveDeliverySettings: rpc('rpc.access-keys.delivery-settings.save', { payload: saveDeliverySettingsBodySchema, reply: deliverySettingsSchema }),
+  /** The owner's, or a key holder's of if-im-not-there: what the viewer's tab lists (titles only). */
+  finalEntries: rpc('rpc.access-keys.final-entries', { payload: emptyPayload, reply: finalEntriesSchema }),
   // Viewer: the gateway records each tab a viewer opens (who viewed what and when).
   recordView: rpc('rpc.access-keys.record-view', { payload: recordViewPayloadSchema, reply: z.object({ recorded: z.literal(true) }) }),
   /**

@@ -80,6 +80,12 @@ const OWNER_ROUTES: readonly [InjectOptions['method'], string][] = [
   ['POST', `/api/access/keys/${KEY_ID}/revoke`],
   ['GET', '/api/access/sessions'],
   ['POST', `/api/access/sessions/${SESSION_ID}/revoke`],
+  ['GET', '/api/if-im-not-there/contacts'],
+  ['POST', '/api/if-im-not-there/contacts'],
+  ['DELETE', `/api/if-im-not-there/contacts/${REQUEST_ID}`],
+  ['PUT', `/api/if-im-not-there/contacts/${REQUEST_ID}/access-key`],
+  ['GET', '/api/if-im-not-there/delivery-settings'],
+  ['PUT', '/api/if-im-not-there/delivery-settings'],
 ];
 const VIEWER_ROUTES = ['/api/view/session', '/api/view/entries/letters'];
 
@@ -126,6 +132,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
           ? { letters: [letterSummary('b0000000-0000-4000-8000-000000000003', 'Newest letter', '2026-05-01T00:00:00.000Z')], nextCursor: null }
           : { letters: [letterSummary('b0000000-0000-4000-8000-000000000001', 'Oldest letter', '2025-01-01T00:00:00.000Z'), letterSummary('b0000000-0000-4000-8000-000000000002', 'Middle letter', '2025-06-01T00:00:00.000Z')], nextCursor: 'page-2' })
       .handle(CourtJournalRpc.list, () => [courtDocument('c0000000-0000-4000-8000-000000000001', 'order.pdf', '2026-02-01T00:00:00.000Z')])
+      .handle(AccessKeysRpc.finalEntries, () => [{ id: `${OWNER_ID}:final-thoughts`, title: 'Final Thoughts', created_at: '2026-11-25T11:00:00.000Z' }])
       .handle(LettersRpc.portraitSections, () => [
         { id: `${OWNER_ID}:aboutMe`, section: 'About Me', created_at: '2026-11-25T10:00:00.000Z' },
         { id: `${OWNER_ID}:coreValues`, section: 'Core Values', created_at: '2026-11-25T10:00:00.000Z' },
@@ -429,6 +436,44 @@ describe('gateway family access (/api/access, /api/view)', () => {
       const taken = await send({ method: 'POST', url: '/api/access/keys', payload: { access_key: ACCESS_KEY, name: 'Sam', email: 'sam@example.com' } }, ownerToken);
       expect([taken.statusCode, taken.json()]).toEqual([409, { code: 'KEY_TAKEN', message: ErrorCodes.KEY_TAKEN.message }]);
     });
+
+    it('If I’m Not There: forwards the owner’s token and the checked bodies; refuses bad ones with the page’s words, forwarding nothing', async () => {
+      const contact = {
+        id: REQUEST_ID, name: 'Grace', label: 'My Sibling', email: 'grace@example.com', phone: null, has_access_key: false, access_key_expires_at: null, access_key_email: null, created_at: AT,
+      };
+      const settings = {
+        delivery_timing: 'after_30_days', require_legal_verification: false, allow_preview: true, notify_trustee: true, trustee_name: '', trustee_email: '', final_thoughts: '', updated_at: null,
+      };
+      services
+        .handle(AccessKeysRpc.listContacts, () => [contact])
+        .handle(AccessKeysRpc.addContact, () => contact)
+        .handle(AccessKeysRpc.removeContact, ({ payload }) => ({ id: payload.id, removed: true }))
+        .handle(AccessKeysRpc.setContactKey, () => ({ contact: { ...contact, has_access_key: true }, access_key: ACCESS_KEY }))
+        .handle(AccessKeysRpc.deliverySettings, () => settings)
+        .handle(AccessKeysRpc.saveDeliverySettings, ({ payload }) => ({ ...payload, updated_at: AT }));
+      expect((await send({ method: 'GET', url: '/api/if-im-not-there/contacts' }, ownerToken)).json()).toEqual([contact]);
+      const added = await send({ method: 'POST', url: '/api/if-im-not-there/contacts', payload: { id: REQUEST_ID, name: ' Grace ', label: 'My Sibling', email: 'Grace@Example.com', phone: '' } }, ownerToken);
+      expect(added.statusCode).toBe(201);
+      expect(services.callsTo(AccessKeysRpc.addContact)[0]!.payload).toEqual({ id: REQUEST_ID, name: 'Grace', label: 'My Sibling', email: 'grace@example.com', phone: null });
+      const refused = await send({ method: 'POST', url: '/api/if-im-not-there/contacts', payload: { id: REQUEST_ID, name: 'Grace', label: 'My Sibling', email: ' ' } }, ownerToken);
+      expect([refused.statusCode, refused.json<{ message: string }>().message]).toEqual([400, 'Please provide name and email.']);
+      expect(services.callsTo(AccessKeysRpc.addContact)).toHaveLength(1);
+
+      const on = await send({ method: 'PUT', url: `/api/if-im-not-there/contacts/${REQUEST_ID.toUpperCase()}/access-key`, payload: { enabled: true } }, ownerToken);
+      expect(on.json()).toMatchObject({ access_key: ACCESS_KEY });
+      expect(services.callsTo(AccessKeysRpc.setContactKey)[0]!.payload).toEqual({ id: REQUEST_ID, enabled: true });
+      expect((await send({ method: 'PUT', url: `/api/if-im-not-there/contacts/${REQUEST_ID}/access-key`, payload: { enabled: 'yes' } }, ownerToken)).statusCode).toBe(400);
+      expect((await send({ method: 'PUT', url: '/api/if-im-not-there/contacts/not-an-id/access-key', payload: { enabled: true } }, ownerToken)).statusCode).toBe(404);
+      expect((await send({ method: 'DELETE', url: `/api/if-im-not-there/contacts/${REQUEST_ID}` }, ownerToken)).json()).toEqual({ id: REQUEST_ID, removed: true });
+
+      expect((await send({ method: 'GET', url: '/api/if-im-not-there/delivery-settings' }, ownerToken)).json()).toEqual(settings);
+      const { updated_at: _none, ...body } = settings;
+      const saved = await send({ method: 'PUT', url: '/api/if-im-not-there/delivery-settings', payload: { ...body, trustee_email: ' Ruth@Example.com ' } }, ownerToken);
+      expect(saved.json()).toMatchObject({ trustee_email: 'ruth@example.com', updated_at: AT });
+      expect((await send({ method: 'PUT', url: '/api/if-im-not-there/delivery-settings', payload: { ...body, delivery_timing: 'whenever' } }, ownerToken)).statusCode).toBe(400);
+      expect(services.callsTo(AccessKeysRpc.saveDeliverySettings)).toHaveLength(1);
+      for (const { request } of services.received) expect(request.auth.accessToken).toBe(ownerToken);
+    });
   });
 
   describe('the viewer’s entries', () => {
@@ -453,9 +498,8 @@ describe('gateway family access (/api/access, /api/view)', () => {
       const whoIAm = await send({ method: 'GET', url: '/api/view/entries/who-i-am' }, viewer.token);
       expect(whoIAm.json<{ headline: string }[]>().map((e) => e.headline)).toEqual(['About Me', 'Core Values']);
 
-      // If I'm Not There comes with its service (issue 13): the view is recorded, and there is nothing to read yet.
-      const empty = await send({ method: 'GET', url: '/api/view/entries/if-im-not-there' }, viewer.token);
-      expect({ status: empty.statusCode, body: empty.json() }).toEqual({ status: 200, body: [] });
+      const final = await send({ method: 'GET', url: '/api/view/entries/if-im-not-there' }, viewer.token);
+      expect(final.json()).toEqual([{ id: `${OWNER_ID}:final-thoughts`, created_at: '2026-11-25T11:00:00.000Z', headline: 'Final Thoughts' }]);
 
       expect(services.callsTo(AccessKeysRpc.recordView).map((c) => c.payload.section)).toEqual(['timeline', 'letters', 'court-journal', 'who-i-am', 'if-im-not-there']);
       // Each read came after its section's view was recorded, and everything travelled with the viewer's token.
@@ -464,7 +508,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
         'record:timeline', TimelineRpc.list.subject,
         'record:letters', LettersRpc.list.subject, LettersRpc.list.subject,
         'record:court-journal', CourtJournalRpc.list.subject,
-        'record:who-i-am', LettersRpc.portraitSections.subject, 'record:if-im-not-there',
+        'record:who-i-am', LettersRpc.portraitSections.subject, 'record:if-im-not-there', AccessKeysRpc.finalEntries.subject,
       ]);
       for (const { request } of services.received) expect(request.auth.accessToken).toBe(viewer.token);
     });

@@ -68,9 +68,11 @@ export class ViewerEntriesService {
       const sections = await this.rpc.call(LettersRpc.portraitSections, {}, call);
       return sections.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.section }));
     },
-    // The If I'm Not There instructions come with their service (issue 13): until then there is
-    // nothing of them to read, and the tab shows its empty text.
-    'if-im-not-there': () => Promise.resolve([]),
+    // Titles only (the final thoughts, while the owner allows a preview).
+    'if-im-not-there': async (call) => {
+      const entries = await this.rpc.call(AccessKeysRpc.finalEntries, {}, call);
+      return entries.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.title }));
+    },
   };
 
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}

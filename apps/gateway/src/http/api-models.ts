@@ -6,6 +6,8 @@ import {
   courtDocumentSchema, courtFileLinkBodySchema, courtFileLinkSchema, courtUploadTicketSchema, evidenceEntrySummarySchema, evidencePublicKeysSchema,
   setKeyEvidenceBodySchema, signedEvidenceHeadSchema, startCourtUploadBodySchema,
   credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
+  addContactBodySchema, contactKeyReplySchema, deliverySettingsSchema, emergencyContactSchema, removeContactReplySchema, saveDeliverySettingsBodySchema,
+  setContactKeyBodySchema,
   playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
 } from '@lv/contracts';
@@ -38,6 +40,13 @@ export class TimelinePageDto {}
 export class ReflectionDto {}
 export class SaveReflectionDto {}
 export class PortraitDto {}
+export class EmergencyContactDto {}
+export class AddContactDto {}
+export class SetContactKeyDto {}
+export class ContactKeyReplyDto {}
+export class RemoveContactReplyDto {}
+export class DeliverySettingsDto {}
+export class SaveDeliverySettingsDto {}
 export class SavePortraitDto {}
 export class StartCourtUploadDto {}
 export class CourtUploadTicketDto {}
@@ -95,6 +104,13 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [ReflectionDto, { schema: reflectionSchema, io: 'output' }],
   [SaveReflectionDto, { schema: saveReflectionBodySchema, io: 'input' }],
   [PortraitDto, { schema: portraitSchema, io: 'output' }],
+  [EmergencyContactDto, { schema: emergencyContactSchema, io: 'output' }],
+  [AddContactDto, { schema: addContactBodySchema, io: 'input' }],
+  [SetContactKeyDto, { schema: setContactKeyBodySchema, io: 'input' }],
+  [ContactKeyReplyDto, { schema: contactKeyReplySchema, io: 'output' }],
+  [RemoveContactReplyDto, { schema: removeContactReplySchema, io: 'output' }],
+  [DeliverySettingsDto, { schema: deliverySettingsSchema, io: 'output' }],
+  [SaveDeliverySettingsDto, { schema: saveDeliverySettingsBodySchema, io: 'input' }],
   [SavePortraitDto, { schema: savePortraitBodySchema, io: 'input' }],
   [StartCourtUploadDto, { schema: startCourtUploadBodySchema, io: 'input' }],
   [CourtUploadTicketDto, { schema: courtUploadTicketSchema, io: 'output' }],

@@ -144,14 +144,14 @@ describe('session guard', () => {
   });
 
   it('protects not-yet-built routes, then shows the not-found screen', async () => {
-    const { router } = renderApp('/if-im-not-there');
+    const { router } = renderApp('/settings');
     await screen.findByRole('heading', { name: 'Your legacy begins here.' });
     expect(router.state.location.pathname).toBe('/auth');
   });
 
   it('says a linked screen that is not built yet is coming, never "Page not found"', async () => {
-    renderApp('/if-im-not-there', sam);
-    await screen.findByRole('heading', { level: 1, name: "If I'm Not There" });
+    renderApp('/settings', sam);
+    await screen.findByRole('heading', { level: 1, name: 'Settings' });
     expect(screen.getByText('Coming soon')).toBeTruthy();
     expect(screen.queryByText('404')).toBeNull();
     expect(screen.getByRole('link', { name: 'Back to your vault' }).getAttribute('href')).toBe('/vault');

@@ -31,11 +31,12 @@ const TimelinePage = page(() => import('../pages/timeline/TimelinePage.js'), 'Ti
 const EnhancedTimelinePage = page(() => import('../pages/timeline/TimelinePage.js'), 'EnhancedTimelinePage');
 const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'VaultHomePage');
 const WhoIAmPage = page(() => import('../pages/who-i-am/WhoIAmPage.js'), 'WhoIAmPage');
+const IfImNotTherePage = page(() => import('../pages/if-im-not-there/IfImNotTherePage.js'), 'IfImNotTherePage');
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
  * the other member pages need a session. Screens a later issue builds that the app already links to
- * (/if-im-not-there, /pricing, ... in coming-soon.ts) say what they will be; any other
+ * (/settings, /pricing, ... in coming-soon.ts) say what they will be; any other
  * path falls through to the not-found screen, after the guard has sent a signed-out visitor of a
  * non-public path to /auth.
  */
@@ -64,6 +65,8 @@ export const routes: RouteObject[] = [
           { path: 'court-documents', element: <CourtDocumentsPage /> },
           { path: 'court-journal', element: <CourtJournalPage /> },
           { path: 'whoiam', element: <WhoIAmPage /> },
+          { path: 'if-im-not-there', element: <IfImNotTherePage /> },
+          { path: 'gone', element: <IfImNotTherePage /> },
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },

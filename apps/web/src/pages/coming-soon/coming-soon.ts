@@ -1,7 +1,7 @@
 /**
  * Screens the menu, the vault home and the landing page already link to, whose issues are still to
  * come. Until one is built its path shows what it will be, never "Page not found": a parent who taps
- * "If I'm Not There" learns it is on its way, not that something is broken. Remove an entry when its
+ * "Settings" learns it is on its way, not that something is broken. Remove an entry when its
  * page lands (routes.tsx gives the built page precedence anyway).
  */
 export interface ComingScreen {
@@ -12,7 +12,6 @@ export interface ComingScreen {
 }
 
 export const COMING_SCREENS: readonly ComingScreen[] = [
-  { path: 'if-im-not-there', title: "If I'm Not There", promise: 'Final messages and instructions, delivered to the people you choose when the time comes.' },
   { path: 'parent-community', title: 'Parent Community', promise: 'A circle of parents in the same place as you, to share and be heard.' },
   { path: 'community', title: 'Parent Community', promise: 'A circle of parents in the same place as you, to share and be heard.' },
   { path: 'settings', title: 'Settings', promise: 'Your account, your plan and how Legacy Vault reaches you.' },

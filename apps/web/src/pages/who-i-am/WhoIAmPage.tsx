@@ -10,6 +10,7 @@ import { fetchPortrait, savePortrait, whoIAmKeys } from '../../api/who-i-am.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Input, Label, Textarea } from '../../components/ui/input.js';
+import { LoadFailed } from '../../components/ui/load-failed.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { formOf, isChanged, requestOf, toggleTrait, type PortraitForm } from './portrait-form.js';
@@ -33,11 +34,8 @@ export function WhoIAmPage() {
   }
   if (portrait.isError) {
     return (
-      <div className="mx-auto max-w-3xl px-4 py-10" role="alert">
-        <p>{PortraitMessages.loadFailed}</p>
-        <Button className="mt-4" variant="outline" onClick={() => void portrait.refetch()}>
-          Try Again
-        </Button>
+      <div className="mx-auto max-w-3xl px-4 py-10">
+        <LoadFailed message={PortraitMessages.loadFailed} onRetry={() => void portrait.refetch()} />
       </div>
     );
   }

@@ -1,0 +1,33 @@
+import type { AddContactRequest, ContactKeyReply, DeliverySettings, EmergencyContact, SaveDeliverySettingsRequest } from '@lv/contracts';
+import { api } from './api.js';
+
+export const ifImNotThereKeys = {
+  contacts: ['if-im-not-there', 'contacts'] as const,
+  settings: ['if-im-not-there', 'delivery-settings'] as const,
+};
+
+export function fetchContacts(signal?: AbortSignal): Promise<EmergencyContact[]> {
+  return api.get<EmergencyContact[]>('/api/if-im-not-there/contacts', { signal });
+}
+
+/** Adds a contact under the browser's id for it, so a retried add adds it once. */
+export function addContact(contact: AddContactRequest): Promise<EmergencyContact> {
+  return api.request<EmergencyContact>('/api/if-im-not-there/contacts', { method: 'POST', body: contact });
+}
+
+export function removeContact(id: string): Promise<{ id: string; removed: true }> {
+  return api.request<{ id: string; removed: true }>(`/api/if-im-not-there/contacts/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/** The access key toggle: on issues a 7-day key and e-mails it; off revokes it. */
+export function setContactKey(id: string, enabled: boolean): Promise<ContactKeyReply> {
+  return api.request<ContactKeyReply>(`/api/if-im-not-there/contacts/${encodeURIComponent(id)}/access-key`, { method: 'PUT', body: { enabled } });
+}
+
+export function fetchDeliverySettings(signal?: AbortSignal): Promise<DeliverySettings> {
+  return api.get<DeliverySettings>('/api/if-im-not-there/delivery-settings', { signal });
+}
+
+export function saveDeliverySettings(settings: SaveDeliverySettingsRequest): Promise<DeliverySettings> {
+  return api.request<DeliverySettings>('/api/if-im-not-there/delivery-settings', { method: 'PUT', body: settings });
+}

@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { DEFAULT_DELIVERY_SETTINGS, IfImNotThereMessages as M, type DeliverySettings, type EmergencyContact } from '@lv/contracts';
+import { jsonResponse as json, quietConsole, renderApp, resetApp } from '../../test/app-harness.js';
+
+// /if-im-not-there in the whole app, the gateway replaced by an in-memory stand-in behind fetch.
+
+function fakeGateway() {
+  const contacts: EmergencyContact[] = [];
+  let settings: DeliverySettings = { ...DEFAULT_DELIVERY_SETTINGS, updated_at: null };
+  const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
+  const failing = new Set<string>();
+  const handler = async (input: string, init: RequestInit = {}) => {
+    const method = init.method ?? 'GET';
+    const path = new URL(input, 'http://vault.test').pathname;
+    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
+    calls.push({ method, path, body });
+    if (path === '/api/auth/refresh') return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    if (failing.has(`${method} ${path.replace(/[0-9a-f-]{36}/, ':id')}`)) return json(503, { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' });
+    if (path === '/api/if-im-not-there/contacts' && method === 'GET') return json(200, contacts);
+    if (path === '/api/if-im-not-there/contacts' && method === 'POST') {
+      const contact: EmergencyContact = {
+        id: String(body!.id), name: String(body!.name).trim(), label: body!.label as EmergencyContact['label'], email: String(body!.email).trim().toLowerCase(),
+        phone: body!.phone ? String(body!.phone) : null, has_access_key: false, access_key_expires_at: null, access_key_email: null, created_at: '2026-11-25T10:00:00.000Z',
+      };
+      contacts.push(contact);
+      return json(201, contact);
+    }
+    const keyMatch = /^\/api\/if-im-not-there\/contacts\/([^/]+)\/access-key$/.exec(path);
+    if (keyMatch) {
+      const contact = contacts.find((c) => c.id === keyMatch[1])!;
+      Object.assign(contact, body!.enabled
+        ? { has_access_key: true, access_key_expires_at: '2026-12-02T10:00:00.000Z', access_key_email: 'queued' }
+        : { has_access_key: false, access_key_expires_at: null, access_key_email: null });
+      return json(200, { contact, access_key: body!.enabled ? '1b4e28ba-2fa1-41d2-883f-0016d3cca427' : null });
+    }
+    const removeMatch = /^\/api\/if-im-not-there\/contacts\/([^/]+)$/.exec(path);
+    if (removeMatch && method === 'DELETE') {
+      contacts.splice(contacts.findIndex((c) => c.id === removeMatch[1]), 1);
+      return json(200, { id: removeMatch[1], removed: true });
+    }
+    if (path === '/api/if-im-not-there/delivery-settings' && method === 'GET') return json(200, settings);
+    if (path === '/api/if-im-not-there/delivery-settings' && method === 'PUT') {
+      settings = { ...(body as Omit<DeliverySettings, 'updated_at'>), updated_at: '2026-11-25T11:00:00.000Z' };
+      return json(200, settings);
+    }
+    return json(404, { code: 'NOT_FOUND', message: 'Not found' });
+  };
+  return { contacts, calls, failing, fetch: jest.fn(handler), settings: () => settings };
+}
+
+let gateway: ReturnType<typeof fakeGateway>;
+
+beforeEach(() => {
+  gateway = fakeGateway();
+  (globalThis as { fetch: unknown }).fetch = gateway.fetch;
+  quietConsole();
+});
+
+afterEach(resetApp);
+
+const addForm = () => screen.getByRole('form', { name: 'Add Emergency Contact' });
+const typeIn = (scope: HTMLElement, label: string, value: string) => fireEvent.change(within(scope).getByLabelText(label), { target: { value } });
+
+describe("If I'm Not There (/if-im-not-there and /gone)", () => {
+  it('shows its four sections and a shortcut for each, on both paths', async () => {
+    for (const path of ['/if-im-not-there', '/gone']) {
+      renderApp(path);
+      await screen.findByRole('heading', { level: 1, name: "If I'm Not There" });
+      for (const name of ['Emergency Contacts', 'Final Messages', 'Delivery Settings', 'Your Legacy']) {
+        expect(screen.getByRole('region', { name })).toBeTruthy();
+        expect(within(screen.getByRole('navigation', { name: 'Page sections' })).getByRole('button', { name })).toBeTruthy();
+      }
+      resetApp();
+    }
+  });
+
+  it('asks for a name and an email in the spec’s words, sending nothing; then adds the contact with its relationship', async () => {
+    renderApp('/if-im-not-there');
+    await screen.findByText(/No emergency contacts yet/);
+    typeIn(addForm(), 'Name', 'Grace Hale');
+    fireEvent.click(within(addForm()).getByRole('button', { name: 'Add Contact' }));
+    await screen.findByText(M.nameAndEmailRequired);
+    expect(gateway.calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    typeIn(addForm(), 'Email', 'Grace@Example.com');
+    fireEvent.change(within(addForm()).getByLabelText('Relationship'), { target: { value: 'My Lawyer' } });
+    expect(within(addForm()).getAllByRole('option').map((o) => o.textContent)).toEqual(['My Partner', 'My Lawyer', 'My Child', 'My Parent', 'My Sibling', 'My Friend', 'Other']);
+    fireEvent.click(within(addForm()).getByRole('button', { name: 'Add Contact' }));
+    const item = await screen.findByRole('listitem', { name: 'Grace Hale' });
+    expect(item.textContent).toContain('My Lawyer · grace@example.com');
+    const sent = gateway.calls.find((c) => c.method === 'POST')!.body!;
+    expect(sent).toMatchObject({ name: 'Grace Hale', label: 'My Lawyer', email: 'Grace@Example.com', phone: '' });
+    expect(String(sent.id)).toMatch(/^[0-9a-f-]{36}$/);
+    expect((within(addForm()).getByLabelText('Name') as HTMLInputElement).value).toBe('');
+  });
+
+  it('turns a contact’s access key on (sent, valid 7 days) and off, and says so when it fails', async () => {
+    gateway.contacts.push({ id: '7d3f0c52-6a0e-4f0e-9d55-3b1c1f0a9e11', name: 'Tom', label: 'My Friend', email: 'tom@example.com', phone: null, has_access_key: false, access_key_expires_at: null, access_key_email: null, created_at: '2026-11-25T10:00:00.000Z' });
+    renderApp('/if-im-not-there');
+    const toggle = await screen.findByRole('switch', { name: 'Access key for Tom' });
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    fireEvent.click(toggle);
+    await screen.findByText(M.keySent('tom@example.com'));
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Access key for Tom' }).getAttribute('aria-checked')).toBe('true'));
+    expect(screen.getByRole('listitem', { name: 'Tom' }).textContent).toContain('valid until 2 December 2026');
+
+    gateway.failing.add('PUT /api/if-im-not-there/contacts/:id/access-key');
+    fireEvent.click(screen.getByRole('switch', { name: 'Access key for Tom' }));
+    await screen.findByText(M.updateKeyFailed);
+    expect(screen.getByRole('switch', { name: 'Access key for Tom' }).getAttribute('aria-checked')).toBe('true');
+  });
+
+  it('removes a contact only after confirming', async () => {
+    gateway.contacts.push({ id: '7d3f0c52-6a0e-4f0e-9d55-3b1c1f0a9e11', name: 'Tom', label: 'My Friend', email: 'tom@example.com', phone: null, has_access_key: true, access_key_expires_at: '2026-12-02T10:00:00.000Z', access_key_email: 'sent', created_at: '2026-11-25T10:00:00.000Z' });
+    renderApp('/if-im-not-there');
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Tom' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove Tom?' });
+    expect(dialog.textContent).toContain('Their access key stops working at once.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await screen.findByText(M.contactRemoved);
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Tom' })).toBeNull());
+  });
+
+  it('shows the spec’s default delivery settings and saves them as a whole', async () => {
+    renderApp('/if-im-not-there');
+    const form = await screen.findByRole('form', { name: 'Delivery Settings' });
+    const timing = within(form).getByRole('radiogroup', { name: 'Delivery Timing' });
+    expect((within(timing).getByRole('radio', { name: 'After 30 days' }) as HTMLInputElement).checked).toBe(true);
+    expect((within(form).getByRole('checkbox', { name: 'Require legal verification' }) as HTMLInputElement).checked).toBe(false);
+    expect((within(form).getByRole('checkbox', { name: 'Allow preview' }) as HTMLInputElement).checked).toBe(true);
+    expect((within(form).getByRole('checkbox', { name: 'Notify trustee' }) as HTMLInputElement).checked).toBe(true);
+
+    fireEvent.click(within(timing).getByRole('radio', { name: 'After legal verification' }));
+    fireEvent.click(within(form).getByRole('checkbox', { name: 'Require legal verification' }));
+    typeIn(form, 'Trustee Name', 'Ruth Okafor');
+    typeIn(form, 'Trustee Email', 'ruth@example.com');
+    typeIn(form, 'Final Thoughts', 'Look after each other.');
+    fireEvent.click(within(form).getByRole('button', { name: 'Save Settings' }));
+    await screen.findByText(M.settingsSaved);
+    expect(gateway.settings()).toMatchObject({
+      delivery_timing: 'legal_verification', require_legal_verification: true, allow_preview: true, notify_trustee: true, trustee_name: 'Ruth Okafor', trustee_email: 'ruth@example.com',
+      final_thoughts: 'Look after each other.',
+    });
+    expect(within(screen.getByRole('region', { name: 'Your Legacy' })).getByText('After legal verification')).toBeTruthy();
+  });
+
+  it('says so when the delivery settings cannot be saved, keeping what was typed', async () => {
+    renderApp('/if-im-not-there');
+    const form = await screen.findByRole('form', { name: 'Delivery Settings' });
+    typeIn(form, 'Final Thoughts', 'Kept.');
+    gateway.failing.add('PUT /api/if-im-not-there/delivery-settings');
+    fireEvent.click(within(form).getByRole('button', { name: 'Save Settings' }));
+    await screen.findByText(M.saveSettingsFailed);
+    expect((within(form).getByLabelText('Final Thoughts') as HTMLTextAreaElement).value).toBe('Kept.');
+  });
+});

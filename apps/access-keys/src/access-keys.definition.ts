@@ -1,14 +1,15 @@
-import { NotificationsEvents, QueueNames, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
+import { NotificationsEvents, QueueNames, type DeliveryTimingJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { DurableConsumer } from '@lv/platform/event-store';
 import { ensureServiceStream } from '@lv/platform/messaging';
 import { defineService } from '@lv/platform/nest';
-import { createQueue, createRedisConnection } from '@lv/platform/queues';
+import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
 import { AccessKeysController } from './access-keys.controller.js';
 import { AccessKeysService } from './access-keys.service.js';
 import { AddressLimits } from './address-limits.js';
 import { accessKeysConfigSchema } from './config.js';
+import { DeliveryService } from './if-im-not-there/delivery.service.js';
 import { IfImNotThereController } from './if-im-not-there/if-im-not-there.controller.js';
 import { IfImNotThereService } from './if-im-not-there/if-im-not-there.service.js';
 import { accessKeysMigrations } from './migrations.js';
@@ -56,14 +57,41 @@ export const accessKeysService = defineService({
       },
     });
     const ifImNotThere = new IfImNotThereService({ orm: core.orm, store: service.store, keys: service });
+    // Vault delivery: its due jobs are processed here, by the service that owns the state machine.
+    const deliveryJobs = createQueue<DeliveryTimingJob>(QueueNames.DeliveryTiming, producer);
+    const delivery = new DeliveryService({ orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs });
+    const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'access-keys' });
+    const deliveryWorker = createWorker<DeliveryTimingJob>(QueueNames.DeliveryTiming, async (job) => {
+      const result = await delivery.release(job.data);
+      // Woken before its time (clock skew, a due time moved later): sleep again until it is due.
+      if (result.outcome === 'not-due') await delivery.schedule({ ...job.data, dueAt: result.dueAt }, job.attemptsMade + Date.now());
+      return result.outcome;
+    }, workerConnection, {
+      autorun: false,
+      onDeadLetter: (job, error) => logger.error({ releaseId: (job.data as DeliveryTimingJob).subjectId, attempts: job.attemptsMade, err: error }, 'vault delivery failed after every attempt'),
+    });
+    deliveryWorker.on('error', (err) => logger.error({ err }, 'delivery worker error'));
     return {
       controllers: [AccessKeysController, IfImNotThereController],
-      providers: [{ provide: AccessKeysService, useValue: service }, { provide: IfImNotThereService, useValue: ifImNotThere }],
+      providers: [
+        { provide: AccessKeysService, useValue: service },
+        { provide: IfImNotThereService, useValue: ifImNotThere },
+        { provide: DeliveryService, useValue: delivery },
+      ],
       health: { redis: async () => void (await producer.ping()) },
-      consumers: [emailStatus],
+      // Due deliveries are taken once the service is ready, and no new one after shutdown begins.
+      consumers: [emailStatus, {
+        start: () => {
+          void deliveryWorker.run().catch((err: unknown) => logger.error({ err }, 'delivery worker stopped'));
+          return Promise.resolve();
+        },
+        stop: () => deliveryWorker.close(),
+      }],
       close: async () => {
         await keyEmails.close();
+        await deliveryJobs.close();
         producer.disconnect();
+        workerConnection.disconnect();
       },
     };
   },

@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
   AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, keyEmailSealContext, NotificationsEvents, QueueNames, VIEW_SECTIONS, type IssuedAccessKey, type OpenedViewSession,
-  type RpcDeclaration, type SendKeyEmailJob,
+  type DeliveryTimingJob, type RpcDeclaration, type SendKeyEmailJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, RevokedViewSessions, signOperatorToken, ViewerTokenVerifier } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
@@ -391,6 +391,104 @@ describe('access-keys service over NATS', () => {
       await call(AccessKeysRpc.saveDeliverySettings, { ...settings, allow_preview: true }, owner.token);
       expect((await call(AccessKeysRpc.finalEntries, {}, viewer.viewer_token) as unknown[]).length).toBe(1);
       expect(await codeOf(call(AccessKeysRpc.deliverySettings, {}, viewer.viewer_token))).toBe('FORBIDDEN');
+    });
+  });
+
+  describe('vault delivery: released exactly once, never early', () => {
+    const operator = () => signOperatorToken(signer, 'spec-operator');
+    const setUp = async (timing: string, requireLegalVerification = false, contactCount = 2) => {
+      const owner = newOwner();
+      for (let i = 0; i < contactCount; i++) {
+        await call(AccessKeysRpc.addContact, { id: randomUUID(), name: `Contact ${i}`, label: 'My Child', email: `contact${i}-${owner.id}@example.com` }, owner.token);
+      }
+      await call(AccessKeysRpc.saveDeliverySettings, {
+        delivery_timing: timing, require_legal_verification: requireLegalVerification, allow_preview: true, notify_trustee: false, trustee_name: '', trustee_email: '', final_thoughts: '',
+      }, owner.token);
+      return owner;
+    };
+    const report = (owner: Owner) => call(AccessKeysRpc.reportAbsence, { owner_id: owner.id, owner_email: `${owner.id}@example.com` }, operator()) as Promise<{ status: string; release_id: string; due_at: string | null }>;
+    const deliveredKeys = (owner: Owner) => sql<{ id: string; recipient_email: string; expires_at: Date }>(`select id, recipient_email, expires_at from access_keys where owner_id = ? and source = 'delivery'`, [owner.id]);
+    const releasedEvents = (owner: Owner) => sql(`select data from events where stream_id = ? and type = 'DeliveryReleased'`, [`delivery-${owner.id}`]);
+
+    /** A delivery service on the running one's store, with a clock the spec moves. */
+    const onFakeClock = async (start: number) => {
+      const { DeliveryService } = await import('./if-im-not-there/delivery.service.js');
+      const { AccessKeysService } = await import('./access-keys.service.js');
+      const keysService = service.app.get(AccessKeysService);
+      const clock = { now: start };
+      const jobs = new Queue<DeliveryTimingJob>(QueueNames.DeliveryTiming, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      const delivery = new DeliveryService({ orm: db.orm, store: keysService.store, keys: keysService, jobs: jobs as never, now: () => new Date(clock.now) });
+      return { delivery, clock, jobs };
+    };
+
+    it('immediately: the due job gives every contact a 30-day key and its e-mail, once, whatever the duplicates', async () => {
+      const owner = await setUp('immediately');
+      const view = await report(owner);
+      expect(view).toMatchObject({ status: 'waiting', due_at: expect.any(String) });
+      await waitFor(async () => (await call(AccessKeysRpc.delivery, {}, owner.token) as { status: string }).status === 'released', 20_000, 'the delivery to be released');
+      // A second report, and the same job queued five more times, change nothing.
+      expect((await report(owner)).status).toBe('released');
+      const deliveryQueue = new Queue<DeliveryTimingJob>(QueueNames.DeliveryTiming, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      const job: DeliveryTimingJob = { subjectType: 'delivery', subjectId: view.release_id, ownerId: owner.id, dueAt: view.due_at!, sharedBy: `${owner.id}@example.com` };
+      for (let i = 0; i < 5; i++) await deliveryQueue.add(QueueNames.DeliveryTiming, job, { jobId: `duplicate-${i}-${owner.id}` });
+      await waitFor(async () => (await deliveryQueue.getJobCounts('wait', 'active', 'delayed')).wait + (await deliveryQueue.getJobCounts('active')).active === 0, 20_000, 'the duplicates to run');
+      await deliveryQueue.close();
+      const keys = await deliveredKeys(owner);
+      expect(keys.map((k) => k.recipient_email).sort()).toEqual([`contact0-${owner.id}@example.com`, `contact1-${owner.id}@example.com`]);
+      for (const key of keys) {
+        expect(new Date(key.expires_at).getTime() - Date.now()).toBeGreaterThan(29 * 86_400_000);
+        expect((await queue.getJob(`key-${key.id}`))?.data).toMatchObject({ sharedBy: `${owner.id}@example.com` });
+      }
+      expect(await releasedEvents(owner)).toHaveLength(1);
+    });
+
+    it('after 30 days, on a fake clock: nothing a millisecond early; then once, of 20 racing jobs', async () => {
+      const owner = await setUp('after_30_days');
+      const start = Date.now();
+      const { delivery, clock, jobs } = await onFakeClock(start);
+      const view = await delivery.trigger(owner.id, `${owner.id}@example.com`, 'trustee-report', {});
+      expect(Date.parse(view.due_at!) - start).toBe(30 * 86_400_000);
+      const job: DeliveryTimingJob = { subjectType: 'delivery', subjectId: view.release_id!, ownerId: owner.id, dueAt: view.due_at!, sharedBy: 'x@example.com' };
+      clock.now = Date.parse(view.due_at!) - 1;
+      expect(await delivery.release(job)).toEqual({ outcome: 'not-due', dueAt: view.due_at });
+      expect(await deliveredKeys(owner)).toEqual([]);
+      clock.now = Date.parse(view.due_at!);
+      const outcomes = await Promise.all(Array.from({ length: 20 }, () => delivery.release(job).catch((e: Error) => ({ outcome: e.name }))));
+      expect(outcomes.filter((o) => o.outcome === 'released')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.outcome !== 'released' && o.outcome !== 'nothing')).toEqual([]);
+      expect(await deliveredKeys(owner)).toHaveLength(2);
+      expect(await releasedEvents(owner)).toHaveLength(1);
+      // Its scheduled job is in the queue, delayed until the due time.
+      const scheduled = await jobs.getJob(`delivery-${view.release_id}-${Date.parse(view.due_at!)}`);
+      expect(await scheduled?.isDelayed()).toBe(true);
+      await scheduled?.remove();
+      await jobs.close();
+    });
+
+    it('“I’m still here”: the owner cancels before it happens, and its job releases nothing; only the owner can', async () => {
+      const owner = await setUp('after_30_days');
+      const { delivery, clock, jobs } = await onFakeClock(Date.now());
+      const view = await delivery.trigger(owner.id, 'x@example.com', 'inactivity', {});
+      expect(await codeOf(call(AccessKeysRpc.cancelDelivery, {}, operator()))).toBe('FORBIDDEN');
+      expect((await call(AccessKeysRpc.cancelDelivery, {}, newOwner().token) as { status: string }).status).toBe('none');
+      expect((await call(AccessKeysRpc.cancelDelivery, {}, owner.token) as { status: string }).status).toBe('cancelled');
+      clock.now += 31 * 86_400_000;
+      expect(await delivery.release({ subjectType: 'delivery', subjectId: view.release_id!, ownerId: owner.id, dueAt: view.due_at!, sharedBy: 'x' })).toEqual({ outcome: 'nothing' });
+      expect(await deliveredKeys(owner)).toEqual([]);
+      await (await jobs.getJob(`delivery-${view.release_id}-${Date.parse(view.due_at!)}`))?.remove();
+      await jobs.close();
+    });
+
+    it('legal verification: nothing is due until an operator verifies; then the worker releases it', async () => {
+      const owner = await setUp('legal_verification', false, 1);
+      expect(await codeOf(call(AccessKeysRpc.reportAbsence, { owner_id: owner.id, owner_email: 'a@example.com' }, owner.token))).toBe('FORBIDDEN');
+      const view = await report(owner);
+      expect(view).toMatchObject({ status: 'awaiting-verification', due_at: null });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await deliveredKeys(owner)).toEqual([]);
+      expect((await call(AccessKeysRpc.verifyDelivery, { owner_id: owner.id, owner_email: `${owner.id}@example.com` }, operator()) as { status: string }).status).toMatch(/waiting|released/);
+      await waitFor(async () => (await deliveredKeys(owner)).length === 1, 20_000, 'the verified delivery to be released');
+      expect(await releasedEvents(owner)).toHaveLength(1);
     });
   });
 

@@ -318,17 +318,22 @@ export class AccessKeysService {
     try {
       await retryOnConflict(5, () => this.deps.orm.em.fork().transactional(async (em) => {
         if (alongside) await alongside(em, metadata);
-        await decideAndAppend(em, this.store, keyDecider, command, { streamId: keyStreamId(command.keyId), streamType: KEY_STREAM_TYPE, metadata });
-        await enqueue(this.deps.keyEmails, {
-          keyId: command.keyId, ownerId: owner.userId, recipientEmail: command.recipient.recipientEmail, recipientName: command.recipient.name, sharedBy: owner.email,
-          sealedKey: sealKeyForMail(this.deps.keyMailSecret, command.keyId, key), expiresAt: command.expiresAt, scopes: command.scopes,
-        }, `key-${command.keyId}`, { removeOnComplete: true });
+        await this.issueKeyIn(em, metadata, command, key, owner.email);
       }));
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw new DomainError('KEY_TAKEN', AccessMessages.keyTaken);
       throw error;
     }
     return { key_id: command.keyId, access_key: key, recipient_email: command.recipient.recipientEmail, expires_at: command.expiresAt, scopes: command.scopes, emailed: true };
+  }
+
+  /** Appends a key and queues its e-mail inside the caller's transaction (a delivery issues several in one). */
+  async issueKeyIn(em: EntityManager, metadata: EventMetadata, command: Extract<KeyCommand, { type: 'IssueKey' }>, key: string, sharedBy: string): Promise<void> {
+    await decideAndAppend(em, this.store, keyDecider, command, { streamId: keyStreamId(command.keyId), streamType: KEY_STREAM_TYPE, metadata });
+    await enqueue(this.deps.keyEmails, {
+      keyId: command.keyId, ownerId: command.ownerId, recipientEmail: command.recipient.recipientEmail, recipientName: command.recipient.name, sharedBy,
+      sealedKey: sealKeyForMail(this.deps.keyMailSecret, command.keyId, key), expiresAt: command.expiresAt, scopes: command.scopes,
+    }, `key-${command.keyId}`, { removeOnComplete: true });
   }
 
   private async endSession(sessionId: string, command: SessionCommand, metadata: EventMetadata): Promise<void> {

@@ -11,8 +11,9 @@ import { mediaHashingProcessor } from './media-hashing.processor.js';
 
 /**
  * The worker: BullMQ processors for background work with retries. It owns no data: what a job
- * finds goes back to the owning service as a command over NATS. Queues: media-hashing now; key
- * e-mails and delivery timing arrive with their issues.
+ * finds goes back to the owning service as a command over NATS. Queue: media-hashing. (Key e-mails
+ * are processed by notifications and delivery timing by access-keys, each next to the state its jobs
+ * change, so a job's effect and its record commit together.)
  */
 const logger = createLogger('worker');
 

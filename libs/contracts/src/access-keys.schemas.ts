@@ -176,7 +176,7 @@ export const accessKeySummarySchema = z.object({
   id: z.uuid(),
   name: z.string().nullable(),
   recipient_email: z.string(),
-  source: z.enum(['request', 'owner', 'contact']),
+  source: z.enum(['request', 'owner', 'contact', 'delivery']),
   request_id: z.uuid().nullable(),
   scopes: z.array(viewSection),
   created_at: z.string(),

@@ -64,8 +64,8 @@ export type AccessRequestStatus = 'pending' | 'approved' | 'declined';
 export type AccessKeyStatus = 'active' | 'expired' | 'revoked';
 export type ViewSessionStatus = 'active' | 'expired' | 'revoked' | 'closed';
 /** How a key came to be: approving a request, or the owner's Generate Keys tab. */
-/** Who a key came from: an approved request, the owner's Generate Keys tab, or an emergency contact's toggle. */
-export type AccessKeySource = 'request' | 'owner' | 'contact';
+/** Who a key came from: an approved request, the owner's Generate Keys tab, an emergency contact's toggle, or a vault delivery. */
+export type AccessKeySource = 'request' | 'owner' | 'contact' | 'delivery';
 /** The key e-mail, as notifications reports it back: queued, sent, or failed after every retry. */
 export type KeyEmailStatus = 'queued' | 'sent' | 'failed';
 

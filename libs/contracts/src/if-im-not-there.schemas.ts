@@ -92,3 +92,15 @@ export type SaveDeliverySettingsPayload = z.output<typeof saveDeliverySettingsBo
 /** A key holder's "If I'm Not There" tab (spec 3: id, created_at, title). */
 export const finalEntriesSchema = z.array(z.object({ id: z.string(), title: z.string(), created_at: z.string() }));
 export type FinalEntries = z.infer<typeof finalEntriesSchema>;
+
+/** The owner's vault delivery, as the If I'm Not There page and the operator see it. */
+export const deliveryViewSchema = z.object({
+  status: z.enum(['none', 'awaiting-verification', 'waiting', 'cancelled', 'released']),
+  release_id: z.string().nullable(),
+  due_at: z.string().nullable().meta({ description: 'When it will be released (null: waiting for legal verification, or none).' }),
+  triggered_at: z.string().nullable(),
+});
+export type DeliveryView = z.infer<typeof deliveryViewSchema>;
+
+/** Operator commands: a trustee's report confirmed, legal documents verified (the CLI resolves the owner by e-mail). */
+export const deliveryOperatorPayloadSchema = z.object({ owner_id: z.uuid(), owner_email: z.email() });

@@ -11,7 +11,7 @@ import {
 import type { LetterEventType } from './letters.js';
 import { portraitSchema, portraitSectionsSchema, savePortraitPayloadSchema } from './portrait.schemas.js';
 import {
-  addContactBodySchema, contactByIdPayloadSchema, contactKeyReplySchema, deliverySettingsSchema, emergencyContactSchema, finalEntriesSchema, removeContactReplySchema,
+  addContactBodySchema, contactByIdPayloadSchema, contactKeyReplySchema, deliveryOperatorPayloadSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, finalEntriesSchema, removeContactReplySchema,
   saveDeliverySettingsBodySchema, setContactKeyPayloadSchema,
 } from './if-im-not-there.schemas.js';
 import {
@@ -201,6 +201,9 @@ export const AccessKeysRpc = {
   saveDeliverySettings: rpc('rpc.access-keys.delivery-settings.save', { payload: saveDeliverySettingsBodySchema, reply: deliverySettingsSchema }),
   /** The owner's, or a key holder's of if-im-not-there: what the viewer's tab lists (titles only). */
   finalEntries: rpc('rpc.access-keys.final-entries', { payload: emptyPayload, reply: finalEntriesSchema }),
+  /** The owner's vault delivery, and cancelling it before it happens. */
+  delivery: rpc('rpc.access-keys.delivery.get', { payload: emptyPayload, reply: deliveryViewSchema }),
+  cancelDelivery: rpc('rpc.access-keys.delivery.cancel', { payload: emptyPayload, reply: deliveryViewSchema }),
   // Viewer: the gateway records each tab a viewer opens (who viewed what and when).
   recordView: rpc('rpc.access-keys.record-view', { payload: recordViewPayloadSchema, reply: z.object({ recorded: z.literal(true) }) }),
   /**
@@ -210,6 +213,8 @@ export const AccessKeysRpc = {
   keyMailState: rpc('rpc.access-keys.key-mail-state', { payload: keyIdPayloadSchema, reply: z.object({ state: z.enum(['active', 'expired', 'revoked', 'unknown']) }) }),
   // Operator commands (ops CLI).
   listPendingForOwner: rpc('rpc.access-keys.op.list-pending', { payload: ownerIdPayloadSchema, reply: accessRequestPageSchema }),
+  reportAbsence: rpc('rpc.access-keys.op.report-absence', { payload: deliveryOperatorPayloadSchema, reply: deliveryViewSchema }),
+  verifyDelivery: rpc('rpc.access-keys.op.verify-delivery', { payload: deliveryOperatorPayloadSchema, reply: deliveryViewSchema }),
   rebuildProjections: rebuildRpc('access-keys'),
 } as const;
 

@@ -46,12 +46,20 @@ export interface HashMediaJob {
   reportToken: string;
 }
 
-/** Fires when something scheduled for a later date (a letter's delivery) is due. */
+/**
+ * Fires when something scheduled for a later date is due: an owner's vault delivery (If I'm Not
+ * There). The job only wakes the owning service (access-keys), whose decider checks the time again:
+ * a job that fires early, twice or after a cancel releases nothing.
+ */
 export interface DeliveryTimingJob {
-  subjectType: 'letter';
+  subjectType: 'delivery';
+  /** The delivery (release) id. */
   subjectId: string;
+  ownerId: string;
   /** ISO timestamp the job was scheduled for (the delay is computed from it). */
   dueAt: string;
+  /** The owner's address, shown in the contacts' key e-mails ("… has shared their Legacy Vault with you"). */
+  sharedBy: string;
 }
 
 export interface JobPayloads {

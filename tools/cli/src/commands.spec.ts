@@ -52,6 +52,16 @@ describe('vault CLI commands', () => {
     expect(calls[1]!.payload).toEqual({ owner_id: 'u-1' });
   });
 
+  it('delivery:report and delivery:verify look the owner up by e-mail, then act for that owner only', async () => {
+    await COMMANDS['delivery:report']!.run(['dad@example.com'], call);
+    await COMMANDS['delivery:verify']!.run(['dad@example.com'], call);
+    expect(calls.map((c) => c.pattern)).toEqual([
+      IdentityRpc.findUserByEmail.subject, 'rpc.access-keys.op.report-absence', IdentityRpc.findUserByEmail.subject, 'rpc.access-keys.op.verify-delivery',
+    ]);
+    expect(calls[1]!.payload).toEqual({ owner_id: 'u-1', owner_email: expect.any(String) });
+    await expect(COMMANDS['delivery:report']!.run([], call)).rejects.toBeInstanceOf(UsageError);
+  });
+
   it('access:resend-email refuses what is not a key id before calling anything', async () => {
     await expect(COMMANDS['access:resend-email']!.run(['not-a-key'], call)).rejects.toBeInstanceOf(UsageError);
     expect(calls).toHaveLength(0);

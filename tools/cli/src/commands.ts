@@ -54,6 +54,22 @@ export const COMMANDS: Record<string, CommandSpec> = {
       return call(AccessKeysRpc.listPendingForOwner, { owner_id: owner.id });
     },
   },
+  'delivery:report': {
+    usage: 'delivery:report <email>',
+    summary: "a trustee's report, confirmed: start the owner's vault delivery as their settings describe",
+    async run(args, call) {
+      const owner = await call(IdentityRpc.findUserByEmail, { email: requireArg(args, 0, 'email') });
+      return call(AccessKeysRpc.reportAbsence, { owner_id: owner.id, owner_email: owner.email });
+    },
+  },
+  'delivery:verify': {
+    usage: 'delivery:verify <email>',
+    summary: "the legal documents are checked: let the owner's delivery that waits for verification go ahead",
+    async run(args, call) {
+      const owner = await call(IdentityRpc.findUserByEmail, { email: requireArg(args, 0, 'email') });
+      return call(AccessKeysRpc.verifyDelivery, { owner_id: owner.id, owner_email: owner.email });
+    },
+  },
   'access:resend-email': {
     usage: 'access:resend-email <keyId>',
     summary: "retry a key e-mail whose job failed (never sends a key twice)",

@@ -1,15 +1,19 @@
 import { Controller } from '@nestjs/common';
 import {
-  AccessKeysRpc, type ContactKeyReply, type DeliverySettings, type EmergencyContact, type FinalEntries, type PayloadOf, type RequestMeta,
+  AccessKeysRpc, type ContactKeyReply, type DeliverySettings, type DeliveryView, type EmergencyContact, type FinalEntries, type PayloadOf, type RequestMeta,
 } from '@lv/contracts';
-import type { Caller } from '@lv/platform/auth';
-import { CurrentCaller, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
+import { ownerOf, type Caller } from '@lv/platform/auth';
+import { CurrentCaller, OperatorOnly, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
+import { DeliveryService } from './delivery.service.js';
 import { IfImNotThereService } from './if-im-not-there.service.js';
 
 /** If I'm Not There on NATS: the owner's contacts, their keys and the delivery settings; the viewer's tab. */
 @Controller()
 export class IfImNotThereController {
-  constructor(private readonly ifImNotThere: IfImNotThereService) {}
+  constructor(
+    private readonly ifImNotThere: IfImNotThereService,
+    private readonly delivery: DeliveryService,
+  ) {}
 
   @Readers('owner')
   @RpcHandler(AccessKeysRpc.listContacts)
@@ -52,4 +56,34 @@ export class IfImNotThereController {
   finalEntries(@CurrentCaller() caller: Caller): Promise<FinalEntries> {
     return this.ifImNotThere.finalEntries(caller);
   }
+
+  @Readers('owner')
+  @RpcHandler(AccessKeysRpc.delivery)
+  deliveryView(@CurrentCaller() caller: Caller): Promise<DeliveryView> {
+    return this.delivery.view(ownerOf(caller).userId);
+  }
+
+  /** "I'm still here": the owner stops a delivery before it happens. */
+  @Writers('owner')
+  @RpcHandler(AccessKeysRpc.cancelDelivery)
+  cancelDelivery(@CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<DeliveryView> {
+    const owner = ownerOf(caller);
+    return this.delivery.cancel(owner.userId, { actor: { kind: 'user', id: owner.userId }, correlationId: meta.requestId });
+  }
+
+  /** A trustee's report, confirmed by an operator (ops CLI): starts the delivery the owner's settings describe. */
+  @OperatorOnly()
+  @RpcHandler(AccessKeysRpc.reportAbsence)
+  reportAbsence(@RpcPayload() { owner_id, owner_email }: PayloadOf<typeof AccessKeysRpc.reportAbsence>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<DeliveryView> {
+    return this.delivery.trigger(owner_id, owner_email, 'trustee-report', { actor: { kind: 'operator', id: operatorId(caller) }, correlationId: meta.requestId });
+  }
+
+  /** An administrator has checked the legal documents (ops CLI). */
+  @OperatorOnly()
+  @RpcHandler(AccessKeysRpc.verifyDelivery)
+  verifyDelivery(@RpcPayload() { owner_id, owner_email }: PayloadOf<typeof AccessKeysRpc.verifyDelivery>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<DeliveryView> {
+    return this.delivery.verify(owner_id, owner_email, { actor: { kind: 'operator', id: operatorId(caller) }, correlationId: meta.requestId });
+  }
 }
+
+const operatorId = (caller: Caller) => (caller.kind === 'operator' ? caller.userId : 'unknown');

@@ -122,3 +122,8 @@ export async function findDeliverySettings(em: EntityManager, ownerId: string): 
   if (!row) return { ...DEFAULT_DELIVERY_SETTINGS, updated_at: null };
   return { ...row, updated_at: new Date(row.updated_at).toISOString() };
 }
+
+/** Who a delivery gives a key: every contact of the owner, read inside the delivery's transaction. */
+export function findContactsForDelivery(em: EntityManager, ownerId: string): Promise<{ name: string; email: string }[]> {
+  return em.execute<{ name: string; email: string }[]>(`select name, email from emergency_contacts where owner_id = ? order by created_at, id`, [ownerId]);
+}

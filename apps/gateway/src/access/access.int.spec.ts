@@ -86,6 +86,8 @@ const OWNER_ROUTES: readonly [InjectOptions['method'], string][] = [
   ['PUT', `/api/if-im-not-there/contacts/${REQUEST_ID}/access-key`],
   ['GET', '/api/if-im-not-there/delivery-settings'],
   ['PUT', '/api/if-im-not-there/delivery-settings'],
+  ['GET', '/api/if-im-not-there/delivery'],
+  ['POST', '/api/if-im-not-there/delivery/cancel'],
 ];
 const VIEWER_ROUTES = ['/api/view/session', '/api/view/entries/letters'];
 

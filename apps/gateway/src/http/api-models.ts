@@ -6,7 +6,7 @@ import {
   courtDocumentSchema, courtFileLinkBodySchema, courtFileLinkSchema, courtUploadTicketSchema, evidenceEntrySummarySchema, evidencePublicKeysSchema,
   setKeyEvidenceBodySchema, signedEvidenceHeadSchema, startCourtUploadBodySchema,
   credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
-  addContactBodySchema, contactKeyReplySchema, deliverySettingsSchema, emergencyContactSchema, removeContactReplySchema, saveDeliverySettingsBodySchema,
+  addContactBodySchema, contactKeyReplySchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, removeContactReplySchema, saveDeliverySettingsBodySchema,
   setContactKeyBodySchema,
   playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
@@ -46,6 +46,7 @@ export class SetContactKeyDto {}
 export class ContactKeyReplyDto {}
 export class RemoveContactReplyDto {}
 export class DeliverySettingsDto {}
+export class DeliveryViewDto {}
 export class SaveDeliverySettingsDto {}
 export class SavePortraitDto {}
 export class StartCourtUploadDto {}
@@ -110,6 +111,7 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [ContactKeyReplyDto, { schema: contactKeyReplySchema, io: 'output' }],
   [RemoveContactReplyDto, { schema: removeContactReplySchema, io: 'output' }],
   [DeliverySettingsDto, { schema: deliverySettingsSchema, io: 'output' }],
+  [DeliveryViewDto, { schema: deliveryViewSchema, io: 'output' }],
   [SaveDeliverySettingsDto, { schema: saveDeliverySettingsBodySchema, io: 'input' }],
   [SavePortraitDto, { schema: savePortraitBodySchema, io: 'input' }],
   [StartCourtUploadDto, { schema: startCourtUploadBodySchema, io: 'input' }],

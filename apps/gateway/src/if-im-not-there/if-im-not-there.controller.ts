@@ -2,12 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put } fro
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   AccessKeysRpc, addContactBodySchema, IfImNotThereMessages, saveDeliverySettingsBodySchema, setContactKeyBodySchema, type ContactKeyReply, type DeliverySettings,
-  type EmergencyContact,
+  type DeliveryView, type EmergencyContact,
 } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { idParam, parseAccessBody } from '../access/access-body.js';
 import {
-  AddContactDto, ContactKeyReplyDto, DeliverySettingsDto, EmergencyContactDto, ErrorBodyDto, RemoveContactReplyDto, SaveDeliverySettingsDto, SetContactKeyDto,
+  AddContactDto, ContactKeyReplyDto, DeliverySettingsDto, DeliveryViewDto, EmergencyContactDto, ErrorBodyDto, RemoveContactReplyDto, SaveDeliverySettingsDto, SetContactKeyDto,
 } from '../http/api-models.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
@@ -72,5 +72,20 @@ export class IfImNotThereController {
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a timing not offered, a malformed trustee e-mail, a field over its limit.' })
   async saveDeliverySettings(@Body() body: unknown, @CallCtx() call: CallContext): Promise<DeliverySettings> {
     return this.rpc.call(AccessKeysRpc.saveDeliverySettings, parseAccessBody(saveDeliverySettingsBodySchema, body), call);
+  }
+
+  @Get('delivery')
+  @ApiOkResponse({ type: DeliveryViewDto, description: 'Whether a delivery of the caller’s vault has started, and when it is due.' })
+  async delivery(@CallCtx() call: CallContext): Promise<DeliveryView> {
+    return this.rpc.call(AccessKeysRpc.delivery, {}, call);
+  }
+
+  /** "I'm still here": stops a delivery that has started, before it happens. */
+  @Post('delivery/cancel')
+  @HttpCode(200)
+  @ApiOkResponse({ type: DeliveryViewDto, description: 'Cancelled (or there was nothing to cancel).' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the vault has already been delivered.' })
+  async cancelDelivery(@CallCtx() call: CallContext): Promise<DeliveryView> {
+    return this.rpc.call(AccessKeysRpc.cancelDelivery, {}, call);
   }
 }

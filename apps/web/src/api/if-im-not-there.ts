@@ -1,9 +1,10 @@
-import type { AddContactRequest, ContactKeyReply, DeliverySettings, EmergencyContact, SaveDeliverySettingsRequest } from '@lv/contracts';
+import type { AddContactRequest, ContactKeyReply, DeliverySettings, DeliveryView, EmergencyContact, SaveDeliverySettingsRequest } from '@lv/contracts';
 import { api } from './api.js';
 
 export const ifImNotThereKeys = {
   contacts: ['if-im-not-there', 'contacts'] as const,
   settings: ['if-im-not-there', 'delivery-settings'] as const,
+  delivery: ['if-im-not-there', 'delivery'] as const,
 };
 
 export function fetchContacts(signal?: AbortSignal): Promise<EmergencyContact[]> {
@@ -30,4 +31,14 @@ export function fetchDeliverySettings(signal?: AbortSignal): Promise<DeliverySet
 
 export function saveDeliverySettings(settings: SaveDeliverySettingsRequest): Promise<DeliverySettings> {
   return api.request<DeliverySettings>('/api/if-im-not-there/delivery-settings', { method: 'PUT', body: settings });
+}
+
+/** Whether a delivery of the vault has started, and when it is due. */
+export function fetchDelivery(signal?: AbortSignal): Promise<DeliveryView> {
+  return api.get<DeliveryView>('/api/if-im-not-there/delivery', { signal });
+}
+
+/** "I'm still here": stops a delivery before it happens. */
+export function cancelDelivery(): Promise<DeliveryView> {
+  return api.request<DeliveryView>('/api/if-im-not-there/delivery/cancel', { method: 'POST' });
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { DEFAULT_DELIVERY_SETTINGS, IfImNotThereMessages as M, type DeliverySettings, type EmergencyContact } from '@lv/contracts';
+import { DEFAULT_DELIVERY_SETTINGS, IfImNotThereMessages as M, type DeliverySettings, type DeliveryView, type EmergencyContact } from '@lv/contracts';
 import { jsonResponse as json, quietConsole, renderApp, resetApp } from '../../test/app-harness.js';
 
 // /if-im-not-there in the whole app, the gateway replaced by an in-memory stand-in behind fetch.
@@ -8,6 +8,7 @@ import { jsonResponse as json, quietConsole, renderApp, resetApp } from '../../t
 function fakeGateway() {
   const contacts: EmergencyContact[] = [];
   let settings: DeliverySettings = { ...DEFAULT_DELIVERY_SETTINGS, updated_at: null };
+  let delivery: DeliveryView = { status: 'none', release_id: null, due_at: null, triggered_at: null };
   const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
   const failing = new Set<string>();
   const handler = async (input: string, init: RequestInit = {}) => {
@@ -40,13 +41,23 @@ function fakeGateway() {
       return json(200, { id: removeMatch[1], removed: true });
     }
     if (path === '/api/if-im-not-there/delivery-settings' && method === 'GET') return json(200, settings);
+    if (path === '/api/if-im-not-there/delivery' && method === 'GET') return json(200, delivery);
+    if (path === '/api/if-im-not-there/delivery/cancel' && method === 'POST') {
+      delivery = { ...delivery, status: 'cancelled' };
+      return json(200, delivery);
+    }
     if (path === '/api/if-im-not-there/delivery-settings' && method === 'PUT') {
       settings = { ...(body as Omit<DeliverySettings, 'updated_at'>), updated_at: '2026-11-25T11:00:00.000Z' };
       return json(200, settings);
     }
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
   };
-  return { contacts, calls, failing, fetch: jest.fn(handler), settings: () => settings };
+  return {
+    contacts, calls, failing, fetch: jest.fn(handler), settings: () => settings,
+    startDelivery: (view: DeliveryView) => {
+      delivery = view;
+    },
+  };
 }
 
 let gateway: ReturnType<typeof fakeGateway>;
@@ -153,5 +164,23 @@ describe("If I'm Not There (/if-im-not-there and /gone)", () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save Settings' }));
     await screen.findByText(M.saveSettingsFailed);
     expect((within(form).getByLabelText('Final Thoughts') as HTMLTextAreaElement).value).toBe('Kept.');
+  });
+
+  it('says when a delivery has started and when it is due, and "I’m Still Here" stops it', async () => {
+    gateway.startDelivery({ status: 'waiting', release_id: 'r1', due_at: '2026-12-25T10:00:00.000Z', triggered_at: '2026-11-25T10:00:00.000Z' });
+    renderApp('/if-im-not-there');
+    const status = await screen.findByRole('status', { name: 'Delivery status' });
+    expect(status.textContent).toContain('receive their keys on 25 December 2026');
+    fireEvent.click(within(status).getByRole('button', { name: "I'm Still Here" }));
+    await screen.findByText('Delivery stopped');
+    await waitFor(() => expect(screen.getByRole('status', { name: 'Delivery status' }).textContent).toContain('The last delivery was stopped.'));
+    expect(gateway.calls.some((c) => c.method === 'POST' && c.path === '/api/if-im-not-there/delivery/cancel')).toBe(true);
+  });
+
+  it('shows no delivery when none has started', async () => {
+    renderApp('/if-im-not-there');
+    const status = await screen.findByRole('status', { name: 'Delivery status' });
+    expect(status.textContent).toContain('No delivery has started.');
+    expect(within(status).queryByRole('button')).toBeNull();
   });
 });

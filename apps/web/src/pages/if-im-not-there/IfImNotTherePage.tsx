@@ -10,6 +10,7 @@ import { LoadFailed } from '../../components/ui/load-failed.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { DeliverySettingsForm } from './DeliverySettingsForm.js';
+import { DeliveryStatus } from './DeliveryStatus.js';
 import { EmergencyContacts } from './EmergencyContacts.js';
 
 const SECTIONS = [
@@ -50,7 +51,10 @@ export function IfImNotTherePage() {
       </PageSection>
 
       <PageSection id="delivery-settings" title="Delivery Settings" description="How and when your vault is handed over.">
-        <SettingsLoader />
+        <div className="flex flex-col gap-6">
+          <DeliveryStatus />
+          <SettingsLoader />
+        </div>
       </PageSection>
 
       <PageSection id="your-legacy" title="Your Legacy" description="What you are leaving, at a glance.">

@@ -1,0 +1,123 @@
+import { deciderSpecification } from '@lv/testing';
+import type { DeliveryTiming } from '@lv/contracts';
+import { deliveryDecider, type DeliveryCommand, type DeliveryEvent, type DeliveryState } from './delivery-release.decider.js';
+
+const spec = deciderSpecification(deliveryDecider);
+const owner = '6f1c9a52-3a8e-4d52-9a55-0f7f3b1f8c11';
+const release = 'a1b2c3d4-0000-4000-8000-000000000001';
+const DAY = 24 * 3600 * 1000;
+const t0 = '2026-11-25T10:00:00.000Z';
+const at = (days: number, ms = 0) => new Date(Date.parse(t0) + days * DAY + ms).toISOString();
+
+const trigger = (timing: DeliveryTiming, requireLegalVerification = false, now = t0): DeliveryCommand => ({
+  type: 'TriggerDelivery', releaseId: release, ownerId: owner, trigger: 'trustee-report', timing, requireLegalVerification, now,
+});
+const triggered = (timing: DeliveryTiming, dueAt: string | null, needsVerification = false): DeliveryEvent => ({
+  type: 'DeliveryTriggered', data: { releaseId: release, ownerId: owner, trigger: 'trustee-report', timing, needsVerification, dueAt, triggeredAt: t0 },
+});
+const releaseAt = (now: string, releaseId = release): DeliveryCommand => ({ type: 'ReleaseDelivery', ownerId: owner, releaseId, keyIds: ['k1'], now });
+const released = (dueAt: string, releasedAt: string): DeliveryEvent => ({ type: 'DeliveryReleased', data: { releaseId: release, ownerId: owner, keyIds: ['k1'], dueAt, releasedAt } });
+
+describe('delivery decider', () => {
+  it('immediately: due at the trigger, released then', () => {
+    spec.given([]).when(trigger('immediately')).then([triggered('immediately', t0)]);
+    spec.given([triggered('immediately', t0)]).when(releaseAt(t0)).then([released(t0, t0)]);
+  });
+
+  it('after 30 days: never a millisecond early', () => {
+    spec.given([]).when(trigger('after_30_days')).then([triggered('after_30_days', at(30))]);
+    spec.given([triggered('after_30_days', at(30))]).when(releaseAt(at(30, -1))).thenThrows('CONFLICT');
+    spec.given([triggered('after_30_days', at(30))]).when(releaseAt(at(30))).then([released(at(30), at(30))]);
+  });
+
+  it('legal verification: nothing is due until an administrator verifies; then due at once (or at the 30 days, whichever is later)', () => {
+    spec.given([]).when(trigger('legal_verification')).then([triggered('legal_verification', null, true)]);
+    spec.given([triggered('legal_verification', null, true)]).when(releaseAt(at(400))).then([]);
+    const verified: DeliveryEvent = { type: 'DeliveryVerified', data: { releaseId: release, ownerId: owner, dueAt: at(2), verifiedAt: at(2) } };
+    spec.given([triggered('legal_verification', null, true)]).when({ type: 'VerifyDelivery', ownerId: owner, now: at(2) }).then([verified]);
+    spec.given([triggered('legal_verification', null, true), verified]).when(releaseAt(at(2))).then([released(at(2), at(2))]);
+    // 30 days and "require legal verification": verified on day 2, due on day 30.
+    spec.given([]).when(trigger('after_30_days', true)).then([triggered('after_30_days', null, true)]);
+    spec.given([triggered('after_30_days', null, true)]).when({ type: 'VerifyDelivery', ownerId: owner, now: at(2) })
+      .then([{ type: 'DeliveryVerified', data: { releaseId: release, ownerId: owner, dueAt: at(30), verifiedAt: at(2) } }]);
+  });
+
+  it('released exactly once: a duplicate job, a retry or a second report changes nothing', () => {
+    const history = [triggered('immediately', t0), released(t0, t0)];
+    spec.given(history).when(releaseAt(at(1))).then([]);
+    spec.given(history).when(trigger('immediately', false, at(1))).then([]);
+    spec.given(history).when({ type: 'CancelDelivery', ownerId: owner, now: at(1) }).thenThrows('CONFLICT');
+  });
+
+  it('cancelled by the owner before it happens: its job finds nothing to release', () => {
+    const cancelled: DeliveryEvent = { type: 'DeliveryCancelled', data: { releaseId: release, ownerId: owner, cancelledAt: at(1) } };
+    spec.given([triggered('after_30_days', at(30))]).when({ type: 'CancelDelivery', ownerId: owner, now: at(1) }).then([cancelled]);
+    spec.given([triggered('after_30_days', at(30)), cancelled]).when(releaseAt(at(31))).then([]);
+    // A job of an earlier delivery never releases a later one.
+    spec.given([triggered('immediately', t0)]).when(releaseAt(t0, 'b0000000-0000-4000-8000-000000000009')).then([]);
+  });
+});
+
+/** A seeded PRNG (mulberry32): the same seed replays the same run. */
+function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('delivery decider on a fake clock: 2,000 random histories', () => {
+  it('never releases early, never twice, never a cancelled or unverified delivery', () => {
+    const seed = Number(process.env.DELIVERY_SEED ?? Date.now() % 1_000_000);
+    const random = prng(seed);
+    const timings: DeliveryTiming[] = ['immediately', 'after_30_days', 'legal_verification'];
+    let releases = 0;
+    for (let run = 0; run < 2000; run++) {
+      let state: DeliveryState = deliveryDecider.initialState();
+      let clock = Date.parse(t0);
+      const events: DeliveryEvent[] = [];
+      let generation = 0;
+      for (let step = 0; step < 25; step++) {
+        // Time moves forward by up to 20 days, or not at all (a duplicate job in the same instant).
+        clock += random() < 0.3 ? 0 : Math.floor(random() * 20 * DAY);
+        const now = new Date(clock).toISOString();
+        const roll = random();
+        const releaseId = `r-${generation}`;
+        const command: DeliveryCommand =
+          roll < 0.2 ? { type: 'TriggerDelivery', releaseId: `r-${++generation}`, ownerId: owner, trigger: 'inactivity', timing: timings[Math.floor(random() * 3)]!, requireLegalVerification: random() < 0.3, now }
+            : roll < 0.3 ? { type: 'VerifyDelivery', ownerId: owner, now }
+              : roll < 0.4 ? { type: 'CancelDelivery', ownerId: owner, now }
+                // Jobs for the current delivery, and stale ones of earlier deliveries.
+                : { type: 'ReleaseDelivery', ownerId: owner, releaseId: random() < 0.8 ? (state.releaseId ?? releaseId) : `r-${Math.floor(random() * (generation + 1))}`, keyIds: [], now };
+        let produced: DeliveryEvent[] = [];
+        try {
+          produced = deliveryDecider.decide(command, state);
+        } catch {
+          produced = [];
+        }
+        for (const event of produced) {
+          state = deliveryDecider.evolve(state, event);
+          events.push(event);
+        }
+      }
+      const releasedEvents = events.filter((e) => e.type === 'DeliveryReleased');
+      releases += releasedEvents.length;
+      expect({ seed, run, released: releasedEvents.length }).toEqual({ seed, run, released: Math.min(releasedEvents.length, 1) });
+      for (const e of releasedEvents) {
+        if (e.type !== 'DeliveryReleased') continue;
+        const triggeredEvent = events.find((t) => t.type === 'DeliveryTriggered' && t.data.releaseId === e.data.releaseId);
+        expect(triggeredEvent).toBeDefined();
+        if (triggeredEvent?.type !== 'DeliveryTriggered') continue;
+        const early = Date.parse(e.data.releasedAt) < Date.parse(e.data.dueAt);
+        const beforeThirtyDays = triggeredEvent.data.timing === 'after_30_days' && Date.parse(e.data.releasedAt) < Date.parse(triggeredEvent.data.triggeredAt) + 30 * DAY;
+        const unverified = triggeredEvent.data.needsVerification && !events.some((v) => v.type === 'DeliveryVerified' && v.data.releaseId === e.data.releaseId);
+        const cancelled = events.some((c) => c.type === 'DeliveryCancelled' && c.data.releaseId === e.data.releaseId);
+        expect({ seed, run, early, beforeThirtyDays, unverified, cancelled }).toEqual({ seed, run, early: false, beforeThirtyDays: false, unverified: false, cancelled: false });
+      }
+    }
+    // The runs did reach releases, so the checks above were exercised.
+    expect(releases).toBeGreaterThan(100);
+  });
+});

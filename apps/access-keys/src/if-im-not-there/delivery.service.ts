@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { VIEW_SECTIONS, type DeliveryTimingJob, type DeliveryView } from '@lv/contracts';
+import { decideAndAppend, foldEvents, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
+import { enqueue, type TypedQueue } from '@lv/platform/queues';
+import type { AccessKeysService } from '../access-keys.service.js';
+import { hashAccessKey } from '../secrets.js';
+import {
+  DELIVERY_STREAM_TYPE, deliveryDecider, deliveryStreamId, isDue, type DeliveryCommand, type DeliveryEvent, type DeliveryState, type DeliveryTrigger,
+} from './delivery-release.decider.js';
+import { findContactsForDelivery, findDeliverySettings } from './if-im-not-there.projections.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+/** The keys a delivery gives the emergency contacts: as long as a view session (spec: 30 days). */
+export const DELIVERED_KEY_DAYS = 30;
+
+export interface DeliveryDeps {
+  orm: MikroORM;
+  store: EventStore;
+  keys: AccessKeysService;
+  /** The delivery-timing queue: one delayed job per due time, id `delivery-<releaseId>-<dueMs>`. */
+  jobs: TypedQueue<DeliveryTimingJob>;
+  /** The clock, injected so the specs can move time (the decider itself reads none). */
+  now?: () => Date;
+}
+
+
+export type ReleaseOutcome = { outcome: 'released'; keyIds: string[] } | { outcome: 'not-due'; dueAt: string } | { outcome: 'nothing' };
+
+/**
+ * Vault delivery, the state machine of delivery-release.decider.ts driven by delayed BullMQ jobs.
+ * A trigger (or a verification) commits with its job queued inside the transaction, so a committed
+ * due time always has a job; a job whose delivery did not commit finds nothing to do. A due job
+ * issues every emergency contact a key (e-mail jobs included) and records the release in one
+ * transaction, conditional on the stream's version: of any number of racing or repeated jobs, one
+ * commits and the others roll back. No plan check runs here: a lapsed plan never blocks a release.
+ */
+export class DeliveryService {
+  constructor(private readonly deps: DeliveryDeps) {}
+
+  private now(): string {
+    return (this.deps.now?.() ?? new Date()).toISOString();
+  }
+
+  async view(ownerId: string): Promise<DeliveryView> {
+    const { state } = await this.state(this.deps.orm.em.fork(), ownerId);
+    return { status: state.status, release_id: state.releaseId, due_at: state.dueAt, triggered_at: state.triggeredAt };
+  }
+
+  /** A trustee's report an operator confirmed, or the owner's inactivity: starts the delivery the owner's settings describe. */
+  async trigger(ownerId: string, sharedBy: string, trigger: DeliveryTrigger, metadata: EventMetadata): Promise<DeliveryView> {
+    const settings = await findDeliverySettings(this.deps.orm.em.fork(), ownerId);
+    await this.decide(ownerId, sharedBy, metadata, {
+      type: 'TriggerDelivery', releaseId: randomUUID(), ownerId, trigger, timing: settings.delivery_timing, requireLegalVerification: settings.require_legal_verification, now: this.now(),
+    });
+    return this.view(ownerId);
+  }
+
+  /** An administrator has checked the legal documents. */
+  async verify(ownerId: string, sharedBy: string, metadata: EventMetadata): Promise<DeliveryView> {
+    await this.decide(ownerId, sharedBy, metadata, { type: 'VerifyDelivery', ownerId, now: this.now() });
+    return this.view(ownerId);
+  }
+
+  /** The owner, before it happens ("I'm still here"). */
+  async cancel(ownerId: string, metadata: EventMetadata): Promise<DeliveryView> {
+    await this.decide(ownerId, '', metadata, { type: 'CancelDelivery', ownerId, now: this.now() });
+    return this.view(ownerId);
+  }
+
+  /**
+   * The due job. Not due yet (an early or clock-skewed job): nothing happens and the caller schedules
+   * it again. Due: every contact of the owner gets a key valid 30 days, and the release is recorded
+   * in the same transaction, which commits only if the delivery's stream is still at the version read.
+   */
+  async release(job: DeliveryTimingJob): Promise<ReleaseOutcome> {
+    const metadata: EventMetadata = { actor: { kind: 'system', id: 'delivery-timing' }, correlationId: `delivery-${job.subjectId}` };
+    return retryOnConflict(3, () => this.deps.orm.em.fork().transactional(async (em): Promise<ReleaseOutcome> => {
+      const now = this.now();
+      const { state, version } = await this.state(em, job.ownerId);
+      if (state.releaseId !== job.subjectId || state.status !== 'waiting') return { outcome: 'nothing' };
+      if (!isDue(state, now)) return { outcome: 'not-due', dueAt: state.dueAt! };
+      const expiresAt = new Date(Date.parse(now) + DELIVERED_KEY_DAYS * DAY_MS).toISOString();
+      const keyIds: string[] = [];
+      for (const contact of await findContactsForDelivery(em, job.ownerId)) {
+        const keyId = randomUUID();
+        const key = randomUUID();
+        await this.deps.keys.issueKeyIn(em, metadata, {
+          type: 'IssueKey', keyId, ownerId: job.ownerId, keyHash: hashAccessKey(key), source: 'delivery', requestId: null, scopes: [...VIEW_SECTIONS], expiresAt,
+          recipient: { recipientEmail: contact.email, name: contact.name }, now,
+        }, key, job.sharedBy);
+        keyIds.push(keyId);
+      }
+      await decideAndAppend(em, this.deps.store, deliveryDecider, { type: 'ReleaseDelivery', ownerId: job.ownerId, releaseId: job.subjectId, keyIds, now }, {
+        streamId: deliveryStreamId(job.ownerId), streamType: DELIVERY_STREAM_TYPE, metadata, expectedVersion: version,
+      });
+      return { outcome: 'released', keyIds };
+    }));
+  }
+
+  /**
+   * Queues the job that wakes the delivery at its due time (inside the caller's transaction, before
+   * its commit). `attempt` names a re-scheduled job (one that woke early), so its id is new.
+   */
+  async schedule(job: DeliveryTimingJob, attempt = 0): Promise<void> {
+    const delay = Math.max(0, Date.parse(job.dueAt) - Date.now());
+    await enqueue(this.deps.jobs, job, `delivery-${job.subjectId}-${Date.parse(job.dueAt)}${attempt ? `-again${attempt}` : ''}`, { delay });
+  }
+
+  private async decide(ownerId: string, sharedBy: string, metadata: EventMetadata, command: DeliveryCommand): Promise<void> {
+    await retryOnConflict(5, () => this.deps.orm.em.fork().transactional(async (em) => {
+      const result = await decideAndAppend(em, this.deps.store, deliveryDecider, command, { streamId: deliveryStreamId(ownerId), streamType: DELIVERY_STREAM_TYPE, metadata });
+      const { state } = result;
+      if (result.events.length && state.status === 'waiting' && state.dueAt) {
+        await this.schedule({ subjectType: 'delivery', subjectId: state.releaseId!, ownerId, dueAt: state.dueAt, sharedBy });
+      }
+    }));
+  }
+
+  private async state(em: EntityManager, ownerId: string): Promise<{ state: DeliveryState; version: number }> {
+    const { events, version } = await this.deps.store.readStream<DeliveryEvent>(em, deliveryStreamId(ownerId));
+    return { state: foldEvents(deliveryDecider, events.map((e) => ({ type: e.type, data: e.data }) as DeliveryEvent)), version };
+  }
+}

@@ -14,6 +14,9 @@ import { IfImNotThereController } from './if-im-not-there/if-im-not-there.contro
 import { IfImNotThereService } from './if-im-not-there/if-im-not-there.service.js';
 import { accessKeysMigrations } from './migrations.js';
 
+/** How long a due job waits, retrying, for the transaction that queued it to become visible. */
+const DELIVERY_VISIBILITY_WINDOW_MS = 120_000;
+
 /**
  * access-keys: family access, and If I'm Not There's contacts and delivery settings. Mints viewer tokens (it alone holds their private key), queues each key's
  * e-mail for notifications, and reads notifications' events back to show each key's e-mail status.
@@ -59,12 +62,15 @@ export const accessKeysService = defineService({
     const ifImNotThere = new IfImNotThereService({ orm: core.orm, store: service.store, keys: service });
     // Vault delivery: its due jobs are processed here, by the service that owns the state machine.
     const deliveryJobs = createQueue<DeliveryTimingJob>(QueueNames.DeliveryTiming, producer);
-    const delivery = new DeliveryService({ orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs });
+    const delivery = new DeliveryService({ orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs, keyEmails });
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'access-keys' });
     const deliveryWorker = createWorker<DeliveryTimingJob>(QueueNames.DeliveryTiming, async (job) => {
       const result = await delivery.release(job.data);
       // Woken before its time (clock skew, a due time moved later): sleep again until it is due.
       if (result.outcome === 'not-due') await delivery.schedule({ ...job.data, dueAt: result.dueAt }, job.attemptsMade + Date.now());
+      // Queued inside a transaction that may not have committed yet: try again shortly (with backoff)
+      // while the job is young; an old one is stale (its delivery was replaced) and ends here.
+      if (result.outcome === 'unknown' && Date.now() - job.timestamp < DELIVERY_VISIBILITY_WINDOW_MS) throw new Error('the delivery is not visible yet');
       return result.outcome;
     }, workerConnection, {
       autorun: false,

@@ -474,9 +474,21 @@ describe('access-keys service over NATS', () => {
       expect((await call(AccessKeysRpc.cancelDelivery, {}, owner.token) as { status: string }).status).toBe('cancelled');
       clock.now += 31 * 86_400_000;
       expect(await delivery.release({ subjectType: 'delivery', subjectId: view.release_id!, ownerId: owner.id, dueAt: view.due_at!, sharedBy: 'x' })).toEqual({ outcome: 'nothing' });
+      // A job naming a delivery the stream does not show (not committed yet, or stale) is not released either.
+      expect(await delivery.release({ subjectType: 'delivery', subjectId: randomUUID(), ownerId: owner.id, dueAt: view.due_at!, sharedBy: 'x' })).toEqual({ outcome: 'unknown' });
       expect(await deliveredKeys(owner)).toEqual([]);
       await (await jobs.getJob(`delivery-${view.release_id}-${Date.parse(view.due_at!)}`))?.remove();
       await jobs.close();
+    });
+
+    it('/test-vault-delivery’s checks run against this service: its queue and worker pass; no notifications here, so no key e-mail worker', async () => {
+      const owner = await setUp('after_30_days', false, 1);
+      const checks = await call(AccessKeysRpc.deliveryChecks, {}, owner.token) as { name: string; passed: boolean }[];
+      expect(Object.fromEntries(checks.map((c) => [c.name, c.passed]))).toEqual({
+        'Delivery settings load': true, 'Emergency contacts ready': true, 'Delivery timing queue reachable': true, 'Delivery worker running': true,
+        'Key e-mail worker running': false, 'Never released early': true, 'Released exactly once': true,
+      });
+      expect((await call(AccessKeysRpc.deliveryChecks, {}, newOwner().token) as { name: string; passed: boolean }[]).find((c) => c.name === 'Emergency contacts ready')?.passed).toBe(false);
     });
 
     it('legal verification: nothing is due until an operator verifies; then the worker releases it', async () => {
@@ -487,7 +499,8 @@ describe('access-keys service over NATS', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await deliveredKeys(owner)).toEqual([]);
       expect((await call(AccessKeysRpc.verifyDelivery, { owner_id: owner.id, owner_email: `${owner.id}@example.com` }, operator()) as { status: string }).status).toMatch(/waiting|released/);
-      await waitFor(async () => (await deliveredKeys(owner)).length === 1, 20_000, 'the verified delivery to be released');
+      // Its job may run before the verification commits (it is queued inside the transaction): it retries until visible.
+      await waitFor(async () => (await deliveredKeys(owner)).length === 1, 30_000, 'the verified delivery to be released');
       expect(await releasedEvents(owner)).toHaveLength(1);
     });
   });

@@ -166,6 +166,7 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/if-im-not-there/contacts': 'the caller’s own contacts; the token is the only input',
   'GET /api/if-im-not-there/delivery-settings': 'the caller’s own delivery settings; the token is the only input',
   'GET /api/if-im-not-there/delivery': 'the caller’s own delivery; the token is the only input',
+  'POST /api/if-im-not-there/delivery/checks': 'reads the caller’s own delivery pipeline and writes nothing; the token is the only input',
   'POST /api/if-im-not-there/delivery/cancel': 'cancels the caller’s own delivery, idempotent; the token is the only input',
   'GET /api/view/session': 'the caller’s own viewer session; the token is the only input',
   'POST /api/auth/sign-out': 'signing out is idempotent: with a junk or missing refresh cookie there is nothing to revoke, and the answer clears the cookie',

@@ -94,4 +94,26 @@ test.describe("If I'm Not There", () => {
     await expect(family.getByRole('tabpanel')).toContainText('No entries yet.');
     await family.context().close();
   });
+
+  test('/test-vault-delivery runs the pipeline’s checks on the running services: each passes once a contact is there', async ({ page }) => {
+    await signUpOwner(page, 'gone-test');
+    await page.goto('/if-im-not-there');
+    await page.getByRole('link', { name: 'Test your delivery settings' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Vault Delivery Settings Test' })).toBeVisible();
+    await page.getByRole('button', { name: 'Run Integration Tests' }).click();
+    await expect(page.getByRole('listitem', { name: 'Emergency contacts ready: failed' })).toBeVisible();
+
+    await page.goto('/if-im-not-there');
+    const form = page.getByRole('form', { name: 'Add Emergency Contact' });
+    await form.getByLabel('Name').fill('Grace Hale');
+    await form.getByLabel('Email').fill(uniqueEmail('grace'));
+    await form.getByRole('button', { name: 'Add Contact' }).click();
+    await expectToast(page, 'Emergency contact added');
+    await page.goto('/test-vault-delivery');
+    await page.getByRole('button', { name: 'Run Integration Tests' }).click();
+    for (const name of ['Delivery settings load', 'Emergency contacts ready', 'Delivery timing queue reachable', 'Delivery worker running', 'Key e-mail worker running', 'Never released early', 'Released exactly once']) {
+      await expect(page.getByRole('listitem', { name: `${name}: passed` })).toBeVisible();
+    }
+    await expect(page.getByRole('status').filter({ hasText: 'passed' })).toHaveText('7 of 7 passed');
+  });
 });

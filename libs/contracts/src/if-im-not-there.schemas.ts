@@ -104,3 +104,8 @@ export type DeliveryView = z.infer<typeof deliveryViewSchema>;
 
 /** Operator commands: a trustee's report confirmed, legal documents verified (the CLI resolves the owner by e-mail). */
 export const deliveryOperatorPayloadSchema = z.object({ owner_id: z.uuid(), owner_email: z.email() });
+
+/** /test-vault-delivery: each integration check of the delivery pipeline, run against the running services. */
+export const deliveryCheckSchema = z.object({ name: z.string(), passed: z.boolean(), detail: z.string() });
+export const deliveryChecksSchema = z.array(deliveryCheckSchema);
+export type DeliveryCheck = z.infer<typeof deliveryCheckSchema>;

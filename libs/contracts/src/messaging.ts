@@ -11,7 +11,7 @@ import {
 import type { LetterEventType } from './letters.js';
 import { portraitSchema, portraitSectionsSchema, savePortraitPayloadSchema } from './portrait.schemas.js';
 import {
-  addContactBodySchema, contactByIdPayloadSchema, contactKeyReplySchema, deliveryOperatorPayloadSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, finalEntriesSchema, removeContactReplySchema,
+  addContactBodySchema, contactByIdPayloadSchema, contactKeyReplySchema, deliveryChecksSchema, deliveryOperatorPayloadSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, finalEntriesSchema, removeContactReplySchema,
   saveDeliverySettingsBodySchema, setContactKeyPayloadSchema,
 } from './if-im-not-there.schemas.js';
 import {
@@ -204,6 +204,8 @@ export const AccessKeysRpc = {
   /** The owner's vault delivery, and cancelling it before it happens. */
   delivery: rpc('rpc.access-keys.delivery.get', { payload: emptyPayload, reply: deliveryViewSchema }),
   cancelDelivery: rpc('rpc.access-keys.delivery.cancel', { payload: emptyPayload, reply: deliveryViewSchema }),
+  /** /test-vault-delivery: the delivery pipeline's checks for the caller's vault (they change nothing). */
+  deliveryChecks: rpc('rpc.access-keys.delivery.checks', { payload: emptyPayload, reply: deliveryChecksSchema }),
   // Viewer: the gateway records each tab a viewer opens (who viewed what and when).
   recordView: rpc('rpc.access-keys.record-view', { payload: recordViewPayloadSchema, reply: z.object({ recorded: z.literal(true) }) }),
   /**

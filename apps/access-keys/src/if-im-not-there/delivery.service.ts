@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { VIEW_SECTIONS, type DeliveryTimingJob, type DeliveryView } from '@lv/contracts';
+import { VIEW_SECTIONS, type DeliveryCheck, type DeliveryTimingJob, type DeliveryView } from '@lv/contracts';
 import { decideAndAppend, foldEvents, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import type { AccessKeysService } from '../access-keys.service.js';
@@ -8,7 +8,8 @@ import { hashAccessKey } from '../secrets.js';
 import {
   DELIVERY_STREAM_TYPE, deliveryDecider, deliveryStreamId, isDue, type DeliveryCommand, type DeliveryEvent, type DeliveryState, type DeliveryTrigger,
 } from './delivery-release.decider.js';
-import { findContactsForDelivery, findDeliverySettings } from './if-im-not-there.projections.js';
+import { runDeliveryChecks } from './delivery-checks.js';
+import { countContacts, findContactsForDelivery, findDeliverySettings } from './if-im-not-there.projections.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** The keys a delivery gives the emergency contacts: as long as a view session (spec: 30 days). */
@@ -20,12 +21,19 @@ export interface DeliveryDeps {
   keys: AccessKeysService;
   /** The delivery-timing queue: one delayed job per due time, id `delivery-<releaseId>-<dueMs>`. */
   jobs: TypedQueue<DeliveryTimingJob>;
+  /** The key e-mail queue (notifications' worker takes it): the checks look for its worker. */
+  keyEmails?: Pick<TypedQueue<unknown>, 'getWorkers'>;
   /** The clock, injected so the specs can move time (the decider itself reads none). */
   now?: () => Date;
 }
 
 
-export type ReleaseOutcome = { outcome: 'released'; keyIds: string[] } | { outcome: 'not-due'; dueAt: string } | { outcome: 'nothing' };
+/**
+ * `unknown`: the job names a delivery the stream does not show waiting, which is either a stale job
+ * or one whose transaction has not committed yet (jobs are queued before the commit): the worker
+ * retries a young one. `nothing`: the delivery is final (released, cancelled) or this job is stale.
+ */
+export type ReleaseOutcome = { outcome: 'released'; keyIds: string[] } | { outcome: 'not-due'; dueAt: string } | { outcome: 'nothing' } | { outcome: 'unknown' };
 
 /**
  * Vault delivery, the state machine of delivery-release.decider.ts driven by delayed BullMQ jobs.
@@ -45,6 +53,18 @@ export class DeliveryService {
   async view(ownerId: string): Promise<DeliveryView> {
     const { state } = await this.state(this.deps.orm.em.fork(), ownerId);
     return { status: state.status, release_id: state.releaseId, due_at: state.dueAt, triggered_at: state.triggeredAt };
+  }
+
+  /** /test-vault-delivery: the pipeline's checks for this owner, against the running services (nothing is written). */
+  checks(ownerId: string): Promise<DeliveryCheck[]> {
+    const em = this.deps.orm.em.fork();
+    return runDeliveryChecks({
+      settings: () => findDeliverySettings(em, ownerId),
+      contactCount: () => countContacts(em, ownerId),
+      deliveryQueue: this.deps.jobs,
+      keyEmailQueue: this.deps.keyEmails ?? { getWorkers: () => Promise.resolve([]) },
+      now: this.now(),
+    });
   }
 
   /** A trustee's report an operator confirmed, or the owner's inactivity: starts the delivery the owner's settings describe. */
@@ -78,7 +98,8 @@ export class DeliveryService {
     return retryOnConflict(3, () => this.deps.orm.em.fork().transactional(async (em): Promise<ReleaseOutcome> => {
       const now = this.now();
       const { state, version } = await this.state(em, job.ownerId);
-      if (state.releaseId !== job.subjectId || state.status !== 'waiting') return { outcome: 'nothing' };
+      if (state.releaseId === job.subjectId && (state.status === 'released' || state.status === 'cancelled')) return { outcome: 'nothing' };
+      if (state.releaseId !== job.subjectId || state.status !== 'waiting') return { outcome: 'unknown' };
       if (!isDue(state, now)) return { outcome: 'not-due', dueAt: state.dueAt! };
       const expiresAt = new Date(Date.parse(now) + DELIVERED_KEY_DAYS * DAY_MS).toISOString();
       const keyIds: string[] = [];

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import {
-  AccessKeysRpc, type ContactKeyReply, type DeliverySettings, type DeliveryView, type EmergencyContact, type FinalEntries, type PayloadOf, type RequestMeta,
+  AccessKeysRpc, type ContactKeyReply, type DeliveryCheck, type DeliverySettings, type DeliveryView, type EmergencyContact, type FinalEntries, type PayloadOf, type RequestMeta,
 } from '@lv/contracts';
 import { ownerOf, type Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
@@ -61,6 +61,12 @@ export class IfImNotThereController {
   @RpcHandler(AccessKeysRpc.delivery)
   deliveryView(@CurrentCaller() caller: Caller): Promise<DeliveryView> {
     return this.delivery.view(ownerOf(caller).userId);
+  }
+
+  @Readers('owner')
+  @RpcHandler(AccessKeysRpc.deliveryChecks)
+  deliveryChecks(@CurrentCaller() caller: Caller): Promise<DeliveryCheck[]> {
+    return this.delivery.checks(ownerOf(caller).userId);
   }
 
   /** "I'm still here": the owner stops a delivery before it happens. */

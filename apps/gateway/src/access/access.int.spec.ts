@@ -88,6 +88,7 @@ const OWNER_ROUTES: readonly [InjectOptions['method'], string][] = [
   ['PUT', '/api/if-im-not-there/delivery-settings'],
   ['GET', '/api/if-im-not-there/delivery'],
   ['POST', '/api/if-im-not-there/delivery/cancel'],
+  ['POST', '/api/if-im-not-there/delivery/checks'],
 ];
 const VIEWER_ROUTES = ['/api/view/session', '/api/view/entries/letters'];
 

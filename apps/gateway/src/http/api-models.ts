@@ -6,7 +6,7 @@ import {
   courtDocumentSchema, courtFileLinkBodySchema, courtFileLinkSchema, courtUploadTicketSchema, evidenceEntrySummarySchema, evidencePublicKeysSchema,
   setKeyEvidenceBodySchema, signedEvidenceHeadSchema, startCourtUploadBodySchema,
   credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
-  addContactBodySchema, contactKeyReplySchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, removeContactReplySchema, saveDeliverySettingsBodySchema,
+  addContactBodySchema, contactKeyReplySchema, deliveryCheckSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, removeContactReplySchema, saveDeliverySettingsBodySchema,
   setContactKeyBodySchema,
   playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
@@ -47,6 +47,7 @@ export class ContactKeyReplyDto {}
 export class RemoveContactReplyDto {}
 export class DeliverySettingsDto {}
 export class DeliveryViewDto {}
+export class DeliveryCheckDto {}
 export class SaveDeliverySettingsDto {}
 export class SavePortraitDto {}
 export class StartCourtUploadDto {}
@@ -112,6 +113,7 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [RemoveContactReplyDto, { schema: removeContactReplySchema, io: 'output' }],
   [DeliverySettingsDto, { schema: deliverySettingsSchema, io: 'output' }],
   [DeliveryViewDto, { schema: deliveryViewSchema, io: 'output' }],
+  [DeliveryCheckDto, { schema: deliveryCheckSchema, io: 'output' }],
   [SaveDeliverySettingsDto, { schema: saveDeliverySettingsBodySchema, io: 'input' }],
   [SavePortraitDto, { schema: savePortraitBodySchema, io: 'input' }],
   [StartCourtUploadDto, { schema: startCourtUploadBodySchema, io: 'input' }],

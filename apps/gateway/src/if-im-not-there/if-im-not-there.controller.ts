@@ -2,12 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put } fro
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   AccessKeysRpc, addContactBodySchema, IfImNotThereMessages, saveDeliverySettingsBodySchema, setContactKeyBodySchema, type ContactKeyReply, type DeliverySettings,
-  type DeliveryView, type EmergencyContact,
+  type DeliveryCheck, type DeliveryView, type EmergencyContact,
 } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { idParam, parseAccessBody } from '../access/access-body.js';
 import {
-  AddContactDto, ContactKeyReplyDto, DeliverySettingsDto, DeliveryViewDto, EmergencyContactDto, ErrorBodyDto, RemoveContactReplyDto, SaveDeliverySettingsDto, SetContactKeyDto,
+  AddContactDto, ContactKeyReplyDto, DeliveryCheckDto, DeliverySettingsDto, DeliveryViewDto, EmergencyContactDto, ErrorBodyDto, RemoveContactReplyDto, SaveDeliverySettingsDto, SetContactKeyDto,
 } from '../http/api-models.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
@@ -78,6 +78,14 @@ export class IfImNotThereController {
   @ApiOkResponse({ type: DeliveryViewDto, description: 'Whether a delivery of the caller’s vault has started, and when it is due.' })
   async delivery(@CallCtx() call: CallContext): Promise<DeliveryView> {
     return this.rpc.call(AccessKeysRpc.delivery, {}, call);
+  }
+
+  /** /test-vault-delivery: the delivery pipeline's checks against the running services (nothing is written). */
+  @Post('delivery/checks')
+  @HttpCode(200)
+  @ApiOkResponse({ type: DeliveryCheckDto, isArray: true, description: 'Each check, passed or failed, with what it found.' })
+  async deliveryChecks(@CallCtx() call: CallContext): Promise<DeliveryCheck[]> {
+    return this.rpc.call(AccessKeysRpc.deliveryChecks, {}, call);
   }
 
   /** "I'm still here": stops a delivery that has started, before it happens. */

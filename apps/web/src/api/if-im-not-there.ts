@@ -1,4 +1,4 @@
-import type { AddContactRequest, ContactKeyReply, DeliverySettings, DeliveryView, EmergencyContact, SaveDeliverySettingsRequest } from '@lv/contracts';
+import type { AddContactRequest, ContactKeyReply, DeliveryCheck, DeliverySettings, DeliveryView, EmergencyContact, SaveDeliverySettingsRequest } from '@lv/contracts';
 import { api } from './api.js';
 
 export const ifImNotThereKeys = {
@@ -41,4 +41,9 @@ export function fetchDelivery(signal?: AbortSignal): Promise<DeliveryView> {
 /** "I'm still here": stops a delivery before it happens. */
 export function cancelDelivery(): Promise<DeliveryView> {
   return api.request<DeliveryView>('/api/if-im-not-there/delivery/cancel', { method: 'POST' });
+}
+
+/** /test-vault-delivery: the delivery pipeline's checks for the caller's vault, run by the services (nothing is written). */
+export function runDeliveryChecks(): Promise<DeliveryCheck[]> {
+  return api.request<DeliveryCheck[]>('/api/if-im-not-there/delivery/checks', { method: 'POST' });
 }

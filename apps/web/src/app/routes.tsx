@@ -32,6 +32,7 @@ const EnhancedTimelinePage = page(() => import('../pages/timeline/TimelinePage.j
 const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'VaultHomePage');
 const WhoIAmPage = page(() => import('../pages/who-i-am/WhoIAmPage.js'), 'WhoIAmPage');
 const IfImNotTherePage = page(() => import('../pages/if-im-not-there/IfImNotTherePage.js'), 'IfImNotTherePage');
+const TestVaultDeliveryPage = page(() => import('../pages/if-im-not-there/TestVaultDeliveryPage.js'), 'TestVaultDeliveryPage');
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
@@ -67,6 +68,7 @@ export const routes: RouteObject[] = [
           { path: 'whoiam', element: <WhoIAmPage /> },
           { path: 'if-im-not-there', element: <IfImNotTherePage /> },
           { path: 'gone', element: <IfImNotTherePage /> },
+          { path: 'test-vault-delivery', element: <TestVaultDeliveryPage /> },
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },

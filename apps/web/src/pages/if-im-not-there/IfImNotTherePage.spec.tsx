@@ -42,6 +42,12 @@ function fakeGateway() {
     }
     if (path === '/api/if-im-not-there/delivery-settings' && method === 'GET') return json(200, settings);
     if (path === '/api/if-im-not-there/delivery' && method === 'GET') return json(200, delivery);
+    if (path === '/api/if-im-not-there/delivery/checks' && method === 'POST') {
+      return json(200, [
+        { name: 'Delivery settings load', passed: true, detail: 'Timing: after_30_days.' },
+        { name: 'Emergency contacts ready', passed: false, detail: 'Add at least one emergency contact: nobody would receive your vault.' },
+      ]);
+    }
     if (path === '/api/if-im-not-there/delivery/cancel' && method === 'POST') {
       delivery = { ...delivery, status: 'cancelled' };
       return json(200, delivery);
@@ -182,5 +188,17 @@ describe("If I'm Not There (/if-im-not-there and /gone)", () => {
     const status = await screen.findByRole('status', { name: 'Delivery status' });
     expect(status.textContent).toContain('No delivery has started.');
     expect(within(status).queryByRole('button')).toBeNull();
+  });
+});
+
+describe('Vault Delivery Settings Test (/test-vault-delivery)', () => {
+  it('runs the checks on the services and shows each passed or failed', async () => {
+    renderApp('/test-vault-delivery');
+    await screen.findByRole('heading', { level: 1, name: 'Vault Delivery Settings Test' });
+    fireEvent.click(screen.getByRole('button', { name: 'Run Integration Tests' }));
+    expect((await screen.findByRole('listitem', { name: 'Delivery settings load: passed' })).textContent).toContain('Timing: after_30_days.');
+    expect(screen.getByRole('listitem', { name: 'Emergency contacts ready: failed' }).textContent).toContain('Add at least one emergency contact');
+    expect(screen.getByText('1 of 2 passed')).toBeTruthy();
+    expect(gateway.calls.filter((c) => c.path === '/api/if-im-not-there/delivery/checks')).toHaveLength(1);
   });
 });

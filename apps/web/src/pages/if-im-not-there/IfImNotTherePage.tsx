@@ -54,6 +54,9 @@ export function IfImNotTherePage() {
         <div className="flex flex-col gap-6">
           <DeliveryStatus />
           <SettingsLoader />
+          <Link className="text-sm font-medium text-primary underline-offset-4 hover:underline" to="/test-vault-delivery">
+            Test your delivery settings
+          </Link>
         </div>
       </PageSection>
 

@@ -1,15 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import {
   COURT_FILE_KINDS, COURT_FILE_MAX_BYTES, COURT_JOURNAL_CATEGORIES, COURT_JOURNAL_TIPS, COURT_TIP_ROTATION_MS, CourtMessages, courtKindForName, courtVariantOf,
-  type CourtCategory, type CourtDocument, type SessionView, type UserProfile,
+  type CourtCategory, type CourtDocument,
 } from '@lv/contracts';
-import { AppProviders } from '../../app/providers.js';
-import { createQueryClient } from '../../app/query-client.js';
-import { routes } from '../../app/routes.js';
-import { SessionManager } from '../../auth/session.js';
+import { renderApp } from '../../test/app-harness.js';
 import { TipCard } from './CourtJournalPage.js';
 import { formatDayHeading } from './court-text.js';
 
@@ -17,8 +13,6 @@ import { formatDayHeading } from './court-text.js';
 // gateway's /api/court routes replaced by a small in-memory stand-in behind fetch. The stand-in
 // checks uploaded bytes by their first bytes, like the service: a PNG named .pdf is refused.
 
-const sam: UserProfile = { id: 'u1', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'none', ai_admin: false };
-const view: SessionView = { accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile: sam };
 
 interface Call { method: string; path: string; body?: any; contentType?: string }
 
@@ -123,18 +117,7 @@ const doc = (over: Partial<CourtDocument>): CourtDocument => {
 
 let gateway: ReturnType<typeof fakeGateway>;
 
-function renderAt(path: string) {
-  const session = new SessionManager({ signIn: async () => view, signUp: async () => view, refresh: async () => view, signOut: async () => undefined });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const queryClient = createQueryClient();
-  queryClient.setDefaultOptions({ queries: { retry: false } });
-  render(
-    <AppProviders session={session} queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return { router };
-}
+const renderAt = (path: string) => renderApp(path);
 
 const pdf = (name = 'order.pdf') => new File(['%PDF-1.7\n1 0 obj\n'], name, { type: 'application/pdf' });
 const png = (name = 'photo.png') => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], name, { type: 'image/png' });

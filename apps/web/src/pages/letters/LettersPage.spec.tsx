@@ -1,20 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { countWords, letterPreview, type Letter, type SessionView, type UserProfile } from '@lv/contracts';
-import { AppProviders } from '../../app/providers.js';
-import { createQueryClient } from '../../app/query-client.js';
-import { routes } from '../../app/routes.js';
-import { SessionManager } from '../../auth/session.js';
+import { countWords, letterPreview, type Letter } from '@lv/contracts';
+import { renderApp } from '../../test/app-harness.js';
 import { LETTER_DRAFT_KEY } from './letter-draft.js';
 import { LETTER_TEMPLATES } from './wizard/letter-templates.js';
 
 // /letters in the whole app (router, session, shell, toasts), with the gateway replaced by a small
 // in-memory stand-in behind fetch.
 
-const sam: UserProfile = { id: 'u1', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'none', ai_admin: false };
-const view: SessionView = { accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile: sam };
 
 interface Call { method: string; url: string; body?: any }
 
@@ -85,20 +79,7 @@ const letter = (over: Partial<Letter>): Letter => ({
 
 let gateway: ReturnType<typeof fakeGateway>;
 
-function renderLetters() {
-  const session = new SessionManager({
-    signIn: async () => view, signUp: async () => view, refresh: async () => view, signOut: async () => undefined,
-  });
-  const router = createMemoryRouter(routes, { initialEntries: ['/letters'] });
-  const queryClient = createQueryClient();
-  queryClient.setDefaultOptions({ queries: { retry: false } });
-  render(
-    <AppProviders session={session} queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return { router };
-}
+const renderLetters = () => renderApp('/letters');
 
 const listItem = (title: string) => screen.getByRole('listitem', { name: title });
 const openForm = () => fireEvent.click(screen.getByRole('button', { name: 'Write New Letter' }));

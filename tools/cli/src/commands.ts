@@ -23,6 +23,18 @@ const requireArg = (args: string[], index: number, name: string): string => {
  * The operator commands. Each acts through a service's own command over NATS (events, checks and
  * all), never through SQL, so what an operator does is in the history like anything else.
  */
+/** An operator's delivery command: the owner is looked up by e-mail, and access-keys acts for that owner only. */
+function deliveryCommand(name: string, summary: string, declaration: typeof AccessKeysRpc.reportAbsence | typeof AccessKeysRpc.verifyDelivery): CommandSpec {
+  return {
+    usage: `${name} <email>`,
+    summary,
+    async run(args, call) {
+      const owner = await call(IdentityRpc.findUserByEmail, { email: requireArg(args, 0, 'email') });
+      return call(declaration, { owner_id: owner.id, owner_email: owner.email });
+    },
+  };
+}
+
 export const COMMANDS: Record<string, CommandSpec> = {
   'user:show': {
     usage: 'user:show <email>',
@@ -54,22 +66,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
       return call(AccessKeysRpc.listPendingForOwner, { owner_id: owner.id });
     },
   },
-  'delivery:report': {
-    usage: 'delivery:report <email>',
-    summary: "a trustee's report, confirmed: start the owner's vault delivery as their settings describe",
-    async run(args, call) {
-      const owner = await call(IdentityRpc.findUserByEmail, { email: requireArg(args, 0, 'email') });
-      return call(AccessKeysRpc.reportAbsence, { owner_id: owner.id, owner_email: owner.email });
-    },
-  },
-  'delivery:verify': {
-    usage: 'delivery:verify <email>',
-    summary: "the legal documents are checked: let the owner's delivery that waits for verification go ahead",
-    async run(args, call) {
-      const owner = await call(IdentityRpc.findUserByEmail, { email: requireArg(args, 0, 'email') });
-      return call(AccessKeysRpc.verifyDelivery, { owner_id: owner.id, owner_email: owner.email });
-    },
-  },
+  'delivery:report': deliveryCommand('delivery:report', "a trustee's report, confirmed: start the owner's vault delivery as their settings describe", AccessKeysRpc.reportAbsence),
+  'delivery:verify': deliveryCommand('delivery:verify', "the legal documents are checked: let the owner's delivery that waits for verification go ahead", AccessKeysRpc.verifyDelivery),
   'access:resend-email': {
     usage: 'access:resend-email <keyId>',
     summary: "retry a key e-mail whose job failed (never sends a key twice)",

@@ -172,14 +172,24 @@ function findBinary(names, debianPackage, log) {
 // ---------------------------------------------------------------------------------------------
 // Private instances
 
-export function freePort(host = '127.0.0.1') {
-  return new Promise((ok, fail) => {
+/**
+ * A port nobody listens on, for a server started a little later. Taken below the kernel's ephemeral
+ * range (32768-60999 on Linux), where the OS never hands out ports on its own: a port it picked for
+ * us (listen 0) could be given to some outgoing connection before our server binds it (EADDRINUSE).
+ */
+export async function freePort(host = '127.0.0.1') {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port, host)) return port;
+  }
+  throw new Error('no free port found between 20000 and 32000');
+}
+
+function canListen(port, host) {
+  return new Promise((ok) => {
     const server = createServer();
-    server.once('error', fail);
-    server.listen(0, host, () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
+    server.once('error', () => ok(false));
+    server.listen(port, host, () => server.close(() => ok(true)));
   });
 }
 

@@ -22,7 +22,9 @@ import { services, healthServiceNames, databaseName } from './services.mjs';
 import { ensureEvidenceKey, ensureJwtKeys } from './keys.mjs';
 import { DEFAULT_S3_ACCESS_KEY, DEFAULT_S3_SECRET_KEY } from './s3-server.mjs';
 import { startSmtpCatcher } from './smtp-catcher.mjs';
-import { provideInfrastructure, withDatabase, withRedisDb, InfraError } from './infra.mjs';
+import { freePort, provideInfrastructure, withDatabase, withRedisDb, InfraError } from './infra.mjs';
+
+export { freePort };
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -40,17 +42,6 @@ export function nodeBinary() {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/** A port nobody listens on right now (the OS picks it). */
-export function freePort(host = '127.0.0.1') {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, host, () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
-  });
-}
 
 export function assertPortFree(port, host, what) {
   if (!port) return Promise.resolve();

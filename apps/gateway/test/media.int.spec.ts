@@ -110,7 +110,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
         return { uploadId: RECORDING_ID, uploadUrl: `/api/media/uploads/${RECORDING_ID}`, objectKey: `${USER_ID}/video_1.webm`, contentType: 'video/webm', maxBytes: 500 * MiB };
       })
       .handle(VaultMediaRpc.playbackLink, ({ payload }) => ({ url: `/api/media/play/${payload.id}?u=${USER_ID}&exp=9999999999&sig=abc`, expiresAt: 9999999999000, binding: { value: 'binding-value', maxAgeSeconds: 3600 } }))
-      .handle(VaultMediaRpc.listRecordings, ({ payload }) => [{ id: RECORDING_ID, limit: payload.limit }])
+      .handle(VaultMediaRpc.listRecordings, ({ payload }) => [{ id: RECORDING_ID, limit: payload.limit, ...(payload.collection ? { collection: payload.collection } : {}) }])
       .handle(VaultMediaRpc.deleteEntry, ({ payload }) => {
         if (payload.id !== RECORDING_ID) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
         return { id: payload.id, deleted: true };
@@ -231,7 +231,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
 
   it('lists recordings, relays the timeline service’s gate and deletes entries, answering once the timeline dropped them', async () => {
     const list = await send(`${base}/api/media/recordings`, { headers: auth });
-    expect(json(list)).toEqual([{ id: RECORDING_ID, limit: 10 }]);
+    expect(json(list)).toEqual([{ id: RECORDING_ID, limit: 10, collection: 'vault' }]);
     const gated = await send(`${base}/api/timeline`, { headers: auth });
     expect(gated.status).toBe(403);
     expect(json(gated)).toMatchObject({ code: 'UPGRADE_REQUIRED' });
@@ -241,6 +241,21 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     const waited = timeline.callsTo(TimelineRpc.awaitEntryGone).at(-1)!;
     expect(waited.payload).toMatchObject({ id: RECORDING_ID });
     expect(waited.auth.accessToken).toBe(token);
+  });
+
+  it('lists and deletes final messages: a collection the query names, checked at the edge; a delete that is not the timeline’s', async () => {
+    const finals = await send(`${base}/api/media/recordings?collection=final-messages&limit=100`, { headers: auth });
+    expect(json(finals)).toEqual([{ id: RECORDING_ID, limit: 100, collection: 'final-messages' }]);
+    const unknownCollection = await send(`${base}/api/media/recordings?collection=letters`, { headers: auth });
+    expect(unknownCollection.status).toBe(400);
+    expect(json(unknownCollection)).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const waitsBefore = timeline.callsTo(TimelineRpc.awaitEntryGone).length;
+    const deleted = await send(`${base}/api/media/recordings/${RECORDING_ID}`, { method: 'DELETE', headers: auth });
+    expect(deleted.status).toBe(204);
+    expect(vaultMedia.callsTo(VaultMediaRpc.deleteEntry).at(-1)!.payload).toEqual({ id: RECORDING_ID });
+    expect(timeline.callsTo(TimelineRpc.awaitEntryGone).length).toBe(waitsBefore);
+    expect((await send(`${base}/api/media/recordings/${randomUUID()}`, { method: 'DELETE', headers: auth })).status).toBe(404);
+    expect((await send(`${base}/api/media/recordings/${RECORDING_ID}`, { method: 'DELETE' })).status).toBe(401);
   });
 
   it('refuses to delete a letter from the timeline with the words the SPA shows, and an unknown id is 404', async () => {

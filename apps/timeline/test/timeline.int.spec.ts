@@ -201,6 +201,18 @@ describe('timeline service (in-process, with the real letters service)', () => {
     expect(await codeOf(call(TimelineRpc.rebuildProjections, {}, newUser().token))).toBe('FORBIDDEN');
   });
 
+  it('keeps final messages off the timeline (they are If I’m Not There’s), and vault recordings of the same event shape on it', async () => {
+    const dad = newUser();
+    const finalId = randomUUID();
+    await publish(VaultMediaEvents.RecordingSaved, {
+      recordingId: finalId, ownerId: dad.id, type: 'audio', bucket: 'vaultmedia', objectKey: `${dad.id}/audio_2.webm`, size: 10, sha256: 'c'.repeat(64), savedAt: new Date().toISOString(), collection: 'final-messages',
+    });
+    await publish(VaultMediaEvents.RecordingHashVerified, { recordingId: finalId, ownerId: dad.id, verifiedAt: new Date().toISOString() });
+    await sentinel(dad);
+    expect(await sql(`select id from timeline_entries where id = ?`, [finalId])).toEqual([]);
+    expect(await rowCount(dad.id)).toBe(1);
+  });
+
   it('never lets another owner’s event with the same id touch an owner’s row', async () => {
     const mum = newUser();
     const other = newUser();

@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  canUseFeature, isMediaType, MEDIA_BUCKET, MEDIA_CONTENT_TYPES, mediaObjectKey, MediaMessages, RECORDINGS_LIST_LIMIT, SHA256_HEX, validateRecordingTitle,
-  type DeleteEntryReply, type GatedFeature, type MediaType, type PlaybackGrant, type Recording, type ReportHashPayload, type ReportHashReply,
+  canUseFeature, FINAL_MESSAGES_MAX, isMediaCollection, isMediaType, MEDIA_BUCKET, MEDIA_CONTENT_TYPES, mediaObjectKey, MediaMessages, RECORDINGS_LIST_LIMIT, SHA256_HEX, validateRecordingTitle,
+  type DeleteEntryReply, type GatedFeature, type MediaCollection, type MediaType, type PlaybackGrant, type Recording, type ReportHashPayload, type ReportHashReply,
   type StartUploadRequest, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
 import { ownerOf, vaultOwnerId, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
@@ -91,10 +91,10 @@ export class MediaService {
     return this.deps.orm.em.fork();
   }
 
-  private requireFeature(caller: Caller, feature: GatedFeature): void {
+  private requireFeature(caller: Caller, feature: GatedFeature, message: string = MediaMessages.upgradeRequired): void {
     // A viewer reads under the owner's view session, which access-keys grants only for what the owner's plan includes.
     if (caller.kind === 'viewer') return;
-    if (!canUseFeature(callerProfile(caller), feature)) throw new DomainError('UPGRADE_REQUIRED', MediaMessages.upgradeRequired);
+    if (!canUseFeature(callerProfile(caller), feature)) throw new DomainError('UPGRADE_REQUIRED', message);
   }
 
   // --- Uploads ---------------------------------------------------------------------------------
@@ -115,6 +115,9 @@ export class MediaService {
       throw validationError(fields, fields.title === MediaMessages.missingInfo ? MediaMessages.missingInfo : (fields.title ?? Object.values(fields)[0]));
     }
     const type = request.type as MediaType;
+    const collection = request.collection ?? 'vault';
+    if (!isMediaCollection(collection)) throw validationError({ collection: "Choose 'vault' or 'final-messages'." });
+    if (collection === 'final-messages') this.requireFeature(caller, 'final-messages', MediaMessages.finalMessagesPlanRequired);
     if (type === 'audio') this.requireFeature(caller, 'audio-uploads');
     if (request.size > this.deps.maxUploadBytes) throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(this.deps.maxUploadBytes));
     if (await findRecordingByHash(this.em, ownerOf(caller).userId, sha256)) throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
@@ -127,7 +130,7 @@ export class MediaService {
       const objectKey = mediaObjectKey(ownerOf(caller).userId, type, timestamp);
       try {
         await this.execute(recordingId, {
-          type: 'StartUpload', recordingId, ownerId: ownerOf(caller).userId, mediaType: type, title, bucket: this.bucket, objectKey, contentType,
+          type: 'StartUpload', recordingId, ownerId: ownerOf(caller).userId, mediaType: type, collection, title, bucket: this.bucket, objectKey, contentType,
           clientSha256: sha256, declaredSize: request.size, now: new Date(this.now()).toISOString(),
         }, { actor: { kind: 'user', id: ownerOf(caller).userId }, correlationId }, async (em) => {
           await this.objects.insertPending(em, { recordingId, userId: ownerOf(caller).userId, bucket: this.bucket, objectKey });
@@ -251,9 +254,18 @@ export class MediaService {
 
   // --- Reads -----------------------------------------------------------------------------------
 
-  async listRecordings(caller: Caller, limit = RECORDINGS_LIST_LIMIT): Promise<Recording[]> {
-    const rows = await listRecordings(this.em, ownerOf(caller).userId, Math.min(Math.max(limit, 1), 100));
+  async listRecordings(caller: Caller, limit = RECORDINGS_LIST_LIMIT, collection: MediaCollection = 'vault'): Promise<Recording[]> {
+    const rows = await listRecordings(this.em, ownerOf(caller).userId, Math.min(Math.max(limit, 1), 100), collection);
     return rows.map(toRecording);
+  }
+
+  /**
+   * The owner's final messages by title, for the viewer's "If I'm Not There" tab (a key holder of that
+   * section, or the owner): titles and times only, never the recordings themselves.
+   */
+  async finalMessageTitles(caller: Caller): Promise<{ id: string; title: string; created_at: string }[]> {
+    const rows = await listRecordings(this.em, vaultOwnerId(caller), FINAL_MESSAGES_MAX, 'final-messages');
+    return rows.map((row) => ({ id: row.id, title: row.title, created_at: new Date(row.created_at).toISOString() }));
   }
 
   async stats(caller: Caller): Promise<VaultStatsContribution> {

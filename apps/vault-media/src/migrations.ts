@@ -117,8 +117,26 @@ class SealRecordingTitles20261124 extends Migration {
   }
 }
 
+/**
+ * Final messages (issue 13): a recording belongs to the vault (the Record page, the timeline) or to
+ * the owner's final messages (If I'm Not There). Existing rows are the vault's. The duplicate rule
+ * stays per owner across both: the same recording is not saved twice.
+ */
+class RecordingCollections20261125 extends Migration {
+  override up(): void {
+    this.addSql(`alter table recordings add column collection text not null default 'vault' check (collection in ('vault', 'final-messages'))`);
+    this.addSql(`create index recordings_user_collection_created_idx on recordings (user_id, collection, created_at desc, id desc)`);
+  }
+
+  override down(): void {
+    this.addSql(`drop index recordings_user_collection_created_idx`);
+    this.addSql(`alter table recordings drop column collection`);
+  }
+}
+
 export const vaultMediaMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'vault-media-tables-2026-12-01', class: VaultMediaTables20261201 },
   { name: 'vault-media-drop-timeline-2026-11-24', class: DropTimelineEntries20261124 },
   { name: 'vault-media-seal-titles-2026-11-24', class: SealRecordingTitles20261124 },
+  { name: 'vault-media-recording-collections-2026-11-25', class: RecordingCollections20261125 },
 ]);

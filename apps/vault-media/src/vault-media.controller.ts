@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import {
-  VaultMediaRpc, type DeleteEntryReply, type PayloadOf, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply, type RequestMeta,
+  VaultMediaRpc, type DeleteEntryReply, type FinalEntries, type PayloadOf, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply, type RequestMeta,
   type TitlesReply, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
@@ -30,8 +30,15 @@ export class VaultMediaController {
 
   @Readers('owner')
   @RpcHandler(VaultMediaRpc.listRecordings)
-  listRecordings(@RpcPayload() { limit }: PayloadOf<typeof VaultMediaRpc.listRecordings>, @CurrentCaller() caller: Caller): Promise<Recording[]> {
-    return this.media.listRecordings(caller, limit);
+  listRecordings(@RpcPayload() { limit, collection }: PayloadOf<typeof VaultMediaRpc.listRecordings>, @CurrentCaller() caller: Caller): Promise<Recording[]> {
+    return this.media.listRecordings(caller, limit, collection);
+  }
+
+  /** Titles of the owner's final messages: the owner, or a key holder of the "If I'm Not There" section. */
+  @Readers('owner', viewerOf('if-im-not-there'))
+  @RpcHandler(VaultMediaRpc.finalMessageTitles)
+  finalMessageTitles(@CurrentCaller() caller: Caller): Promise<FinalEntries> {
+    return this.media.finalMessageTitles(caller);
   }
 
   @Writers('owner')

@@ -21,9 +21,9 @@ describe('vault-media reader matrix', () => {
   const anotherOwnerId = randomUUID();
 
   /** Start + PUT, as the SPA does through the gateway. */
-  async function save(token: string, title: string): Promise<{ id: string }> {
+  async function save(token: string, title: string, collection: 'vault' | 'final-messages' = 'vault'): Promise<{ id: string }> {
     const body = webmBody(2048);
-    const ticket = await rpc.call<{ uploadId: string; contentType: string }>('rpc.vault-media.start-upload', { type: 'video', title, sha256: sha(body), size: body.length }, token);
+    const ticket = await rpc.call<{ uploadId: string; contentType: string }>('rpc.vault-media.start-upload', { type: 'video', title, sha256: sha(body), size: body.length, collection }, token);
     const answer = await sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': ticket.contentType }, chunks: [body] });
     if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
     return answer.json<{ id: string }>();
@@ -43,7 +43,10 @@ describe('vault-media reader matrix', () => {
   it('allows exactly what each handler declares, and never shows one vault to another', async () => {
     const ownerTitle = secret('ownerrecording');
     const recording = await save(h.tokenFor(ownerId), ownerTitle);
+    const finalTitle = secret('finalmessage');
+    const finalMessage = await save(h.tokenFor(ownerId), finalTitle, 'final-messages');
     await save(h.tokenFor(anotherOwnerId), secret('otherrecording'));
+    await save(h.tokenFor(anotherOwnerId), secret('otherfinal'), 'final-messages');
 
     const result = await runReaderMatrix({
       handlers: h.app.get((await import('@lv/platform/nest')).RpcHandlerRegistry).handlers(),
@@ -54,12 +57,12 @@ describe('vault-media reader matrix', () => {
       anotherOwnerId,
       ownerTier: 'pro',
       payloads: { 'rpc.vault-media.playback-link': { id: recording.id }, 'rpc.vault-media.titles': { ids: [recording.id] } },
-      ownerSecrets: [ownerTitle, recording.id],
-      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.titles', 'rpc.vault-media.playback-link'],
+      ownerSecrets: [ownerTitle, recording.id, finalTitle, finalMessage.id],
+      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.titles', 'rpc.vault-media.playback-link', 'rpc.vault-media.final-message-titles'],
     });
 
     if (process.env.MATRIX_PRINT) console.log(result.table());
-    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.titles', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections']));
+    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.titles', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections']));
     expect(result.rows.some((row) => row.subject === 'rpc.vault-media.titles' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     expect(result.unexpectedDenials).toEqual([]);
@@ -73,5 +76,12 @@ describe('vault-media reader matrix', () => {
     expect(titles.titles).toEqual({ [recording.id]: ownerTitle });
     await expect(rpc.call('rpc.vault-media.list-recordings', {}, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(rpc.call('rpc.vault-media.delete-entry', { id: recording.id }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(rpc.call('rpc.vault-media.final-message-titles', {}, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+
+    // A key holder of "If I'm Not There" reads the final messages' titles of this vault only, never the vault's other recordings.
+    const contact = viewers.issue(ownerId, ['if-im-not-there']);
+    const finals = await rpc.call<{ id: string; title: string }[]>('rpc.vault-media.final-message-titles', {}, contact.token);
+    expect(finals.map(({ id, title }) => ({ id, title }))).toEqual([{ id: finalMessage.id, title: finalTitle }]);
+    await expect(rpc.call('rpc.vault-media.titles', { ids: [recording.id] }, contact.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });

@@ -179,8 +179,9 @@ describe('upgrade of a store written before titles were sealed (migration vault-
     // Every migration before the sealing one (createTestDatabase adds the event store's itself).
     const before = vaultMediaMigrations.slice(1, vaultMediaMigrations.findIndex((m) => m.name === 'vault-media-seal-titles-2026-11-24'));
     legacy = await createTestDatabase(before, 'sealupgrade');
-    // The store as it was: no sealing hook, titles in the clear.
-    const plainStore = new EventStore({ publish: vaultMediaPublishPolicy, inlineProjections: [recordingsProjection] });
+    // The store as it was: no sealing hook, titles in the clear. Its read model is written below as the
+    // projection of the time did (today's projection writes columns later migrations added).
+    const plainStore = new EventStore({ publish: vaultMediaPublishPolicy });
     const ownerId = randomUUID();
     const titles = { live: uniqueWord('Live'), deleted: uniqueWord('Deleted'), abandoned: uniqueWord('Abandoned') };
     const ids = { live: randomUUID(), deleted: randomUUID(), abandoned: randomUUID() };
@@ -195,6 +196,10 @@ describe('upgrade of a store written before titles were sealed (migration vault-
     });
     const append = (id: string, events: RecordingEvent[]) => plainStore.appendToStream(legacy.orm.em.fork(), recordingStreamId(id), RECORDING_STREAM_TYPE, 'any', events);
     await append(ids.live, [started(ids.live, titles.live), saved(ids.live, titles.live)]);
+    await legacy.orm.em.fork().execute(
+      `insert into recordings (id, user_id, type, title, bucket, object_key, content_type, size, sha256, created_at) values (?, ?, 'audio', ?, 'vaultmedia', ?, 'audio/webm', 10, ?, ?)`,
+      [ids.live, ownerId, titles.live, `${ownerId}/audio_${ids.live}.webm`, sha(Buffer.from(ids.live)), at],
+    );
     await append(ids.deleted, [started(ids.deleted, titles.deleted), saved(ids.deleted, titles.deleted)]);
     await append(ids.deleted, [{ type: 'RecordingDeleted', data: { recordingId: ids.deleted, ownerId, bucket: 'vaultmedia', objectKey: `${ownerId}/audio_${ids.deleted}.webm`, deletedAt: at } }]);
     await append(ids.abandoned, [started(ids.abandoned, titles.abandoned), { type: 'RecordingUploadAbandoned', data: { recordingId: ids.abandoned, ownerId, reason: 'stalled', abandonedAt: at } }]);
@@ -204,7 +209,7 @@ describe('upgrade of a store written before titles were sealed (migration vault-
     await legacy.orm.close();
 
     orm = await createOrm({ databaseUrl: legacy.url, migrations: vaultMediaMigrations, poolMax: 3 });
-    expect(await migrateUp(orm)).toEqual(['vault-media-seal-titles-2026-11-24']);
+    expect(await migrateUp(orm)).toEqual(['vault-media-seal-titles-2026-11-24', 'vault-media-recording-collections-2026-11-25']);
     const db = inspect(orm, legacy.url);
 
     expect(await db.tablesHolding(titles.live)).toEqual(['recordings']);

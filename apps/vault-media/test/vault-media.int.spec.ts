@@ -182,6 +182,47 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
     });
   });
 
+  describe('final messages', () => {
+    const saveFinal = async (token: string, body: Buffer, title = 'For when I am gone') => {
+      const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title, sha256: sha(body), size: body.length, collection: 'final-messages' }, token);
+      const answer = await put(ticket, token, [body]);
+      if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
+      return answer.json<Recording>();
+    };
+
+    it('are for Pro, Legacy and admins: Essentials and free plans are refused before a byte is sent', async () => {
+      const body = webmBody(3000);
+      for (const tier of ['none', 'essentials'] as const) {
+        const refused = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Final', sha256: sha(body), size: body.length, collection: 'final-messages' }, h.tokenFor(randomUUID(), tier)).catch((e: DomainError) => e);
+        expect(refused).toMatchObject({ code: 'UPGRADE_REQUIRED', message: MediaMessages.finalMessagesPlanRequired });
+      }
+      expect((await saveFinal(h.tokenFor(randomUUID(), 'legacy'), webmBody(3001))).collection).toBe('final-messages');
+      expect((await saveFinal(h.tokenFor(randomUUID(), 'none', true), webmBody(3002))).collection).toBe('final-messages');
+      expect(await codeOf(call(VaultMediaRpc.startUpload, { type: 'video', title: 'Final', sha256: sha(body), size: body.length, collection: 'letters' }, aliceToken))).toBe('VALIDATION_FAILED');
+    });
+
+    it('are listed apart from the vault, counted nowhere else, and a second save of the same content is a duplicate', async () => {
+      const user = randomUUID();
+      const token = h.tokenFor(user, 'pro');
+      const vault = await save(token, webmBody(2100), 'video', 'Everyday');
+      const finalBody = webmBody(2200);
+      const final = await saveFinal(token, finalBody, 'Goodbye, for now');
+      expect((await call(VaultMediaRpc.listRecordings, {}, token)).map((r) => r.id)).toEqual([vault.id]);
+      expect((await call(VaultMediaRpc.listRecordings, { collection: 'final-messages' }, token)).map((r) => [r.id, r.title])).toEqual([[final.id, 'Goodbye, for now']]);
+      expect(await call(VaultMediaRpc.finalMessageTitles, {}, token)).toEqual([{ id: final.id, title: 'Goodbye, for now', created_at: final.created_at }]);
+      expect(await call(VaultMediaRpc.stats, {}, token)).toMatchObject({ videosSaved: 1 });
+      // The timeline's title lookup does not answer for a final message.
+      expect(await call(VaultMediaRpc.titles, { ids: [final.id, vault.id] }, token)).toEqual({ titles: { [vault.id]: 'Everyday' } });
+      const again = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Again', sha256: sha(finalBody), size: finalBody.length, collection: 'final-messages' }, token).catch((e: DomainError) => e);
+      expect(again).toMatchObject({ code: 'DUPLICATE_MEDIA', message: MediaMessages.duplicate });
+      // Another owner's final messages are not listed, and deleting one is the owner's alone.
+      expect(await call(VaultMediaRpc.listRecordings, { collection: 'final-messages' }, bobToken)).toEqual([]);
+      expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: final.id }, bobToken))).toBe('NOT_FOUND');
+      expect(await call(VaultMediaRpc.deleteEntry, { id: final.id }, token)).toEqual({ id: final.id, deleted: true });
+      expect(await call(VaultMediaRpc.finalMessageTitles, {}, token)).toEqual([]);
+    });
+  });
+
   describe('owner scoping and playback', () => {
     let recording: Recording;
     let body: Buffer;

@@ -1,6 +1,7 @@
 import { expect, test } from './support/test.js';
 import { acceptDisclaimer, createKeyViaApi, familyPage, signUpOwner, waitForMail } from './support/access.js';
 import { uniqueEmail } from './support/auth.js';
+import { setTier } from './support/media.js';
 import { expectToast } from './support/ui.js';
 
 // If I'm Not There (/if-im-not-there and /gone, access-family spec "If I'm Not There"): emergency
@@ -93,6 +94,75 @@ test.describe("If I'm Not There", () => {
     await family.getByRole('tablist', { name: 'Vault sections' }).getByRole('tab', { name: "If I'm Not There" }).click();
     await expect(family.getByRole('tabpanel')).toContainText('No entries yet.');
     await family.context().close();
+  });
+
+  test('final messages: the plan choice for a plan without them; on Pro, recorded, paused, resumed, stopped and saved in the vault; a second save of the same recording is a duplicate', async ({ page, browser }) => {
+    test.setTimeout(90_000);
+    const owner = await signUpOwner(page, 'gone-final');
+    await page.goto('/if-im-not-there');
+    const section = page.getByRole('region', { name: 'Final Messages' });
+    await section.getByRole('button', { name: 'Record Final Message' }).click();
+    const plans = page.getByRole('dialog', { name: 'Choose your plan' });
+    await expect(plans).toContainText('Final messages are part of the Pro and Legacy plans.');
+    await expect(plans.getByRole('link', { name: 'Choose Pro' })).toHaveAttribute('href', '/checkout?plan=vault-pro');
+    await plans.getByRole('button', { name: 'Close' }).click();
+    await expect(section.getByTestId('final-recorder-status')).toHaveText('Ready');
+
+    setTier(owner.credentials.email, 'pro');
+    // A token that carries the new plan, for the API calls below; the page load then refreshes the session itself.
+    const refreshed = await page.request.post('/api/auth/refresh');
+    expect(refreshed.status()).toBe(200);
+    const { accessToken } = (await refreshed.json()) as { accessToken: string };
+    await page.goto('/gone');
+    await section.getByRole('group', { name: 'Final message type' }).getByRole('button', { name: 'Audio' }).click();
+    await section.getByRole('button', { name: 'Record Final Message' }).click();
+    const status = section.getByTestId('final-recorder-status');
+    await expect(status).toHaveText('Recording');
+    await section.getByRole('button', { name: 'Pause' }).click();
+    await expect(status).toHaveText('Paused');
+    await section.getByRole('button', { name: 'Resume' }).click();
+    await expect(status).toHaveText('Recording');
+    await expect(section.getByLabel('Recording time')).toHaveText('00:02', { timeout: 10_000 });
+    await section.getByRole('button', { name: 'Stop' }).click();
+    await expect(status).toHaveText('Stopped');
+    await expect(section.getByLabel('Final message preview')).toBeVisible();
+    await section.getByRole('button', { name: 'Save Final Message' }).click();
+    await expectToast(page, 'Missing Info', 'Add a title.');
+    await section.getByLabel('Final message title *').fill('For when you are grown');
+    await section.getByRole('button', { name: 'Save Final Message' }).click();
+    await expectToast(page, 'Final message saved');
+    await expect(status).toHaveText('Saved');
+
+    // Kept in the vault, not in this browser: it is there after a reload, and playable.
+    await page.reload();
+    const saved = section.getByRole('list', { name: 'Saved final messages' });
+    await expect(saved.getByRole('listitem')).toHaveCount(1);
+    await expect(saved).toContainText('For when you are grown');
+    const list = await page.request.get('/api/media/recordings?collection=final-messages', { headers: { authorization: `Bearer ${accessToken}` } });
+    const [message] = (await list.json()) as { id: string; blob_hash: string; size: number }[];
+    // The same recording again (same SHA-256) is refused before a byte is sent, in the spec's words.
+    const again = await page.request.post('/api/media/uploads', {
+      headers: { authorization: `Bearer ${accessToken}` }, data: { type: 'audio', title: 'Again', sha256: message!.blob_hash, size: message!.size, collection: 'final-messages' },
+    });
+    expect(again.status()).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'DUPLICATE_MEDIA', message: 'Duplicate: Recording already exists.' });
+    // It is not on the timeline or under Your Recordings.
+    const vault = await page.request.get('/api/media/recordings', { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(await vault.json()).toEqual([]);
+
+    // A key holder of "If I'm Not There" sees its title, never the recording.
+    const { key } = await createKeyViaApi(page.request, { ...owner, accessToken }, { name: 'Ellie', email: uniqueEmail('ellie'), scopes: ['if-im-not-there'] });
+    const family = await familyPage(browser);
+    await family.goto(`/access?k=${key}&owner=${owner.id}`);
+    await family.getByRole('button', { name: 'Open vault' }).click();
+    await acceptDisclaimer(family);
+    await family.getByRole('tablist', { name: 'Vault sections' }).getByRole('tab', { name: "If I'm Not There" }).click();
+    await expect(family.getByRole('tabpanel')).toContainText('For when you are grown');
+    await family.context().close();
+
+    await saved.getByRole('button', { name: 'Delete For when you are grown' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete this final message?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(section.getByText('No final messages yet.')).toBeVisible();
   });
 
   test('/test-vault-delivery runs the pipeline’s checks on the running services: each passes once a contact is there', async ({ page }) => {

@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './tiers.js';
+export * from './plans.js';
 export * from './services.js';
 export * from './rpc.js';
 export * from './identity.js';

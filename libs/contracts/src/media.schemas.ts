@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryInteger, safeText } from './text.schemas.js';
 import {
-  MEDIA_INTEGRITY, MEDIA_TYPES, MediaMessages, RECORDING_TITLE_MAX, RECORDINGS_LIST_LIMIT, SHA256_HEX,
+  MEDIA_COLLECTIONS, MEDIA_INTEGRITY, MEDIA_TYPES, MediaMessages, RECORDING_TITLE_MAX, RECORDINGS_LIST_LIMIT, SHA256_HEX,
 } from './media.js';
 
 // The shapes of recordings on the wire, as zod schemas (the types are inferred from
@@ -10,7 +10,7 @@ import {
 //
 //   POST   /api/media/uploads              StartUploadRequest -> 201 UploadTicket | 409 DUPLICATE_MEDIA | 413 | 403 UPGRADE_REQUIRED
 //   PUT    /api/media/uploads/:id          raw webm body (video/webm | audio/webm) -> 201 Recording | 413 | 415 | 400 UPLOAD_INCOMPLETE
-//   GET    /api/media/recordings?limit=10  -> Recording[] (newest first)
+//   GET    /api/media/recordings?limit=10&collection=vault|final-messages -> Recording[] (newest first)
 //   POST   /api/media/recordings/:id/playback -> PlaybackLink (and the lv_media cookie that binds links to the owner)
 //   GET    /api/media/play/:id?u&exp&sig   -> the bytes, with Range (206) support; 403 for an expired, altered or foreign link
 //   GET    /api/timeline?limit&before      -> TimelinePage | 403 UPGRADE_REQUIRED
@@ -31,11 +31,16 @@ export const startUploadBodySchema = z.object({
     .meta({ description: 'SHA-256 of the whole recording, computed by the browser.' }),
   /** Size in bytes of the body the browser is about to send. */
   size: z.number({ error: 'The recording size is required.' }).int().positive('The recording is empty.').meta({ description: 'Bytes the PUT will send.' }),
+  /** 'final-messages' for the If I'm Not There page's final messages (Pro and Legacy plans); 'vault' otherwise. */
+  collection: z.enum(MEDIA_COLLECTIONS, { error: "Choose 'vault' or 'final-messages'." }).optional().meta({ description: "Default 'vault'." }),
 });
 export type StartUploadRequest = z.input<typeof startUploadBodySchema>;
 
 /** GET /api/media/recordings?limit= */
-export const listRecordingsQuerySchema = z.object({ limit: queryInteger(1, 100).default(RECORDINGS_LIST_LIMIT) });
+export const listRecordingsQuerySchema = z.object({
+  limit: queryInteger(1, 100).default(RECORDINGS_LIST_LIMIT),
+  collection: z.enum(MEDIA_COLLECTIONS, { error: "Choose 'vault' or 'final-messages'." }).default('vault'),
+});
 
 export const uploadTicketSchema = z.object({
   uploadId: z.uuid(),
@@ -60,6 +65,7 @@ export const recordingSchema = z.object({
   /** SHA-256 of the content (hex). */
   blob_hash: z.string().meta({ description: 'SHA-256 of the content.' }),
   integrity: z.enum(MEDIA_INTEGRITY).meta({ description: 'Set by the media-hashing job after the save.' }),
+  collection: z.enum(MEDIA_COLLECTIONS),
   created_at: z.iso.datetime(),
   timestamp: z.iso.datetime(),
 });
@@ -86,8 +92,10 @@ export type DeleteEntryReply = z.infer<typeof deleteEntryReplySchema>;
 
 // RPC payloads (rpc.vault-media.*, VaultMediaRpc in messaging.ts), checked by vault-media too (it does
 // not trust its callers). Titles, hashes and sizes are the service's to judge, with the shared messages.
-export const startUploadPayloadSchema = z.object({ type: z.enum(MEDIA_TYPES), title: safeText().max(1000), sha256: safeText().max(128), size: z.number() });
-export const listRecordingsPayloadSchema = z.object({ limit: z.number().int().min(1).max(100).optional() });
+export const startUploadPayloadSchema = z.object({
+  type: z.enum(MEDIA_TYPES), title: safeText().max(1000), sha256: safeText().max(128), size: z.number(), collection: z.enum(MEDIA_COLLECTIONS).optional(),
+});
+export const listRecordingsPayloadSchema = z.object({ limit: z.number().int().min(1).max(100).optional(), collection: z.enum(MEDIA_COLLECTIONS).optional() });
 export const entryByIdPayloadSchema = z.object({ id: safeText().max(64) });
 
 /** rpc.vault-media.report-hash: the media-hashing worker's result. `sha256` null means the object is gone. */

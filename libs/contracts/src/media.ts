@@ -14,6 +14,21 @@ export function isMediaType(value: unknown): value is MediaType {
   return value === 'video' || value === 'audio';
 }
 
+/**
+ * Where a recording belongs. 'vault' recordings are the Record page's: listed under "Your Recordings"
+ * and on the timeline. 'final-messages' are the If I'm Not There page's final messages: kept apart,
+ * never on the timeline, and for the Pro and Legacy plans (spec 02, section 6).
+ */
+export const MEDIA_COLLECTIONS = ['vault', 'final-messages'] as const;
+export type MediaCollection = (typeof MEDIA_COLLECTIONS)[number];
+
+export function isMediaCollection(value: unknown): value is MediaCollection {
+  return value === 'vault' || value === 'final-messages';
+}
+
+/** The If I'm Not There page lists up to this many final messages (and the viewer's tab their titles). */
+export const FINAL_MESSAGES_MAX = 100;
+
 /** Recording title: required, at most 100 characters (spec, sections 5 and 9). */
 export const RECORDING_TITLE_MAX = 100;
 /** "Your Recordings" shows the latest 10 (spec, section 9). */
@@ -66,6 +81,7 @@ export const MediaMessages = {
   linkInvalid: 'This media link is not valid for you, or it has expired.',
   invalidEntryId: 'Invalid entry ID',
   cannotDeleteEntry: 'Could not delete this entry',
+  finalMessagesPlanRequired: 'Final messages are part of the Pro and Legacy plans.',
   integrityMismatch: 'This recording failed its integrity check: the stored file no longer matches what you saved.',
 } as const;
 
@@ -104,6 +120,8 @@ export interface RecordingUploadStartedData {
   clientSha256: string;
   declaredSize: number;
   startedAt: string;
+  /** Absent in events written before final messages existed: 'vault'. */
+  collection?: MediaCollection;
 }
 export interface RecordingSavedData {
   recordingId: string;
@@ -117,6 +135,8 @@ export interface RecordingSavedData {
   /** Computed by vault-media while the bytes streamed through it (equal to the client's hash). */
   sha256: string;
   savedAt: string;
+  /** Absent in events written before final messages existed: 'vault'. */
+  collection?: MediaCollection;
 }
 export interface RecordingUploadAbandonedData { recordingId: string; ownerId: string; reason: string; abandonedAt: string }
 export interface RecordingHashVerifiedData { recordingId: string; ownerId: string; sha256: string; verifiedAt: string }
@@ -136,7 +156,11 @@ export type PublishedRecordingEventType = 'RecordingSaved' | 'RecordingHashVerif
 
 // What leaves the service on JetStream: ids, sizes, hashes and times, never a title (the parent's
 // words stay in vault-media, like a letter's stay in letters).
-export interface RecordingSavedV1 { recordingId: string; ownerId: string; type: MediaType; bucket: string; objectKey: string; size: number; sha256: string; savedAt: string }
+export interface RecordingSavedV1 {
+  recordingId: string; ownerId: string; type: MediaType; bucket: string; objectKey: string; size: number; sha256: string; savedAt: string;
+  /** Absent: 'vault' (events published before final messages existed). The timeline lists only the vault's. */
+  collection?: MediaCollection;
+}
 export interface RecordingHashVerifiedV1 { recordingId: string; ownerId: string; verifiedAt: string }
 export interface RecordingHashMismatchV1 { recordingId: string; ownerId: string; detectedAt: string }
 export interface RecordingDeletedV1 { recordingId: string; ownerId: string; deletedAt: string }

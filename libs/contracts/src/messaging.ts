@@ -106,6 +106,8 @@ export const VaultMediaRpc = {
   stats: statsRpc('vault-media'),
   startUpload: rpc('rpc.vault-media.start-upload', { payload: startUploadPayloadSchema, reply: uploadTicketSchema }),
   listRecordings: rpc('rpc.vault-media.list-recordings', { payload: listRecordingsPayloadSchema, reply: z.array(recordingSchema) }),
+  /** Titles of the owner's final messages (the owner, or a key holder of "If I'm Not There"). */
+  finalMessageTitles: rpc('rpc.vault-media.final-message-titles', { payload: emptyPayload, reply: finalEntriesSchema }),
   deleteEntry: rpc('rpc.vault-media.delete-entry', { payload: entryByIdPayloadSchema, reply: deleteEntryReplySchema }),
   playbackLink: rpc('rpc.vault-media.playback-link', { payload: entryByIdPayloadSchema, reply: playbackGrantSchema }),
   /** From the worker's media-hashing job, authorised by the job's report token. */

@@ -5,12 +5,22 @@ export function isSubscriptionTier(value: unknown): value is SubscriptionTier {
   return typeof value === 'string' && (SUBSCRIPTION_TIERS as readonly string[]).includes(value);
 }
 
-/** Features that a tier unlocks (owner-core spec, section 5: feature gate). */
-export type GatedFeature = 'timeline' | 'audio-uploads';
+/**
+ * Features that a tier unlocks: the timeline and audio uploads (owner-core spec, section 5: feature
+ * gate), final messages (spec 02, section 6: Pro and Legacy).
+ */
+export type GatedFeature = 'timeline' | 'audio-uploads' | 'final-messages';
 
-/** The timeline and audio uploads are for essentials, pro and legacy, and for admins. */
-export function canUseFeature(user: { subscription_tier: SubscriptionTier; ai_admin: boolean } | null, _feature: GatedFeature): boolean {
+const TIERS_OF: Record<GatedFeature, readonly SubscriptionTier[]> = {
+  timeline: ['essentials', 'pro', 'legacy'],
+  'audio-uploads': ['essentials', 'pro', 'legacy'],
+  // The original kept the plan in the browser (default vault-essentials); here it is the account's tier.
+  'final-messages': ['pro', 'legacy'],
+};
+
+/** Whether the user's plan includes the feature; admins have every feature. */
+export function canUseFeature(user: { subscription_tier: SubscriptionTier; ai_admin: boolean } | null, feature: GatedFeature): boolean {
   if (!user) return false;
   if (user.ai_admin) return true;
-  return user.subscription_tier === 'essentials' || user.subscription_tier === 'pro' || user.subscription_tier === 'legacy';
+  return TIERS_OF[feature].includes(user.subscription_tier);
 }

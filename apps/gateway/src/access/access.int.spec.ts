@@ -14,7 +14,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import {
-  AccessKeysRpc, AccessMessages, CONSENT_VERSION, CourtJournalRpc, ErrorCodes, LettersRpc, TimelineRpc, VIEWER_CONSENT_TEXT, type AccessKeySummary,
+  AccessKeysRpc, AccessMessages, CONSENT_VERSION, CourtJournalRpc, ErrorCodes, LettersRpc, TimelineRpc, VaultMediaRpc, VIEWER_CONSENT_TEXT, type AccessKeySummary,
   type AccessRequest, type CourtDocument, type IssuedAccessKey, type LetterSummary, type OpenedViewSession, type TimelineEntry, type ViewSessionSummary,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
@@ -103,7 +103,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
   const send = (options: InjectOptions, token?: string) =>
     http.inject({ ...options, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...options.headers } });
   const bodyOf = (method: InjectOptions['method']) => (method === 'POST' ? {} : undefined);
-  const readCalls = () => [...services.callsTo(TimelineRpc.list), ...services.callsTo(LettersRpc.list), ...services.callsTo(CourtJournalRpc.list)];
+  const readCalls = () => [...services.callsTo(TimelineRpc.list), ...services.callsTo(LettersRpc.list), ...services.callsTo(CourtJournalRpc.list), ...services.callsTo(VaultMediaRpc.finalMessageTitles)];
 
   /** The access-keys stand-in's answers. */
   function answerAccessKeys(): void {
@@ -136,6 +136,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
           : { letters: [letterSummary('b0000000-0000-4000-8000-000000000001', 'Oldest letter', '2025-01-01T00:00:00.000Z'), letterSummary('b0000000-0000-4000-8000-000000000002', 'Middle letter', '2025-06-01T00:00:00.000Z')], nextCursor: 'page-2' })
       .handle(CourtJournalRpc.list, () => [courtDocument('c0000000-0000-4000-8000-000000000001', 'order.pdf', '2026-02-01T00:00:00.000Z')])
       .handle(AccessKeysRpc.finalEntries, () => [{ id: `${OWNER_ID}:final-thoughts`, title: 'Final Thoughts', created_at: '2026-11-25T11:00:00.000Z' }])
+      .handle(VaultMediaRpc.finalMessageTitles, () => [{ id: 'd0000000-0000-4000-8000-000000000001', title: 'For when you are grown', created_at: '2026-11-25T12:00:00.000Z' }])
       .handle(LettersRpc.portraitSections, () => [
         { id: `${OWNER_ID}:aboutMe`, section: 'About Me', created_at: '2026-11-25T10:00:00.000Z' },
         { id: `${OWNER_ID}:coreValues`, section: 'Core Values', created_at: '2026-11-25T10:00:00.000Z' },
@@ -155,7 +156,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
 
     services = await NestNatsResponder.start(NATS_URL, STACK_ID);
     answerAllServices();
-    await services.listen(['rpc.access-keys.>', 'rpc.timeline.>', 'rpc.letters.>', 'rpc.court-journal.>']);
+    await services.listen(['rpc.access-keys.>', 'rpc.timeline.>', 'rpc.letters.>', 'rpc.court-journal.>', 'rpc.vault-media.>']);
 
     const config = gatewayConfigSchema.parse({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewers.publicKey, RPC_TIMEOUT_MS: '1500', WEB_DIST_DIR: web, HEALTH_SERVICES: 'access-keys',
@@ -502,16 +503,21 @@ describe('gateway family access (/api/access, /api/view)', () => {
       expect(whoIAm.json<{ headline: string }[]>().map((e) => e.headline)).toEqual(['About Me', 'Core Values']);
 
       const final = await send({ method: 'GET', url: '/api/view/entries/if-im-not-there' }, viewer.token);
-      expect(final.json()).toEqual([{ id: `${OWNER_ID}:final-thoughts`, created_at: '2026-11-25T11:00:00.000Z', headline: 'Final Thoughts' }]);
+      // The final thoughts (access-keys) and the final messages' titles (vault-media), newest first.
+      expect(final.json()).toEqual([
+        { id: 'd0000000-0000-4000-8000-000000000001', created_at: '2026-11-25T12:00:00.000Z', headline: 'For when you are grown' },
+        { id: `${OWNER_ID}:final-thoughts`, created_at: '2026-11-25T11:00:00.000Z', headline: 'Final Thoughts' },
+      ]);
 
       expect(services.callsTo(AccessKeysRpc.recordView).map((c) => c.payload.section)).toEqual(['timeline', 'letters', 'court-journal', 'who-i-am', 'if-im-not-there']);
       // Each read came after its section's view was recorded, and everything travelled with the viewer's token.
       const order = services.received.map((r) => (r.subject === AccessKeysRpc.recordView.subject ? `record:${r.request.payload.section}` : r.subject));
-      expect(order).toEqual([
+      // The last section's two reads go out together: their order between them is not fixed.
+      expect([...order.slice(0, -2), ...order.slice(-2).sort()]).toEqual([
         'record:timeline', TimelineRpc.list.subject,
         'record:letters', LettersRpc.list.subject, LettersRpc.list.subject,
         'record:court-journal', CourtJournalRpc.list.subject,
-        'record:who-i-am', LettersRpc.portraitSections.subject, 'record:if-im-not-there', AccessKeysRpc.finalEntries.subject,
+        'record:who-i-am', LettersRpc.portraitSections.subject, 'record:if-im-not-there', ...[AccessKeysRpc.finalEntries.subject, VaultMediaRpc.finalMessageTitles.subject].sort(),
       ]);
       for (const { request } of services.received) expect(request.auth.accessToken).toBe(viewer.token);
     });

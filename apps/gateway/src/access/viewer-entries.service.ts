@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  AccessKeysRpc, AccessMessages, CourtJournalRpc, ErrorCodes, LETTERS_PAGE_MAX, LettersRpc, TIMELINE_PAGE_MAX, TimelineRpc, VIEW_SECTIONS, type ViewerEntry,
+  AccessKeysRpc, AccessMessages, CourtJournalRpc, ErrorCodes, LETTERS_PAGE_MAX, LettersRpc, TIMELINE_PAGE_MAX, TimelineRpc, VaultMediaRpc, VIEW_SECTIONS, type ViewerEntry,
   type ViewSection,
 } from '@lv/contracts';
 import type { ViewerCaller } from '@lv/platform/auth';
@@ -68,10 +68,10 @@ export class ViewerEntriesService {
       const sections = await this.rpc.call(LettersRpc.portraitSections, {}, call);
       return sections.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.section }));
     },
-    // Titles only (the final thoughts, while the owner allows a preview).
+    // Titles only: the final thoughts (while the owner allows a preview) and the final messages' titles.
     'if-im-not-there': async (call) => {
-      const entries = await this.rpc.call(AccessKeysRpc.finalEntries, {}, call);
-      return entries.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.title }));
+      const [thoughts, messages] = await Promise.all([this.rpc.call(AccessKeysRpc.finalEntries, {}, call), this.rpc.call(VaultMediaRpc.finalMessageTitles, {}, call)]);
+      return [...thoughts, ...messages].map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.title }));
     },
   };
 

@@ -38,7 +38,7 @@ export class MediaController {
   @ApiCreatedResponse({ type: UploadTicketDto, description: 'PUT the recording to uploadUrl next.' })
   @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'DUPLICATE_MEDIA: "Duplicate: Recording already exists." (checked before any byte is sent).' })
   @ApiResponse({ status: 413, type: ErrorBodyDto, description: 'PAYLOAD_TOO_LARGE, naming the limit.' })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'UPGRADE_REQUIRED: audio messages need essentials, pro or legacy.' })
+  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'UPGRADE_REQUIRED: audio messages need essentials, pro or legacy; final messages, pro or legacy.' })
   async startUpload(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UploadTicket> {
     return this.rpc.call(VaultMediaRpc.startUpload, parseBody(startUploadBodySchema, body), call);
   }
@@ -61,9 +61,20 @@ export class MediaController {
   @Get('recordings')
   @ApiBearerAuth()
   @ApiQuery({ name: 'limit', required: false, description: 'How many, 1 to 100 (default 10).' })
-  @ApiOkResponse({ type: RecordingDto, isArray: true, description: 'Your Recordings, newest first (default 10).' })
+  @ApiQuery({ name: 'collection', required: false, enum: ['vault', 'final-messages'], description: "The Record page's recordings (vault, the default) or the final messages." })
+  @ApiOkResponse({ type: RecordingDto, isArray: true, description: 'Your Recordings (or final messages), newest first (default 10).' })
   async recordings(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<Recording[]> {
     return this.rpc.call(VaultMediaRpc.listRecordings, parseBody(listRecordingsQuerySchema, query), call);
+  }
+
+  @Delete('recordings/:id')
+  @HttpCode(204)
+  @ApiBearerAuth()
+  @ApiNoContentResponse({ description: 'The recording (a final message, or one of Your Recordings) and its media object are gone.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'Invalid entry ID' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such recording of yours.' })
+  async removeRecording(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
+    await this.rpc.call(VaultMediaRpc.deleteEntry, { id }, call);
   }
 
   @Post('recordings/:id/playback')

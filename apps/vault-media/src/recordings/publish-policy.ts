@@ -13,7 +13,8 @@ export const vaultMediaPublishPolicy: PublishPolicy = (stored) => {
   switch (event.type) {
     case 'RecordingSaved': {
       const { recordingId, ownerId, type, bucket, objectKey, size, sha256, savedAt } = event.data;
-      return { subject: VaultMediaEvents.RecordingSaved, data: { recordingId, ownerId, type, bucket, objectKey, size, sha256, savedAt } satisfies RecordingSavedV1 };
+      const collection = event.data.collection ?? 'vault';
+      return { subject: VaultMediaEvents.RecordingSaved, data: { recordingId, ownerId, type, bucket, objectKey, size, sha256, savedAt, collection } satisfies RecordingSavedV1 };
     }
     case 'RecordingHashVerified': {
       const { recordingId, ownerId, verifiedAt } = event.data;

@@ -13,18 +13,18 @@ const started: RecordingEvent = {
   type: 'RecordingUploadStarted',
   data: {
     recordingId, ownerId, type: 'video', title: 'For Sam', bucket: 'vaultmedia', objectKey, contentType: 'video/webm',
-    clientSha256: hash, declaredSize: 1000, startedAt: '2026-12-01T10:00:00.000Z',
+    clientSha256: hash, declaredSize: 1000, startedAt: '2026-12-01T10:00:00.000Z', collection: 'vault',
   },
 };
 const saved: RecordingEvent = {
   type: 'RecordingSaved',
   data: {
     recordingId, ownerId, type: 'video', title: 'For Sam', bucket: 'vaultmedia', objectKey, contentType: 'video/webm', size: 1000, sha256: hash,
-    savedAt: '2026-12-01T10:00:05.000Z',
+    savedAt: '2026-12-01T10:00:05.000Z', collection: 'vault',
   },
 };
 const start = {
-  type: 'StartUpload' as const, recordingId, ownerId, mediaType: 'video' as const, title: 'For Sam', bucket: 'vaultmedia', objectKey,
+  type: 'StartUpload' as const, recordingId, ownerId, mediaType: 'video' as const, collection: 'vault' as const, title: 'For Sam', bucket: 'vaultmedia', objectKey,
   contentType: 'video/webm', clientSha256: hash, declaredSize: 1000, now: '2026-12-01T10:00:00.000Z',
 };
 const complete = { type: 'CompleteUpload' as const, recordingId, ownerId, size: 1000, sha256: hash, now: '2026-12-01T10:00:05.000Z' };
@@ -40,6 +40,13 @@ describe('recording decider', () => {
   describe('CompleteUpload', () => {
     it('saves the recording once the object is complete, with the title and type of the upload', () =>
       spec.given([started]).when(complete).then([saved]));
+    it('keeps a final message a final message when it is saved', () =>
+      spec.given([{ ...started, data: { ...started.data, collection: 'final-messages' } } as RecordingEvent]).when(complete)
+        .then([{ ...saved, data: { ...saved.data, collection: 'final-messages' } } as RecordingEvent]));
+    it("saves an upload started before collections existed as the vault's", () => {
+      const { collection: _omitted, ...before } = started.data as typeof started.data & { collection?: string };
+      return spec.given([{ type: 'RecordingUploadStarted', data: before } as RecordingEvent]).when(complete).then([saved]);
+    });
     it('refuses bytes whose hash is not the one the browser announced', () =>
       spec.given([started]).when({ ...complete, sha256: 'b'.repeat(64) }).thenThrows('UPLOAD_INCOMPLETE'));
     it('refuses a body shorter than announced', () =>

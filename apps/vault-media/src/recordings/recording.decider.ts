@@ -1,4 +1,4 @@
-import { MediaMessages, type MediaIntegrity, type MediaType, type RecordingEvent } from '@lv/contracts';
+import { MediaMessages, type MediaCollection, type MediaIntegrity, type MediaType, type RecordingEvent } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
@@ -11,6 +11,7 @@ import type { Decider } from '@lv/platform/event-store';
 export interface RecordingState {
   status: 'new' | 'uploading' | 'saved' | 'abandoned' | 'deleted';
   ownerId: string | null;
+  collection: MediaCollection;
   type: MediaType | null;
   title: string | null;
   contentType: string | null;
@@ -30,6 +31,7 @@ export type RecordingCommand =
       recordingId: string;
       ownerId: string;
       mediaType: MediaType;
+      collection: MediaCollection;
       title: string;
       bucket: string;
       objectKey: string;
@@ -51,7 +53,7 @@ const notFound = () => new DomainError('NOT_FOUND', MediaMessages.notFound);
 
 export const recordingDecider: Decider<RecordingState, RecordingCommand, RecordingEvent> = {
   initialState: () => ({
-    status: 'new', ownerId: null, type: null, title: null, contentType: null, bucket: null, objectKey: null, clientSha256: null, declaredSize: null, sha256: null, integrity: 'pending', mismatchSha256: undefined,
+    status: 'new', ownerId: null, collection: 'vault', type: null, title: null, contentType: null, bucket: null, objectKey: null, clientSha256: null, declaredSize: null, sha256: null, integrity: 'pending', mismatchSha256: undefined,
   }),
 
   decide(command, state) {
@@ -63,6 +65,7 @@ export const recordingDecider: Decider<RecordingState, RecordingCommand, Recordi
           data: {
             recordingId: command.recordingId, ownerId: command.ownerId, type: command.mediaType, title: command.title, bucket: command.bucket,
             objectKey: command.objectKey, contentType: command.contentType, clientSha256: command.clientSha256, declaredSize: command.declaredSize, startedAt: command.now,
+            collection: command.collection,
           },
         }];
 
@@ -76,7 +79,7 @@ export const recordingDecider: Decider<RecordingState, RecordingCommand, Recordi
           type: 'RecordingSaved',
           data: {
             recordingId: command.recordingId, ownerId: command.ownerId, type: state.type!, title: state.title!, bucket: state.bucket!, objectKey: state.objectKey!,
-            contentType: state.contentType!, size: command.size, sha256: command.sha256, savedAt: command.now,
+            contentType: state.contentType!, size: command.size, sha256: command.sha256, savedAt: command.now, collection: state.collection,
           },
         }];
       }
@@ -111,7 +114,7 @@ export const recordingDecider: Decider<RecordingState, RecordingCommand, Recordi
     switch (event.type) {
       case 'RecordingUploadStarted':
         return {
-          ...state, status: 'uploading', ownerId: event.data.ownerId, type: event.data.type, title: event.data.title, contentType: event.data.contentType, bucket: event.data.bucket, objectKey: event.data.objectKey,
+          ...state, status: 'uploading', ownerId: event.data.ownerId, collection: event.data.collection ?? 'vault', type: event.data.type, title: event.data.title, contentType: event.data.contentType, bucket: event.data.bucket, objectKey: event.data.objectKey,
           clientSha256: event.data.clientSha256, declaredSize: event.data.declaredSize,
         };
       case 'RecordingSaved':

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MEDIA_CONTENT_TYPES, type MediaIntegrity, type MediaType, type Recording } from '@lv/contracts';
+import { MEDIA_CONTENT_TYPES, type MediaCollection, type MediaIntegrity, type MediaType, type Recording } from '@lv/contracts';
 import type { Projection, StoredEvent } from '@lv/platform/event-store';
 import type { OpenedRecordingEvent } from './recording-sealing.js';
 
@@ -22,9 +22,9 @@ export const recordingsProjection: Projection = {
           // Title shredded: the recording was deleted later in the log (a rebuild), so it gets no row.
           if (d.title === null) break;
           await em.execute(
-            `insert into recordings (id, user_id, type, title, bucket, object_key, content_type, size, sha256, created_at)
-             values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
-            [d.recordingId, d.ownerId, d.type, d.title, d.bucket, d.objectKey, d.contentType, d.size, d.sha256, d.savedAt],
+            `insert into recordings (id, user_id, type, title, bucket, object_key, content_type, size, sha256, created_at, collection)
+             values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
+            [d.recordingId, d.ownerId, d.type, d.title, d.bucket, d.objectKey, d.contentType, d.size, d.sha256, d.savedAt, d.collection ?? 'vault'],
           );
           break;
         }
@@ -59,6 +59,7 @@ export interface RecordingRow {
   size: string | number;
   sha256: string;
   integrity: MediaIntegrity;
+  collection: MediaCollection;
   created_at: Date | string;
 }
 
@@ -74,12 +75,13 @@ export function toRecording(row: RecordingRow): Recording {
     size: Number(row.size),
     blob_hash: row.sha256,
     integrity: row.integrity,
+    collection: row.collection,
     created_at: createdAt,
     timestamp: createdAt,
   };
 }
 
-const COLUMNS = 'id, user_id, type, title, bucket, object_key, content_type, size::text as size, sha256, integrity, created_at';
+const COLUMNS = 'id, user_id, type, title, bucket, object_key, content_type, size::text as size, sha256, integrity, collection, created_at';
 
 export async function findRecording(em: EntityManager, recordingId: string): Promise<RecordingRow | null> {
   const [row] = await em.execute<RecordingRow[]>(`select ${COLUMNS} from recordings where id = ?`, [recordingId]);
@@ -91,17 +93,17 @@ export async function findRecordingByHash(em: EntityManager, userId: string, sha
   return row ?? null;
 }
 
-/** The owner's recordings, newest first (spec, section 7: vault_entries, type in (video, audio), limit 10). */
-export async function listRecordings(em: EntityManager, userId: string, limit: number): Promise<RecordingRow[]> {
-  return em.execute<RecordingRow[]>(`select ${COLUMNS} from recordings where user_id = ? order by created_at desc, id desc limit ?`, [userId, limit]);
+/** The owner's recordings of one collection, newest first (spec, section 7: vault_entries, type in (video, audio), limit 10). */
+export async function listRecordings(em: EntityManager, userId: string, limit: number, collection: MediaCollection = 'vault'): Promise<RecordingRow[]> {
+  return em.execute<RecordingRow[]>(`select ${COLUMNS} from recordings where user_id = ? and collection = ? order by created_at desc, id desc limit ?`, [userId, collection, limit]);
 }
 
-/** Videos Saved counts video and audio; Days Active, the distinct UTC days a recording was saved. */
+/** Videos Saved counts the vault's video and audio; Days Active, the distinct UTC days one was saved (final messages are apart). */
 export async function recordingStats(em: EntityManager, userId: string): Promise<{ count: number; days: string[] }> {
   const [row] = await em.execute<{ count: number; days: string[] | null }[]>(
     `select count(*)::int as count,
-            array(select distinct to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') from recordings where user_id = ? order by 1) as days
-       from recordings where user_id = ?`,
+            array(select distinct to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') from recordings where user_id = ? and collection = 'vault' order by 1) as days
+       from recordings where user_id = ? and collection = 'vault'`,
     [userId, userId],
   );
   return { count: row?.count ?? 0, days: row?.days ?? [] };
@@ -111,7 +113,7 @@ export async function recordingStats(em: EntityManager, userId: string): Promise
 export async function findRecordingTitles(em: EntityManager, userId: string, ids: readonly string[]): Promise<Record<string, string>> {
   if (!ids.length) return {};
   const rows = await em.execute<{ id: string; title: string }[]>(
-    `select id::text as id, title from recordings where user_id = ? and id in (${ids.map(() => '?::uuid').join(', ')})`,
+    `select id::text as id, title from recordings where user_id = ? and collection = 'vault' and id in (${ids.map(() => '?::uuid').join(', ')})`,
     [userId, ...ids],
   );
   return Object.fromEntries(rows.map((r) => [r.id, r.title]));

@@ -1,4 +1,4 @@
-import type { MediaType, PlaybackLink, Recording, StartUploadRequest, TimelinePage, UploadTicket } from '@lv/contracts';
+import type { MediaCollection, MediaType, PlaybackLink, Recording, StartUploadRequest, TimelinePage, UploadTicket } from '@lv/contracts';
 import { appSession } from '../auth/app-session.js';
 import { api } from './api.js';
 import { ApiError, NetworkError, toErrorBody } from './client.js';
@@ -7,6 +7,7 @@ import { sha256Hex as sha256HexOf } from '../lib/sha256.js';
 export const mediaKeys = {
   all: ['media'] as const,
   recordings: ['media', 'recordings'] as const,
+  finalMessages: ['media', 'final-messages'] as const,
   timeline: ['media', 'timeline'] as const,
   playback: (id: string) => ['media', 'playback', id] as const,
 };
@@ -15,8 +16,13 @@ export function startUpload(request: StartUploadRequest): Promise<UploadTicket> 
   return api.post<UploadTicket>('/api/media/uploads', request);
 }
 
-export function fetchRecordings(limit = 10, signal?: AbortSignal): Promise<Recording[]> {
-  return api.get<Recording[]>(`/api/media/recordings?limit=${limit}`, { signal });
+export function fetchRecordings(limit = 10, signal?: AbortSignal, collection: MediaCollection = 'vault'): Promise<Recording[]> {
+  return api.get<Recording[]>(`/api/media/recordings?limit=${limit}${collection === 'vault' ? '' : `&collection=${collection}`}`, { signal });
+}
+
+/** Deletes one of the owner's recordings (a final message: it is on no timeline) with its object. */
+export function deleteRecording(id: string): Promise<void> {
+  return api.del<void>(`/api/media/recordings/${encodeURIComponent(id)}`);
 }
 
 export function fetchTimeline(signal?: AbortSignal): Promise<TimelinePage> {
@@ -101,10 +107,10 @@ export async function uploadRecordingBody(ticket: UploadTicket, body: Blob, onPr
 }
 
 /** The whole save: fingerprint, ask (duplicates are refused here, before the body), then send the body. */
-export async function saveRecording(input: { type: MediaType; title: string; blob: Blob }, onPhase?: (phase: 'hashing' | 'uploading', progress?: UploadProgress) => void, signal?: AbortSignal): Promise<Recording> {
+export async function saveRecording(input: { type: MediaType; title: string; blob: Blob; collection?: MediaCollection }, onPhase?: (phase: 'hashing' | 'uploading', progress?: UploadProgress) => void, signal?: AbortSignal): Promise<Recording> {
   onPhase?.('hashing');
   const sha256 = await fingerprintOf(input.blob);
-  const ticket = await startUpload({ type: input.type, title: input.title, sha256, size: input.blob.size });
+  const ticket = await startUpload({ type: input.type, title: input.title, sha256, size: input.blob.size, ...(input.collection ? { collection: input.collection } : {}) });
   onPhase?.('uploading', { loaded: 0, total: input.blob.size });
   return uploadRecordingBody(ticket, input.blob, (p) => onPhase?.('uploading', p), signal);
 }

@@ -1,12 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { DEFAULT_DELIVERY_SETTINGS, IfImNotThereMessages as M, type DeliverySettings, type DeliveryView, type EmergencyContact } from '@lv/contracts';
-import { jsonResponse as json, quietConsole, renderApp, resetApp } from '../../test/app-harness.js';
+import {
+  DEFAULT_DELIVERY_SETTINGS, IfImNotThereMessages as M, MediaMessages, type DeliverySettings, type DeliveryView, type EmergencyContact, type Recording,
+} from '@lv/contracts';
+import { jsonResponse as json, quietConsole, renderApp, resetApp, sam } from '../../test/app-harness.js';
 
 // /if-im-not-there in the whole app, the gateway replaced by an in-memory stand-in behind fetch.
 
 function fakeGateway() {
   const contacts: EmergencyContact[] = [];
+  const finalMessages: Recording[] = [];
   let settings: DeliverySettings = { ...DEFAULT_DELIVERY_SETTINGS, updated_at: null };
   let delivery: DeliveryView = { status: 'none', release_id: null, due_at: null, triggered_at: null };
   const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
@@ -19,6 +22,14 @@ function fakeGateway() {
     if (path === '/api/auth/refresh') return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
     if (failing.has(`${method} ${path.replace(/[0-9a-f-]{36}/, ':id')}`)) return json(503, { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' });
     if (path === '/api/if-im-not-there/contacts' && method === 'GET') return json(200, contacts);
+    if (path === '/api/media/recordings' && method === 'GET') {
+      return json(200, new URL(input, 'http://vault.test').searchParams.get('collection') === 'final-messages' ? finalMessages : []);
+    }
+    const recordingMatch = /^\/api\/media\/recordings\/([^/]+)$/.exec(path);
+    if (recordingMatch && method === 'DELETE') {
+      finalMessages.splice(finalMessages.findIndex((r) => r.id === recordingMatch[1]), 1);
+      return new Response(null, { status: 204 });
+    }
     if (path === '/api/if-im-not-there/contacts' && method === 'POST') {
       const contact: EmergencyContact = {
         id: String(body!.id), name: String(body!.name).trim(), label: body!.label as EmergencyContact['label'], email: String(body!.email).trim().toLowerCase(),
@@ -59,7 +70,7 @@ function fakeGateway() {
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
   };
   return {
-    contacts, calls, failing, fetch: jest.fn(handler), settings: () => settings,
+    contacts, finalMessages, calls, failing, fetch: jest.fn(handler), settings: () => settings,
     startDelivery: (view: DeliveryView) => {
       delivery = view;
     },
@@ -90,6 +101,47 @@ describe("If I'm Not There (/if-im-not-there and /gone)", () => {
       }
       resetApp();
     }
+  });
+
+  it('opens the plan choice instead of the camera when the plan has no final messages (free, Essentials)', async () => {
+    const getUserMedia = jest.fn(async () => {
+      throw new Error('the camera must not be asked for');
+    });
+    Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia } });
+    for (const tier of ['none', 'essentials'] as const) {
+      renderApp('/if-im-not-there', { ...sam, subscription_tier: tier });
+      const section = await screen.findByRole('region', { name: 'Final Messages' });
+      fireEvent.click(within(section).getByRole('button', { name: 'Record Final Message' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Choose your plan' });
+      expect(within(dialog).getByText(MediaMessages.finalMessagesPlanRequired)).toBeTruthy();
+      const plans = within(within(dialog).getByRole('list', { name: 'Plans' }));
+      expect(plans.getByRole('link', { name: 'Choose Pro' }).getAttribute('href')).toBe('/checkout?plan=vault-pro');
+      expect(plans.getByRole('link', { name: 'Choose Legacy' }).getAttribute('href')).toBe('/checkout?plan=vault-legacy');
+      expect(plans.getByText('£20.00 per month')).toBeTruthy();
+      expect(plans.getByText('£149 per year')).toBeTruthy();
+      // The current plan is marked rather than offered.
+      if (tier === 'essentials') expect(plans.queryByRole('link', { name: 'Choose Essentials' })).toBeNull();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      resetApp();
+    }
+    expect(getUserMedia).not.toHaveBeenCalled();
+  });
+
+  it('lists the saved final messages from the vault and deletes one after confirming', async () => {
+    gateway.finalMessages.push({
+      id: '9a1f4c2e-1d2b-4c3d-8e4f-5a6b7c8d9e0f', type: 'audio', file_type: 'audio', title: 'For your wedding day', file_path: 'u1/audio_1.webm', content_type: 'audio/webm',
+      size: 2048, blob_hash: 'a'.repeat(64), integrity: 'verified', collection: 'final-messages', created_at: '2026-11-25T09:00:00.000Z', timestamp: '2026-11-25T09:00:00.000Z',
+    });
+    renderApp('/if-im-not-there', { ...sam, subscription_tier: 'pro' });
+    const list = await screen.findByRole('list', { name: 'Saved final messages' });
+    expect(within(list).getByText('For your wedding day')).toBeTruthy();
+    expect(gateway.calls.some((c) => c.method === 'GET' && c.path === '/api/media/recordings')).toBe(true);
+    fireEvent.click(within(list).getByRole('button', { name: 'Delete For your wedding day' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Delete this final message?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('No final messages yet.');
+    expect(gateway.calls.some((c) => c.method === 'DELETE' && c.path === '/api/media/recordings/9a1f4c2e-1d2b-4c3d-8e4f-5a6b7c8d9e0f')).toBe(true);
   });
 
   it('asks for a name and an email in the spec’s words, sending nothing; then adds the contact with its relationship', async () => {

@@ -12,6 +12,7 @@ import { usePageTitle } from '../../lib/use-page-title.js';
 import { DeliverySettingsForm } from './DeliverySettingsForm.js';
 import { DeliveryStatus } from './DeliveryStatus.js';
 import { EmergencyContacts } from './EmergencyContacts.js';
+import { FinalMessages } from './FinalMessages.js';
 
 const SECTIONS = [
   { id: 'emergency-contacts', title: 'Emergency Contacts', Icon: Users },
@@ -41,13 +42,7 @@ export function IfImNotTherePage() {
       </PageSection>
 
       <PageSection id="final-messages" title="Final Messages" description="Words for the people you love, in your own voice.">
-        <p className="text-sm text-muted-foreground">
-          Recording final messages on this page comes next. Until then, record a video or voice message on the{' '}
-          <Link className="font-medium text-primary underline-offset-4 hover:underline" to="/record">
-            Record page
-          </Link>
-          : it is kept in your vault and shown on your timeline.
-        </p>
+        <FinalMessages />
       </PageSection>
 
       <PageSection id="delivery-settings" title="Delivery Settings" description="How and when your vault is handed over.">

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { ArrowLeft, Circle, Mic, Pause, Play, RotateCcw, Save, Square, Video } from 'lucide-react';
+import { ArrowLeft, Mic, RotateCcw, Save } from 'lucide-react';
 import {
   AFTER_SAVE_REDIRECT_MS, canUseFeature, MediaMessages, RECORDING_TITLE_MAX, SAVE_NOTICE_MS, validateRecordingTitle, type MediaType,
 } from '@lv/contracts';
@@ -19,19 +19,12 @@ import { usePageTitle } from '../../lib/use-page-title.js';
 import { useUnsavedChanges } from '../../shell/UnsavedChangesProvider.js';
 import { SAVE_DRAFTS_EVENT } from '../../shell/use-sign-out.js';
 import { discardDraft, loadDraft, saveDraft, writeDraftInfo } from './recording-draft.js';
-import { formatBytes, formatTimer, permissionHint, PERMISSION_TOAST } from './recorder-logic.js';
+import { formatBytes, formatTimer, PERMISSION_TOAST } from './recorder-logic.js';
+import { LivePreview, MediaTypeToggle, PermissionAlert, RecorderControls, RecordingPreview } from './recorder-controls.js';
 import { RecordingsList } from './RecordingsList.js';
 import { useRecorder } from './use-recorder.js';
 
 type SavePhase = { kind: 'idle' } | { kind: 'hashing' } | { kind: 'uploading'; progress: UploadProgress };
-
-function LivePreview({ stream }: { stream: MediaStream }) {
-  const ref = useRef<HTMLVideoElement>(null);
-  useEffect(() => {
-    if (ref.current) ref.current.srcObject = stream;
-  }, [stream]);
-  return <video ref={ref} autoPlay muted playsInline aria-label="Camera preview" className="aspect-video w-full rounded-xl bg-black object-cover" />;
-}
 
 /**
  * Record Messages (/record) and its variant /record-media (spec, sections 2, 4, 5, 8): a Video/Audio
@@ -196,24 +189,7 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
         <p className="text-muted-foreground">Say what you want them to hear, in your own voice. Only you can see it until you choose to share.</p>
       </header>
 
-      <div role="group" aria-label="Recording type" className="inline-flex self-start rounded-xl border border-border bg-card p-1">
-        {(['video', 'audio'] as const).map((option) => {
-          const Icon = option === 'video' ? Video : Mic;
-          return (
-            <button
-              key={option}
-              type="button"
-              aria-pressed={type === option}
-              disabled={active || saving}
-              onClick={() => chooseType(option)}
-              className={cn('inline-flex h-10 items-center gap-2 rounded-lg px-4 text-sm font-medium transition-colors disabled:opacity-60', type === option ? 'bg-primary text-primary-foreground' : 'hover:bg-muted')}
-            >
-              <Icon aria-hidden="true" className="h-4 w-4" />
-              {option === 'video' ? 'Video' : 'Audio'}
-            </button>
-          );
-        })}
-      </div>
+      <MediaTypeToggle label="Recording type" type={type} disabled={active || saving} onChange={chooseType} />
 
       {savedNotice ? (
         <div role="status" className="rounded-2xl border border-accent-foreground/20 bg-accent p-5 text-accent-foreground">
@@ -241,47 +217,12 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
                 <Mic className={cn('h-10 w-10 text-primary', recorder.status === 'recording' && 'animate-pulse')} />
               </div>
             ) : null}
-            {recording && recorder.status === 'stopped' ? (
-              recording.type === 'video' ? (
-                <video src={recording.url} controls playsInline aria-label="Recording preview" className="aspect-video w-full rounded-xl bg-black" data-testid="recording-preview" />
-              ) : (
-                <audio src={recording.url} controls aria-label="Recording preview" className="w-full" data-testid="recording-preview" />
-              )
-            ) : null}
+            {recording && recorder.status === 'stopped' ? <RecordingPreview recording={recording} label="Recording preview" /> : null}
             {recording ? <p className="text-xs text-muted-foreground">{formatBytes(recording.blob.size)} recorded</p> : null}
 
-            {permissionProblem ? (
-              <p role="alert" className="rounded-lg bg-destructive/10 px-3 py-2 text-sm text-destructive">
-                {permissionHint(permissionProblem)}
-              </p>
-            ) : null}
+            <PermissionAlert type={permissionProblem} />
 
-            <div className="flex flex-wrap gap-2">
-              {recorder.status === 'idle' || recorder.status === 'starting' ? (
-                <Button onClick={() => void startRecording()} disabled={recorder.status === 'starting' || saving}>
-                  <Circle aria-hidden="true" className="h-4 w-4 fill-current" />
-                  Start Recording
-                </Button>
-              ) : null}
-              {recorder.status === 'recording' ? (
-                <Button variant="secondary" onClick={recorder.pause}>
-                  <Pause aria-hidden="true" className="h-4 w-4" />
-                  Pause
-                </Button>
-              ) : null}
-              {recorder.status === 'paused' ? (
-                <Button variant="secondary" onClick={recorder.resume}>
-                  <Play aria-hidden="true" className="h-4 w-4" />
-                  Resume
-                </Button>
-              ) : null}
-              {recorder.status === 'recording' || recorder.status === 'paused' ? (
-                <Button variant="destructive" onClick={() => void recorder.stop()}>
-                  <Square aria-hidden="true" className="h-4 w-4 fill-current" />
-                  Stop
-                </Button>
-              ) : null}
-            </div>
+            <RecorderControls recorder={recorder} startLabel="Start Recording" onStart={() => void startRecording()} disabled={saving} />
 
             <div className="flex flex-col gap-1.5">
               <Label htmlFor={titleId}>Title *</Label>

@@ -44,7 +44,7 @@ describe('the committed OpenAPI document (apps/gateway/openapi.json)', () => {
     expect(schemas.LetterDto.properties.title.maxLength).toBe(200);
     expect(schemas.LetterPageDto.properties.letters.items.required).not.toContain('content');
     expect(schemas.CredentialsDto.properties.password.minLength).toBe(6);
-    expect(schemas.StartUploadDto.properties.type.enum).toEqual(['video', 'audio']);
+    expect(schemas.StartUploadDto.properties.type.enum).toEqual(['video', 'audio', 'image']);
     expect(schemas.ErrorBodyDto.properties.code.enum).toContain('VALIDATION_FAILED');
     // No name stands for an empty shape: every component has its fields.
     for (const [name, schema] of Object.entries<Record<string, any>>(schemas)) {

@@ -111,6 +111,10 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
       })
       .handle(VaultMediaRpc.playbackLink, ({ payload }) => ({ url: `/api/media/play/${payload.id}?u=${USER_ID}&exp=9999999999&sig=abc`, expiresAt: 9999999999000, binding: { value: 'binding-value', maxAgeSeconds: 3600 } }))
       .handle(VaultMediaRpc.listRecordings, ({ payload }) => [{ id: RECORDING_ID, limit: payload.limit, ...(payload.collection ? { collection: payload.collection } : {}) }])
+      .handle(VaultMediaRpc.retitle, ({ payload }) => {
+        if (payload.id !== RECORDING_ID) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+        return { id: payload.id, title: payload.title };
+      })
       .handle(VaultMediaRpc.deleteEntry, ({ payload }) => {
         if (payload.id !== RECORDING_ID) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
         return { id: payload.id, deleted: true };
@@ -176,6 +180,25 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     // Piped, not collected: nothing near the body's size ever sits in one buffer.
     expect(upstream.maxChunk).toBeLessThanOrEqual(MiB);
     expect(json(answer)).toMatchObject({ id: RECORDING_ID, size: body.length });
+  });
+
+  it('streams a Who I Am file (an image) through with its own content type, and retitles it with a title checked at the edge', async () => {
+    uploadBehaviour = 'save';
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2000, 1)]);
+    const answer = await send(`${base}/api/media/uploads/${RECORDING_ID}`, { method: 'PUT', headers: { ...auth, 'content-type': 'image/png' }, chunks: [png] });
+    expect(answer.status).toBe(201);
+    expect(received.filter((r) => r.url === `/uploads/${RECORDING_ID}`).at(-1)!.headers['content-type']).toBe('image/png');
+    // A type no upload takes is refused by the gateway itself.
+    const pdf = await send(`${base}/api/media/uploads/${RECORDING_ID}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, chunks: [Buffer.from('%PDF-1.7')] });
+    expect(pdf.status).toBe(415);
+
+    const patch = (body: unknown, headers: Record<string, string> = auth) =>
+      send(`${base}/api/media/recordings/${RECORDING_ID}`, { method: 'PATCH', headers: { ...headers, 'content-type': 'application/json' }, chunks: [Buffer.from(JSON.stringify(body))] });
+    const retitled = await patch({ title: '  Beach day  ' });
+    expect([retitled.status, json(retitled)]).toEqual([200, { id: RECORDING_ID, title: 'Beach day' }]);
+    const empty = await patch({ title: '   ' });
+    expect([empty.status, json(empty)]).toEqual([400, expect.objectContaining({ code: 'VALIDATION_FAILED', fields: { title: MediaMessages.missingInfo } })]);
+    expect((await patch({ title: 'x' }, {})).status).toBe(401);
   });
 
   it('needs a valid token for an upload and never reaches vault-media without one', async () => {

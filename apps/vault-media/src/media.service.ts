@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  canUseFeature, FINAL_MESSAGES_MAX, isMediaCollection, isMediaType, MEDIA_BUCKET, MEDIA_CONTENT_TYPES, mediaObjectKey, MediaMessages, RECORDINGS_LIST_LIMIT, SHA256_HEX, validateRecordingTitle,
-  type DeleteEntryReply, type GatedFeature, type MediaCollection, type MediaType, type PlaybackGrant, type Recording, type ReportHashPayload, type ReportHashReply,
+  acceptedContentTypes, canUseFeature, extensionOf, FINAL_MESSAGES_MAX, isMediaCollection, isStoredMediaType, MEDIA_BUCKET, MEDIA_CONTENT_TYPES, mediaObjectKey, MediaMessages, RECORDINGS_LIST_LIMIT, SHA256_HEX, validateRecordingTitle,
+  type DeleteEntryReply, type GatedFeature, type MediaCollection, type MediaType, type StoredMediaType, type PlaybackGrant, type Recording, type ReportHashPayload, type ReportHashReply,
   type StartUploadRequest, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
 import { ownerOf, vaultOwnerId, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
@@ -17,7 +17,7 @@ import { parseRange } from './playback/range.js';
 import { vaultMediaPublishPolicy } from './recordings/publish-policy.js';
 import { RecordingKeys, recordingSealing } from './recordings/recording-sealing.js';
 import { RECORDING_STREAM_TYPE, recordingDecider, recordingStreamId, type RecordingCommand, type RecordingState } from './recordings/recording.decider.js';
-import { findRecording, findRecordingByHash, listRecordings, recordingStats, recordingsProjection, toRecording } from './recordings/recordings.projection.js';
+import { findRecording, findRecordingByHash, listCollections, listRecordings, recordingStats, recordingsProjection, toRecording, type RecordingRow } from './recordings/recordings.projection.js';
 import { MediaObjects, type MediaObjectRow } from './uploads/media-objects.repository.js';
 import { UploadInspector } from './uploads/upload-inspector.js';
 import type { TitlesReply } from '@lv/contracts';
@@ -105,7 +105,10 @@ export class MediaService {
    */
   async startUpload(caller: Caller, request: StartUploadRequest, correlationId?: string): Promise<UploadTicket> {
     const fields: Record<string, string> = {};
-    if (!isMediaType(request.type)) fields.type = 'Choose video or audio.';
+    const collection = request.collection ?? 'vault';
+    if (!isMediaCollection(collection)) fields.collection = 'Choose where the recording belongs.';
+    const recorded = collection === 'vault' || collection === 'final-messages';
+    if (!isStoredMediaType(request.type) || (recorded && request.type === 'image')) fields.type = 'Choose video or audio.';
     const { title, error } = validateRecordingTitle(request.title);
     if (error) fields.title = error;
     const sha256 = typeof request.sha256 === 'string' ? request.sha256.toLowerCase() : '';
@@ -114,20 +117,23 @@ export class MediaService {
     if (Object.keys(fields).length) {
       throw validationError(fields, fields.title === MediaMessages.missingInfo ? MediaMessages.missingInfo : (fields.title ?? Object.values(fields)[0]));
     }
-    const type = request.type as MediaType;
-    const collection = request.collection ?? 'vault';
-    if (!isMediaCollection(collection)) throw validationError({ collection: "Choose 'vault' or 'final-messages'." });
+    const type = request.type as StoredMediaType;
+    // A recording is WebM of its type; a Who I Am file is one of the formats its kind takes (checked again on its first bytes).
+    const contentType = recorded ? MEDIA_CONTENT_TYPES[type as MediaType] : (request.contentType ?? '').toLowerCase();
+    if (!acceptedContentTypes(collection, type).includes(contentType)) {
+      const message = collection === 'who-i-am-photo' ? MediaMessages.photoMustBeImage : MediaMessages.unsupportedFile;
+      throw new DomainError('UNSUPPORTED_MEDIA', message);
+    }
     if (collection === 'final-messages') this.requireFeature(caller, 'final-messages', MediaMessages.finalMessagesPlanRequired);
-    if (type === 'audio') this.requireFeature(caller, 'audio-uploads');
+    if (type === 'audio' && recorded) this.requireFeature(caller, 'audio-uploads');
     if (request.size > this.deps.maxUploadBytes) throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(this.deps.maxUploadBytes));
-    if (await findRecordingByHash(this.em, ownerOf(caller).userId, sha256)) throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
+    if (await findRecordingByHash(this.em, ownerOf(caller).userId, collection, sha256)) throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
 
     const recordingId = randomUUID();
-    const contentType = MEDIA_CONTENT_TYPES[type];
     // The key is the original app's ({userId}/{type}_{timestamp}.webm) and is never reused: the
     // unique key of media_objects refuses a second upload to it, so nothing is ever overwritten.
     for (let timestamp = this.now(), attempt = 0; ; timestamp++, attempt++) {
-      const objectKey = mediaObjectKey(ownerOf(caller).userId, type, timestamp);
+      const objectKey = mediaObjectKey(ownerOf(caller).userId, type, timestamp, extensionOf(contentType));
       try {
         await this.execute(recordingId, {
           type: 'StartUpload', recordingId, ownerId: ownerOf(caller).userId, mediaType: type, collection, title, bucket: this.bucket, objectKey, contentType,
@@ -163,7 +169,7 @@ export class MediaService {
         throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(this.deps.maxUploadBytes));
       }
       let lastBeat = this.now();
-      const inspector = new UploadInspector({ maxBytes: this.deps.maxUploadBytes, declaredSize: state.declaredSize! }, async (bytes) => {
+      const inspector = new UploadInspector({ maxBytes: this.deps.maxUploadBytes, declaredSize: state.declaredSize!, contentType: state.contentType! }, async (bytes) => {
         if (this.now() - lastBeat < HEARTBEAT_MS) return;
         lastBeat = this.now();
         await this.objects.heartbeat(this.em, uploadId, bytes);
@@ -192,6 +198,7 @@ export class MediaService {
     }
     const row = await findRecording(this.em, uploadId);
     if (!row) throw new Error(`recording ${uploadId} saved but not in the read model`);
+    if (row.collection === 'who-i-am-photo') await this.replacePhotos(row, options.correlationId);
     return toRecording(row);
   }
 
@@ -260,6 +267,26 @@ export class MediaService {
   }
 
   /**
+   * The profile photo is one picture: once a new one is saved, the ones before it go (object and all).
+   * Only after the new one is complete, so the owner is never left without a photo by a failed upload.
+   */
+  private async replacePhotos(saved: RecordingRow, correlationId?: string): Promise<void> {
+    const photos = await listCollections(this.em, saved.user_id, ['who-i-am-photo'], 100);
+    for (const older of photos.filter((p) => p.id !== saved.id)) {
+      await this.remove(saved.user_id, older.id, correlationId).catch((err: unknown) => this.deps.logger.warn({ err, recordingId: older.id }, 'could not remove a replaced profile photo'));
+    }
+  }
+
+  /**
+   * The Who I Am tab's media for a viewer (a key holder of "Who I Am", or the owner): the profile
+   * photo and personal media by title and time, never the files.
+   */
+  async portraitMediaTitles(caller: Caller): Promise<{ id: string; title: string; created_at: string }[]> {
+    const rows = await listCollections(this.em, vaultOwnerId(caller), ['who-i-am-photo', 'who-i-am'], FINAL_MESSAGES_MAX);
+    return rows.map((row) => ({ id: row.id, title: row.collection === 'who-i-am-photo' ? 'Profile photo' : row.title, created_at: new Date(row.created_at).toISOString() }));
+  }
+
+  /**
    * The owner's final messages by title, for the viewer's "If I'm Not There" tab (a key holder of that
    * section, or the owner): titles and times only, never the recordings themselves.
    */
@@ -280,19 +307,39 @@ export class MediaService {
    * object. The timeline service drops its entry when it reads RecordingDeleted.
    */
   async deleteEntry(caller: Caller, id: string, correlationId?: string): Promise<DeleteEntryReply> {
+    const recording = await this.ownItem(caller, id);
+    await this.remove(ownerOf(caller).userId, recording.id, correlationId);
+    return { id: recording.id, deleted: true };
+  }
+
+  /** A new title for one of the caller's items (Who I Am's personal media: "Could not update image title" when it fails). */
+  async retitle(caller: Caller, id: string, newTitle: string, correlationId?: string): Promise<Recording> {
+    const { title, error } = validateRecordingTitle(newTitle);
+    if (error) throw validationError({ title: error }, error);
+    const recording = await this.ownItem(caller, id);
+    await this.execute(recording.id, { type: 'RetitleRecording', recordingId: recording.id, ownerId: ownerOf(caller).userId, title, now: new Date(this.now()).toISOString() }, { actor: { kind: 'user', id: ownerOf(caller).userId }, correlationId });
+    return toRecording((await findRecording(this.em, recording.id))!);
+  }
+
+  /** The caller's item by id; someone else's, or none, is "not found" (ids reveal nothing). */
+  private async ownItem(caller: Caller, id: string): Promise<RecordingRow> {
     if (typeof id !== 'string' || !UUID.test(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
     const recording = await findRecording(this.em, id.toLowerCase());
     if (!recording || recording.user_id !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
-    id = recording.id;
-    await this.execute(id, { type: 'DeleteRecording', recordingId: id, ownerId: ownerOf(caller).userId, now: new Date(this.now()).toISOString() }, { actor: { kind: 'user', id: ownerOf(caller).userId }, correlationId }, async (em) => {
+    return recording;
+  }
+
+  /** RecordingDeleted, then the object (retried by the sweeper if storage is down). */
+  private async remove(ownerId: string, id: string, correlationId?: string): Promise<void> {
+    await this.execute(id, { type: 'DeleteRecording', recordingId: id, ownerId, now: new Date(this.now()).toISOString() }, { actor: { kind: 'user', id: ownerId }, correlationId }, async (em) => {
       await this.objects.markRemoving(em, id);
     });
     const row = await this.objects.find(this.em, id);
     if (row?.state === 'removing') {
       await this.removeObject(row).catch((err: unknown) => this.deps.logger.warn({ err, recordingId: id }, 'object removal failed after delete; the sweeper will retry'));
     }
-    return { id, deleted: true };
   }
+
 
   // --- Playback --------------------------------------------------------------------------------
 

@@ -134,9 +134,36 @@ class RecordingCollections20261125 extends Migration {
   }
 }
 
+/**
+ * Who I Am's photo and personal media (issue 13): images besides video and audio, two more
+ * collections, and the duplicate rule per collection (the same picture may be the profile photo and
+ * a personal image; the same recording is still refused twice in one collection).
+ */
+class WhoIAmMedia20261125 extends Migration {
+  override up(): void {
+    this.addSql(`alter table recordings drop constraint recordings_type_check`);
+    this.addSql(`alter table recordings add constraint recordings_type_check check (type in ('video', 'audio', 'image'))`);
+    this.addSql(`alter table recordings drop constraint recordings_collection_check`);
+    this.addSql(`alter table recordings add constraint recordings_collection_check check (collection in ('vault', 'final-messages', 'who-i-am', 'who-i-am-photo'))`);
+    this.addSql(`alter table recordings drop constraint recordings_user_id_sha256_key`);
+    this.addSql(`alter table recordings add constraint recordings_user_collection_sha256_key unique (user_id, collection, sha256)`);
+  }
+
+  override down(): void {
+    this.addSql(`delete from recordings where collection in ('who-i-am', 'who-i-am-photo')`);
+    this.addSql(`alter table recordings drop constraint recordings_user_collection_sha256_key`);
+    this.addSql(`alter table recordings add constraint recordings_user_id_sha256_key unique (user_id, sha256)`);
+    this.addSql(`alter table recordings drop constraint recordings_collection_check`);
+    this.addSql(`alter table recordings add constraint recordings_collection_check check (collection in ('vault', 'final-messages'))`);
+    this.addSql(`alter table recordings drop constraint recordings_type_check`);
+    this.addSql(`alter table recordings add constraint recordings_type_check check (type in ('video', 'audio'))`);
+  }
+}
+
 export const vaultMediaMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'vault-media-tables-2026-12-01', class: VaultMediaTables20261201 },
   { name: 'vault-media-drop-timeline-2026-11-24', class: DropTimelineEntries20261124 },
   { name: 'vault-media-seal-titles-2026-11-24', class: SealRecordingTitles20261124 },
   { name: 'vault-media-recording-collections-2026-11-25', class: RecordingCollections20261125 },
+  { name: 'vault-media-who-i-am-media-2026-11-25', class: WhoIAmMedia20261125 },
 ]);

@@ -34,6 +34,19 @@ export class VaultMediaController {
     return this.media.listRecordings(caller, limit, collection);
   }
 
+  /** Titles of the owner's Who I Am photo and personal media: the owner, or a key holder of the "Who I Am" section. */
+  @Readers('owner', viewerOf('who-i-am'))
+  @RpcHandler(VaultMediaRpc.portraitMediaTitles)
+  portraitMediaTitles(@CurrentCaller() caller: Caller): Promise<FinalEntries> {
+    return this.media.portraitMediaTitles(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(VaultMediaRpc.retitle)
+  retitle(@RpcPayload() { id, title }: PayloadOf<typeof VaultMediaRpc.retitle>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<Recording> {
+    return this.media.retitle(caller, id, title, meta.requestId);
+  }
+
   /** Titles of the owner's final messages: the owner, or a key holder of the "If I'm Not There" section. */
   @Readers('owner', viewerOf('if-im-not-there'))
   @RpcHandler(VaultMediaRpc.finalMessageTitles)

@@ -21,9 +21,9 @@ describe('vault-media reader matrix', () => {
   const anotherOwnerId = randomUUID();
 
   /** Start + PUT, as the SPA does through the gateway. */
-  async function save(token: string, title: string, collection: 'vault' | 'final-messages' = 'vault'): Promise<{ id: string }> {
+  async function save(token: string, title: string, collection: 'vault' | 'final-messages' | 'who-i-am' = 'vault'): Promise<{ id: string }> {
     const body = webmBody(2048);
-    const ticket = await rpc.call<{ uploadId: string; contentType: string }>('rpc.vault-media.start-upload', { type: 'video', title, sha256: sha(body), size: body.length, collection }, token);
+    const ticket = await rpc.call<{ uploadId: string; contentType: string }>('rpc.vault-media.start-upload', { type: 'video', title, sha256: sha(body), size: body.length, collection, contentType: 'video/webm' }, token);
     const answer = await sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': ticket.contentType }, chunks: [body] });
     if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
     return answer.json<{ id: string }>();
@@ -45,6 +45,8 @@ describe('vault-media reader matrix', () => {
     const recording = await save(h.tokenFor(ownerId), ownerTitle);
     const finalTitle = secret('finalmessage');
     const finalMessage = await save(h.tokenFor(ownerId), finalTitle, 'final-messages');
+    const portraitTitle = secret('portraitmedia');
+    const portraitMedia = await save(h.tokenFor(ownerId), portraitTitle, 'who-i-am');
     await save(h.tokenFor(anotherOwnerId), secret('otherrecording'));
     await save(h.tokenFor(anotherOwnerId), secret('otherfinal'), 'final-messages');
 
@@ -56,13 +58,13 @@ describe('vault-media reader matrix', () => {
       ownerId,
       anotherOwnerId,
       ownerTier: 'pro',
-      payloads: { 'rpc.vault-media.playback-link': { id: recording.id }, 'rpc.vault-media.titles': { ids: [recording.id] } },
-      ownerSecrets: [ownerTitle, recording.id, finalTitle, finalMessage.id],
-      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.titles', 'rpc.vault-media.playback-link', 'rpc.vault-media.final-message-titles'],
+      payloads: { 'rpc.vault-media.playback-link': { id: recording.id }, 'rpc.vault-media.titles': { ids: [recording.id] }, 'rpc.vault-media.retitle': { id: portraitMedia.id, title: portraitTitle } },
+      ownerSecrets: [ownerTitle, recording.id, finalTitle, finalMessage.id, portraitTitle, portraitMedia.id],
+      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.titles', 'rpc.vault-media.playback-link', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles'],
     });
 
     if (process.env.MATRIX_PRINT) console.log(result.table());
-    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.titles', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections']));
+    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles', 'rpc.vault-media.retitle', 'rpc.vault-media.titles', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections']));
     expect(result.rows.some((row) => row.subject === 'rpc.vault-media.titles' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     expect(result.unexpectedDenials).toEqual([]);
@@ -83,5 +85,9 @@ describe('vault-media reader matrix', () => {
     const finals = await rpc.call<{ id: string; title: string }[]>('rpc.vault-media.final-message-titles', {}, contact.token);
     expect(finals.map(({ id, title }) => ({ id, title }))).toEqual([{ id: finalMessage.id, title: finalTitle }]);
     await expect(rpc.call('rpc.vault-media.titles', { ids: [recording.id] }, contact.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(rpc.call('rpc.vault-media.portrait-media-titles', {}, contact.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const family = viewers.issue(ownerId, ['who-i-am']);
+    expect((await rpc.call<{ id: string; title: string }[]>('rpc.vault-media.portrait-media-titles', {}, family.token)).map(({ id, title }) => ({ id, title }))).toEqual([{ id: portraitMedia.id, title: portraitTitle }]);
+    await expect(rpc.call('rpc.vault-media.retitle', { id: recording.id, title: 'Viewer title' }, family.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });

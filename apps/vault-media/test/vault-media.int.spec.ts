@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -220,6 +220,66 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: final.id }, bobToken))).toBe('NOT_FOUND');
       expect(await call(VaultMediaRpc.deleteEntry, { id: final.id }, token)).toEqual({ id: final.id, deleted: true });
       expect(await call(VaultMediaRpc.finalMessageTitles, {}, token)).toEqual([]);
+    });
+  });
+
+  describe('Who I Am: the profile photo and personal media', () => {
+    const png = (size: number) => {
+      const body = randomBytes(size);
+      body.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 0);
+      return body;
+    };
+    const mp3 = (size: number) => Buffer.concat([Buffer.from('ID3', 'latin1'), randomBytes(size - 3)]);
+    async function upload(token: string, body: Buffer, request: { type: string; title: string; collection: string; contentType: string }) {
+      const ticket = await call(VaultMediaRpc.startUpload, { ...request, sha256: sha(body), size: body.length }, token);
+      return { ticket, answer: await put(ticket, token, [body]) };
+    }
+
+    it('keeps one profile photo: a new one replaces the old (its object goes), and only images are taken', async () => {
+      const token = h.tokenFor(randomUUID(), 'essentials');
+      const first = await upload(token, png(4000), { type: 'image', title: 'Profile photo', collection: 'who-i-am-photo', contentType: 'image/png' });
+      expect(first.answer.status).toBe(201);
+      expect(first.ticket.objectKey).toMatch(/\/image_\d{13}\.png$/);
+      expect(first.answer.json<Recording>()).toMatchObject({ type: 'image', content_type: 'image/png', collection: 'who-i-am-photo' });
+      const second = await upload(token, png(5000), { type: 'image', title: 'Profile photo', collection: 'who-i-am-photo', contentType: 'image/png' });
+      expect(second.answer.status).toBe(201);
+      expect((await call(VaultMediaRpc.listRecordings, { collection: 'who-i-am-photo' }, token)).map((r) => r.id)).toEqual([second.ticket.uploadId]);
+      await waitFor(async () => !(await objectExists(first.ticket.objectKey)), 5000, 'the replaced photo’s object removed');
+      expect(await objectExists(second.ticket.objectKey)).toBe(true);
+
+      const refused = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Profile photo', collection: 'who-i-am-photo', contentType: 'video/mp4', sha256: 'e'.repeat(64), size: 10 }, token).catch((e: DomainError) => e);
+      expect(refused).toMatchObject({ code: 'UNSUPPORTED_MEDIA', message: MediaMessages.photoMustBeImage });
+      // Neither the timeline nor the stats count it.
+      expect(await call(VaultMediaRpc.stats, {}, token)).toMatchObject({ videosSaved: 0 });
+    });
+
+    it('takes images, video and audio files as personal media, checked by their first bytes, and retitles and deletes them', async () => {
+      const token = h.tokenFor(randomUUID(), 'essentials');
+      const song = await upload(token, mp3(3000), { type: 'audio', title: 'Our song', collection: 'who-i-am', contentType: 'audio/mpeg' });
+      expect(song.answer.status).toBe(201);
+      expect(song.ticket.objectKey).toMatch(/\/audio_\d{13}\.mp3$/);
+      // A file whose bytes are not the format it claims: 415 before anything is kept.
+      const liar = await upload(token, png(3000), { type: 'audio', title: 'Not a song', collection: 'who-i-am', contentType: 'audio/mpeg' });
+      expect(liar.answer.status).toBe(415);
+      expect(liar.answer.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA', message: MediaMessages.notTheAnnouncedFormat });
+      expect(await objectExists(liar.ticket.objectKey)).toBe(false);
+      // A format Who I Am does not take at all.
+      const pdf = await call(VaultMediaRpc.startUpload, { type: 'image', title: 'Scan', collection: 'who-i-am', contentType: 'application/pdf', sha256: 'f'.repeat(64), size: 10 }, token).catch((e: DomainError) => e);
+      expect(pdf).toMatchObject({ code: 'UNSUPPORTED_MEDIA', message: MediaMessages.unsupportedFile });
+      // The same picture may be the photo and a personal image; twice in personal media it is a duplicate.
+      const picture = png(2500);
+      expect((await upload(token, picture, { type: 'image', title: 'Me', collection: 'who-i-am-photo', contentType: 'image/png' })).answer.status).toBe(201);
+      expect((await upload(token, picture, { type: 'image', title: 'Me at the beach', collection: 'who-i-am', contentType: 'image/png' })).answer.status).toBe(201);
+      const again = await call(VaultMediaRpc.startUpload, { type: 'image', title: 'Again', collection: 'who-i-am', contentType: 'image/png', sha256: sha(picture), size: picture.length }, token).catch((e: DomainError) => e);
+      expect(again).toMatchObject({ code: 'DUPLICATE_MEDIA' });
+
+      const retitled = await call(VaultMediaRpc.retitle, { id: song.ticket.uploadId, title: '  Our song, always  ' }, token);
+      expect(retitled).toMatchObject({ id: song.ticket.uploadId, title: 'Our song, always' });
+      expect(await codeOf(call(VaultMediaRpc.retitle, { id: song.ticket.uploadId, title: '   ' }, token))).toBe('VALIDATION_FAILED');
+      expect(await codeOf(call(VaultMediaRpc.retitle, { id: song.ticket.uploadId, title: 'Mine now' }, bobToken))).toBe('NOT_FOUND');
+      expect((await call(VaultMediaRpc.portraitMediaTitles, {}, token)).map((e) => e.title).sort()).toEqual(['Me at the beach', 'Our song, always', 'Profile photo']);
+      expect(await call(VaultMediaRpc.deleteEntry, { id: song.ticket.uploadId }, token)).toEqual({ id: song.ticket.uploadId, deleted: true });
+      expect((await call(VaultMediaRpc.listRecordings, { collection: 'who-i-am' }, token)).map((r) => r.title)).toEqual(['Me at the beach']);
     });
   });
 

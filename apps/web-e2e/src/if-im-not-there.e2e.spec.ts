@@ -1,5 +1,5 @@
 import { expect, test } from './support/test.js';
-import { acceptDisclaimer, createKeyViaApi, familyPage, signUpOwner, waitForMail } from './support/access.js';
+import { acceptDisclaimer, createKeyViaApi, familyPage, openVaultTab, signUpOwner, waitForMail } from './support/access.js';
 import { uniqueEmail } from './support/auth.js';
 import { setTier } from './support/media.js';
 import { expectToast } from './support/ui.js';
@@ -79,11 +79,7 @@ test.describe("If I'm Not There", () => {
     await expect(page.getByRole('region', { name: 'Your Legacy' })).toContainText('Immediately');
 
     const { key } = await createKeyViaApi(page.request, owner, { name: 'Ellie', email: uniqueEmail('ellie'), scopes: ['if-im-not-there'] });
-    const family = await familyPage(browser);
-    await family.goto(`/access?k=${key}&owner=${owner.id}`);
-    await family.getByRole('button', { name: 'Open vault' }).click();
-    await acceptDisclaimer(family);
-    await family.getByRole('tablist', { name: 'Vault sections' }).getByRole('tab', { name: "If I'm Not There" }).click();
+    const family = await openVaultTab(browser, owner, key, "If I'm Not There");
     await expect(family.getByRole('tabpanel')).toContainText('Final Thoughts');
     await expect(family.getByRole('tabpanel')).not.toContainText('Look after each other.');
 
@@ -152,11 +148,7 @@ test.describe("If I'm Not There", () => {
 
     // A key holder of "If I'm Not There" sees its title, never the recording.
     const { key } = await createKeyViaApi(page.request, { ...owner, accessToken }, { name: 'Ellie', email: uniqueEmail('ellie'), scopes: ['if-im-not-there'] });
-    const family = await familyPage(browser);
-    await family.goto(`/access?k=${key}&owner=${owner.id}`);
-    await family.getByRole('button', { name: 'Open vault' }).click();
-    await acceptDisclaimer(family);
-    await family.getByRole('tablist', { name: 'Vault sections' }).getByRole('tab', { name: "If I'm Not There" }).click();
+    const family = await openVaultTab(browser, owner, key, "If I'm Not There");
     await expect(family.getByRole('tabpanel')).toContainText('For when you are grown');
     await family.context().close();
 

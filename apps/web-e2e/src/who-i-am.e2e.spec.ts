@@ -1,7 +1,46 @@
+import { crc32, deflateSync } from 'node:zlib';
 import { expect, test, type Page } from './support/test.js';
-import { acceptDisclaimer, createKeyViaApi, familyPage, signUpOwner } from './support/access.js';
+import { createKeyViaApi, familyPage, openVaultTab, signUpOwner } from './support/access.js';
 import { uniqueEmail } from './support/auth.js';
 import { expectToast, unsavedIndicator } from './support/ui.js';
+
+/** A real PNG of one colour (width x height), so the browser can draw it. */
+function png(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.concat(Array.from({ length: width }, () => Buffer.from(rgb)))]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A real WAV: a second of a quiet tone, 8 kHz mono 8-bit. */
+function wav(): Buffer {
+  const samples = Buffer.from(Array.from({ length: 8000 }, (_, i) => 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / 8000))));
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]);
+}
 
 // Who I Am (/whoiam, access-family spec "Who I Am"): the owner's portrait, saved in his vault (GET/PUT
 // /api/who-i-am, sealed by the letters service) and listed by section in a key holder's "Who I Am" tab.
@@ -68,16 +107,65 @@ test.describe('Who I Am', () => {
     expect(saved.status()).toBe(200);
     const { key } = await createKeyViaApi(page.request, owner, { name: 'Ellie', email: uniqueEmail('ellie'), scopes: ['who-i-am'] });
 
-    const family = await familyPage(browser);
-    await family.goto(`/access?k=${key}&owner=${owner.id}`);
-    await family.getByRole('button', { name: 'Open vault' }).click();
-    await acceptDisclaimer(family);
-    await family.getByRole('tablist', { name: 'Vault sections' }).getByRole('tab', { name: 'Who I Am' }).click();
+    const family = await openVaultTab(browser, owner, key, 'Who I Am');
     const panel = family.getByRole('tabpanel');
     await expect(panel).toContainText('About Me');
     await expect(panel).toContainText('Core Values');
     await expect(panel).not.toContainText('Favorites');
     await expect(panel).not.toContainText('Words only I should read here.');
     await family.context().close();
+  });
+
+  test('the profile photo (replaced by the next) and personal media (uploaded, retitled, deleted) are kept in the vault; a key holder sees their titles', async ({ page, browser }) => {
+    test.setTimeout(90_000);
+    const owner = await signUpOwner(page, 'whoiam-media');
+    await page.goto('/whoiam');
+    await page.getByLabel('Profile photo').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture') });
+    await expectToast(page, 'Upload failed.', 'The profile photo must be an image (JPEG, PNG, GIF or WebP).');
+
+    await page.getByLabel('Profile photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png(40, 40, [200, 80, 20]) });
+    await expectToast(page, 'Profile photo saved');
+    const photo = page.getByRole('img', { name: 'Your profile photo' });
+    await expect.poll(() => photo.evaluate((el) => (el as unknown as { complete: boolean; naturalWidth: number }).complete && (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(40);
+    await page.getByLabel('Profile photo').setInputFiles({ name: 'me-now.png', mimeType: 'image/png', buffer: png(64, 64, [20, 80, 200]) });
+    await expectToast(page, 'Profile photo saved');
+    await expect.poll(() => photo.evaluate((el) => (el as unknown as { complete: boolean; naturalWidth: number }).complete && (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(64);
+    await expect(page.getByRole('img', { name: 'Your profile photo' })).toHaveCount(1);
+
+    // Personal media: a title first, then a file of a kind Who I Am keeps.
+    const add = page.getByRole('group', { name: 'Add personal media' });
+    await add.getByLabel('Media file').setInputFiles({ name: 'tune.wav', mimeType: 'audio/wav', buffer: wav() });
+    await add.getByRole('button', { name: 'Upload' }).click();
+    await expectToast(page, 'Missing Info', 'Add a title.');
+    await add.getByLabel('Media title').fill('Humming in the kitchen');
+    await add.getByRole('button', { name: 'Upload' }).click();
+    await expectToast(page, 'Media uploaded');
+    await add.getByLabel('Media title').fill('The allotment');
+    await add.getByLabel('Media file').setInputFiles({ name: 'allotment.png', mimeType: 'image/png', buffer: png(30, 20, [40, 160, 60]) });
+    await add.getByRole('button', { name: 'Upload' }).click();
+    await expectToast(page, 'Media uploaded');
+
+    await page.reload();
+    const list = page.getByRole('list', { name: 'Personal media' });
+    await expect(list.getByRole('listitem')).toHaveCount(2);
+    const tune = list.getByRole('listitem', { name: 'Humming in the kitchen' });
+    await expect.poll(() => tune.locator('audio').evaluate((el) => (el as unknown as { readyState: number }).readyState)).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => tune.locator('audio').evaluate((el) => Math.round((el as unknown as { duration: number }).duration))).toBe(1);
+    await list.getByRole('button', { name: 'Rename The allotment' }).click();
+    await list.getByLabel('New title').fill('The allotment, June');
+    await list.getByRole('button', { name: 'Save Title' }).click();
+    await expect(list.getByRole('listitem', { name: 'The allotment, June' })).toBeVisible();
+
+    const { key } = await createKeyViaApi(page.request, owner, { name: 'Ellie', email: uniqueEmail('ellie'), scopes: ['who-i-am'] });
+    const family = await openVaultTab(browser, owner, key, 'Who I Am');
+    const panel = family.getByRole('tabpanel');
+    for (const title of ['Profile photo', 'Humming in the kitchen', 'The allotment, June']) await expect(panel).toContainText(title);
+    await family.context().close();
+
+    await list.getByRole('button', { name: 'Delete Humming in the kitchen' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete this item?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(list.getByRole('listitem')).toHaveCount(1);
+    await page.reload();
+    await expect(page.getByRole('list', { name: 'Personal media' }).getByRole('listitem')).toHaveCount(1);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryInteger, safeText } from './text.schemas.js';
 import {
-  MEDIA_COLLECTIONS, MEDIA_INTEGRITY, MEDIA_TYPES, MediaMessages, RECORDING_TITLE_MAX, RECORDINGS_LIST_LIMIT, SHA256_HEX,
+  MEDIA_COLLECTIONS, MEDIA_INTEGRITY, STORED_MEDIA_TYPES, MediaMessages, RECORDING_TITLE_MAX, RECORDINGS_LIST_LIMIT, SHA256_HEX,
 } from './media.js';
 
 // The shapes of recordings on the wire, as zod schemas (the types are inferred from
@@ -18,7 +18,7 @@ import {
 
 /** POST /api/media/uploads, validated by the gateway. The title's rules are the spec's (required, at most 100 characters). */
 export const startUploadBodySchema = z.object({
-  type: z.enum(MEDIA_TYPES, { error: 'Choose video or audio.' }),
+  type: z.enum(STORED_MEDIA_TYPES, { error: 'Choose video or audio.' }),
   title: safeText({ error: MediaMessages.missingInfo })
     .trim()
     .min(1, MediaMessages.missingInfo)
@@ -32,14 +32,24 @@ export const startUploadBodySchema = z.object({
   /** Size in bytes of the body the browser is about to send. */
   size: z.number({ error: 'The recording size is required.' }).int().positive('The recording is empty.').meta({ description: 'Bytes the PUT will send.' }),
   /** 'final-messages' for the If I'm Not There page's final messages (Pro and Legacy plans); 'vault' otherwise. */
-  collection: z.enum(MEDIA_COLLECTIONS, { error: "Choose 'vault' or 'final-messages'." }).optional().meta({ description: "Default 'vault'." }),
+  collection: z.enum(MEDIA_COLLECTIONS, { error: 'Choose where the recording belongs.' }).optional().meta({ description: "Default 'vault'." }),
+  /** Who I Am's files: the file's format (image/png, video/mp4, audio/mpeg...); recordings are WebM. */
+  contentType: safeText().max(100).optional().meta({ description: "The file's format (Who I Am uploads); checked against its first bytes." }),
 });
 export type StartUploadRequest = z.input<typeof startUploadBodySchema>;
 
 /** GET /api/media/recordings?limit= */
 export const listRecordingsQuerySchema = z.object({
   limit: queryInteger(1, 100).default(RECORDINGS_LIST_LIMIT),
-  collection: z.enum(MEDIA_COLLECTIONS, { error: "Choose 'vault' or 'final-messages'." }).default('vault'),
+  collection: z.enum(MEDIA_COLLECTIONS, { error: 'Choose where the recording belongs.' }).default('vault'),
+});
+
+/** PATCH /api/media/recordings/:id: a new title (Who I Am's personal media). */
+export const retitleBodySchema = z.object({
+  title: safeText({ error: MediaMessages.missingInfo })
+    .trim()
+    .min(1, MediaMessages.missingInfo)
+    .refine((t) => Array.from(t).length <= RECORDING_TITLE_MAX, MediaMessages.titleTooLong),
 });
 
 export const uploadTicketSchema = z.object({
@@ -55,8 +65,8 @@ export type UploadTicket = z.infer<typeof uploadTicketSchema>;
 /** One of "Your Recordings" (spec, section 3: vault_entries / timeline_entries_clean). */
 export const recordingSchema = z.object({
   id: z.uuid(),
-  type: z.enum(MEDIA_TYPES),
-  file_type: z.enum(MEDIA_TYPES),
+  type: z.enum(STORED_MEDIA_TYPES),
+  file_type: z.enum(STORED_MEDIA_TYPES),
   title: z.string(),
   /** The object key in the vaultmedia bucket. */
   file_path: z.string().meta({ description: 'Object key in the vaultmedia bucket.' }),
@@ -93,8 +103,10 @@ export type DeleteEntryReply = z.infer<typeof deleteEntryReplySchema>;
 // RPC payloads (rpc.vault-media.*, VaultMediaRpc in messaging.ts), checked by vault-media too (it does
 // not trust its callers). Titles, hashes and sizes are the service's to judge, with the shared messages.
 export const startUploadPayloadSchema = z.object({
-  type: z.enum(MEDIA_TYPES), title: safeText().max(1000), sha256: safeText().max(128), size: z.number(), collection: z.enum(MEDIA_COLLECTIONS).optional(),
+  type: z.enum(STORED_MEDIA_TYPES), title: safeText().max(1000), sha256: safeText().max(128), size: z.number(), collection: z.enum(MEDIA_COLLECTIONS).optional(),
+  contentType: safeText().max(100).optional(),
 });
+export const retitlePayloadSchema = z.object({ id: safeText().max(64), title: safeText().max(1000) });
 export const listRecordingsPayloadSchema = z.object({ limit: z.number().int().min(1).max(100).optional(), collection: z.enum(MEDIA_COLLECTIONS).optional() });
 export const entryByIdPayloadSchema = z.object({ id: safeText().max(64) });
 

@@ -19,12 +19,52 @@ export function isMediaType(value: unknown): value is MediaType {
  * and on the timeline. 'final-messages' are the If I'm Not There page's final messages: kept apart,
  * never on the timeline, and for the Pro and Legacy plans (spec 02, section 6).
  */
-export const MEDIA_COLLECTIONS = ['vault', 'final-messages'] as const;
+export const MEDIA_COLLECTIONS = ['vault', 'final-messages', 'who-i-am', 'who-i-am-photo'] as const;
 export type MediaCollection = (typeof MEDIA_COLLECTIONS)[number];
 
 export function isMediaCollection(value: unknown): value is MediaCollection {
-  return value === 'vault' || value === 'final-messages';
+  return (MEDIA_COLLECTIONS as readonly unknown[]).includes(value);
 }
+
+/**
+ * What a stored item is. The recorder makes video and audio (MediaType); Who I Am also keeps images:
+ * the profile photo ('who-i-am-photo', one at a time) and personal media ('who-i-am': image, video or
+ * audio, uploaded as files).
+ */
+export const STORED_MEDIA_TYPES = ['video', 'audio', 'image'] as const;
+export type StoredMediaType = (typeof STORED_MEDIA_TYPES)[number];
+
+export function isStoredMediaType(value: unknown): value is StoredMediaType {
+  return (STORED_MEDIA_TYPES as readonly unknown[]).includes(value);
+}
+
+/** The file formats Who I Am takes, by kind; each is checked against the file's first bytes, never its name. */
+export const UPLOADED_CONTENT_TYPES: Record<StoredMediaType, readonly string[]> = {
+  image: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
+  video: ['video/webm', 'video/mp4', 'video/quicktime'],
+  audio: ['audio/webm', 'audio/mpeg', 'audio/mp4', 'audio/wav', 'audio/ogg'],
+};
+
+/** The content types a collection takes for a type: recordings are WebM; Who I Am takes uploaded files. */
+export function acceptedContentTypes(collection: MediaCollection, type: StoredMediaType): readonly string[] {
+  if (collection === 'who-i-am') return UPLOADED_CONTENT_TYPES[type];
+  if (collection === 'who-i-am-photo') return type === 'image' ? UPLOADED_CONTENT_TYPES.image : [];
+  return type === 'image' ? [] : [MEDIA_CONTENT_TYPES[type]];
+}
+
+/** The kind of an uploaded file from the type the browser gives it (audio/x-m4a is audio/mp4, audio/x-wav is audio/wav). */
+export function uploadedKindOf(browserType: string): { type: StoredMediaType; contentType: string } | null {
+  const aliases: Record<string, string> = { 'audio/x-m4a': 'audio/mp4', 'audio/m4a': 'audio/mp4', 'audio/x-wav': 'audio/wav', 'audio/wave': 'audio/wav', 'audio/mp3': 'audio/mpeg', 'image/jpg': 'image/jpeg' };
+  const contentType = aliases[browserType.toLowerCase()] ?? browserType.toLowerCase();
+  for (const type of STORED_MEDIA_TYPES) if (UPLOADED_CONTENT_TYPES[type].includes(contentType)) return { type, contentType };
+  return null;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'video/webm': 'webm', 'video/mp4': 'mp4', 'video/quicktime': 'mov',
+  'audio/webm': 'webm', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'audio/wav': 'wav', 'audio/ogg': 'ogg',
+};
+export const extensionOf = (contentType: string): string => EXTENSIONS[contentType] ?? 'bin';
 
 /** The If I'm Not There page lists up to this many final messages (and the viewer's tab their titles). */
 export const FINAL_MESSAGES_MAX = 100;
@@ -53,9 +93,9 @@ export function hasWebmHeader(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && WEBM_MAGIC.every((b, i) => bytes[i] === b);
 }
 
-/** `{userId}/{type}_{timestamp}.webm` in the vaultmedia bucket (spec, section 3). */
-export function mediaObjectKey(userId: string, type: MediaType, timestamp: number): string {
-  return `${userId}/${type}_${timestamp}.webm`;
+/** `{userId}/{type}_{timestamp}.webm` in the vaultmedia bucket (spec, section 3); Who I Am's files keep their format's extension. */
+export function mediaObjectKey(userId: string, type: StoredMediaType, timestamp: number, extension = 'webm'): string {
+  return `${userId}/${type}_${timestamp}.${extension}`;
 }
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -82,6 +122,12 @@ export const MediaMessages = {
   invalidEntryId: 'Invalid entry ID',
   cannotDeleteEntry: 'Could not delete this entry',
   finalMessagesPlanRequired: 'Final messages are part of the Pro and Legacy plans.',
+  unsupportedFile: 'This file type cannot be kept here: choose an image (JPEG, PNG, GIF, WebP), a video (WebM, MP4, MOV) or audio (MP3, M4A, WAV, OGG, WebM).',
+  photoMustBeImage: 'The profile photo must be an image (JPEG, PNG, GIF or WebP).',
+  notTheAnnouncedFormat: 'This file is not what its type says it is.',
+  uploadFailed: 'Upload failed.',
+  deleteFailed: 'Failed to delete file.',
+  retitleFailed: 'Could not update image title',
   integrityMismatch: 'This recording failed its integrity check: the stored file no longer matches what you saved.',
 } as const;
 
@@ -112,7 +158,7 @@ export const MEDIA_PLAY_PATH = '/api/media/play';
 export interface RecordingUploadStartedData {
   recordingId: string;
   ownerId: string;
-  type: MediaType;
+  type: StoredMediaType;
   title: string;
   bucket: string;
   objectKey: string;
@@ -126,7 +172,7 @@ export interface RecordingUploadStartedData {
 export interface RecordingSavedData {
   recordingId: string;
   ownerId: string;
-  type: MediaType;
+  type: StoredMediaType;
   title: string;
   bucket: string;
   objectKey: string;
@@ -141,6 +187,7 @@ export interface RecordingSavedData {
 export interface RecordingUploadAbandonedData { recordingId: string; ownerId: string; reason: string; abandonedAt: string }
 export interface RecordingHashVerifiedData { recordingId: string; ownerId: string; sha256: string; verifiedAt: string }
 export interface RecordingHashMismatchData { recordingId: string; ownerId: string; expectedSha256: string; actualSha256: string | null; detectedAt: string }
+export interface RecordingRetitledData { recordingId: string; ownerId: string; title: string; retitledAt: string }
 export interface RecordingDeletedData { recordingId: string; ownerId: string; bucket: string; objectKey: string; deletedAt: string }
 
 export type RecordingEvent =
@@ -149,6 +196,7 @@ export type RecordingEvent =
   | { type: 'RecordingUploadAbandoned'; data: RecordingUploadAbandonedData }
   | { type: 'RecordingHashVerified'; data: RecordingHashVerifiedData }
   | { type: 'RecordingHashMismatch'; data: RecordingHashMismatchData }
+  | { type: 'RecordingRetitled'; data: RecordingRetitledData }
   | { type: 'RecordingDeleted'; data: RecordingDeletedData };
 
 /** Events that leave the service (VaultMediaEvents). Upload sessions stay private. */
@@ -157,7 +205,7 @@ export type PublishedRecordingEventType = 'RecordingSaved' | 'RecordingHashVerif
 // What leaves the service on JetStream: ids, sizes, hashes and times, never a title (the parent's
 // words stay in vault-media, like a letter's stay in letters).
 export interface RecordingSavedV1 {
-  recordingId: string; ownerId: string; type: MediaType; bucket: string; objectKey: string; size: number; sha256: string; savedAt: string;
+  recordingId: string; ownerId: string; type: StoredMediaType; bucket: string; objectKey: string; size: number; sha256: string; savedAt: string;
   /** Absent: 'vault' (events published before final messages existed). The timeline lists only the vault's. */
   collection?: MediaCollection;
 }

@@ -16,7 +16,7 @@ import {
 } from './if-im-not-there.schemas.js';
 import {
   deleteEntryReplySchema, entryByIdPayloadSchema, listRecordingsPayloadSchema, playbackGrantSchema, recordingSchema, reportHashPayloadSchema, reportHashReplySchema,
-  startUploadPayloadSchema, uploadTicketSchema,
+  retitlePayloadSchema, startUploadPayloadSchema, uploadTicketSchema,
 } from './media.schemas.js';
 import {
   awaitEntryGonePayloadSchema, awaitEntryGoneReplySchema, timelineEntryPayloadSchema, timelineEntrySchema, timelinePageSchema, timelinePayloadSchema,
@@ -108,6 +108,10 @@ export const VaultMediaRpc = {
   listRecordings: rpc('rpc.vault-media.list-recordings', { payload: listRecordingsPayloadSchema, reply: z.array(recordingSchema) }),
   /** Titles of the owner's final messages (the owner, or a key holder of "If I'm Not There"). */
   finalMessageTitles: rpc('rpc.vault-media.final-message-titles', { payload: emptyPayload, reply: finalEntriesSchema }),
+  /** Titles of the owner's Who I Am photo and personal media (the owner, or a key holder of "Who I Am"). */
+  portraitMediaTitles: rpc('rpc.vault-media.portrait-media-titles', { payload: emptyPayload, reply: finalEntriesSchema }),
+  /** A new title for one of the owner's items (Who I Am's personal media). */
+  retitle: rpc('rpc.vault-media.retitle', { payload: retitlePayloadSchema, reply: recordingSchema }),
   deleteEntry: rpc('rpc.vault-media.delete-entry', { payload: entryByIdPayloadSchema, reply: deleteEntryReplySchema }),
   playbackLink: rpc('rpc.vault-media.playback-link', { payload: entryByIdPayloadSchema, reply: playbackGrantSchema }),
   /** From the worker's media-hashing job, authorised by the job's report token. */

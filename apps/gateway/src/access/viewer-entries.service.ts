@@ -63,10 +63,13 @@ export class ViewerEntriesService {
       const documents = await this.rpc.call(CourtJournalRpc.list, {}, call);
       return documents.map((document) => ({ id: document.id, created_at: document.created_at, headline: document.file_name }));
     },
-    // The sections of the portrait the owner filled, by name: never their words.
+    // The sections of the portrait the owner filled, by name (never their words), and the photo and personal media by title.
     'who-i-am': async (call) => {
-      const sections = await this.rpc.call(LettersRpc.portraitSections, {}, call);
-      return sections.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.section }));
+      const [sections, media] = await Promise.all([this.rpc.call(LettersRpc.portraitSections, {}, call), this.rpc.call(VaultMediaRpc.portraitMediaTitles, {}, call)]);
+      return [
+        ...sections.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.section })),
+        ...media.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.title })),
+      ];
     },
     // Titles only: the final thoughts (while the owner allows a preview) and the final messages' titles.
     'if-im-not-there': async (call) => {

@@ -8,7 +8,7 @@ import {
   credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
   addContactBodySchema, contactKeyReplySchema, deliveryCheckSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, removeContactReplySchema, saveDeliverySettingsBodySchema,
   setContactKeyBodySchema,
-  playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
+  playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, retitleBodySchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
 } from '@lv/contracts';
 
@@ -32,6 +32,7 @@ export class WriteLetterDto {}
 export class ReviseLetterDto {}
 export class DeleteLetterReplyDto {}
 export class StartUploadDto {}
+export class RetitleDto {}
 export class UploadTicketDto {}
 export class RecordingDto {}
 export class PlaybackLinkDto {}
@@ -98,6 +99,7 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [ReviseLetterDto, { schema: reviseLetterBodySchema, io: 'input' }],
   [DeleteLetterReplyDto, { schema: deleteLetterReplySchema, io: 'output' }],
   [StartUploadDto, { schema: startUploadBodySchema, io: 'input' }],
+  [RetitleDto, { schema: retitleBodySchema, io: 'input' }],
   [UploadTicketDto, { schema: uploadTicketSchema, io: 'output' }],
   [RecordingDto, { schema: recordingSchema, io: 'output' }],
   [PlaybackLinkDto, { schema: playbackLinkSchema, io: 'output' }],

@@ -1,14 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CourtJournalRpc, isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
+  CourtJournalRpc, isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, retitleBodySchema, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
   type Recording, type TimelinePage, type UploadTicket,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
-import { ErrorBodyDto, PlaybackLinkDto, RecordingDto, StartUploadDto, TimelinePageDto, UploadTicketDto } from '../http/api-models.js';
+import { ErrorBodyDto, PlaybackLinkDto, RecordingDto, RetitleDto, StartUploadDto, TimelinePageDto, UploadTicketDto } from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
 import { CallCtx, callContextOf } from '../http/request-context.js';
@@ -45,7 +45,7 @@ export class MediaController {
 
   @Put('uploads/:id')
   @ApiBearerAuth()
-  @ApiConsumes('video/webm', 'audio/webm', 'application/octet-stream')
+  @ApiConsumes(...MEDIA_BODY_TYPES)
   @ApiCreatedResponse({ type: RecordingDto, description: 'Saved: the object is complete in storage and the recording is on the timeline.' })
   @ApiResponse({ status: 413, type: ErrorBodyDto, description: 'PAYLOAD_TOO_LARGE: the body grew past the limit.' })
   @ApiResponse({ status: 415, type: ErrorBodyDto, description: 'UNSUPPORTED_MEDIA: the body does not start with the WebM (EBML) header.' })
@@ -65,6 +65,16 @@ export class MediaController {
   @ApiOkResponse({ type: RecordingDto, isArray: true, description: 'Your Recordings (or final messages), newest first (default 10).' })
   async recordings(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<Recording[]> {
     return this.rpc.call(VaultMediaRpc.listRecordings, parseBody(listRecordingsQuerySchema, query), call);
+  }
+
+  @Patch('recordings/:id')
+  @ApiBearerAuth()
+  @ApiBody({ type: RetitleDto })
+  @ApiOkResponse({ type: RecordingDto, description: 'Retitled (Who I Am personal media).' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: '"Add a title." or the title is over 100 characters.' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such item of yours.' })
+  async retitle(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<Recording> {
+    return this.rpc.call(VaultMediaRpc.retitle, { id, ...parseBody(retitleBodySchema, body) }, call);
   }
 
   @Delete('recordings/:id')

@@ -79,7 +79,7 @@ export const vaultMediaFeed: TimelineFeed = {
         const d = event.data as RecordingSavedV1;
         // Final messages are kept apart from the vault's story (If I'm Not There lists them); their later
         // events (verified, deleted) then update no row.
-        if ((d.collection ?? 'vault') !== 'vault') break;
+        if ((d.collection ?? 'vault') !== 'vault' || d.type === 'image') break;
         await em.execute(
           `insert into timeline_entries (source, id, owner_id, type, entry_type, file_path, blob_hash, size, integrity, metadata, "timestamp", created_at)
            values ('vault-media', ?, ?, ?, 'media', ?, ?, ?, 'pending', ?::jsonb, ?, ?) on conflict (source, id) do nothing`,

@@ -4,7 +4,7 @@ import { DataKeys, openSealedText, sealText, type DomainEvent, type StoredEvent,
 import { RECORDING_STREAM_TYPE, recordingIdOfStream } from './recording.decider.js';
 
 /** The events that carry the title the parent typed. */
-const TITLED = ['RecordingUploadStarted', 'RecordingSaved'] as const;
+const TITLED = ['RecordingUploadStarted', 'RecordingSaved', 'RecordingRetitled'] as const;
 type TitledEvent = Extract<RecordingEvent, { type: (typeof TITLED)[number] }>;
 /** After these nothing needs the title again: the recording is deleted, or its upload can never complete. */
 const SHREDDING = ['RecordingDeleted', 'RecordingUploadAbandoned'] as const;
@@ -23,7 +23,8 @@ type StoredTitle = SealedText | string | null;
 export type OpenedRecordingEvent =
   | Exclude<RecordingEvent, TitledEvent>
   | { type: 'RecordingUploadStarted'; data: Omit<Extract<TitledEvent, { type: 'RecordingUploadStarted' }>['data'], 'title'> & { title: string | null } }
-  | { type: 'RecordingSaved'; data: Omit<Extract<TitledEvent, { type: 'RecordingSaved' }>['data'], 'title'> & { title: string | null } };
+  | { type: 'RecordingSaved'; data: Omit<Extract<TitledEvent, { type: 'RecordingSaved' }>['data'], 'title'> & { title: string | null } }
+  | { type: 'RecordingRetitled'; data: Omit<Extract<TitledEvent, { type: 'RecordingRetitled' }>['data'], 'title'> & { title: string | null } };
 
 /** The title is bound to its recording: a sealed title copied into another recording's event fails to open. */
 export const recordingSealContext = (recordingId: string) => `recording:${recordingId}:title`;

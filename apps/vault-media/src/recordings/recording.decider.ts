@@ -1,4 +1,4 @@
-import { MediaMessages, type MediaCollection, type MediaIntegrity, type MediaType, type RecordingEvent } from '@lv/contracts';
+import { MediaMessages, type MediaCollection, type MediaIntegrity, type RecordingEvent, type StoredMediaType } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
@@ -12,7 +12,7 @@ export interface RecordingState {
   status: 'new' | 'uploading' | 'saved' | 'abandoned' | 'deleted';
   ownerId: string | null;
   collection: MediaCollection;
-  type: MediaType | null;
+  type: StoredMediaType | null;
   title: string | null;
   contentType: string | null;
   bucket: string | null;
@@ -30,7 +30,7 @@ export type RecordingCommand =
       type: 'StartUpload';
       recordingId: string;
       ownerId: string;
-      mediaType: MediaType;
+      mediaType: StoredMediaType;
       collection: MediaCollection;
       title: string;
       bucket: string;
@@ -43,6 +43,7 @@ export type RecordingCommand =
   | { type: 'CompleteUpload'; recordingId: string; ownerId: string; size: number; sha256: string; now: string }
   | { type: 'AbandonUpload'; recordingId: string; reason: string; now: string }
   | { type: 'RecordHashResult'; recordingId: string; sha256: string | null; now: string }
+  | { type: 'RetitleRecording'; recordingId: string; ownerId: string; title: string; now: string }
   | { type: 'DeleteRecording'; recordingId: string; ownerId: string; now: string };
 
 export const recordingStreamId = (recordingId: string) => `recording-${recordingId}`;
@@ -103,6 +104,12 @@ export const recordingDecider: Decider<RecordingState, RecordingCommand, Recordi
         }];
       }
 
+      case 'RetitleRecording':
+        if (state.status !== 'saved' || state.ownerId !== command.ownerId) throw notFound();
+        // The same title again (a double click, a retry) records nothing.
+        if (command.title === state.title) return [];
+        return [{ type: 'RecordingRetitled', data: { recordingId: command.recordingId, ownerId: command.ownerId, title: command.title, retitledAt: command.now } }];
+
       case 'DeleteRecording':
         // Someone else's recording, or one that does not exist (any more): the same answer.
         if (state.status !== 'saved' || state.ownerId !== command.ownerId) throw notFound();
@@ -125,6 +132,8 @@ export const recordingDecider: Decider<RecordingState, RecordingCommand, Recordi
         return { ...state, integrity: 'verified', mismatchSha256: undefined };
       case 'RecordingHashMismatch':
         return { ...state, integrity: 'mismatch', mismatchSha256: event.data.actualSha256 };
+      case 'RecordingRetitled':
+        return { ...state, title: event.data.title };
       case 'RecordingDeleted':
         return { ...state, status: 'deleted' };
     }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MEDIA_CONTENT_TYPES, type MediaCollection, type MediaIntegrity, type MediaType, type Recording } from '@lv/contracts';
+import { MEDIA_CONTENT_TYPES, type MediaCollection, type MediaIntegrity, type Recording, type StoredMediaType } from '@lv/contracts';
 import type { Projection, StoredEvent } from '@lv/platform/event-store';
 import type { OpenedRecordingEvent } from './recording-sealing.js';
 
@@ -12,7 +12,7 @@ type Event = StoredEvent<OpenedRecordingEvent>;
  */
 export const recordingsProjection: Projection = {
   name: 'recordings',
-  handles: ['RecordingSaved', 'RecordingHashVerified', 'RecordingHashMismatch', 'RecordingDeleted'],
+  handles: ['RecordingSaved', 'RecordingHashVerified', 'RecordingHashMismatch', 'RecordingRetitled', 'RecordingDeleted'],
 
   async apply(em, events) {
     for (const event of events as Event[]) {
@@ -34,6 +34,10 @@ export const recordingsProjection: Projection = {
         case 'RecordingHashMismatch':
           await em.execute(`update recordings set integrity = 'mismatch' where id = ?`, [event.data.recordingId]);
           break;
+        case 'RecordingRetitled':
+          // Shredded (a rebuild after the delete): the row is not there to retitle anyway.
+          if (event.data.title !== null) await em.execute('update recordings set title = ? where id = ?', [event.data.title, event.data.recordingId]);
+          break;
         case 'RecordingDeleted':
           await em.execute('delete from recordings where id = ?', [event.data.recordingId]);
           break;
@@ -51,7 +55,7 @@ export const recordingsProjection: Projection = {
 export interface RecordingRow {
   id: string;
   user_id: string;
-  type: MediaType;
+  type: StoredMediaType;
   title: string;
   bucket: string;
   object_key: string;
@@ -71,7 +75,7 @@ export function toRecording(row: RecordingRow): Recording {
     file_type: row.type,
     title: row.title,
     file_path: row.object_key,
-    content_type: row.content_type || MEDIA_CONTENT_TYPES[row.type],
+    content_type: row.content_type || (row.type === 'image' ? 'application/octet-stream' : MEDIA_CONTENT_TYPES[row.type]),
     size: Number(row.size),
     blob_hash: row.sha256,
     integrity: row.integrity,
@@ -88,9 +92,18 @@ export async function findRecording(em: EntityManager, recordingId: string): Pro
   return row ?? null;
 }
 
-export async function findRecordingByHash(em: EntityManager, userId: string, sha256: string): Promise<RecordingRow | null> {
-  const [row] = await em.execute<RecordingRow[]>(`select ${COLUMNS} from recordings where user_id = ? and sha256 = ?`, [userId, sha256]);
+/** The owner's item of this content in a collection (the duplicate rule is per collection: a photo may also be a personal image). */
+export async function findRecordingByHash(em: EntityManager, userId: string, collection: MediaCollection, sha256: string): Promise<RecordingRow | null> {
+  const [row] = await em.execute<RecordingRow[]>(`select ${COLUMNS} from recordings where user_id = ? and collection = ? and sha256 = ?`, [userId, collection, sha256]);
   return row ?? null;
+}
+
+/** The owner's items of some collections, newest first (the viewer's titles, the photo to replace). */
+export async function listCollections(em: EntityManager, userId: string, collections: readonly MediaCollection[], limit: number): Promise<RecordingRow[]> {
+  return em.execute<RecordingRow[]>(
+    `select ${COLUMNS} from recordings where user_id = ? and collection in (${collections.map(() => '?').join(', ')}) order by created_at desc, id desc limit ?`,
+    [userId, ...collections, limit],
+  );
 }
 
 /** The owner's recordings of one collection, newest first (spec, section 7: vault_entries, type in (video, audio), limit 10). */

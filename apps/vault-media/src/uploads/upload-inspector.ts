@@ -1,20 +1,24 @@
-import { hasWebmHeader, MediaMessages } from '@lv/contracts';
+import { MediaMessages } from '@lv/contracts';
 import { StreamInspector } from '@lv/platform/byte-streams';
 import { DomainError } from '@lv/platform/errors';
+import { matchesFormat } from './media-formats.js';
 
 export interface UploadLimits {
   /** The service's limit (MEDIA_MAX_UPLOAD_BYTES): more is 413. */
   maxBytes: number;
   /** What the browser announced: more is a damaged or dishonest upload. */
   declaredSize: number;
+  /** The format the upload announced (its content type); the body must start like it. */
+  contentType: string;
 }
 
-const notWebm = () => new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notWebm);
+const WEBM = new Set(['video/webm', 'audio/webm']);
+const notTheFormat = (contentType: string) => new DomainError('UNSUPPORTED_MEDIA', WEBM.has(contentType) ? MediaMessages.notWebm : MediaMessages.notTheAnnouncedFormat);
 
 /**
  * Watches a recording's body on its way to object storage (the platform's StreamInspector): bytes
- * pass only once the first four are WebM's EBML magic (1a45dfa3), counted against the limits and
- * hashed (SHA-256) as they pass.
+ * pass only once the first ones are the announced format's magic (a recording: WebM's EBML 1a45dfa3;
+ * Who I Am's files: see media-formats.ts), counted against the limits and hashed (SHA-256) as they pass.
  */
 export class UploadInspector extends StreamInspector {
   constructor(limits: UploadLimits, onProgress?: (bytes: number) => void | Promise<void>) {
@@ -26,11 +30,12 @@ export class UploadInspector extends StreamInspector {
       },
       {
         head(head, ended) {
-          if (head.length < 4) {
-            if (ended) throw notWebm();
+          const verdict = matchesFormat(limits.contentType, head, ended);
+          if (verdict === 'more') {
+            if (ended) throw notTheFormat(limits.contentType);
             return false;
           }
-          if (!hasWebmHeader(head)) throw notWebm();
+          if (!verdict) throw notTheFormat(limits.contentType);
           return true;
         },
         progress: onProgress,

@@ -1,4 +1,4 @@
-import type { MediaCollection, MediaType, PlaybackLink, Recording, StartUploadRequest, TimelinePage, UploadTicket } from '@lv/contracts';
+import type { MediaCollection, PlaybackLink, StoredMediaType, Recording, StartUploadRequest, TimelinePage, UploadTicket } from '@lv/contracts';
 import { appSession } from '../auth/app-session.js';
 import { api } from './api.js';
 import { ApiError, NetworkError, toErrorBody } from './client.js';
@@ -8,6 +8,8 @@ export const mediaKeys = {
   all: ['media'] as const,
   recordings: ['media', 'recordings'] as const,
   finalMessages: ['media', 'final-messages'] as const,
+  portraitPhoto: ['media', 'who-i-am-photo'] as const,
+  portraitMedia: ['media', 'who-i-am'] as const,
   timeline: ['media', 'timeline'] as const,
   playback: (id: string) => ['media', 'playback', id] as const,
 };
@@ -18,6 +20,11 @@ export function startUpload(request: StartUploadRequest): Promise<UploadTicket> 
 
 export function fetchRecordings(limit = 10, signal?: AbortSignal, collection: MediaCollection = 'vault'): Promise<Recording[]> {
   return api.get<Recording[]>(`/api/media/recordings?limit=${limit}${collection === 'vault' ? '' : `&collection=${collection}`}`, { signal });
+}
+
+/** A new title for one of the owner's items (Who I Am's personal media). */
+export function retitleRecording(id: string, title: string): Promise<Recording> {
+  return api.patch<Recording>(`/api/media/recordings/${encodeURIComponent(id)}`, { title });
 }
 
 /** Deletes one of the owner's recordings (a final message: it is on no timeline) with its object. */
@@ -107,10 +114,12 @@ export async function uploadRecordingBody(ticket: UploadTicket, body: Blob, onPr
 }
 
 /** The whole save: fingerprint, ask (duplicates are refused here, before the body), then send the body. */
-export async function saveRecording(input: { type: MediaType; title: string; blob: Blob; collection?: MediaCollection }, onPhase?: (phase: 'hashing' | 'uploading', progress?: UploadProgress) => void, signal?: AbortSignal): Promise<Recording> {
+export async function saveRecording(input: { type: StoredMediaType; title: string; blob: Blob; collection?: MediaCollection; contentType?: string }, onPhase?: (phase: 'hashing' | 'uploading', progress?: UploadProgress) => void, signal?: AbortSignal): Promise<Recording> {
   onPhase?.('hashing');
   const sha256 = await fingerprintOf(input.blob);
-  const ticket = await startUpload({ type: input.type, title: input.title, sha256, size: input.blob.size, ...(input.collection ? { collection: input.collection } : {}) });
+  const ticket = await startUpload({
+    type: input.type, title: input.title, sha256, size: input.blob.size, ...(input.collection ? { collection: input.collection } : {}), ...(input.contentType ? { contentType: input.contentType } : {}),
+  });
   onPhase?.('uploading', { loaded: 0, total: input.blob.size });
   return uploadRecordingBody(ticket, input.blob, (p) => onPhase?.('uploading', p), signal);
 }

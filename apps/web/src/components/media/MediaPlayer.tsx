@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import type { MediaType } from '@lv/contracts';
+import type { StoredMediaType } from '@lv/contracts';
 import { fetchPlaybackLink, mediaKeys } from '../../api/media.js';
 import { ApiError } from '../../api/client.js';
 import { Spinner } from '../ui/spinner.js';
@@ -9,15 +9,15 @@ import { Spinner } from '../ui/spinner.js';
 export const PLAYBACK_MESSAGES = {
   fileNotFound: 'File Not Found: The media file could not be located.',
   loadFailed: 'Failed to load media',
-  playback: (type: MediaType) => `Playback Error: Could not play the ${type === 'audio' ? 'audio' : 'media'} file. Please try again.`,
+  playback: (type: StoredMediaType) => `Playback Error: Could not play the ${type === 'audio' ? 'audio' : 'media'} file. Please try again.`,
 } as const;
 
 /**
- * Plays a recording through a signed link (3600 s, bound to the signed-in owner by a cookie), fetched
+ * Plays a recording (or shows an image) through a signed link (3600 s, bound to the signed-in owner by a cookie), fetched
  * when the player opens and again shortly before it expires. The browser's media element reads the
  * bytes with Range requests, so seeking works without downloading everything first.
  */
-export function MediaPlayer({ recordingId, type, title, autoPlay = false }: { recordingId: string; type: MediaType; title: string; autoPlay?: boolean }) {
+export function MediaPlayer({ recordingId, type, title, autoPlay = false }: { recordingId: string; type: StoredMediaType; title: string; autoPlay?: boolean }) {
   const [playbackError, setPlaybackError] = useState<string | null>(null);
   const link = useQuery({
     queryKey: mediaKeys.playback(recordingId),
@@ -53,6 +53,14 @@ export function MediaPlayer({ recordingId, type, title, autoPlay = false }: { re
     'aria-label': `${title} (${type})`,
     'data-testid': 'media-player',
   };
+  if (type === 'image') {
+    return (
+      <div className="flex flex-col gap-2">
+        <img src={link.data.url} alt={title} onError={onError} className="max-h-80 w-full rounded-xl bg-muted object-contain" data-testid="media-image" />
+        {playbackError ? <p role="alert" className="text-sm text-destructive">{playbackError}</p> : null}
+      </div>
+    );
+  }
   return (
     <div className="flex flex-col gap-2">
       {type === 'video' ? <video {...common} playsInline className="aspect-video w-full rounded-xl bg-black" /> : <audio {...common} className="w-full" />}

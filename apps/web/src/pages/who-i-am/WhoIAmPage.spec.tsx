@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { PortraitMessages, type Portrait } from '@lv/contracts';
+import { MediaMessages, PortraitMessages, type Portrait, type Recording } from '@lv/contracts';
 import { jsonResponse as json, quietConsole, renderApp, resetApp } from '../../test/app-harness.js';
 import { formOf, isChanged, requestOf } from './portrait-form.js';
 
@@ -12,9 +12,29 @@ function fakeGateway(initial: Portrait) {
   let portrait = initial;
   const saves: Record<string, unknown>[] = [];
   let failNext: { status: number; body: unknown } | null = null;
+  const media: Recording[] = [];
+  const mediaCalls: { method: string; path: string; body?: unknown }[] = [];
+  const failing = new Set<string>();
   const handler = async (input: string, init: RequestInit = {}) => {
     const url = new URL(input, 'http://vault.test');
+    const method = init.method ?? 'GET';
     if (url.pathname === '/api/auth/refresh') return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    if (url.pathname.startsWith('/api/media/')) {
+      mediaCalls.push({ method, path: url.pathname, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      if (failing.has(method)) return json(503, { code: 'SERVICE_UNAVAILABLE', message: 'The vault is temporarily unavailable.' });
+      if (url.pathname === '/api/media/recordings') return json(200, media.filter((m) => m.collection === url.searchParams.get('collection')));
+      const id = url.pathname.split('/').at(-1)!;
+      const item = media.find((m) => m.id === id)!;
+      if (method === 'PATCH') {
+        item.title = (JSON.parse(String(init.body)) as { title: string }).title.trim();
+        return json(200, item);
+      }
+      if (method === 'DELETE') {
+        media.splice(media.indexOf(item), 1);
+        return new Response(null, { status: 204 });
+      }
+      if (url.pathname.endsWith('/playback')) return json(200, { url: `/api/media/play/${id}?u=u1&exp=1&sig=s`, expiresAt: Date.now() + 3600_000 });
+    }
     if (url.pathname !== '/api/who-i-am') return json(404, { code: 'NOT_FOUND', message: 'Not found' });
     if ((init.method ?? 'GET') === 'GET') return json(200, portrait);
     const body = JSON.parse(String(init.body)) as Record<string, unknown>;
@@ -29,6 +49,9 @@ function fakeGateway(initial: Portrait) {
   };
   return {
     saves,
+    media,
+    mediaCalls,
+    failing,
     fetch: jest.fn(handler),
     failNextSave(status: number, body: unknown) {
       failNext = { status, body };
@@ -113,5 +136,65 @@ describe('portrait form', () => {
     expect(isChanged({ ...formOf(saved), coreValues: ['honesty', ''] }, saved)).toBe(false);
     expect(isChanged({ ...formOf(saved), aboutMe: 'new' }, saved)).toBe(true);
     expect(formOf(EMPTY).coreValues).toEqual(['']);
+  });
+
+  describe('profile photo and personal media', () => {
+    const item = (id: string, title: string, type: Recording['type'], collection: Recording['collection']): Recording => ({
+      id, type, file_type: type, title, file_path: `u1/${type}_1`, content_type: type === 'image' ? 'image/png' : 'audio/mpeg', size: 10, blob_hash: 'a'.repeat(64),
+      integrity: 'verified', collection, created_at: '2026-11-25T09:00:00.000Z', timestamp: '2026-11-25T09:00:00.000Z',
+    });
+
+    it('shows the photo and the personal media from the vault, each titled', async () => {
+      gateway.media.push(item('11111111-1111-4111-8111-111111111111', 'Profile photo', 'image', 'who-i-am-photo'), item('22222222-2222-4222-8222-222222222222', 'Our song', 'audio', 'who-i-am'));
+      renderWhoIAm();
+      expect(await screen.findByRole('img', { name: 'Your profile photo' })).toBeTruthy();
+      const list = await screen.findByRole('list', { name: 'Personal media' });
+      expect(within(list).getByRole('listitem', { name: 'Our song' })).toBeTruthy();
+      expect(screen.queryByText('No personal media yet.')).toBeNull();
+    });
+
+    it('refuses a photo that is not an image, and a file of a kind it cannot keep, sending nothing', async () => {
+      renderWhoIAm();
+      await screen.findByText('No personal media yet.');
+      fireEvent.change(screen.getByLabelText('Profile photo'), { target: { files: [new File(['%PDF-1.7'], 'scan.pdf', { type: 'application/pdf' })] } });
+      await screen.findByText(MediaMessages.photoMustBeImage);
+      fireEvent.change(screen.getByLabelText('Media title'), { target: { value: 'My scan' } });
+      fireEvent.change(screen.getByLabelText('Media file'), { target: { files: [new File(['%PDF-1.7'], 'scan.pdf', { type: 'application/pdf' })] } });
+      fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+      await screen.findByText(MediaMessages.unsupportedFile);
+      expect(gateway.mediaCalls.filter((c) => c.method !== 'GET')).toEqual([]);
+    });
+
+    it('asks for a title before uploading personal media', async () => {
+      renderWhoIAm();
+      await screen.findByText('No personal media yet.');
+      fireEvent.change(screen.getByLabelText('Media file'), { target: { files: [new File(['ID3'], 'song.mp3', { type: 'audio/mpeg' })] } });
+      fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+      await screen.findByText(MediaMessages.missingInfo);
+      expect(gateway.mediaCalls.filter((c) => c.method !== 'GET')).toEqual([]);
+    });
+
+    it('retitles an item ("Could not update image title" when the vault refuses) and deletes one after confirming', async () => {
+      gateway.media.push(item('33333333-3333-4333-8333-333333333333', 'Beach day', 'image', 'who-i-am'));
+      renderWhoIAm();
+      const list = await screen.findByRole('list', { name: 'Personal media' });
+      gateway.failing.add('PATCH');
+      fireEvent.click(within(list).getByRole('button', { name: 'Rename Beach day' }));
+      fireEvent.change(within(list).getByLabelText('New title'), { target: { value: 'Beach day, 2019' } });
+      fireEvent.click(within(list).getByRole('button', { name: 'Save Title' }));
+      await screen.findByText(MediaMessages.retitleFailed);
+      gateway.failing.clear();
+      fireEvent.click(within(list).getByRole('button', { name: 'Save Title' }));
+      await within(list).findByRole('listitem', { name: 'Beach day, 2019' });
+      expect(gateway.mediaCalls.find((c) => c.method === 'PATCH')).toMatchObject({ path: '/api/media/recordings/33333333-3333-4333-8333-333333333333', body: { title: 'Beach day, 2019' } });
+
+      gateway.failing.add('DELETE');
+      fireEvent.click(within(list).getByRole('button', { name: 'Delete Beach day, 2019' }));
+      fireEvent.click(within(await screen.findByRole('alertdialog', { name: 'Delete this item?' })).getByRole('button', { name: 'Delete' }));
+      await screen.findByText(MediaMessages.deleteFailed);
+      gateway.failing.clear();
+      fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Delete this item?' })).getByRole('button', { name: 'Delete' }));
+      await screen.findByText('No personal media yet.');
+    });
   });
 });

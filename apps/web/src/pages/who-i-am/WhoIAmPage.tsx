@@ -14,32 +14,42 @@ import { LoadFailed } from '../../components/ui/load-failed.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { formOf, isChanged, requestOf, toggleTrait, type PortraitForm } from './portrait-form.js';
+import { PersonalMedia, ProfilePhoto } from './PortraitMedia.js';
 
 /**
- * Who I Am (/whoiam): the owner's portrait in his own words (About Me, Personality Traits,
- * Favorites, Core Values), saved as a whole with Save Profile into his vault, where it is kept
- * encrypted (letters service). A key holder's "Who I Am" tab lists the sections filled here.
+ * Who I Am (/whoiam): the profile photo and personal media (kept in vault-media as they are
+ * chosen), and the owner's portrait in his own words (About Me, Personality Traits, Favorites, Core
+ * Values), saved as a whole with Save Profile into his vault, where it is kept encrypted (letters
+ * service). A key holder's "Who I Am" tab lists the sections filled here and the media by title.
  */
 export function WhoIAmPage() {
   usePageTitle('Who I Am');
   const queryClient = useQueryClient();
   const portrait = useQuery({ queryKey: whoIAmKeys.portrait, queryFn: ({ signal }) => fetchPortrait(signal) });
 
-  if (portrait.isPending) {
-    return (
-      <div className="flex justify-center py-20">
-        <Spinner label="Loading your profile…" />
-      </div>
-    );
-  }
-  if (portrait.isError) {
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-10">
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
+      <header>
+        <h1 id="who-i-am-title" className="font-serif text-4xl font-semibold tracking-tight">
+          Who I Am
+        </h1>
+        <p className="mt-2 text-muted-foreground">
+          A portrait of you in your own words, for your children to know you by. It is kept encrypted in your vault; the people you give a key see which parts you have written.
+        </p>
+      </header>
+      <ProfilePhoto />
+      <PersonalMedia />
+      {portrait.isPending ? (
+        <div className="flex justify-center py-10">
+          <Spinner label="Loading your profile…" />
+        </div>
+      ) : portrait.isError ? (
         <LoadFailed message={PortraitMessages.loadFailed} onRetry={() => void portrait.refetch()} />
-      </div>
-    );
-  }
-  return <PortraitEditor saved={portrait.data} onSaved={(next) => queryClient.setQueryData(whoIAmKeys.portrait, next)} />;
+      ) : (
+        <PortraitEditor saved={portrait.data} onSaved={(next) => queryClient.setQueryData(whoIAmKeys.portrait, next)} />
+      )}
+    </div>
+  );
 }
 
 function PortraitEditor({ saved, onSaved }: { saved: Portrait; onSaved: (portrait: Portrait) => void }) {
@@ -73,22 +83,13 @@ function PortraitEditor({ saved, onSaved }: { saved: Portrait; onSaved: (portrai
 
   return (
     <form
-      className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10"
+      className="flex flex-col gap-6"
       aria-labelledby="who-i-am-title"
       onSubmit={(event) => {
         event.preventDefault();
         save.mutate();
       }}
     >
-      <header>
-        <h1 id="who-i-am-title" className="font-serif text-4xl font-semibold tracking-tight">
-          Who I Am
-        </h1>
-        <p className="mt-2 text-muted-foreground">
-          A portrait of you in your own words, for your children to know you by. It is kept encrypted in your vault; the people you give a key see which parts you have written.
-        </p>
-      </header>
-
       <Card>
         <CardHeader>
           <CardTitle>
@@ -154,8 +155,6 @@ function PortraitEditor({ saved, onSaved }: { saved: Portrait; onSaved: (portrai
             </Button>
           </CardContent>
       </Card>
-
-      <p className="text-sm text-muted-foreground">A profile photo and personal photos, videos and recordings come next; what you write here is saved now.</p>
 
       <div className="flex items-center gap-4">
         <Button type="submit" disabled={save.isPending}>

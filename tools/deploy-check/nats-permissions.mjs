@@ -51,8 +51,8 @@ export const NATS_USERS = [
     why: "family access: requests, keys, view sessions; reads notifications' key e-mail events",
   },
   {
-    user: 'notifications', stream: 'notifications', serves: ['notifications'], calls: ['rpc.access-keys.key-mail-state'], deny: [], consumes: [],
-    why: 'key e-mails (BullMQ worker, SMTP); asks access-keys whether a key is active before sending',
+    user: 'notifications', stream: 'notifications', serves: ['notifications'], calls: ['rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state'], deny: [], consumes: [],
+    why: 'key e-mails and trustee notices (BullMQ workers, SMTP); asks access-keys whether a key is active, or a delivery step committed, before sending',
   },
   {
     // Its own stream exists (every service's platform bootstrap makes one) but carries nothing yet.
@@ -67,8 +67,8 @@ export const NATS_USERS = [
   {
     user: 'gateway', stream: null, serves: [],
     calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>', 'rpc.access-keys.>'],
-    // key-mail-state answers whether a key is active: for notifications' worker only, never a browser.
-    deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state'],
+    // key-mail-state and trustee-notice-state answer for notifications' workers only, never a browser.
+    deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state'],
     consumes: [],
     why: "the HTTP API: calls every service, never the operators' commands",
   },

@@ -1,4 +1,4 @@
-import { NotificationsEvents, QueueNames, type DeliveryTimingJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
+import { NotificationsEvents, QueueNames, type DeliveryTimingJob, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { DurableConsumer } from '@lv/platform/event-store';
@@ -62,7 +62,8 @@ export const accessKeysService = defineService({
     const ifImNotThere = new IfImNotThereService({ orm: core.orm, store: service.store, keys: service });
     // Vault delivery: its due jobs are processed here, by the service that owns the state machine.
     const deliveryJobs = createQueue<DeliveryTimingJob>(QueueNames.DeliveryTiming, producer);
-    const delivery = new DeliveryService({ orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs, keyEmails });
+    const trusteeNotices = createQueue<TrusteeNoticeJob>(QueueNames.TrusteeNotices, producer);
+    const delivery = new DeliveryService({ orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs, keyEmails, trusteeNotices });
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'access-keys' });
     const deliveryWorker = createWorker<DeliveryTimingJob>(QueueNames.DeliveryTiming, async (job) => {
       const result = await delivery.release(job.data);
@@ -96,6 +97,7 @@ export const accessKeysService = defineService({
       close: async () => {
         await keyEmails.close();
         await deliveryJobs.close();
+        await trusteeNotices.close();
         producer.disconnect();
         workerConnection.disconnect();
       },

@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
   AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, keyEmailSealContext, NotificationsEvents, QueueNames, VIEW_SECTIONS, type IssuedAccessKey, type OpenedViewSession,
-  type DeliveryTimingJob, type RpcDeclaration, type SendKeyEmailJob,
+  type DeliveryTimingJob, type TrusteeNoticeJob, type RpcDeclaration, type SendKeyEmailJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, RevokedViewSessions, signOperatorToken, ViewerTokenVerifier } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
@@ -396,13 +396,14 @@ describe('access-keys service over NATS', () => {
 
   describe('vault delivery: released exactly once, never early', () => {
     const operator = () => signOperatorToken(signer, 'spec-operator');
-    const setUp = async (timing: string, requireLegalVerification = false, contactCount = 2) => {
+    const setUp = async (timing: string, requireLegalVerification = false, contactCount = 2, trustee: { name: string; email: string } | null = null) => {
       const owner = newOwner();
       for (let i = 0; i < contactCount; i++) {
         await call(AccessKeysRpc.addContact, { id: randomUUID(), name: `Contact ${i}`, label: 'My Child', email: `contact${i}-${owner.id}@example.com` }, owner.token);
       }
       await call(AccessKeysRpc.saveDeliverySettings, {
-        delivery_timing: timing, require_legal_verification: requireLegalVerification, allow_preview: true, notify_trustee: false, trustee_name: '', trustee_email: '', final_thoughts: '',
+        delivery_timing: timing, require_legal_verification: requireLegalVerification, allow_preview: true, notify_trustee: trustee !== null, trustee_name: trustee?.name ?? '',
+        trustee_email: trustee?.email ?? '', final_thoughts: '',
       }, owner.token);
       return owner;
     };
@@ -440,6 +441,35 @@ describe('access-keys service over NATS', () => {
         expect((await queue.getJob(`key-${key.id}`))?.data).toMatchObject({ sharedBy: `${owner.id}@example.com` });
       }
       expect(await releasedEvents(owner)).toHaveLength(1);
+    });
+
+    it('tells the trustee (when the settings say so) that it started and that it happened: one notice job per step, sent once its step committed', async () => {
+      const trustee = { name: 'Ruth Okafor', email: `ruth-${randomUUID().slice(0, 8)}@example.com` };
+      const owner = await setUp('immediately', false, 1, trustee);
+      const notices = new Queue<TrusteeNoticeJob>(QueueNames.TrusteeNotices, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      const view = await report(owner);
+      await waitFor(async () => (await call(AccessKeysRpc.delivery, {}, owner.token) as { status: string }).status === 'released', 20_000, 'the delivery to be released');
+      const started = await notices.getJob(`trustee-${view.release_id}-started`);
+      const released = await notices.getJob(`trustee-${view.release_id}-released`);
+      expect(started?.data).toEqual({
+        noticeId: `${view.release_id}-started`, releaseId: view.release_id, ownerId: owner.id, kind: 'started', trusteeEmail: trustee.email, trusteeName: 'Ruth Okafor',
+        sharedBy: `${owner.id}@example.com`, dueAt: view.due_at,
+      });
+      expect(released?.data).toMatchObject({ kind: 'released', trusteeEmail: trustee.email, dueAt: null });
+      // What notifications asks before sending: has that step committed? (Public on the bus, like key-mail-state; NATS permissions limit it to notifications.)
+      expect(await call(AccessKeysRpc.trusteeNoticeState, { owner_id: owner.id, release_id: view.release_id })).toEqual({ state: 'released' });
+      expect(await call(AccessKeysRpc.trusteeNoticeState, { owner_id: owner.id, release_id: randomUUID() })).toEqual({ state: 'unknown' });
+
+      // No trustee to notify: no notice.
+      const quiet = await setUp('after_30_days', false, 1);
+      const quietView = await report(quiet);
+      expect(await call(AccessKeysRpc.trusteeNoticeState, { owner_id: quiet.id, release_id: quietView.release_id })).toEqual({ state: 'started' });
+      expect(await notices.getJob(`trustee-${quietView.release_id}-started`)).toBeUndefined();
+      const deliveryQueue = new Queue<DeliveryTimingJob>(QueueNames.DeliveryTiming, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      await (await deliveryQueue.getJob(`delivery-${quietView.release_id}-${Date.parse(quietView.due_at!)}`))?.remove();
+      await deliveryQueue.close();
+      await notices.obliterate({ force: true }).catch(() => undefined);
+      await notices.close();
     });
 
     it('after 30 days, on a fake clock: nothing a millisecond early; then once, of 20 racing jobs', async () => {

@@ -140,6 +140,7 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/letters': () => ({ title: 'To Sam', content: 'Hello, Sam.' }),
   'PUT /api/letters/{id}': () => ({ title: 'To Sam', content: 'Hello again, Sam.', expectedVersion: 1 }),
   'POST /api/media/uploads': () => ({ type: 'video', title: 'For your birthday', sha256: 'ab'.repeat(32), size: 20_000 }),
+  'PATCH /api/media/recordings/{id}': () => ({ title: 'Beach day, 2019' }),
   'POST /api/court/uploads': () => ({ title: 'Receipts, March', category: 'Support', description: 'Paid by bank transfer.', fileName: 'receipts.pdf', size: 20_000 }),
   'PATCH /api/court/documents/{id}': () => ({ is_key_evidence: true }),
   'POST /api/court/documents/{id}/link': () => ({ disposition: 'inline' }),

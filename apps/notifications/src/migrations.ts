@@ -1,6 +1,18 @@
 import { Migration } from '@mikro-orm/migrations';
 import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
 
+/** A table of messages sent at most once: one row per message, its final states a read model of its events. */
+const sendOnceTable = (table: string, idColumn: string) => `
+      create table ${table} (
+        ${idColumn} primary key,
+        state text not null default 'pending',
+        attempts integer not null default 0,
+        message_id text,
+        last_error text,
+        sent_at timestamptz,
+        updated_at timestamptz not null default now()
+      )`;
+
 /**
  * key_emails: one row per access key's e-mail. The worker locks it (SELECT ... FOR UPDATE) for the
  * whole send, so two attempts at one key (a retried job, a second worker) run one after the other and
@@ -8,16 +20,7 @@ import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/databa
  */
 class KeyEmailTables20261125 extends Migration {
   override up(): void {
-    this.addSql(`
-      create table key_emails (
-        key_id uuid primary key,
-        state text not null default 'pending',
-        attempts integer not null default 0,
-        message_id text,
-        last_error text,
-        sent_at timestamptz,
-        updated_at timestamptz not null default now()
-      )`);
+    this.addSql(sendOnceTable('key_emails', 'key_id uuid'));
   }
 
   override down(): void {
@@ -25,4 +28,18 @@ class KeyEmailTables20261125 extends Migration {
   }
 }
 
-export const notificationsMigrations: ServiceMigration[] = withEventStoreSchema([{ name: 'key-email-tables-2026-11-25', class: KeyEmailTables20261125 }]);
+/** trustee_notices: one row per trustee notice (a delivery's start or release), locked for its send as key_emails are. */
+class TrusteeNoticeTables20261125 extends Migration {
+  override up(): void {
+    this.addSql(sendOnceTable('trustee_notices', 'notice_id text'));
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists trustee_notices');
+  }
+}
+
+export const notificationsMigrations: ServiceMigration[] = withEventStoreSchema([
+  { name: 'key-email-tables-2026-11-25', class: KeyEmailTables20261125 },
+  { name: 'trustee-notice-tables-2026-11-25', class: TrusteeNoticeTables20261125 },
+]);

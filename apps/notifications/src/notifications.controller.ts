@@ -1,12 +1,17 @@
 import { Controller } from '@nestjs/common';
 import { NotificationsRpc, type PayloadOf, type RebuildReply } from '@lv/contracts';
 import { OperatorOnly, RpcHandler, RpcPayload } from '@lv/platform/nest';
+import { rebuildProjections } from '@lv/platform/event-store';
 import { KeyEmailsService } from './key-emails/key-emails.service.js';
+import { TrusteeNoticesService } from './trustee-notices/trustee-notices.service.js';
 
 /** notifications' request-reply API on NATS: operators' commands only (the work comes as BullMQ jobs). */
 @Controller()
 export class NotificationsController {
-  constructor(private readonly keyEmails: KeyEmailsService) {}
+  constructor(
+    private readonly keyEmails: KeyEmailsService,
+    private readonly trusteeNotices: TrusteeNoticesService,
+  ) {}
 
   @OperatorOnly()
   @RpcHandler(NotificationsRpc.resendKeyEmail)
@@ -17,6 +22,7 @@ export class NotificationsController {
   @OperatorOnly()
   @RpcHandler(NotificationsRpc.rebuildProjections)
   async rebuild(): Promise<RebuildReply> {
-    return { projections: await this.keyEmails.rebuildProjections() };
+    const notices = this.trusteeNotices.store;
+    return { projections: [...(await this.keyEmails.rebuildProjections()), ...(await rebuildProjections(this.keyEmails.orm.em, notices, notices.inlineProjections))] };
   }
 }

@@ -1,15 +1,17 @@
 import nodemailer from 'nodemailer';
-import { AccessKeysRpc, QueueNames, type SendKeyEmailJob } from '@lv/contracts';
+import { AccessKeysRpc, QueueNames, type SendKeyEmailJob, type TrusteeNoticeJob } from '@lv/contracts';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
 import { notificationsConfigSchema } from './config.js';
 import { KeyEmailsService, type Mailer } from './key-emails/key-emails.service.js';
 import { notificationsMigrations } from './migrations.js';
+import { TrusteeNoticesService } from './trustee-notices/trustee-notices.service.js';
 import { NotificationsController } from './notifications.controller.js';
 
 /**
- * notifications: e-mail. Its BullMQ worker takes key e-mail jobs (queued by access-keys) and sends each
- * key once over SMTP; it reports sent and failed e-mails as events, which access-keys shows the owner.
+ * notifications: e-mail. Its BullMQ workers take key e-mail jobs and trustee notices (both queued by
+ * access-keys) and send each once over SMTP; it reports sent and failed key e-mails as events, which
+ * access-keys shows the owner.
  */
 export const notificationsService = defineService({
   name: 'notifications',
@@ -51,9 +53,28 @@ export const notificationsService = defineService({
       },
     });
     worker.on('error', (err) => logger.error({ err }, 'key e-mail worker error'));
+
+    const trusteeNotices = new TrusteeNoticesService({
+      orm: core.orm,
+      mailer,
+      stepState: async (ownerId, releaseId) => (await rpc.call(AccessKeysRpc.trusteeNoticeState, { owner_id: ownerId, release_id: releaseId }, { meta: { requestId: `trustee-notice-${releaseId}` } })).state,
+      publicUrl: config.PUBLIC_URL,
+    });
+    const noticeWorker = createWorker<TrusteeNoticeJob>(QueueNames.TrusteeNotices, (job) => trusteeNotices.send(job.data, job.attemptsMade + 1), workerConnection, {
+      concurrency: config.KEY_EMAIL_CONCURRENCY,
+      lockDuration: config.KEY_EMAIL_LOCK_SECONDS * 1000,
+      stalledInterval: config.KEY_EMAIL_LOCK_SECONDS * 1000,
+      autorun: false,
+      onDeadLetter: (job, error) => {
+        const notice = job.data as TrusteeNoticeJob;
+        logger.error({ noticeId: notice.noticeId, attempts: job.attemptsMade, err: error }, 'trustee notice failed after every attempt');
+        void trusteeNotices.recordFailed(notice, job.attemptsMade, error.message).catch((err: unknown) => logger.error({ err }, 'could not record a failed trustee notice'));
+      },
+    });
+    noticeWorker.on('error', (err) => logger.error({ err }, 'trustee notice worker error'));
     return {
       controllers: [NotificationsController],
-      providers: [{ provide: KeyEmailsService, useValue: keyEmails }],
+      providers: [{ provide: KeyEmailsService, useValue: keyEmails }, { provide: TrusteeNoticesService, useValue: trusteeNotices }],
       health: {
         redis: async () => void (await producer.ping()),
         smtp: async () => void (await transport.verify()),
@@ -62,9 +83,12 @@ export const notificationsService = defineService({
       consumers: [{
         start: () => {
           void worker.run().catch((err: unknown) => logger.error({ err }, 'key e-mail worker stopped'));
+          void noticeWorker.run().catch((err: unknown) => logger.error({ err }, 'trustee notice worker stopped'));
           return Promise.resolve();
         },
-        stop: () => worker.close(),
+        stop: async () => {
+          await Promise.all([worker.close(), noticeWorker.close()]);
+        },
       }],
       close: async () => {
         await rpc.close();

@@ -9,7 +9,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { AccessKeysRpc, keyEmailSealContext, NotificationsEvents, NotificationsRpc, QueueNames, type RpcDeclaration, type SendKeyEmailJob } from '@lv/contracts';
+import { AccessKeysRpc, keyEmailSealContext, NotificationsEvents, NotificationsRpc, QueueNames, type RpcDeclaration, type SendKeyEmailJob, type TrusteeNoticeJob } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
@@ -30,6 +30,7 @@ const STACK_ID = uniqueStackId('notify');
 process.env.STACK_ID = STACK_ID;
 const { notificationsService } = await import('./notifications.definition.js');
 const { KeyEmailsService } = await import('./key-emails/key-emails.service.js');
+const { TrusteeNoticesService } = await import('./trustee-notices/trustee-notices.service.js');
 const { createLogger } = await import('@lv/platform/logging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -39,6 +40,8 @@ const keys = generateTestKeys();
 
 /** What access-keys would say of each key; absent = 'unknown' (not committed). */
 const keyStates = new Map<string, 'active' | 'expired' | 'revoked'>();
+/** What access-keys would say of each delivery (by release id); absent = 'unknown'. */
+const deliveryStates = new Map<string, 'started' | 'released' | 'cancelled'>();
 
 function newJob(over: Partial<SendKeyEmailJob> = {}): { job: SendKeyEmailJob; key: string } {
   const keyId = randomUUID();
@@ -81,6 +84,12 @@ describe('notifications: key e-mails', () => {
         msg.respond(JSON.stringify({ response: { state: keyStates.get(packet.data.payload.key_id) ?? 'unknown' }, isDisposed: true, id: packet.id }));
       },
     });
+    nc.subscribe(scopedSubject(AccessKeysRpc.trusteeNoticeState, STACK_ID), {
+      callback: (_err, msg) => {
+        const packet = msg.json<{ id: string; data: { payload: { release_id: string } } }>();
+        msg.respond(JSON.stringify({ response: { state: deliveryStates.get(packet.data.payload.release_id) ?? 'unknown' }, isDisposed: true, id: packet.id }));
+      },
+    });
     await nc.flush();
     running = await startService(notificationsService, env(), { logger: createLogger('notify-spec', 'silent') });
     redis = new Redis(REDIS_URL);
@@ -114,6 +123,55 @@ describe('notifications: key e-mails', () => {
   });
 
   const add = (job: SendKeyEmailJob) => queue.add(QueueNames.KeyEmails, job, { jobId: `key-${job.keyId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
+
+  describe('trustee notices', () => {
+    const notice = (kind: TrusteeNoticeJob['kind'], releaseId: string = randomUUID(), over: Partial<TrusteeNoticeJob> = {}): TrusteeNoticeJob => ({
+      noticeId: `${releaseId}-${kind}`, releaseId, ownerId: randomUUID(), kind, trusteeEmail: `trustee-${releaseId.slice(0, 8)}@example.com`, trusteeName: 'Ruth Okafor',
+      sharedBy: 'dad@example.com', dueAt: kind === 'started' ? '2026-12-25T10:00:00.000Z' : null, ...over,
+    });
+    const notices = () => running.app.get(TrusteeNoticesService);
+
+    it('tells the trustee once that the delivery started (and when it is due), once it is committed; a second attempt sends nothing', async () => {
+      const job = notice('started');
+      const noticeQueue = new Queue<TrusteeNoticeJob>(QueueNames.TrusteeNotices, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      await noticeQueue.add(QueueNames.TrusteeNotices, job, { jobId: `trustee-${job.noticeId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      // Not committed yet (access-keys does not know the delivery): nothing goes.
+      expect(mailsTo(job.trusteeEmail)).toHaveLength(0);
+      deliveryStates.set(job.releaseId, 'started');
+      await waitFor(() => mailsTo(job.trusteeEmail).length === 1, 20_000, 'the trustee notice');
+      const [mail] = mailsTo(job.trusteeEmail);
+      expect(mail!.subject).toBe("dad@example.com's Legacy Vault: delivery has started");
+      expect(mail!.text).toContain('Dear Ruth Okafor,');
+      expect(mail!.text).toContain('It will happen on 25 December 2026.');
+      expect(mail!.text).toContain('"I\'m Still Here"');
+      expect(await notices().send(job, 9)).toBe('already-sent');
+      const [first, second] = await Promise.all([notices().send(notice('released', job.releaseId), 1), notices().send(notice('released', job.releaseId), 1)].map((p) => p.catch((e: Error) => e.constructor.name)));
+      // Not released yet: both attempts wait (the job would retry), nothing is sent.
+      expect([first, second]).toEqual(['StepNotCommittedYet', 'StepNotCommittedYet']);
+      deliveryStates.set(job.releaseId, 'released');
+      const outcomes = await Promise.all([notices().send(notice('released', job.releaseId), 1), notices().send(notice('released', job.releaseId), 1)]);
+      expect(outcomes.sort()).toEqual(['already-sent', 'sent']);
+      const released = mailsTo(job.trusteeEmail).filter((m) => m.subject === "dad@example.com's Legacy Vault has been delivered");
+      expect(released).toHaveLength(1);
+      expect(released[0]!.text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+      await noticeQueue.obliterate({ force: true }).catch(() => undefined);
+      await noticeQueue.close();
+    });
+
+    it('does not alarm the trustee about a delivery cancelled before its notice went, and says so once for legal verification', async () => {
+      const cancelled = notice('started');
+      deliveryStates.set(cancelled.releaseId, 'cancelled');
+      expect(await notices().send(cancelled, 1)).toBe('refused');
+      expect(mailsTo(cancelled.trusteeEmail)).toHaveLength(0);
+      const verifying = notice('started', randomUUID(), { dueAt: null, trusteeName: null });
+      deliveryStates.set(verifying.releaseId, 'started');
+      expect(await notices().send(verifying, 1)).toBe('sent');
+      const [mail] = mailsTo(verifying.trusteeEmail);
+      expect(mail!.text).toContain('Hello,');
+      expect(mail!.text).toContain('It will happen once our team has verified the legal documents.');
+    });
+  });
 
   it('sends a key once: the e-mail carries the key and its link, the job leaves Redis, KeyEmailSent is published', async () => {
     const { job, key } = newJob();
@@ -167,7 +225,7 @@ describe('notifications: key e-mails', () => {
     expect(await call(NotificationsRpc.resendKeyEmail, { key_id: randomUUID() }, operator).catch((e: DomainError) => e.code)).toBe('NOT_FOUND');
     expect(await call(NotificationsRpc.resendKeyEmail, { key_id: job.keyId }).catch((e: DomainError) => e.code)).toBe('UNAUTHENTICATED');
     const rebuilt = (await call(NotificationsRpc.rebuildProjections, {}, operator)) as { projections: { projection: string }[] };
-    expect(rebuilt.projections.map((p) => p.projection)).toEqual(['key_emails']);
+    expect(rebuilt.projections.map((p) => p.projection)).toEqual(['key_emails', 'trustee_notices']);
     expect((await db.orm.em.fork().execute<{ state: string }[]>('select state from key_emails where key_id = ?', [job.keyId]))[0]!.state).toBe('sent');
   });
 

@@ -1,7 +1,7 @@
 import { expect, test } from './support/test.js';
-import { acceptDisclaimer, createKeyViaApi, familyPage, openVaultTab, signUpOwner, waitForMail } from './support/access.js';
+import { acceptDisclaimer, createKeyViaApi, familyPage, mailsTo, openVaultTab, signUpOwner, waitForMail } from './support/access.js';
 import { uniqueEmail } from './support/auth.js';
-import { setTier } from './support/media.js';
+import { runOperatorCommand, setTier } from './support/media.js';
 import { expectToast } from './support/ui.js';
 
 // If I'm Not There (/if-im-not-there and /gone, access-family spec "If I'm Not There"): emergency
@@ -155,6 +155,50 @@ test.describe("If I'm Not There", () => {
     await saved.getByRole('button', { name: 'Delete For when you are grown' }).click();
     await page.getByRole('alertdialog', { name: 'Delete this final message?' }).getByRole('button', { name: 'Delete' }).click();
     await expect(section.getByText('No final messages yet.')).toBeVisible();
+  });
+
+  test('a reported absence delivers the vault immediately: the contact gets a key that opens it, the trustee is told it started and that it happened, once each', async ({ page, browser, request }) => {
+    const owner = await signUpOwner(page, 'gone-deliver');
+    await page.goto('/if-im-not-there');
+    const contactEmail = uniqueEmail('ellie');
+    const contacts = page.getByRole('form', { name: 'Add Emergency Contact' });
+    await contacts.getByLabel('Name').fill('Ellie');
+    await contacts.getByLabel('Email').fill(contactEmail);
+    await contacts.getByRole('button', { name: 'Add Contact' }).click();
+    await expectToast(page, 'Emergency contact added');
+    const trusteeEmail = uniqueEmail('ruth');
+    const form = page.getByRole('form', { name: 'Delivery Settings' });
+    await form.getByRole('radio', { name: 'Immediately' }).check();
+    await form.getByLabel('Trustee Name').fill('Ruth Okafor');
+    await form.getByLabel('Trustee Email').fill(trusteeEmail);
+    await form.getByRole('button', { name: 'Save Settings' }).click();
+    await expectToast(page, 'Delivery settings saved');
+
+    // The trustee's report, confirmed by an operator.
+    runOperatorCommand('delivery:report', owner.credentials.email);
+    const key = await waitForMail(request, contactEmail);
+    await expect.poll(async () => (await mailsTo(request, trusteeEmail)).map((m) => m.subject).sort(), { timeout: 30_000 }).toEqual([
+      `${owner.credentials.email}'s Legacy Vault has been delivered`,
+      `${owner.credentials.email}'s Legacy Vault: delivery has started`,
+    ]);
+    const notices = await mailsTo(request, trusteeEmail);
+    expect(notices.every((m) => m.text.startsWith('Dear Ruth Okafor,'))).toBe(true);
+    // The notices carry no key and no link into the vault.
+    for (const notice of notices) expect(notice.text).not.toMatch(/access\?k=|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}/);
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Delivery Settings' })).toContainText('delivered');
+
+    const link = /https?:\/\/\S+/.exec(key.text)?.[0];
+    const family = await familyPage(browser);
+    await family.goto(new URL(link!).pathname + new URL(link!).search);
+    await family.getByRole('button', { name: 'Open vault' }).click();
+    await acceptDisclaimer(family);
+    await expect(family.getByRole('tablist', { name: 'Vault sections' })).toBeVisible();
+    await family.context().close();
+    // A second report changes nothing: no second notice.
+    runOperatorCommand('delivery:report', owner.credentials.email);
+    await page.waitForTimeout(1500);
+    expect(await mailsTo(request, trusteeEmail)).toHaveLength(2);
   });
 
   test('/test-vault-delivery runs the pipeline’s checks on the running services: each passes once a contact is there', async ({ page }) => {

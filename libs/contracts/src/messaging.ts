@@ -219,6 +219,14 @@ export const AccessKeysRpc = {
    * NATS, but only notifications' NATS user may publish it (deploy/nats); it answers a state, never a key.
    */
   keyMailState: rpc('rpc.access-keys.key-mail-state', { payload: keyIdPayloadSchema, reply: z.object({ state: z.enum(['active', 'expired', 'revoked', 'unknown']) }) }),
+  /**
+   * notifications' worker, before it sends a trustee notice: has that step of the delivery committed?
+   * Public on NATS like key-mail-state, publishable by notifications only; it answers a state, nothing else.
+   */
+  trusteeNoticeState: rpc('rpc.access-keys.trustee-notice-state', {
+    payload: z.object({ owner_id: z.uuid(), release_id: z.uuid() }),
+    reply: z.object({ state: z.enum(['started', 'released', 'cancelled', 'unknown']) }),
+  }),
   // Operator commands (ops CLI).
   listPendingForOwner: rpc('rpc.access-keys.op.list-pending', { payload: ownerIdPayloadSchema, reply: accessRequestPageSchema }),
   reportAbsence: rpc('rpc.access-keys.op.report-absence', { payload: deliveryOperatorPayloadSchema, reply: deliveryViewSchema }),

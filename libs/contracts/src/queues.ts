@@ -9,6 +9,7 @@ export const QueueNames = {
   KeyEmails: 'key-emails',
   MediaHashing: 'media-hashing',
   DeliveryTiming: 'delivery-timing',
+  TrusteeNotices: 'trustee-notices',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueNames);
@@ -62,10 +63,31 @@ export interface DeliveryTimingJob {
   sharedBy: string;
 }
 
+/**
+ * Tells the owner's trustee (If I'm Not There: "notify trustee") that the vault's delivery has started
+ * or has happened (notifications' worker). access-keys adds it under the job id `trustee-<noticeId>`
+ * inside the transaction that records the step, so a committed step always has its job; the worker
+ * sends only once access-keys confirms the step committed, and at most once per notice.
+ */
+export interface TrusteeNoticeJob {
+  /** `<releaseId>-started` or `<releaseId>-released`: one notice per step of one delivery. */
+  noticeId: string;
+  releaseId: string;
+  ownerId: string;
+  kind: 'started' | 'released';
+  trusteeEmail: string;
+  trusteeName: string | null;
+  /** The owner's account e-mail, as the notice names them. */
+  sharedBy: string;
+  /** When the delivery is due ('started' with a date); null while it waits for legal verification, or once released. */
+  dueAt: string | null;
+}
+
 export interface JobPayloads {
   'key-emails': SendKeyEmailJob;
   'media-hashing': HashMediaJob;
   'delivery-timing': DeliveryTimingJob;
+  'trustee-notices': TrusteeNoticeJob;
 }
 
 /** The payload of a queue's jobs: `createQueue<JobPayload<'media-hashing'>>(QueueNames.MediaHashing, ...)`. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { VIEW_SECTIONS, type DeliveryCheck, type DeliveryTimingJob, type DeliveryView } from '@lv/contracts';
+import { VIEW_SECTIONS, type DeliveryCheck, type DeliveryTimingJob, type DeliveryView, type TrusteeNoticeJob } from '@lv/contracts';
 import { decideAndAppend, foldEvents, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import type { AccessKeysService } from '../access-keys.service.js';
@@ -23,6 +23,8 @@ export interface DeliveryDeps {
   jobs: TypedQueue<DeliveryTimingJob>;
   /** The key e-mail queue (notifications' worker takes it): the checks look for its worker. */
   keyEmails?: Pick<TypedQueue<unknown>, 'getWorkers'>;
+  /** The trustee notice queue (notifications' worker sends them): "notify trustee" in the delivery settings. */
+  trusteeNotices?: TypedQueue<TrusteeNoticeJob>;
   /** The clock, injected so the specs can move time (the decider itself reads none). */
   now?: () => Date;
 }
@@ -115,6 +117,7 @@ export class DeliveryService {
       await decideAndAppend(em, this.deps.store, deliveryDecider, { type: 'ReleaseDelivery', ownerId: job.ownerId, releaseId: job.subjectId, keyIds, now }, {
         streamId: deliveryStreamId(job.ownerId), streamType: DELIVERY_STREAM_TYPE, metadata, expectedVersion: version,
       });
+      await this.noticeTrustee(em, { ownerId: job.ownerId, releaseId: job.subjectId, kind: 'released', sharedBy: job.sharedBy, dueAt: null });
       return { outcome: 'released', keyIds };
     }));
   }
@@ -135,7 +138,34 @@ export class DeliveryService {
       if (result.events.length && state.status === 'waiting' && state.dueAt) {
         await this.schedule({ subjectType: 'delivery', subjectId: state.releaseId!, ownerId, dueAt: state.dueAt, sharedBy });
       }
+      if (result.events.some((e) => e.type === 'DeliveryTriggered')) {
+        await this.noticeTrustee(em, { ownerId, releaseId: state.releaseId!, kind: 'started', sharedBy, dueAt: state.dueAt });
+      }
     }));
+  }
+
+  /**
+   * notifications' question before it sends a trustee notice: has this step of this delivery committed?
+   * ('unknown': not yet, or never; the worker retries a while, then gives up.)
+   */
+  async noticeState(ownerId: string, releaseId: string): Promise<{ state: 'started' | 'released' | 'cancelled' | 'unknown' }> {
+    const { state } = await this.state(this.deps.orm.em.fork(), ownerId);
+    if (state.releaseId !== releaseId) return { state: 'unknown' };
+    if (state.status === 'released' || state.status === 'cancelled') return { state: state.status };
+    return { state: state.status === 'waiting' || state.status === 'awaiting-verification' ? 'started' : 'unknown' };
+  }
+
+  /**
+   * Queues the trustee's notice of a step, inside the step's transaction (before its commit), when the
+   * owner's settings say to notify a trustee and name one. One job per step (its id), however often
+   * the step's transaction is retried.
+   */
+  private async noticeTrustee(em: EntityManager, step: Pick<TrusteeNoticeJob, 'ownerId' | 'releaseId' | 'kind' | 'sharedBy' | 'dueAt'>): Promise<void> {
+    if (!this.deps.trusteeNotices) return;
+    const settings = await findDeliverySettings(em, step.ownerId);
+    if (!settings.notify_trustee || !settings.trustee_email) return;
+    const noticeId = `${step.releaseId}-${step.kind}`;
+    await enqueue(this.deps.trusteeNotices, { ...step, noticeId, trusteeEmail: settings.trustee_email, trusteeName: settings.trustee_name || null }, `trustee-${noticeId}`);
   }
 
   private async state(em: EntityManager, ownerId: string): Promise<{ state: DeliveryState; version: number }> {

@@ -3,7 +3,7 @@ import {
   AccessKeysRpc, type ContactKeyReply, type DeliveryCheck, type DeliverySettings, type DeliveryView, type EmergencyContact, type FinalEntries, type PayloadOf, type RequestMeta,
 } from '@lv/contracts';
 import { ownerOf, type Caller } from '@lv/platform/auth';
-import { CurrentCaller, OperatorOnly, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
+import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { DeliveryService } from './delivery.service.js';
 import { IfImNotThereService } from './if-im-not-there.service.js';
 
@@ -82,6 +82,13 @@ export class IfImNotThereController {
   @RpcHandler(AccessKeysRpc.reportAbsence)
   reportAbsence(@RpcPayload() { owner_id, owner_email }: PayloadOf<typeof AccessKeysRpc.reportAbsence>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<DeliveryView> {
     return this.delivery.trigger(owner_id, owner_email, 'trustee-report', { actor: { kind: 'operator', id: operatorId(caller) }, correlationId: meta.requestId });
+  }
+
+  /** notifications' trustee-notice worker only (deploy/nats allows no one else to publish it): has a delivery step committed? */
+  @PublicRpc()
+  @RpcHandler(AccessKeysRpc.trusteeNoticeState)
+  trusteeNoticeState(@RpcPayload() { owner_id, release_id }: PayloadOf<typeof AccessKeysRpc.trusteeNoticeState>): Promise<{ state: 'started' | 'released' | 'cancelled' | 'unknown' }> {
+    return this.delivery.noticeState(owner_id, release_id);
   }
 
   /** An administrator has checked the legal documents (ops CLI). */

@@ -19,3 +19,8 @@ if (typeof window !== 'undefined') {
 }
 // React 19: act() support without warnings.
 g.IS_REACT_ACT_ENVIRONMENT = true;
+
+// A page's first render in a spec file loads its lazy route chunk; on a loaded two-core CI machine
+// that can take longer than Testing Library's 1 s default for findBy*/waitFor.
+const { configure } = await import('@testing-library/react');
+configure({ asyncUtilTimeout: 5000 });

@@ -10,7 +10,7 @@
 // The last line is `N passed, N failed` (`, N skipped` when some were); the exit code is 1 when a
 // test failed or a tier crashed (a crashed tier counts as at least one failure). A tier that ran fewer
 // tests than its floor in tools/test/minimums.json fails too, by name (a broken path that runs nothing).
-// Works without a TTY and with CI=true. Options: --only=jest,e2e  --skip=typecheck
+// Works without a TTY and with CI=true. Options: --only=jest,e2e  --skip=typecheck  --e2e-files=letters,who-i-am
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
@@ -225,7 +225,10 @@ async function e2e() {
 
     const out = join(workDir, 'playwright.json');
     rmSync(out, { force: true });
-    const { code, timedOut } = await run([bin.playwright, 'test', '-c', 'apps/web-e2e/playwright.config.ts', '--reporter=list,json'], {
+    // --e2e-files=a,b runs only the spec files whose names match (Playwright's file filters), for a
+    // developer's quick loop; CI runs them all.
+    const fileFilters = listArg('e2e-files') ?? [];
+    const { code, timedOut } = await run([bin.playwright, 'test', '-c', 'apps/web-e2e/playwright.config.ts', '--reporter=list,json', ...fileFilters], {
       env: { ...testInfraEnv((await infrastructure()).urls), BASE_URL: stack.url, MAIL_URL: stack.mailUrl, S3_ENDPOINT: stack.s3Endpoint, PLAYWRIGHT_JSON_OUTPUT_NAME: out, CI: process.env.CI ?? 'true' },
       timeoutMs: minutes('LV_E2E_TIMEOUT_MIN', 30),
     });

@@ -454,6 +454,8 @@ describe('access-keys service over NATS', () => {
       expect(started?.data).toEqual({
         noticeId: `${view.release_id}-started`, releaseId: view.release_id, ownerId: owner.id, kind: 'started', trusteeEmail: trustee.email, trusteeName: 'Ruth Okafor',
         sharedBy: `${owner.id}@example.com`, dueAt: view.due_at,
+        // The trace of the operator's report that started it (platform queues: enqueue).
+        _trace: expect.objectContaining({ correlationId: expect.any(String) }),
       });
       expect(released?.data).toMatchObject({ kind: 'released', trusteeEmail: trustee.email, dueAt: null });
       // What notifications asks before sending: has that step committed? (Public on the bus, like key-mail-state; NATS permissions limit it to notifications.)

@@ -13,6 +13,7 @@ import { registerCrossSiteGuard } from './http/cross-site.guard.js';
 import { sendErrorResponse } from './http/error-response.js';
 import { PinoNestLogger } from './http/pino-nest-logger.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
+import { registerRequestTracing } from './http/request-tracing.js';
 import { registerByteStreamBodyParsers } from './http/byte-stream-proxy.js';
 import { COURT_BODY_TYPES } from './court/court.tokens.js';
 import { MEDIA_BODY_TYPES } from './media/media.tokens.js';
@@ -98,6 +99,7 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
     app.setGlobalPrefix('api');
 
     const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+    registerRequestTracing(fastify);
     fastify.addHook('onRequest', (request, reply, done) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       // API answers are personal: never stored by a browser or a proxy.

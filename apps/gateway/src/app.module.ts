@@ -4,6 +4,7 @@ import type { ServiceName } from '@lv/contracts';
 import type { Logger } from '@lv/platform/logging';
 import { ACCESS_CONTROLLERS, accessProviders } from './access/access.providers.js';
 import { QueueSessionController } from './admin/queue-session.controller.js';
+import { MetricsController } from './admin/metrics.controller.js';
 import { AuthController } from './auth/auth.controller.js';
 import type { GatewayConfig } from './config.js';
 import { CourtController } from './court/court.controller.js';
@@ -59,7 +60,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, MetricsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },

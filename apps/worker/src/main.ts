@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { createServer, type Server } from 'node:http';
 import { QueueNames, VaultMediaRpc } from '@lv/contracts';
 import { ConfigError, loadConfig } from '@lv/platform/config';
 import { createLogger } from '@lv/platform/logging';
+import { enableProcessMetrics, startOpsServer, type OpsServer } from '@lv/platform/observability';
 import { RpcClient } from '@lv/platform/nest';
 import { createRedisConnection, createWorker } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
@@ -16,6 +16,7 @@ import { mediaHashingProcessor } from './media-hashing.processor.js';
  * change, so a job's effect and its record commit together.)
  */
 const logger = createLogger('worker');
+enableProcessMetrics('worker');
 
 function readConfig(): WorkerConfig {
   try {
@@ -56,30 +57,31 @@ hashing.on('error', (error) => logger.warn({ err: error }, 'media-hashing worker
 await hashing.waitUntilReady();
 logger.info({ queues: [QueueNames.MediaHashing], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
 
-let health: Server | null = null;
-if (config.WORKER_HEALTH_PORT) {
-  health = createServer((req, res) => {
-    if (req.url !== '/health') {
-      res.writeHead(404).end();
-      return;
-    }
-    void connection.ping().then(
-      () => {
-        const up = hashing.isRunning();
-        res.writeHead(up ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: up ? 'up' : 'down', checks: { redis: { status: 'up' }, 'media-hashing': { status: up ? 'up' : 'down' } } }));
-      },
-      (error: Error) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'down', checks: { redis: { status: 'down', detail: error.message } } })),
-    );
-  });
-  health.listen(config.WORKER_HEALTH_PORT, config.WORKER_HEALTH_HOST, () => logger.info({ port: config.WORKER_HEALTH_PORT }, 'health on GET /health'));
-}
+// The ops listener (metrics, liveness, readiness: Redis answers and the processors run). OPS_HTTP_PORT
+// is every process's; WORKER_HEALTH_PORT is where the worker's containers probed /health before it.
+const opsPort = config.OPS_HTTP_PORT || config.WORKER_HEALTH_PORT;
+const ops: OpsServer | null = opsPort
+  ? await startOpsServer({
+    port: opsPort,
+    host: config.OPS_HTTP_PORT ? config.OPS_HTTP_HOST : config.WORKER_HEALTH_HOST,
+    logger,
+    readiness: async () => {
+      const redis = await connection.ping().then(() => ({ status: 'up' as const }), (error: Error) => ({ status: 'down' as const, detail: error.message }));
+      const running = hashing.isRunning();
+      return {
+        status: redis.status === 'up' && running ? 'up' : 'down',
+        checks: { redis, [QueueNames.MediaHashing]: running ? { status: 'up' } : { status: 'down', detail: 'not running' } },
+      };
+    },
+  })
+  : null;
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'worker stopping: finishing the jobs in hand');
-  health?.close();
+  await ops?.close();
   await hashing.close().catch(() => undefined);
   await rpc.close().catch(() => undefined);
   connection.disconnect();

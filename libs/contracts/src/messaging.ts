@@ -273,6 +273,11 @@ export interface RequestMeta {
   origin?: string;
   /** Sign-in only: the browser's device id, sent when its signed lv_device cookie proves an earlier sign-in to the same email. */
   device?: string;
+  /**
+   * Ties together everything one user action causes across services: the gateway's request id,
+   * carried on by every call, event and job that follows (the RPC client fills it from the trace).
+   */
+  correlationId?: string;
 }
 
 /** The envelope of every request-reply message. */

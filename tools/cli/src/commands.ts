@@ -1,12 +1,18 @@
-import { AccessKeysRpc, IdentityRpc, isSubscriptionTier, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
+import { AccessKeysRpc, ALL_QUEUES, IdentityRpc, isSubscriptionTier, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
+import { isQueueName, type QueueOperations } from './queue-operations.js';
 
 /** What a command needs from the outside world: one RPC call with the operator's token. */
 export type OperatorCall = <D extends RpcDeclaration>(declaration: D, payload: PayloadInput<D>) => Promise<ReplyOf<D>>;
 
+/** What the job commands need besides RPC: the queues' failed sets (opened only when a command asks). */
+export interface OperatorTools {
+  queues(): QueueOperations;
+}
+
 export interface CommandSpec {
   usage: string;
   summary: string;
-  run(args: string[], call: OperatorCall): Promise<unknown>;
+  run(args: string[], call: OperatorCall, tools?: OperatorTools): Promise<unknown>;
 }
 
 export class UsageError extends Error {}
@@ -21,7 +27,8 @@ const requireArg = (args: string[], index: number, name: string): string => {
 
 /**
  * The operator commands. Each acts through a service's own command over NATS (events, checks and
- * all), never through SQL, so what an operator does is in the history like anything else.
+ * all), never through SQL, so what an operator does is in the history like anything else. The job
+ * commands act on the queues through BullMQ itself, never by editing Redis keys.
  */
 /** An operator's delivery command: the owner is looked up by e-mail, and access-keys acts for that owner only. */
 function deliveryCommand(name: string, summary: string, declaration: typeof AccessKeysRpc.reportAbsence | typeof AccessKeysRpc.verifyDelivery): CommandSpec {
@@ -33,6 +40,45 @@ function deliveryCommand(name: string, summary: string, declaration: typeof Acce
       return call(declaration, { owner_id: owner.id, owner_email: owner.email });
     },
   };
+}
+
+/** Rebuilding a service's read models is replaying its event store through its projections: one command, two names. */
+function projectionsCommand(name: string): CommandSpec {
+  return {
+    usage: `${name} <${SERVICES.join('|')}>`,
+    summary: "replay a service's event store into its read models (the service's own command over NATS)",
+    async run(args, call) {
+      const service = requireArg(args, 0, 'service');
+      if (!(SERVICES as readonly string[]).includes(service)) throw new UsageError(`unknown service "${service}": use one of ${SERVICES.join(', ')}`);
+      return call(rebuildRpc(service as ServiceName), {});
+    },
+  };
+}
+
+const queueArg = (args: string[]) => {
+  const queue = requireArg(args, 0, 'queue');
+  if (!isQueueName(queue)) throw new UsageError(`unknown queue "${queue}": use one of ${ALL_QUEUES.join(', ')}`);
+  return queue;
+};
+
+const queuesOf = (tools: OperatorTools | undefined) => {
+  if (!tools) throw new Error('this command needs the queues (Redis)');
+  return tools.queues();
+};
+
+/** `--id <jobId>` (repeatable) or `--all`, exactly one of the two. */
+function redriveTarget(args: string[]): { ids: string[] } | 'all' {
+  const ids: string[] = [];
+  for (let i = 1; i < args.length; i++) {
+    if (args[i] === '--id') {
+      const id = args[++i];
+      if (!id || id.startsWith('--')) throw new UsageError('--id needs a job id (as jobs:failed lists them)');
+      ids.push(id);
+    } else if (args[i] !== '--all') throw new UsageError(`unknown option "${args[i]}"`);
+  }
+  const all = args.includes('--all');
+  if (all === (ids.length > 0)) throw new UsageError('say which jobs: --id <jobId> (one or more) or --all');
+  return all ? 'all' : { ids };
 }
 
 export const COMMANDS: Record<string, CommandSpec> = {
@@ -77,13 +123,19 @@ export const COMMANDS: Record<string, CommandSpec> = {
       return call(NotificationsRpc.resendKeyEmail, { key_id: keyId.toLowerCase() });
     },
   },
-  'projections:rebuild': {
-    usage: `projections:rebuild <${SERVICES.join('|')}>`,
-    summary: "rebuild a service's read models from its event store",
-    async run(args, call) {
-      const service = requireArg(args, 0, 'service');
-      if (!(SERVICES as readonly string[]).includes(service)) throw new UsageError(`unknown service "${service}": use one of ${SERVICES.join(', ')}`);
-      return call(rebuildRpc(service as ServiceName), {});
+  'projections:rebuild': projectionsCommand('projections:rebuild'),
+  'projections:replay': projectionsCommand('projections:replay'),
+  'jobs:failed': {
+    usage: `jobs:failed <${ALL_QUEUES.join('|')}>`,
+    summary: "list a queue's failed jobs (its dead letters): id, attempts, reason, times; never their data",
+    run: (args, _call, tools) => queuesOf(tools).failed(queueArg(args)),
+  },
+  'jobs:redrive': {
+    usage: 'jobs:redrive <queue> --id <jobId> | --all',
+    summary: 'retry failed jobs through BullMQ (the same job and id, attempts reset); the worker stays idempotent',
+    async run(args, _call, tools) {
+      const queue = queueArg(args);
+      return queuesOf(tools).redrive(queue, redriveTarget(args));
     },
   },
 };

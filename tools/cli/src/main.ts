@@ -6,19 +6,37 @@ import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient } from '@lv/platform/nest';
-import { COMMANDS, helpText, UsageError } from './commands.js';
+import { queuePrefix } from '@lv/platform/queues';
+import { COMMANDS, helpText, UsageError, type OperatorTools } from './commands.js';
+import { bullmqQueueOperations, type QueueOperations } from './queue-operations.js';
 
-/** NATS_URL, else the NATS of the stack running from this checkout (it may be a private instance). */
-function natsUrl(): string {
-  if (process.env.NATS_URL) return process.env.NATS_URL;
-  const stackFile = join(process.cwd(), '.data', 'stack.json');
+/** What the stack running from this checkout recorded (it may use private instances and a STACK_ID). */
+function runningStack(): { natsUrl?: string; redisUrl?: string; stackId?: string } {
   try {
-    const stack = JSON.parse(readFileSync(stackFile, 'utf8')) as { natsUrl?: string };
-    if (stack.natsUrl) return stack.natsUrl;
+    return JSON.parse(readFileSync(join(process.cwd(), '.data', 'stack.json'), 'utf8')) as { natsUrl?: string; redisUrl?: string; stackId?: string };
   } catch {
-    // no running stack here: the default address
+    return {}; // no running stack here: the default addresses
   }
-  return 'nats://127.0.0.1:4222';
+}
+
+/** NATS_URL, else the NATS of the stack running from this checkout. */
+function natsUrl(): string {
+  return process.env.NATS_URL ?? runningStack().natsUrl ?? 'nats://127.0.0.1:4222';
+}
+
+/** The queues on REDIS_URL (else the running stack's Redis) under STACK_ID's key prefix, opened on first use. */
+function lazyQueues(): { tools: OperatorTools; close(): Promise<void> } {
+  let queues: QueueOperations | null = null;
+  return {
+    tools: {
+      queues() {
+        const stack = runningStack();
+        queues ??= bullmqQueueOperations(process.env.REDIS_URL ?? stack.redisUrl ?? 'redis://127.0.0.1:6379', queuePrefix(process.env.STACK_ID ?? stack.stackId ?? ''));
+        return queues;
+      },
+    },
+    close: async () => { await queues?.close(); },
+  };
 }
 
 /**
@@ -49,8 +67,10 @@ async function main(argv: string[]): Promise<number> {
   const nats = { NATS_URL: natsUrl(), NATS_USER: process.env.NATS_USER, NATS_PASSWORD: process.env.NATS_PASSWORD, NATS_TLS_CA: process.env.NATS_TLS_CA };
   const rpc = new RpcClient(nats, Number(process.env.RPC_TIMEOUT_MS ?? 10_000), 'vault-cli');
   await rpc.connect();
+  const queues = lazyQueues();
   try {
-    const result = await command.run(args, (declaration, payload) => rpc.call(declaration, payload, { accessToken: token, meta: { requestId: `cli-${Date.now()}` } }));
+    const requestId = `cli-${Date.now()}`;
+    const result = await command.run(args, (declaration, payload) => rpc.call(declaration, payload, { accessToken: token, meta: { requestId } }), queues.tools);
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
@@ -59,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
     else throw error;
     return 1;
   } finally {
+    await queues.close();
     await rpc.close();
   }
 }

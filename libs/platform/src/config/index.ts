@@ -56,6 +56,13 @@ export const commonConfigSchema = z.object({
   JETSTREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** Timeout of a request-reply call over NATS, in milliseconds. */
   RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /**
+   * The internal ops listener (GET /metrics, /health/live, /health/ready); 0 = none (the dev stack).
+   * Never the public port: no Service or Ingress routes to it.
+   */
+  OPS_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Where the ops listener binds: the loopback unless probes and Prometheus reach the pod from outside (0.0.0.0). */
+  OPS_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 /** Variables of a service that owns a PostgreSQL database. */

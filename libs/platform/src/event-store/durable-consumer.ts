@@ -4,6 +4,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import type { PublishedEvent, ServiceName } from '@lv/contracts';
+import { withTrace } from '../logging/trace-context.js';
+import { consumerEvents, consumerRedeliveries } from '../observability/metrics.js';
 import { scopedConsumerName, scopedStreamName, scopedSubject, subjectMatches, unscopedSubject } from '../messaging/subjects.js';
 
 export interface DurableConsumerOptions {
@@ -133,18 +135,30 @@ export class DurableConsumer {
   }
 
   private async process(message: JsMsg): Promise<void> {
+    if (message.redelivered) consumerRedeliveries.inc({ consumer: this.options.name });
+    let event: PublishedEvent | null = null;
+    try {
+      event = message.json<PublishedEvent>();
+    } catch {
+      // handled below, as unparseable
+    }
+    // What this event causes is part of the request that caused it, with the event as its cause.
+    const trace = { correlationId: event?.metadata?.correlationId ?? event?.eventId ?? `seq-${message.seq}`, causationId: event?.eventId ?? `seq-${message.seq}` };
+    await withTrace(trace, () => this.processEvent(message, event));
+  }
+
+  private async processEvent(message: JsMsg, event: PublishedEvent | null): Promise<void> {
     if (this.clientFilter && !this.clientFilter.some((pattern) => subjectMatches(pattern, message.subject))) {
       message.ack();
       return;
     }
     const subject = unscopedSubject(message.subject, this.options.stackId);
-    let event: PublishedEvent;
-    try {
-      event = message.json<PublishedEvent>();
-    } catch {
+    if (!event) {
       this.options.logger.error({ subject, seq: message.seq }, 'unparseable event; parked');
-      if (await this.park(message, subject, null, 'unparseable payload')) message.term();
-      else message.nak(this.backoff(message.info.deliveryCount));
+      if (await this.park(message, subject, null, 'unparseable payload')) {
+        consumerEvents.inc({ consumer: this.options.name, outcome: 'parked' });
+        message.term();
+      } else message.nak(this.backoff(message.info.deliveryCount));
       return;
     }
     try {
@@ -159,6 +173,7 @@ export class DurableConsumer {
       });
       if (handledNow) this.handled++;
       else this.duplicates++;
+      consumerEvents.inc({ consumer: this.options.name, outcome: handledNow ? 'handled' : 'duplicate' });
       message.ack();
     } catch (error) {
       const deliveries = message.info.deliveryCount;
@@ -167,12 +182,14 @@ export class DurableConsumer {
         // down), the event stays in JetStream and comes back later instead of being dropped.
         if (await this.park(message, subject, event, String((error as Error).message))) {
           this.options.logger.error({ err: error, subject, eventId: event.eventId, deliveries }, 'event failed repeatedly; parked in dead_letters');
+          consumerEvents.inc({ consumer: this.options.name, outcome: 'parked' });
           message.term();
           return;
         }
       } else {
         this.options.logger.warn({ err: error, subject, eventId: event.eventId, deliveries }, 'event handler failed; will retry');
       }
+      consumerEvents.inc({ consumer: this.options.name, outcome: 'failed' });
       message.nak(this.backoff(deliveries));
     }
   }

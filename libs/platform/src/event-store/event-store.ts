@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PublishedEvent } from '@lv/contracts';
 import { ConcurrencyError } from '../errors/index.js';
+import { currentTrace, type TraceContext } from '../logging/trace-context.js';
 import type { AppendResult, DomainEvent, EventMetadata, ExpectedVersion, PublishPolicy, StoredEvent } from './types.js';
 import type { Projection } from './projection.js';
 
@@ -73,6 +74,19 @@ export interface EventStoreOptions {
 }
 
 /**
+ * The request (or event) being handled names the events it causes: its correlation id, and the
+ * event that caused it, unless the caller stated them itself.
+ */
+export function withTraceIds(metadata: EventMetadata, trace: TraceContext | undefined = currentTrace()): EventMetadata {
+  if (!trace) return metadata;
+  return {
+    ...metadata,
+    ...(metadata.correlationId === undefined && { correlationId: trace.correlationId }),
+    ...(metadata.causationId === undefined && trace.causationId !== undefined && { causationId: trace.causationId }),
+  };
+}
+
+/**
  * The event store of one service, on its own PostgreSQL database. Every method takes the
  * EntityManager of the caller's transaction so events, outbox rows and inline projections commit
  * (or roll back) together.
@@ -128,6 +142,7 @@ export class EventStore {
     metadata: EventMetadata = {},
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
+    metadata = withTraceIds(metadata);
     if (!em.isInTransaction()) {
       return em.transactional((tem) => this.appendToStream(tem, streamId, streamType, expectedVersion, events, metadata));
     }

@@ -3,6 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import { scopedSubject } from '../messaging/subjects.js';
+import { outboxLag, outboxPending, outboxPublished } from '../observability/metrics.js';
 
 export interface OutboxRelayOptions {
   databaseUrl: string;
@@ -43,11 +44,22 @@ export class OutboxRelay {
   private loop: Promise<void> | null = null;
   private published = 0;
   private duplicates = 0;
+  /** The metrics label: the database this relay drains (one per service). */
+  private readonly database: string;
+  private readonly unregisterMetrics: (() => void)[] = [];
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
     this.pool.on('error', (error) => options.logger.warn({ err: error }, 'outbox relay pool error'));
     this.js = jetstream(options.nats);
+    this.database = new URL(options.databaseUrl).pathname.slice(1) || 'unknown';
+  }
+
+  /** What waits in the outbox now: rows not yet published and the age of the oldest (the relay's lag). */
+  async backlog(): Promise<{ pending: number; oldestAgeSeconds: number }> {
+    const { rows } = await this.pool.query<{ pending: string; age: number | null }>(
+      'select count(*)::text as pending, extract(epoch from now() - min(created_at))::float8 as age from outbox');
+    return { pending: Number(rows[0]?.pending ?? 0), oldestAgeSeconds: Math.max(0, rows[0]?.age ?? 0) };
   }
 
   /** Rows published and deleted from the outbox by this relay. */
@@ -63,12 +75,18 @@ export class OutboxRelay {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    const labels = { database: this.database };
+    this.unregisterMetrics.push(
+      outboxPending.add({ read: async () => [{ labels, value: (await this.backlog()).pending }] }),
+      outboxLag.add({ read: async () => [{ labels, value: (await this.backlog()).oldestAgeSeconds }] }),
+    );
     await this.listen();
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    for (const unregister of this.unregisterMetrics.splice(0)) unregister();
     this.wake?.();
     await this.loop;
     await this.listener?.end().catch(() => undefined);
@@ -160,12 +178,14 @@ export class OutboxRelay {
         await client.query('commit');
         this.published += acked.length;
         this.duplicates += duplicates;
+        outboxPublished.inc({ database: this.database }, acked.length);
         if (acked.length === 0) throw firstError; // nothing moves: back off
         this.options.logger.warn({ err: firstError, failed: failed.length, published: acked.length }, 'outbox relay: some publishes failed, will retry them');
         return acked.length;
       }
       await client.query('commit');
       this.published += rows.length;
+      outboxPublished.inc({ database: this.database }, rows.length);
       this.duplicates += duplicates;
       return rows.length;
     } catch (error) {

@@ -1,8 +1,14 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { traceLogFields } from './trace-context.js';
 
 export type { Logger };
+export { currentTrace, traceLogFields, withTrace, type TraceContext } from './trace-context.js';
 
-/** One JSON logger per process; `name` is the app, every line carries it. Secrets are redacted. */
+/**
+ * One JSON logger per process; `name` is the app, every line carries it. Secrets are redacted. A
+ * line written while a request, job or event is handled carries its `correlationId` (and the
+ * `requestId`, `causationId` it has) from the trace context.
+ */
 export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info', options: LoggerOptions = {}): Logger {
   return pino({
     name,
@@ -11,6 +17,7 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'inf
       paths: ['password', '*.password', 'accessToken', '*.accessToken', 'refreshToken', '*.refreshToken', 'req.headers.authorization', 'req.headers.cookie', 'auth.accessToken'],
       censor: '[redacted]',
     },
+    mixin: traceLogFields,
     ...options,
   });
 }

@@ -8,3 +8,4 @@ export * from './service-core.js';
 export * from './readers.js';
 export * from './rpc-handler-registry.js';
 export * from './run-service.js';
+export * from './rpc-observation.js';

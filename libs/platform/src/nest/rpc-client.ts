@@ -2,6 +2,7 @@ import { ClientNats } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import type { PayloadInput, ReplyOf, RequestMeta, RpcDeclaration, RpcRequest } from '@lv/contracts';
 import { DomainError, toErrorBody } from '../errors/index.js';
+import { currentTrace } from '../logging/trace-context.js';
 import { natsConnectionOptions, type NatsSettings } from '../messaging/connection.js';
 import { scopedSubject } from '../messaging/subjects.js';
 
@@ -44,7 +45,9 @@ export class RpcClient {
   }
 
   private async send(subject: string, payload: unknown, context: CallContext, timeoutMs: number): Promise<unknown> {
-    const message: RpcRequest = { auth: { accessToken: context.accessToken }, meta: context.meta, payload };
+    // The correlation id travels on: the caller's, else the request being handled here, else this request's id.
+    const correlationId = context.meta.correlationId ?? currentTrace()?.correlationId ?? context.meta.requestId;
+    const message: RpcRequest = { auth: { accessToken: context.accessToken }, meta: { ...context.meta, correlationId }, payload };
     try {
       return await firstValueFrom(this.client.send<unknown>(scopedSubject(subject), message).pipe(timeout(timeoutMs)));
     } catch (error) {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { throwError, type Observable } from 'rxjs';
 import { ErrorCodes, type ErrorBody } from '@lv/contracts';
 import { DomainError } from '../errors/index.js';
+import { recordRefusedRpc } from './rpc-observation.js';
 
 /**
  * Turns whatever a handler threw into an ErrorBody for the caller: domain errors keep their code and
@@ -13,7 +14,8 @@ import { DomainError } from '../errors/index.js';
 export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
   private readonly logger = new Logger('RpcErrorFilter');
 
-  catch(exception: unknown, _host: ArgumentsHost): Observable<never> {
+  catch(exception: unknown, host: ArgumentsHost): Observable<never> {
+    recordRefusedRpc(host as never, exception);
     let body: ErrorBody;
     if (exception instanceof DomainError) body = exception.toBody();
     else if (exception instanceof RpcException && typeof exception.getError() === 'object') body = exception.getError() as ErrorBody;

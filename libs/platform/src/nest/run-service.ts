@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Controller, Module, type DynamicModule, type INestMicroservice, type Provider, type Type } from '@nestjs/common';
-import { APP_FILTER, NestFactory } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import { MessagePattern, Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { healthRpc, type ServiceHealthReply, type ServiceName } from '@lv/contracts';
 import { AccessTokenVerifier, REVOCATION_CACHE_MS, RevokedSessions } from '../auth/index.js';
@@ -9,9 +9,11 @@ import { createOrm, ensureDatabase, migrateUp, pingDatabase, type ServiceMigrati
 import { createLogger, PinoNestLogger, type Logger } from '../logging/index.js';
 import { scopedSubject } from '../messaging/subjects.js';
 import { natsConnectionOptions } from '../messaging/connection.js';
+import { enableProcessMetrics, startOpsServer, type OpsServer, type ReadinessReport } from '../observability/index.js';
 import { PublicRpc } from './caller.js';
 import { rpcAuthProviders } from './rpc-handler-registry.js';
 import { RpcErrorFilter } from './rpc-exception.filter.js';
+import { RpcObservationInterceptor } from './rpc-observation.js';
 import { closeServiceCore, openServiceCore, type ServiceCore, type ServiceCoreConfig } from './service-core.js';
 
 /** The variables runService itself reads (commonConfigSchema + databaseConfigSchema provide them). */
@@ -21,6 +23,9 @@ export interface ServiceConfig extends ServiceCoreConfig {
   VIEWER_JWT_PUBLIC_KEY?: string;
   LOG_LEVEL: string;
   RPC_TIMEOUT_MS: number;
+  /** The internal ops listener (metrics, liveness, readiness); 0 or unset = none. */
+  OPS_HTTP_PORT?: number;
+  OPS_HTTP_HOST?: string;
 }
 
 /** What a service's setup gets: its validated config and what the platform already opened. */
@@ -84,6 +89,8 @@ export interface RunningService<C extends ServiceConfig = ServiceConfig> {
   logger: Logger;
   /** Ordered shutdown; safe to call more than once (later calls wait for the first). */
   close(): Promise<void>;
+  /** The ops listener's port (GET /metrics, /health/live, /health/ready), when OPS_HTTP_PORT set one. */
+  opsPort?: number;
 }
 
 export interface StartOptions {
@@ -194,6 +201,28 @@ export async function migrateService(definition: Pick<ServiceDefinition, 'name' 
 }
 
 /**
+ * Readiness of a running service: its own health checks (postgres and the service's) plus NATS,
+ * Redis and the migrations, and whether it has finished starting and is not stopping. A service
+ * that is not ready takes no new traffic from the orchestrator; it is not restarted for it.
+ */
+export async function serviceReadiness(state: { accepting: boolean }, core: ServiceCore | undefined, checks: Record<string, HealthCheck>, service: string): Promise<ReadinessReport> {
+  if (!state.accepting || !core) return { status: 'down', checks: { started: { status: 'down', detail: core ? 'stopping' : 'starting' } } };
+  const report = await checkHealth(service, {
+    ...checks,
+    nats: async () => {
+      if (core.nats.isClosed()) throw new Error('connection closed');
+      await core.nats.flush();
+    },
+    redis: async () => { await core.redis.ping(); },
+    migrations: async () => {
+      const pending = await core.orm.migrator.getPending();
+      if (pending.length) throw new Error(`${pending.length} pending migration(s)`);
+    },
+  });
+  return { status: report.status, checks: report.checks };
+}
+
+/**
  * Starts a service: validates its config, opens the core connections (refusing a database with
  * pending migrations), builds its Nest NATS microservice in the service's queue group with the RPC
  * guard on every handler and the error filter, answers health, then starts the outbox relay,
@@ -203,7 +232,20 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
   // loadConfig takes object schemas; every service's schema is one (commonConfigSchema.extend...).
   const config = loadConfig(definition.configSchema as unknown as z.ZodObject, env, definition.name) as C;
   const logger = options.logger ?? createLogger(definition.name, config.LOG_LEVEL);
-  const core = await openServiceCore(definition.name, config, definition.migrations, logger);
+  enableProcessMetrics(definition.name);
+  // The ops listener comes up first: liveness answers while the service starts, readiness once it listens.
+  const readiness = { accepting: false, core: undefined as ServiceCore | undefined, checks: {} as Record<string, HealthCheck> };
+  const ops: OpsServer | undefined = config.OPS_HTTP_PORT
+    ? await startOpsServer({ port: config.OPS_HTTP_PORT, host: config.OPS_HTTP_HOST ?? '127.0.0.1', logger, readiness: () => serviceReadiness(readiness, readiness.core, readiness.checks, definition.name) })
+    : undefined;
+  let core: ServiceCore;
+  try {
+    core = await openServiceCore(definition.name, config, definition.migrations, logger);
+  } catch (error) {
+    await ops?.close();
+    throw error;
+  }
+  readiness.core = core;
   const steps: [string, () => unknown][] = [];
   let app: INestMicroservice | undefined;
   let parts: ServiceParts | undefined;
@@ -215,6 +257,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      readiness.accepting = false;
       steps.push(['NATS requests', (): unknown => app?.getTransportServer().close()]);
       for (const listener of [...started.listeners].reverse()) steps.push(['listener', () => listener.stop()]);
       for (const consumer of [...started.consumers].reverse()) steps.push(['consumer', () => consumer.stop()]);
@@ -223,6 +266,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
       if (parts?.close) steps.push(['service resources', parts.close]);
       if (verifierToClose) steps.push(['revocation subscription', () => verifierToClose!.close()]);
       steps.push(['core connections', () => closeServiceCore(core)]);
+      if (ops) steps.push(['ops listener', () => ops.close()]);
       await runInOrder(steps, logger);
       logger.info(`${definition.name} stopped`);
     })();
@@ -234,6 +278,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
     verifierToClose = verifier;
     parts = await definition.setup({ config, core, logger, verifier });
     const checks: Record<string, HealthCheck> = { postgres: () => pingDatabase(core.orm.em), ...parts.health };
+    readiness.checks = checks;
     const module: DynamicModule = {
       module: ServiceModule,
       controllers: [...parts.controllers, healthController(scopedSubject(healthRpc(definition.name)), () => checkHealth(definition.name, checks))],
@@ -244,6 +289,8 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
         { provide: AccessTokenVerifier, useValue: verifier },
         ...rpcAuthProviders({ accessTokens: verifier, viewerPublicKey: config.VIEWER_JWT_PUBLIC_KEY, redis: core.redis }),
         { provide: APP_FILTER, useClass: RpcErrorFilter },
+        // Every handler runs under its request's trace (log lines, events, jobs) and is counted and timed.
+        { provide: APP_INTERCEPTOR, useClass: RpcObservationInterceptor },
       ],
     };
     app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
@@ -272,8 +319,9 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
     await close();
     throw error;
   }
+  readiness.accepting = true;
   logger.info(`${definition.name} is listening on NATS`);
-  return { app, config, core, logger, close };
+  return { app, config, core, logger, close, ...(ops && { opsPort: ops.port }) };
 }
 
 /**

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { SealedText } from '@lv/contracts';
 import { openSealedText, sealText } from '../event-store/sealing/sealed-text.js';
+import { currentTrace, withTrace, type TraceContext } from '../logging/trace-context.js';
+import { jobDuration, jobsProcessed, queueJobs } from '../observability/metrics.js';
 
 /**
  * BullMQ helpers, generic over the job payload: queue names and payloads live in @lv/contracts
@@ -78,8 +80,32 @@ export function enqueue<P>(queue: TypedQueue<P>, data: P, jobId: string, options
   if (!jobId || jobId.includes(':')) throw new Error(`a job id is required and must not contain ":" (got "${jobId}")`);
   // The generic Queue's name parameter is a conditional type TypeScript cannot narrow here.
   const add = queue.add.bind(queue) as unknown as (name: string, data: P, opts: JobsOptions) => Promise<TypedJob<P>>;
-  return add(queue.name, data, { ...options, jobId });
+  return add(queue.name, withJobTrace(data), { ...options, jobId });
 }
+
+/** Where a job's data carries the trace of the request that queued it (the worker logs under it). */
+export const JOB_TRACE_FIELD = '_trace';
+
+/** The job data with the current trace added (the correlation id, and the event that caused it). */
+export function withJobTrace<P>(data: P, trace: TraceContext | undefined = currentTrace()): P {
+  if (!trace || !data || typeof data !== 'object' || Array.isArray(data)) return data;
+  const carried: TraceContext = { correlationId: trace.correlationId, ...(trace.causationId !== undefined && { causationId: trace.causationId }) };
+  return { ...data, [JOB_TRACE_FIELD]: carried };
+}
+
+/** The trace a job works under: the one its producer carried, else one of its own (`job-<queue>-<id>`). */
+export function jobTrace(job: Pick<Job, 'data' | 'id' | 'queueName'>): TraceContext {
+  const carried = (job.data as Record<string, unknown> | null)?.[JOB_TRACE_FIELD] as Partial<TraceContext> | undefined;
+  const own = `job-${job.queueName}-${job.id ?? 'new'}`;
+  return {
+    correlationId: typeof carried?.correlationId === 'string' ? carried.correlationId : own,
+    causationId: typeof carried?.causationId === 'string' ? carried.causationId : undefined,
+    requestId: own,
+  };
+}
+
+/** The job counts of a queue for the metrics (the states an operator watches). */
+export const WATCHED_JOB_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed'] as const;
 
 export interface CreateWorkerOptions extends Partial<Omit<WorkerOptions, 'connection' | 'prefix'>> {
   prefix?: string;
@@ -92,11 +118,37 @@ export function createWorker<P>(name: string, processor: Processor<P, unknown, s
   if (connection.options.maxRetriesPerRequest !== null) {
     throw new Error('a worker needs a Redis connection created with role "worker" (maxRetriesPerRequest: null)');
   }
-  const worker = new Worker<P, unknown, string>(name, processor, {
+  // Each attempt runs under the trace its producer carried, and is timed and counted by outcome.
+  const observed: Processor<P, unknown, string> = (job, token, signal) => withTrace(jobTrace(job), async () => {
+    const end = jobDuration.startTimer({ queue: name });
+    try {
+      const result = await processor(job, token, signal);
+      end({ outcome: 'completed' });
+      jobsProcessed.inc({ queue: name, outcome: 'completed' });
+      return result;
+    } catch (error) {
+      end({ outcome: 'failed' });
+      jobsProcessed.inc({ queue: name, outcome: 'failed' });
+      throw error;
+    }
+  });
+  const worker = new Worker<P, unknown, string>(name, observed, {
     concurrency: 1,
     ...workerOptions,
     connection,
     prefix: prefix ?? queuePrefix(),
+  });
+  // The queue's job counts are reported by each process that works it (the scrape reads them then).
+  const counts = new Queue(name, { connection, prefix: prefix ?? queuePrefix() });
+  const unregister = queueJobs.add({
+    async read() {
+      const found = await counts.getJobCounts(...WATCHED_JOB_STATES);
+      return WATCHED_JOB_STATES.map((state) => ({ labels: { queue: name, state }, value: found[state] ?? 0 }));
+    },
+  });
+  worker.on('closed', () => {
+    unregister();
+    counts.close().catch(() => undefined);
   });
   if (onDeadLetter) {
     worker.on('failed', (job, error) => {

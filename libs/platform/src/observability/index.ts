@@ -1,0 +1,2 @@
+export * from './metrics.js';
+export * from './ops-server.js';

@@ -1,5 +1,6 @@
-import { CourtJournalRpc, IdentityRpc, TimelineRpc, type RpcDeclaration } from '@lv/contracts';
+import { ALL_QUEUES, CourtJournalRpc, IdentityRpc, TimelineRpc, type RpcDeclaration } from '@lv/contracts';
 import type { OperatorCall } from './commands.js';
+import type { QueueOperations } from './queue-operations.js';
 import { COMMANDS, helpText, UsageError } from './commands.js';
 
 describe('vault CLI commands', () => {
@@ -71,5 +72,41 @@ describe('vault CLI commands', () => {
 
   it('lists every command in the help', () => {
     for (const name of Object.keys(COMMANDS)) expect(helpText()).toContain(name);
+  });
+
+  describe('jobs commands', () => {
+    const asked: unknown[] = [];
+    const queues: QueueOperations = {
+      failed: async (queue) => { asked.push(['failed', queue]); return []; },
+      redrive: async (queue, which) => { asked.push(['redrive', queue, which]); return { queue, retried: [], notFailed: [] }; },
+      close: async () => undefined,
+    };
+    const tools = { queues: () => queues };
+    beforeEach(() => { asked.length = 0; });
+
+    it('jobs:failed and jobs:redrive take only the queues of the contracts, before touching Redis', async () => {
+      await expect(COMMANDS['jobs:failed']!.run(['emails'], call, tools)).rejects.toThrow(`unknown queue "emails": use one of ${ALL_QUEUES.join(', ')}`);
+      await expect(COMMANDS['jobs:redrive']!.run([], call, tools)).rejects.toThrow('missing <queue>');
+      expect(asked).toEqual([]);
+      await COMMANDS['jobs:failed']!.run(['key-emails'], call, tools);
+      expect(asked).toEqual([['failed', 'key-emails']]);
+      expect(calls).toHaveLength(0);
+    });
+
+    it('jobs:redrive needs exactly one of --id <jobId> (repeatable) or --all', async () => {
+      for (const args of [['key-emails'], ['key-emails', '--id'], ['key-emails', '--all', '--id', 'key-1'], ['key-emails', '--every']]) {
+        await expect(COMMANDS['jobs:redrive']!.run(args, call, tools)).rejects.toBeInstanceOf(UsageError);
+      }
+      expect(asked).toEqual([]);
+      await COMMANDS['jobs:redrive']!.run(['key-emails', '--id', 'key-1', '--id', 'key-2'], call, tools);
+      await COMMANDS['jobs:redrive']!.run(['trustee-notices', '--all'], call, tools);
+      expect(asked).toEqual([['redrive', 'key-emails', { ids: ['key-1', 'key-2'] }], ['redrive', 'trustee-notices', 'all']]);
+    });
+  });
+
+  it('projections:replay is the service\'s own rebuild command over NATS (never SQL)', async () => {
+    await COMMANDS['projections:replay']!.run(['letters'], call);
+    expect(calls[0]!.pattern).toBe('rpc.letters.op.rebuild-projections');
+    await expect(COMMANDS['projections:replay']!.run(['nope'], call)).rejects.toThrow('unknown service');
   });
 });

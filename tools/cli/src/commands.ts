@@ -128,7 +128,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
   'jobs:failed': {
     usage: `jobs:failed <${ALL_QUEUES.join('|')}>`,
     summary: "list a queue's failed jobs (its dead letters): id, attempts, reason, times; never their data",
-    run: (args, _call, tools) => queuesOf(tools).failed(queueArg(args)),
+    async run(args, _call, tools) {
+      const queue = queueArg(args);
+      return queuesOf(tools).failed(queue);
+    },
   },
   'jobs:redrive': {
     usage: 'jobs:redrive <queue> --id <jobId> | --all',

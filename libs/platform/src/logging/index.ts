@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { traceLogFields } from './trace-context.js';
 
 export type { Logger };
@@ -9,8 +9,8 @@ export { currentTrace, traceLogFields, withTrace, type TraceContext } from './tr
  * line written while a request, job or event is handled carries its `correlationId` (and the
  * `requestId`, `causationId` it has) from the trace context.
  */
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info', options: LoggerOptions = {}): Logger {
-  return pino({
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info', options: LoggerOptions = {}, destination?: DestinationStream): Logger {
+  const settings: LoggerOptions = {
     name,
     level,
     redact: {
@@ -19,7 +19,8 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'inf
     },
     mixin: traceLogFields,
     ...options,
-  });
+  };
+  return destination ? pino(settings, destination) : pino(settings);
 }
 
 /** Routes Nest's own log lines through the same JSON logger. */

@@ -381,9 +381,17 @@ describe('deploy consistency: deploy/k8s', () => {
       const c = d && appContainers(podOf(d))[0];
       if (!c) continue;
       if (!c.readinessProbe) problems.push(`${svc.name}: no readinessProbe`);
-      if (svc.kind === 'service') {
+      if (svc.kind !== 'gateway') {
+        // This pod's own readiness on its ops listener (a NATS health request may be answered by
+        // another replica of the queue group); the rpc exec probe is still accepted for a service.
+        const opsPort = Number(k8sEnv(c, [], '').OPS_HTTP_PORT);
+        const ready = c.readinessProbe?.httpGet;
         const cmd = (c.readinessProbe?.exec?.command ?? []).join(' ');
-        if (!cmd.includes(`rpc ${svc.name}`)) problems.push(`${svc.name}: readinessProbe should run "node deploy/healthcheck.mjs rpc ${svc.name}" (is "${cmd}")`);
+        const viaOps = ready && ready.path === '/health/ready' && resolvePort(c, ready.port) === opsPort;
+        const viaRpc = svc.kind === 'service' && cmd.includes(`rpc ${svc.name}`);
+        if (!viaOps && !viaRpc) problems.push(`${svc.name}: readinessProbe must GET /health/ready on OPS_HTTP_PORT ${opsPort} (is ${JSON.stringify(c.readinessProbe ?? null)})`);
+        const live = c.livenessProbe?.httpGet;
+        if (viaOps && !(live && live.path === '/health/live' && resolvePort(c, live.port) === opsPort)) problems.push(`${svc.name}: livenessProbe must GET /health/live on OPS_HTTP_PORT ${opsPort}`);
       }
       if (svc.kind !== 'gateway') continue;
       const env = k8sEnv(c, [], '');
@@ -421,6 +429,26 @@ describe('deploy consistency: deploy/k8s', () => {
           }
         }
       }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("keeps every process's ops listener (metrics, health) off the public path: no Service or Ingress routes to OPS_HTTP_PORT", () => {
+    const problems: string[] = [];
+    for (const svc of services) {
+      const d = find('Deployment', svc.name);
+      const c = d && appContainers(podOf(d))[0];
+      if (!c) continue;
+      const opsPort = Number(k8sEnv(c, [], '').OPS_HTTP_PORT);
+      if (!Number.isInteger(opsPort) || opsPort <= 0) { problems.push(`${svc.name}: OPS_HTTP_PORT is not set (lv-config)`); continue; }
+      const labels = d.spec?.template?.metadata?.labels ?? {};
+      for (const service of byKind('Service').filter((x) => Object.entries(x.spec?.selector ?? { none: 'none' }).every(([k, v]) => labels[k] === v))) {
+        for (const p of service.spec.ports ?? []) {
+          if (resolvePort(c, p.targetPort ?? p.port) === opsPort) problems.push(`Service ${service.metadata.name} exposes ${svc.name}'s ops port ${opsPort}`);
+        }
+      }
+      const scrapePort = d.spec?.template?.metadata?.annotations?.['prometheus.io/port'];
+      if (scrapePort !== undefined && scrapePort !== String(opsPort)) problems.push(`${svc.name}: the pod's prometheus.io/port annotation (${scrapePort}) must name OPS_HTTP_PORT ${opsPort}`);
     }
     expect(problems).toEqual([]);
   });

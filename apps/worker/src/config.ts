@@ -5,10 +5,12 @@ export const workerConfigSchema = commonConfigSchema.extend(objectStorageConfigS
   MEDIA_HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /**
    * Where the worker answers GET /health (its containers' health checks); 0 = no health listener
-   * (the dev stack). It binds 127.0.0.1 unless WORKER_HEALTH_HOST says otherwise.
+   * (the dev stack). It binds 127.0.0.1 unless WORKER_HEALTH_HOST says otherwise. OPS_HTTP_PORT (every
+   * process's ops listener: metrics, /health/live, /health/ready, and /health) takes precedence.
    */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  WORKER_HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Unset = the loopback. */
+  WORKER_HEALTH_HOST: z.string().min(1).optional(),
 });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

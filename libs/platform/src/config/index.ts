@@ -61,8 +61,11 @@ export const commonConfigSchema = z.object({
    * Never the public port: no Service or Ingress routes to it.
    */
   OPS_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  /** Where the ops listener binds: the loopback unless probes and Prometheus reach the pod from outside (0.0.0.0). */
-  OPS_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Where the ops listener binds; unset = the loopback (127.0.0.1). 0.0.0.0 in a pod, where the
+   * kubelet's probes and Prometheus reach it on the pod's address.
+   */
+  OPS_HTTP_HOST: z.string().min(1).optional(),
 });
 
 /** Variables of a service that owns a PostgreSQL database. */

@@ -236,7 +236,7 @@ export async function startService<C extends ServiceConfig>(definition: ServiceD
   // The ops listener comes up first: liveness answers while the service starts, readiness once it listens.
   const readiness = { accepting: false, core: undefined as ServiceCore | undefined, checks: {} as Record<string, HealthCheck> };
   const ops: OpsServer | undefined = config.OPS_HTTP_PORT
-    ? await startOpsServer({ port: config.OPS_HTTP_PORT, host: config.OPS_HTTP_HOST ?? '127.0.0.1', logger, readiness: () => serviceReadiness(readiness, readiness.core, readiness.checks, definition.name) })
+    ? await startOpsServer({ port: config.OPS_HTTP_PORT, host: config.OPS_HTTP_HOST, logger, readiness: () => serviceReadiness(readiness, readiness.core, readiness.checks, definition.name) })
     : undefined;
   let core: ServiceCore;
   try {

@@ -11,8 +11,8 @@ export interface ReadinessReport {
 
 export interface OpsServerOptions {
   port: number;
-  /** 127.0.0.1 unless the orchestrator probes from outside the pod (then 0.0.0.0 on a port no Service exposes). */
-  host: string;
+  /** Unset = 127.0.0.1; 0.0.0.0 where the orchestrator probes from outside the process's loopback (a pod), on a port no Service exposes. */
+  host?: string;
   logger: Pick<Logger, 'info' | 'warn'>;
   /** Whether the process may take traffic now (its connections up, migrations applied, started and not stopping). */
   readiness(): Promise<ReadinessReport>;
@@ -63,15 +63,16 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       },
     );
   });
+  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    server.listen(options.port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const port = (server.address() as AddressInfo).port;
-  options.logger.info({ host: options.host, port }, `ops listener on ${options.host}:${port} (GET /metrics, /health/live, /health/ready)`);
+  options.logger.info({ host, port }, `ops listener on ${host}:${port} (GET /metrics, /health/live, /health/ready)`);
   return {
     port,
     close: () => new Promise<void>((resolve) => {

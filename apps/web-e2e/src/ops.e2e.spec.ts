@@ -1,0 +1,51 @@
+import { ALL_QUEUES } from '@lv/contracts';
+import { expect, test } from './support/test.js';
+import { signUpWithToken } from './support/letters.js';
+import { runOperatorCommand } from './support/media.js';
+
+// Operations through the running stack: the BullMQ board at /api/admin/queues is for admins only
+// and lists every queue of the contracts' registry; every answer names its request (X-Request-Id).
+
+test.describe('the queue board (bull-board)', () => {
+  test('is refused without a token and to an owner who is not an admin', async ({ page, request }) => {
+    expect((await request.get('/api/admin/queues')).status()).toBe(401);
+    const owner = await signUpWithToken(request, 'board-owner');
+    const auth = { authorization: `Bearer ${owner.accessToken}` };
+    expect((await request.get('/api/admin/queues', { headers: auth })).status()).toBe(403);
+    expect((await request.get('/api/admin/queues/api/queues', { headers: auth })).status()).toBe(403);
+    // No cookie for the board either.
+    const session = await page.request.post('/api/admin/queue-session', { headers: auth });
+    expect(session.status()).toBe(403);
+    expect(session.headers()['set-cookie'] ?? '').not.toContain('lv_admin');
+    const board = await page.goto('/api/admin/queues');
+    expect(board?.status()).toBe(401);
+    await expect(page.getByText('Legacy Vault queues')).toHaveCount(0);
+  });
+
+  test('shows an admin every queue of the registry', async ({ page, request }) => {
+    const owner = await signUpWithToken(request, 'board-admin');
+    runOperatorCommand('user:admin', owner.credentials.email);
+    // A new session carries the admin claim.
+    const signIn = await request.post('/api/auth/sign-in', { data: owner.credentials });
+    expect(signIn.status()).toBe(200);
+    const { accessToken } = (await signIn.json()) as { accessToken: string };
+    const session = await page.request.post('/api/admin/queue-session', { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(session.status()).toBe(204);
+
+    await page.goto('/api/admin/queues');
+    await expect(page.getByText('Legacy Vault queues').first()).toBeVisible();
+    for (const queue of ALL_QUEUES) await expect(page.getByText(queue, { exact: true }).first()).toBeVisible();
+    // The board's own API answers the admin with the same list.
+    const listed = await page.request.get('/api/admin/queues/api/queues?activeQueue=&page=1');
+    expect(listed.status()).toBe(200);
+    const names = ((await listed.json()) as { queues: { name: string }[] }).queues.map((q) => q.name);
+    expect([...names].sort()).toEqual([...ALL_QUEUES].sort());
+  });
+});
+
+test('every API answer names its request in X-Request-Id, and keeps a well-formed one the caller sent', async ({ request }) => {
+  const fresh = await request.get('/api/health');
+  expect(fresh.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  const kept = await request.get('/api/health', { headers: { 'x-request-id': 'support-ticket-4711' } });
+  expect(kept.headers()['x-request-id']).toBe('support-ticket-4711');
+});

@@ -6,7 +6,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { PublishedEvent } from '@lv/contracts';
 import { createTestDatabase, waitFor, type TestDatabase } from '@lv/testing';
-import { createLogger } from '../logging/index.js';
+import { createLogger, currentTrace, type TraceContext } from '../logging/index.js';
+import { metricsRegistry } from '../observability/metrics.js';
 import { connectNats, ensureServiceStream } from '../messaging/jetstream.js';
 import { scopedSubject } from '../messaging/subjects.js';
 import { DurableConsumer, type DurableConsumerOptions } from './durable-consumer.js';
@@ -275,5 +276,22 @@ describe('ensureServiceStream', () => {
     expect(first.duplicate).toBe(false);
     expect(second.duplicate).toBe(true);
     expect(second.seq).toBe(first.seq);
+  });
+
+  it("handles each event under the trace of the request that caused it (the event as its cause), and counts deliveries by outcome", async () => {
+    const name = 'traced';
+    const seen: (TraceContext | undefined)[] = [];
+    const caused = { ...event('Registered'), metadata: { correlationId: 'req-signup-1' } };
+    const uncaused = event('Registered');
+    await publish('identity.t9.registered.v1', caused);
+    await publish('identity.t9.registered.v1', uncaused);
+    await publish('identity.t9.registered.v1', caused, `${caused.eventId}-again`);
+    const c = consumer(name, ['identity.t9.>'], { handle: async () => { seen.push(currentTrace()); } });
+    await c.start();
+    await waitFor(() => c.handledCount + c.duplicateCount === 3, 10_000, 'the three deliveries to be processed');
+    expect(seen).toEqual([{ correlationId: 'req-signup-1', causationId: caused.eventId }, { correlationId: uncaused.eventId, causationId: uncaused.eventId }]);
+    const counted = async (outcome: string) => (await metricsRegistry.getSingleMetric('lv_consumer_events_total')!.get()).values.find((v) => v.labels.consumer === name && v.labels.outcome === outcome)?.value;
+    expect(await counted('handled')).toBe(2);
+    expect(await counted('duplicate')).toBe(1);
   });
 });

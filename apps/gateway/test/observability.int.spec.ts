@@ -132,6 +132,8 @@ describe('gateway and services: request ids, correlation, metrics, health', () =
     expect(response.headers['x-request-id']).toBe(requestId);
 
     expect(gatewayLog.lines.filter((line) => line.requestId === requestId).length).toBeGreaterThan(0);
+    // Written while the request's trace is current (AsyncLocalStorage): it carries the correlation id too.
+    expect(gatewayLog.lines.find((line) => line.msg === 'request completed' && line.requestId === requestId)).toMatchObject({ correlationId: requestId });
     const handled = serviceLog.lines.find((line) => line.msg === 'listing letters');
     expect(handled).toMatchObject({ name: 'letters', correlationId: requestId, requestId });
 

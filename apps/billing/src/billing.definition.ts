@@ -1,7 +1,7 @@
 import { defineService } from '@lv/platform/nest';
 import { BillingController } from './billing.controller.js';
 import { BillingService } from './billing.service.js';
-import { billingConfigSchema } from './config.js';
+import { billingConfigSchema, paymentProviderOf } from './config.js';
 import { billingMigrations } from './migrations.js';
 import { PgLocalSessionStore } from './providers/local-sessions.js';
 import { httpWebhookDelivery, LocalProvider, StripeProvider, type WebhookDelivery } from './providers/payment-provider.js';
@@ -22,7 +22,7 @@ export function billingServiceWith(options: BillingSetupOptions = {}) {
     migrations: billingMigrations,
     setup: ({ config, core, logger }) => {
       const sessions = new PgLocalSessionStore(core.orm);
-      const local = config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+      const local = paymentProviderOf(config) === 'stripe'
         ? null
         : new LocalProvider({
           webhookSecret: config.LOCAL_WEBHOOK_SECRET!,

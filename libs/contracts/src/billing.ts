@@ -54,7 +54,7 @@ export const SUBSCRIPTION_STATUSES = ['none', 'pending', 'active', 'cancelling',
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
-  none: 'No plan',
+  none: 'Not subscribed',
   pending: 'Payment pending',
   active: 'Active',
   cancelling: 'Cancelled, active until the period ends',
@@ -77,3 +77,14 @@ export interface CancelRequestedV1 { ownerId: string; tier: SubscriptionTier; ac
 export interface SubscriptionEndedV1 { ownerId: string; tier: SubscriptionTier; endedAt: string }
 
 export type PublishedBillingEventType = 'CheckoutStarted' | 'SubscriptionActivated' | 'SubscriptionRenewed' | 'CancelRequested' | 'SubscriptionEnded';
+
+/**
+ * The plan a /checkout?plan= names: essentials (the default when none is given), pro or legacy. The
+ * plans' ids (vault-pro...) are accepted too, as the final-messages dialog links with them.
+ */
+export function checkoutPlanFromQuery(value: string | null): { tier: PaidTier } | { unknown: string } {
+  const given = (value ?? '').trim();
+  if (!given) return { tier: DEFAULT_CHECKOUT_PLAN };
+  const name = given.toLowerCase().replace(/^vault-/, '');
+  return isPaidTier(name) ? { tier: name } : { unknown: given.slice(0, 60) };
+}

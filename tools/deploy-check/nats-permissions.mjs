@@ -31,8 +31,8 @@ import { fileURLToPath } from 'node:url';
 /** @type {readonly NatsUser[]} */
 export const NATS_USERS = [
   {
-    user: 'identity', stream: 'identity', serves: ['identity'], calls: [], deny: [], consumes: [],
-    why: 'accounts and sessions; publishes identity.> events',
+    user: 'identity', stream: 'identity', serves: ['identity'], calls: [], deny: [], consumes: ['billing'],
+    why: "accounts and sessions; publishes identity.> events; reads billing's subscription events (the profile's tier)",
   },
   {
     user: 'letters', stream: 'letters', serves: ['letters'], calls: [], deny: [], consumes: [],
@@ -61,12 +61,16 @@ export const NATS_USERS = [
     why: "the timeline read model: letters', vault-media's and court-journal's events, their titles on request",
   },
   {
+    user: 'billing', stream: 'billing', serves: ['billing'], calls: [], deny: [], consumes: [],
+    why: 'plans and subscriptions (the payment provider is reached over HTTPS); publishes billing.> events',
+  },
+  {
     user: 'worker', stream: null, serves: [], calls: ['rpc.vault-media.report-hash'], deny: [], consumes: [],
     why: 'BullMQ processors; reports hashing results to vault-media',
   },
   {
     user: 'gateway', stream: null, serves: [],
-    calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>', 'rpc.access-keys.>'],
+    calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>', 'rpc.access-keys.>', 'rpc.billing.>'],
     // key-mail-state and trustee-notice-state answer for notifications' workers only, never a browser.
     deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state'],
     consumes: [],

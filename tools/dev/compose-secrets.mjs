@@ -35,6 +35,8 @@ export function secretGenerators() {
     COURT_LINK_SECRET: () => hex(32),
     DEVICE_COOKIE_SECRET: () => hex(32),
     KEY_MAIL_SECRET: () => hex(32),
+    // Signs the local payment provider's webhooks (compose takes no real payments).
+    BILLING_WEBHOOK_SECRET: () => hex(32),
     // nats-server parses the value of an environment variable as config ("4e5…" is a number): a
     // letter first keeps it a string (libs/platform/src/config checks NATS_PASSWORD the same way).
     ...Object.fromEntries(NATS_USERS.map((u) => [passwordVariable(u.user), () => `lv${hex(32)}`])),

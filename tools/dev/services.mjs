@@ -170,6 +170,21 @@ export const services = [
     env: (ctx) => ({ ...commonEnv(ctx), ...databaseEnv(ctx, 'timeline') }),
   },
   {
+    // Plans and subscriptions: the local payment provider (no Stripe keys in dev and tests), whose
+    // signed webhooks go to the gateway's public webhook route like Stripe's would.
+    name: 'billing',
+    kind: 'service',
+    entry: 'apps/billing/dist/main.js',
+    database: 'billing',
+    config: { module: 'apps/billing/src/config.ts', schema: 'billingConfigSchema' },
+    env: (ctx) => ({
+      ...commonEnv(ctx),
+      ...databaseEnv(ctx, 'billing'),
+      PUBLIC_URL: `http://${ctx.http.host}:${ctx.http.port}`,
+      LOCAL_WEBHOOK_SECRET: devSecret(ctx, 'billing-webhooks'),
+    }),
+  },
+  {
     name: 'worker',
     kind: 'worker',
     entry: 'apps/worker/dist/main.js',

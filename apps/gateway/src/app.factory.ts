@@ -15,6 +15,7 @@ import { PinoNestLogger } from './http/pino-nest-logger.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { registerRequestTracing } from './http/request-tracing.js';
 import { registerByteStreamBodyParsers } from './http/byte-stream-proxy.js';
+import { registerBillingWebhook } from './billing/billing-webhook.route.js';
 import { COURT_BODY_TYPES } from './court/court.tokens.js';
 import { MEDIA_BODY_TYPES } from './media/media.tokens.js';
 import { closeConnections, openConnections, type GatewayConnections } from './infra/connections.js';
@@ -118,6 +119,8 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
     await fastify.register(fastifyCookie);
     // Upload bodies (recordings to vault-media, court documents to court-journal) stream through unparsed.
     registerByteStreamBodyParsers(fastify, [...MEDIA_BODY_TYPES, ...COURT_BODY_TYPES]);
+    // The payment provider's webhook reads its body unparsed (the signature covers the exact bytes).
+    await registerBillingWebhook(fastify, connections.rpc);
 
     setupOpenApi(app);
     if (!existsSync(join(config.WEB_DIST_DIR, 'index.html'))) logger.warn({ WEB_DIST_DIR: config.WEB_DIST_DIR }, 'WEB_DIST_DIR has no index.html: build the SPA (apps/web) to serve it');

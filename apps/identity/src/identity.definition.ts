@@ -1,5 +1,8 @@
 import { AccessTokenSigner, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
+import { BillingEvents, isSubscriptionTier, type SubscriptionActivatedV1 } from '@lv/contracts';
+import { DurableConsumer } from '@lv/platform/event-store';
+import { ensureServiceStream } from '@lv/platform/messaging';
 import { defineService } from '@lv/platform/nest';
 import { identityConfigSchema } from './config.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
@@ -12,7 +15,7 @@ export const identityService = defineService({
   name: 'identity',
   configSchema: identityConfigSchema,
   migrations: identityMigrations,
-  async setup({ config, core }) {
+  async setup({ config, core, logger }) {
     // Revocations are written to last as long as the longest access token they cut short.
     const revokedSessions = new RevokedSessions(core.redis, Math.max(3600, config.ACCESS_TOKEN_TTL_SECONDS));
     const service = new IdentityService({
@@ -32,6 +35,24 @@ export const identityService = defineService({
       refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
       refreshReuseGraceMs: config.REFRESH_REUSE_GRACE_MS,
     });
-    return { controllers: [IdentityController], providers: [{ provide: IdentityService, useValue: service }] };
+    // billing's stream may not exist yet (it may start later): made here so the consumer can attach.
+    await ensureServiceStream(core.nats, 'billing', undefined, { replicas: config.JETSTREAM_REPLICAS });
+    const billingTiers = new DurableConsumer({
+      name: 'identity-billing-tiers',
+      source: 'billing',
+      subjects: [BillingEvents.SubscriptionActivated, BillingEvents.SubscriptionRenewed, BillingEvents.CancelRequested, BillingEvents.SubscriptionEnded],
+      orm: core.orm,
+      nats: core.nats,
+      logger: logger.child({ component: 'billing-tiers' }),
+      stackId: process.env.STACK_ID,
+      // Every one of these events carries the tier it leaves the owner on (SubscriptionActivatedV1...).
+      handle: async (_em, event) => {
+        const { ownerId, tier } = event.data as Pick<SubscriptionActivatedV1, 'ownerId' | 'tier'>;
+        if (!isSubscriptionTier(tier)) throw new Error(`billing event ${event.eventId} carries no tier`);
+        const outcome = await service.applyBillingTier(ownerId, tier, event.eventId);
+        if (outcome === 'unknown-user') logger.warn({ ownerId, eventId: event.eventId }, 'billing event for an owner identity does not know: skipped');
+      },
+    });
+    return { controllers: [IdentityController], providers: [{ provide: IdentityService, useValue: service }], consumers: [billingTiers] };
   },
 });

@@ -1,8 +1,9 @@
-import { jetstreamManager } from '@nats-io/jetstream';
-import { IdentityRpc, type RpcDeclaration } from '@lv/contracts';
+import { randomUUID } from 'node:crypto';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { BillingEvents, IdentityRpc, type IssuedSession, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { scopedStreamName } from '@lv/platform/messaging';
+import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 import { identityConfigSchema, type IdentityConfig } from './config.js';
@@ -55,6 +56,7 @@ describe('identity service over NATS', () => {
     const { connectNats } = await import('@lv/platform/messaging');
     const nc = await connectNats(NATS_URL, 'cleanup');
     await (await jetstreamManager(nc)).streams.delete(scopedStreamName('identity')).catch(() => undefined);
+    await (await jetstreamManager(nc)).streams.delete(scopedStreamName('billing')).catch(() => undefined);
     await nc.close();
     await db?.drop();
   });
@@ -309,5 +311,38 @@ describe('identity service over NATS', () => {
     await waitFor(async () => (await jsm.streams.info(scopedStreamName('identity'))).state.messages === Number(count), 10_000, 'every event on JetStream');
     const [{ pending }] = await em.execute<{ pending: string }[]>('select count(*)::text as pending from outbox');
     expect(pending).toBe('0');
+  });
+  it("follows billing's events: the tier is the one billing's latest event leaves the owner on; a redelivery changes nothing; an operator's user:tier lasts until billing's next event", async () => {
+    const js = jetstream(identity.core.nats);
+    const publish = async (subject: string, data: { ownerId: string; tier: string }, eventId: string = randomUUID()) => {
+      const event: PublishedEvent = { eventId, type: subject, streamId: `subscription-${data.ownerId}`, version: 1, occurredAt: new Date().toISOString(), data, metadata: {} };
+      // A message id of its own each time: JetStream's dedupe window would drop a republished one before the inbox sees it.
+      await js.publish(scopedSubject(subject), JSON.stringify(event), { msgID: randomUUID() });
+      return eventId;
+    };
+    const signUp = async () => (await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' })) as IssuedSession;
+    const tierOf = async (session: IssuedSession) => ((await call(IdentityRpc.getMe, {}, session.accessToken)) as { subscription_tier: string }).subscription_tier;
+    const parent = await signUp();
+    const ownerId = parent.profile.id;
+
+    const activation = await publish(BillingEvents.SubscriptionActivated, { ownerId, tier: 'pro' });
+    await waitFor(async () => (await tierOf(parent)) === 'pro', 10_000, 'the tier billing activated');
+    await publish(BillingEvents.CancelRequested, { ownerId, tier: 'pro' });
+    await call(IdentityRpc.setTier, { email: parent.profile.email, tier: 'legacy' }, operatorToken());
+    expect(await tierOf(parent)).toBe('legacy');
+    await publish(BillingEvents.SubscriptionEnded, { ownerId, tier: 'none' });
+    await waitFor(async () => (await tierOf(parent)) === 'none', 10_000, 'the tier back to none when the subscription ended');
+
+    // The activation redelivered (a relay that lost its ack), then another owner's event as a sentinel:
+    // the consumer handles in order, so once the sentinel is in, the redelivery was seen and skipped.
+    await publish(BillingEvents.SubscriptionActivated, { ownerId, tier: 'pro' }, activation);
+    const other = await signUp();
+    await publish(BillingEvents.SubscriptionActivated, { ownerId: other.profile.id, tier: 'essentials' });
+    await waitFor(async () => (await tierOf(other)) === 'essentials', 10_000, 'the sentinel');
+    expect(await tierOf(parent)).toBe('none');
+    // An owner identity does not know is skipped, never retried for ever: the next event still applies.
+    await publish(BillingEvents.SubscriptionActivated, { ownerId: randomUUID(), tier: 'pro' });
+    await publish(BillingEvents.SubscriptionRenewed, { ownerId: other.profile.id, tier: 'legacy' });
+    await waitFor(async () => (await tierOf(other)) === 'legacy', 10_000, 'the event after an unknown owner’s');
   });
 });

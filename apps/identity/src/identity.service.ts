@@ -136,6 +136,23 @@ export class IdentityService {
     return this.getProfile(id);
   }
 
+  /**
+   * The tier billing's event leaves the owner on (activated, renewed, cancelled, ended), applied as
+   * identity's own SubscriptionTierChanged. Precedence: the latest change wins, whether billing's or an
+   * operator's `user:tier`; an operator's tier therefore lasts until the owner's next billing event.
+   * The decider records nothing when the tier is already that one, so a redelivery changes nothing.
+   * An owner identity does not know (an account erased since) is skipped, not retried for ever.
+   */
+  async applyBillingTier(userId: string, tier: SubscriptionTier, billingEventId: string): Promise<'changed' | 'unchanged' | 'unknown-user'> {
+    try {
+      const { events } = await this.execute(userId, { type: 'ChangeSubscriptionTier', userId, tier }, { actor: { kind: 'system', id: 'billing' }, causationId: billingEventId });
+      return events.length ? 'changed' : 'unchanged';
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'NOT_FOUND') return 'unknown-user';
+      throw error;
+    }
+  }
+
   rebuildProjections(): Promise<RebuildReport[]> {
     return rebuildProjections(this.deps.orm.em, this.store, [userProfileProjection]);
   }

@@ -45,6 +45,7 @@ describe('identity reader matrix', () => {
     await running?.close();
     const nc = await connectNats(NATS_URL, 'cleanup');
     await (await jetstreamManager(nc)).streams.delete(scopedStreamName('identity')).catch(() => undefined);
+    await (await jetstreamManager(nc)).streams.delete(scopedStreamName('billing')).catch(() => undefined);
     await nc.close();
     await db?.drop();
   });

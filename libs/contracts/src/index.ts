@@ -26,3 +26,5 @@ export * from './validation.js';
 export * from './text.schemas.js';
 export * from './storage.js';
 export * from './queues.js';
+export * from './billing.js';
+export * from './billing.schemas.js';

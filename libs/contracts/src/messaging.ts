@@ -37,6 +37,11 @@ import {
 } from './access-keys.schemas.js';
 import type { NotificationsEventType, PublishedAccessKeysEventType } from './access-keys.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
+import type { PublishedBillingEventType } from './billing.js';
+import {
+  checkoutSessionSchema, faqEntrySchema, localSessionPayloadSchema, localSessionSchema, saveFaqBodySchema, startCheckoutBodySchema, subscriptionViewSchema, webhookPayloadSchema,
+  webhookReplySchema,
+} from './billing.schemas.js';
 import type { ServiceName } from './services.js';
 
 type IdentityEventType = IdentityEvent['type'];
@@ -312,3 +317,38 @@ export interface PublishedEvent<T = unknown> {
  * this list when they exist (vault-media, letters, court-journal), so no number is ever invented.
  */
 export const VAULT_STATS_PROVIDERS: readonly ServiceName[] = ['vault-media', 'letters', 'court-journal'];
+
+/**
+ * Plans and billing (billing.ts): the owner's subscription, the provider's hosted checkout and its
+ * signed webhooks, and the FAQ. Published payloads carry ids, the tier and times only.
+ */
+export const BillingRpc = {
+  health: healthRpc('billing'),
+  subscription: rpc('rpc.billing.subscription', { payload: emptyPayload, reply: subscriptionViewSchema }),
+  startCheckout: rpc('rpc.billing.start-checkout', { payload: startCheckoutBodySchema, reply: checkoutSessionSchema }),
+  cancel: rpc('rpc.billing.cancel', { payload: emptyPayload, reply: subscriptionViewSchema }),
+  /**
+   * Public on NATS (the gateway's public webhook route forwards here): the provider's signature over
+   * the exact body is the authority, checked here against the webhook secret only billing holds.
+   */
+  webhook: rpc('rpc.billing.webhook', { payload: webhookPayloadSchema, reply: webhookReplySchema }),
+  // The local development provider's hosted page (the owner who started the checkout only).
+  localSession: rpc('rpc.billing.local.session', { payload: localSessionPayloadSchema, reply: localSessionSchema }),
+  localPay: rpc('rpc.billing.local.pay', { payload: localSessionPayloadSchema, reply: localSessionSchema }),
+  localCancel: rpc('rpc.billing.local.cancel', { payload: localSessionPayloadSchema, reply: localSessionSchema }),
+  /** Public: the active FAQ entries by display order (the pricing page). */
+  faq: rpc('rpc.billing.faq', { payload: emptyPayload, reply: z.array(faqEntrySchema) }),
+  // Admins (ai_admin): every entry, and adding or editing one.
+  faqAll: rpc('rpc.billing.faq.all', { payload: emptyPayload, reply: z.array(faqEntrySchema) }),
+  faqSave: rpc('rpc.billing.faq.save', { payload: saveFaqBodySchema, reply: faqEntrySchema }),
+  // Operator command (ops CLI).
+  rebuildProjections: rebuildRpc('billing'),
+} as const;
+
+export const BillingEvents = {
+  CheckoutStarted: 'billing.subscription.checkout-started.v1',
+  SubscriptionActivated: 'billing.subscription.activated.v1',
+  SubscriptionRenewed: 'billing.subscription.renewed.v1',
+  CancelRequested: 'billing.subscription.cancel-requested.v1',
+  SubscriptionEnded: 'billing.subscription.ended.v1',
+} as const satisfies Record<PublishedBillingEventType, string>;

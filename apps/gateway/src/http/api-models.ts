@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  checkoutSessionSchema, faqEntrySchema, localSessionSchema, saveFaqBodySchema, startCheckoutBodySchema, subscriptionViewSchema,
   accessKeySummarySchema, accessRequestPageSchema, accessRequestSchema, approveAccessRequestBodySchema, createAccessKeyBodySchema, issuedAccessKeySchema,
   openedViewSessionSchema, redeemKeyBodySchema, submitAccessRequestBodySchema, submitAccessRequestReplySchema, viewerConsentSchema, viewerEntrySchema,
   viewerTokenGrantSchema, viewSessionBodySchema, viewSessionSummarySchema,
@@ -77,6 +78,13 @@ export class ViewerTokenGrantDto {}
 export class ViewerEntryDto {}
 
 /** One of the name classes above. */
+export class SubscriptionViewDto {}
+export class StartCheckoutDto {}
+export class CheckoutSessionDto {}
+export class LocalCheckoutSessionDto {}
+export class FaqEntryDto {}
+export class SaveFaqDto {}
+
 type DtoClass = new () => object;
 
 /**
@@ -142,4 +150,10 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [OpenedViewSessionDto, { schema: openedViewSessionSchema, io: 'output' }],
   [ViewerTokenGrantDto, { schema: viewerTokenGrantSchema, io: 'output' }],
   [ViewerEntryDto, { schema: viewerEntrySchema, io: 'output' }],
+  [SubscriptionViewDto, { schema: subscriptionViewSchema, io: 'output' }],
+  [StartCheckoutDto, { schema: startCheckoutBodySchema, io: 'input' }],
+  [CheckoutSessionDto, { schema: checkoutSessionSchema, io: 'output' }],
+  [LocalCheckoutSessionDto, { schema: localSessionSchema, io: 'output' }],
+  [FaqEntryDto, { schema: faqEntrySchema, io: 'output' }],
+  [SaveFaqDto, { schema: saveFaqBodySchema, io: 'input' }],
 ]);

@@ -33,6 +33,12 @@ const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'Vau
 const WhoIAmPage = page(() => import('../pages/who-i-am/WhoIAmPage.js'), 'WhoIAmPage');
 const IfImNotTherePage = page(() => import('../pages/if-im-not-there/IfImNotTherePage.js'), 'IfImNotTherePage');
 const TestVaultDeliveryPage = page(() => import('../pages/if-im-not-there/TestVaultDeliveryPage.js'), 'TestVaultDeliveryPage');
+const PricingPage = page(() => import('../pages/billing/PricingPage.js'), 'PricingPage');
+const SubscribePage = page(() => import('../pages/billing/PricingPage.js'), 'SubscribePage');
+const CheckoutPage = page(() => import('../pages/billing/CheckoutPages.js'), 'CheckoutPage');
+const LocalCheckoutPage = page(() => import('../pages/billing/CheckoutPages.js'), 'LocalCheckoutPage');
+const CheckoutSuccessPage = page(() => import('../pages/billing/CheckoutPages.js'), 'CheckoutSuccessPage');
+const CheckoutCancelledPage = page(() => import('../pages/billing/CheckoutPages.js'), 'CheckoutCancelledPage');
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
@@ -69,6 +75,13 @@ export const routes: RouteObject[] = [
           { path: 'if-im-not-there', element: <IfImNotTherePage /> },
           { path: 'gone', element: <IfImNotTherePage /> },
           { path: 'test-vault-delivery', element: <TestVaultDeliveryPage /> },
+          // Plans and checkout: /pricing and /subscribe are public; checking out needs a session.
+          { path: 'pricing', element: <PricingPage /> },
+          { path: 'subscribe', element: <SubscribePage /> },
+          { path: 'checkout', element: <CheckoutPage /> },
+          { path: 'checkout/local', element: <LocalCheckoutPage /> },
+          { path: 'checkout/success', element: <CheckoutSuccessPage /> },
+          { path: 'checkout/cancel', element: <CheckoutCancelledPage /> },
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },

@@ -17,6 +17,8 @@ export interface AuthContextValue {
   /** Forgets the session in this tab. */
   clearSession(): void;
   updateProfile(user: UserProfile): void;
+  /** Asks for a new access token now (e.g. after a payment changed the plan it carries); true when one was issued. */
+  refresh(): Promise<boolean>;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -52,6 +54,7 @@ export function AuthProvider({ children, session = appSession }: { children: Rea
       revokeSession: () => session.revoke(),
       clearSession: () => session.clear(),
       updateProfile: (user) => session.updateProfile(user),
+      refresh: () => session.refresh(),
     }),
     [state, session],
   );

@@ -1,0 +1,175 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import {
+  BillingMessages, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type PaidTier, type RequestMeta, type SaveFaqRequest, type SubscriptionView,
+  type WebhookReply,
+} from '@lv/contracts';
+import { accountOf, ownerOf, type Caller } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { EventStore, foldEvents, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { FaqRepository } from './faq/faq.repository.js';
+import type { LocalProvider, LocalSessionRow, LocalSessionStore, PaymentProvider } from './providers/payment-provider.js';
+import { webhookFact } from './providers/webhook-facts.js';
+import { billingPublishPolicy } from './subscription/publish-policy.js';
+import {
+  SUBSCRIPTION_STREAM_TYPE, subscriptionDecider, subscriptionStreamId, type SubscriptionCommand, type SubscriptionEvent, type SubscriptionState,
+} from './subscription/subscription.decider.js';
+import { findOwnerOfSubscription, findSubscription, subscriptionsProjection } from './subscription/subscriptions.projection.js';
+
+export interface BillingServiceDeps {
+  orm: MikroORM;
+  provider: PaymentProvider;
+  /** The local provider's sessions (its hosted page); null with Stripe. */
+  local: { provider: LocalProvider; sessions: LocalSessionStore } | null;
+  /** Where people come back to after the provider's page (PUBLIC_URL). */
+  publicUrl: string;
+  logger: Pick<Logger, 'info' | 'warn'>;
+}
+
+const systemMetadata = (requestId?: string): EventMetadata => ({ actor: { kind: 'system', id: 'billing' }, ...(requestId ? { correlationId: requestId } : {}) });
+
+/**
+ * Billing's use cases: the owner's subscription (checkout, cancel, status), the provider's webhooks
+ * and the FAQ. Transport-free: the NATS controller and the tests call these directly. Whose
+ * subscription is read or changed is decided from the verified caller alone, or, for a webhook, from
+ * the provider's signed event.
+ */
+export class BillingService {
+  readonly store = new EventStore({ publish: billingPublishPolicy, inlineProjections: [subscriptionsProjection] });
+  private readonly faqRows = new FaqRepository();
+
+  constructor(private readonly deps: BillingServiceDeps) {}
+
+  private get em() {
+    return this.deps.orm.em.fork();
+  }
+
+  async subscription(caller: Caller): Promise<SubscriptionView> {
+    const row = await findSubscription(this.em, ownerOf(caller).userId);
+    return {
+      status: row?.status ?? 'none',
+      tier: row?.tier ?? 'none',
+      current_period_end: row?.current_period_end ?? null,
+      cancel_at_period_end: row?.cancel_at_period_end ?? false,
+      provider: this.deps.provider.name,
+    };
+  }
+
+  /**
+   * Opens the provider's hosted checkout for a plan. The rules are asked first (no provider session
+   * for an owner whose plan is active), then asked again when the start is recorded.
+   */
+  async startCheckout(caller: Caller, plan: PaidTier, meta?: RequestMeta): Promise<CheckoutSession> {
+    const owner = ownerOf(caller);
+    const command = (sessionId: string): SubscriptionCommand => ({ type: 'StartCheckout', ownerId: owner.userId, tier: plan, sessionId, provider: this.deps.provider.name, now: new Date().toISOString() });
+    subscriptionDecider.decide(command('check'), await this.state(owner.userId));
+    const back = (page: 'success' | 'cancel') => new URL(`/checkout/${page}?plan=${plan}`, this.deps.publicUrl).toString();
+    const session = await this.deps.provider.createCheckout({ ownerId: owner.userId, email: owner.email, tier: plan, successUrl: back('success'), cancelUrl: back('cancel') });
+    await this.execute(owner.userId, command(session.sessionId), { actor: { kind: 'user', id: owner.userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) });
+    return { session_id: session.sessionId, url: session.url };
+  }
+
+  /** Cancel Subscription: the provider stops renewing; access stays until the period ends (spec 02, data-retention note). */
+  async cancel(caller: Caller, meta?: RequestMeta): Promise<SubscriptionView> {
+    const owner = ownerOf(caller);
+    const state = await this.state(owner.userId);
+    const command: SubscriptionCommand = { type: 'RequestCancel', ownerId: owner.userId, now: new Date().toISOString() };
+    const decided = subscriptionDecider.decide(command, state);
+    if (decided.length && state.subscriptionId) {
+      await this.deps.provider.cancelAtPeriodEnd(state.subscriptionId);
+      await this.execute(owner.userId, command, { actor: { kind: 'user', id: owner.userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) });
+    }
+    return this.subscription(caller);
+  }
+
+  /**
+   * A provider's webhook: the signature over the exact body is checked first (a forged or stale one is
+   * refused, VALIDATION_FAILED), then the event is applied to its owner's subscription by the rules
+   * of the decider (a replay changes nothing, an older event never undoes a newer one).
+   */
+  async receiveWebhook(body: string, signature: string, meta?: RequestMeta): Promise<WebhookReply> {
+    let event: unknown;
+    try {
+      event = this.deps.provider.verifyWebhook(body, signature);
+    } catch {
+      throw new DomainError('VALIDATION_FAILED', BillingMessages.signatureInvalid);
+    }
+    let found;
+    try {
+      found = webhookFact(event);
+    } catch {
+      throw new DomainError('VALIDATION_FAILED', 'The webhook event is not in the shape expected for its type.');
+    }
+    if (!found) return { received: true, outcome: 'ignored' };
+    const ownerId = found.ownerId ?? (await findOwnerOfSubscription(this.em, found.fact.subscriptionId));
+    if (!ownerId) {
+      this.deps.logger.warn({ eventId: found.fact.eventId, kind: found.fact.kind }, 'webhook names no owner billing knows: ignored');
+      return { received: true, outcome: 'ignored' };
+    }
+    const result = await this.execute(ownerId, { type: 'ApplyProviderFact', ownerId, fact: found.fact }, systemMetadata(meta?.requestId));
+    if (result.events.length) return { received: true, outcome: 'applied' };
+    return { received: true, outcome: result.state.seenProviderEvents.includes(found.fact.eventId) ? 'duplicate' : 'ignored' };
+  }
+
+  // The local provider's hosted page: only the owner who started the checkout sees or pays it.
+
+  async localSession(caller: Caller, sessionId: string): Promise<LocalCheckoutSession> {
+    return localView(await this.ownLocalSession(caller, sessionId));
+  }
+
+  async localPay(caller: Caller, sessionId: string): Promise<LocalCheckoutSession> {
+    const session = await this.ownLocalSession(caller, sessionId);
+    if (session.status === 'cancelled') throw new DomainError('CONFLICT', BillingMessages.sessionClosed);
+    if (session.status === 'open') await this.deps.local!.provider.pay(session);
+    return localView((await this.deps.local!.sessions.find(session.id)) ?? session);
+  }
+
+  async localCancel(caller: Caller, sessionId: string): Promise<LocalCheckoutSession> {
+    const session = await this.ownLocalSession(caller, sessionId);
+    await this.deps.local!.sessions.close(session.id, 'cancelled', null);
+    return localView((await this.deps.local!.sessions.find(session.id)) ?? session);
+  }
+
+  private async ownLocalSession(caller: Caller, sessionId: string): Promise<LocalSessionRow> {
+    const owner = ownerOf(caller);
+    const session = this.deps.local ? await this.deps.local.sessions.find(sessionId) : null;
+    if (!session || session.owner_id !== owner.userId) throw new DomainError('NOT_FOUND', BillingMessages.sessionNotFound);
+    return session;
+  }
+
+  // FAQ.
+
+  faq(): Promise<FaqEntry[]> {
+    return this.faqRows.listActive(this.em);
+  }
+
+  faqAll(caller: Caller): Promise<FaqEntry[]> {
+    requireAdmin(caller);
+    return this.faqRows.listAll(this.em);
+  }
+
+  faqSave(caller: Caller, entry: SaveFaqRequest): Promise<FaqEntry> {
+    requireAdmin(caller);
+    return this.faqRows.save(this.em, { ...entry, question: entry.question.trim(), answer: entry.answer.trim() });
+  }
+
+  rebuildProjections(): Promise<RebuildReport[]> {
+    return rebuildProjections(this.deps.orm.em, this.store, this.store.inlineProjections);
+  }
+
+  private async state(ownerId: string): Promise<SubscriptionState> {
+    const { events } = await this.store.readStream<SubscriptionEvent>(this.em, subscriptionStreamId(ownerId));
+    return foldEvents(subscriptionDecider, events.map((e) => ({ type: e.type, data: e.data }) as SubscriptionEvent));
+  }
+
+  private execute(ownerId: string, command: SubscriptionCommand, metadata: EventMetadata) {
+    return handleCommand(this.deps.orm.em, this.store, subscriptionDecider, command, { streamId: subscriptionStreamId(ownerId), streamType: SUBSCRIPTION_STREAM_TYPE, metadata });
+  }
+}
+
+/** FAQ edits are for admins (the ai_admin flag of their token) and operators. */
+function requireAdmin(caller: Caller): void {
+  if (!accountOf(caller).isAdmin) throw new DomainError('FORBIDDEN');
+}
+
+const localView = (row: LocalSessionRow): LocalCheckoutSession => ({ session_id: row.id, tier: row.tier, status: row.status, success_url: row.success_url, cancel_url: row.cancel_url });

@@ -1,0 +1,45 @@
+import { Link } from 'react-router-dom';
+import { Check } from 'lucide-react';
+import { PLANS, type SubscriptionTier } from '@lv/contracts';
+import { buttonClasses } from '../../components/ui/button.js';
+import { cn } from '../../lib/cn.js';
+
+/** The three plans (spec 02, section 9), each with its price, what it includes and the way to its checkout. */
+export function PlanCards({ currentTier }: { currentTier: SubscriptionTier | null }) {
+  return (
+    <ul aria-label="Plans" className="grid gap-4 md:grid-cols-3">
+      {PLANS.map((plan) => {
+        const current = plan.tier === currentTier;
+        const featured = plan.tier === 'pro';
+        return (
+          <li key={plan.id} aria-labelledby={`plan-${plan.tier}`} className={cn('flex flex-col gap-4 rounded-2xl border bg-card p-6 shadow-sm', featured ? 'border-primary' : 'border-border')}>
+            <div>
+              <h2 id={`plan-${plan.tier}`} className="font-serif text-2xl font-semibold">
+                {plan.name}
+              </h2>
+              <p className="mt-2">
+                <span className="text-3xl font-semibold">{plan.price}</span>
+                <span className="text-muted-foreground"> per {plan.period}</span>
+              </p>
+            </div>
+            <ul aria-label={`${plan.name} includes`} className="flex flex-1 flex-col gap-2 text-sm">
+              {plan.features.map((feature) => (
+                <li key={feature} className="flex gap-2">
+                  <Check aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-primary" />
+                  {feature}
+                </li>
+              ))}
+            </ul>
+            {current ? (
+              <p className="rounded-lg bg-muted px-3 py-2 text-center text-sm font-medium">Your current plan</p>
+            ) : (
+              <Link to={`/checkout?plan=${plan.tier}`} className={buttonClasses({ variant: featured ? 'primary' : 'outline' })}>
+                Choose {plan.name}
+              </Link>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { FAQ_ANSWER_MAX, FAQ_QUESTION_MAX, PAID_TIERS, SUBSCRIPTION_STATUSES, type PaidTier } from './billing.js';
+import { SUBSCRIPTION_TIERS } from './tiers.js';
+
+// Billing on the wire, as zod schemas (kept apart from billing.ts so the SPA never bundles zod).
+
+/** The caller's subscription (Settings' Subscription Status). */
+export const subscriptionViewSchema = z.object({
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  tier: z.enum(SUBSCRIPTION_TIERS),
+  current_period_end: z.iso.datetime().nullable().meta({ description: 'Next billing date, or when access ends after a cancellation.' }),
+  cancel_at_period_end: z.boolean(),
+  provider: z.enum(['stripe', 'local']),
+});
+export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
+
+export const startCheckoutBodySchema = z.object({ plan: z.enum(PAID_TIERS as [PaidTier, ...PaidTier[]]) });
+export type StartCheckoutRequest = z.infer<typeof startCheckoutBodySchema>;
+
+export const checkoutSessionSchema = z.object({
+  session_id: z.string(),
+  url: z.string().meta({ description: 'The provider’s hosted checkout page: the browser goes there.' }),
+});
+export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
+
+/** A webhook as the gateway received it: the body's exact bytes (UTF-8) and the signature header. */
+export const webhookPayloadSchema = z.object({
+  body: z.string().max(256 * 1024),
+  signature: z.string().max(2048),
+});
+export const webhookReplySchema = z.object({ received: z.literal(true), outcome: z.enum(['applied', 'duplicate', 'ignored']) });
+export type WebhookReply = z.infer<typeof webhookReplySchema>;
+
+/** The local development provider's hosted page. */
+export const localSessionPayloadSchema = z.object({ session_id: z.string().regex(/^cs_local_[0-9a-f]{32}$/) });
+export const localSessionSchema = z.object({
+  session_id: z.string(),
+  tier: z.enum(PAID_TIERS as [PaidTier, ...PaidTier[]]),
+  status: z.enum(['open', 'paid', 'cancelled']),
+  success_url: z.string(),
+  cancel_url: z.string(),
+});
+export type LocalCheckoutSession = z.infer<typeof localSessionSchema>;
+
+export const faqEntrySchema = z.object({
+  id: z.uuid(),
+  question: z.string(),
+  answer: z.string(),
+  is_active: z.boolean(),
+  display_order: z.number().int(),
+});
+export type FaqEntry = z.infer<typeof faqEntrySchema>;
+
+/** Add (no id) or edit (id) an FAQ entry; deactivate with is_active false, reorder with display_order. */
+export const saveFaqBodySchema = z.object({
+  id: z.uuid().optional(),
+  question: z.string().trim().min(1).max(FAQ_QUESTION_MAX),
+  answer: z.string().trim().min(1).max(FAQ_ANSWER_MAX),
+  is_active: z.boolean(),
+  display_order: z.number().int().min(0).max(10_000),
+});
+export type SaveFaqRequest = z.input<typeof saveFaqBodySchema>;

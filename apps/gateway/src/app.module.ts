@@ -4,6 +4,9 @@ import type { ServiceName } from '@lv/contracts';
 import type { Logger } from '@lv/platform/logging';
 import { ACCESS_CONTROLLERS, accessProviders } from './access/access.providers.js';
 import { QueueSessionController } from './admin/queue-session.controller.js';
+import { AdminController } from './admin/admin.controller.js';
+import { ExportController } from './export/export.controller.js';
+import { VaultExportService } from './export/vault-export.service.js';
 import { AuthController } from './auth/auth.controller.js';
 import type { GatewayConfig } from './config.js';
 import { CourtController } from './court/court.controller.js';
@@ -59,7 +62,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, AdminController, ExportController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },
@@ -80,6 +83,7 @@ export class GatewayModule {
         ...accessProviders,
         VaultStatsService,
         HealthService,
+        VaultExportService,
       ],
     };
   }

@@ -33,6 +33,9 @@ const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'Vau
 const WhoIAmPage = page(() => import('../pages/who-i-am/WhoIAmPage.js'), 'WhoIAmPage');
 const IfImNotTherePage = page(() => import('../pages/if-im-not-there/IfImNotTherePage.js'), 'IfImNotTherePage');
 const TestVaultDeliveryPage = page(() => import('../pages/if-im-not-there/TestVaultDeliveryPage.js'), 'TestVaultDeliveryPage');
+const SettingsPage = page(() => import('../pages/settings/SettingsPage.js'), 'SettingsPage');
+const PrivacyPage = page(() => import('../pages/privacy/PrivacyPage.js'), 'PrivacyPage');
+const AdminDashboardPage = page(() => import('../pages/admin/AdminDashboardPage.js'), 'AdminDashboardPage');
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
@@ -69,6 +72,8 @@ export const routes: RouteObject[] = [
           { path: 'if-im-not-there', element: <IfImNotTherePage /> },
           { path: 'gone', element: <IfImNotTherePage /> },
           { path: 'test-vault-delivery', element: <TestVaultDeliveryPage /> },
+          { path: 'settings', element: <SettingsPage /> },
+          { path: 'privacy', element: <PrivacyPage /> },
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },
@@ -79,8 +84,15 @@ export const routes: RouteObject[] = [
           { path: 'redeem/timeline', element: <RedeemTimelinePage /> },
           ...COMING_SCREENS.map((screen) => ({ path: screen.path, element: <ComingSoonPage screen={screen} /> })),
           {
-            // Admin only (non-admins go to / with "Access denied"). The admin dashboard arrives with
-            // its own issue; until then an admin sees the not-found screen here.
+            // Admin only (non-admins go to / with "Access denied"); the services refuse them too.
+            path: 'admin',
+            element: (
+              <RequireAdmin>
+                <AdminDashboardPage />
+              </RequireAdmin>
+            ),
+          },
+          {
             path: 'admin/*',
             element: (
               <RequireAdmin>

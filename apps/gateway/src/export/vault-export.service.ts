@@ -89,7 +89,11 @@ export class VaultExportService {
       }
       // Opened only when the ZIP reaches it: one upstream read at a time, however large the vault.
       zip.addReadStreamLazy(entry.item.path, { mtime, compress: false }, (done) => {
-        entry.open().then((source) => done(null, measured(source, entry.item)), (error: unknown) => done(error as Error, undefined as never));
+        entry.open().then(
+          // yazl listens for no error of a lazy stream: a read that fails mid-way is reported on the ZIP here.
+          (source) => done(null, measured(source, entry.item, (error) => zip.emit('error', error))),
+          (error: unknown) => done(error as Error, undefined as never),
+        );
       });
     }
     // Last: by now every original has been read through, so sizes and hashes are those written.
@@ -171,8 +175,8 @@ export function upstreamPath(url: string, gatewayPrefix: string, servicePrefix: 
   return `${servicePrefix}${url.slice(gatewayPrefix.length)}`;
 }
 
-/** Passes the bytes on, counting and hashing them into the item when they end. */
-function measured(source: Readable, item: ExportItem): Readable {
+/** Passes the bytes on, counting and hashing them into the item when they end; `failed` hears of a source that breaks off. */
+function measured(source: Readable, item: ExportItem, failed: (error: Error) => void): Readable {
   const hash = createHash('sha256');
   let size = 0;
   const meter = new Transform({
@@ -188,6 +192,8 @@ function measured(source: Readable, item: ExportItem): Readable {
     },
   });
   // An upstream that fails mid-way fails the meter too, which fails the ZIP: never a short file in it.
-  pipeline(source, meter, () => undefined);
+  pipeline(source, meter, (error) => {
+    if (error) failed(error);
+  });
   return meter;
 }

@@ -60,7 +60,7 @@ describe('vault-media reader matrix', () => {
       ownerTier: 'pro',
       payloads: { 'rpc.vault-media.playback-link': { id: recording.id }, 'rpc.vault-media.titles': { ids: [recording.id] }, 'rpc.vault-media.retitle': { id: portraitMedia.id, title: portraitTitle } },
       ownerSecrets: [ownerTitle, recording.id, finalTitle, finalMessage.id, portraitTitle, portraitMedia.id],
-      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.titles', 'rpc.vault-media.playback-link', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles'],
+      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.export-list', 'rpc.vault-media.titles', 'rpc.vault-media.playback-link', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles'],
     });
 
     if (process.env.MATRIX_PRINT) console.log(result.table());

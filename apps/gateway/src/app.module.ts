@@ -5,6 +5,9 @@ import type { Logger } from '@lv/platform/logging';
 import { ACCESS_CONTROLLERS, accessProviders } from './access/access.providers.js';
 import { QueueSessionController } from './admin/queue-session.controller.js';
 import { MetricsController } from './admin/metrics.controller.js';
+import { AdminController } from './admin/admin.controller.js';
+import { ExportController } from './export/export.controller.js';
+import { VaultExportService } from './export/vault-export.service.js';
 import { AuthController } from './auth/auth.controller.js';
 import type { GatewayConfig } from './config.js';
 import { CourtController } from './court/court.controller.js';
@@ -61,7 +64,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, MetricsController, BillingController, FaqController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, MetricsController, BillingController, FaqController, AdminController, ExportController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },
@@ -82,6 +85,7 @@ export class GatewayModule {
         ...accessProviders,
         VaultStatsService,
         HealthService,
+        VaultExportService,
       ],
     };
   }

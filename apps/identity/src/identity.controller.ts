@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { IdentityRpc, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile } from '@lv/contracts';
+import { IdentityRpc, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile } from '@lv/contracts';
 import { AccessTokenVerifier, ownerOf, type Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcAccessToken, RpcHandler, RpcMeta, RpcPayload, Writers } from '@lv/platform/nest';
 import { IdentityService } from './identity.service.js';
@@ -45,6 +45,36 @@ export class IdentityController {
   @RpcHandler(IdentityRpc.updateMe)
   updateMe(@RpcPayload() changes: PayloadOf<typeof IdentityRpc.updateMe>, @CurrentCaller() caller: Caller): Promise<UserProfile> {
     return this.identity.updateProfile(caller, changes);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.changeEmail)
+  changeEmail(@RpcPayload() input: PayloadOf<typeof IdentityRpc.changeEmail>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<UserProfile> {
+    return this.identity.changeEmail(caller, input, meta);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.changePassword)
+  changePassword(@RpcPayload() input: PayloadOf<typeof IdentityRpc.changePassword>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<ChangePasswordReply> {
+    return this.identity.changePassword(caller, input, meta);
+  }
+
+  @Readers('owner')
+  @RpcHandler(IdentityRpc.notificationPreferences)
+  notificationPreferences(@CurrentCaller() caller: Caller): Promise<NotificationPreferencesView> {
+    return this.identity.getNotificationPreferences(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.saveNotificationPreferences)
+  saveNotificationPreferences(@RpcPayload() preferences: PayloadOf<typeof IdentityRpc.saveNotificationPreferences>, @CurrentCaller() caller: Caller): Promise<NotificationPreferencesView> {
+    return this.identity.saveNotificationPreferences(caller, preferences);
+  }
+
+  @Readers('admin')
+  @RpcHandler(IdentityRpc.adminOverview)
+  adminOverview(@RpcPayload() { q }: PayloadOf<typeof IdentityRpc.adminOverview>, @CurrentCaller() caller: Caller): Promise<AdminOverview> {
+    return this.identity.adminOverview(caller, q);
   }
 
   @OperatorOnly()

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import {
-  AuthMessages, normaliseEmail, validateCredentials, type Credentials, type IssuedSession, type RequestMeta, type SubscriptionTier,
-  type UpdateProfileRequest, type UserProfile,
+  ADMIN_USERS_LIMIT, AuthMessages, normaliseEmail, SettingsMessages, validateCredentials, type AdminOverview, type ChangePasswordReply, type Credentials, type IssuedSession,
+  type NotificationPreferences, type NotificationPreferencesView, type RequestMeta, type SubscriptionTier, type UpdateProfileRequest, type UserProfile,
 } from '@lv/contracts';
 import { accountOf, ownerOf, type AccessTokenSigner, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
@@ -12,7 +12,7 @@ import { PasswordHasher } from './credentials/password-hasher.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
 import { SessionStore, type SessionRow } from './sessions/session-store.js';
 import { userDecider, userStreamId, type UserCommand } from './users/user.decider.js';
-import { findProfileByEmail, findProfileById, userProfileProjection } from './users/user-profile.projection.js';
+import { adminOverview, findNotificationPreferences, findProfileByEmail, findProfileById, userProfileProjection } from './users/user-profile.projection.js';
 import { identityPublishPolicy } from './users/publish-policy.js';
 
 /** Shown under the password field when a new password is nothing but spaces (tabs, line breaks...). */
@@ -114,6 +114,85 @@ export class IdentityService {
   async updateProfile(caller: Caller, patch: UpdateProfileRequest): Promise<UserProfile> {
     await this.execute(ownerOf(caller).userId, { type: 'UpdateProfile', userId: ownerOf(caller).userId, fullName: patch.full_name, avatarUrl: patch.avatar_url }, { actor: { kind: 'user', id: ownerOf(caller).userId } });
     return this.getProfile(ownerOf(caller).userId);
+  }
+
+  // Account settings (/settings).
+
+  /**
+   * A new e-mail for signing in. Needs the current password (checked and counted like a sign-in, so a
+   * stolen access token cannot guess it freely); the address stays unique through credentials' index.
+   */
+  async changeEmail(caller: Caller, input: { email: string; currentPassword: string }, meta: RequestMeta): Promise<UserProfile> {
+    const owner = ownerOf(caller);
+    await this.checkCurrentPassword(owner.userId, input.currentPassword, meta);
+    const email = normaliseEmail(input.email);
+    try {
+      await this.execute(owner.userId, { type: 'ChangeEmail', userId: owner.userId, email }, { actor: { kind: 'user', id: owner.userId }, correlationId: meta.requestId }, async (em, events) => {
+        if (events.length) await em.execute('update credentials set email = ?, updated_at = now() where user_id = ?', [email, owner.userId]);
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new DomainError('EMAIL_TAKEN', 'An account with this email already exists.');
+      throw error;
+    }
+    return this.getProfile(owner.userId);
+  }
+
+  /**
+   * A new password (argon2id, as at sign-up). Every other session of the account ends at once (in the
+   * database, so none refreshes, and in Redis, so no access token of theirs is accepted any more); the
+   * session that changed it stays signed in.
+   */
+  async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string }, meta: RequestMeta): Promise<ChangePasswordReply> {
+    const owner = ownerOf(caller);
+    const problem = validateCredentials({ email: 'x@example.com', password: input.newPassword })?.password
+      ?? (input.newPassword.trim() === '' ? PASSWORD_ONLY_SPACES : undefined);
+    if (problem) throw validationError({ newPassword: problem }, problem);
+    await this.checkCurrentPassword(owner.userId, input.currentPassword, meta);
+    if (input.newPassword === input.currentPassword) throw validationError({ newPassword: SettingsMessages.samePassword }, SettingsMessages.samePassword);
+    const passwordHash = await this.hasher.hash(input.newPassword);
+    let ended: string[] = [];
+    await this.execute(owner.userId, { type: 'RecordPasswordChange', userId: owner.userId, now: new Date().toISOString() }, { actor: { kind: 'user', id: owner.userId }, correlationId: meta.requestId }, async (em) => {
+      await em.execute('update credentials set password_hash = ?, updated_at = now() where user_id = ?', [passwordHash, owner.userId]);
+      ended = await this.sessions.revokeAllBut(em, owner.userId, owner.sessionId, 'password changed');
+    });
+    // After the commit: a failure here leaves the sessions revoked in the database (no refresh works),
+    // and the caller sees the error; their access tokens would then lapse within their lifetime.
+    for (const sessionId of ended) await this.deps.revokedSessions.revoke(sessionId);
+    return { otherSessionsEnded: ended.length };
+  }
+
+  getNotificationPreferences(caller: Caller): Promise<NotificationPreferencesView> {
+    return findNotificationPreferences(this.em, ownerOf(caller).userId);
+  }
+
+  async saveNotificationPreferences(caller: Caller, preferences: NotificationPreferences): Promise<NotificationPreferencesView> {
+    const { userId } = ownerOf(caller);
+    await this.execute(userId, { type: 'SetNotificationPreferences', userId, preferences }, { actor: { kind: 'user', id: userId } });
+    return findNotificationPreferences(this.em, userId);
+  }
+
+  /** The admin dashboard. The token's admin claim let the call in; identity's own record must agree (a revoked admin's token lives on for minutes). */
+  async adminOverview(caller: Caller, search: string | undefined): Promise<AdminOverview> {
+    const profile = await findProfileById(this.em, ownerOf(caller).userId);
+    if (!profile?.ai_admin) throw new DomainError('FORBIDDEN');
+    return adminOverview(this.em, search?.trim() || undefined, ADMIN_USERS_LIMIT);
+  }
+
+  /** The current password of a signed-in account, checked and counted like a sign-in: a wrong one is a field error, not a sign-out. */
+  private async checkCurrentPassword(userId: string, password: string, meta: RequestMeta): Promise<void> {
+    if (!password) throw validationError({ currentPassword: SettingsMessages.currentPasswordRequired }, SettingsMessages.currentPasswordRequired);
+    const [row] = await this.em.execute<{ email: string; password_hash: string }[]>('select email, password_hash from credentials where user_id = ?', [userId]);
+    if (!row) throw new DomainError('NOT_FOUND', 'User not found');
+    const attempt = await this.deps.limiter.beginSignIn(row.email, meta.ip, meta.device);
+    let verified: boolean;
+    try {
+      verified = await this.hasher.verify(row.password_hash, password);
+    } catch (error) {
+      await this.deps.limiter.signInUndecided(attempt).catch(() => undefined);
+      throw error;
+    }
+    if (!verified) throw validationError({ currentPassword: SettingsMessages.currentPasswordWrong }, SettingsMessages.currentPasswordWrong);
+    await this.deps.limiter.signInSucceeded(attempt);
   }
 
   // Operator commands (ops CLI). They act through the same decider and events as everything else.

@@ -67,7 +67,29 @@ class RefreshTokenSibling20261123 extends Migration {
   }
 }
 
+/** Notification Settings (/settings): projected from NotificationPreferencesChanged; no row means the defaults. */
+class NotificationPreferences20261126 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table notification_preferences (
+        user_id uuid primary key,
+        email_notifications boolean not null,
+        access_requests boolean not null,
+        system_updates boolean not null,
+        marketing_emails boolean not null,
+        updated_at timestamptz not null
+      )`);
+    // The admin search is a substring of an e-mail or a name, ignoring case: a trigram index would serve
+    // it at scale; at today's sizes a scan of user_profiles is milliseconds.
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists notification_preferences');
+  }
+}
+
 export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-tables-2026-11-22', class: IdentityTables20261122 },
   { name: 'identity-refresh-sibling-2026-11-23', class: RefreshTokenSibling20261123 },
+  { name: 'identity-notification-preferences-2026-11-26', class: NotificationPreferences20261126 },
 ]);

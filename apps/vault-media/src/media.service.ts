@@ -17,10 +17,10 @@ import { parseRange } from './playback/range.js';
 import { vaultMediaPublishPolicy } from './recordings/publish-policy.js';
 import { RecordingKeys, recordingSealing } from './recordings/recording-sealing.js';
 import { RECORDING_STREAM_TYPE, recordingDecider, recordingStreamId, type RecordingCommand, type RecordingState } from './recordings/recording.decider.js';
-import { findRecording, findRecordingByHash, listCollections, listRecordings, recordingStats, recordingsProjection, toRecording, type RecordingRow } from './recordings/recordings.projection.js';
+import { findRecording, findRecordingByHash, listCollections, listForExport, listRecordings, recordingStats, storageByDay, recordingsProjection, toRecording, type RecordingRow } from './recordings/recordings.projection.js';
 import { MediaObjects, type MediaObjectRow } from './uploads/media-objects.repository.js';
 import { UploadInspector } from './uploads/upload-inspector.js';
-import type { TitlesReply } from '@lv/contracts';
+import { EXPORT_LIST_PAGE, type ExportList, type StorageByDay, type TitlesReply } from '@lv/contracts';
 import { findRecordingTitles } from './recordings/recordings.projection.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -295,6 +295,22 @@ export class MediaService {
     return rows.map((row) => ({ id: row.id, title: row.title, created_at: new Date(row.created_at).toISOString() }));
   }
 
+  /** "Export Vault Data": the caller's own items, every collection, EXPORT_LIST_PAGE at a time (oldest first). */
+  async exportList(caller: Caller, after: string | undefined): Promise<ExportList> {
+    const cursor = after ? parseExportCursor(after) : null;
+    const rows = await listForExport(this.em, ownerOf(caller).userId, cursor, EXPORT_LIST_PAGE + 1);
+    const page = rows.slice(0, EXPORT_LIST_PAGE);
+    const last = page[page.length - 1];
+    return { items: page.map(toRecording), nextCursor: rows.length > EXPORT_LIST_PAGE && last ? `${new Date(last.created_at).toISOString()}|${last.id}` : null };
+  }
+
+  /** The admin dashboard's storage chart (the guard admitted only an admin token). */
+  async adminStorageByDay(): Promise<StorageByDay> {
+    let total = 0;
+    const days = (await storageByDay(this.em)).map((day) => ({ ...day, totalBytes: (total += day.bytes) }));
+    return { days };
+  }
+
   async stats(caller: Caller): Promise<VaultStatsContribution> {
     const { count, days } = await recordingStats(this.em, ownerOf(caller).userId);
     return { videosSaved: count, activeDays: days };
@@ -420,4 +436,10 @@ export class MediaService {
     const wanted = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
     return { titles: await findRecordingTitles(this.em, vaultOwnerId(caller), wanted) };
   }
+}
+
+function parseExportCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id] = cursor.split('|');
+  if (!createdAt || !id || !UUID.test(id) || Number.isNaN(Date.parse(createdAt))) throw validationError({ after: 'Not a cursor of this list.' });
+  return { createdAt, id };
 }

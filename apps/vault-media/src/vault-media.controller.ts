@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import {
   VaultMediaRpc, type DeleteEntryReply, type FinalEntries, type PayloadOf, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply, type RequestMeta,
-  type TitlesReply, type UploadTicket, type VaultStatsContribution,
+  type TitlesReply, type UploadTicket, type VaultStatsContribution, type ExportList, type StorageByDay,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
@@ -26,6 +26,18 @@ export class VaultMediaController {
   @RpcHandler(VaultMediaRpc.startUpload)
   startUpload(@RpcPayload() upload: PayloadOf<typeof VaultMediaRpc.startUpload>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<UploadTicket> {
     return this.media.startUpload(caller, upload, meta.requestId);
+  }
+
+  @Readers('owner')
+  @RpcHandler(VaultMediaRpc.exportList)
+  exportList(@RpcPayload() { after }: PayloadOf<typeof VaultMediaRpc.exportList>, @CurrentCaller() caller: Caller): Promise<ExportList> {
+    return this.media.exportList(caller, after);
+  }
+
+  @Readers('admin')
+  @RpcHandler(VaultMediaRpc.adminStorageByDay)
+  adminStorageByDay(): Promise<StorageByDay> {
+    return this.media.adminStorageByDay();
   }
 
   @Readers('owner')

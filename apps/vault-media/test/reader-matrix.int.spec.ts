@@ -60,11 +60,11 @@ describe('vault-media reader matrix', () => {
       ownerTier: 'pro',
       payloads: { 'rpc.vault-media.playback-link': { id: recording.id }, 'rpc.vault-media.titles': { ids: [recording.id] }, 'rpc.vault-media.retitle': { id: portraitMedia.id, title: portraitTitle } },
       ownerSecrets: [ownerTitle, recording.id, finalTitle, finalMessage.id, portraitTitle, portraitMedia.id],
-      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.titles', 'rpc.vault-media.playback-link', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles'],
+      ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.export-list', 'rpc.vault-media.titles', 'rpc.vault-media.playback-link', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles'],
     });
 
     if (process.env.MATRIX_PRINT) console.log(result.table());
-    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles', 'rpc.vault-media.retitle', 'rpc.vault-media.titles', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections']));
+    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles', 'rpc.vault-media.retitle', 'rpc.vault-media.titles', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections', 'rpc.vault-media.export-list', 'rpc.vault-media.admin.storage-by-day']));
     expect(result.rows.some((row) => row.subject === 'rpc.vault-media.titles' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     expect(result.unexpectedDenials).toEqual([]);

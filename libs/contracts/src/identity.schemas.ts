@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { safeText } from './text.schemas.js';
 import { SUBSCRIPTION_TIERS } from './tiers.js';
+import { SettingsMessages } from './identity.js';
 import { AuthMessages } from './validation.js';
 
 // Profiles, sessions and their requests on the wire, as zod schemas (the types are inferred from
@@ -97,3 +98,58 @@ export const setTierPayloadSchema = findUserPayloadSchema.extend({ tier: z.enum(
 export const signOutReplySchema = z.object({ revoked: z.boolean() });
 export type SignOutReply = z.infer<typeof signOutReplySchema>;
 
+
+// Account settings (/settings). Changing the e-mail or the password needs the current password: a
+// borrowed, unlocked browser must not be enough to take the account over.
+const currentPassword = safeText({ error: SettingsMessages.currentPasswordRequired })
+  .min(1, SettingsMessages.currentPasswordRequired)
+  .max(PASSWORD_HTTP_MAX_LENGTH, SettingsMessages.currentPasswordWrong);
+
+/** PUT /api/me/email */
+export const changeEmailBodySchema = z.object({
+  email: credentialsBodySchema.shape.email,
+  currentPassword,
+});
+export type ChangeEmailRequest = z.input<typeof changeEmailBodySchema>;
+
+/** PUT /api/me/password: the same rules as a sign-up's password. */
+export const changePasswordBodySchema = z.object({
+  currentPassword,
+  newPassword: signUpBodySchema.shape.password,
+});
+export type ChangePasswordRequest = z.input<typeof changePasswordBodySchema>;
+
+/** What a password change answers: the other sessions it ended (this one stays signed in). */
+export const changePasswordReplySchema = z.object({ otherSessionsEnded: z.number().int().min(0) });
+export type ChangePasswordReply = z.infer<typeof changePasswordReplySchema>;
+
+/** GET and PUT /api/me/notifications: the four switches, all of them at once. */
+export const notificationPreferencesBodySchema = z.object({
+  emailNotifications: z.boolean({ error: 'Email notifications is on or off.' }),
+  accessRequests: z.boolean({ error: 'Access requests is on or off.' }),
+  systemUpdates: z.boolean({ error: 'System updates is on or off.' }),
+  marketingEmails: z.boolean({ error: 'Marketing emails is on or off.' }),
+}).strict();
+export const notificationPreferencesSchema = notificationPreferencesBodySchema.extend({
+  updated_at: z.iso.datetime().nullable().meta({ description: 'When they were last saved; null: the defaults, never saved.' }),
+});
+export type NotificationPreferencesView = z.infer<typeof notificationPreferencesSchema>;
+
+export const changeEmailPayloadSchema = z.object({ email: safeText().max(300), currentPassword: safeText().max(PASSWORD_HTTP_MAX_LENGTH + 1) }).strict();
+export const changePasswordPayloadSchema = z.object({ currentPassword: safeText().max(PASSWORD_HTTP_MAX_LENGTH + 1), newPassword: safeText().max(PASSWORD_HTTP_MAX_LENGTH + 1) }).strict();
+
+// The admin dashboard (/admin): admins only, checked by identity against its own record of the flag.
+export const ADMIN_USERS_LIMIT = 500;
+/** GET /api/admin/users?q= : a case-insensitive piece of an e-mail or a full name. */
+export const adminUsersQuerySchema = z.object({ q: safeText().trim().max(254, 'Search for at most 254 characters.').optional() });
+export const adminOverviewSchema = z.object({
+  /** Over every account, whatever the search. Free: tier missing or none. */
+  counts: z.object({ total: z.number().int(), pro: z.number().int(), admins: z.number().int(), free: z.number().int() }),
+  /** Newest first; at most ADMIN_USERS_LIMIT. */
+  users: z.array(userProfileSchema),
+  /** More accounts match than are listed: narrow the search. */
+  truncated: z.boolean(),
+  /** Accounts created per UTC day, oldest first. */
+  signupsByDay: z.array(z.object({ day: z.string().meta({ example: '2026-11-26' }), count: z.number().int() })),
+});
+export type AdminOverview = z.infer<typeof adminOverviewSchema>;

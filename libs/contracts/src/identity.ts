@@ -27,4 +27,38 @@ export type IdentityEvent =
   | { type: 'SubscriptionTierChanged'; data: SubscriptionTierChanged }
   | { type: 'AdminGranted'; data: AdminGranted }
   | { type: 'AdminRevoked'; data: AdminRevoked }
-  | { type: 'PasswordChanged'; data: PasswordChanged };
+  | { type: 'PasswordChanged'; data: PasswordChanged }
+  | AccountSettingsEvent;
+
+// Account settings (/settings): e-mail changes and notification preferences, event-sourced like the
+// profile. The e-mail is in the event as it is in UserRegistered: identity's other consumers key on it.
+export interface EmailChanged { userId: string; email: string; previousEmail: string }
+/** The four switches of Notification Settings (spec 02, Settings). */
+export interface NotificationPreferences {
+  emailNotifications: boolean;
+  accessRequests: boolean;
+  systemUpdates: boolean;
+  marketingEmails: boolean;
+}
+export interface NotificationPreferencesChanged { userId: string; preferences: NotificationPreferences }
+
+export type AccountSettingsEvent =
+  | { type: 'EmailChanged'; data: EmailChanged }
+  | { type: 'NotificationPreferencesChanged'; data: NotificationPreferencesChanged };
+
+/** Spec 02, Settings: emailNotifications and accessRequests on; systemUpdates and marketingEmails off. */
+export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
+  emailNotifications: true,
+  accessRequests: true,
+  systemUpdates: false,
+  marketingEmails: false,
+};
+
+/** What /settings says, in the spec's words where it gives them. */
+export const SettingsMessages = {
+  saved: 'Settings Saved! Your changes have been updated successfully.',
+  currentPasswordRequired: 'Enter your current password to change your email or password.',
+  currentPasswordWrong: 'Your current password is not correct.',
+  passwordsDoNotMatch: 'The new passwords do not match.',
+  samePassword: 'The new password must be different from the current one.',
+} as const;

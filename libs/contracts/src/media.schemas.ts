@@ -123,3 +123,15 @@ export type ReportHashPayload = z.infer<typeof reportHashPayloadSchema>;
 export const reportHashReplySchema = z.object({ recordingId: z.string(), integrity: z.enum([...MEDIA_INTEGRITY, 'ignored']) });
 export type ReportHashReply = z.infer<typeof reportHashReplySchema>;
 
+
+/** rpc.vault-media.export-list: `after` is the nextCursor of the page before. */
+export const EXPORT_LIST_PAGE = 200;
+export const exportListPayloadSchema = z.object({ after: safeText().max(200).optional() });
+export const exportListSchema = z.object({ items: z.array(recordingSchema), nextCursor: z.string().nullable() });
+export type ExportList = z.infer<typeof exportListSchema>;
+
+/** GET /api/admin/storage: bytes (and items) saved per UTC day over every vault, and the running total. */
+export const storageByDaySchema = z.object({
+  days: z.array(z.object({ day: z.string(), bytes: z.number(), items: z.number().int(), totalBytes: z.number() })),
+});
+export type StorageByDay = z.infer<typeof storageByDaySchema>;

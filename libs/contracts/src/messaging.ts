@@ -3,6 +3,11 @@ import {
   credentialsPayloadSchema, findUserPayloadSchema, issuedSessionSchema, refreshPayloadSchema, setAdminPayloadSchema, setTierPayloadSchema, signOutPayloadSchema,
   signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
 } from './identity.schemas.js';
+import {
+  adminOverviewSchema, adminUsersQuerySchema, changeEmailPayloadSchema, changePasswordPayloadSchema, changePasswordReplySchema, notificationPreferencesBodySchema,
+  notificationPreferencesSchema,
+} from './identity.schemas.js';
+import { exportListPayloadSchema, exportListSchema, storageByDaySchema } from './media.schemas.js';
 import type { IdentityEvent } from './identity.js';
 import {
   deleteLetterReplySchema, letterByIdPayloadSchema, letterPageSchema, letterSchema, listLettersPayloadSchema, reflectionSchema, reviseLetterPayloadSchema,
@@ -65,6 +70,13 @@ export const IdentityRpc = {
   setAdmin: rpc('rpc.identity.op.set-admin', { payload: setAdminPayloadSchema, reply: userProfileSchema }),
   setTier: rpc('rpc.identity.op.set-tier', { payload: setTierPayloadSchema, reply: userProfileSchema }),
   rebuildProjections: rebuildRpc('identity'),
+  // Account settings (/settings): the caller's own account; e-mail and password need the current password.
+  changeEmail: rpc('rpc.identity.change-email', { payload: changeEmailPayloadSchema, reply: userProfileSchema }),
+  changePassword: rpc('rpc.identity.change-password', { payload: changePasswordPayloadSchema, reply: changePasswordReplySchema }),
+  notificationPreferences: rpc('rpc.identity.notification-preferences.get', { payload: emptyPayload, reply: notificationPreferencesSchema }),
+  saveNotificationPreferences: rpc('rpc.identity.notification-preferences.save', { payload: notificationPreferencesBodySchema, reply: notificationPreferencesSchema }),
+  /** The admin dashboard: counters, the (searched) user list, sign-ups per day. Admins only, re-checked against identity's own flag. */
+  adminOverview: rpc('rpc.identity.admin.overview', { payload: adminUsersQuerySchema, reply: adminOverviewSchema }),
 } as const;
 
 export const IdentityEvents = {
@@ -74,6 +86,8 @@ export const IdentityEvents = {
   AdminGranted: 'identity.user.admin-granted.v1',
   AdminRevoked: 'identity.user.admin-revoked.v1',
   PasswordChanged: 'identity.user.password-changed.v1',
+  EmailChanged: 'identity.user.email-changed.v1',
+  NotificationPreferencesChanged: 'identity.user.notification-preferences-changed.v1',
 } as const satisfies Record<IdentityEventType, string>;
 
 export const LettersRpc = {
@@ -125,6 +139,10 @@ export const VaultMediaRpc = {
   titles: rpc('rpc.vault-media.titles', { payload: titlesPayloadSchema, reply: titlesReplySchema }),
   // Operator command (ops CLI).
   rebuildProjections: rebuildRpc('vault-media'),
+  /** "Export Vault Data": every item of the caller's, all collections, a page at a time (oldest first). */
+  exportList: rpc('rpc.vault-media.export-list', { payload: exportListPayloadSchema, reply: exportListSchema }),
+  /** The admin dashboard's storage chart: bytes kept per UTC day over every vault (admins only). */
+  adminStorageByDay: rpc('rpc.vault-media.admin.storage-by-day', { payload: emptyPayload, reply: storageByDaySchema }),
 } as const;
 
 /** The vault timeline (timeline.ts); it publishes no events of its own. */

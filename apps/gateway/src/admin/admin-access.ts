@@ -20,8 +20,16 @@ export const ADMIN_COOKIE_MAX_AGE_SECONDS = 15 * 60;
  * expiry, revoked session, admin claim), so signing out ends dashboard access at once too.
  */
 export function adminCookieOptions(tokenExpiresAtMs: number, secure: boolean, now = Date.now()): CookieSerializeOptions {
+  return tokenCookieOptions(QUEUE_DASHBOARD_PATH, ADMIN_COOKIE_MAX_AGE_SECONDS, tokenExpiresAtMs, secure, now);
+}
+
+/**
+ * A cookie that carries an access token to one path a browser navigates to (a dashboard, a download):
+ * httpOnly, SameSite=Strict, that path only, and never longer than `maxAgeSeconds` nor the token itself.
+ */
+export function tokenCookieOptions(path: string, maxAgeSeconds: number, tokenExpiresAtMs: number, secure: boolean, now = Date.now()): CookieSerializeOptions {
   const remaining = Math.floor((tokenExpiresAtMs - now) / 1000);
-  return { httpOnly: true, sameSite: 'strict', secure, path: QUEUE_DASHBOARD_PATH, maxAge: Math.max(0, Math.min(ADMIN_COOKIE_MAX_AGE_SECONDS, remaining)) };
+  return { httpOnly: true, sameSite: 'strict', secure, path, maxAge: Math.max(0, Math.min(maxAgeSeconds, remaining)) };
 }
 
 export function clearedAdminCookieOptions(secure: boolean): CookieSerializeOptions {

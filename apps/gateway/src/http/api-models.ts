@@ -12,6 +12,10 @@ import {
   playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, retitleBodySchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
 } from '@lv/contracts';
+import {
+  adminOverviewSchema, changeEmailBodySchema, changePasswordBodySchema, changePasswordReplySchema, notificationPreferencesBodySchema, notificationPreferencesSchema,
+  storageByDaySchema,
+} from '@lv/contracts';
 
 // Names for the OpenAPI document. Swagger's decorators (@ApiBody, @ApiOkResponse) name a body or a
 // reply by a class; these classes are only that name. Their shape is the contracts' zod schema, which
@@ -84,6 +88,14 @@ export class CheckoutSessionDto {}
 export class LocalCheckoutSessionDto {}
 export class FaqEntryDto {}
 export class SaveFaqDto {}
+// Account settings and the admin dashboard.
+export class ChangeEmailDto {}
+export class ChangePasswordDto {}
+export class ChangePasswordReplyDto {}
+export class NotificationPreferencesDto {}
+export class SaveNotificationPreferencesDto {}
+export class AdminOverviewDto {}
+export class StorageByDayDto {}
 
 type DtoClass = new () => object;
 
@@ -156,4 +168,11 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [LocalCheckoutSessionDto, { schema: localSessionSchema, io: 'output' }],
   [FaqEntryDto, { schema: faqEntrySchema, io: 'output' }],
   [SaveFaqDto, { schema: saveFaqBodySchema, io: 'input' }],
+  [ChangeEmailDto, { schema: changeEmailBodySchema, io: 'input' }],
+  [ChangePasswordDto, { schema: changePasswordBodySchema, io: 'input' }],
+  [ChangePasswordReplyDto, { schema: changePasswordReplySchema, io: 'output' }],
+  [NotificationPreferencesDto, { schema: notificationPreferencesSchema, io: 'output' }],
+  [SaveNotificationPreferencesDto, { schema: notificationPreferencesBodySchema, io: 'input' }],
+  [AdminOverviewDto, { schema: adminOverviewSchema, io: 'output' }],
+  [StorageByDayDto, { schema: storageByDaySchema, io: 'output' }],
 ]);

@@ -132,6 +132,30 @@ export class ByteStreamProxy {
   }
 
   /**
+   * GET `path` (a signed link's path and query) for the gateway itself rather than a browser: the body
+   * as a stream, to be piped on (into an export ZIP) with backpressure, never collected. Rejects with
+   * UpstreamReadError for any answer but 200, with SERVICE_UNAVAILABLE when the service is not there.
+   */
+  open(path: string, binding: string, requestId: string): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const upstream = httpRequest(new URL(path, this.baseUrl), { method: 'GET', agent: this.agent, headers: { 'x-request-id': requestId, [this.options.bindingHeader]: binding } });
+      upstream.setTimeout(this.idleTimeoutMs, () => upstream.destroy(new Error(`${this.service} moved no byte for ${this.idleTimeoutMs} ms`)));
+      upstream.on('response', (answer) => {
+        if (answer.statusCode === 200) {
+          resolve(answer);
+          return;
+        }
+        readLimited(answer, MAX_UPLOAD_ANSWER_BYTES).then(
+          (body) => reject(new UpstreamReadError(answer.statusCode ?? 502, body.toString('utf8'))),
+          () => reject(new UpstreamReadError(answer.statusCode ?? 502, '')),
+        );
+      });
+      upstream.on('error', (error) => reject(error.message.includes('moved no byte') ? error : new DomainError('SERVICE_UNAVAILABLE')));
+      upstream.end();
+    });
+  }
+
+  /**
    * GET (or HEAD) `path` (with the signed link's query) upstream, the owner binding (and Range, where
    * the service serves ranges) passed along; the bytes piped back with only the whitelisted headers.
    */
@@ -163,6 +187,13 @@ export class ByteStreamProxy {
       upstream.on('error', () => reject(new DomainError('SERVICE_UNAVAILABLE')));
       upstream.end();
     });
+  }
+}
+
+/** A read of a service's bytes that did not answer 200 (a link refused, an item gone): its status and code. */
+export class UpstreamReadError extends Error {
+  constructor(readonly status: number, readonly body: string) {
+    super(`upstream read answered ${status}`);
   }
 }
 

@@ -1,8 +1,13 @@
-import { Body, Controller, Get, Inject, Patch } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Patch, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { IdentityRpc, updateProfileBodySchema, type PayloadInput, type UserProfile } from '@lv/contracts';
+import {
+  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply,
+  type NotificationPreferencesView, type PayloadInput, type UserProfile,
+} from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { ErrorBodyDto, UpdateProfileDto, UserProfileDto } from '../http/api-models.js';
+import {
+  ChangeEmailDto, ChangePasswordDto, ChangePasswordReplyDto, ErrorBodyDto, NotificationPreferencesDto, SaveNotificationPreferencesDto, UpdateProfileDto, UserProfileDto,
+} from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
@@ -31,5 +36,40 @@ export class MeController {
     if (changes.full_name !== undefined) request.full_name = changes.full_name;
     if (changes.avatar_url !== undefined) request.avatar_url = changes.avatar_url;
     return this.rpc.call(IdentityRpc.updateMe, request, call);
+  }
+
+  /** A new sign-in e-mail; needs the current password. */
+  @Put('email')
+  @ApiBody({ type: ChangeEmailDto })
+  @ApiOkResponse({ type: UserProfileDto })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: the e-mail, or the current password missing or wrong (field currentPassword).' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'EMAIL_TAKEN: another account uses it.' })
+  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).' })
+  async changeEmail(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UserProfile> {
+    return this.rpc.call(IdentityRpc.changeEmail, parseBody(changeEmailBodySchema, body), call);
+  }
+
+  /** A new password; needs the current one. Every other session of the account ends; this one stays signed in. */
+  @Put('password')
+  @ApiBody({ type: ChangePasswordDto })
+  @ApiOkResponse({ type: ChangePasswordReplyDto, description: 'How many other sessions were signed out.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: the new password (6 characters or more, not only spaces, not the current one), or the current password missing or wrong.' })
+  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).' })
+  async changePassword(@Body() body: unknown, @CallCtx() call: CallContext): Promise<ChangePasswordReply> {
+    return this.rpc.call(IdentityRpc.changePassword, parseBody(changePasswordBodySchema, body), call);
+  }
+
+  @Get('notifications')
+  @ApiOkResponse({ type: NotificationPreferencesDto, description: 'The four switches; the defaults (updated_at null) until saved.' })
+  async notifications(@CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
+    return this.rpc.call(IdentityRpc.notificationPreferences, {}, call);
+  }
+
+  @Put('notifications')
+  @ApiBody({ type: SaveNotificationPreferencesDto })
+  @ApiOkResponse({ type: NotificationPreferencesDto })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: each of the four is true or false; nothing else is accepted.' })
+  async saveNotifications(@Body() body: unknown, @CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
+    return this.rpc.call(IdentityRpc.saveNotificationPreferences, parseBody(notificationPreferencesBodySchema, body), call);
   }
 }

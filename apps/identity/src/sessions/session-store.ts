@@ -91,4 +91,13 @@ export class SessionStore {
     const rows = await em.execute<{ id: string }[]>('update sessions set revoked_at = now(), revoked_reason = ? where id = ? and revoked_at is null returning id', [reason, sessionId]);
     return rows.length > 0;
   }
+
+  /** Ends every live session of the user but `keep` (the one changing the password); returns the ids ended. */
+  async revokeAllBut(em: EntityManager, userId: string, keep: string | null, reason: string): Promise<string[]> {
+    const rows = await em.execute<{ id: string }[]>(
+      'update sessions set revoked_at = now(), revoked_reason = ? where user_id = ? and revoked_at is null and id is distinct from ? returning id',
+      [reason, userId, keep],
+    );
+    return rows.map((row) => row.id);
+  }
 }

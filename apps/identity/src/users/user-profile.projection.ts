@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { IdentityEvent, UserProfile } from '@lv/contracts';
+import { DEFAULT_NOTIFICATION_PREFERENCES, type AdminOverview, type IdentityEvent, type NotificationPreferencesView, type UserProfile } from '@lv/contracts';
 import type { Projection, StoredEvent } from '@lv/platform/event-store';
 
 type Event = StoredEvent<IdentityEvent>;
@@ -7,7 +7,7 @@ type Event = StoredEvent<IdentityEvent>;
 /** user_profiles: one row per user, kept in step with the user stream inside each append. */
 export const userProfileProjection: Projection = {
   name: 'user_profiles',
-  handles: ['UserRegistered', 'ProfileUpdated', 'SubscriptionTierChanged', 'AdminGranted', 'AdminRevoked'],
+  handles: ['UserRegistered', 'ProfileUpdated', 'SubscriptionTierChanged', 'AdminGranted', 'AdminRevoked', 'EmailChanged', 'NotificationPreferencesChanged'],
 
   async apply(em, events) {
     for (const event of events as Event[]) {
@@ -31,6 +31,19 @@ export const userProfileProjection: Projection = {
         case 'AdminRevoked':
           await em.execute('update user_profiles set ai_admin = ? where id = ?', [event.type === 'AdminGranted', event.data.userId]);
           break;
+        case 'EmailChanged':
+          await em.execute('update user_profiles set email = ? where id = ?', [event.data.email, event.data.userId]);
+          break;
+        case 'NotificationPreferencesChanged': {
+          const { emailNotifications, accessRequests, systemUpdates, marketingEmails } = event.data.preferences;
+          await em.execute(
+            `insert into notification_preferences (user_id, email_notifications, access_requests, system_updates, marketing_emails, updated_at) values (?, ?, ?, ?, ?, ?)
+              on conflict (user_id) do update set email_notifications = excluded.email_notifications, access_requests = excluded.access_requests,
+                system_updates = excluded.system_updates, marketing_emails = excluded.marketing_emails, updated_at = excluded.updated_at`,
+            [event.data.userId, emailNotifications, accessRequests, systemUpdates, marketingEmails, event.occurredAt],
+          );
+          break;
+        }
         default:
           break;
       }
@@ -39,6 +52,7 @@ export const userProfileProjection: Projection = {
 
   async reset(em) {
     await em.execute('delete from user_profiles');
+    await em.execute('delete from notification_preferences');
   },
 };
 
@@ -62,4 +76,36 @@ export async function findProfileById(em: EntityManager, userId: string): Promis
 export async function findProfileByEmail(em: EntityManager, email: string): Promise<UserProfile | null> {
   const [row] = await em.execute<ProfileRow[]>('select * from user_profiles where email = ?', [email]);
   return row ? toProfile(row) : null;
+}
+
+export async function findNotificationPreferences(em: EntityManager, userId: string): Promise<NotificationPreferencesView> {
+  const [row] = await em.execute<{ email_notifications: boolean; access_requests: boolean; system_updates: boolean; marketing_emails: boolean; updated_at: Date | string }[]>(
+    'select email_notifications, access_requests, system_updates, marketing_emails, updated_at from notification_preferences where user_id = ?', [userId]);
+  if (!row) return { ...DEFAULT_NOTIFICATION_PREFERENCES, updated_at: null };
+  return {
+    emailNotifications: row.email_notifications, accessRequests: row.access_requests, systemUpdates: row.system_updates, marketingEmails: row.marketing_emails,
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** `like` pattern of a literal piece of text: its %, _ and \ match themselves. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The admin dashboard's figures. Counters are over every account; the list is newest first and, with
+ * a search, only the accounts whose e-mail or full name contains it, ignoring case (spec 02, section 5).
+ */
+export async function adminOverview(em: EntityManager, search: string | undefined, limit: number): Promise<AdminOverview> {
+  const [counts] = await em.execute<{ total: number; pro: number; admins: number; free: number }[]>(
+    `select count(*)::int as total,
+            count(*) filter (where subscription_tier = 'pro')::int as pro,
+            count(*) filter (where ai_admin)::int as admins,
+            count(*) filter (where subscription_tier is null or subscription_tier in ('', 'none'))::int as free
+       from user_profiles`);
+  const where = search ? `where email ilike ? or full_name ilike ?` : '';
+  const params = search ? [containing(search), containing(search)] : [];
+  const rows = await em.execute<ProfileRow[]>(`select * from user_profiles ${where} order by created_at desc, id desc limit ?`, [...params, limit + 1]);
+  const signups = await em.execute<{ day: string; count: number }[]>(
+    `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as count from user_profiles group by 1 order by 1`);
+  return { counts: counts!, users: rows.slice(0, limit).map(toProfile), truncated: rows.length > limit, signupsByDay: signups };
 }

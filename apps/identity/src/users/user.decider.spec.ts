@@ -50,4 +50,38 @@ describe('user decider', () => {
     it('does nothing when already in that state', () =>
       spec.given([registered]).when({ type: 'SetAdmin', userId, admin: false }).then([]));
   });
+
+  describe('ChangeEmail', () => {
+    it('records the new address, lower-cased, with the one it replaces', () =>
+      spec.given([registered]).when({ type: 'ChangeEmail', userId, email: ' Dad.New@Example.com ' })
+        .then([{ type: 'EmailChanged', data: { userId, email: 'dad.new@example.com', previousEmail: 'dad@example.com' } }]));
+    it('emits nothing for the same address', () =>
+      spec.given([registered]).when({ type: 'ChangeEmail', userId, email: 'DAD@example.com' }).then([]));
+    it('refuses an address that is not one', () =>
+      spec.given([registered]).when({ type: 'ChangeEmail', userId, email: 'dad@' }).thenThrows('VALIDATION_FAILED'));
+    it('follows the latest address', () =>
+      spec.given([registered, { type: 'EmailChanged', data: { userId, email: 'b@example.com', previousEmail: 'dad@example.com' } }])
+        .when({ type: 'ChangeEmail', userId, email: 'dad@example.com' })
+        .then([{ type: 'EmailChanged', data: { userId, email: 'dad@example.com', previousEmail: 'b@example.com' } }]));
+  });
+
+  describe('RecordPasswordChange', () => {
+    it('records when, never the password', () =>
+      spec.given([registered]).when({ type: 'RecordPasswordChange', userId, now: '2026-11-26T10:00:00.000Z' })
+        .then([{ type: 'PasswordChanged', data: { userId, changedAt: '2026-11-26T10:00:00.000Z' } }]));
+    it('needs a registered user', () =>
+      spec.given([]).when({ type: 'RecordPasswordChange', userId, now: 'x' }).thenThrows('NOT_FOUND'));
+  });
+
+  describe('SetNotificationPreferences', () => {
+    const preferences = { emailNotifications: false, accessRequests: true, systemUpdates: true, marketingEmails: false };
+    it('starts from the spec defaults: saving them changes nothing', () =>
+      spec.given([registered]).when({ type: 'SetNotificationPreferences', userId, preferences: { emailNotifications: true, accessRequests: true, systemUpdates: false, marketingEmails: false } }).then([]));
+    it('records all four switches when one changes', () =>
+      spec.given([registered]).when({ type: 'SetNotificationPreferences', userId, preferences })
+        .then([{ type: 'NotificationPreferencesChanged', data: { userId, preferences } }]));
+    it('keeps only the four switches', () =>
+      spec.given([registered]).when({ type: 'SetNotificationPreferences', userId, preferences: { ...preferences, sms: true } as never })
+        .then([{ type: 'NotificationPreferencesChanged', data: { userId, preferences } }]));
+  });
 });

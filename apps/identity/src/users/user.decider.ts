@@ -1,4 +1,4 @@
-import type { IdentityEvent, SubscriptionTier } from '@lv/contracts';
+import { DEFAULT_NOTIFICATION_PREFERENCES, normaliseEmail, validateCredentials, type IdentityEvent, type NotificationPreferences, type SubscriptionTier } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
@@ -10,13 +10,18 @@ export interface UserState {
   avatarUrl: string | null;
   tier: SubscriptionTier;
   isAdmin: boolean;
+  notifications: NotificationPreferences;
 }
 
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; email: string; now: string }
   | { type: 'UpdateProfile'; userId: string; fullName?: string | null; avatarUrl?: string | null }
   | { type: 'ChangeSubscriptionTier'; userId: string; tier: SubscriptionTier }
-  | { type: 'SetAdmin'; userId: string; admin: boolean };
+  | { type: 'SetAdmin'; userId: string; admin: boolean }
+  /** The caller proved the current password first (the service checks it; a decider does no I/O). */
+  | { type: 'ChangeEmail'; userId: string; email: string }
+  | { type: 'RecordPasswordChange'; userId: string; now: string }
+  | { type: 'SetNotificationPreferences'; userId: string; preferences: NotificationPreferences };
 
 export const FULL_NAME_MAX = 120;
 
@@ -27,7 +32,7 @@ function requireRegistered(state: UserState): void {
 }
 
 export const userDecider: Decider<UserState, UserCommand, IdentityEvent> = {
-  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false }),
+  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false, notifications: DEFAULT_NOTIFICATION_PREFERENCES }),
 
   decide(command, state) {
     switch (command.type) {
@@ -59,6 +64,27 @@ export const userDecider: Decider<UserState, UserCommand, IdentityEvent> = {
         requireRegistered(state);
         if (command.admin === state.isAdmin) return [];
         return [command.admin ? { type: 'AdminGranted', data: { userId: command.userId } } : { type: 'AdminRevoked', data: { userId: command.userId } }];
+
+      case 'ChangeEmail': {
+        requireRegistered(state);
+        const problem = validateCredentials({ email: command.email, password: 'xxxxxx' })?.email;
+        if (problem) throw validationError({ email: problem }, problem);
+        const email = normaliseEmail(command.email);
+        if (email === state.email) return [];
+        return [{ type: 'EmailChanged', data: { userId: command.userId, email, previousEmail: state.email! } }];
+      }
+
+      case 'RecordPasswordChange':
+        requireRegistered(state);
+        return [{ type: 'PasswordChanged', data: { userId: command.userId, changedAt: command.now } }];
+
+      case 'SetNotificationPreferences': {
+        requireRegistered(state);
+        const { emailNotifications, accessRequests, systemUpdates, marketingEmails } = command.preferences;
+        const preferences = { emailNotifications, accessRequests, systemUpdates, marketingEmails };
+        const same = (Object.keys(preferences) as (keyof NotificationPreferences)[]).every((key) => preferences[key] === state.notifications[key]);
+        return same ? [] : [{ type: 'NotificationPreferencesChanged', data: { userId: command.userId, preferences } }];
+      }
     }
   },
 
@@ -80,6 +106,10 @@ export const userDecider: Decider<UserState, UserCommand, IdentityEvent> = {
         return { ...state, isAdmin: false };
       case 'PasswordChanged':
         return state;
+      case 'EmailChanged':
+        return { ...state, email: event.data.email };
+      case 'NotificationPreferencesChanged':
+        return { ...state, notifications: event.data.preferences };
     }
   },
 };

@@ -131,3 +131,19 @@ export async function findRecordingTitles(em: EntityManager, userId: string, ids
   );
   return Object.fromEntries(rows.map((r) => [r.id, r.title]));
 }
+
+/** One page of every item of the owner's (all collections), oldest first, after the keyset cursor `created_at|id`. */
+export async function listForExport(em: EntityManager, userId: string, after: { createdAt: string; id: string } | null, limit: number): Promise<RecordingRow[]> {
+  const keyset = after ? 'and (created_at, id) > (?::timestamptz, ?::uuid)' : '';
+  return em.execute<RecordingRow[]>(
+    `select ${COLUMNS} from recordings where user_id = ? ${keyset} order by created_at, id limit ?`,
+    [userId, ...(after ? [after.createdAt, after.id] : []), limit],
+  );
+}
+
+/** Bytes kept per UTC day they were saved, over every vault (what is deleted is no longer kept). */
+export async function storageByDay(em: EntityManager): Promise<{ day: string; bytes: number; items: number }[]> {
+  const rows = await em.execute<{ day: string; bytes: string; items: number }[]>(
+    `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, sum(size)::text as bytes, count(*)::int as items from recordings group by 1 order by 1`);
+  return rows.map((row) => ({ day: row.day, bytes: Number(row.bytes), items: row.items }));
+}

@@ -144,14 +144,14 @@ describe('session guard', () => {
   });
 
   it('protects not-yet-built routes, then shows the not-found screen', async () => {
-    const { router } = renderApp('/settings');
+    const { router } = renderApp('/checkout');
     await screen.findByRole('heading', { name: 'Your legacy begins here.' });
     expect(router.state.location.pathname).toBe('/auth');
   });
 
   it('says a linked screen that is not built yet is coming, never "Page not found"', async () => {
-    renderApp('/settings', sam);
-    await screen.findByRole('heading', { level: 1, name: 'Settings' });
+    renderApp('/checkout', sam);
+    await screen.findByRole('heading', { level: 1, name: 'Checkout' });
     expect(screen.getByText('Coming soon')).toBeTruthy();
     expect(screen.queryByText('404')).toBeNull();
     expect(screen.getByRole('link', { name: 'Back to your vault' }).getAttribute('href')).toBe('/vault');
@@ -181,9 +181,9 @@ describe('session guard', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it('lets admins reach /admin (not-found until the dashboard lands)', async () => {
+  it('lets admins reach /admin', async () => {
     const { router } = renderApp('/admin', { ...sam, ai_admin: true });
-    await screen.findByRole('heading', { name: 'Page not found' });
+    await screen.findByRole('heading', { level: 1, name: 'Admin Dashboard' });
     expect(router.state.location.pathname).toBe('/admin');
   });
 

@@ -25,6 +25,8 @@ describe('classifyPath', () => {
     ['/access/anything/deep', 'public'],
     ['/redeem', 'public'],
     ['/redeem/timeline', 'public'],
+    ['/privacy', 'public'],
+    ['/settings', 'protected'],
     ['/auth', 'auth'],
     ['/login', 'auth'],
     ['/login-signup', 'auth'],

@@ -39,6 +39,9 @@ const CheckoutPage = page(() => import('../pages/billing/CheckoutPages.js'), 'Ch
 const LocalCheckoutPage = page(() => import('../pages/billing/CheckoutPages.js'), 'LocalCheckoutPage');
 const CheckoutSuccessPage = page(() => import('../pages/billing/CheckoutPages.js'), 'CheckoutSuccessPage');
 const CheckoutCancelledPage = page(() => import('../pages/billing/CheckoutPages.js'), 'CheckoutCancelledPage');
+const SettingsPage = page(() => import('../pages/settings/SettingsPage.js'), 'SettingsPage');
+const PrivacyPage = page(() => import('../pages/privacy/PrivacyPage.js'), 'PrivacyPage');
+const AdminDashboardPage = page(() => import('../pages/admin/AdminDashboardPage.js'), 'AdminDashboardPage');
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
@@ -82,6 +85,8 @@ export const routes: RouteObject[] = [
           { path: 'checkout/local', element: <LocalCheckoutPage /> },
           { path: 'checkout/success', element: <CheckoutSuccessPage /> },
           { path: 'checkout/cancel', element: <CheckoutCancelledPage /> },
+          { path: 'settings', element: <SettingsPage /> },
+          { path: 'privacy', element: <PrivacyPage /> },
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },
@@ -92,8 +97,15 @@ export const routes: RouteObject[] = [
           { path: 'redeem/timeline', element: <RedeemTimelinePage /> },
           ...COMING_SCREENS.map((screen) => ({ path: screen.path, element: <ComingSoonPage screen={screen} /> })),
           {
-            // Admin only (non-admins go to / with "Access denied"). The admin dashboard arrives with
-            // its own issue; until then an admin sees the not-found screen here.
+            // Admin only (non-admins go to / with "Access denied"); the services refuse them too.
+            path: 'admin',
+            element: (
+              <RequireAdmin>
+                <AdminDashboardPage />
+              </RequireAdmin>
+            ),
+          },
+          {
             path: 'admin/*',
             element: (
               <RequireAdmin>

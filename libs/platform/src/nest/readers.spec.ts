@@ -22,6 +22,15 @@ describe('reader declarations', () => {
     expect(callerMayUse(read, operator)).toBe(false);
   });
 
+  it("admits only a user whose token carries the admin claim to an admin read", () => {
+    const adminRead: RpcAccess = { access: 'read', readers: ['admin'] };
+    expect(callerMayUse(adminRead, { ...owner, isAdmin: true })).toBe(true);
+    expect(callerMayUse(adminRead, owner)).toBe(false);
+    // The ops CLI's token says admin too, but it is no person: an admin read names 'operator' to admit it.
+    expect(callerMayUse(adminRead, operator)).toBe(false);
+    expect(callerMayUse(adminRead, viewer(['letters', 'timeline', 'who-i-am', 'court-journal', 'if-im-not-there']))).toBe(false);
+  });
+
   it('never admits a viewer to a write, even one declared by a cast', () => {
     const forged = { access: 'write', writers: ['owner', { kind: 'viewer', scope: 'letters' }] } as unknown as RpcAccess;
     expect(callerMayUse(forged, viewer(['letters']))).toBe(false);

@@ -8,8 +8,11 @@ export interface ViewerReader {
   scope: ViewerScope;
 }
 
-/** Who may call a read: the vault's owner, an operator, or a viewer with a scope. */
-export type Reader = 'owner' | 'operator' | ViewerReader;
+/**
+ * Who may call a read: the vault's owner, an operator, a viewer with a scope, or an admin (a signed-in
+ * user whose token carries the admin claim: the admin dashboard's reads across every account).
+ */
+export type Reader = 'owner' | 'operator' | 'admin' | ViewerReader;
 /** Who may call a write: never a viewer (a viewer reads a vault on the owner's behalf, it changes nothing). */
 export type Writer = 'owner' | 'operator';
 
@@ -56,6 +59,7 @@ export function callerMayUse(access: RpcAccess, caller: Caller): boolean {
       return access.readers.some((reader) => {
         if (reader === 'owner') return caller.kind === 'user';
         if (reader === 'operator') return caller.kind === 'operator';
+        if (reader === 'admin') return caller.kind === 'user' && caller.isAdmin;
         return caller.kind === 'viewer' && caller.scopes.includes(reader.scope);
       });
   }

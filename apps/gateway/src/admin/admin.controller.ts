@@ -1,0 +1,39 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { adminUsersQuerySchema, IdentityRpc, VaultMediaRpc, type AdminOverview, type StorageByDay } from '@lv/contracts';
+import type { UserCaller } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { RpcClient, type CallContext } from '@lv/platform/nest';
+import { AdminOverviewDto, ErrorBodyDto, StorageByDayDto } from '../http/api-models.js';
+import { parseBody } from '../http/body.js';
+import { CallCtx, CurrentCaller } from '../http/request-context.js';
+import { RPC_CLIENT } from '../infra/tokens.js';
+
+/**
+ * The admin dashboard (/admin). The gateway turns away a token without the admin claim; identity and
+ * vault-media check the caller again themselves (identity against its own record of the flag).
+ */
+@ApiTags('admin')
+@ApiBearerAuth()
+@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
+@ApiResponse({ status: 403, type: ErrorBodyDto, description: '"Access denied": not an admin.' })
+@Controller('admin')
+export class AdminController {
+  constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
+
+  @Get('users')
+  @ApiQuery({ name: 'q', required: false, description: 'A piece of an e-mail or a full name, any case.' })
+  @ApiOkResponse({ type: AdminOverviewDto, description: 'Counters over every account, the users (newest first, at most 500) and sign-ups per day.' })
+  async users(@Query() query: Record<string, unknown>, @CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<AdminOverview> {
+    if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
+    const { q } = parseBody(adminUsersQuerySchema, query);
+    return this.rpc.call(IdentityRpc.adminOverview, q ? { q } : {}, call);
+  }
+
+  @Get('storage')
+  @ApiOkResponse({ type: StorageByDayDto, description: 'Bytes kept in vault-media per UTC day they were saved, with the running total.' })
+  async storage(@CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<StorageByDay> {
+    if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
+    return this.rpc.call(VaultMediaRpc.adminStorageByDay, {}, call);
+  }
+}

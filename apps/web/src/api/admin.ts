@@ -1,0 +1,37 @@
+import type { AdminOverview, StorageByDay } from '@lv/contracts';
+import { api } from './api.js';
+
+export const adminKeys = {
+  users: (search: string) => ['admin', 'users', search] as const,
+  storage: ['admin', 'storage'] as const,
+};
+
+export const QUEUE_DASHBOARD_PATH = '/api/admin/queues';
+
+/** Counters over every account, the users whose e-mail or name contains `search` (any case), sign-ups per day. */
+export function fetchAdminOverview(search: string, signal?: AbortSignal): Promise<AdminOverview> {
+  const query = search.trim() ? `?q=${encodeURIComponent(search.trim())}` : '';
+  return api.get<AdminOverview>(`/api/admin/users${query}`, { signal });
+}
+
+export function fetchStorageByDay(signal?: AbortSignal): Promise<StorageByDay> {
+  return api.get<StorageByDay>('/api/admin/storage', { signal });
+}
+
+/** The queue dashboard is a page of its own: the gateway first sets its short-lived admin cookie. */
+export async function openQueueDashboard(): Promise<void> {
+  // Opened inside the click (a window opened after an await is a blocked pop-up), pointed once the cookie is set.
+  const tab = window.open('about:blank', '_blank');
+  try {
+    await api.request<void>('/api/admin/queue-session', { method: 'POST' });
+  } catch (error) {
+    tab?.close();
+    throw error;
+  }
+  if (!tab) {
+    window.location.assign(QUEUE_DASHBOARD_PATH);
+    return;
+  }
+  tab.opener = null;
+  tab.location.href = QUEUE_DASHBOARD_PATH;
+}

@@ -1,0 +1,48 @@
+import type {
+  ChangeEmailRequest, ChangePasswordReply, ChangePasswordRequest, NotificationPreferences, NotificationPreferencesView, UpdateProfileRequest, UserProfile,
+} from '@lv/contracts';
+import { api } from './api.js';
+
+export const settingsKeys = { notifications: ['settings', 'notifications'] as const };
+
+export const EXPORT_DOWNLOAD_PATH = '/api/me/export';
+
+export function updateName(fullName: string): Promise<UserProfile> {
+  const body: UpdateProfileRequest = { full_name: fullName };
+  return api.request<UserProfile>('/api/me', { method: 'PATCH', body });
+}
+
+export function changeEmail(body: ChangeEmailRequest): Promise<UserProfile> {
+  return api.request<UserProfile>('/api/me/email', { method: 'PUT', body });
+}
+
+/** Every other session of the account ends; this tab stays signed in. */
+export function changePassword(body: ChangePasswordRequest): Promise<ChangePasswordReply> {
+  return api.request<ChangePasswordReply>('/api/me/password', { method: 'PUT', body });
+}
+
+export function fetchNotificationPreferences(signal?: AbortSignal): Promise<NotificationPreferencesView> {
+  return api.get<NotificationPreferencesView>('/api/me/notifications', { signal });
+}
+
+export function saveNotificationPreferences(preferences: NotificationPreferences): Promise<NotificationPreferencesView> {
+  return api.request<NotificationPreferencesView>('/api/me/notifications', { method: 'PUT', body: preferences });
+}
+
+/**
+ * Starts "Export Vault Data": the gateway sets a short-lived cookie for the download (a navigation
+ * carries no Bearer header), then the browser saves the ZIP as it streams, never holding it in memory.
+ */
+export async function downloadVaultExport(start: (href: string) => void = clickDownload): Promise<void> {
+  await api.request<void>('/api/me/export/session', { method: 'POST' });
+  start(EXPORT_DOWNLOAD_PATH);
+}
+
+function clickDownload(href: string): void {
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = '';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}

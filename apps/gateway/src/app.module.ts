@@ -24,6 +24,7 @@ import { IfImNotThereController } from './if-im-not-there/if-im-not-there.contro
 import { VaultStatsController } from './vault/vault-stats.controller.js';
 import { VaultStatsService } from './vault/vault-stats.service.js';
 import { ViewController } from './view/view.controller.js';
+import { CommunityController, MusicPlaybackController } from './community/community.controller.js';
 
 const CONNECTIONS = Symbol('CONNECTIONS');
 
@@ -59,7 +60,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, CommunityController, MusicPlaybackController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },

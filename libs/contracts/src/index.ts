@@ -26,3 +26,5 @@ export * from './validation.js';
 export * from './text.schemas.js';
 export * from './storage.js';
 export * from './queues.js';
+export * from './community.js';
+export * from './community.schemas.js';

@@ -1,4 +1,5 @@
 import { AccessKeysRpc, IdentityRpc, isSubscriptionTier, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
+import { musicCommands, type ByteSender } from './music-commands.js';
 
 /** What a command needs from the outside world: one RPC call with the operator's token. */
 export type OperatorCall = <D extends RpcDeclaration>(declaration: D, payload: PayloadInput<D>) => Promise<ReplyOf<D>>;
@@ -6,10 +7,13 @@ export type OperatorCall = <D extends RpcDeclaration>(declaration: D, payload: P
 export interface CommandSpec {
   usage: string;
   summary: string;
-  run(args: string[], call: OperatorCall): Promise<unknown>;
+  /** `bytes` is for the few commands that send a file to a service's byte listener (music:add). */
+  run(args: string[], call: OperatorCall, bytes?: ByteSender): Promise<unknown>;
 }
 
-export class UsageError extends Error {}
+import { UsageError } from './usage-error.js';
+
+export { UsageError };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -86,6 +90,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       return call(rebuildRpc(service as ServiceName), {});
     },
   },
+  ...musicCommands,
 };
 
 export function helpText(): string {

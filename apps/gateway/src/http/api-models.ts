@@ -11,6 +11,9 @@ import {
   playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, retitleBodySchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
 } from '@lv/contracts';
+import {
+  communityPostSchema, communityStorySchema, deletePostReplySchema, likePostBodySchema, musicTrackSchema, publishPostBodySchema, storyReceiptSchema, submitStoryBodySchema,
+} from '@lv/contracts';
 
 // Names for the OpenAPI document. Swagger's decorators (@ApiBody, @ApiOkResponse) name a body or a
 // reply by a class; these classes are only that name. Their shape is the contracts' zod schema, which
@@ -75,6 +78,14 @@ export class ViewSessionSecretDto {}
 export class OpenedViewSessionDto {}
 export class ViewerTokenGrantDto {}
 export class ViewerEntryDto {}
+export class MusicTrackDto {}
+export class CommunityPostDto {}
+export class PublishPostDto {}
+export class LikePostDto {}
+export class DeletePostReplyDto {}
+export class SubmitStoryDto {}
+export class StoryReceiptDto {}
+export class CommunityStoryDto {}
 
 /** One of the name classes above. */
 type DtoClass = new () => object;
@@ -142,4 +153,12 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [OpenedViewSessionDto, { schema: openedViewSessionSchema, io: 'output' }],
   [ViewerTokenGrantDto, { schema: viewerTokenGrantSchema, io: 'output' }],
   [ViewerEntryDto, { schema: viewerEntrySchema, io: 'output' }],
+  [MusicTrackDto, { schema: musicTrackSchema, io: 'output' }],
+  [CommunityPostDto, { schema: communityPostSchema, io: 'output' }],
+  [PublishPostDto, { schema: publishPostBodySchema, io: 'input' }],
+  [LikePostDto, { schema: likePostBodySchema, io: 'input' }],
+  [DeletePostReplyDto, { schema: deletePostReplySchema, io: 'output' }],
+  [SubmitStoryDto, { schema: submitStoryBodySchema, io: 'input' }],
+  [StoryReceiptDto, { schema: storyReceiptSchema, io: 'output' }],
+  [CommunityStoryDto, { schema: communityStorySchema, io: 'output' }],
 ]);

@@ -12,8 +12,6 @@ export interface ComingScreen {
 }
 
 export const COMING_SCREENS: readonly ComingScreen[] = [
-  { path: 'parent-community', title: 'Parent Community', promise: 'A circle of parents in the same place as you, to share and be heard.' },
-  { path: 'community', title: 'Parent Community', promise: 'A circle of parents in the same place as you, to share and be heard.' },
   { path: 'settings', title: 'Settings', promise: 'Your account, your plan and how Legacy Vault reaches you.' },
   { path: 'checkout', title: 'Checkout', promise: 'Choose a plan and pay for it securely, by card.' },
   { path: 'pricing', title: 'Plans', promise: 'The Essentials, Pro and Legacy plans, and what each keeps for your children.' },

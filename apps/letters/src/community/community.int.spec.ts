@@ -34,7 +34,7 @@ describe('Parent Circle community (letters service over NATS)', () => {
   const mum = randomUUID();
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, accessToken?: string) => rpc.callUnchecked(declaration, payload, { accessToken, meta: { requestId: 'community-spec' } });
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
-  const publish = (accessToken: string, content: string, author_name: string | null = null, id = randomUUID()) =>
+  const publish = (accessToken: string, content: string, author_name: string | null = null, id: string = randomUUID()) =>
     call(LettersRpc.communityPublish, { id, content, author_name }, accessToken) as Promise<CommunityPost>;
   const sql = <T>(text: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(text, params);
 

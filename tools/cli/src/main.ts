@@ -11,6 +11,7 @@ import { DomainError } from '@lv/platform/errors';
 import { RpcClient } from '@lv/platform/nest';
 import { COMMANDS, helpText, UsageError } from './commands.js';
 import type { ByteSender } from './music-commands.js';
+import { CommandError } from './usage-error.js';
 
 /** NATS_URL, else the NATS of the stack running from this checkout (it may be a private instance). */
 function natsUrl(): string {
@@ -102,6 +103,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) console.error(`${error.message}\nUsage: npm run vault -- ${command.usage}`);
     else if (error instanceof DomainError) console.error(`${error.code}: ${error.message}`);
+    else if (error instanceof CommandError) console.error(error.message);
     else throw error;
     return 1;
   } finally {

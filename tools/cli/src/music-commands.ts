@@ -1,6 +1,6 @@
 import { VaultMediaRpc, type MusicTrack } from '@lv/contracts';
 import type { CommandSpec } from './commands.js';
-import { UsageError } from './usage-error.js';
+import { CommandError, UsageError } from './usage-error.js';
 
 /** A file as the CLI reads it: its size and SHA-256 (read once before sending, so the service can check them). */
 export interface FileFacts {
@@ -47,7 +47,7 @@ export const musicCommands: Record<string, CommandSpec> = {
       const answer = await bytes.put('vault-media', ticket.uploadPath, file, ticket.contentType);
       if (answer.status !== 201) {
         const error = answer.body as { code?: string; message?: string } | undefined;
-        throw new Error(`vault-media refused the file (${answer.status}${error?.code ? ` ${error.code}` : ''}): ${error?.message ?? 'no reason given'}`);
+        throw new CommandError(`vault-media refused the file (${answer.status}${error?.code ? ` ${error.code}` : ''}): ${error?.message ?? 'no reason given'}`);
       }
       return answer.body as MusicTrack;
     },

@@ -16,6 +16,8 @@ export interface StackInfo {
   url: string;
   stackId: string;
   dir: string;
+  /** vault-media's byte listener (where music:add sends its file), when the stack recorded it. */
+  mediaUrl?: string;
 }
 
 /** The stack under test: the `.data/<dir>/stack.json` that tools/dev/stack.mjs wrote for BASE_URL. */
@@ -24,8 +26,8 @@ export function stackUnderTest(): StackInfo {
   const candidates = [join(dataDir, 'stack.json'), ...readdirSync(dataDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dataDir, e.name, 'stack.json'))];
   for (const file of candidates) {
     if (!existsSync(file)) continue;
-    const info = JSON.parse(readFileSync(file, 'utf8')) as { url: string; stackId?: string };
-    if (new URL(info.url).origin === new URL(BASE_URL).origin) return { url: info.url, stackId: info.stackId ?? '', dir: dirname(file) };
+    const info = JSON.parse(readFileSync(file, 'utf8')) as { url: string; stackId?: string; mediaUrl?: string };
+    if (new URL(info.url).origin === new URL(BASE_URL).origin) return { url: info.url, stackId: info.stackId ?? '', dir: dirname(file), mediaUrl: info.mediaUrl };
   }
   throw new Error(`no .data/**/stack.json describes ${BASE_URL}: start the stack with tools/dev/stack.mjs (npm start or npm test)`);
 }
@@ -47,7 +49,10 @@ export function runOperatorCommand(...args: string[]): string {
   const stack = stackUnderTest();
   return execFileSync(process.execPath, [join(repoRoot, 'tools', 'cli', 'dist', 'main.js'), ...args], {
     cwd: repoRoot,
-    env: { ...process.env, STACK_ID: stack.stackId, JWT_PRIVATE_KEY: join(stack.dir, 'keys', 'jwt-private.pem'), NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' },
+    env: {
+      ...process.env, STACK_ID: stack.stackId, JWT_PRIVATE_KEY: join(stack.dir, 'keys', 'jwt-private.pem'), NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      ...(stack.mediaUrl ? { VAULT_MEDIA_URL: stack.mediaUrl } : {}),
+    },
     stdio: 'pipe',
     timeout: 20_000,
   }).toString();

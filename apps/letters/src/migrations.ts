@@ -109,6 +109,9 @@ class PortraitTables20261125 extends Migration {
  * - community_posts: live posts (a deleted post's row goes); author_id never leaves the service.
  * - community_post_likes: who liked what, one row per member and post.
  * - community_stories: stories kept for moderation (admins read them).
+ * - community_post_keys, community_story_keys: one AES-256 data key per post and per story; the words in
+ *   the events are sealed with it, and a post's key is deleted with the post (crypto-shredding). Back them
+ *   up like letter_keys.
  */
 class CommunityTables20261126 extends Migration {
   override up(): void {
@@ -136,10 +139,12 @@ class CommunityTables20261126 extends Migration {
         story text not null,
         submitted_at timestamptz not null
       )`);
+    this.addSql(`create table community_post_keys (post_id uuid primary key, data_key text not null, created_at timestamptz not null default now())`);
+    this.addSql(`create table community_story_keys (story_id uuid primary key, data_key text not null, created_at timestamptz not null default now())`);
   }
 
   override down(): void {
-    this.addSql('drop table if exists community_stories, community_post_likes, community_posts');
+    this.addSql('drop table if exists community_story_keys, community_post_keys, community_stories, community_post_likes, community_posts');
   }
 }
 

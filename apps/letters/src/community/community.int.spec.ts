@@ -105,14 +105,21 @@ describe('Parent Circle community (letters service over NATS)', () => {
     expect(await codeOf(call(LettersRpc.communityLike, { id: randomUUID(), liked: true }, token(mum, 'pro')))).toBe('NOT_FOUND');
   });
 
-  it('lets only the author delete his post: another member, even an admin, cannot', async () => {
-    const post = await publish(token(dad, 'pro'), 'Mine to keep or remove');
+  it('lets only the author delete his post: another member, even an admin, cannot; its words are sealed, then shredded', async () => {
+    const word = `secret${randomBytes(6).toString('hex')}`;
+    const post = await publish(token(dad, 'pro'), `Mine to keep or remove ${word}`, `Sam ${word}`);
+    // Sealed at rest: neither the words nor the name are in the events in the clear.
+    expect(await sql('select 1 from events where data::text like ?', [`%${word}%`])).toEqual([]);
+    expect(await sql('select 1 from community_post_keys where post_id = ?', [post.id])).toHaveLength(1);
     await call(LettersRpc.communityLike, { id: post.id, liked: true }, token(mum, 'pro'));
     await expect(call(LettersRpc.communityDelete, { id: post.id }, token(mum, 'legacy'))).rejects.toMatchObject({ code: 'FORBIDDEN', message: CommunityMessages.notAuthor });
     expect(await codeOf(call(LettersRpc.communityDelete, { id: post.id }, token(mum, 'none', true)))).toBe('FORBIDDEN');
     expect(await call(LettersRpc.communityDelete, { id: post.id }, token(dad, 'pro'))).toEqual({ id: post.id, deleted: true });
     expect(((await call(LettersRpc.communityPosts, {}, token(mum, 'pro'))) as CommunityPost[]).map((p) => p.id)).not.toContain(post.id);
     expect(await sql('select 1 from community_post_likes where post_id = ?', [post.id])).toEqual([]);
+    // Shredded: the post's key is gone, so no copy of its words can be opened again, and nothing holds them in the clear.
+    expect(await sql('select 1 from community_post_keys where post_id = ?', [post.id])).toEqual([]);
+    for (const table of ['community_posts', 'community_post_likes', 'community_stories']) expect(await sql(`select 1 from ${table} where ${table}::text like ?`, [`%${word}%`])).toEqual([]);
     expect(await codeOf(call(LettersRpc.communityLike, { id: post.id, liked: true }, token(mum, 'pro')))).toBe('NOT_FOUND');
   });
 
@@ -121,6 +128,7 @@ describe('Parent Circle community (letters service over NATS)', () => {
     const id = randomUUID();
     await expect(call(LettersRpc.communitySubmitStory, { id: randomUUID(), story: '  ', author_name: null }, token(dad, 'pro'))).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: 'Please enter your story' });
     const receipt = await call(LettersRpc.communitySubmitStory, { id, story: words, author_name: 'Sam Carter' }, token(dad, 'pro'));
+    expect(await sql('select 1 from events where data::text like ?', [`%${words}%`])).toEqual([]);
     expect(receipt).toMatchObject({ id });
     expect(await call(LettersRpc.communitySubmitStory, { id, story: words, author_name: 'Sam Carter' }, token(dad, 'pro'))).toEqual(receipt);
     await expect(call(LettersRpc.communityStories, {}, token(dad, 'legacy'))).rejects.toMatchObject({ code: 'FORBIDDEN', message: CommunityMessages.adminsOnly });

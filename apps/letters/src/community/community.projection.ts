@@ -18,6 +18,8 @@ export const communityPostsProjection: Projection = {
       switch (event.type) {
         case 'PostPublished': {
           const d = event.data;
+          // A deleted post's words are shredded: a rebuild finds no words, and its PostDeleted follows.
+          if (d.content === null) break;
           await em.execute('insert into community_posts (id, author_id, author_name, content, created_at) values (?, ?, ?, ?, ?) on conflict (id) do nothing', [d.postId, d.authorId, d.authorName, d.content, d.publishedAt]);
           break;
         }
@@ -47,6 +49,7 @@ export const communityStoriesProjection: Projection = {
 
   async apply(em, events) {
     for (const { data } of events as StoredEvent<StoryEvent>[]) {
+      if (data.story === null) continue;
       await em.execute('insert into community_stories (id, author_id, author_name, story, submitted_at) values (?, ?, ?, ?, ?) on conflict (id) do nothing', [data.storyId, data.authorId, data.authorName, data.story, data.submittedAt]);
     }
   },

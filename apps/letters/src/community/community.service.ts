@@ -2,7 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { CommunityMessages, type CommunityPost, type CommunityStory, type RequestMeta, type StoryReceipt } from '@lv/contracts';
 import { ownerOf, requireFeature, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { PostKeys, postSealing, StoryKeys, storySealing } from './community-sealing.js';
 import { communityPostsProjection, communityStoriesProjection, findPosts, findStories, findStorySubmittedAt } from './community.projection.js';
 import { POST_STREAM_TYPE, postDecider, postStreamId, type PostCommand } from './post.decider.js';
 import { STORY_STREAM_TYPE, storyDecider, storyStreamId } from './story.decider.js';
@@ -13,7 +14,12 @@ import { STORY_STREAM_TYPE, storyDecider, storyStreamId } from './story.decider.
  * Legacy) or an admin; anyone else gets the spec's upgrade text. Nothing is published to other services.
  */
 export class CommunityService {
-  readonly store = new EventStore({ publish: () => null, inlineProjections: [communityPostsProjection, communityStoriesProjection] });
+  /** Posts and stories, each stream's words sealed under its own key (a post's shredded when it is deleted). */
+  readonly store = new EventStore({
+    publish: () => null,
+    inlineProjections: [communityPostsProjection, communityStoriesProjection],
+    sealing: new PerStreamSealing([postSealing(new PostKeys()), storySealing(new StoryKeys())]),
+  });
 
   constructor(private readonly orm: MikroORM) {}
 

@@ -6,10 +6,12 @@ import type { Decider } from '@lv/platform/event-store';
  * A Parent Circle discussion post: one stream per post, `community-post-{id}` (the id is the client's,
  * so a retry saves it once). Members publish, like and unlike (once each: liking twice changes
  * nothing), and the author alone deletes it. `authorName` is the name the author chose to show, or
- * null for "A parent". Reads no clock: `now` comes with the command.
+ * null for "A parent". Reads no clock: `now` comes with the command. The words are sealed in the
+ * store under the post's own key, destroyed when the post is deleted (community-sealing.ts): a
+ * deleted post's PostPublished comes back with `content` null.
  */
 export type PostEvent =
-  | { type: 'PostPublished'; data: { postId: string; authorId: string; authorName: string | null; content: string; publishedAt: string } }
+  | { type: 'PostPublished'; data: { postId: string; authorId: string; authorName: string | null; content: string | null; publishedAt: string } }
   | { type: 'PostLiked'; data: { postId: string; memberId: string; likedAt: string } }
   | { type: 'PostUnliked'; data: { postId: string; memberId: string; unlikedAt: string } }
   | { type: 'PostDeleted'; data: { postId: string; authorId: string; deletedAt: string } };

@@ -4,9 +4,10 @@ import type { Decider } from '@lv/platform/event-store';
 
 /**
  * A story sent with "Submit Your Story": one stream per story, `community-story-{id}` (the client's id,
- * so a retry keeps it once). Kept for moderation: admins read it; nothing is shown to members.
+ * so a retry keeps it once). Kept for moderation: admins read it; nothing is shown to members. The
+ * words are sealed under the story's own key (community-sealing.ts); `story` is null only without it.
  */
-export type StoryEvent = { type: 'StorySubmitted'; data: { storyId: string; authorId: string; authorName: string | null; story: string; submittedAt: string } };
+export type StoryEvent = { type: 'StorySubmitted'; data: { storyId: string; authorId: string; authorName: string | null; story: string | null; submittedAt: string } };
 
 export interface StoryState {
   authorId: string | null;

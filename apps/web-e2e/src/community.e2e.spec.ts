@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from './support/test.js';
 import { newCredentials, signedInOnVault } from './support/auth.js';
-import { runOperatorCommand, setTier } from './support/media.js';
+import { runOperatorCommand, setTier, wavTone } from './support/media.js';
 import { expectToast } from './support/ui.js';
 
 // The Parent Circle (/community, /parent-circle, /parent-community; access-family spec, "Parent Circle
@@ -12,25 +12,6 @@ import { expectToast } from './support/ui.js';
 
 const UPGRADE = 'This feature is available to Vault Pro & Legacy members only. Upgrade to unlock.';
 const NO_AUDIO = 'No audio files found in the music library';
-
-/** A real WAV (two seconds of a quiet tone, 8 kHz mono 8-bit): Chromium decodes and plays it. */
-function wav(): Buffer {
-  const samples = Buffer.from(Array.from({ length: 16_000 }, (_, i) => 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / 8000))));
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(8000, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(samples.length, 40);
-  return Buffer.concat([header, samples]);
-}
 
 /** The library as the operators see it (music:list). */
 const libraryTracks = () => JSON.parse(runOperatorCommand('music:list')) as { id: string; fileName: string }[];
@@ -86,7 +67,7 @@ test.describe('Parent Circle community', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lv-music-'));
     try {
       const file = join(dir, 'meditation-evening-calm.wav');
-      writeFileSync(file, wav());
+      writeFileSync(file, wavTone(2));
       const added = JSON.parse(runOperatorCommand('music:add', file)) as { title: string; category: string };
       expect(added).toMatchObject({ title: 'Evening Calm', category: 'meditation' });
       // A file that is not the audio its name says is refused.

@@ -94,3 +94,22 @@ export async function captureUpload(page: Page): Promise<CapturedUpload> {
 export async function readyState(player: Locator): Promise<number> {
   return player.evaluate((el) => (el as unknown as { readyState: number }).readyState);
 }
+
+/** A real WAV that Chromium decodes and plays: `seconds` of a quiet 440 Hz tone, 8 kHz mono 8-bit. */
+export function wavTone(seconds: number): Buffer {
+  const samples = Buffer.from(Array.from({ length: 8000 * seconds }, (_, i) => 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / 8000))));
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]);
+}

@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { services, healthServiceNames, databaseName } from './services.mjs';
+import { services, healthServiceNames, databaseName, mediaHttp } from './services.mjs';
 import { ensureEvidenceKey, ensureJwtKeys } from './keys.mjs';
 import { DEFAULT_S3_ACCESS_KEY, DEFAULT_S3_SECRET_KEY } from './s3-server.mjs';
 import { startSmtpCatcher } from './smtp-catcher.mjs';
@@ -619,7 +619,8 @@ export async function startStack(options = {}) {
     ready = true;
     signal?.removeEventListener('abort', onAbort);
 
-    const info = { url, mailUrl: mail.url, s3Endpoint: s3.endpoint, smtpPort: mail.smtpPort, stackId, dbPrefix, redisUrl, natsUrl, postgresUrl: infra.postgres, privateInfra: provided?.private ?? [], privateInfraPids: provided?.pids ?? {}, s3Pid: s3.pid, pid: process.pid, children: children.map((c) => ({ name: c.name, pid: c.pid })) };
+    // mediaUrl: vault-media's byte listener, where the ops CLI sends music:add's file (tools/cli).
+    const info = { url, mediaUrl: `http://${mediaHttp(ctx).host}:${mediaHttp(ctx).port}`, mailUrl: mail.url, s3Endpoint: s3.endpoint, smtpPort: mail.smtpPort, stackId, dbPrefix, redisUrl, natsUrl, postgresUrl: infra.postgres, privateInfra: provided?.private ?? [], privateInfraPids: provided?.pids ?? {}, s3Pid: s3.pid, pid: process.pid, children: children.map((c) => ({ name: c.name, pid: c.pid })) };
     writeFileSync(join(dataDir, 'stack.json'), JSON.stringify(info, null, 2));
     infoWritten = info;
     cleanups.push(async () => rmSync(join(dataDir, 'stack.json'), { force: true }));

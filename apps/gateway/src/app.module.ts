@@ -29,6 +29,7 @@ import { VaultStatsController } from './vault/vault-stats.controller.js';
 import { VaultStatsService } from './vault/vault-stats.service.js';
 import { ViewController } from './view/view.controller.js';
 import { BillingController, FaqController } from './billing/billing.controller.js';
+import { CommunityController, MusicPlaybackController } from './community/community.controller.js';
 
 const CONNECTIONS = Symbol('CONNECTIONS');
 
@@ -64,7 +65,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, MetricsController, BillingController, FaqController, AdminController, ExportController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, MetricsController, BillingController, FaqController, AdminController, ExportController, CommunityController, MusicPlaybackController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },

@@ -6,6 +6,7 @@ import {
 import type { Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { LettersService } from './letters.service.js';
+import { CommunityService } from './community/community.service.js';
 
 // Payloads are validated by @RpcPayload() with the schemas declared in contracts (LettersRpc): services
 // do not trust their callers. No payload names an owner: the owner is the verified caller.
@@ -13,7 +14,7 @@ import { LettersService } from './letters.service.js';
 /** Letters' request-reply API on NATS. Every handler is guarded unless marked @PublicRpc(). */
 @Controller()
 export class LettersController {
-  constructor(private readonly letters: LettersService) {}
+  constructor(private readonly letters: LettersService, private readonly community: CommunityService) {}
 
   @Readers('owner')
   @RpcHandler(LettersRpc.stats)
@@ -85,7 +86,7 @@ export class LettersController {
   @OperatorOnly()
   @RpcHandler(LettersRpc.rebuildProjections)
   async rebuild(): Promise<RebuildReply> {
-    return { projections: await this.letters.rebuildProjections() };
+    return { projections: [...(await this.letters.rebuildProjections()), ...(await this.community.rebuildProjections())] };
   }
 
   /** The timeline's batch title lookup, with the reader's own token: only the caller's items answer. */

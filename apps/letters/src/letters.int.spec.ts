@@ -481,7 +481,7 @@ describe('letters service over NATS', () => {
     expect(daysBefore.filter((d) => d.owner_id === mum.id)).toHaveLength(1);
     expect(await codeOf(call(LettersRpc.rebuildProjections, {}, newUser()))).toBe('FORBIDDEN');
     const reply = await call(LettersRpc.rebuildProjections, {}, signOperatorToken(signer, 'spec'));
-    expect(reply.projections.map((p) => p.projection)).toEqual(['letters', 'letter_activity_days', 'reflections', 'portraits']);
+    expect(reply.projections.map((p) => p.projection)).toEqual(['letters', 'letter_activity_days', 'reflections', 'portraits', 'community_posts', 'community_stories']);
     expect(await sql('select * from portraits order by user_id')).toEqual(portraitsBefore);
     expect((await call(LettersRpc.portraitGet, {}, mum)).about_me).toBe('Rebuilt from sealed events.');
     expect(await sql('select * from letters order by id')).toEqual(before);

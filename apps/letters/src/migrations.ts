@@ -103,8 +103,54 @@ class PortraitTables20261125 extends Migration {
   }
 }
 
+/**
+ * The Parent Circle's discussion and stories (community/): read models of the `community-post-*` and
+ * `community-story-*` streams, rebuildable from them.
+ * - community_posts: live posts (a deleted post's row goes); author_id never leaves the service.
+ * - community_post_likes: who liked what, one row per member and post.
+ * - community_stories: stories kept for moderation (admins read them).
+ * - community_post_keys, community_story_keys: one AES-256 data key per post and per story; the words in
+ *   the events are sealed with it, and a post's key is deleted with the post (crypto-shredding). Back them
+ *   up like letter_keys.
+ */
+class CommunityTables20261126 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table community_posts (
+        id uuid primary key,
+        author_id uuid not null,
+        author_name text,
+        content text not null,
+        created_at timestamptz not null
+      )`);
+    this.addSql(`create index community_posts_created_idx on community_posts (created_at desc, id desc)`);
+    this.addSql(`
+      create table community_post_likes (
+        post_id uuid not null,
+        member_id uuid not null,
+        liked_at timestamptz not null,
+        primary key (post_id, member_id)
+      )`);
+    this.addSql(`
+      create table community_stories (
+        id uuid primary key,
+        author_id uuid not null,
+        author_name text,
+        story text not null,
+        submitted_at timestamptz not null
+      )`);
+    this.addSql(`create table community_post_keys (post_id uuid primary key, data_key text not null, created_at timestamptz not null default now())`);
+    this.addSql(`create table community_story_keys (story_id uuid primary key, data_key text not null, created_at timestamptz not null default now())`);
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists community_story_keys, community_post_keys, community_stories, community_post_likes, community_posts');
+  }
+}
+
 export const lettersMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'letters-tables-2026-11-22', class: LettersTables20261122 },
   { name: 'letters-reflections-2026-11-23', class: ReflectionTables20261123 },
   { name: 'letters-portraits-2026-11-25', class: PortraitTables20261125 },
+  { name: 'letters-community-2026-11-26', class: CommunityTables20261126 },
 ]);

@@ -61,6 +61,10 @@ describe('letters reader matrix', () => {
     const ownerPortrait = secret('ownerportrait');
     const portrait = { about_me: ownerPortrait, personality_traits: ['Kind'], favorite_music: '', favorite_films: '', core_values: ['honesty'] };
     await rpc.call('rpc.letters.portrait.save', portrait, tokenOf(ownerId));
+    // A story kept for moderation: no member reads it back, not even its author (admins do, in the service).
+    const ownerStory = secret('ownerstory');
+    const proToken = signer.sign({ sub: ownerId, sid: randomUUID(), email: `${ownerId}@example.com`, tier: 'pro', admin: false, kind: 'user' }, 600).token;
+    await rpc.call('rpc.letters.community.submit-story', { id: randomUUID(), story: ownerStory, author_name: null }, proToken);
     // The other owner has a vault of their own, so an empty reply is not what keeps them out.
     await rpc.call('rpc.letters.write', { id: randomUUID(), title: secret('othertitle'), content: 'someone else' }, tokenOf(anotherOwnerId));
 
@@ -72,7 +76,7 @@ describe('letters reader matrix', () => {
       ownerId,
       anotherOwnerId,
       payloads: { 'rpc.letters.get': { id: ownerLetter.id }, 'rpc.letters.portrait.save': { ...portrait, about_me: 'words of whoever saves' } },
-      ownerSecrets: [ownerTitle, ownerThought, ownerPortrait],
+      ownerSecrets: [ownerTitle, ownerThought, ownerPortrait, ownerStory],
       // Not portrait.get: the matrix's own save (as the owner, in no fixed order) replaces the secret portrait.
       ownerReads: ['rpc.letters.list', 'rpc.letters.get', 'rpc.letters.reflection.get'],
     });
@@ -80,8 +84,16 @@ describe('letters reader matrix', () => {
     if (process.env.MATRIX_PRINT) console.log(result.table());
     const subjects = new Set(result.rows.map((row) => row.subject));
     expect([...subjects].sort()).toEqual(expect.arrayContaining(['rpc.letters.list', 'rpc.letters.get', 'rpc.letters.write', 'rpc.letters.delete']));
+    expect([...subjects].filter((s) => s.startsWith('rpc.letters.community.')).sort()).toEqual([
+      'rpc.letters.community.delete', 'rpc.letters.community.like', 'rpc.letters.community.posts', 'rpc.letters.community.publish', 'rpc.letters.community.stories', 'rpc.letters.community.submit-story',
+    ]);
+    // Members on a plan without the community (the matrix's owners are on none) are refused by the service, with the spec's words.
+    expect(result.rows.filter((row) => row.subject === 'rpc.letters.community.posts' && row.caller === 'owner').map((row) => row.outcome)).toEqual(['UPGRADE_REQUIRED']);
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
-    expect(result.unexpectedDenials).toEqual([]);
+    // The one refusal past the guard: stories are for admins, a flag the service checks (not a reader kind).
+    expect(result.unexpectedDenials.map((row) => `${row.subject} ${row.caller} ${row.outcome}`).sort()).toEqual([
+      'rpc.letters.community.stories another owner FORBIDDEN', 'rpc.letters.community.stories owner FORBIDDEN',
+    ]);
     expect(result.leaks).toEqual([]);
     expect(result.blindOwnerReads).toEqual([]);
     expect(result.crashes).toEqual([]);

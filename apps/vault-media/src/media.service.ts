@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
@@ -13,7 +12,7 @@ import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type E
 import type { Logger } from '@lv/platform/logging';
 import type { ObjectStorage } from '@lv/platform/storage';
 import type { MediaLinkSigner } from './playback/media-links.js';
-import { parseRange } from './playback/range.js';
+import { serveObject, type PlaybackResponse } from './playback/serve-object.js';
 import { vaultMediaPublishPolicy } from './recordings/publish-policy.js';
 import { RecordingKeys, recordingSealing } from './recordings/recording-sealing.js';
 import { RECORDING_STREAM_TYPE, recordingDecider, recordingStreamId, type RecordingCommand, type RecordingState } from './recordings/recording.decider.js';
@@ -43,12 +42,7 @@ export interface MediaServiceDeps {
   now?: () => number;
 }
 
-/** What a playback read answers: status, headers and (unless HEAD or an error) the bytes. */
-export interface PlaybackResponse {
-  status: 200 | 206 | 416;
-  headers: Record<string, string>;
-  body: Readable | null;
-}
+export type { PlaybackResponse };
 
 
 const callerProfile = (caller: AccountCaller) => ({ subscription_tier: caller.tier, ai_admin: caller.isAdmin });
@@ -378,27 +372,7 @@ export class MediaService {
     if (this.deps.revokedSessions && (await this.deps.revokedSessions.isRevoked(grant.sessionId))) throw new DomainError('FORBIDDEN', MediaMessages.linkInvalid);
     const row = await findRecording(this.em, recordingId);
     if (!row || row.user_id !== grant.userId) throw new DomainError('NOT_FOUND', MediaMessages.fileNotFound);
-    const size = Number(row.size);
-    const base: Record<string, string> = {
-      'content-type': row.content_type,
-      'accept-ranges': 'bytes',
-      'cache-control': 'private, no-store',
-      'x-content-type-options': 'nosniff',
-      'content-disposition': 'inline',
-    };
-    const range = parseRange(rangeHeader, size);
-    if (range.kind === 'unsatisfiable') return { status: 416, headers: { ...base, 'content-range': `bytes */${size}` }, body: null };
-    try {
-      if (range.kind === 'partial') {
-        const length = range.end - range.start + 1;
-        const headers = { ...base, 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': String(length) };
-        return { status: 206, headers, body: head ? null : await this.deps.storage.getRange(row.bucket, row.object_key, range.start, length) };
-      }
-      return { status: 200, headers: { ...base, 'content-length': String(size) }, body: head ? null : await this.deps.storage.getObject(row.bucket, row.object_key) };
-    } catch (err) {
-      if ((err as { code?: string })?.code === 'NoSuchKey' || (err as { code?: string })?.code === 'NotFound') throw new DomainError('NOT_FOUND', MediaMessages.fileNotFound);
-      throw err;
-    }
+    return serveObject(this.deps.storage, { bucket: row.bucket, objectKey: row.object_key, contentType: row.content_type, size: Number(row.size) }, rangeHeader, head);
   }
 
   // --- Hashing ---------------------------------------------------------------------------------

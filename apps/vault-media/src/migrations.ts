@@ -160,10 +160,45 @@ class WhoIAmMedia20261125 extends Migration {
   }
 }
 
+/**
+ * The Parent Circle's music library (bucket parent-music-library), one stream per track:
+ * - music_tracks: the tracks as the playlist lists them (title and category from the file name, or
+ *   the operator's title), with the bookkeeping of their bytes (multipart upload, removal). A file
+ *   name is taken once among the tracks uploading or added. Rebuildable from the `music-track-*` streams.
+ */
+class MusicLibrary20261126 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table music_tracks (
+        id uuid primary key,
+        file_name text not null,
+        title text not null,
+        category text not null check (category in ('motivation', 'meditation', 'voice', 'other')),
+        content_type text not null,
+        object_key text not null,
+        declared_size bigint not null,
+        size bigint,
+        sha256 text not null,
+        status text not null check (status in ('uploading', 'added', 'removing', 'removed')),
+        multipart_upload_id text,
+        added_at timestamptz,
+        created_at timestamptz not null,
+        updated_at timestamptz not null
+      )`);
+    this.addSql(`create unique index music_tracks_live_name_idx on music_tracks (lower(file_name)) where status in ('uploading', 'added')`);
+    this.addSql(`create index music_tracks_status_idx on music_tracks (status, updated_at)`);
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists music_tracks');
+  }
+}
+
 export const vaultMediaMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'vault-media-tables-2026-12-01', class: VaultMediaTables20261201 },
   { name: 'vault-media-drop-timeline-2026-11-24', class: DropTimelineEntries20261124 },
   { name: 'vault-media-seal-titles-2026-11-24', class: SealRecordingTitles20261124 },
   { name: 'vault-media-recording-collections-2026-11-25', class: RecordingCollections20261125 },
   { name: 'vault-media-who-i-am-media-2026-11-25', class: WhoIAmMedia20261125 },
+  { name: 'vault-media-music-library-2026-11-26', class: MusicLibrary20261126 },
 ]);

@@ -6,6 +6,7 @@ import {
 import type { Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { MediaService } from './media.service.js';
+import { MusicLibrary } from './music/music-library.js';
 
 // Payloads are validated by @RpcPayload() with the schemas declared in contracts (VaultMediaRpc).
 // Titles, hashes and sizes are the service's to judge, with the shared messages. No payload names an
@@ -14,7 +15,7 @@ import { MediaService } from './media.service.js';
 /** vault-media's request-reply API on NATS (commands and queries; bytes go over its HTTP listener). */
 @Controller()
 export class VaultMediaController {
-  constructor(private readonly media: MediaService) {}
+  constructor(private readonly media: MediaService, private readonly music: MusicLibrary) {}
 
   @Readers('owner')
   @RpcHandler(VaultMediaRpc.stats)
@@ -91,7 +92,7 @@ export class VaultMediaController {
   @OperatorOnly()
   @RpcHandler(VaultMediaRpc.rebuildProjections)
   async rebuild(): Promise<RebuildReply> {
-    return { projections: await this.media.rebuildProjections() };
+    return { projections: [...(await this.media.rebuildProjections()), ...(await this.music.rebuildProjections())] };
   }
 
   /** The timeline's batch title lookup, with the reader's own token: only the caller's items answer. */

@@ -1,4 +1,4 @@
-import { MEDIA_BUCKET, QueueNames, type HashMediaJob } from '@lv/contracts';
+import { MEDIA_BUCKET, MUSIC_BUCKET, QueueNames, type HashMediaJob } from '@lv/contracts';
 import { RevokedSessions } from '@lv/platform/auth';
 import { defineService } from '@lv/platform/nest';
 import { createQueue, createRedisConnection } from '@lv/platform/queues';
@@ -8,6 +8,8 @@ import { createHashEnqueuer } from './hashing/hash-enqueuer.js';
 import { MediaHttpServer } from './http/media-http.server.js';
 import { MediaService } from './media.service.js';
 import { vaultMediaMigrations } from './migrations.js';
+import { MusicLibrary } from './music/music-library.js';
+import { MusicController } from './music/music.controller.js';
 import { MediaLinkSigner } from './playback/media-links.js';
 import { VaultMediaController } from './vault-media.controller.js';
 
@@ -26,7 +28,7 @@ export const vaultMediaService = defineService({
   migrations: vaultMediaMigrations,
   async setup({ config, core, logger, verifier }) {
     const storage = createObjectStorage(config, { partSize: config.MEDIA_PART_SIZE_MB * 1024 * 1024 });
-    await storage.ensureBucket(MEDIA_BUCKET);
+    await storage.ensureBuckets([MEDIA_BUCKET, MUSIC_BUCKET]);
     const queueConnection = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'vault-media' });
     queueConnection.on('error', (error: Error) => logger.warn({ err: error }, 'queue connection error'));
     const hashingQueue = createQueue<HashMediaJob>(QueueNames.MediaHashing, queueConnection);
@@ -36,21 +38,25 @@ export const vaultMediaService = defineService({
       queueConnection.disconnect();
     };
 
+    const signer = new MediaLinkSigner(config.MEDIA_LINK_SECRET);
+    const revokedSessions = new RevokedSessions(core.redis);
     const service = new MediaService({
       orm: core.orm,
       storage,
-      signer: new MediaLinkSigner(config.MEDIA_LINK_SECRET),
-      revokedSessions: new RevokedSessions(core.redis),
+      signer,
+      revokedSessions,
       logger,
       maxUploadBytes: config.MEDIA_MAX_UPLOAD_BYTES,
       uploadStaleSeconds: config.MEDIA_UPLOAD_STALE_SECONDS,
     });
-    const http = new MediaHttpServer(service, verifier, logger, { host: config.MEDIA_HTTP_HOST, port: config.MEDIA_HTTP_PORT });
+    const music = new MusicLibrary({ orm: core.orm, storage, signer, revokedSessions, logger, uploadStaleSeconds: config.MEDIA_UPLOAD_STALE_SECONDS });
+    const http = new MediaHttpServer(service, verifier, logger, { host: config.MEDIA_HTTP_HOST, port: config.MEDIA_HTTP_PORT }, music);
     const stackId = process.env.STACK_ID;
     return {
-      controllers: [VaultMediaController],
+      controllers: [VaultMediaController, MusicController],
       providers: [
         { provide: MediaService, useValue: service },
+        { provide: MusicLibrary, useValue: music },
         { provide: MediaHttpServer, useValue: http },
         { provide: OBJECT_STORAGE, useValue: storage },
         { provide: MEDIA_HASHING_QUEUE, useValue: hashingQueue },
@@ -65,7 +71,10 @@ export const vaultMediaService = defineService({
       consumers: [
         createHashEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: hashingQueue, reportToken: (id) => service.reportTokenFor(id), stackId }),
       ],
-      tasks: [{ name: 'upload sweeper', everyMs: config.MEDIA_SWEEP_INTERVAL_SECONDS * 1000, run: () => service.sweep() }],
+      tasks: [
+        { name: 'upload sweeper', everyMs: config.MEDIA_SWEEP_INTERVAL_SECONDS * 1000, run: () => service.sweep() },
+        { name: 'music upload sweeper', everyMs: config.MEDIA_SWEEP_INTERVAL_SECONDS * 1000, run: () => music.sweep() },
+      ],
       listeners: [http],
       close: closeClients,
     };

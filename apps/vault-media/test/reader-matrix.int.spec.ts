@@ -64,7 +64,9 @@ describe('vault-media reader matrix', () => {
     });
 
     if (process.env.MATRIX_PRINT) console.log(result.table());
-    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles', 'rpc.vault-media.retitle', 'rpc.vault-media.titles', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections', 'rpc.vault-media.export-list', 'rpc.vault-media.admin.storage-by-day']));
+    expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles', 'rpc.vault-media.retitle', 'rpc.vault-media.titles', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections', 'rpc.vault-media.export-list', 'rpc.vault-media.admin.storage-by-day',
+      // The Parent Circle's music library: members read (their plan checked by the service), operators add and remove.
+      'rpc.vault-media.music.list', 'rpc.vault-media.music.playback-link', 'rpc.vault-media.op.music-start-upload', 'rpc.vault-media.op.music-library', 'rpc.vault-media.op.music-remove']));
     expect(result.rows.some((row) => row.subject === 'rpc.vault-media.titles' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     expect(result.unexpectedDenials).toEqual([]);

@@ -2,6 +2,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { expect, test, type Page } from './support/test.js';
 import { createKeyViaApi, familyPage, openVaultTab, signUpOwner } from './support/access.js';
 import { uniqueEmail } from './support/auth.js';
+import { wavTone } from './support/media.js';
 import { expectToast, unsavedIndicator } from './support/ui.js';
 
 /** A real PNG of one colour (width x height), so the browser can draw it. */
@@ -21,25 +22,6 @@ function png(width: number, height: number, rgb: [number, number, number]): Buff
   const row = Buffer.concat([Buffer.from([0]), Buffer.concat(Array.from({ length: width }, () => Buffer.from(rgb)))]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
-
-/** A real WAV: a second of a quiet tone, 8 kHz mono 8-bit. */
-function wav(): Buffer {
-  const samples = Buffer.from(Array.from({ length: 8000 }, (_, i) => 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / 8000))));
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(8000, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(samples.length, 40);
-  return Buffer.concat([header, samples]);
 }
 
 // Who I Am (/whoiam, access-family spec "Who I Am"): the owner's portrait, saved in his vault (GET/PUT
@@ -134,7 +116,7 @@ test.describe('Who I Am', () => {
 
     // Personal media: a title first, then a file of a kind Who I Am keeps.
     const add = page.getByRole('group', { name: 'Add personal media' });
-    await add.getByLabel('Media file').setInputFiles({ name: 'tune.wav', mimeType: 'audio/wav', buffer: wav() });
+    await add.getByLabel('Media file').setInputFiles({ name: 'tune.wav', mimeType: 'audio/wav', buffer: wavTone(1) });
     await add.getByRole('button', { name: 'Upload' }).click();
     await expectToast(page, 'Missing Info', 'Add a title.');
     await add.getByLabel('Media title').fill('Humming in the kitchen');

@@ -28,3 +28,5 @@ export * from './storage.js';
 export * from './queues.js';
 export * from './billing.js';
 export * from './billing.schemas.js';
+export * from './community.js';
+export * from './community.schemas.js';

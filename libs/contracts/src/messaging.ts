@@ -48,6 +48,11 @@ import {
   webhookReplySchema,
 } from './billing.schemas.js';
 import type { ServiceName } from './services.js';
+import {
+  communityPostSchema, communityPostsSchema, communityStoriesSchema, deletePostReplySchema, libraryTrackSchema, likePostPayloadSchema, musicTracksSchema,
+  musicUploadTicketSchema, postIdPayloadSchema, publishPostPayloadSchema, removedMusicTrackSchema, removeMusicTrackPayloadSchema, startMusicUploadPayloadSchema,
+  storyReceiptSchema, submitStoryPayloadSchema,
+} from './community.schemas.js';
 
 type IdentityEventType = IdentityEvent['type'];
 
@@ -110,6 +115,14 @@ export const LettersRpc = {
   titles: rpc('rpc.letters.titles', { payload: titlesPayloadSchema, reply: titlesReplySchema }),
   // Operator command (ops CLI).
   rebuildProjections: rebuildRpc('letters'),
+  /** The Parent Circle's discussion and stories (Pro, Legacy and admins): posts, likes, the author's delete, stories for moderation. */
+  communityPosts: rpc('rpc.letters.community.posts', { payload: emptyPayload, reply: communityPostsSchema }),
+  communityPublish: rpc('rpc.letters.community.publish', { payload: publishPostPayloadSchema, reply: communityPostSchema }),
+  communityLike: rpc('rpc.letters.community.like', { payload: likePostPayloadSchema, reply: communityPostSchema }),
+  communityDelete: rpc('rpc.letters.community.delete', { payload: postIdPayloadSchema, reply: deletePostReplySchema }),
+  communitySubmitStory: rpc('rpc.letters.community.submit-story', { payload: submitStoryPayloadSchema, reply: storyReceiptSchema }),
+  /** Admins only: the stories kept for moderation, newest first. */
+  communityStories: rpc('rpc.letters.community.stories', { payload: emptyPayload, reply: communityStoriesSchema }),
 } as const;
 
 /** Published payloads carry ids, counts and times only (letters.ts: LetterWrittenV1...), never words. */
@@ -143,6 +156,13 @@ export const VaultMediaRpc = {
   exportList: rpc('rpc.vault-media.export-list', { payload: exportListPayloadSchema, reply: exportListSchema }),
   /** The admin dashboard's storage chart: bytes kept per UTC day over every vault (admins only). */
   adminStorageByDay: rpc('rpc.vault-media.admin.storage-by-day', { payload: emptyPayload, reply: storageByDaySchema }),
+  /** The Parent Circle's music library (Pro, Legacy and admins): the playlist, and a link to play one track. */
+  musicTracks: rpc('rpc.vault-media.music.list', { payload: emptyPayload, reply: musicTracksSchema }),
+  musicPlaybackLink: rpc('rpc.vault-media.music.playback-link', { payload: entryByIdPayloadSchema, reply: playbackGrantSchema }),
+  // Operator commands (music:add, music:list, music:remove): the bytes go to vault-media's byte listener, never over NATS.
+  musicStartUpload: rpc('rpc.vault-media.op.music-start-upload', { payload: startMusicUploadPayloadSchema, reply: musicUploadTicketSchema }),
+  musicLibrary: rpc('rpc.vault-media.op.music-library', { payload: emptyPayload, reply: z.array(libraryTrackSchema) }),
+  musicRemove: rpc('rpc.vault-media.op.music-remove', { payload: removeMusicTrackPayloadSchema, reply: removedMusicTrackSchema }),
 } as const;
 
 /** The vault timeline (timeline.ts); it publishes no events of its own. */

@@ -7,15 +7,18 @@ export function isSubscriptionTier(value: unknown): value is SubscriptionTier {
 
 /**
  * Features that a tier unlocks: the timeline and audio uploads (owner-core spec, section 5: feature
- * gate), final messages (spec 02, section 6: Pro and Legacy).
+ * gate), final messages and the Parent Circle community (spec 02, section 6: Pro and Legacy).
  */
-export type GatedFeature = 'timeline' | 'audio-uploads' | 'final-messages';
+export type GatedFeature = 'timeline' | 'audio-uploads' | 'final-messages' | 'community';
 
 const TIERS_OF: Record<GatedFeature, readonly SubscriptionTier[]> = {
   timeline: ['essentials', 'pro', 'legacy'],
   'audio-uploads': ['essentials', 'pro', 'legacy'],
   // The original kept the plan in the browser (default vault-essentials); here it is the account's tier.
   'final-messages': ['pro', 'legacy'],
+  // Spec 02, section 6: "access to 'community' or subscription tier pro or legacy". The code has no
+  // separate community grant, so it is the tier (and admins, who have every feature).
+  community: ['pro', 'legacy'],
 };
 
 /** Whether the user's plan includes the feature; admins have every feature. */

@@ -1,4 +1,5 @@
 import { AccessKeysRpc, ALL_QUEUES, IdentityRpc, isSubscriptionTier, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
+import { musicCommands, type ByteSender } from './music-commands.js';
 import { isQueueName, type QueueOperations } from './queue-operations.js';
 
 /** What a command needs from the outside world: one RPC call with the operator's token. */
@@ -7,6 +8,8 @@ export type OperatorCall = <D extends RpcDeclaration>(declaration: D, payload: P
 /** What the job commands need besides RPC: the queues' failed sets (opened only when a command asks). */
 export interface OperatorTools {
   queues(): QueueOperations;
+  /** For the few commands that send a file to a service's byte listener (music:add). */
+  bytes?: ByteSender;
 }
 
 export interface CommandSpec {
@@ -15,7 +18,9 @@ export interface CommandSpec {
   run(args: string[], call: OperatorCall, tools?: OperatorTools): Promise<unknown>;
 }
 
-export class UsageError extends Error {}
+import { UsageError } from './usage-error.js';
+
+export { UsageError };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -141,6 +146,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       return queuesOf(tools).redrive(queue, redriveTarget(args));
     },
   },
+  ...musicCommands,
 };
 
 export function helpText(): string {

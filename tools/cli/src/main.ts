@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
@@ -8,7 +11,9 @@ import { DomainError } from '@lv/platform/errors';
 import { RpcClient } from '@lv/platform/nest';
 import { queuePrefix } from '@lv/platform/queues';
 import { COMMANDS, helpText, UsageError, type OperatorTools } from './commands.js';
+import type { ByteSender } from './music-commands.js';
 import { bullmqQueueOperations, type QueueOperations } from './queue-operations.js';
+import { CommandError } from './usage-error.js';
 
 /** What the stack running from this checkout recorded (it may use private instances and a STACK_ID). */
 function runningStack(): { natsUrl?: string; redisUrl?: string; stackId?: string } {
@@ -36,6 +41,48 @@ function lazyQueues(): { tools: OperatorTools; close(): Promise<void> } {
       },
     },
     close: async () => { await queues?.close(); },
+  };
+}
+
+/** vault-media's byte listener: VAULT_MEDIA_URL, else the one of the stack running from this checkout, else the dev default. */
+function vaultMediaUrl(): string {
+  if (process.env.VAULT_MEDIA_URL) return process.env.VAULT_MEDIA_URL;
+  try {
+    const stack = JSON.parse(readFileSync(join(process.cwd(), '.data', 'stack.json'), 'utf8')) as { mediaUrl?: string };
+    if (stack.mediaUrl) return stack.mediaUrl;
+  } catch {
+    // no running stack here: the default address
+  }
+  return 'http://127.0.0.1:3001';
+}
+
+/** Files go to a service's own byte listener over HTTP, streamed from disk, with the operator's token. */
+function byteSender(token: string): ByteSender {
+  return {
+    async facts(file) {
+      const info = await stat(file).catch(() => null);
+      if (!info?.isFile()) throw new UsageError(`no file at ${file}`);
+      const hash = createHash('sha256');
+      for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+      return { size: info.size, sha256: hash.digest('hex') };
+    },
+    async put(_service, path, file, contentType) {
+      const { size } = await stat(file);
+      const response = await fetch(new URL(path, vaultMediaUrl()), {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': String(size) },
+        body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+        duplex: 'half',
+      } as RequestInit);
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: shown as it came
+      }
+      return { status: response.status, body };
+    },
   };
 }
 
@@ -70,12 +117,13 @@ async function main(argv: string[]): Promise<number> {
   const queues = lazyQueues();
   try {
     const requestId = `cli-${Date.now()}`;
-    const result = await command.run(args, (declaration, payload) => rpc.call(declaration, payload, { accessToken: token, meta: { requestId } }), queues.tools);
+    const result = await command.run(args, (declaration, payload) => rpc.call(declaration, payload, { accessToken: token, meta: { requestId } }), { ...queues.tools, bytes: byteSender(token) });
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) console.error(`${error.message}\nUsage: npm run vault -- ${command.usage}`);
     else if (error instanceof DomainError) console.error(`${error.code}: ${error.message}`);
+    else if (error instanceof CommandError) console.error(error.message);
     else throw error;
     return 1;
   } finally {

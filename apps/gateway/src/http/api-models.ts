@@ -15,6 +15,7 @@ import {
 import {
   adminOverviewSchema, changeEmailBodySchema, changePasswordBodySchema, changePasswordReplySchema, notificationPreferencesBodySchema, notificationPreferencesSchema,
   storageByDaySchema,
+  communityPostSchema, communityStorySchema, deletePostReplySchema, likePostBodySchema, musicTrackSchema, publishPostBodySchema, storyReceiptSchema, submitStoryBodySchema,
 } from '@lv/contracts';
 
 // Names for the OpenAPI document. Swagger's decorators (@ApiBody, @ApiOkResponse) name a body or a
@@ -80,6 +81,14 @@ export class ViewSessionSecretDto {}
 export class OpenedViewSessionDto {}
 export class ViewerTokenGrantDto {}
 export class ViewerEntryDto {}
+export class MusicTrackDto {}
+export class CommunityPostDto {}
+export class PublishPostDto {}
+export class LikePostDto {}
+export class DeletePostReplyDto {}
+export class SubmitStoryDto {}
+export class StoryReceiptDto {}
+export class CommunityStoryDto {}
 
 /** One of the name classes above. */
 export class SubscriptionViewDto {}
@@ -175,4 +184,12 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [SaveNotificationPreferencesDto, { schema: notificationPreferencesBodySchema, io: 'input' }],
   [AdminOverviewDto, { schema: adminOverviewSchema, io: 'output' }],
   [StorageByDayDto, { schema: storageByDaySchema, io: 'output' }],
+  [MusicTrackDto, { schema: musicTrackSchema, io: 'output' }],
+  [CommunityPostDto, { schema: communityPostSchema, io: 'output' }],
+  [PublishPostDto, { schema: publishPostBodySchema, io: 'input' }],
+  [LikePostDto, { schema: likePostBodySchema, io: 'input' }],
+  [DeletePostReplyDto, { schema: deletePostReplySchema, io: 'output' }],
+  [SubmitStoryDto, { schema: submitStoryBodySchema, io: 'input' }],
+  [StoryReceiptDto, { schema: storyReceiptSchema, io: 'output' }],
+  [CommunityStoryDto, { schema: communityStorySchema, io: 'output' }],
 ]);

@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokenVerifier } from '@lv/platform/auth';
-import { announcedLength, bearerUser, BYTE_STREAM_TIMEOUTS, ByteStreamListener, streamedBody, type ByteStreamTimeouts } from '@lv/platform/byte-streams';
+import { announcedLength, bearerCaller, bearerUser, BYTE_STREAM_TIMEOUTS, ByteStreamListener, streamedBody, type ByteStreamTimeouts } from '@lv/platform/byte-streams';
 import type { Logger } from '@lv/platform/logging';
-import type { MediaService } from '../media.service.js';
+import type { MediaService, PlaybackResponse } from '../media.service.js';
+import type { MusicLibrary } from '../music/music-library.js';
 
 /** Header the gateway uses to pass the lv_media cookie (the owner binding of playback links). */
 export const MEDIA_BINDING_HEADER = 'x-lv-media-binding';
@@ -25,12 +26,32 @@ export interface MediaHttpOptions {
  *
  *   PUT  /uploads/:id     Authorization: Bearer <token>, raw webm body  -> 201 Recording | ErrorBody
  *   GET  /media/:id?u&exp&sig   x-lv-media-binding, Range               -> 200 | 206 | 416 | ErrorBody
+ *   PUT  /music-uploads/:id      Authorization: Bearer <operator token>, the audio file -> 201 MusicTrack | ErrorBody
+ *   GET  /music/:id?u&exp&sig    x-lv-media-binding, Range               -> 200 | 206 | 416 | ErrorBody
  */
 export class MediaHttpServer extends ByteStreamListener {
-  constructor(private readonly media: MediaService, private readonly verifier: AccessTokenVerifier, logger: Logger, options: MediaHttpOptions) {
+  constructor(private readonly media: MediaService, private readonly verifier: AccessTokenVerifier, logger: Logger, options: MediaHttpOptions, private readonly music?: MusicLibrary) {
     super(logger, { name: 'media', ...options });
     this.app.put<{ Params: { id: string } }>('/uploads/:id', (request, reply) => this.upload(request, reply));
     this.app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/media/:id', (request, reply) => this.play(request, reply));
+    if (music) {
+      this.app.put<{ Params: { id: string } }>('/music-uploads/:id', (request, reply) => this.uploadTrack(music, request, reply));
+      this.app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/music/:id', (request, reply) => this.playTrack(music, request, reply));
+    }
+  }
+
+  /** music:add's bytes: an operator's token only (the CLI's), the body streamed to the music library. */
+  private async uploadTrack(music: MusicLibrary, request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<void> {
+    const caller = await bearerCaller(this.verifier, request);
+    const track = await music.receiveUpload(caller, request.params.id, streamedBody(request), announcedLength(request));
+    request.log.info({ trackId: track.id, fileName: track.fileName }, 'music track added');
+    await reply.status(201).header('cache-control', 'no-store').send(track);
+  }
+
+  private async playTrack(music: MusicLibrary, request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>, reply: FastifyReply): Promise<void> {
+    const binding = request.headers[MEDIA_BINDING_HEADER];
+    const range = request.headers.range;
+    await this.send(request, reply, await music.openPlayback(request.params.id, request.query ?? {}, typeof binding === 'string' ? binding : undefined, typeof range === 'string' ? range : undefined, request.method === 'HEAD'));
   }
 
   private async upload(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<void> {
@@ -46,7 +67,10 @@ export class MediaHttpServer extends ByteStreamListener {
   private async play(request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>, reply: FastifyReply): Promise<void> {
     const binding = request.headers[MEDIA_BINDING_HEADER];
     const range = request.headers.range;
-    const result = await this.media.openPlayback(request.params.id, request.query ?? {}, typeof binding === 'string' ? binding : undefined, typeof range === 'string' ? range : undefined, request.method === 'HEAD');
+    await this.send(request, reply, await this.media.openPlayback(request.params.id, request.query ?? {}, typeof binding === 'string' ? binding : undefined, typeof range === 'string' ? range : undefined, request.method === 'HEAD'));
+  }
+
+  private async send(request: FastifyRequest, reply: FastifyReply, result: PlaybackResponse): Promise<void> {
     reply.status(result.status).headers(result.headers);
     if (!result.body) {
       await reply.send();

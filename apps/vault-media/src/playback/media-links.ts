@@ -23,7 +23,7 @@ export class MediaLinkSigner {
   private readonly links: OwnerLinkSigner;
 
   constructor(secret: string, ttlSeconds = SIGNED_MEDIA_URL_SECONDS, now: () => number = Date.now) {
-    this.links = new OwnerLinkSigner({ namespace: 'media', secret, secretName: 'MEDIA_LINK_SECRET', purposes: ['play', 'report'], ttlSeconds, now });
+    this.links = new OwnerLinkSigner({ namespace: 'media', secret, secretName: 'MEDIA_LINK_SECRET', purposes: ['play', 'report', 'music'], ttlSeconds, now });
   }
 
   /** `/api/media/play/<id>?u=<owner>&exp=<epoch s>&sig=<mac>`, valid for the link lifetime. */
@@ -49,6 +49,16 @@ export class MediaLinkSigner {
   authorise(recordingId: string, query: { u?: unknown; exp?: unknown; sig?: unknown }, binding: string | undefined): VerifiedLink & { sessionId: string } | LinkProblem {
     const grant = this.links.authorise('play', recordingId, query, binding);
     return typeof grant === 'string' ? grant : { userId: grant.userId, recordingId, expiresAt: grant.expiresAt, sessionId: grant.sessionId };
+  }
+
+  /** `/api/media/play/music/<id>?u=<member>&exp&sig`: a track of the music library, for one member (a purpose of its own, so a track's link never opens a recording). */
+  signMusicLink(userId: string, trackId: string): { url: string; expiresAt: number } {
+    return this.links.signLink('music', `${MEDIA_PLAY_PATH}/music/${trackId}`, userId, trackId);
+  }
+
+  authoriseMusic(trackId: string, query: { u?: unknown; exp?: unknown; sig?: unknown }, binding: string | undefined): { userId: string; sessionId: string } | LinkProblem {
+    const grant = this.links.authorise('music', trackId, query, binding);
+    return typeof grant === 'string' ? grant : { userId: grant.userId, sessionId: grant.sessionId };
   }
 
   reportToken(recordingId: string): string {

@@ -16,6 +16,8 @@ export interface StackInfo {
   url: string;
   stackId: string;
   dir: string;
+  /** vault-media's byte listener (where music:add sends its file), when the stack recorded it. */
+  mediaUrl?: string;
 }
 
 /** The stack under test: the `.data/<dir>/stack.json` that tools/dev/stack.mjs wrote for BASE_URL. */
@@ -24,8 +26,8 @@ export function stackUnderTest(): StackInfo {
   const candidates = [join(dataDir, 'stack.json'), ...readdirSync(dataDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dataDir, e.name, 'stack.json'))];
   for (const file of candidates) {
     if (!existsSync(file)) continue;
-    const info = JSON.parse(readFileSync(file, 'utf8')) as { url: string; stackId?: string };
-    if (new URL(info.url).origin === new URL(BASE_URL).origin) return { url: info.url, stackId: info.stackId ?? '', dir: dirname(file) };
+    const info = JSON.parse(readFileSync(file, 'utf8')) as { url: string; stackId?: string; mediaUrl?: string };
+    if (new URL(info.url).origin === new URL(BASE_URL).origin) return { url: info.url, stackId: info.stackId ?? '', dir: dirname(file), mediaUrl: info.mediaUrl };
   }
   throw new Error(`no .data/**/stack.json describes ${BASE_URL}: start the stack with tools/dev/stack.mjs (npm start or npm test)`);
 }
@@ -47,7 +49,10 @@ export function runOperatorCommand(...args: string[]): string {
   const stack = stackUnderTest();
   return execFileSync(process.execPath, [join(repoRoot, 'tools', 'cli', 'dist', 'main.js'), ...args], {
     cwd: repoRoot,
-    env: { ...process.env, STACK_ID: stack.stackId, JWT_PRIVATE_KEY: join(stack.dir, 'keys', 'jwt-private.pem'), NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' },
+    env: {
+      ...process.env, STACK_ID: stack.stackId, JWT_PRIVATE_KEY: join(stack.dir, 'keys', 'jwt-private.pem'), NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      ...(stack.mediaUrl ? { VAULT_MEDIA_URL: stack.mediaUrl } : {}),
+    },
     stdio: 'pipe',
     timeout: 20_000,
   }).toString();
@@ -88,4 +93,23 @@ export async function captureUpload(page: Page): Promise<CapturedUpload> {
 /** The media element's readyState (2 = HAVE_CURRENT_DATA: a frame or sample is decoded). */
 export async function readyState(player: Locator): Promise<number> {
   return player.evaluate((el) => (el as unknown as { readyState: number }).readyState);
+}
+
+/** A real WAV that Chromium decodes and plays: `seconds` of a quiet 440 Hz tone, 8 kHz mono 8-bit. */
+export function wavTone(seconds: number): Buffer {
+  const samples = Buffer.from(Array.from({ length: 8000 * seconds }, (_, i) => 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / 8000))));
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]);
 }

@@ -466,7 +466,7 @@ describe('vault home', () => {
     expect(screen.queryByDisplayValue('kept')).toBeNull();
   });
 
-  it('toggles Listen Now without playing anything', async () => {
+  it('toggles Listen Now (the music library itself: pages/community/CommunityPage.spec.tsx)', async () => {
     renderApp('/vault', sam);
     const button = await screen.findByRole('button', { name: 'Listen Now' });
     expect(button.getAttribute('aria-pressed')).toBe('false');

@@ -32,6 +32,7 @@ const EnhancedTimelinePage = page(() => import('../pages/timeline/TimelinePage.j
 const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'VaultHomePage');
 const WhoIAmPage = page(() => import('../pages/who-i-am/WhoIAmPage.js'), 'WhoIAmPage');
 const IfImNotTherePage = page(() => import('../pages/if-im-not-there/IfImNotTherePage.js'), 'IfImNotTherePage');
+const CommunityPage = page(() => import('../pages/community/CommunityPage.js'), 'CommunityPage');
 const TestVaultDeliveryPage = page(() => import('../pages/if-im-not-there/TestVaultDeliveryPage.js'), 'TestVaultDeliveryPage');
 const PricingPage = page(() => import('../pages/billing/PricingPage.js'), 'PricingPage');
 const SubscribePage = page(() => import('../pages/billing/PricingPage.js'), 'SubscribePage');
@@ -87,6 +88,10 @@ export const routes: RouteObject[] = [
           { path: 'checkout/cancel', element: <CheckoutCancelledPage /> },
           { path: 'settings', element: <SettingsPage /> },
           { path: 'privacy', element: <PrivacyPage /> },
+          // The Parent Circle: one screen, three addresses (spec 02, section 2).
+          { path: 'community', element: <CommunityPage /> },
+          { path: 'parent-circle', element: <CommunityPage /> },
+          { path: 'parent-community', element: <CommunityPage /> },
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },

@@ -1,4 +1,4 @@
-import { VIEW_SECTIONS, type SubscriptionTier, type ViewSection } from '@lv/contracts';
+import { canUseFeature, VIEW_SECTIONS, type GatedFeature, type SubscriptionTier, type ViewSection } from '@lv/contracts';
 import { DomainError } from '../errors/index.js';
 
 /** A person signed in with their own account: the owner of their vault. */
@@ -65,5 +65,21 @@ export function ownerOf(caller: Caller): UserCaller {
 /** An account's token (user or operator), for the few paths that act for an account of either kind. */
 export function accountOf(caller: Caller): AccountCaller {
   if (caller.kind === 'viewer') throw new DomainError('FORBIDDEN');
+  return caller;
+}
+
+/**
+ * The signed-in member behind a call to a plan-gated feature, when his plan (or admin rights) includes
+ * it: a viewer or an operator is FORBIDDEN, a plan without it UPGRADE_REQUIRED with the feature's message.
+ */
+export function requireFeature(caller: Caller, feature: GatedFeature, message: string): UserCaller {
+  const user = ownerOf(caller);
+  if (!canUseFeature({ subscription_tier: user.tier, ai_admin: user.isAdmin }, feature)) throw new DomainError('UPGRADE_REQUIRED', message);
+  return user;
+}
+
+/** The ops CLI behind a call over a byte listener (music:add): anyone else is FORBIDDEN. */
+export function operatorOf(caller: Caller): OperatorCaller {
+  if (caller.kind !== 'operator') throw new DomainError('FORBIDDEN');
   return caller;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ErrorCodes, type ErrorBody } from '@lv/contracts';
-import type { AccessTokenVerifier, UserCaller } from '../auth/index.js';
+import type { AccessTokenVerifier, AccountCaller, UserCaller } from '../auth/index.js';
 import { DomainError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 
@@ -97,11 +97,16 @@ export class ByteStreamListener {
 
 /** The signed-in person behind `Authorization: Bearer <access token>` (uploads are theirs alone). */
 export async function bearerUser(verifier: AccessTokenVerifier, request: FastifyRequest): Promise<UserCaller> {
-  const header = request.headers.authorization;
-  const token = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
-  const caller = await verifier.verify(token);
+  const caller = await bearerCaller(verifier, request);
   if (caller.kind !== 'user') throw new DomainError('FORBIDDEN');
   return caller;
+}
+
+/** The account behind the request's Bearer token, user or operator (the handler decides which it takes). */
+export async function bearerCaller(verifier: AccessTokenVerifier, request: FastifyRequest): Promise<AccountCaller> {
+  const header = request.headers.authorization;
+  const token = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+  return verifier.verify(token);
 }
 
 /** The Content-Length a client announced, when it is a plain number. */

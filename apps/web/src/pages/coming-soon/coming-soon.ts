@@ -12,6 +12,4 @@ export interface ComingScreen {
 }
 
 export const COMING_SCREENS: readonly ComingScreen[] = [
-  { path: 'parent-community', title: 'Parent Community', promise: 'A circle of parents in the same place as you, to share and be heard.' },
-  { path: 'community', title: 'Parent Community', promise: 'A circle of parents in the same place as you, to share and be heard.' },
 ];

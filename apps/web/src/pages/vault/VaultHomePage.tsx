@@ -18,7 +18,10 @@ import {
   UserRound,
   Video,
 } from 'lucide-react';
-import { REFLECTION_MAX, ReflectionMessages, type Reflection } from '@lv/contracts';
+import { canUseFeature, CommunityMessages, REFLECTION_MAX, ReflectionMessages, type Reflection } from '@lv/contracts';
+import { communityKeys, fetchMusicTracks } from '../../api/community.js';
+import { TrackPlayer } from '../../components/media/TrackPlayer.js';
+import { Spinner } from '../../components/ui/spinner.js';
 import { fetchReflection, fetchVaultStats, saveReflection, vaultKeys } from '../../api/vault.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
@@ -70,6 +73,67 @@ const SHORTCUTS: { label: string; to: string; Icon: Icon }[] = [
   { label: 'Timeline', to: '/timeline', Icon: Clock },
 ];
 
+/** Today's track: one of the library's, changing each day (the same all day). */
+export function trackOfTheDay<T>(tracks: readonly T[], now = new Date()): T | null {
+  if (!tracks.length) return null;
+  const day = Math.floor(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()) / 86_400_000);
+  return tracks[day % tracks.length] ?? null;
+}
+
+/**
+ * "Today's Healing Music": Listen Now plays today's track of the Parent Circle's music library (the
+ * playlist's), says plainly when the library is empty, and shows the community's upgrade notice to
+ * members whose plan does not include it.
+ */
+function HealingMusic() {
+  const { user } = useAuth();
+  const allowed = canUseFeature(user, 'community');
+  const [listening, setListening] = useState(false);
+  const tracks = useQuery({ queryKey: communityKeys.music, queryFn: ({ signal }) => fetchMusicTracks(signal), enabled: listening && allowed, retry: false, staleTime: Infinity });
+  const today = trackOfTheDay(tracks.data ?? []);
+  let body = null;
+  if (!listening) body = null;
+  else if (!allowed) {
+    body = (
+      <p className="text-sm" role="note">
+        {CommunityMessages.upgrade}{' '}
+        <Link to="/pricing" className="font-medium underline underline-offset-2">
+          See the plans
+        </Link>
+      </p>
+    );
+  } else if (tracks.isPending) body = <Spinner label="Loading music tracks" />;
+  else if (tracks.isError) body = <p role="alert" className="text-sm">{CommunityMessages.failedToLoadTracks}</p>;
+  else if (!today) body = <p role="note" className="text-sm">{CommunityMessages.noAudioFiles}</p>;
+  else {
+    body = (
+      <div className="flex flex-col gap-2">
+        <p className="text-sm">
+          Today: <span className="font-medium">{today.title}</span>
+        </p>
+        <TrackPlayer track={today} autoPlay />
+      </div>
+    );
+  }
+  return (
+    <Card className="bg-accent text-accent-foreground">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Headphones aria-hidden="true" className="h-5 w-5" />
+          Today&apos;s Healing Music
+        </CardTitle>
+        <CardDescription className="text-accent-foreground/80">A few quiet minutes for you, before you record or write.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3">
+        <Button variant={listening ? 'secondary' : 'primary'} aria-pressed={listening} className="self-start" onClick={() => setListening((v) => !v)}>
+          Listen Now
+        </Button>
+        {body}
+      </CardContent>
+    </Card>
+  );
+}
+
 /** The vault home ("Welcome Back", /vault). */
 export function VaultHomePage() {
   usePageTitle('Your Vault');
@@ -78,7 +142,6 @@ export function VaultHomePage() {
   const thoughtsId = useId();
 
   const queryClient = useQueryClient();
-  const [listening, setListening] = useState(false);
 
   // The reflection is kept in the user's vault (letters service, encrypted at rest), never in this
   // browser: `savedThoughts` is what the vault holds, `thoughts` what the box shows. They differ
@@ -187,25 +250,7 @@ export function VaultHomePage() {
             </CardContent>
           </Card>
 
-          <Card className="bg-accent text-accent-foreground">
-            <CardHeader>
-              <CardTitle className="flex items-center gap-2">
-                <Headphones aria-hidden="true" className="h-5 w-5" />
-                Today&apos;s Healing Music
-              </CardTitle>
-              <CardDescription className="text-accent-foreground/80">A few quiet minutes for you, before you record or write.</CardDescription>
-            </CardHeader>
-            <CardContent className="flex flex-col gap-3">
-              <Button variant={listening ? 'secondary' : 'primary'} aria-pressed={listening} className="self-start" onClick={() => setListening((v) => !v)}>
-                Listen Now
-              </Button>
-              {listening ? (
-                <p className="text-sm" role="note">
-                  Healing music is being added to your vault. For now, take a slow breath, and come back whenever you need a moment.
-                </p>
-              ) : null}
-            </CardContent>
-          </Card>
+          <HealingMusic />
         </div>
       </div>
 

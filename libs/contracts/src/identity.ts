@@ -20,6 +20,11 @@ export interface SubscriptionTierChanged { userId: string; tier: SubscriptionTie
 export interface AdminGranted { userId: string }
 export interface AdminRevoked { userId: string }
 export interface PasswordChanged { userId: string; changedAt: string }
+/**
+ * A sign-in or a session refresh succeeded (stream user-activity-{id}): ids and time only, no address
+ * or agent. At most one an hour per user (identity's activity_marks), so a busy session stays cheap.
+ */
+export interface UserSignedIn { userId: string; sessionId: string; signedInAt: string }
 
 export type IdentityEvent =
   | { type: 'UserRegistered'; data: UserRegistered }
@@ -27,4 +32,5 @@ export type IdentityEvent =
   | { type: 'SubscriptionTierChanged'; data: SubscriptionTierChanged }
   | { type: 'AdminGranted'; data: AdminGranted }
   | { type: 'AdminRevoked'; data: AdminRevoked }
-  | { type: 'PasswordChanged'; data: PasswordChanged };
+  | { type: 'PasswordChanged'; data: PasswordChanged }
+  | { type: 'UserSignedIn'; data: UserSignedIn };

@@ -26,3 +26,4 @@ export * from './validation.js';
 export * from './text.schemas.js';
 export * from './storage.js';
 export * from './queues.js';
+export * from './inactivity.schemas.js';

@@ -33,6 +33,7 @@ const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'Vau
 const WhoIAmPage = page(() => import('../pages/who-i-am/WhoIAmPage.js'), 'WhoIAmPage');
 const IfImNotTherePage = page(() => import('../pages/if-im-not-there/IfImNotTherePage.js'), 'IfImNotTherePage');
 const TestVaultDeliveryPage = page(() => import('../pages/if-im-not-there/TestVaultDeliveryPage.js'), 'TestVaultDeliveryPage');
+const StillHerePage = page(() => import('../pages/if-im-not-there/StillHerePage.js'), 'StillHerePage');
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
@@ -69,6 +70,8 @@ export const routes: RouteObject[] = [
           { path: 'if-im-not-there', element: <IfImNotTherePage /> },
           { path: 'gone', element: <IfImNotTherePage /> },
           { path: 'test-vault-delivery', element: <TestVaultDeliveryPage /> },
+          // Public: the "I'm still here" link of an inactivity warning (the link is its own credential).
+          { path: 'still-here', element: <StillHerePage /> },
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },

@@ -232,6 +232,20 @@ describe('access-keys: the inactivity watch', () => {
     expect(await sql(`select 1 from events where stream_id = ? and type = 'OwnerCheckedIn'`, [`inactivity-${owner.id}`])).toHaveLength(3);
   });
 
+  it('sends a test warning on the owner’s request, with a link that checks him in; not while the watch is off, nor twice in 10 minutes', async () => {
+    const owner = newOwner();
+    expect(await codeOf(call(AccessKeysRpc.testInactivityWarning, {}, owner.token))).toBe('CONFLICT');
+    await save(owner, 90);
+    await call(AccessKeysRpc.testInactivityWarning, {}, owner.token);
+    expect(await codeOf(call(AccessKeysRpc.testInactivityWarning, {}, owner.token))).toBe('RATE_LIMITED');
+    const [job, ...more] = await warningJobs(owner);
+    expect(more).toEqual([]);
+    expect(job!.data).toMatchObject({ stage: 0, ownerEmail: `${owner.id}@example.com` });
+    expect(await call(AccessKeysRpc.inactivityWarningState, { owner_id: owner.id, warning_id: job!.data.warningId })).toEqual({ state: 'current' });
+    const url = new URL(openFromJob(KEY_MAIL_SECRET, inactivityWarningSealContext(job!.data.warningId), job!.data.sealedLink), 'http://vault.example');
+    expect(await call(AccessKeysRpc.checkInByLink, Object.fromEntries(url.searchParams))).toMatchObject({ delivery_cancelled: false });
+  });
+
   it('a sign-in between a warning and the due time means no delivery; a paused watch never fires', async () => {
     const signedIn = newOwner();
     const saved = await save(signedIn, 60);

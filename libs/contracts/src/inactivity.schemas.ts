@@ -66,7 +66,7 @@ export interface InactivityWarningJob {
   warningId: string;
   ownerId: string;
   ownerEmail: string;
-  /** 1: the first warning (14 days before), 2: the last (3 days before). */
+  /** 1: the first warning (14 days before), 2: the last (3 days before), 0: a test the owner asked for. */
   stage: number;
   lapseAt: string;
   /** The check-in link's path and query (`/still-here?...`), sealed with KEY_MAIL_SECRET. */

@@ -236,6 +236,8 @@ export const AccessKeysRpc = {
   saveInactivity: rpc('rpc.access-keys.inactivity.save', { payload: saveInactivityBodySchema, reply: inactivityWatchSchema }),
   pauseInactivity: rpc('rpc.access-keys.inactivity.pause', { payload: emptyPayload, reply: inactivityWatchSchema }),
   resumeInactivity: rpc('rpc.access-keys.inactivity.resume', { payload: emptyPayload, reply: inactivityWatchSchema }),
+  /** A test warning e-mailed to the owner now, with a working check-in link (one per 10 minutes). */
+  testInactivityWarning: rpc('rpc.access-keys.inactivity.test-warning', { payload: emptyPayload, reply: inactivityWatchSchema }),
   /** Public: the "I'm still here" link of a warning e-mail (signed, expiring, for one owner, used once). */
   checkInByLink: rpc('rpc.access-keys.inactivity.check-in-link', { payload: checkInLinkBodySchema, reply: checkInReplySchema }),
   /** notifications' warning worker only (like trustee-notice-state): is this warning still current? */

@@ -33,6 +33,12 @@ export class InactivityController {
     return this.inactivity.resume(caller, meta);
   }
 
+  @Writers('owner')
+  @RpcHandler(AccessKeysRpc.testInactivityWarning)
+  testWarning(@CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<InactivityWatch> {
+    return this.inactivity.testWarning(caller, meta);
+  }
+
   /** Public on purpose: the link in a warning e-mail is the credential (signed for one owner and warning, expiring, used once). */
   @PublicRpc()
   @RpcHandler(AccessKeysRpc.checkInByLink)

@@ -75,6 +75,19 @@ describe('inactivity decider', () => {
     spec.given([set(30), paused(at(10)), resumed]).when(check(at(130))).then([lapsed(at(130), at(130))]);
   });
 
+  it('a test warning, on the owner’s request: only while the watch is on, once per 10 minutes, and it changes no real warning', () => {
+    const test = (now: string, warningId = w2): InactivityCommand => ({ type: 'SendTestWarning', ownerId: owner, lastSignInAt: null, warningId, now });
+    const sent = warned(0, at(30), at(1), w2);
+    spec.given([]).when(test(at(1))).thenThrows('CONFLICT');
+    spec.given([set(30), paused(at(0.5))]).when(test(at(1))).thenThrows('CONFLICT');
+    spec.given([set(30)]).when(test(at(1))).then([sent]);
+    spec.given([set(30), sent]).when(test(at(1, 9 * 60_000))).thenThrows('RATE_LIMITED');
+    spec.given([set(30), sent]).when(test(at(1, 10 * 60_000), w1)).then([warned(0, at(30), at(1, 10 * 60_000), w1)]);
+    // The real warnings still go at their times, and the test's link checks in once.
+    spec.given([set(30), sent]).when(check(at(16))).then([warned(1, at(30), at(16))]);
+    spec.given([set(30), sent]).when({ type: 'CheckIn', ownerId: owner, via: 'link', warningId: w2, now: at(2) }).then([checkedIn(at(2), w2)]);
+  });
+
   it('wakes at the next thing that may be due', () => {
     const state = (events: InactivityEvent[]) => events.reduce(inactivityDecider.evolve, inactivityDecider.initialState());
     expect(nextWake(state([set(30)]), null, t0)).toBe(at(16));

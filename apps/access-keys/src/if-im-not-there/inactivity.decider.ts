@@ -3,6 +3,10 @@ import { DomainError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
 const DAY_MS = 24 * 3600 * 1000;
+/** One test warning per 10 minutes at most: each is a real e-mail. */
+export const TEST_WARNING_INTERVAL_MS = 10 * 60 * 1000;
+/** The stage of a test warning (real ones are 1 and 2). */
+export const TEST_WARNING_STAGE = 0;
 
 /**
  * An owner's inactivity watch, one stream per owner: `inactivity-{ownerId}`. The owner chooses a
@@ -37,6 +41,8 @@ export interface InactivityState {
   lapsedOn: string | null;
   /** Every warning queued (its check-in link names it): `true` once its link has been used. */
   warnings: Record<string, { lapseAt: string; used: boolean }>;
+  /** When the owner last asked for a test warning. */
+  lastTestAt: string | null;
 }
 
 export type InactivityCommand =
@@ -44,6 +50,8 @@ export type InactivityCommand =
   | { type: 'PauseWatch'; ownerId: string; now: string }
   | { type: 'ResumeWatch'; ownerId: string; now: string }
   | { type: 'CheckIn'; ownerId: string; via: CheckInVia; warningId: string | null; now: string }
+  /** The owner asks for a test warning now (stage 0), to see that the e-mail and its link reach him. */
+  | { type: 'SendTestWarning'; ownerId: string; lastSignInAt: string | null; warningId: string; now: string }
   /** The timing job: `lastSignInAt` from owner_last_seen, `warningId` a fresh id in case a warning is due. */
   | { type: 'CheckInactivity'; ownerId: string; lastSignInAt: string | null; warningId: string; now: string };
 
@@ -94,7 +102,7 @@ export function watchView(state: InactivityState, lastSignInAt: string | null): 
 }
 
 export const inactivityDecider: Decider<InactivityState, InactivityCommand, InactivityEvent> = {
-  initialState: () => ({ periodDays: null, paused: false, ownerEmail: null, since: null, warned: null, lapsedAt: null, lapsedOn: null, warnings: {} }),
+  initialState: () => ({ periodDays: null, paused: false, ownerEmail: null, since: null, warned: null, lapsedAt: null, lapsedOn: null, warnings: {}, lastTestAt: null }),
 
   decide(command, state) {
     switch (command.type) {
@@ -114,6 +122,14 @@ export const inactivityDecider: Decider<InactivityState, InactivityCommand, Inac
           if (!warning || warning.used) throw new DomainError('CHECK_IN_LINK_INVALID');
         }
         return [{ type: 'OwnerCheckedIn', data: { ownerId: command.ownerId, via: command.via, warningId: command.warningId, checkedInAt: command.now } }];
+      }
+      case 'SendTestWarning': {
+        const lapseAt = lapseTime(state, command.lastSignInAt);
+        if (lapseAt === null) throw new DomainError('CONFLICT', 'Choose an inactivity period (and resume the watch if it is paused) before sending a test warning.');
+        if (state.lastTestAt && ms(command.now) - ms(state.lastTestAt) < TEST_WARNING_INTERVAL_MS) {
+          throw new DomainError('RATE_LIMITED', 'A test warning was sent a few minutes ago. Please check your inbox, and your spam folder.');
+        }
+        return [{ type: 'InactivityWarningQueued', data: { ownerId: command.ownerId, warningId: command.warningId, stage: TEST_WARNING_STAGE, lapseAt, queuedAt: command.now } }];
       }
       case 'CheckInactivity': {
         const lapseAt = lapseTime(state, command.lastSignInAt);
@@ -144,9 +160,12 @@ export const inactivityDecider: Decider<InactivityState, InactivityCommand, Inac
         return { ...state, since: latest(state.since, checkedInAt), warnings };
       }
       case 'InactivityWarningQueued': {
-        const { lapseAt, stage, warningId } = event.data;
+        const { lapseAt, stage, warningId, queuedAt } = event.data;
+        const warnings = { ...state.warnings, [warningId]: { lapseAt, used: false } };
+        // A test warning counts for nothing but its link and the pace of tests.
+        if (stage === TEST_WARNING_STAGE) return { ...state, warnings, lastTestAt: queuedAt };
         const stages = state.warned?.lapseAt === lapseAt ? [...state.warned.stages, stage] : [stage];
-        return { ...state, warned: { lapseAt, stages }, warnings: { ...state.warnings, [warningId]: { lapseAt, used: false } } };
+        return { ...state, warned: { lapseAt, stages }, warnings };
       }
       case 'InactivityLapsed':
         return { ...state, lapsedAt: event.data.lapseAt, lapsedOn: event.data.lapsedAt };

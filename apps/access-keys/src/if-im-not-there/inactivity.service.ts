@@ -72,6 +72,20 @@ export class InactivityService {
     return this.command(caller, meta, { type: 'ResumeWatch', ownerId: ownerOf(caller).userId, now: this.now() });
   }
 
+  /** A test warning, sent now to the owner with a working check-in link (at most one per 10 minutes). */
+  async testWarning(caller: Caller, meta: RequestMeta): Promise<InactivityWatch> {
+    const ownerId = ownerOf(caller).userId;
+    const metadata: EventMetadata = { actor: { kind: 'user', id: ownerId }, correlationId: meta.requestId };
+    await retryOnConflict(5, () => this.deps.orm.em.fork().transactional(async (em) => {
+      const lastSignInAt = await this.lastSignIn(em, ownerId);
+      const result = await decideAndAppend(em, this.deps.store, inactivityDecider, { type: 'SendTestWarning', ownerId, lastSignInAt, warningId: randomUUID(), now: this.now() }, {
+        streamId: inactivityStreamId(ownerId), streamType: INACTIVITY_STREAM_TYPE, metadata,
+      });
+      await this.queueWarnings(result.events as unknown as InactivityEvent[], result.state.ownerEmail ?? '');
+    }));
+    return this.view(caller);
+  }
+
   /** The "I'm Still Here" button (it also stops a delivery under way, in its own step). */
   async checkInByButton(ownerId: string, meta: RequestMeta): Promise<void> {
     await this.inTransaction(ownerId, { type: 'CheckIn', ownerId, via: 'still-here', warningId: null, now: this.now() }, { actor: { kind: 'user', id: ownerId }, correlationId: meta.requestId });
@@ -130,12 +144,9 @@ export class InactivityService {
       const result = await decideAndAppend(em, this.deps.store, inactivityDecider, { type: 'CheckInactivity', ownerId: job.ownerId, lastSignInAt: lastSignIn, warningId: randomUUID(), now }, {
         streamId: inactivityStreamId(job.ownerId), streamType: INACTIVITY_STREAM_TYPE, metadata: { ...SYSTEM, correlationId: `inactivity-${job.ownerId}` },
       });
-      let outcome: WakeOutcome['outcome'] = 'nothing';
-      for (const event of result.events as unknown as InactivityEvent[]) {
-        if (event.type === 'InactivityWarningQueued') {
-          await this.queueWarning(event.data, result.state.ownerEmail ?? '');
-          outcome = 'warned';
-        }
+      const events = result.events as unknown as InactivityEvent[];
+      let outcome: WakeOutcome['outcome'] = (await this.queueWarnings(events, result.state.ownerEmail ?? '')) ? 'warned' : 'nothing';
+      for (const event of events) {
         if (event.type === 'InactivityLapsed') {
           await this.deps.delivery.triggerIn(em, job.ownerId, result.state.ownerEmail ?? '', 'inactivity', SYSTEM);
           outcome = 'lapsed';
@@ -170,12 +181,20 @@ export class InactivityService {
     if (next !== null && (pending === null || Date.parse(next) < Date.parse(pending))) await this.schedule(ownerId, next);
   }
 
-  private async queueWarning(warning: Extract<InactivityEvent, { type: 'InactivityWarningQueued' }>['data'], ownerEmail: string): Promise<void> {
-    const { url } = this.deps.links.signLink(CHECK_IN_PURPOSE, '/still-here', warning.ownerId, warning.warningId, { w: warning.warningId });
-    await enqueue(this.deps.warnings, {
-      warningId: warning.warningId, ownerId: warning.ownerId, ownerEmail, stage: warning.stage, lapseAt: warning.lapseAt,
-      sealedLink: sealForJob(this.deps.keyMailSecret, inactivityWarningSealContext(warning.warningId), url),
-    }, `inactivity-warning-${warning.warningId}`);
+  /** Queues each warning's e-mail with its signed check-in link (inside the caller's transaction); true if there was one. */
+  private async queueWarnings(events: InactivityEvent[], ownerEmail: string): Promise<boolean> {
+    let queued = false;
+    for (const event of events) {
+      if (event.type !== 'InactivityWarningQueued') continue;
+      const warning = event.data;
+      const { url } = this.deps.links.signLink(CHECK_IN_PURPOSE, '/still-here', warning.ownerId, warning.warningId, { w: warning.warningId });
+      await enqueue(this.deps.warnings, {
+        warningId: warning.warningId, ownerId: warning.ownerId, ownerEmail, stage: warning.stage, lapseAt: warning.lapseAt,
+        sealedLink: sealForJob(this.deps.keyMailSecret, inactivityWarningSealContext(warning.warningId), url),
+      }, `inactivity-warning-${warning.warningId}`);
+      queued = true;
+    }
+    return queued;
   }
 
   /** Queues a wake at `at` (inside the caller's transaction, before its commit); one job per owner and time. */

@@ -93,6 +93,7 @@ const OWNER_ROUTES: readonly [InjectOptions['method'], string][] = [
   ['PUT', '/api/if-im-not-there/inactivity'],
   ['POST', '/api/if-im-not-there/inactivity/pause'],
   ['POST', '/api/if-im-not-there/inactivity/resume'],
+  ['POST', '/api/if-im-not-there/inactivity/test-warning'],
 ];
 const VIEWER_ROUTES = ['/api/view/session', '/api/view/entries/letters'];
 
@@ -496,7 +497,8 @@ describe('gateway family access (/api/access, /api/view)', () => {
         .handle(AccessKeysRpc.inactivity, () => watchOf(null))
         .handle(AccessKeysRpc.saveInactivity, ({ payload }) => watchOf(payload.period_days))
         .handle(AccessKeysRpc.pauseInactivity, () => watchOf(90, true))
-        .handle(AccessKeysRpc.resumeInactivity, () => watchOf(90));
+        .handle(AccessKeysRpc.resumeInactivity, () => watchOf(90))
+        .handle(AccessKeysRpc.testInactivityWarning, () => watchOf(90));
       expect((await send({ method: 'GET', url: '/api/if-im-not-there/inactivity' }, ownerToken)).json()).toEqual(watchOf(null));
       expect((await send({ method: 'PUT', url: '/api/if-im-not-there/inactivity', payload: { period_days: 90 } }, ownerToken)).json()).toEqual(watchOf(90));
       for (const period_days of [45, '90', 0, undefined]) {
@@ -506,6 +508,8 @@ describe('gateway family access (/api/access, /api/view)', () => {
       expect(services.callsTo(AccessKeysRpc.saveInactivity).map((c) => c.payload)).toEqual([{ period_days: 90 }]);
       expect((await send({ method: 'POST', url: '/api/if-im-not-there/inactivity/pause' }, ownerToken)).json()).toMatchObject({ paused: true });
       expect((await send({ method: 'POST', url: '/api/if-im-not-there/inactivity/resume' }, ownerToken)).json()).toMatchObject({ paused: false });
+      expect((await send({ method: 'POST', url: '/api/if-im-not-there/inactivity/test-warning' }, ownerToken)).statusCode).toBe(200);
+      expect(services.callsTo(AccessKeysRpc.testInactivityWarning)).toHaveLength(1);
       for (const { request } of services.received) expect(request.auth.accessToken).toBe(ownerToken);
     });
 

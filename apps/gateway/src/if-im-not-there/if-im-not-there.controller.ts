@@ -129,6 +129,15 @@ export class IfImNotThereController {
     return this.rpc.call(AccessKeysRpc.resumeInactivity, {}, call);
   }
 
+  @Post('inactivity/test-warning')
+  @HttpCode(200)
+  @ApiOkResponse({ type: InactivityWatchDto, description: 'A test warning is on its way to the caller’s e-mail, with a working check-in link.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the watch is off or paused.' })
+  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED: a test warning was sent less than 10 minutes ago.' })
+  async testInactivityWarning(@CallCtx() call: CallContext): Promise<InactivityWatch> {
+    return this.rpc.call(AccessKeysRpc.testInactivityWarning, {}, call);
+  }
+
   /**
    * Public on purpose: the "I'm still here" link of a warning e-mail is its own credential (signed by
    * access-keys for one owner and one warning, expiring, used once). A malformed link gets the same

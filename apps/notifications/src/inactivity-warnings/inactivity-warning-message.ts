@@ -14,12 +14,16 @@ export const inactivityWarningMessageId = (warningId: string) => `<inactivity-${
 export function renderInactivityWarning(job: InactivityWarningJob, link: string, publicUrl: string): KeyEmailMessage {
   const checkIn = new URL(link, publicUrl).href;
   const when = longDate(job.lapseAt);
+  const test = job.stage === 0;
   const paragraphs = [
-    `You have not signed in to Legacy Vault for a while. As you asked on the If I'm Not There page, the delivery of your vault to your emergency contacts will start on ${when} unless you check in before then.`,
+    test
+      ? `This is the test you asked for on the If I'm Not There page. Had you stopped signing in, the delivery of your vault to your emergency contacts would start on ${when}; a real warning looks like this one.`
+      : `You have not signed in to Legacy Vault for a while. As you asked on the If I'm Not There page, the delivery of your vault to your emergency contacts will start on ${when} unless you check in before then.`,
     `If you are still here, open this link (it is yours alone and works once): ${checkIn}`,
     `Signing in at ${publicUrl} also counts, and so does "I'm Still Here" on the If I'm Not There page. You can pause or change the watch there too.`,
   ];
-  const subject = job.stage === 1 ? `Legacy Vault: are you still there? Your vault is delivered on ${when}` : `Last reminder: your Legacy Vault is delivered on ${when}`;
+  const subject = test ? 'Legacy Vault: a test of your inactivity warning'
+    : job.stage === 1 ? `Legacy Vault: are you still there? Your vault is delivered on ${when}` : `Last reminder: your Legacy Vault is delivered on ${when}`;
   const text = ['Hello,', '', ...paragraphs.flatMap((p) => [p, '']), 'Legacy Vault'].join('\n');
   const html = [
     '<p>Hello,</p>',

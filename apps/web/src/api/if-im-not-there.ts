@@ -70,6 +70,11 @@ export function resumeInactivity(): Promise<InactivityWatch> {
   return api.request<InactivityWatch>('/api/if-im-not-there/inactivity/resume', { method: 'POST' });
 }
 
+/** A test warning e-mailed now, with a working check-in link. */
+export function sendTestInactivityWarning(): Promise<InactivityWatch> {
+  return api.request<InactivityWatch>('/api/if-im-not-there/inactivity/test-warning', { method: 'POST' });
+}
+
 /** The "I'm still here" link of a warning e-mail (public): its signed parameters, as they came. */
 export function checkInByLink(link: CheckInLinkRequest): Promise<CheckInReply> {
   return api.request<CheckInReply>('/api/if-im-not-there/check-in', { method: 'POST', body: link });

@@ -83,6 +83,7 @@ function fakeGateway() {
     }
     if (path === '/api/if-im-not-there/inactivity/pause' && method === 'POST') return json(200, (watch = watchOf(watch.period_days, true)));
     if (path === '/api/if-im-not-there/inactivity/resume' && method === 'POST') return json(200, (watch = watchOf(watch.period_days, false)));
+    if (path === '/api/if-im-not-there/inactivity/test-warning' && method === 'POST') return json(200, watch);
     if (path === '/api/if-im-not-there/check-in' && method === 'POST') {
       // The good link of this stand-in is signed 'good'; anything else, or a second use, is refused as access-keys does.
       if (body!.sig !== 'good' || usedLinks.has(String(body!.w))) return json(400, { code: 'CHECK_IN_LINK_INVALID', message: ErrorCodes.CHECK_IN_LINK_INVALID.message });
@@ -293,6 +294,7 @@ describe('the inactivity watch (on /if-im-not-there) and its check-in link (/sti
     expect(period.value).toBe('off');
     expect([...period.options].map((o) => o.textContent)).toEqual(['Off', '30 days without a sign-in', '60 days without a sign-in', '90 days without a sign-in', '180 days without a sign-in', '365 days without a sign-in']);
     expect(within(watchForm()).queryByRole('button', { name: 'Pause watch' })).toBeNull();
+    expect(within(watchForm()).queryByRole('button', { name: 'Send a test warning' })).toBeNull();
     fireEvent.change(period, { target: { value: '90' } });
     fireEvent.click(within(watchForm()).getByRole('button', { name: 'Save inactivity period' }));
     await screen.findByText('Inactivity period saved');
@@ -306,6 +308,9 @@ describe('the inactivity watch (on /if-im-not-there) and its check-in link (/sti
     fireEvent.click(within(watchForm()).getByRole('button', { name: 'Resume watch' }));
     await waitFor(() => expect(status()).toContain('On.'));
     expect(within(watchForm()).queryByText('Paused', { selector: 'span' })).toBeNull();
+    fireEvent.click(within(watchForm()).getByRole('button', { name: 'Send a test warning' }));
+    await screen.findByText('Test warning sent');
+    expect(gateway.calls.filter((c) => c.path === '/api/if-im-not-there/inactivity/test-warning')).toHaveLength(1);
 
     // Reloaded: what the server keeps.
     resetApp();

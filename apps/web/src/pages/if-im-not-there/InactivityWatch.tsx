@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { INACTIVITY_PERIODS, INACTIVITY_WARNING_DAYS, type InactivityWatch as Watch } from '@lv/contracts';
 import { errorMessage } from '../../api/client.js';
-import { fetchInactivity, inactivityKeys, pauseInactivity, resumeInactivity, saveInactivity } from '../../api/if-im-not-there.js';
+import { fetchInactivity, inactivityKeys, pauseInactivity, resumeInactivity, saveInactivity, sendTestInactivityWarning } from '../../api/if-im-not-there.js';
+import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
 import { Label, Select } from '../../components/ui/input.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
@@ -59,6 +60,12 @@ function WatchForm({ saved }: { saved: Watch }) {
     },
     onError: (error) => toast.error('Could not change the inactivity watch', { description: errorMessage(error, 'Please try again.') }),
   });
+  const email = useAuth().user?.email;
+  const test = useMutation({
+    mutationFn: sendTestInactivityWarning,
+    onSuccess: () => toast.success('Test warning sent', { description: `Look for it at ${email ?? 'your e-mail address'}, and try its link.` }),
+    onError: (error) => toast.error('Could not send a test warning', { description: errorMessage(error, 'Please try again.') }),
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate();
@@ -94,6 +101,11 @@ function WatchForm({ saved }: { saved: Watch }) {
         {saved.period_days !== null ? (
           <Button type="button" variant="outline" disabled={pause.isPending} onClick={() => pause.mutate()}>
             {saved.paused ? 'Resume watch' : 'Pause watch'}
+          </Button>
+        ) : null}
+        {saved.lapse_at !== null ? (
+          <Button type="button" variant="ghost" disabled={test.isPending} onClick={() => test.mutate()}>
+            Send a test warning
           </Button>
         ) : null}
       </div>

@@ -47,12 +47,12 @@ export const NATS_USERS = [
     why: 'court documents and the evidence chain; publishes court-journal.> events',
   },
   {
-    user: 'access-keys', stream: 'access-keys', serves: ['access-keys'], calls: [], deny: [], consumes: ['notifications'],
-    why: "family access: requests, keys, view sessions; reads notifications' key e-mail events",
+    user: 'access-keys', stream: 'access-keys', serves: ['access-keys'], calls: [], deny: [], consumes: ['notifications', 'identity'],
+    why: "family access: requests, keys, view sessions; reads notifications' key e-mail events and identity's sign-ins",
   },
   {
-    user: 'notifications', stream: 'notifications', serves: ['notifications'], calls: ['rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state'], deny: [], consumes: [],
-    why: 'key e-mails and trustee notices (BullMQ workers, SMTP); asks access-keys whether a key is active, or a delivery step committed, before sending',
+    user: 'notifications', stream: 'notifications', serves: ['notifications'], calls: ['rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state'], deny: [], consumes: [],
+    why: 'key e-mails, trustee notices, inactivity warnings (BullMQ workers, SMTP); asks access-keys whether a key is active, a delivery step committed, a warning current, before sending',
   },
   {
     // Its own stream exists (every service's platform bootstrap makes one) but carries nothing yet.
@@ -71,8 +71,8 @@ export const NATS_USERS = [
   {
     user: 'gateway', stream: null, serves: [],
     calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>', 'rpc.access-keys.>', 'rpc.billing.>'],
-    // key-mail-state and trustee-notice-state answer for notifications' workers only, never a browser.
-    deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state'],
+    // key-mail-state, trustee-notice-state and the warning state answer for notifications' workers only, never a browser.
+    deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state'],
     consumes: [],
     why: "the HTTP API: calls every service, never the operators' commands",
   },

@@ -1,6 +1,7 @@
-import { NotificationsEvents, QueueNames, type DeliveryTimingJob, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
+import { IdentityEvents, NotificationsEvents, QueueNames, type DeliveryTimingJob, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
+import { OwnerLinkSigner } from '@lv/platform/links';
 import { DurableConsumer } from '@lv/platform/event-store';
 import { ensureServiceStream } from '@lv/platform/messaging';
 import { defineService } from '@lv/platform/nest';
@@ -12,6 +13,8 @@ import { accessKeysConfigSchema } from './config.js';
 import { DeliveryService } from './if-im-not-there/delivery.service.js';
 import { IfImNotThereController } from './if-im-not-there/if-im-not-there.controller.js';
 import { IfImNotThereService } from './if-im-not-there/if-im-not-there.service.js';
+import { InactivityController } from './if-im-not-there/inactivity.controller.js';
+import { CHECK_IN_LINK_DAYS, CHECK_IN_PURPOSE, InactivityService } from './if-im-not-there/inactivity.service.js';
 import { accessKeysMigrations } from './migrations.js';
 
 /** How long a due job waits, retrying, for the transaction that queued it to become visible. */
@@ -78,26 +81,61 @@ export const accessKeysService = defineService({
       onDeadLetter: (job, error) => logger.error({ releaseId: (job.data as DeliveryTimingJob).subjectId, attempts: job.attemptsMade, err: error }, 'vault delivery failed after every attempt'),
     });
     deliveryWorker.on('error', (err) => logger.error({ err }, 'delivery worker error'));
+
+    // The inactivity watch: its wakes are processed here; its warning e-mails go to notifications.
+    const inactivityJobs = createQueue<InactivityTimingJob>(QueueNames.InactivityTiming, producer);
+    const inactivityWarnings = createQueue<InactivityWarningJob>(QueueNames.InactivityWarnings, producer);
+    const inactivity = new InactivityService({
+      orm: core.orm, store: service.store, delivery, jobs: inactivityJobs, warnings: inactivityWarnings, keyMailSecret: config.KEY_MAIL_SECRET,
+      // Its own sub-key of the key e-mail secret (notifications, which sends the links, holds it too).
+      links: new OwnerLinkSigner({ namespace: 'access-keys/check-in', secret: config.KEY_MAIL_SECRET, secretName: 'KEY_MAIL_SECRET', purposes: [CHECK_IN_PURPOSE], ttlSeconds: CHECK_IN_LINK_DAYS * 24 * 3600 }),
+    });
+    const inactivityWorker = createWorker<InactivityTimingJob>(QueueNames.InactivityTiming, async (job) => (await inactivity.wake(job.data)).outcome, workerConnection, {
+      autorun: false,
+      onDeadLetter: (job, error) => logger.error({ ownerId: (job.data as InactivityTimingJob).ownerId, attempts: job.attemptsMade, err: error }, 'inactivity wake failed after every attempt'),
+    });
+    inactivityWorker.on('error', (err) => logger.error({ err }, 'inactivity worker error'));
+    await ensureServiceStream(core.nats, 'identity', undefined, { replicas: config.JETSTREAM_REPLICAS });
+    const signIns = new DurableConsumer({
+      name: 'access-keys-sign-ins',
+      source: 'identity',
+      subjects: [IdentityEvents.UserSignedIn],
+      orm: core.orm,
+      nats: core.nats,
+      logger: logger.child({ component: 'sign-ins' }),
+      stackId,
+      // Keeps the latest sign-in (greatest), so a redelivered or late event changes nothing.
+      handle: async (em, event) => {
+        const d = event.data as UserSignedIn;
+        await inactivity.recordSignIn(em, d.userId, d.signedInAt);
+      },
+    });
     return {
-      controllers: [AccessKeysController, IfImNotThereController],
+      controllers: [AccessKeysController, IfImNotThereController, InactivityController],
       providers: [
         { provide: AccessKeysService, useValue: service },
         { provide: IfImNotThereService, useValue: ifImNotThere },
         { provide: DeliveryService, useValue: delivery },
+        { provide: InactivityService, useValue: inactivity },
       ],
       health: { redis: async () => void (await producer.ping()) },
       // Due deliveries are taken once the service is ready, and no new one after shutdown begins.
-      consumers: [emailStatus, {
+      consumers: [emailStatus, signIns, {
         start: () => {
           void deliveryWorker.run().catch((err: unknown) => logger.error({ err }, 'delivery worker stopped'));
+          void inactivityWorker.run().catch((err: unknown) => logger.error({ err }, 'inactivity worker stopped'));
           return Promise.resolve();
         },
-        stop: () => deliveryWorker.close(),
+        stop: async () => {
+          await Promise.all([deliveryWorker.close(), inactivityWorker.close()]);
+        },
       }],
       close: async () => {
         await keyEmails.close();
         await deliveryJobs.close();
         await trusteeNotices.close();
+        await inactivityJobs.close();
+        await inactivityWarnings.close();
         producer.disconnect();
         workerConnection.disconnect();
       },

@@ -26,6 +26,7 @@ import { REQUEST_STREAM_TYPE, requestDecider, requestStreamId, type RequestComma
 import { CONTACT_STREAM_TYPE } from './if-im-not-there/contact.decider.js';
 import { DELIVERY_SETTINGS_STREAM_TYPE } from './if-im-not-there/delivery-settings.decider.js';
 import { contactsProjection, deliverySettingsProjection } from './if-im-not-there/if-im-not-there.projections.js';
+import { INACTIVITY_STREAM_TYPE } from './if-im-not-there/inactivity.decider.js';
 import { SESSION_STREAM_TYPE, sessionDecider, sessionStreamId, type SessionCommand } from './sessions/session.decider.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -71,6 +72,7 @@ export class AccessKeysService {
       personalSealing(KEY_STREAM_TYPE, new PersonalDataKeys()),
       personalSealing(CONTACT_STREAM_TYPE, new PersonalDataKeys()),
       personalSealing(DELIVERY_SETTINGS_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
+      personalSealing(INACTIVITY_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
     ]),
   });
 

@@ -127,7 +127,24 @@ class IfImNotThereTables20261125 extends Migration {
   }
 }
 
+/**
+ * owner_last_seen: each owner's last sign-in as identity published it (UserSignedIn, consumed by
+ * `access-keys-sign-ins`), which the inactivity watch counts from. The timing job locks the row, so a
+ * sign-in consumed meanwhile waits for its decision. Not rebuildable from access-keys' own events: a
+ * lost row only makes the watch count from the owner's last check-in, set or resume (never earlier).
+ */
+class OwnerLastSeen20261126 extends Migration {
+  override up(): void {
+    this.addSql('create table owner_last_seen (owner_id uuid primary key, last_sign_in_at timestamptz)');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists owner_last_seen');
+  }
+}
+
 export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'access-tables-2026-11-25', class: AccessTables20261125 },
   { name: 'if-im-not-there-tables-2026-11-25', class: IfImNotThereTables20261125 },
+  { name: 'owner-last-seen-2026-11-26', class: OwnerLastSeen20261126 },
 ]);

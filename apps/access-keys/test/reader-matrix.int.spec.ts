@@ -78,6 +78,9 @@ describe('access-keys reader matrix', () => {
         'rpc.access-keys.op.list-pending': { owner_id: ownerId },
         'rpc.access-keys.contacts.add': { id: randomUUID(), name: 'Matrix contact', label: 'Other', email: 'matrix@example.com' },
         'rpc.access-keys.delivery-settings.save': { ...settings, final_thoughts: 'whoever saves' },
+        'rpc.access-keys.inactivity.save': { period_days: 90 },
+        'rpc.access-keys.inactivity.check-in-link': { w: randomUUID(), u: ownerId, exp: '9999999999', sig: 'forged' },
+        'rpc.access-keys.inactivity.warning-state': { owner_id: ownerId, warning_id: randomUUID() },
       },
       ownerSecrets: [ownerWords, contactName, finalThoughts],
       // Not delivery-settings.get: the matrix's own save (as the owner, in no fixed order) replaces the secret.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { BillingEvents, IdentityRpc, type IssuedSession, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
+import { BillingEvents, IdentityEvents, IdentityRpc, type IssuedSession, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
@@ -188,6 +188,34 @@ describe('identity service over NATS', () => {
     expect(await codeOf(call(IdentityRpc.refresh, { refreshToken: third.refreshToken }))).toBe('SESSION_EXPIRED');
     expect(await codeOf(call(IdentityRpc.getMe, {}, third.accessToken))).toBe('SESSION_EXPIRED');
     expect(await codeOf(call(IdentityRpc.refresh, { refreshToken: 'made-up' }))).toBe('UNAUTHENTICATED');
+  });
+
+  it('records a sign-in (ids and time only, through the outbox) at most once an hour per user, refreshes included', async () => {
+    const sql = <T>(text: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(text, params);
+    const email = newEmail();
+    const session = await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    const userId = session.profile.id;
+    const signIns = () => sql<{ data: Record<string, unknown> }>(`select data from events where stream_id = ? and type = 'UserSignedIn'`, [`user-activity-${userId}`]);
+    expect(await signIns()).toEqual([{ data: { userId, sessionId: session.sessionId, signedInAt: expect.any(String) } }]);
+    // A refresh and a second sign-in within the hour record nothing more; ten racing refreshes neither.
+    await call(IdentityRpc.refresh, { refreshToken: session.refreshToken });
+    await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.88.0.1');
+    expect(await signIns()).toHaveLength(1);
+    // An hour later (the mark moved back), the next refresh records one, with its time.
+    await sql(`update activity_marks set recorded_at = recorded_at - interval '61 minutes' where user_id = ?`, [userId]);
+    const again = await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.88.0.2');
+    const racing = await Promise.all(Array.from({ length: 10 }, () => call(IdentityRpc.refresh, { refreshToken: again.refreshToken }).catch(() => null)));
+    expect(racing.some(Boolean)).toBe(true);
+    expect(await signIns()).toHaveLength(2);
+    // It leaves through the outbox onto JetStream with the same facts: no address, no agent, no e-mail.
+    const jsm = await jetstreamManager(identity.core.nats);
+    let published = '';
+    await waitFor(async () => {
+      const last = await jsm.streams.getMessage(scopedStreamName('identity'), { last_by_subj: scopedSubject(IdentityEvents.UserSignedIn) }).catch(() => null);
+      published = last ? last.string() : '';
+      return published.includes(userId);
+    }, 15_000, 'UserSignedIn on JetStream');
+    expect(published).not.toMatch(/10\.88|@example\.com|SpecAgent/);
   });
 
   it('serves two tabs refreshing with the same token at once (inside the grace window)', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import {
   ADMIN_USERS_LIMIT, AuthMessages, normaliseEmail, SettingsMessages, validateCredentials, type AdminOverview, type ChangePasswordReply, type Credentials, type IssuedSession,
@@ -11,7 +11,7 @@ import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type
 import { PasswordHasher } from './credentials/password-hasher.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
 import { SessionStore, type SessionRow } from './sessions/session-store.js';
-import { userDecider, userStreamId, type UserCommand } from './users/user.decider.js';
+import { userActivityStreamId, userDecider, userStreamId, type UserCommand } from './users/user.decider.js';
 import { adminOverview, findNotificationPreferences, findProfileByEmail, findProfileById, userProfileProjection } from './users/user-profile.projection.js';
 import { identityPublishPolicy } from './users/publish-policy.js';
 
@@ -28,6 +28,13 @@ export interface IdentityServiceDeps {
   /** See CONCURRENT_REFRESH_GRACE_MS. */
   refreshReuseGraceMs?: number;
 }
+
+/**
+ * How often a signed-in user's activity is published at most. An owner who keeps using the app (his
+ * session refreshed every quarter hour) is as present as one who signs in; an hour is far finer than
+ * any inactivity period (30 days at least) and keeps the stream to 24 events a day at the very most.
+ */
+export const ACTIVITY_MARK_INTERVAL_SECONDS = 3600;
 
 /** Identity's use cases. Transport-free: the NATS controller and the tests call these directly. */
 export class IdentityService {
@@ -85,7 +92,11 @@ export class IdentityService {
   }
 
   async refresh(refreshToken: string): Promise<IssuedSession> {
-    const outcome = await this.em.transactional((em) => this.sessions.rotate(em, refreshToken));
+    const outcome = await this.em.transactional(async (em) => {
+      const rotated = await this.sessions.rotate(em, refreshToken);
+      if (rotated.kind === 'rotated') await this.markActivity(em, rotated.session);
+      return rotated;
+    });
     if (outcome.kind === 'reused') {
       await this.deps.revokedSessions.revoke(outcome.sessionId);
       throw new DomainError('SESSION_EXPIRED');
@@ -247,8 +258,28 @@ export class IdentityService {
   }
 
   private async openSession(userId: string, meta: RequestMeta): Promise<IssuedSession> {
-    const { session, refreshToken } = await this.em.transactional((em) => this.sessions.open(em, userId, meta));
+    const { session, refreshToken } = await this.em.transactional(async (em) => {
+      const opened = await this.sessions.open(em, userId, meta);
+      await this.markActivity(em, opened.session);
+      return opened;
+    });
     return this.issue(session, refreshToken);
+  }
+
+  /**
+   * A sign-in or refresh succeeded: `UserSignedIn` (ids and time only) joins the session's transaction,
+   * once an hour per user at most. The conditional upsert claims the hour, so racing refreshes record one.
+   */
+  private async markActivity(em: EntityManager, session: Pick<SessionRow, 'id' | 'user_id'>): Promise<void> {
+    const claimed = await em.execute<{ recorded_at: Date }[]>(
+      `insert into activity_marks (user_id, recorded_at) values (?, now()) on conflict (user_id) do update set recorded_at = excluded.recorded_at
+        where activity_marks.recorded_at <= now() - make_interval(secs => ?) returning recorded_at`,
+      [session.user_id, ACTIVITY_MARK_INTERVAL_SECONDS],
+    );
+    if (!claimed.length) return;
+    await this.store.appendToStream(em, userActivityStreamId(session.user_id), 'user-activity', 'any', [
+      { type: 'UserSignedIn', data: { userId: session.user_id, sessionId: session.id, signedInAt: new Date(claimed[0]!.recorded_at).toISOString() } },
+    ], { actor: { kind: 'user', id: session.user_id } });
   }
 
   private async issue(session: SessionRow, refreshToken: string): Promise<IssuedSession> {

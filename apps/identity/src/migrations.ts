@@ -88,8 +88,26 @@ class NotificationPreferences20261126 extends Migration {
   }
 }
 
+/**
+ * activity_marks: when each user's last UserSignedIn was recorded, so a sign-in or refresh records
+ * one only when the last is an hour old (one conditional upsert per refresh; no event most of the time).
+ */
+class ActivityMarks20261126 extends Migration {
+  override up(): void {
+    this.addSql('create table activity_marks (user_id uuid primary key, recorded_at timestamptz not null)');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists activity_marks');
+  }
+}
+
 export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-tables-2026-11-22', class: IdentityTables20261122 },
   { name: 'identity-refresh-sibling-2026-11-23', class: RefreshTokenSibling20261123 },
   { name: 'identity-notification-preferences-2026-11-26', class: NotificationPreferences20261126 },
+  }
+}
+
+  { name: 'identity-activity-marks-2026-11-26', class: ActivityMarks20261126 },
 ]);

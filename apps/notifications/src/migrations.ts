@@ -39,7 +39,19 @@ class TrusteeNoticeTables20261125 extends Migration {
   }
 }
 
+/** inactivity_warnings: one row per warning e-mail of an owner's inactivity watch, locked for its send as key_emails are. */
+class InactivityWarningTables20261126 extends Migration {
+  override up(): void {
+    this.addSql(sendOnceTable('inactivity_warnings', 'warning_id uuid'));
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists inactivity_warnings');
+  }
+}
+
 export const notificationsMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'key-email-tables-2026-11-25', class: KeyEmailTables20261125 },
   { name: 'trustee-notice-tables-2026-11-25', class: TrusteeNoticeTables20261125 },
+  { name: 'inactivity-warning-tables-2026-11-26', class: InactivityWarningTables20261126 },
 ]);

@@ -3,6 +3,7 @@ import { NotificationsRpc, type PayloadOf, type RebuildReply } from '@lv/contrac
 import { OperatorOnly, RpcHandler, RpcPayload } from '@lv/platform/nest';
 import { rebuildProjections } from '@lv/platform/event-store';
 import { KeyEmailsService } from './key-emails/key-emails.service.js';
+import { InactivityWarningsService } from './inactivity-warnings/inactivity-warnings.service.js';
 import { TrusteeNoticesService } from './trustee-notices/trustee-notices.service.js';
 
 /** notifications' request-reply API on NATS: operators' commands only (the work comes as BullMQ jobs). */
@@ -11,6 +12,7 @@ export class NotificationsController {
   constructor(
     private readonly keyEmails: KeyEmailsService,
     private readonly trusteeNotices: TrusteeNoticesService,
+    private readonly inactivityWarnings: InactivityWarningsService,
   ) {}
 
   @OperatorOnly()
@@ -22,7 +24,15 @@ export class NotificationsController {
   @OperatorOnly()
   @RpcHandler(NotificationsRpc.rebuildProjections)
   async rebuild(): Promise<RebuildReply> {
+    const em = this.keyEmails.orm.em;
     const notices = this.trusteeNotices.store;
-    return { projections: [...(await this.keyEmails.rebuildProjections()), ...(await rebuildProjections(this.keyEmails.orm.em, notices, notices.inlineProjections))] };
+    const warnings = this.inactivityWarnings.store;
+    return {
+      projections: [
+        ...(await this.keyEmails.rebuildProjections()),
+        ...(await rebuildProjections(em, notices, notices.inlineProjections)),
+        ...(await rebuildProjections(em, warnings, warnings.inlineProjections)),
+      ],
+    };
   }
 }

@@ -1,16 +1,17 @@
 import nodemailer from 'nodemailer';
-import { AccessKeysRpc, QueueNames, type SendKeyEmailJob, type TrusteeNoticeJob } from '@lv/contracts';
+import { AccessKeysRpc, QueueNames, type InactivityWarningJob, type SendKeyEmailJob, type TrusteeNoticeJob } from '@lv/contracts';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
 import { notificationsConfigSchema } from './config.js';
+import { InactivityWarningsService } from './inactivity-warnings/inactivity-warnings.service.js';
 import { KeyEmailsService, type Mailer } from './key-emails/key-emails.service.js';
 import { notificationsMigrations } from './migrations.js';
 import { TrusteeNoticesService } from './trustee-notices/trustee-notices.service.js';
 import { NotificationsController } from './notifications.controller.js';
 
 /**
- * notifications: e-mail. Its BullMQ workers take key e-mail jobs and trustee notices (both queued by
- * access-keys) and send each once over SMTP; it reports sent and failed key e-mails as events, which
+ * notifications: e-mail. Its BullMQ workers take key e-mail jobs, trustee notices and inactivity warnings
+ * (all queued by access-keys) and send each once over SMTP; it reports sent and failed key e-mails as events, which
  * access-keys shows the owner.
  */
 export const notificationsService = defineService({
@@ -72,9 +73,33 @@ export const notificationsService = defineService({
       },
     });
     noticeWorker.on('error', (err) => logger.error({ err }, 'trustee notice worker error'));
+
+    const inactivityWarnings = new InactivityWarningsService({
+      orm: core.orm,
+      mailer,
+      warningState: async (ownerId, warningId) => (await rpc.call(AccessKeysRpc.inactivityWarningState, { owner_id: ownerId, warning_id: warningId }, { meta: { requestId: `inactivity-warning-${warningId}` } })).state,
+      keyMailSecret: config.KEY_MAIL_SECRET,
+      publicUrl: config.PUBLIC_URL,
+    });
+    const warningWorker = createWorker<InactivityWarningJob>(QueueNames.InactivityWarnings, (job) => inactivityWarnings.send(job.data, job.attemptsMade + 1), workerConnection, {
+      concurrency: config.KEY_EMAIL_CONCURRENCY,
+      lockDuration: config.KEY_EMAIL_LOCK_SECONDS * 1000,
+      stalledInterval: config.KEY_EMAIL_LOCK_SECONDS * 1000,
+      autorun: false,
+      onDeadLetter: (job, error) => {
+        const warning = job.data as InactivityWarningJob;
+        logger.error({ warningId: warning.warningId, attempts: job.attemptsMade, err: error }, 'inactivity warning failed after every attempt');
+        void inactivityWarnings.recordFailed(warning, job.attemptsMade, error.message).catch((err: unknown) => logger.error({ err }, 'could not record a failed inactivity warning'));
+      },
+    });
+    warningWorker.on('error', (err) => logger.error({ err }, 'inactivity warning worker error'));
     return {
       controllers: [NotificationsController],
-      providers: [{ provide: KeyEmailsService, useValue: keyEmails }, { provide: TrusteeNoticesService, useValue: trusteeNotices }],
+      providers: [
+        { provide: KeyEmailsService, useValue: keyEmails },
+        { provide: TrusteeNoticesService, useValue: trusteeNotices },
+        { provide: InactivityWarningsService, useValue: inactivityWarnings },
+      ],
       health: {
         redis: async () => void (await producer.ping()),
         smtp: async () => void (await transport.verify()),
@@ -84,10 +109,11 @@ export const notificationsService = defineService({
         start: () => {
           void worker.run().catch((err: unknown) => logger.error({ err }, 'key e-mail worker stopped'));
           void noticeWorker.run().catch((err: unknown) => logger.error({ err }, 'trustee notice worker stopped'));
+          void warningWorker.run().catch((err: unknown) => logger.error({ err }, 'inactivity warning worker stopped'));
           return Promise.resolve();
         },
         stop: async () => {
-          await Promise.all([worker.close(), noticeWorker.close()]);
+          await Promise.all([worker.close(), noticeWorker.close(), warningWorker.close()]);
         },
       }],
       close: async () => {

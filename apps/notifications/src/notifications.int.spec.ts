@@ -9,7 +9,10 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { AccessKeysRpc, keyEmailSealContext, NotificationsEvents, NotificationsRpc, QueueNames, type RpcDeclaration, type SendKeyEmailJob, type TrusteeNoticeJob } from '@lv/contracts';
+import {
+  AccessKeysRpc, inactivityWarningSealContext, keyEmailSealContext, NotificationsEvents, NotificationsRpc, QueueNames, type InactivityWarningJob, type RpcDeclaration, type SendKeyEmailJob,
+  type TrusteeNoticeJob,
+} from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
@@ -31,6 +34,7 @@ process.env.STACK_ID = STACK_ID;
 const { notificationsService } = await import('./notifications.definition.js');
 const { KeyEmailsService } = await import('./key-emails/key-emails.service.js');
 const { TrusteeNoticesService } = await import('./trustee-notices/trustee-notices.service.js');
+const { InactivityWarningsService } = await import('./inactivity-warnings/inactivity-warnings.service.js');
 const { createLogger } = await import('@lv/platform/logging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -42,6 +46,8 @@ const keys = generateTestKeys();
 const keyStates = new Map<string, 'active' | 'expired' | 'revoked'>();
 /** What access-keys would say of each delivery (by release id); absent = 'unknown'. */
 const deliveryStates = new Map<string, 'started' | 'released' | 'cancelled'>();
+/** What access-keys would say of each inactivity warning; absent = 'unknown'. */
+const warningStates = new Map<string, 'current' | 'stale'>();
 
 function newJob(over: Partial<SendKeyEmailJob> = {}): { job: SendKeyEmailJob; key: string } {
   const keyId = randomUUID();
@@ -88,6 +94,12 @@ describe('notifications: key e-mails', () => {
       callback: (_err, msg) => {
         const packet = msg.json<{ id: string; data: { payload: { release_id: string } } }>();
         msg.respond(JSON.stringify({ response: { state: deliveryStates.get(packet.data.payload.release_id) ?? 'unknown' }, isDisposed: true, id: packet.id }));
+      },
+    });
+    nc.subscribe(scopedSubject(AccessKeysRpc.inactivityWarningState, STACK_ID), {
+      callback: (_err, msg) => {
+        const packet = msg.json<{ id: string; data: { payload: { warning_id: string } } }>();
+        msg.respond(JSON.stringify({ response: { state: warningStates.get(packet.data.payload.warning_id) ?? 'unknown' }, isDisposed: true, id: packet.id }));
       },
     });
     await nc.flush();
@@ -173,6 +185,58 @@ describe('notifications: key e-mails', () => {
     });
   });
 
+  describe('inactivity warnings', () => {
+    const warning = (stage: number, over: Partial<InactivityWarningJob> = {}): { job: InactivityWarningJob; link: string } => {
+      const warningId = randomUUID();
+      const link = `/still-here?w=${warningId}&u=${randomUUID()}&exp=1900000000&sig=spec-signature`;
+      return {
+        link,
+        job: {
+          warningId, ownerId: randomUUID(), ownerEmail: `owner-${warningId.slice(0, 8)}@example.com`, stage, lapseAt: '2027-01-30T10:00:00.000Z',
+          sealedLink: sealForJob(KEY_MAIL_SECRET, inactivityWarningSealContext(warningId), link), ...over,
+        },
+      };
+    };
+    const warnings = () => running.app.get(InactivityWarningsService);
+
+    it('warns the owner once, with his check-in link, once the warning is committed; a job added twice or run again sends nothing more', async () => {
+      const { job, link } = warning(1);
+      const warningQueue = new Queue<InactivityWarningJob>(QueueNames.InactivityWarnings, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      const addWarning = () => warningQueue.add(QueueNames.InactivityWarnings, job, { jobId: `inactivity-warning-${job.warningId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
+      await addWarning();
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      // Not committed yet (access-keys does not know the warning): nothing goes.
+      expect(mailsTo(job.ownerEmail)).toHaveLength(0);
+      warningStates.set(job.warningId, 'current');
+      await waitFor(() => mailsTo(job.ownerEmail).length === 1, 20_000, 'the warning');
+      await addWarning();
+      const [mail] = mailsTo(job.ownerEmail);
+      expect(mail!.subject).toBe('Legacy Vault: are you still there? Your vault is delivered on 30 January 2027');
+      expect(mail!.text).toContain(`http://127.0.0.1:3999${link}`);
+      expect(mail!.text).toContain('"I\'m Still Here"');
+      expect(await warnings().send(job, 9)).toBe('already-sent');
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(mailsTo(job.ownerEmail)).toHaveLength(1);
+      // The last warning, two attempts at once: one message.
+      const last = warning(2);
+      warningStates.set(last.job.warningId, 'current');
+      expect((await Promise.all([warnings().send(last.job, 1), warnings().send(last.job, 1)])).sort()).toEqual(['already-sent', 'sent']);
+      expect(mailsTo(last.job.ownerEmail).map((m) => m.subject)).toEqual(['Last reminder: your Legacy Vault is delivered on 30 January 2027']);
+      await warningQueue.obliterate({ force: true }).catch(() => undefined);
+      await warningQueue.close();
+    });
+
+    it('sends nothing once the owner has checked in (or paused or changed the watch) since it was queued', async () => {
+      const { job } = warning(2);
+      warningStates.set(job.warningId, 'stale');
+      expect(await warnings().send(job, 1)).toBe('stale');
+      expect(await warnings().send(job, 2)).toBe('stale');
+      expect(mailsTo(job.ownerEmail)).toHaveLength(0);
+      const [row] = await db.orm.em.fork().execute<{ state: string }[]>('select state from inactivity_warnings where warning_id = ?', [job.warningId]);
+      expect(row!.state).toBe('failed');
+    });
+  });
+
   it('sends a key once: the e-mail carries the key and its link, the job leaves Redis, KeyEmailSent is published', async () => {
     const { job, key } = newJob();
     keyStates.set(job.keyId, 'active');
@@ -225,7 +289,7 @@ describe('notifications: key e-mails', () => {
     expect(await call(NotificationsRpc.resendKeyEmail, { key_id: randomUUID() }, operator).catch((e: DomainError) => e.code)).toBe('NOT_FOUND');
     expect(await call(NotificationsRpc.resendKeyEmail, { key_id: job.keyId }).catch((e: DomainError) => e.code)).toBe('UNAUTHENTICATED');
     const rebuilt = (await call(NotificationsRpc.rebuildProjections, {}, operator)) as { projections: { projection: string }[] };
-    expect(rebuilt.projections.map((p) => p.projection)).toEqual(['key_emails', 'trustee_notices']);
+    expect(rebuilt.projections.map((p) => p.projection)).toEqual(['key_emails', 'trustee_notices', 'inactivity_warnings']);
     expect((await db.orm.em.fork().execute<{ state: string }[]>('select state from key_emails where key_id = ?', [job.keyId]))[0]!.state).toBe('sent');
   });
 

@@ -27,6 +27,8 @@ export const ErrorCodes = {
   UPGRADE_REQUIRED: { status: 403, message: 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.' },
   /** Neutral on purpose: each limit passes its own message (sign-in: AuthMessages.tooManySignIns). */
   RATE_LIMITED: { status: 429, message: 'Too many requests. Please wait a few minutes and try again.' },
+  /** The check-in link of an inactivity warning: forged, altered, expired or already used, never saying which. */
+  CHECK_IN_LINK_INVALID: { status: 400, message: 'This check-in link is invalid, expired, or already used. Sign in to check in instead.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The vault is temporarily unavailable. Please try again in a moment.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
 } as const satisfies Record<string, { status: number; message: string }>;

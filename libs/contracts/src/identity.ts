@@ -20,6 +20,11 @@ export interface SubscriptionTierChanged { userId: string; tier: SubscriptionTie
 export interface AdminGranted { userId: string }
 export interface AdminRevoked { userId: string }
 export interface PasswordChanged { userId: string; changedAt: string }
+/**
+ * A sign-in or a session refresh succeeded (stream user-activity-{id}): ids and time only, no address
+ * or agent. At most one an hour per user (identity's activity_marks), so a busy session stays cheap.
+ */
+export interface UserSignedIn { userId: string; sessionId: string; signedInAt: string }
 
 export type IdentityEvent =
   | { type: 'UserRegistered'; data: UserRegistered }
@@ -28,7 +33,8 @@ export type IdentityEvent =
   | { type: 'AdminGranted'; data: AdminGranted }
   | { type: 'AdminRevoked'; data: AdminRevoked }
   | { type: 'PasswordChanged'; data: PasswordChanged }
-  | AccountSettingsEvent;
+  | AccountSettingsEvent
+  | { type: 'UserSignedIn'; data: UserSignedIn };
 
 // Account settings (/settings): e-mail changes and notification preferences, event-sourced like the
 // profile. The e-mail is in the event as it is in UserRegistered: identity's other consumers key on it.

@@ -29,6 +29,9 @@ import {
 } from './timeline.schemas.js';
 import type { PublishedRecordingEventType } from './media.js';
 import {
+  checkInLinkBodySchema, checkInReplySchema, inactivityWarningStatePayloadSchema, inactivityWarningStateReplySchema, inactivityWatchSchema, saveInactivityBodySchema,
+} from './inactivity.schemas.js';
+import {
   courtDocumentByIdPayloadSchema, courtDocumentSchema, courtFileGrantSchema, courtFileLinkPayloadSchema, courtUploadTicketSchema, deleteCourtDocumentReplySchema,
   evidenceEntrySummarySchema, evidencePublicKeysSchema, listCourtDocumentsPayloadSchema, setKeyEvidencePayloadSchema, signedEvidenceHeadSchema,
   startCourtUploadPayloadSchema,
@@ -93,6 +96,7 @@ export const IdentityEvents = {
   PasswordChanged: 'identity.user.password-changed.v1',
   EmailChanged: 'identity.user.email-changed.v1',
   NotificationPreferencesChanged: 'identity.user.notification-preferences-changed.v1',
+  UserSignedIn: 'identity.user.signed-in.v1',
 } as const satisfies Record<IdentityEventType, string>;
 
 export const LettersRpc = {
@@ -270,6 +274,17 @@ export const AccessKeysRpc = {
     payload: z.object({ owner_id: z.uuid(), release_id: z.uuid() }),
     reply: z.object({ state: z.enum(['started', 'released', 'cancelled', 'unknown']) }),
   }),
+  /** The owner's inactivity watch (If I'm Not There): the period, pause and resume. */
+  inactivity: rpc('rpc.access-keys.inactivity.get', { payload: emptyPayload, reply: inactivityWatchSchema }),
+  saveInactivity: rpc('rpc.access-keys.inactivity.save', { payload: saveInactivityBodySchema, reply: inactivityWatchSchema }),
+  pauseInactivity: rpc('rpc.access-keys.inactivity.pause', { payload: emptyPayload, reply: inactivityWatchSchema }),
+  resumeInactivity: rpc('rpc.access-keys.inactivity.resume', { payload: emptyPayload, reply: inactivityWatchSchema }),
+  /** A test warning e-mailed to the owner now, with a working check-in link (one per 10 minutes). */
+  testInactivityWarning: rpc('rpc.access-keys.inactivity.test-warning', { payload: emptyPayload, reply: inactivityWatchSchema }),
+  /** Public: the "I'm still here" link of a warning e-mail (signed, expiring, for one owner, used once). */
+  checkInByLink: rpc('rpc.access-keys.inactivity.check-in-link', { payload: checkInLinkBodySchema, reply: checkInReplySchema }),
+  /** notifications' warning worker only (like trustee-notice-state): is this warning still current? */
+  inactivityWarningState: rpc('rpc.access-keys.inactivity.warning-state', { payload: inactivityWarningStatePayloadSchema, reply: inactivityWarningStateReplySchema }),
   // Operator commands (ops CLI).
   listPendingForOwner: rpc('rpc.access-keys.op.list-pending', { payload: ownerIdPayloadSchema, reply: accessRequestPageSchema }),
   reportAbsence: rpc('rpc.access-keys.op.report-absence', { payload: deliveryOperatorPayloadSchema, reply: deliveryViewSchema }),

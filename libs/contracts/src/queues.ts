@@ -1,5 +1,6 @@
 import type { SealedText } from './letters.js';
 import type { ViewSection } from './access-keys.js';
+import type { InactivityTimingJob, InactivityWarningJob } from './inactivity.schemas.js';
 /**
  * The one registry of BullMQ queues and their job payloads (the platform's queue helpers are generic
  * and know none of them). Jobs are background work with retries (mail, hashing, timers); domain
@@ -10,6 +11,8 @@ export const QueueNames = {
   MediaHashing: 'media-hashing',
   DeliveryTiming: 'delivery-timing',
   TrusteeNotices: 'trustee-notices',
+  InactivityTiming: 'inactivity-timing',
+  InactivityWarnings: 'inactivity-warnings',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueNames);
@@ -88,6 +91,8 @@ export interface JobPayloads {
   'media-hashing': HashMediaJob;
   'delivery-timing': DeliveryTimingJob;
   'trustee-notices': TrusteeNoticeJob;
+  'inactivity-timing': InactivityTimingJob;
+  'inactivity-warnings': InactivityWarningJob;
 }
 
 /** The payload of a queue's jobs: `createQueue<JobPayload<'media-hashing'>>(QueueNames.MediaHashing, ...)`. */

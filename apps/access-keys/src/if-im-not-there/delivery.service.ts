@@ -71,11 +71,23 @@ export class DeliveryService {
 
   /** A trustee's report an operator confirmed, or the owner's inactivity: starts the delivery the owner's settings describe. */
   async trigger(ownerId: string, sharedBy: string, trigger: DeliveryTrigger, metadata: EventMetadata): Promise<DeliveryView> {
-    const settings = await findDeliverySettings(this.deps.orm.em.fork(), ownerId);
-    await this.decide(ownerId, sharedBy, metadata, {
+    await retryOnConflict(5, () => this.deps.orm.em.fork().transactional((em) => this.triggerIn(em, ownerId, sharedBy, trigger, metadata)));
+    return this.view(ownerId);
+  }
+
+  /** The trigger inside the caller's transaction (the inactivity watch records its lapse in the same one). */
+  async triggerIn(em: EntityManager, ownerId: string, sharedBy: string, trigger: DeliveryTrigger, metadata: EventMetadata): Promise<void> {
+    const settings = await findDeliverySettings(em, ownerId);
+    await this.decideIn(em, ownerId, sharedBy, metadata, {
       type: 'TriggerDelivery', releaseId: randomUUID(), ownerId, trigger, timing: settings.delivery_timing, requireLegalVerification: settings.require_legal_verification, now: this.now(),
     });
-    return this.view(ownerId);
+  }
+
+  /** "I'm still here" inside the caller's transaction (a check-in link): true when a delivery under way was stopped. */
+  async cancelIn(em: EntityManager, ownerId: string, metadata: EventMetadata): Promise<boolean> {
+    const { state } = await this.state(em, ownerId);
+    if (state.status !== 'waiting' && state.status !== 'awaiting-verification') return false;
+    return (await this.decideIn(em, ownerId, '', metadata, { type: 'CancelDelivery', ownerId, now: this.now() })).length > 0;
   }
 
   /** An administrator has checked the legal documents. */
@@ -132,16 +144,19 @@ export class DeliveryService {
   }
 
   private async decide(ownerId: string, sharedBy: string, metadata: EventMetadata, command: DeliveryCommand): Promise<void> {
-    await retryOnConflict(5, () => this.deps.orm.em.fork().transactional(async (em) => {
-      const result = await decideAndAppend(em, this.deps.store, deliveryDecider, command, { streamId: deliveryStreamId(ownerId), streamType: DELIVERY_STREAM_TYPE, metadata });
-      const { state } = result;
-      if (result.events.length && state.status === 'waiting' && state.dueAt) {
-        await this.schedule({ subjectType: 'delivery', subjectId: state.releaseId!, ownerId, dueAt: state.dueAt, sharedBy });
-      }
-      if (result.events.some((e) => e.type === 'DeliveryTriggered')) {
-        await this.noticeTrustee(em, { ownerId, releaseId: state.releaseId!, kind: 'started', sharedBy, dueAt: state.dueAt });
-      }
-    }));
+    await retryOnConflict(5, () => this.deps.orm.em.fork().transactional((em) => this.decideIn(em, ownerId, sharedBy, metadata, command)));
+  }
+
+  private async decideIn(em: EntityManager, ownerId: string, sharedBy: string, metadata: EventMetadata, command: DeliveryCommand): Promise<readonly unknown[]> {
+    const result = await decideAndAppend(em, this.deps.store, deliveryDecider, command, { streamId: deliveryStreamId(ownerId), streamType: DELIVERY_STREAM_TYPE, metadata });
+    const { state } = result;
+    if (result.events.length && state.status === 'waiting' && state.dueAt) {
+      await this.schedule({ subjectType: 'delivery', subjectId: state.releaseId!, ownerId, dueAt: state.dueAt, sharedBy });
+    }
+    if (result.events.some((e) => e.type === 'DeliveryTriggered')) {
+      await this.noticeTrustee(em, { ownerId, releaseId: state.releaseId!, kind: 'started', sharedBy, dueAt: state.dueAt });
+    }
+    return result.events;
   }
 
   /**

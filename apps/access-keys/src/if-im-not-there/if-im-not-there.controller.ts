@@ -6,6 +6,7 @@ import { ownerOf, type Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { DeliveryService } from './delivery.service.js';
 import { IfImNotThereService } from './if-im-not-there.service.js';
+import { InactivityService } from './inactivity.service.js';
 
 /** If I'm Not There on NATS: the owner's contacts, their keys and the delivery settings; the viewer's tab. */
 @Controller()
@@ -13,6 +14,7 @@ export class IfImNotThereController {
   constructor(
     private readonly ifImNotThere: IfImNotThereService,
     private readonly delivery: DeliveryService,
+    private readonly inactivity: InactivityService,
   ) {}
 
   @Readers('owner')
@@ -69,11 +71,12 @@ export class IfImNotThereController {
     return this.delivery.checks(ownerOf(caller).userId);
   }
 
-  /** "I'm still here": the owner stops a delivery before it happens. */
+  /** "I'm still here": the owner stops a delivery before it happens, and checks in (the inactivity watch counts from now). */
   @Writers('owner')
   @RpcHandler(AccessKeysRpc.cancelDelivery)
-  cancelDelivery(@CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<DeliveryView> {
+  async cancelDelivery(@CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<DeliveryView> {
     const owner = ownerOf(caller);
+    await this.inactivity.checkInByButton(owner.userId, meta);
     return this.delivery.cancel(owner.userId, { actor: { kind: 'user', id: owner.userId }, correlationId: meta.requestId });
   }
 

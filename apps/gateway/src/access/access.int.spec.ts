@@ -89,6 +89,11 @@ const OWNER_ROUTES: readonly [InjectOptions['method'], string][] = [
   ['GET', '/api/if-im-not-there/delivery'],
   ['POST', '/api/if-im-not-there/delivery/cancel'],
   ['POST', '/api/if-im-not-there/delivery/checks'],
+  ['GET', '/api/if-im-not-there/inactivity'],
+  ['PUT', '/api/if-im-not-there/inactivity'],
+  ['POST', '/api/if-im-not-there/inactivity/pause'],
+  ['POST', '/api/if-im-not-there/inactivity/resume'],
+  ['POST', '/api/if-im-not-there/inactivity/test-warning'],
 ];
 const VIEWER_ROUTES = ['/api/view/session', '/api/view/entries/letters'];
 
@@ -478,6 +483,59 @@ describe('gateway family access (/api/access, /api/view)', () => {
       expect((await send({ method: 'PUT', url: '/api/if-im-not-there/delivery-settings', payload: { ...body, delivery_timing: 'whenever' } }, ownerToken)).statusCode).toBe(400);
       expect(services.callsTo(AccessKeysRpc.saveDeliverySettings)).toHaveLength(1);
       for (const { request } of services.received) expect(request.auth.accessToken).toBe(ownerToken);
+    });
+  });
+
+  describe('the inactivity watch and its check-in link', () => {
+    const CHECK_IN_LINK = { w: REQUEST_ID, u: OWNER_ID, exp: '1900000000', sig: 'c2lnbmF0dXJlLW9mLXRoZS1saW5r' };
+    const watchOf = (period_days: number | null, paused = false) => ({
+      period_days, paused, last_seen_at: AT, warnings_at: period_days && !paused ? [AT, AT] : [], lapse_at: period_days && !paused ? AT : null, lapsed_at: null,
+    });
+
+    it('shows, saves, pauses and resumes the owner’s watch with the owner’s token; a period not offered is refused here', async () => {
+      services
+        .handle(AccessKeysRpc.inactivity, () => watchOf(null))
+        .handle(AccessKeysRpc.saveInactivity, ({ payload }) => watchOf(payload.period_days))
+        .handle(AccessKeysRpc.pauseInactivity, () => watchOf(90, true))
+        .handle(AccessKeysRpc.resumeInactivity, () => watchOf(90))
+        .handle(AccessKeysRpc.testInactivityWarning, () => watchOf(90));
+      expect((await send({ method: 'GET', url: '/api/if-im-not-there/inactivity' }, ownerToken)).json()).toEqual(watchOf(null));
+      expect((await send({ method: 'PUT', url: '/api/if-im-not-there/inactivity', payload: { period_days: 90 } }, ownerToken)).json()).toEqual(watchOf(90));
+      for (const period_days of [45, '90', 0, undefined]) {
+        const refused = await send({ method: 'PUT', url: '/api/if-im-not-there/inactivity', payload: { period_days } }, ownerToken);
+        expect({ period_days, status: refused.statusCode }).toEqual({ period_days, status: 400 });
+      }
+      expect(services.callsTo(AccessKeysRpc.saveInactivity).map((c) => c.payload)).toEqual([{ period_days: 90 }]);
+      expect((await send({ method: 'POST', url: '/api/if-im-not-there/inactivity/pause' }, ownerToken)).json()).toMatchObject({ paused: true });
+      expect((await send({ method: 'POST', url: '/api/if-im-not-there/inactivity/resume' }, ownerToken)).json()).toMatchObject({ paused: false });
+      expect((await send({ method: 'POST', url: '/api/if-im-not-there/inactivity/test-warning' }, ownerToken)).statusCode).toBe(200);
+      expect(services.callsTo(AccessKeysRpc.testInactivityWarning)).toHaveLength(1);
+      for (const { request } of services.received) expect(request.auth.accessToken).toBe(ownerToken);
+    });
+
+    it('the check-in link is public: anyone may present it, no token is forwarded, and a malformed one is refused like a forged one without forwarding it', async () => {
+      services.handle(AccessKeysRpc.checkInByLink, () => ({ checked_in_at: AT, delivery_cancelled: false }));
+      for (const token of [undefined, ownerToken, viewers.issue(OWNER_ID).token]) {
+        const response = await send({ method: 'POST', url: '/api/if-im-not-there/check-in', payload: CHECK_IN_LINK }, token);
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toEqual({ checked_in_at: AT, delivery_cancelled: false });
+      }
+      expect(services.callsTo(AccessKeysRpc.checkInByLink).map((c) => [c.payload, c.auth.accessToken])).toEqual(Array.from({ length: 3 }, () => [CHECK_IN_LINK, undefined]));
+      services.received.length = 0;
+      for (const payload of [{}, { ...CHECK_IN_LINK, w: 'not-a-warning' }, { ...CHECK_IN_LINK, exp: 'soon' }, { ...CHECK_IN_LINK, sig: 'x'.repeat(101) }, [CHECK_IN_LINK]]) {
+        const refused = await send({ method: 'POST', url: '/api/if-im-not-there/check-in', payload });
+        expect([refused.statusCode, refused.json<{ code: string }>().code]).toEqual([400, 'CHECK_IN_LINK_INVALID']);
+      }
+      expect(services.received).toEqual([]);
+    });
+
+    it('a forged, expired or used link: the service’s refusal, in its words', async () => {
+      services.handle(AccessKeysRpc.checkInByLink, () => {
+        throw new DomainError('CHECK_IN_LINK_INVALID');
+      });
+      const response = await send({ method: 'POST', url: '/api/if-im-not-there/check-in', payload: CHECK_IN_LINK });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ code: 'CHECK_IN_LINK_INVALID', message: ErrorCodes.CHECK_IN_LINK_INVALID.message });
     });
   });
 

@@ -8,7 +8,7 @@ import {
   setKeyEvidenceBodySchema, signedEvidenceHeadSchema, startCourtUploadBodySchema,
   credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
   addContactBodySchema, contactKeyReplySchema, deliveryCheckSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, removeContactReplySchema, saveDeliverySettingsBodySchema,
-  setContactKeyBodySchema,
+  setContactKeyBodySchema, checkInLinkBodySchema, checkInReplySchema, inactivityWatchSchema, saveInactivityBodySchema,
   playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, retitleBodySchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
 } from '@lv/contracts';
@@ -56,6 +56,10 @@ export class DeliverySettingsDto {}
 export class DeliveryViewDto {}
 export class DeliveryCheckDto {}
 export class SaveDeliverySettingsDto {}
+export class InactivityWatchDto {}
+export class SaveInactivityDto {}
+export class CheckInLinkDto {}
+export class CheckInReplyDto {}
 export class SavePortraitDto {}
 export class StartCourtUploadDto {}
 export class CourtUploadTicketDto {}
@@ -146,6 +150,10 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [DeliveryViewDto, { schema: deliveryViewSchema, io: 'output' }],
   [DeliveryCheckDto, { schema: deliveryCheckSchema, io: 'output' }],
   [SaveDeliverySettingsDto, { schema: saveDeliverySettingsBodySchema, io: 'input' }],
+  [InactivityWatchDto, { schema: inactivityWatchSchema, io: 'output' }],
+  [SaveInactivityDto, { schema: saveInactivityBodySchema, io: 'input' }],
+  [CheckInLinkDto, { schema: checkInLinkBodySchema, io: 'input' }],
+  [CheckInReplyDto, { schema: checkInReplySchema, io: 'output' }],
   [SavePortraitDto, { schema: savePortraitBodySchema, io: 'input' }],
   [StartCourtUploadDto, { schema: startCourtUploadBodySchema, io: 'input' }],
   [CourtUploadTicketDto, { schema: courtUploadTicketSchema, io: 'output' }],

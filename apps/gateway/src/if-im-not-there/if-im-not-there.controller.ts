@@ -1,14 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
-  AccessKeysRpc, addContactBodySchema, IfImNotThereMessages, saveDeliverySettingsBodySchema, setContactKeyBodySchema, type ContactKeyReply, type DeliverySettings,
-  type DeliveryCheck, type DeliveryView, type EmergencyContact,
+  AccessKeysRpc, addContactBodySchema, checkInLinkBodySchema, ErrorCodes, IfImNotThereMessages, INACTIVITY_PERIODS, saveDeliverySettingsBodySchema, saveInactivityBodySchema,
+  setContactKeyBodySchema, type CheckInReply, type ContactKeyReply, type DeliverySettings, type DeliveryCheck, type DeliveryView, type EmergencyContact, type InactivityWatch,
 } from '@lv/contracts';
+import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { idParam, parseAccessBody } from '../access/access-body.js';
 import {
-  AddContactDto, ContactKeyReplyDto, DeliveryCheckDto, DeliverySettingsDto, DeliveryViewDto, EmergencyContactDto, ErrorBodyDto, RemoveContactReplyDto, SaveDeliverySettingsDto, SetContactKeyDto,
+  AddContactDto, CheckInLinkDto, CheckInReplyDto, ContactKeyReplyDto, DeliveryCheckDto, DeliverySettingsDto, DeliveryViewDto, EmergencyContactDto, ErrorBodyDto, InactivityWatchDto,
+  RemoveContactReplyDto, SaveDeliverySettingsDto, SaveInactivityDto, SetContactKeyDto,
 } from '../http/api-models.js';
+import { Public } from '../http/public.decorator.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -95,5 +98,60 @@ export class IfImNotThereController {
   @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the vault has already been delivered.' })
   async cancelDelivery(@CallCtx() call: CallContext): Promise<DeliveryView> {
     return this.rpc.call(AccessKeysRpc.cancelDelivery, {}, call);
+  }
+
+  @Get('inactivity')
+  @ApiOkResponse({ type: InactivityWatchDto, description: 'The caller’s inactivity watch: the period (null: off), paused or not, and when the warnings and the delivery are due.' })
+  async inactivity(@CallCtx() call: CallContext): Promise<InactivityWatch> {
+    return this.rpc.call(AccessKeysRpc.inactivity, {}, call);
+  }
+
+  @Put('inactivity')
+  @ApiBody({ type: SaveInactivityDto })
+  @ApiOkResponse({ type: InactivityWatchDto, description: 'Saved; the watch counts from now (a period of null turns it off).' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED: a period other than ${INACTIVITY_PERIODS.join(', ')} days or null.` })
+  async saveInactivity(@Body() body: unknown, @CallCtx() call: CallContext): Promise<InactivityWatch> {
+    return this.rpc.call(AccessKeysRpc.saveInactivity, parseAccessBody(saveInactivityBodySchema, body), call);
+  }
+
+  @Post('inactivity/pause')
+  @HttpCode(200)
+  @ApiOkResponse({ type: InactivityWatchDto, description: 'Paused: no warning and no delivery until resumed.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: no period is chosen.' })
+  async pauseInactivity(@CallCtx() call: CallContext): Promise<InactivityWatch> {
+    return this.rpc.call(AccessKeysRpc.pauseInactivity, {}, call);
+  }
+
+  @Post('inactivity/resume')
+  @HttpCode(200)
+  @ApiOkResponse({ type: InactivityWatchDto, description: 'Resumed: the watch counts from now.' })
+  async resumeInactivity(@CallCtx() call: CallContext): Promise<InactivityWatch> {
+    return this.rpc.call(AccessKeysRpc.resumeInactivity, {}, call);
+  }
+
+  @Post('inactivity/test-warning')
+  @HttpCode(200)
+  @ApiOkResponse({ type: InactivityWatchDto, description: 'A test warning is on its way to the caller’s e-mail, with a working check-in link.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the watch is off or paused.' })
+  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED: a test warning was sent less than 10 minutes ago.' })
+  async testInactivityWarning(@CallCtx() call: CallContext): Promise<InactivityWatch> {
+    return this.rpc.call(AccessKeysRpc.testInactivityWarning, {}, call);
+  }
+
+  /**
+   * Public on purpose: the "I'm still here" link of a warning e-mail is its own credential (signed by
+   * access-keys for one owner and one warning, expiring, used once). A malformed link gets the same
+   * answer as a forged, expired or used one.
+   */
+  @Public()
+  @Post('check-in')
+  @HttpCode(200)
+  @ApiBody({ type: CheckInLinkDto })
+  @ApiOkResponse({ type: CheckInReplyDto, description: 'Checked in: the watch counts from now; a delivery under way, if any, was stopped.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `CHECK_IN_LINK_INVALID: "${ErrorCodes.CHECK_IN_LINK_INVALID.message}"` })
+  async checkIn(@Body() body: unknown, @CallCtx() call: CallContext): Promise<CheckInReply> {
+    const parsed = checkInLinkBodySchema.safeParse(body);
+    if (!parsed.success) throw new DomainError('CHECK_IN_LINK_INVALID');
+    return this.rpc.call(AccessKeysRpc.checkInByLink, parsed.data, call);
   }
 }

@@ -26,6 +26,8 @@ export type UserCommand =
 export const FULL_NAME_MAX = 120;
 
 export const userStreamId = (userId: string) => `user-${userId}`;
+/** A user's sign-ins (UserSignedIn), apart from the profile's stream so its commands never read them. */
+export const userActivityStreamId = (userId: string) => `user-activity-${userId}`;
 
 function requireRegistered(state: UserState): void {
   if (state.status !== 'registered') throw new DomainError('NOT_FOUND', 'User not found');
@@ -105,6 +107,7 @@ export const userDecider: Decider<UserState, UserCommand, IdentityEvent> = {
       case 'AdminRevoked':
         return { ...state, isAdmin: false };
       case 'PasswordChanged':
+      case 'UserSignedIn':
         return state;
       case 'EmailChanged':
         return { ...state, email: event.data.email };

@@ -1,4 +1,7 @@
-import type { AddContactRequest, ContactKeyReply, DeliveryCheck, DeliverySettings, DeliveryView, EmergencyContact, SaveDeliverySettingsRequest } from '@lv/contracts';
+import type {
+  AddContactRequest, CheckInLinkRequest, CheckInReply, ContactKeyReply, DeliveryCheck, DeliverySettings, DeliveryView, EmergencyContact, InactivityWatch, SaveDeliverySettingsRequest,
+  SaveInactivityRequest,
+} from '@lv/contracts';
 import { api } from './api.js';
 
 export const ifImNotThereKeys = {
@@ -46,4 +49,33 @@ export function cancelDelivery(): Promise<DeliveryView> {
 /** /test-vault-delivery: the delivery pipeline's checks for the caller's vault, run by the services (nothing is written). */
 export function runDeliveryChecks(): Promise<DeliveryCheck[]> {
   return api.request<DeliveryCheck[]>('/api/if-im-not-there/delivery/checks', { method: 'POST' });
+}
+
+export const inactivityKeys = { watch: ['if-im-not-there', 'inactivity'] as const };
+
+/** The owner's inactivity watch: the period (null: off), paused or not, and when the warnings and the delivery are due. */
+export function fetchInactivity(signal?: AbortSignal): Promise<InactivityWatch> {
+  return api.get<InactivityWatch>('/api/if-im-not-there/inactivity', { signal });
+}
+
+export function saveInactivity(body: SaveInactivityRequest): Promise<InactivityWatch> {
+  return api.request<InactivityWatch>('/api/if-im-not-there/inactivity', { method: 'PUT', body });
+}
+
+export function pauseInactivity(): Promise<InactivityWatch> {
+  return api.request<InactivityWatch>('/api/if-im-not-there/inactivity/pause', { method: 'POST' });
+}
+
+export function resumeInactivity(): Promise<InactivityWatch> {
+  return api.request<InactivityWatch>('/api/if-im-not-there/inactivity/resume', { method: 'POST' });
+}
+
+/** A test warning e-mailed now, with a working check-in link. */
+export function sendTestInactivityWarning(): Promise<InactivityWatch> {
+  return api.request<InactivityWatch>('/api/if-im-not-there/inactivity/test-warning', { method: 'POST' });
+}
+
+/** The "I'm still here" link of a warning e-mail (public): its signed parameters, as they came. */
+export function checkInByLink(link: CheckInLinkRequest): Promise<CheckInReply> {
+  return api.request<CheckInReply>('/api/if-im-not-there/check-in', { method: 'POST', body: link });
 }

@@ -43,6 +43,7 @@ const CheckoutCancelledPage = page(() => import('../pages/billing/CheckoutPages.
 const SettingsPage = page(() => import('../pages/settings/SettingsPage.js'), 'SettingsPage');
 const PrivacyPage = page(() => import('../pages/privacy/PrivacyPage.js'), 'PrivacyPage');
 const AdminDashboardPage = page(() => import('../pages/admin/AdminDashboardPage.js'), 'AdminDashboardPage');
+const StillHerePage = page(() => import('../pages/if-im-not-there/StillHerePage.js'), 'StillHerePage');
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
@@ -92,6 +93,8 @@ export const routes: RouteObject[] = [
           { path: 'community', element: <CommunityPage /> },
           { path: 'parent-circle', element: <CommunityPage /> },
           { path: 'parent-community', element: <CommunityPage /> },
+          // Public: the "I'm still here" link of an inactivity warning (the link is its own credential).
+          { path: 'still-here', element: <StillHerePage /> },
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { DeliveryView } from '@lv/contracts';
 import { errorMessage } from '../../api/client.js';
-import { cancelDelivery, fetchDelivery, ifImNotThereKeys } from '../../api/if-im-not-there.js';
+import { cancelDelivery, fetchDelivery, ifImNotThereKeys, inactivityKeys } from '../../api/if-im-not-there.js';
 import { Button } from '../../components/ui/button.js';
 
 const formatDate = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short' });
@@ -31,6 +31,8 @@ export function DeliveryStatus() {
     mutationFn: cancelDelivery,
     onSuccess: (view) => {
       queryClient.setQueryData(ifImNotThereKeys.delivery, view);
+      // It checked the owner in too: the inactivity watch counts from now.
+      void queryClient.invalidateQueries({ queryKey: inactivityKeys.watch });
       toast.success('Delivery stopped', { description: 'Nothing was handed over.' });
     },
     onError: (error) => toast.error('Could not stop the delivery', { description: errorMessage(error, 'Please try again.') }),

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
-  DEFAULT_DELIVERY_SETTINGS, IfImNotThereMessages as M, MediaMessages, type DeliverySettings, type DeliveryView, type EmergencyContact, type Recording,
+  DEFAULT_DELIVERY_SETTINGS, ErrorCodes, IfImNotThereMessages as M, MediaMessages, type DeliverySettings, type DeliveryView, type EmergencyContact, type InactivityWatch,
+  type Recording,
 } from '@lv/contracts';
 import { jsonResponse as json, quietConsole, renderApp, resetApp, sam } from '../../test/app-harness.js';
 
@@ -12,6 +13,18 @@ function fakeGateway() {
   const finalMessages: Recording[] = [];
   let settings: DeliverySettings = { ...DEFAULT_DELIVERY_SETTINGS, updated_at: null };
   let delivery: DeliveryView = { status: 'none', release_id: null, due_at: null, triggered_at: null };
+  const SEEN = '2026-11-25T10:00:00.000Z';
+  const DAY = 86_400_000;
+  // The inactivity watch as access-keys answers it: due times from the period and the last sign-in.
+  const watchOf = (period_days: number | null, paused: boolean): InactivityWatch => {
+    const lapse = period_days && !paused ? Date.parse(SEEN) + period_days * DAY : null;
+    return {
+      period_days, paused, last_seen_at: SEEN, lapsed_at: null, lapse_at: lapse ? new Date(lapse).toISOString() : null,
+      warnings_at: lapse ? [14, 3].map((d) => new Date(lapse - d * DAY).toISOString()) : [],
+    };
+  };
+  let watch = watchOf(null, false);
+  const usedLinks = new Set<string>();
   const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
   const failing = new Set<string>();
   const handler = async (input: string, init: RequestInit = {}) => {
@@ -63,6 +76,20 @@ function fakeGateway() {
       delivery = { ...delivery, status: 'cancelled' };
       return json(200, delivery);
     }
+    if (path === '/api/if-im-not-there/inactivity' && method === 'GET') return json(200, watch);
+    if (path === '/api/if-im-not-there/inactivity' && method === 'PUT') {
+      watch = watchOf(body!.period_days as number | null, watch.paused);
+      return json(200, watch);
+    }
+    if (path === '/api/if-im-not-there/inactivity/pause' && method === 'POST') return json(200, (watch = watchOf(watch.period_days, true)));
+    if (path === '/api/if-im-not-there/inactivity/resume' && method === 'POST') return json(200, (watch = watchOf(watch.period_days, false)));
+    if (path === '/api/if-im-not-there/inactivity/test-warning' && method === 'POST') return json(200, watch);
+    if (path === '/api/if-im-not-there/check-in' && method === 'POST') {
+      // The good link of this stand-in is signed 'good'; anything else, or a second use, is refused as access-keys does.
+      if (body!.sig !== 'good' || usedLinks.has(String(body!.w))) return json(400, { code: 'CHECK_IN_LINK_INVALID', message: ErrorCodes.CHECK_IN_LINK_INVALID.message });
+      usedLinks.add(String(body!.w));
+      return json(200, { checked_in_at: '2026-11-26T10:00:00.000Z', delivery_cancelled: delivery.status === 'waiting' });
+    }
     if (path === '/api/if-im-not-there/delivery-settings' && method === 'PUT') {
       settings = { ...(body as Omit<DeliverySettings, 'updated_at'>), updated_at: '2026-11-25T11:00:00.000Z' };
       return json(200, settings);
@@ -70,7 +97,7 @@ function fakeGateway() {
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
   };
   return {
-    contacts, finalMessages, calls, failing, fetch: jest.fn(handler), settings: () => settings,
+    contacts, finalMessages, calls, failing, fetch: jest.fn(handler), settings: () => settings, watch: () => watch,
     startDelivery: (view: DeliveryView) => {
       delivery = view;
     },
@@ -252,5 +279,75 @@ describe('Vault Delivery Settings Test (/test-vault-delivery)', () => {
     expect(screen.getByRole('listitem', { name: 'Emergency contacts ready: failed' }).textContent).toContain('Add at least one emergency contact');
     expect(screen.getByText('1 of 2 passed')).toBeTruthy();
     expect(gateway.calls.filter((c) => c.path === '/api/if-im-not-there/delivery/checks')).toHaveLength(1);
+  });
+});
+
+describe('the inactivity watch (on /if-im-not-there) and its check-in link (/still-here)', () => {
+  const watchForm = () => screen.getByRole('form', { name: 'If I stop signing in' });
+  const status = () => within(watchForm()).getByRole('status', { name: 'Inactivity watch status' }).textContent;
+
+  it('is off by default; a period is saved on the server, shown with its warning and delivery dates, paused and resumed', async () => {
+    renderApp('/if-im-not-there');
+    await screen.findByRole('form', { name: 'If I stop signing in' });
+    expect(status()).toContain('Off.');
+    const period = within(watchForm()).getByLabelText('Inactivity period') as HTMLSelectElement;
+    expect(period.value).toBe('off');
+    expect([...period.options].map((o) => o.textContent)).toEqual(['Off', '30 days without a sign-in', '60 days without a sign-in', '90 days without a sign-in', '180 days without a sign-in', '365 days without a sign-in']);
+    expect(within(watchForm()).queryByRole('button', { name: 'Pause watch' })).toBeNull();
+    expect(within(watchForm()).queryByRole('button', { name: 'Send a test warning' })).toBeNull();
+    fireEvent.change(period, { target: { value: '90' } });
+    fireEvent.click(within(watchForm()).getByRole('button', { name: 'Save inactivity period' }));
+    await screen.findByText('Inactivity period saved');
+    expect(gateway.calls.filter((c) => c.path === '/api/if-im-not-there/inactivity' && c.method === 'PUT').map((c) => c.body)).toEqual([{ period_days: 90 }]);
+    await waitFor(() => expect(status()).toBe('On. Counting from 25 November 2026: warnings by e-mail on 9 February 2027 and 20 February 2027; delivery starts on 23 February 2027 unless you sign in or check in.'));
+
+    fireEvent.click(within(watchForm()).getByRole('button', { name: 'Pause watch' }));
+    await screen.findByText('Inactivity watch paused');
+    await waitFor(() => expect(within(watchForm()).getByText('Paused', { selector: 'span' })).toBeTruthy());
+    expect(status()).toBe('Paused. No warning is sent and no delivery starts until you resume the watch.');
+    fireEvent.click(within(watchForm()).getByRole('button', { name: 'Resume watch' }));
+    await waitFor(() => expect(status()).toContain('On.'));
+    expect(within(watchForm()).queryByText('Paused', { selector: 'span' })).toBeNull();
+    fireEvent.click(within(watchForm()).getByRole('button', { name: 'Send a test warning' }));
+    await screen.findByText('Test warning sent');
+    expect(gateway.calls.filter((c) => c.path === '/api/if-im-not-there/inactivity/test-warning')).toHaveLength(1);
+
+    // Reloaded: what the server keeps.
+    resetApp();
+    renderApp('/if-im-not-there');
+    await screen.findByRole('form', { name: 'If I stop signing in' });
+    expect((within(watchForm()).getByLabelText('Inactivity period') as HTMLSelectElement).value).toBe('90');
+    expect(status()).toContain('delivery starts on 23 February 2027');
+  });
+
+  it('checks in from a good link only when the owner presses the button, and says so plainly; the same link again is refused', async () => {
+    const link = '/still-here?w=5b0e4b6e-9d7c-4f5e-8a1b-2c3d4e5f6a7b&u=6f1c9a52-3a8e-4d52-9a55-0f7f3b1f8c11&exp=1900000000&sig=good';
+    renderApp(link, null);
+    await screen.findByRole('heading', { level: 1, name: 'Are you still here?' });
+    // Opening the link records nothing (a mail program scanning it must not check anyone in).
+    expect(gateway.calls.filter((c) => c.path === '/api/if-im-not-there/check-in')).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: "I'm still here" }));
+    await screen.findByRole('heading', { level: 1, name: 'Thank you. You are checked in.' });
+    expect(screen.getByRole('status', { name: 'Check-in' }).textContent).toContain('the inactivity watch now counts from today');
+    expect(gateway.calls.filter((c) => c.path === '/api/if-im-not-there/check-in').map((c) => c.body)).toEqual([
+      { w: '5b0e4b6e-9d7c-4f5e-8a1b-2c3d4e5f6a7b', u: '6f1c9a52-3a8e-4d52-9a55-0f7f3b1f8c11', exp: '1900000000', sig: 'good' },
+    ]);
+    resetApp();
+    renderApp(link, null);
+    fireEvent.click(await screen.findByRole('button', { name: "I'm still here" }));
+    expect((await screen.findByRole('alert')).textContent).toBe(ErrorCodes.CHECK_IN_LINK_INVALID.message);
+  });
+
+  it('refuses a forged link in plain words, and a link cut short without asking the server', async () => {
+    renderApp('/still-here?w=5b0e4b6e-9d7c-4f5e-8a1b-2c3d4e5f6a7b&u=6f1c9a52-3a8e-4d52-9a55-0f7f3b1f8c11&exp=1900000000&sig=forged', null);
+    fireEvent.click(await screen.findByRole('button', { name: "I'm still here" }));
+    expect((await screen.findByRole('alert')).textContent).toBe(ErrorCodes.CHECK_IN_LINK_INVALID.message);
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/auth');
+    resetApp();
+    const before = gateway.calls.length;
+    renderApp('/still-here?w=5b0e4b6e-9d7c-4f5e-8a1b-2c3d4e5f6a7b', null);
+    expect((await screen.findByRole('alert')).textContent).toBe(ErrorCodes.CHECK_IN_LINK_INVALID.message);
+    expect(screen.queryByRole('button', { name: "I'm still here" })).toBeNull();
+    expect(gateway.calls.slice(before).filter((c) => c.path === '/api/if-im-not-there/check-in')).toEqual([]);
   });
 });

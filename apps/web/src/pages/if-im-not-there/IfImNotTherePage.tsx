@@ -13,6 +13,7 @@ import { DeliverySettingsForm } from './DeliverySettingsForm.js';
 import { DeliveryStatus } from './DeliveryStatus.js';
 import { EmergencyContacts } from './EmergencyContacts.js';
 import { FinalMessages } from './FinalMessages.js';
+import { InactivityWatch } from './InactivityWatch.js';
 
 const SECTIONS = [
   { id: 'emergency-contacts', title: 'Emergency Contacts', Icon: Users },
@@ -48,6 +49,7 @@ export function IfImNotTherePage() {
       <PageSection id="delivery-settings" title="Delivery Settings" description="How and when your vault is handed over.">
         <div className="flex flex-col gap-6">
           <DeliveryStatus />
+          <InactivityWatch />
           <SettingsLoader />
           <Link className="text-sm font-medium text-primary underline-offset-4 hover:underline" to="/test-vault-delivery">
             Test your delivery settings

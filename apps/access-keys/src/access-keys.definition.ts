@@ -1,9 +1,9 @@
-import { NotificationsEvents, QueueNames, type DeliveryTimingJob, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
+import { LettersRpc, NotificationsEvents, QueueNames, type DeliveryTimingJob, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { DurableConsumer } from '@lv/platform/event-store';
 import { ensureServiceStream } from '@lv/platform/messaging';
-import { defineService } from '@lv/platform/nest';
+import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
 import { AccessKeysController } from './access-keys.controller.js';
 import { AccessKeysService } from './access-keys.service.js';
@@ -13,6 +13,8 @@ import { DeliveryService } from './if-im-not-there/delivery.service.js';
 import { IfImNotThereController } from './if-im-not-there/if-im-not-there.controller.js';
 import { IfImNotThereService } from './if-im-not-there/if-im-not-there.service.js';
 import { accessKeysMigrations } from './migrations.js';
+import { LetterKeysService } from './milestones/letter-keys.service.js';
+import { MilestonesController } from './milestones/milestones.controller.js';
 
 /** How long a due job waits, retrying, for the transaction that queued it to become visible. */
 const DELIVERY_VISIBILITY_WINDOW_MS = 120_000;
@@ -78,12 +80,20 @@ export const accessKeysService = defineService({
       onDeadLetter: (job, error) => logger.error({ releaseId: (job.data as DeliveryTimingJob).subjectId, attempts: job.attemptsMade, err: error }, 'vault delivery failed after every attempt'),
     });
     deliveryWorker.on('error', (err) => logger.error({ err }, 'delivery worker error'));
+    // Milestone letters: letters asks for the recipient's key once a release has committed; we ask it back for whom.
+    const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'access-keys');
+    await rpc.connect();
+    const letterKeys = new LetterKeysService({
+      orm: core.orm, keys: service,
+      releaseOf: (letterId, releaseId) => rpc.call(LettersRpc.milestoneRelease, { letter_id: letterId, release_id: releaseId }, { meta: { requestId: `milestone-${releaseId}` } }),
+    });
     return {
-      controllers: [AccessKeysController, IfImNotThereController],
+      controllers: [AccessKeysController, IfImNotThereController, MilestonesController],
       providers: [
         { provide: AccessKeysService, useValue: service },
         { provide: IfImNotThereService, useValue: ifImNotThere },
         { provide: DeliveryService, useValue: delivery },
+        { provide: LetterKeysService, useValue: letterKeys },
       ],
       health: { redis: async () => void (await producer.ping()) },
       // Due deliveries are taken once the service is ready, and no new one after shutdown begins.
@@ -98,6 +108,7 @@ export const accessKeysService = defineService({
         await keyEmails.close();
         await deliveryJobs.close();
         await trusteeNotices.close();
+        await rpc.close();
         producer.disconnect();
         workerConnection.disconnect();
       },

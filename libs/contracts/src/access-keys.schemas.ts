@@ -176,7 +176,7 @@ export const accessKeySummarySchema = z.object({
   id: z.uuid(),
   name: z.string().nullable(),
   recipient_email: z.string(),
-  source: z.enum(['request', 'owner', 'contact', 'delivery']),
+  source: z.enum(['request', 'owner', 'contact', 'delivery', 'milestone']),
   request_id: z.uuid().nullable(),
   scopes: z.array(viewSection),
   created_at: z.string(),

@@ -10,6 +10,7 @@ export const QueueNames = {
   MediaHashing: 'media-hashing',
   DeliveryTiming: 'delivery-timing',
   TrusteeNotices: 'trustee-notices',
+  MilestoneRelease: 'milestone-release',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueNames);
@@ -88,7 +89,21 @@ export interface JobPayloads {
   'media-hashing': HashMediaJob;
   'delivery-timing': DeliveryTimingJob;
   'trustee-notices': TrusteeNoticeJob;
+  'milestone-release': MilestoneReleaseJob;
 }
 
 /** The payload of a queue's jobs: `createQueue<JobPayload<'media-hashing'>>(QueueNames.MediaHashing, ...)`. */
 export type JobPayload<Q extends QueueName> = JobPayloads[Q];
+
+/**
+ * Wakes a letter sealed until a day (letters' own worker) at the first instant of that day. The job
+ * only wakes the letters service, whose decider checks the time again: a job that fires early sleeps
+ * again, and a duplicate, a retry or a job of a seal since removed or replaced releases nothing.
+ */
+export interface MilestoneReleaseJob {
+  letterId: string;
+  releaseId: string;
+  ownerId: string;
+  /** ISO timestamp the job was scheduled for (the delay is computed from it). */
+  dueAt: string;
+}

@@ -11,6 +11,7 @@ import {
   playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, retitleBodySchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
 } from '@lv/contracts';
+import { sealLetterBodySchema } from '@lv/contracts';
 
 // Names for the OpenAPI document. Swagger's decorators (@ApiBody, @ApiOkResponse) name a body or a
 // reply by a class; these classes are only that name. Their shape is the contracts' zod schema, which
@@ -30,6 +31,7 @@ export class LetterDto {}
 export class LetterPageDto {}
 export class WriteLetterDto {}
 export class ReviseLetterDto {}
+export class SealLetterDto {}
 export class DeleteLetterReplyDto {}
 export class StartUploadDto {}
 export class RetitleDto {}
@@ -97,6 +99,7 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [LetterPageDto, { schema: letterPageSchema, io: 'output' }],
   [WriteLetterDto, { schema: writeLetterBodySchema, io: 'input' }],
   [ReviseLetterDto, { schema: reviseLetterBodySchema, io: 'input' }],
+  [SealLetterDto, { schema: sealLetterBodySchema, io: 'input' }],
   [DeleteLetterReplyDto, { schema: deleteLetterReplySchema, io: 'output' }],
   [StartUploadDto, { schema: startUploadBodySchema, io: 'input' }],
   [RetitleDto, { schema: retitleBodySchema, io: 'input' }],

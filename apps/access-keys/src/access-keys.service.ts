@@ -301,7 +301,10 @@ export class AccessKeysService {
     const ttl = Math.max(1, Math.min(VIEWER_TOKEN_TTL_SECONDS, Math.floor((sessionEnds - Date.now()) / 1000)));
     const scopes = session.scopes as ViewSection[];
     const { token, expiresAt } = this.deps.viewerTokens.sign({ vaultOwnerId: session.owner_id, viewSessionId: session.id, scopes, letterId: session.letter_id }, ttl);
-    return { session_id: session.id, owner_id: session.owner_id, scopes, viewer_token: token, viewer_token_expires_at: expiresAt, session_expires_at: new Date(sessionEnds).toISOString() };
+    return {
+      session_id: session.id, owner_id: session.owner_id, scopes, viewer_token: token, viewer_token_expires_at: expiresAt, session_expires_at: new Date(sessionEnds).toISOString(),
+      ...(session.letter_id ? { letter_id: session.letter_id } : {}),
+    };
   }
 
   /**

@@ -199,7 +199,9 @@ describe('letters for a milestone', () => {
 
     // The recipient, with the key from the e-mail: that letter only, nothing else of the vault.
     const recipientKey = openFromJob(KEY_MAIL_SECRET, keyEmailSealContext(releaseId), emailJobs[0]!.data.sealedKey);
-    const recipient = await viewerOf(recipientKey);
+    const recipientSession = (await call(AccessKeysRpc.redeem, { access_key: recipientKey, consent })) as OpenedViewSession;
+    expect(recipientSession).toMatchObject({ scopes: ['letters'], letter_id: letter.id });
+    const recipient = recipientSession.viewer_token;
     expect(await titles(recipient)).toEqual(['Open on your wedding day']);
     expect(((await call(LettersRpc.get, { id: letter.id }, recipient)) as Letter).content).toContain('words for later');
     expect(await codeOf(call(LettersRpc.get, { id: ordinary.id }, recipient))).toBe('NOT_FOUND');

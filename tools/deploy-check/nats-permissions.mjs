@@ -35,8 +35,8 @@ export const NATS_USERS = [
     why: "accounts and sessions; publishes identity.> events; reads billing's subscription events (the profile's tier)",
   },
   {
-    user: 'letters', stream: 'letters', serves: ['letters'], calls: [], deny: [], consumes: [],
-    why: 'letters and the reflection; publishes letters.> events',
+    user: 'letters', stream: 'letters', serves: ['letters'], calls: ['rpc.access-keys.issue-letter-key'], deny: [], consumes: [],
+    why: "letters and the reflection; publishes letters.> events; asks access-keys for a released milestone letter's key",
   },
   {
     user: 'vault-media', stream: 'vault-media', serves: ['vault-media'], calls: [], deny: [], consumes: ['vault-media'],
@@ -47,8 +47,8 @@ export const NATS_USERS = [
     why: 'court documents and the evidence chain; publishes court-journal.> events',
   },
   {
-    user: 'access-keys', stream: 'access-keys', serves: ['access-keys'], calls: [], deny: [], consumes: ['notifications', 'identity'],
-    why: "family access: requests, keys, view sessions; reads notifications' key e-mail events and identity's sign-ins",
+    user: 'access-keys', stream: 'access-keys', serves: ['access-keys'], calls: ['rpc.letters.milestone-release'], deny: [], consumes: ['notifications', 'identity'],
+    why: "family access: requests, keys, view sessions; reads notifications' key e-mail events and identity's sign-ins; asks letters who a milestone release is for",
   },
   {
     user: 'notifications', stream: 'notifications', serves: ['notifications'], calls: ['rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state'], deny: [], consumes: [],
@@ -71,8 +71,9 @@ export const NATS_USERS = [
   {
     user: 'gateway', stream: null, serves: [],
     calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>', 'rpc.access-keys.>', 'rpc.billing.>'],
-    // key-mail-state, trustee-notice-state and the warning state answer for notifications' workers only, never a browser.
-    deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state'],
+    // key-mail-state, trustee-notice-state and the warning state answer for notifications' workers only, never a browser;
+    // issue-letter-key and milestone-release are between letters and access-keys only.
+    deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state', 'rpc.access-keys.issue-letter-key', 'rpc.letters.milestone-release'],
     consumes: [],
     why: "the HTTP API: calls every service, never the operators' commands",
   },

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { CourtJournalRpc, IdentityRpc, LettersRpc, streamNameFor as contractsStreamName, SERVICES, TimelineRpc, VaultMediaRpc } from '@lv/contracts';
+import { AccessKeysRpc, CourtJournalRpc, IdentityRpc, LettersRpc, streamNameFor as contractsStreamName, SERVICES, TimelineRpc, VaultMediaRpc } from '@lv/contracts';
 import { subjectMatches } from '@lv/platform/messaging';
 import { services } from '../dev/services.mjs';
 import { AUTH_CONF_PATHS, NATS_USERS, passwordVariable, permissionsOf, renderAuthConf, streamNameFor } from './nats-permissions.mjs';
@@ -61,11 +61,20 @@ describe('NATS permissions: the subject registry', () => {
     }
   });
 
+  /** Asked by one service of another only (a milestone letter's release and its key), never through the gateway. */
+  const betweenServices: Record<string, string> = { [LettersRpc.milestoneRelease.subject]: 'access-keys', [AccessKeysRpc.issueLetterKey.subject]: 'letters' };
+
   it("lets the gateway call every service's requests but no operator command, and ops only those", () => {
     for (const subject of Object.values(registries).flatMap(subjectsOf)) {
       const operator = subject.includes('.op.');
       expect({ subject, gateway: canPublish('gateway', subject), ops: canPublish('ops', subject) })
-        .toEqual({ subject, gateway: !operator, ops: operator || subject.endsWith('.health') });
+        .toEqual({ subject, gateway: !operator && !betweenServices[subject], ops: operator || subject.endsWith('.health') });
+    }
+  });
+
+  it('lets only the asking service publish the requests between letters and access-keys', () => {
+    for (const [subject, caller] of Object.entries(betweenServices)) {
+      expect({ subject, callers: NATS_USERS.filter((u) => canPublish(u.user, subject)).map((u) => u.user) }).toEqual({ subject, callers: [caller] });
     }
   });
 

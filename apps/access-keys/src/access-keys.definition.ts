@@ -1,10 +1,10 @@
-import { IdentityEvents, NotificationsEvents, QueueNames, type DeliveryTimingJob, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
+import { IdentityEvents, LettersRpc, NotificationsEvents, QueueNames, type DeliveryTimingJob, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { OwnerLinkSigner } from '@lv/platform/links';
 import { DurableConsumer } from '@lv/platform/event-store';
 import { ensureServiceStream } from '@lv/platform/messaging';
-import { defineService } from '@lv/platform/nest';
+import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
 import { AccessKeysController } from './access-keys.controller.js';
 import { AccessKeysService } from './access-keys.service.js';
@@ -16,6 +16,8 @@ import { IfImNotThereService } from './if-im-not-there/if-im-not-there.service.j
 import { InactivityController } from './if-im-not-there/inactivity.controller.js';
 import { CHECK_IN_LINK_DAYS, CHECK_IN_PURPOSE, InactivityService } from './if-im-not-there/inactivity.service.js';
 import { accessKeysMigrations } from './migrations.js';
+import { LetterKeysService } from './milestones/letter-keys.service.js';
+import { MilestonesController } from './milestones/milestones.controller.js';
 
 /** How long a due job waits, retrying, for the transaction that queued it to become visible. */
 const DELIVERY_VISIBILITY_WINDOW_MS = 120_000;
@@ -110,13 +112,21 @@ export const accessKeysService = defineService({
         await inactivity.recordSignIn(em, d.userId, d.signedInAt);
       },
     });
+    // Milestone letters: letters asks for the recipient's key once a release has committed; we ask it back for whom.
+    const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'access-keys');
+    await rpc.connect();
+    const letterKeys = new LetterKeysService({
+      orm: core.orm, keys: service,
+      releaseOf: (letterId, releaseId) => rpc.call(LettersRpc.milestoneRelease, { letter_id: letterId, release_id: releaseId }, { meta: { requestId: `milestone-${releaseId}` } }),
+    });
     return {
-      controllers: [AccessKeysController, IfImNotThereController, InactivityController],
+      controllers: [AccessKeysController, IfImNotThereController, InactivityController, MilestonesController],
       providers: [
         { provide: AccessKeysService, useValue: service },
         { provide: IfImNotThereService, useValue: ifImNotThere },
         { provide: DeliveryService, useValue: delivery },
         { provide: InactivityService, useValue: inactivity },
+        { provide: LetterKeysService, useValue: letterKeys },
       ],
       health: { redis: async () => void (await producer.ping()) },
       // Due deliveries are taken once the service is ready, and no new one after shutdown begins.
@@ -136,6 +146,7 @@ export const accessKeysService = defineService({
         await trusteeNotices.close();
         await inactivityJobs.close();
         await inactivityWarnings.close();
+        await rpc.close();
         producer.disconnect();
         workerConnection.disconnect();
       },

@@ -228,9 +228,9 @@ export class AccessKeysService {
     await this.run<SessionCommand>(sessionDecider, sessionStreamId(sessionId), SESSION_STREAM_TYPE, {
       type: 'OpenSession', sessionId, ownerId: key.owner_id, keyId: key.id, secretHash: hashSessionSecret(secret), scopes, expiresAt,
       consent: { version: CONSENT_VERSION, text: VIEWER_CONSENT_TEXT, hash: CONSENT_HASH, userAgent: meta.userAgent ?? null, origin: meta.origin ?? null },
-      now,
+      now, ...(key.letter_id ? { letterId: key.letter_id } : {}),
     }, { actor: { kind: 'viewer', id: sessionId }, correlationId: meta.requestId });
-    return { ...this.grant({ id: sessionId, owner_id: key.owner_id, scopes, expires_at: new Date(expiresAt) }), session: secret };
+    return { ...this.grant({ id: sessionId, owner_id: key.owner_id, scopes, expires_at: new Date(expiresAt), letter_id: key.letter_id ?? null }), session: secret };
   }
 
   /** A fresh viewer token for a live session (the viewer's client renews it before it expires). */
@@ -298,12 +298,15 @@ export class AccessKeysService {
     }
   }
 
-  private grant(session: Pick<SessionRow, 'id' | 'owner_id' | 'scopes' | 'expires_at'>): ViewerTokenGrant {
+  private grant(session: Pick<SessionRow, 'id' | 'owner_id' | 'scopes' | 'expires_at' | 'letter_id'>): ViewerTokenGrant {
     const sessionEnds = new Date(session.expires_at).getTime();
     const ttl = Math.max(1, Math.min(VIEWER_TOKEN_TTL_SECONDS, Math.floor((sessionEnds - Date.now()) / 1000)));
     const scopes = session.scopes as ViewSection[];
-    const { token, expiresAt } = this.deps.viewerTokens.sign({ vaultOwnerId: session.owner_id, viewSessionId: session.id, scopes }, ttl);
-    return { session_id: session.id, owner_id: session.owner_id, scopes, viewer_token: token, viewer_token_expires_at: expiresAt, session_expires_at: new Date(sessionEnds).toISOString() };
+    const { token, expiresAt } = this.deps.viewerTokens.sign({ vaultOwnerId: session.owner_id, viewSessionId: session.id, scopes, letterId: session.letter_id }, ttl);
+    return {
+      session_id: session.id, owner_id: session.owner_id, scopes, viewer_token: token, viewer_token_expires_at: expiresAt, session_expires_at: new Date(sessionEnds).toISOString(),
+      ...(session.letter_id ? { letter_id: session.letter_id } : {}),
+    };
   }
 
   /**

@@ -55,9 +55,9 @@ export const keysProjection: Projection = {
         case 'AccessKeyIssued': {
           const d = event.data;
           await em.execute(
-            `insert into access_keys (id, owner_id, key_hash, name, recipient_email, source, request_id, scopes, created_at, expires_at)
-             values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?) on conflict (id) do nothing`,
-            [d.keyId, d.ownerId, d.keyHash, d.personal?.name ?? null, d.personal?.recipientEmail ?? '', d.source, d.requestId, JSON.stringify(d.scopes), d.issuedAt, d.expiresAt],
+            `insert into access_keys (id, owner_id, key_hash, name, recipient_email, source, request_id, scopes, created_at, expires_at, letter_id)
+             values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?) on conflict (id) do nothing`,
+            [d.keyId, d.ownerId, d.keyHash, d.personal?.name ?? null, d.personal?.recipientEmail ?? '', d.source, d.requestId, JSON.stringify(d.scopes), d.issuedAt, d.expiresAt, d.letterId ?? null],
           );
           break;
         }
@@ -88,9 +88,9 @@ export const sessionsProjection: Projection = {
         case 'ViewSessionOpened': {
           const d = event.data;
           await em.execute(
-            `insert into view_sessions (id, owner_id, key_id, secret_hash, scopes, opened_at, expires_at, status, consent_version, consent_text, consent_hash, user_agent, origin)
-             values (?, ?, ?, ?, ?::jsonb, ?, ?, 'active', ?, ?, ?, ?, ?) on conflict (id) do nothing`,
-            [d.sessionId, d.ownerId, d.keyId, d.secretHash, JSON.stringify(d.scopes), d.openedAt, d.expiresAt, d.consent.version, d.consent.text, d.consent.hash, d.consent.userAgent, d.consent.origin],
+            `insert into view_sessions (id, owner_id, key_id, secret_hash, scopes, opened_at, expires_at, status, consent_version, consent_text, consent_hash, user_agent, origin, letter_id)
+             values (?, ?, ?, ?, ?::jsonb, ?, ?, 'active', ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
+            [d.sessionId, d.ownerId, d.keyId, d.secretHash, JSON.stringify(d.scopes), d.openedAt, d.expiresAt, d.consent.version, d.consent.text, d.consent.hash, d.consent.userAgent, d.consent.origin, d.letterId ?? null],
           );
           break;
         }
@@ -130,11 +130,14 @@ export interface RequestRow {
 export interface KeyRow {
   id: string; owner_id: string; key_hash: string; name: string | null; recipient_email: string; source: 'request' | 'owner'; request_id: string | null;
   scopes: string[]; created_at: Date; expires_at: Date; revoked_at: Date | null; email_status: 'queued' | 'sent' | 'failed'; email_sent_at: Date | null;
+  /** A milestone key's one letter (null for every other key). */
+  letter_id: string | null;
 }
 
 export interface SessionRow {
   id: string; owner_id: string; key_id: string; secret_hash: string; scopes: string[]; opened_at: Date; expires_at: Date; status: 'active' | 'revoked' | 'closed';
   ended_at: Date | null; consent_version: string; consent_text: string; consent_hash: string; user_agent: string | null; origin: string | null; last_viewed_at: Date | null;
+  letter_id: string | null;
 }
 
 export const findRequests = (em: EntityManager, ownerId: string, status: string, limit: number) =>

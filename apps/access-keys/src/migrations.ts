@@ -143,8 +143,29 @@ class OwnerLastSeen20261126 extends Migration {
   }
 }
 
+/**
+ * Milestone keys (a letter sealed until a day, released to its recipient): a key, and each session it
+ * opens, may be limited to one letter; viewer tokens minted from such a session carry it.
+ */
+class LetterLimitedKeys20261126 extends Migration {
+  override up(): void {
+    this.addSql('alter table access_keys add column letter_id uuid');
+    this.addSql('alter table view_sessions add column letter_id uuid');
+  }
+
+  override down(): void {
+    this.addSql('alter table view_sessions drop column if exists letter_id');
+    this.addSql('alter table access_keys drop column if exists letter_id');
+  }
+}
+
 export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'access-tables-2026-11-25', class: AccessTables20261125 },
   { name: 'if-im-not-there-tables-2026-11-25', class: IfImNotThereTables20261125 },
   { name: 'owner-last-seen-2026-11-26', class: OwnerLastSeen20261126 },
+  }
+}
+
+/**
+  { name: 'letter-limited-keys-2026-11-26', class: LetterLimitedKeys20261126 },
 ]);

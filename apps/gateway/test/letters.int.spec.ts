@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { pino } from 'pino';
-import { LetterMessages, LettersRpc, PortraitMessages, type Letter } from '@lv/contracts';
+import { LetterMessages, LettersRpc, MilestoneMessages, PortraitMessages, type Letter } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
@@ -146,9 +146,52 @@ describe('gateway /api/letters', () => {
     expect(stale.json()).toEqual({ code: 'CONFLICT', message: 'This was changed elsewhere. Reload to see the latest version.' });
   });
 
+  it('seals and unseals a letter for the caller only: 401 without a token or with a bad one, 400 at the edge with the words, 404 for a malformed id, 409 relayed', async () => {
+    const milestone = { until: '2034-05-14', time_zone: 'Europe/London', due_at: '2034-05-13T23:00:00.000Z', recipient_name: 'Ellie', recipient_email: 'ellie@example.com', status: 'sealed' as const, released_at: null };
+    letters
+      .handle(LettersRpc.seal, ({ payload }) => {
+        if (payload.id === STALE_ID) throw new DomainError('CONFLICT', MilestoneMessages.released);
+        return letter({ milestone });
+      })
+      .handle(LettersRpc.unseal, () => letter({ milestone: null }));
+    const body = { until: '2034-05-14', time_zone: 'Europe/London', recipient_name: ' Ellie ', recipient_email: 'Ellie@Example.com', ownerId: 'someone-else', release_id: 'x' };
+    for (const [method, url] of [['PUT', `/api/letters/${LETTER_ID}/seal`], ['DELETE', `/api/letters/${LETTER_ID}/seal`]] as const) {
+      expect((await call({ method, url, payload: method === 'PUT' ? body : undefined }, false)).statusCode).toBe(401);
+      expect((await call({ method, url, payload: method === 'PUT' ? body : undefined, headers: { authorization: 'Bearer not-a-token' } }, false)).statusCode).toBe(401);
+    }
+    const sealed = await call({ method: 'PUT', url: `/api/letters/${LETTER_ID}/seal`, payload: body });
+    expect(sealed.statusCode).toBe(200);
+    expect(sealed.json()).toMatchObject({ id: LETTER_ID, milestone });
+    const sent = letters.callsTo(LettersRpc.seal).at(-1)!;
+    expect(sent.payload).toEqual({ id: LETTER_ID, until: '2034-05-14', time_zone: 'Europe/London', recipient_name: 'Ellie', recipient_email: 'ellie@example.com' });
+    expect(sent.auth.accessToken).toBe(token);
+
+    const before = letters.callsTo(LettersRpc.seal).length;
+    const bad = await call({ method: 'PUT', url: `/api/letters/${LETTER_ID}/seal`, payload: { until: '2034-02-30', time_zone: 'Nowhere/Else', recipient_name: ' ', recipient_email: 'ellie' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: { until: MilestoneMessages.untilRequired, time_zone: MilestoneMessages.timeZone, recipient_name: MilestoneMessages.nameRequired, recipient_email: MilestoneMessages.emailInvalid },
+    });
+    expect((await call({ method: 'PUT', url: '/api/letters/42/seal', payload: body })).statusCode).toBe(404);
+    expect((await call({ method: 'DELETE', url: '/api/letters/42/seal' })).statusCode).toBe(404);
+    expect(letters.callsTo(LettersRpc.seal)).toHaveLength(before);
+
+    const released = await call({ method: 'PUT', url: `/api/letters/${STALE_ID}/seal`, payload: body });
+    expect(released.statusCode).toBe(409);
+    expect(released.json()).toEqual({ code: 'CONFLICT', message: MilestoneMessages.released });
+    const unsealed = await call({ method: 'DELETE', url: `/api/letters/${LETTER_ID}/seal` });
+    expect(unsealed.statusCode).toBe(200);
+    expect(unsealed.json()).toMatchObject({ milestone: null });
+    expect(letters.callsTo(LettersRpc.unseal).at(-1)!.payload).toEqual({ id: LETTER_ID });
+  });
+
   it('documents the letters routes in the OpenAPI document', async () => {
     const doc = (await call({ method: 'GET', url: '/api/openapi.json' }, false)).json();
-    for (const [path, method] of [['/api/letters', 'get'], ['/api/letters', 'post'], ['/api/letters/{id}', 'get'], ['/api/letters/{id}', 'put'], ['/api/letters/{id}', 'delete']]) {
+    for (const [path, method] of [
+      ['/api/letters', 'get'], ['/api/letters', 'post'], ['/api/letters/{id}', 'get'], ['/api/letters/{id}', 'put'], ['/api/letters/{id}', 'delete'],
+      ['/api/letters/{id}/seal', 'put'], ['/api/letters/{id}/seal', 'delete'],
+    ]) {
       expect(doc.paths[path!]?.[method!]).toBeDefined();
     }
     expect(doc.paths['/api/letters/{id}'].put.responses['409']).toBeDefined();

@@ -1,10 +1,11 @@
 import { Controller } from '@nestjs/common';
+import type { MilestoneReleaseReply, MilestonesDueReply } from '@lv/contracts';
 import {
   LettersRpc, type DeleteLetterReply, type Letter, type LetterPage, type PayloadOf, type Portrait, type PortraitSections, type RebuildReply, type Reflection, type RequestMeta, type TitlesReply,
   type VaultStatsContribution,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
-import { CurrentCaller, OperatorOnly, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
+import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { LettersService } from './letters.service.js';
 import { CommunityService } from './community/community.service.js';
 
@@ -94,5 +95,31 @@ export class LettersController {
   @RpcHandler(LettersRpc.titles)
   titles(@RpcPayload() { ids }: PayloadOf<typeof LettersRpc.titles>, @CurrentCaller() caller: Caller): Promise<TitlesReply> {
     return this.letters.titles(caller, ids);
+  }
+
+  @Writers('owner')
+  @RpcHandler(LettersRpc.seal)
+  seal(@RpcPayload() seal: PayloadOf<typeof LettersRpc.seal>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<Letter> {
+    return this.letters.seal(caller, seal, meta);
+  }
+
+  @Writers('owner')
+  @RpcHandler(LettersRpc.unseal)
+  unseal(@RpcPayload() { id }: PayloadOf<typeof LettersRpc.unseal>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<Letter> {
+    return this.letters.unseal(caller, id, meta);
+  }
+
+  /** access-keys only (deploy/nats allows no one else to publish it): answers for a committed release, by its unpublished id. */
+  @PublicRpc()
+  @RpcHandler(LettersRpc.milestoneRelease)
+  milestoneRelease(@RpcPayload() { letter_id, release_id }: PayloadOf<typeof LettersRpc.milestoneRelease>): Promise<MilestoneReleaseReply> {
+    return this.letters.milestoneRelease(letter_id, release_id);
+  }
+
+  /** The ops CLI's due check (`milestone:due`): releases only letters whose day has come. */
+  @OperatorOnly()
+  @RpcHandler(LettersRpc.milestonesDue)
+  milestonesDue(): Promise<MilestonesDueReply> {
+    return this.letters.milestonesDue();
   }
 }

@@ -1,4 +1,6 @@
-import { defineService } from '@lv/platform/nest';
+import { AccessKeysRpc, QueueNames, type MilestoneReleaseJob } from '@lv/contracts';
+import { defineService, RpcClient } from '@lv/platform/nest';
+import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
 import { CommunityController } from './community/community.controller.js';
 import { CommunityService } from './community/community.service.js';
 import { lettersConfigSchema } from './config.js';
@@ -6,13 +8,55 @@ import { LettersController } from './letters.controller.js';
 import { LettersService } from './letters.service.js';
 import { lettersMigrations } from './migrations.js';
 
-/** letters: Letters Unsent, the vault home's reflection, the Who I Am portrait (words sealed per stream) and the Parent Circle's posts and stories. */
+/** letters: Letters Unsent, the vault home's reflection, the Who I Am portrait (words sealed per stream), letters sealed until a day (released on it) and the Parent Circle's posts and stories. */
 export const lettersService = defineService({
   name: 'letters',
   configSchema: lettersConfigSchema,
   migrations: lettersMigrations,
-  setup: ({ core }) => ({
-    controllers: [LettersController, CommunityController],
-    providers: [{ provide: LettersService, useValue: new LettersService({ orm: core.orm }) }, { provide: CommunityService, useValue: new CommunityService(core.orm) }],
-  }),
+  async setup({ config, core, logger }) {
+    const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'letters');
+    await rpc.connect();
+    const producer = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'letters' });
+    const jobs = createQueue<MilestoneReleaseJob>(QueueNames.MilestoneRelease, producer);
+    const service = new LettersService({
+      orm: core.orm,
+      milestones: {
+        jobs,
+        issueKey: async (letterId, releaseId) => (await rpc.call(AccessKeysRpc.issueLetterKey, { letter_id: letterId, release_id: releaseId }, { meta: { requestId: `milestone-${releaseId}` } })).key_id,
+      },
+    });
+    const milestones = service.milestones!;
+    const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'letters' });
+    const worker = createWorker<MilestoneReleaseJob>(QueueNames.MilestoneRelease, async (job) => {
+      const result = await milestones.release(job.data);
+      // Woken before its day (clock skew): sleep again until it is due.
+      if (result.outcome === 'not-due') await milestones.schedule({ ...job.data, dueAt: result.dueAt }, job.attemptsMade + Date.now());
+      // Released, but access-keys did not issue the key (yet): retried with backoff; `milestone:due` finishes what is left.
+      if ((result.outcome === 'released' || result.outcome === 'key-issued') && !result.keyId) throw new Error('the recipient\'s key is not issued yet');
+      return result.outcome;
+    }, workerConnection, {
+      autorun: false,
+      onDeadLetter: (job, error) => logger.error({ releaseId: (job.data as MilestoneReleaseJob).releaseId, attempts: job.attemptsMade, err: error }, 'milestone letter release failed after every attempt'),
+    });
+    worker.on('error', (err) => logger.error({ err }, 'milestone worker error'));
+    return {
+      controllers: [LettersController, CommunityController],
+      providers: [{ provide: LettersService, useValue: service }, { provide: CommunityService, useValue: new CommunityService(core.orm) }],
+      health: { redis: async () => void (await producer.ping()) },
+      // Due letters are taken once the service is ready, and no new one after shutdown begins.
+      consumers: [{
+        start: () => {
+          void worker.run().catch((err: unknown) => logger.error({ err }, 'milestone worker stopped'));
+          return Promise.resolve();
+        },
+        stop: () => worker.close(),
+      }],
+      close: async () => {
+        await jobs.close();
+        await rpc.close();
+        producer.disconnect();
+        workerConnection.disconnect();
+      },
+    };
+  },
 });

@@ -95,7 +95,7 @@ describe('letters service over NATS', () => {
   });
 
   it('answers health without a token', async () => {
-    expect(await call(LettersRpc.health, {})).toEqual({ service: 'letters', status: 'up', checks: { postgres: { status: 'up' } } });
+    expect(await call(LettersRpc.health, {})).toEqual({ service: 'letters', status: 'up', checks: { postgres: { status: 'up' }, redis: { status: 'up' } } });
   });
 
   it('writes, lists (newest first, with date, word count and the first 100 characters), reads, revises and deletes', async () => {
@@ -111,7 +111,9 @@ describe('letters service over NATS', () => {
     const page = await list(dad);
     expect(page.nextCursor).toBeNull();
     expect(page.letters.map((l) => l.id)).toEqual([second.id, first.id]);
-    expect(page.letters[1]).toEqual({ id: first.id, title: 'First letter', preview: first.preview, word_count: 32, created_at: first.created_at, updated_at: first.updated_at, version: 1 });
+    expect(page.letters[1]).toEqual({
+      id: first.id, title: 'First letter', preview: first.preview, word_count: 32, created_at: first.created_at, updated_at: first.updated_at, version: 1, milestone: null,
+    });
     expect(page.letters[1]).not.toHaveProperty('content');
 
     expect(await call(LettersRpc.get, { id: first.id }, dad)).toEqual(first);
@@ -462,7 +464,13 @@ describe('letters service over NATS', () => {
     await call(LettersRpc.revise, { id: kept.id, title: 'Kept, revised', content: 'Kept, with more words.', expectedVersion: 1 }, mum);
     const gone = await write(mum, 'Gone', 'Gone words.');
     await call(LettersRpc.delete, { id: gone.id }, mum);
-    await write(mum, 'Third', 'Third words.');
+    const third = await write(mum, 'Third', 'Third words.');
+    // Seals: one kept (and revised after it, so the letter's version counts the seal's event), one removed.
+    const seal = { until: new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString().slice(0, 10), time_zone: 'Europe/Paris', recipient_name: 'Ellie', recipient_email: 'ellie@example.com' };
+    const sealedKept = await call(LettersRpc.seal, { id: kept.id, ...seal }, mum);
+    await call(LettersRpc.revise, { id: kept.id, title: 'Kept, revised again', content: 'Kept, sealed.', expectedVersion: sealedKept.version }, mum);
+    await call(LettersRpc.seal, { id: third.id, ...seal }, mum);
+    await call(LettersRpc.unseal, { id: third.id }, mum);
     const readers = [newUser(), newUser(), newUser()];
     for (const [i, reader] of readers.entries()) await call(LettersRpc.reflectionSave, { text: `Reflection ${i}.` }, reader);
     await call(LettersRpc.reflectionSave, { text: ' ' }, readers[2]);
@@ -475,13 +483,17 @@ describe('letters service over NATS', () => {
     const reflectionsBefore = await sql<{ user_id: string }>('select * from reflections order by user_id');
     const daysBefore = await sql<{ owner_id: string }>('select * from letter_activity_days order by owner_id, day');
     const portraitsBefore = await sql('select * from portraits order by user_id');
+    const milestonesBefore = await sql<{ letter_id: string }>('select * from letter_milestones order by letter_id');
+    expect(milestonesBefore.map((m) => m.letter_id)).toContain(kept.id);
+    expect(milestonesBefore.map((m) => m.letter_id)).not.toContain(third.id);
     expect(before.filter((l) => l.owner_id === mum.id)).toHaveLength(2);
     expect(before.map((l) => l.id)).not.toContain(gone.id);
     expect(reflectionsBefore.filter((r) => [mum.id, ...readers.map((u) => u.id)].includes(r.user_id)).length).toBeGreaterThanOrEqual(3);
     expect(daysBefore.filter((d) => d.owner_id === mum.id)).toHaveLength(1);
     expect(await codeOf(call(LettersRpc.rebuildProjections, {}, newUser()))).toBe('FORBIDDEN');
     const reply = await call(LettersRpc.rebuildProjections, {}, signOperatorToken(signer, 'spec'));
-    expect(reply.projections.map((p) => p.projection)).toEqual(['letters', 'letter_activity_days', 'reflections', 'portraits', 'community_posts', 'community_stories']);
+    expect(reply.projections.map((p) => p.projection)).toEqual(['letters', 'letter_activity_days', 'reflections', 'portraits', 'letter_milestones', 'community_posts', 'community_stories']);
+    expect(await sql('select * from letter_milestones order by letter_id')).toEqual(milestonesBefore);
     expect(await sql('select * from portraits order by user_id')).toEqual(portraitsBefore);
     expect((await call(LettersRpc.portraitGet, {}, mum)).about_me).toBe('Rebuilt from sealed events.');
     expect(await sql('select * from letters order by id')).toEqual(before);
@@ -491,8 +503,9 @@ describe('letters service over NATS', () => {
   });
 
   it('publishes every event through the outbox to JetStream, and a durable consumer handles each exactly once', async () => {
-    // Every event of a letter; reflections are never published (see above).
-    const [{ n: stored }] = (await sql<{ n: number }>(`select count(*)::int as n from events where stream_type = 'letter'`)) as [{ n: number }];
+    // Every event of a letter but its seal's (a milestone is no other service's business); reflections are never published (see above).
+    const PUBLISHED = `stream_type = 'letter' and type in ('LetterWritten', 'LetterRevised', 'LetterDeleted')`;
+    const [{ n: stored }] = (await sql<{ n: number }>(`select count(*)::int as n from events where ${PUBLISHED}`)) as [{ n: number }];
     await waitFor(async () => {
       const [row] = await consumerDb.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from handled_events');
       return row!.n >= stored;
@@ -505,7 +518,7 @@ describe('letters service over NATS', () => {
     const total = stored + 1;
     const [handled] = await consumerDb.orm.em.fork().execute<{ total: number; distinct: number }[]>('select count(*)::int as total, count(distinct event_id)::int as distinct from handled_events');
     expect(handled).toEqual({ total, distinct: total });
-    const storedIds = (await sql<{ event_id: string }>(`select event_id from events where stream_type = 'letter' order by event_id`)).map((r) => r.event_id);
+    const storedIds = (await sql<{ event_id: string }>(`select event_id from events where ${PUBLISHED} order by event_id`)).map((r) => r.event_id);
     const handledIds = (await consumerDb.orm.em.fork().execute<{ event_id: string }[]>('select event_id from handled_events order by event_id')).map((r) => r.event_id);
     expect(handledIds).toEqual(storedIds);
     const jsm = await jetstreamManager(letters.core.nats);

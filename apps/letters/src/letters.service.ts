@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
   LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
   type VaultStatsContribution,
@@ -10,7 +10,11 @@ import { LetterKeys } from './letters/letter-keys.js';
 import { letterSealing } from './letters/letter-sealing.js';
 import { lettersPublishPolicy } from './letters/publish-policy.js';
 import { LETTER_STREAM_TYPE, letterDecider, letterStreamId, type LetterCommand } from './letters/letter.decider.js';
-import { findLetter, findLetterPage, letterActivityProjection, letterStats, lettersProjection } from './letters/letters.projection.js';
+import { findLetter, findLetterPage, letterActivityProjection, letterStats, lettersProjection, type LetterVisibility } from './letters/letters.projection.js';
+import { MilestonesService } from './letters/milestones.service.js';
+import { findMilestones, milestonesProjection } from './letters/milestones.projection.js';
+import type { LetterMilestone, MilestoneReleaseJob, MilestoneReleaseReply, MilestonesDueReply, SealLetterPayload } from '@lv/contracts';
+import type { TypedQueue } from '@lv/platform/queues';
 import { decodeCursor, encodeCursor } from './letters/page-cursor.js';
 import { ReflectionKeys, reflectionSealing } from './reflection/reflection-sealing.js';
 import { REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
@@ -23,6 +27,14 @@ import { findLetterTitles } from './letters/letters.projection.js';
 
 export interface LettersServiceDeps {
   orm: MikroORM;
+  /** Letters sealed until a day: their release jobs' queue, and access-keys' key issuing for a committed release. */
+  milestones?: { jobs: TypedQueue<MilestoneReleaseJob>; issueKey: (letterId: string, releaseId: string) => Promise<string | null>; now?: () => Date };
+}
+
+/** What a caller may see of a vault's letters (letters.projection.ts: LetterVisibility). */
+function visibilityOf(caller: Caller): LetterVisibility {
+  if (caller.kind !== 'viewer') return { kind: 'all' };
+  return caller.letterId ? { kind: 'released', letterId: caller.letterId } : { kind: 'unsealed' };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -41,11 +53,16 @@ export class LettersService {
   /** Letters, reflections and portraits, each stream's words sealed under its own key. */
   readonly store = new EventStore({
     publish: lettersPublishPolicy,
-    inlineProjections: [lettersProjection, letterActivityProjection, reflectionsProjection, portraitsProjection],
+    inlineProjections: [lettersProjection, letterActivityProjection, reflectionsProjection, portraitsProjection, milestonesProjection],
     sealing: new PerStreamSealing([letterSealing(new LetterKeys()), reflectionSealing(new ReflectionKeys()), portraitSealing(new PortraitKeys())]),
   });
 
-  constructor(private readonly deps: LettersServiceDeps) {}
+  /** Sealed letters' releases; absent where no queue is given (then sealing is refused). */
+  readonly milestones: MilestonesService | null;
+
+  constructor(private readonly deps: LettersServiceDeps) {
+    this.milestones = deps.milestones ? new MilestonesService({ orm: deps.orm, store: this.store, ...deps.milestones }) : null;
+  }
 
   get orm(): MikroORM {
     return this.deps.orm;
@@ -59,16 +76,66 @@ export class LettersService {
     const limit = Math.min(Math.max(1, query.limit ?? LETTERS_PAGE_DEFAULT), LETTERS_PAGE_MAX);
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     // One more than asked tells whether another page follows.
-    const rows = await findLetterPage(this.em, { ownerId: vaultOwnerId(caller), limit: limit + 1, after });
-    const letters = rows.slice(0, limit);
+    const em = this.em;
+    const rows = await findLetterPage(em, { ownerId: vaultOwnerId(caller), visibility: visibilityOf(caller), limit: limit + 1, after });
+    const letters = await this.withMilestones(em, caller, rows.slice(0, limit));
     const last = letters.at(-1);
     return { letters, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
   }
 
   async get(caller: Caller, id: string): Promise<Letter> {
-    const letter = await findLetter(this.em, vaultOwnerId(caller), letterId(id));
+    const em = this.em;
+    const letter = await findLetter(em, vaultOwnerId(caller), letterId(id), visibilityOf(caller));
     if (!letter) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
-    return letter;
+    return (await this.withMilestones(em, caller, [letter]))[0]!;
+  }
+
+  /** The owner sees each letter's seal ("Sealed until … for …"); a viewer's reply has none. */
+  private async withMilestones<T extends { id: string }>(em: EntityManager, caller: Caller, letters: T[]): Promise<(T & { milestone: LetterMilestone | null })[]> {
+    if (caller.kind !== 'user') return letters.map((letter) => ({ ...letter, milestone: null }));
+    const milestones = await findMilestones(em, caller.userId, letters.map((l) => l.id));
+    return letters.map((letter) => ({ ...letter, milestone: milestones.get(letter.id) ?? null }));
+  }
+
+  /**
+   * Seals a letter until a day (in the owner's time zone) for one recipient, replacing any earlier
+   * seal; from then on no key holder reads it until its release, and only its recipient after.
+   */
+  async seal(caller: Caller, input: SealLetterPayload, meta?: RequestMeta): Promise<Letter> {
+    const owner = ownerOf(caller);
+    const id = letterId(input.id);
+    const milestones = this.requireMilestones();
+    await milestones.seal({
+      type: 'SealLetter', letterId: id, ownerId: owner.userId, releaseId: milestones.newReleaseId(), until: input.until, timeZone: input.time_zone,
+      recipientName: input.recipient_name, recipientEmail: input.recipient_email, sharedBy: owner.email, now: new Date().toISOString(),
+    }, this.metadata(caller, meta));
+    return this.get(caller, id);
+  }
+
+  /** Removes the seal before its day: the letter is an ordinary one again and its release job finds nothing. */
+  async unseal(caller: Caller, rawId: string, meta?: RequestMeta): Promise<Letter> {
+    const id = letterId(rawId);
+    await this.requireMilestones().seal({ type: 'UnsealLetter', letterId: id, ownerId: ownerOf(caller).userId, now: new Date().toISOString() }, this.metadata(caller, meta));
+    return this.get(caller, id);
+  }
+
+  /** access-keys' question before it issues a milestone key. */
+  milestoneRelease(letterIdValue: string, releaseId: string): Promise<MilestoneReleaseReply> {
+    return this.requireMilestones().releaseOf(letterIdValue.toLowerCase(), releaseId.toLowerCase());
+  }
+
+  /** The operator's due check: releases only what is due now. */
+  milestonesDue(): Promise<MilestonesDueReply> {
+    return this.requireMilestones().releaseDue();
+  }
+
+  private requireMilestones(): MilestonesService {
+    if (!this.milestones) throw new DomainError('SERVICE_UNAVAILABLE');
+    return this.milestones;
+  }
+
+  private metadata(caller: Caller, meta?: RequestMeta): EventMetadata {
+    return { actor: { kind: 'user', id: ownerOf(caller).userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) };
   }
 
   /**
@@ -165,13 +232,12 @@ export class LettersService {
    * expectedVersion itself, so a stale editor gets CONFLICT, and a stranger NOT_FOUND before that).
    */
   private execute(id: string, command: LetterCommand, caller: Caller, meta?: RequestMeta) {
-    const metadata: EventMetadata = { actor: { kind: 'user', id: ownerOf(caller).userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) };
-    return handleCommand(this.deps.orm.em, this.store, letterDecider, command, { streamId: letterStreamId(id), streamType: LETTER_STREAM_TYPE, metadata });
+    return handleCommand(this.deps.orm.em, this.store, letterDecider, command, { streamId: letterStreamId(id), streamType: LETTER_STREAM_TYPE, metadata: this.metadata(caller, meta) });
   }
 
   /** The timeline's batch lookup: titles of the caller's own letters among `ids` (malformed, unknown and others' ids omitted). */
   async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
     const wanted = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
-    return { titles: await findLetterTitles(this.em, vaultOwnerId(caller), wanted) };
+    return { titles: await findLetterTitles(this.em, vaultOwnerId(caller), wanted, visibilityOf(caller)) };
   }
 }

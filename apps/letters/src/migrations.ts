@@ -148,9 +148,49 @@ class CommunityTables20261126 extends Migration {
   }
 }
 
+/**
+ * Letters sealed until a day for one recipient (milestones):
+ * - letter_milestones: one row per sealed letter (kept after its release, deleted with the letter or
+ *   its seal), the recipient in the clear for the owner; `version` is the letter stream's version it
+ *   reflects. Rebuildable from the `letter-{id}` streams (the recipient is sealed there with the
+ *   letter's key, so a deleted letter's recipient is gone with its words).
+ * Its partial index finds what the due check must act on: sealed letters by day, released ones whose
+ * key is not recorded.
+ */
+class MilestoneTables20261126 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table letter_milestones (
+        letter_id uuid primary key,
+        owner_id uuid not null,
+        release_id uuid not null,
+        until text not null,
+        time_zone text not null,
+        due_at timestamptz not null,
+        recipient_name text not null,
+        recipient_email text not null,
+        shared_by text not null,
+        status text not null,
+        released_at timestamptz,
+        key_id uuid,
+        version integer not null
+      )`);
+    this.addSql(`create index letter_milestones_work_idx on letter_milestones (due_at) where status = 'sealed' or key_id is null`);
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists letter_milestones');
+  }
+}
+
 export const lettersMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'letters-tables-2026-11-22', class: LettersTables20261122 },
   { name: 'letters-reflections-2026-11-23', class: ReflectionTables20261123 },
   { name: 'letters-portraits-2026-11-25', class: PortraitTables20261125 },
   { name: 'letters-community-2026-11-26', class: CommunityTables20261126 },
+  }
+}
+
+/**
+  { name: 'letters-milestones-2026-11-26', class: MilestoneTables20261126 },
 ]);

@@ -65,6 +65,11 @@ describe('letters reader matrix', () => {
     const ownerStory = secret('ownerstory');
     const proToken = signer.sign({ sub: ownerId, sid: randomUUID(), email: `${ownerId}@example.com`, tier: 'pro', admin: false, kind: 'user' }, 600).token;
     await rpc.call('rpc.letters.community.submit-story', { id: randomUUID(), story: ownerStory, author_name: null }, proToken);
+    // A letter sealed until a day for one recipient: no key holder reads it before its release.
+    const sealedTitle = secret('sealedtitle');
+    const sealedLetter = await rpc.call<{ id: string }>('rpc.letters.write', { id: randomUUID(), title: sealedTitle, content: 'for your 18th birthday' }, tokenOf(ownerId));
+    const sealPayload = { id: sealedLetter.id, until: new Date(Date.now() + 400 * 24 * 3600 * 1000).toISOString().slice(0, 10), time_zone: 'UTC', recipient_name: 'Ellie', recipient_email: 'ellie@example.com' };
+    await rpc.call('rpc.letters.seal', sealPayload, tokenOf(ownerId));
     // The other owner has a vault of their own, so an empty reply is not what keeps them out.
     await rpc.call('rpc.letters.write', { id: randomUUID(), title: secret('othertitle'), content: 'someone else' }, tokenOf(anotherOwnerId));
 
@@ -75,7 +80,11 @@ describe('letters reader matrix', () => {
       viewers,
       ownerId,
       anotherOwnerId,
-      payloads: { 'rpc.letters.get': { id: ownerLetter.id }, 'rpc.letters.portrait.save': { ...portrait, about_me: 'words of whoever saves' } },
+      payloads: {
+        'rpc.letters.get': { id: ownerLetter.id }, 'rpc.letters.portrait.save': { ...portrait, about_me: 'words of whoever saves' },
+        'rpc.letters.seal': sealPayload, 'rpc.letters.unseal': { id: ownerLetter.id },
+        'rpc.letters.milestone-release': { letter_id: sealedLetter.id, release_id: randomUUID() },
+      },
       ownerSecrets: [ownerTitle, ownerThought, ownerPortrait, ownerStory],
       // Not portrait.get: the matrix's own save (as the owner, in no fixed order) replaces the secret portrait.
       ownerReads: ['rpc.letters.list', 'rpc.letters.get', 'rpc.letters.reflection.get'],
@@ -106,6 +115,17 @@ describe('letters reader matrix', () => {
     expect(page.letters.map((l) => l.title)).toEqual([ownerTitle]);
     await expect(rpc.call('rpc.letters.write', { id: randomUUID(), title: 'x', content: 'y' }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(rpc.call('rpc.letters.reflection.get', {}, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    // The sealed letter: in its owner's list with its seal, in no key holder's (not even one limited to it, before its release).
+    const ownerPage = await rpc.call<{ letters: { id: string; milestone: { status: string } | null }[] }>('rpc.letters.list', {}, tokenOf(ownerId));
+    expect(ownerPage.letters.find((l) => l.id === sealedLetter.id)?.milestone?.status).toBe('sealed');
+    await expect(rpc.call('rpc.letters.get', { id: sealedLetter.id }, viewer.token)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const limited = viewers.issue(ownerId, ['letters'], undefined, sealedLetter.id);
+    expect((await rpc.call<{ letters: unknown[] }>('rpc.letters.list', {}, limited.token)).letters).toEqual([]);
+    await expect(rpc.call('rpc.letters.get', { id: sealedLetter.id }, limited.token)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const timelineViewer = viewers.issue(ownerId, ['timeline']);
+    expect(await rpc.call('rpc.letters.titles', { ids: [sealedLetter.id, ownerLetter.id] }, timelineViewer.token)).toEqual({ titles: { [ownerLetter.id]: ownerTitle } });
+    // access-keys' question answers nothing for a release that has not happened.
+    expect(await rpc.call('rpc.letters.milestone-release', { letter_id: sealedLetter.id, release_id: randomUUID() })).toEqual({ state: 'unknown' });
 
     // A key holder of who-i-am sees which sections of the portrait are filled, never their words;
     // one without that section sees nothing of it.

@@ -176,7 +176,7 @@ export const accessKeySummarySchema = z.object({
   id: z.uuid(),
   name: z.string().nullable(),
   recipient_email: z.string(),
-  source: z.enum(['request', 'owner', 'contact', 'delivery']),
+  source: z.enum(['request', 'owner', 'contact', 'delivery', 'milestone']),
   request_id: z.uuid().nullable(),
   scopes: z.array(viewSection),
   created_at: z.string(),
@@ -251,6 +251,8 @@ export const viewerTokenGrantSchema = z.object({
   viewer_token: z.string(),
   viewer_token_expires_at: z.number().int(),
   session_expires_at: z.string(),
+  /** A milestone key's session: the one letter it opens (GET /api/view/letter); absent for every other key. */
+  letter_id: z.uuid().optional(),
 });
 export type ViewerTokenGrant = z.infer<typeof viewerTokenGrantSchema>;
 

@@ -65,7 +65,8 @@ export type AccessKeyStatus = 'active' | 'expired' | 'revoked';
 export type ViewSessionStatus = 'active' | 'expired' | 'revoked' | 'closed';
 /** How a key came to be: approving a request, or the owner's Generate Keys tab. */
 /** Who a key came from: an approved request, the owner's Generate Keys tab, an emergency contact's toggle, or a vault delivery. */
-export type AccessKeySource = 'request' | 'owner' | 'contact' | 'delivery';
+/** `milestone`: a key limited to one letter, issued to its recipient on the day it was sealed until. */
+export type AccessKeySource = 'request' | 'owner' | 'contact' | 'delivery' | 'milestone';
 /** The key e-mail, as notifications reports it back: queued, sent, or failed after every retry. */
 export type KeyEmailStatus = 'queued' | 'sent' | 'failed';
 

@@ -1,10 +1,26 @@
 import { z } from 'zod';
 import { queryInteger, safeText } from './text.schemas.js';
 import { LETTER_CONTENT_MAX, LETTER_TITLE_MAX, LETTERS_PAGE_MAX, LetterMessages, REFLECTION_MAX, ReflectionMessages } from './letters.js';
+import { isCalendarDay, isTimeZone, MILESTONE_EMAIL_MAX, MILESTONE_NAME_MAX, MilestoneMessages } from './letters.js';
 
 // The shapes of letters and the reflection on the wire, as zod schemas (the types are inferred from
 // them). Kept apart from letters.ts so the SPA, which imports only types and messages from here,
 // never bundles zod.
+
+/**
+ * A letter sealed until a day for one recipient: shown to its owner only (a viewer's reply has none).
+ * `due_at` is the first instant of `until` in `time_zone`, when the letter opens.
+ */
+export const letterMilestoneSchema = z.object({
+  until: z.string().meta({ description: 'The day the letter opens (YYYY-MM-DD), in time_zone.' }),
+  time_zone: z.string(),
+  due_at: z.iso.datetime(),
+  recipient_name: z.string(),
+  recipient_email: z.string(),
+  status: z.enum(['sealed', 'released']),
+  released_at: z.iso.datetime().nullable(),
+});
+export type LetterMilestone = z.infer<typeof letterMilestoneSchema>;
 
 /** One row of the list: never the whole letter. `version` is what an editor sends back as `expectedVersion`. */
 export const letterSummarySchema = z.object({
@@ -15,6 +31,7 @@ export const letterSummarySchema = z.object({
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
   version: z.number().int().min(1).meta({ description: 'Send it back as expectedVersion when saving an edit.' }),
+  milestone: letterMilestoneSchema.nullable().optional().meta({ description: 'Sealed until a day for one recipient (owner only).' }),
 });
 export type LetterSummary = z.infer<typeof letterSummarySchema>;
 
@@ -117,3 +134,32 @@ export type SaveReflectionRequest = z.input<typeof saveReflectionBodySchema>;
 /** rpc.letters.reflection.save. Length is the decider's to refuse (after trimming); this only bounds the payload. */
 export const saveReflectionPayloadSchema = z.object({ text: safeText().max(REFLECTION_MAX * 4) });
 
+
+/**
+ * PUT /api/letters/:id/seal: seal the letter until a future day (in the owner's time zone, which the
+ * browser sends) for one recipient; sealing again replaces the day and the recipient.
+ */
+export const sealLetterBodySchema = z.object({
+  until: safeText({ error: MilestoneMessages.untilRequired }).trim().min(1, MilestoneMessages.untilRequired).refine(isCalendarDay, MilestoneMessages.untilRequired),
+  time_zone: safeText({ error: MilestoneMessages.timeZone }).trim().min(1, MilestoneMessages.timeZone).max(64, MilestoneMessages.timeZone).refine(isTimeZone, MilestoneMessages.timeZone),
+  recipient_name: safeText({ error: MilestoneMessages.nameRequired }).trim().min(1, MilestoneMessages.nameRequired).max(MILESTONE_NAME_MAX, MilestoneMessages.nameTooLong),
+  recipient_email: safeText({ error: MilestoneMessages.emailRequired }).trim().min(1, MilestoneMessages.emailRequired).max(MILESTONE_EMAIL_MAX, MilestoneMessages.emailInvalid)
+    .pipe(z.email({ error: MilestoneMessages.emailInvalid })).transform((e) => e.toLowerCase()),
+});
+export type SealLetterRequest = z.input<typeof sealLetterBodySchema>;
+
+/** rpc.letters.seal: the body's fields and the letter's id; the decider checks them again. */
+export const sealLetterPayloadSchema = z.object({ id: safeText().max(64), until: safeText().max(16), time_zone: safeText().max(64), recipient_name: safeText().max(MILESTONE_NAME_MAX * 4), recipient_email: safeText().max(MILESTONE_EMAIL_MAX) });
+export type SealLetterPayload = z.input<typeof sealLetterPayloadSchema>;
+
+/** rpc.letters.milestone-release (access-keys only): has this release committed, and for whom? */
+export const milestoneReleasePayloadSchema = z.object({ letter_id: z.uuid(), release_id: z.uuid() });
+export const milestoneReleaseReplySchema = z.union([
+  z.object({ state: z.literal('released'), owner_id: z.uuid(), recipient_name: z.string(), recipient_email: z.string(), shared_by: z.string() }),
+  z.object({ state: z.literal('unknown') }),
+]);
+export type MilestoneReleaseReply = z.infer<typeof milestoneReleaseReplySchema>;
+
+/** rpc.letters.op.milestones-due (ops CLI): releases what is due now (never anything early) and finishes releases whose key is missing. */
+export const milestonesDueReplySchema = z.object({ released: z.number().int().min(0), keys_issued: z.number().int().min(0), not_due: z.number().int().min(0) });
+export type MilestonesDueReply = z.infer<typeof milestonesDueReplySchema>;

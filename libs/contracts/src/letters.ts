@@ -105,3 +105,95 @@ export interface ReflectionClearedData { ownerId: string; clearedAt: string }
 export type StoredReflectionEvent =
   | { type: 'ReflectionSaved'; data: ReflectionSavedData }
   | { type: 'ReflectionCleared'; data: ReflectionClearedData };
+
+// ---------------------------------------------------------------------------------------------
+// Letters for a milestone (beyond the spec): the owner seals a letter until a day ("on her 18th
+// birthday") for one recipient. Until that day no key reads it; on the day the letters service
+// releases it once and access-keys e-mails the recipient a key limited to that one letter.
+
+/** The furthest a letter can be sealed ahead: a child's 18th birthday fits many times over. */
+export const MILESTONE_MAX_YEARS = 100;
+export const MILESTONE_NAME_MAX = 120;
+export const MILESTONE_EMAIL_MAX = 254;
+
+export const MilestoneMessages = {
+  untilRequired: 'Choose the day this letter may be opened.',
+  untilInFuture: 'Choose a day after today.',
+  untilTooFar: `Choose a day within ${MILESTONE_MAX_YEARS} years.`,
+  timeZone: 'Unknown time zone.',
+  nameRequired: 'Please enter who this letter is for.',
+  nameTooLong: `A name can be at most ${MILESTONE_NAME_MAX} characters.`,
+  emailRequired: 'Please enter their email address.',
+  emailInvalid: 'Please enter a valid email address.',
+  released: 'This letter has already been opened by its recipient and can no longer be changed.',
+  sealed: 'Letter sealed',
+  unsealed: 'Seal removed',
+} as const;
+
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** True for a real calendar day written YYYY-MM-DD (no 2027-02-30). */
+export function isCalendarDay(value: string): boolean {
+  if (!DAY_PATTERN.test(value)) return false;
+  const at = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === value;
+}
+
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The calendar day (YYYY-MM-DD) an instant falls on in a time zone. */
+export function dayIn(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/**
+ * The first instant of `day` in `timeZone` (ISO, UTC): when a letter sealed until that day opens. The
+ * offset is looked up for that very day, so summer time is right; a midnight that a clock change
+ * skips falls on the first instant the day exists.
+ */
+export function startOfDayIn(day: string, timeZone: string): string {
+  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
+  let guess = utcMidnight;
+  // Two rounds settle the offset (it can differ between the guess and the answer across a change).
+  for (let round = 0; round < 2; round++) {
+    guess = utcMidnight - offsetMs(new Date(guess), timeZone);
+  }
+  // Never before the day has begun there (a skipped midnight): step forward a minute at a time.
+  while (dayIn(new Date(guess), timeZone) < day) guess += 60_000;
+  while (dayIn(new Date(guess - 60_000), timeZone) === day) guess -= 60_000;
+  return new Date(guess).toISOString();
+}
+
+function offsetMs(instant: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  }).formatToParts(instant);
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return wall - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/** The stored events of a letter's milestone (same stream `letter-{id}`); recipient and sharer sealed with the letter's key. */
+export interface LetterSealedData {
+  letterId: string; ownerId: string; releaseId: string; until: string; timeZone: string; dueAt: string; sealedAt: string;
+  recipientName: SealedText; recipientEmail: SealedText; sharedBy: SealedText;
+}
+export interface LetterUnsealedData { letterId: string; ownerId: string; releaseId: string; unsealedAt: string }
+export interface LetterReleasedData { letterId: string; ownerId: string; releaseId: string; dueAt: string; releasedAt: string }
+export interface LetterKeyIssuedData { letterId: string; ownerId: string; releaseId: string; keyId: string; issuedAt: string }
+
+/** Not published: no other service needs a milestone's facts (access-keys asks letters directly). */
+export type StoredLetterMilestoneEvent =
+  | { type: 'LetterSealed'; data: LetterSealedData }
+  | { type: 'LetterUnsealed'; data: LetterUnsealedData }
+  | { type: 'LetterReleased'; data: LetterReleasedData }
+  | { type: 'LetterKeyIssued'; data: LetterKeyIssuedData };

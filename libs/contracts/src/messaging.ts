@@ -14,6 +14,7 @@ import {
   saveReflectionPayloadSchema, writeLetterPayloadSchema,
 } from './letters.schemas.js';
 import type { LetterEventType } from './letters.js';
+import { milestoneReleasePayloadSchema, milestoneReleaseReplySchema, milestonesDueReplySchema, sealLetterPayloadSchema } from './letters.schemas.js';
 import { portraitSchema, portraitSectionsSchema, savePortraitPayloadSchema } from './portrait.schemas.js';
 import {
   addContactBodySchema, contactByIdPayloadSchema, contactKeyReplySchema, deliveryChecksSchema, deliveryOperatorPayloadSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, finalEntriesSchema, removeContactReplySchema,
@@ -117,7 +118,15 @@ export const LettersRpc = {
   portraitSections: rpc('rpc.letters.portrait.sections', { payload: emptyPayload, reply: portraitSectionsSchema }),
   /** The timeline's batch title lookup: the words of the reader's own letters among the ids. */
   titles: rpc('rpc.letters.titles', { payload: titlesPayloadSchema, reply: titlesReplySchema }),
-  // Operator command (ops CLI).
+  /** The owner seals a letter until a day for one recipient, or removes the seal before that day. */
+  seal: rpc('rpc.letters.seal', { payload: sealLetterPayloadSchema, reply: letterSchema }),
+  unseal: rpc('rpc.letters.unseal', { payload: letterByIdPayloadSchema, reply: letterSchema }),
+  /**
+   * access-keys, before it issues a milestone key: has this release committed, and for whom? Public on
+   * NATS like key-mail-state, publishable by access-keys only (deploy/nats); unknown ids answer 'unknown'.
+   */
+  milestoneRelease: rpc('rpc.letters.milestone-release', { payload: milestoneReleasePayloadSchema, reply: milestoneReleaseReplySchema }),
+  // Operator commands (ops CLI).
   rebuildProjections: rebuildRpc('letters'),
   /** The Parent Circle's discussion and stories (Pro, Legacy and admins): posts, likes, the author's delete, stories for moderation. */
   communityPosts: rpc('rpc.letters.community.posts', { payload: emptyPayload, reply: communityPostsSchema }),
@@ -127,6 +136,7 @@ export const LettersRpc = {
   communitySubmitStory: rpc('rpc.letters.community.submit-story', { payload: submitStoryPayloadSchema, reply: storyReceiptSchema }),
   /** Admins only: the stories kept for moderation, newest first. */
   communityStories: rpc('rpc.letters.community.stories', { payload: emptyPayload, reply: communityStoriesSchema }),
+  milestonesDue: rpc('rpc.letters.op.milestones-due', { payload: emptyPayload, reply: milestonesDueReplySchema }),
 } as const;
 
 /** Published payloads carry ids, counts and times only (letters.ts: LetterWrittenV1...), never words. */
@@ -289,6 +299,12 @@ export const AccessKeysRpc = {
   listPendingForOwner: rpc('rpc.access-keys.op.list-pending', { payload: ownerIdPayloadSchema, reply: accessRequestPageSchema }),
   reportAbsence: rpc('rpc.access-keys.op.report-absence', { payload: deliveryOperatorPayloadSchema, reply: deliveryViewSchema }),
   verifyDelivery: rpc('rpc.access-keys.op.verify-delivery', { payload: deliveryOperatorPayloadSchema, reply: deliveryViewSchema }),
+  /**
+   * letters, once a milestone letter's release has committed: issue its recipient a key limited to that
+   * letter and queue its e-mail (once per release, whatever the retries). Public on NATS, publishable by
+   * letters only (deploy/nats); access-keys asks letters back who the release is for, never the payload.
+   */
+  issueLetterKey: rpc('rpc.access-keys.issue-letter-key', { payload: milestoneReleasePayloadSchema, reply: z.object({ key_id: z.uuid().nullable() }) }),
   rebuildProjections: rebuildRpc('access-keys'),
 } as const;
 

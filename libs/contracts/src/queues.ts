@@ -13,6 +13,7 @@ export const QueueNames = {
   TrusteeNotices: 'trustee-notices',
   InactivityTiming: 'inactivity-timing',
   InactivityWarnings: 'inactivity-warnings',
+  MilestoneRelease: 'milestone-release',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueNames);
@@ -93,7 +94,21 @@ export interface JobPayloads {
   'trustee-notices': TrusteeNoticeJob;
   'inactivity-timing': InactivityTimingJob;
   'inactivity-warnings': InactivityWarningJob;
+  'milestone-release': MilestoneReleaseJob;
 }
 
 /** The payload of a queue's jobs: `createQueue<JobPayload<'media-hashing'>>(QueueNames.MediaHashing, ...)`. */
 export type JobPayload<Q extends QueueName> = JobPayloads[Q];
+
+/**
+ * Wakes a letter sealed until a day (letters' own worker) at the first instant of that day. The job
+ * only wakes the letters service, whose decider checks the time again: a job that fires early sleeps
+ * again, and a duplicate, a retry or a job of a seal since removed or replaced releases nothing.
+ */
+export interface MilestoneReleaseJob {
+  letterId: string;
+  releaseId: string;
+  ownerId: string;
+  /** ISO timestamp the job was scheduled for (the delay is computed from it). */
+  dueAt: string;
+}

@@ -33,9 +33,9 @@ export class TestViewerIssuer {
   }
 
   /** A live viewer token of `vaultOwnerId`'s vault; all scopes unless told. */
-  issue(vaultOwnerId: string, scopes: readonly ViewerScope[] = VIEWER_SCOPES, ttlSeconds?: number): IssuedViewerToken {
+  issue(vaultOwnerId: string, scopes: readonly ViewerScope[] = VIEWER_SCOPES, ttlSeconds?: number, letterId?: string): IssuedViewerToken {
     const viewSessionId = randomUUID();
-    const { token, expiresAt } = this.signer.sign({ vaultOwnerId, viewSessionId, scopes }, ttlSeconds);
+    const { token, expiresAt } = this.signer.sign({ vaultOwnerId, viewSessionId, scopes, letterId: letterId ?? null }, ttlSeconds);
     return { token, viewSessionId, vaultOwnerId, scopes: [...scopes], expiresAt };
   }
 

@@ -14,6 +14,8 @@ export type KeyEvent =
       data: {
         keyId: string; ownerId: string; keyHash: string; source: AccessKeySource; requestId: string | null; scopes: ViewSection[];
         expiresAt: string; issuedAt: string; personal: RecipientDetails | null;
+        /** A milestone key: limited to this one letter. */
+        letterId?: string;
       };
     }
   | { type: 'AccessKeyRevoked'; data: { keyId: string; ownerId: string; revokedAt: string } }
@@ -30,7 +32,7 @@ export interface KeyState {
 export type KeyCommand =
   | {
       type: 'IssueKey'; keyId: string; ownerId: string; keyHash: string; source: AccessKeySource; requestId: string | null; scopes: ViewSection[];
-      expiresAt: string; recipient: RecipientDetails; now: string;
+      expiresAt: string; recipient: RecipientDetails; now: string; letterId?: string;
     }
   | { type: 'RevokeKey'; ownerId: string; now: string }
   /** notifications' report of the key's e-mail (consumed from its events). */

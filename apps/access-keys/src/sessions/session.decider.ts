@@ -18,6 +18,8 @@ export type SessionEvent =
       data: {
         sessionId: string; ownerId: string; keyId: string; secretHash: string; scopes: ViewSection[]; openedAt: string; expiresAt: string;
         consent: ViewerConsentRecord;
+        /** Opened with a milestone key: limited to this one letter, as its key. */
+        letterId?: string;
       };
     }
   | { type: 'ViewSessionSectionViewed'; data: { sessionId: string; ownerId: string; section: ViewSection; viewedAt: string } }
@@ -36,7 +38,7 @@ export interface SessionState {
 export type SessionCommand =
   | {
       type: 'OpenSession'; sessionId: string; ownerId: string; keyId: string; secretHash: string; scopes: ViewSection[]; expiresAt: string;
-      consent: ViewerConsentRecord; now: string;
+      consent: ViewerConsentRecord; now: string; letterId?: string;
     }
   | { type: 'RecordView'; section: ViewSection; now: string }
   | { type: 'RevokeSession'; ownerId: string; by: 'owner' | 'key-revoked'; now: string }

@@ -95,7 +95,7 @@ const OWNER_ROUTES: readonly [InjectOptions['method'], string][] = [
   ['POST', '/api/if-im-not-there/inactivity/resume'],
   ['POST', '/api/if-im-not-there/inactivity/test-warning'],
 ];
-const VIEWER_ROUTES = ['/api/view/session', '/api/view/entries/letters'];
+const VIEWER_ROUTES = ['/api/view/session', '/api/view/entries/letters', '/api/view/letter'];
 
 describe('gateway family access (/api/access, /api/view)', () => {
   let app: NestFastifyApplication;
@@ -581,6 +581,27 @@ describe('gateway family access (/api/access, /api/view)', () => {
         'record:if-im-not-there', ...[AccessKeysRpc.finalEntries.subject, VaultMediaRpc.finalMessageTitles.subject].sort(),
       ]);
       for (const { request } of services.received) expect(request.auth.accessToken).toBe(viewer.token);
+    });
+
+    it('opens a milestone key’s one letter whole, after recording the view, with the viewer’s token; any other key has none', async () => {
+      const LETTER_ID = 'e0000000-0000-4000-8000-000000000001';
+      services.handle(LettersRpc.get, ({ payload }) => ({
+        id: payload.id, title: 'For Ellie at 18', content: 'Happy birthday, my girl.', preview: 'Happy birthday, my girl.', word_count: 4, created_at: AT, updated_at: AT, version: 3, milestone: null,
+      }));
+      const ordinary = await send({ method: 'GET', url: '/api/view/letter' }, viewers.issue(OWNER_ID, ['letters']).token);
+      expect(ordinary.statusCode).toBe(404);
+      expect(services.received).toEqual([]);
+
+      const recipient = viewers.issue(OWNER_ID, ['letters'], undefined, LETTER_ID);
+      const opened = await send({ method: 'GET', url: '/api/view/letter' }, recipient.token);
+      expect(opened.statusCode).toBe(200);
+      expect(opened.json()).toMatchObject({ id: LETTER_ID, title: 'For Ellie at 18', content: 'Happy birthday, my girl.' });
+      expect(services.received.map((r) => r.subject)).toEqual([AccessKeysRpc.recordView.subject, LettersRpc.get.subject]);
+      expect(services.callsTo(LettersRpc.get)[0]!.payload).toEqual({ id: LETTER_ID });
+      for (const { request } of services.received) expect(request.auth.accessToken).toBe(recipient.token);
+      // A key limited to a letter but without the letters section reads nothing.
+      const noSection = await send({ method: 'GET', url: '/api/view/letter' }, viewers.issue(OWNER_ID, ['timeline'], undefined, LETTER_ID).token);
+      expect(noSection.statusCode).toBe(403);
     });
 
     it('answers an unknown section 404 and a section not shared 403, recording and reading nothing', async () => {

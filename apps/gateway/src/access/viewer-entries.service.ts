@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  AccessKeysRpc, AccessMessages, CourtJournalRpc, ErrorCodes, LETTERS_PAGE_MAX, LettersRpc, TIMELINE_PAGE_MAX, TimelineRpc, VaultMediaRpc, VIEW_SECTIONS, type ViewerEntry,
-  type ViewSection,
+  AccessKeysRpc, AccessMessages, CourtJournalRpc, ErrorCodes, LETTERS_PAGE_MAX, LetterMessages, LettersRpc, TIMELINE_PAGE_MAX, TimelineRpc, VaultMediaRpc, VIEW_SECTIONS,
+  type Letter, type ViewerEntry, type ViewSection,
 } from '@lv/contracts';
 import type { ViewerCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
@@ -86,6 +86,17 @@ export class ViewerEntriesService {
     await this.recordView(section, call);
     const entries = await this.readers[section](call);
     return entries.sort(newestFirst);
+  }
+
+  /**
+   * The one letter a milestone key opens (a letter sealed until a day, released to its recipient): its
+   * whole words, read with the viewer's token so letters checks the release itself. Any other key has none.
+   */
+  async releasedLetter(viewer: ViewerCaller, call: CallContext): Promise<Letter> {
+    if (!viewer.letterId) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
+    if (!viewer.scopes.includes('letters')) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
+    await this.recordView('letters', call);
+    return this.rpc.call(LettersRpc.get, { id: viewer.letterId }, call);
   }
 
   /** Never show data without recording the view: a failure to record is a 503, and nothing is read. */

@@ -16,6 +16,7 @@ import {
   adminOverviewSchema, changeEmailBodySchema, changePasswordBodySchema, changePasswordReplySchema, notificationPreferencesBodySchema, notificationPreferencesSchema,
   storageByDaySchema,
   communityPostSchema, communityStorySchema, deletePostReplySchema, likePostBodySchema, musicTrackSchema, publishPostBodySchema, storyReceiptSchema, submitStoryBodySchema,
+  sealLetterBodySchema,
 } from '@lv/contracts';
 
 // Names for the OpenAPI document. Swagger's decorators (@ApiBody, @ApiOkResponse) name a body or a
@@ -36,6 +37,7 @@ export class LetterDto {}
 export class LetterPageDto {}
 export class WriteLetterDto {}
 export class ReviseLetterDto {}
+export class SealLetterDto {}
 export class DeleteLetterReplyDto {}
 export class StartUploadDto {}
 export class RetitleDto {}
@@ -130,6 +132,7 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [LetterPageDto, { schema: letterPageSchema, io: 'output' }],
   [WriteLetterDto, { schema: writeLetterBodySchema, io: 'input' }],
   [ReviseLetterDto, { schema: reviseLetterBodySchema, io: 'input' }],
+  [SealLetterDto, { schema: sealLetterBodySchema, io: 'input' }],
   [DeleteLetterReplyDto, { schema: deleteLetterReplySchema, io: 'output' }],
   [StartUploadDto, { schema: startUploadBodySchema, io: 'input' }],
   [RetitleDto, { schema: retitleBodySchema, io: 'input' }],

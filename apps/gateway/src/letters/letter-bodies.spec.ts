@@ -1,6 +1,6 @@
 import {
   isLetterId, LETTER_TITLE_MAX, LetterApiMessages as LETTER_API_MESSAGES, LetterMessages, listLettersQuerySchema, reviseLetterBodySchema as reviseLetterSchema,
-  writeLetterBodySchema as writeLetterSchema,
+  writeLetterBodySchema as writeLetterSchema, MILESTONE_NAME_MAX, MilestoneMessages, sealLetterBodySchema,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { parseBody } from '../http/body.js';
@@ -57,5 +57,27 @@ describe('letter ids in paths', () => {
   it('are UUIDs', () => {
     expect(isLetterId('0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10')).toBe(true);
     for (const bad of ['', '42', '../admin', "0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10' or 1=1", '0d5f6b3e4a514c7e9c392b7f8d1e6a10']) expect(isLetterId(bad)).toBe(false);
+  });
+});
+
+describe('PUT /api/letters/:id/seal body', () => {
+  const good = { until: '2034-05-14', time_zone: 'Europe/London', recipient_name: ' Ellie ', recipient_email: ' Ellie@Example.com ' };
+
+  it('trims the recipient, lower-cases the e-mail and drops anything else (an owner, a release, a due time)', () => {
+    expect(parseBody(sealLetterBodySchema, { ...good, ownerId: 'x', release_id: 'y', due_at: '2020-01-01T00:00:00Z' }))
+      .toEqual({ until: '2034-05-14', time_zone: 'Europe/London', recipient_name: 'Ellie', recipient_email: 'ellie@example.com' });
+  });
+
+  it('refuses a missing or impossible day, an unknown zone, no name and a bad e-mail, each with its words', () => {
+    expect(fieldsOf(sealLetterBodySchema, {})).toEqual({
+      until: MilestoneMessages.untilRequired, time_zone: MilestoneMessages.timeZone, recipient_name: MilestoneMessages.nameRequired, recipient_email: MilestoneMessages.emailRequired,
+    });
+    expect(fieldsOf(sealLetterBodySchema, { ...good, until: '2034-02-30' })).toEqual({ until: MilestoneMessages.untilRequired });
+    expect(fieldsOf(sealLetterBodySchema, { ...good, until: '14/05/2034' })).toEqual({ until: MilestoneMessages.untilRequired });
+    expect(fieldsOf(sealLetterBodySchema, { ...good, time_zone: 'Mars/Olympus' })).toEqual({ time_zone: MilestoneMessages.timeZone });
+    expect(fieldsOf(sealLetterBodySchema, { ...good, recipient_name: '   ' })).toEqual({ recipient_name: MilestoneMessages.nameRequired });
+    expect(fieldsOf(sealLetterBodySchema, { ...good, recipient_name: 'x'.repeat(MILESTONE_NAME_MAX + 1) })).toEqual({ recipient_name: MilestoneMessages.nameTooLong });
+    expect(fieldsOf(sealLetterBodySchema, { ...good, recipient_email: 'ellie' })).toEqual({ recipient_email: MilestoneMessages.emailInvalid });
+    expect(fieldsOf(sealLetterBodySchema, { ...good, recipient_email: 42 })).toEqual({ recipient_email: MilestoneMessages.emailRequired });
   });
 });

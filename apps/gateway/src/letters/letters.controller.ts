@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
-  isLetterId, LetterMessages, LettersRpc, listLettersQuerySchema, reviseLetterBodySchema, writeLetterBodySchema, type Letter, type LetterPage, type ListLettersRequest,
+  isLetterId, LetterMessages, LettersRpc, listLettersQuerySchema, reviseLetterBodySchema, sealLetterBodySchema, writeLetterBodySchema, type Letter, type LetterPage, type ListLettersRequest,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { ErrorBodyDto, LetterDto, LetterPageDto, ReviseLetterDto, WriteLetterDto } from '../http/api-models.js';
+import { ErrorBodyDto, LetterDto, LetterPageDto, ReviseLetterDto, SealLetterDto, WriteLetterDto } from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
@@ -81,5 +81,27 @@ export class LettersController {
   @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
   async delete(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
     await this.rpc.call(LettersRpc.delete, { id: letterIdParam(id) }, call);
+  }
+
+  @Put(':id/seal')
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiBody({ type: SealLetterDto })
+  @ApiOkResponse({ type: LetterDto, description: 'Sealed until the day for the recipient (a new day or recipient replaces the seal): no key holder reads it before that day; on it, only the recipient, with a key e-mailed to them.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: no day, a day not after today in time_zone, an unknown time zone, no name, a bad e-mail.' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the letter was already released to its recipient.' })
+  async seal(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
+    const letterId = letterIdParam(id);
+    const seal = parseBody(sealLetterBodySchema, body);
+    return this.rpc.call(LettersRpc.seal, { id: letterId, ...seal }, call);
+  }
+
+  @Delete(':id/seal')
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiOkResponse({ type: LetterDto, description: 'The seal is removed before its day: an ordinary letter again (no key is issued for it).' })
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the letter was already released to its recipient.' })
+  async unseal(@Param('id') id: string, @CallCtx() call: CallContext): Promise<Letter> {
+    return this.rpc.call(LettersRpc.unseal, { id: letterIdParam(id) }, call);
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
-  AccessKeysRpc, AccessMessages, ErrorCodes, REDEEM_FAILURES_PER_MINUTE, VIEW_SECTIONS, viewSessionBodySchema, type OpenedViewSession, type ViewerEntry,
+  AccessKeysRpc, AccessMessages, ErrorCodes, REDEEM_FAILURES_PER_MINUTE, VIEW_SECTIONS, viewSessionBodySchema, type Letter, type OpenedViewSession, type ViewerEntry,
   type ViewerTokenGrant,
 } from '@lv/contracts';
 import type { ViewerCaller, ViewerScope } from '@lv/platform/auth';
@@ -9,7 +9,7 @@ import { VIEWER_SCOPES } from '@lv/platform/auth';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { parseAccessBody, parseRedeemBody } from '../access/access-body.js';
 import { ViewerEntriesService } from '../access/viewer-entries.service.js';
-import { ErrorBodyDto, OpenedViewSessionDto, RedeemKeyDto, ViewerEntryDto, ViewerTokenGrantDto, ViewSessionSecretDto } from '../http/api-models.js';
+import { ErrorBodyDto, LetterDto, OpenedViewSessionDto, RedeemKeyDto, ViewerEntryDto, ViewerTokenGrantDto, ViewSessionSecretDto } from '../http/api-models.js';
 import { Public } from '../http/public.decorator.js';
 import { CallCtx, CurrentViewer } from '../http/request-context.js';
 import { ViewerRoute } from '../http/viewer-route.decorator.js';
@@ -90,6 +90,15 @@ export class ViewController {
   @ApiResponse(VIEWER_UNAUTHENTICATED)
   session(@CurrentViewer() viewer: ViewerCaller): ViewSessionView {
     return { vaultOwnerId: viewer.vaultOwnerId, viewSessionId: viewer.viewSessionId, scopes: viewer.scopes, expiresAt: viewer.expiresAt };
+  }
+
+  @Get('letter')
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: LetterDto, description: 'The one letter a milestone key opens, once it has been released to its recipient. The view is recorded first.' })
+  @ApiResponse(VIEWER_UNAUTHENTICATED)
+  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'This key opens no single letter (or the letter is gone).' })
+  async letter(@CurrentViewer() viewer: ViewerCaller, @CallCtx() call: CallContext): Promise<Letter> {
+    return this.entries.releasedLetter(viewer, call);
   }
 
   @Get('entries/:section')

@@ -1,14 +1,27 @@
-import type { StoredLetterEvent } from '@lv/contracts';
+import type { StoredLetterEvent, StoredLetterMilestoneEvent } from '@lv/contracts';
 import type { DomainEvent, StoredEvent } from '@lv/platform/event-store';
 import type { StreamSealing } from '@lv/platform/event-store';
 import { open, seal, sealContext } from './letter-crypto.js';
 import { LETTER_STREAM_TYPE, letterIdOfStream, type LetterEvent } from './letter.decider.js';
 import type { LetterKeys } from './letter-keys.js';
 
-type Sealed = StoredLetterEvent;
+type Sealed = StoredLetterEvent | StoredLetterMilestoneEvent;
+
+/** The events that carry words or personal details (sealed); the others are facts only. */
+const carriesWords = (event: LetterEvent | Sealed): event is Extract<LetterEvent, { type: 'LetterWritten' | 'LetterRevised' | 'LetterSealed' }> =>
+  event.type === 'LetterWritten' || event.type === 'LetterRevised' || event.type === 'LetterSealed';
+
+const RECIPIENT_FIELDS = ['recipientName', 'recipientEmail', 'sharedBy'] as const;
 
 function sealEvent(event: LetterEvent, key: Buffer | null): Sealed {
-  if (event.type === 'LetterDeleted') return event;
+  if (!carriesWords(event)) return event as Sealed;
+  if (event.type === 'LetterSealed') {
+    const { recipientName, recipientEmail, sharedBy, ...facts } = event.data;
+    if (key === null || recipientName === null || recipientEmail === null || sharedBy === null) throw new Error(`cannot seal LetterSealed of letter ${facts.letterId}`);
+    const clear = { recipientName, recipientEmail, sharedBy };
+    const sealed = Object.fromEntries(RECIPIENT_FIELDS.map((field) => [field, seal(key, clear[field], sealContext(facts.letterId, field))]));
+    return { type: 'LetterSealed', data: { ...facts, ...sealed } as Extract<Sealed, { type: 'LetterSealed' }>['data'] };
+  }
   const { title, content, ...facts } = event.data;
   if (key === null || title === null || content === null) throw new Error(`cannot seal ${event.type} of letter ${facts.letterId}`);
   const sealed = { title: seal(key, title, sealContext(facts.letterId, 'title')), content: seal(key, content, sealContext(facts.letterId, 'content')) };
@@ -20,7 +33,12 @@ function sealEvent(event: LetterEvent, key: Buffer | null): Sealed {
 /** The words of a stored event, or null for both when the letter's key is gone (it was deleted). */
 function openEvent(stored: StoredEvent, key: Buffer | null): StoredEvent {
   const event = stored as unknown as Sealed;
-  if (event.type === 'LetterDeleted') return stored;
+  if (!carriesWords(event)) return stored;
+  if (event.type === 'LetterSealed') {
+    const data = event.data;
+    const opened = Object.fromEntries(RECIPIENT_FIELDS.map((field) => [field, key ? open(key, data[field], sealContext(data.letterId, field)) : null]));
+    return { ...stored, data: { ...data, ...opened } } as StoredEvent;
+  }
   const { title, content, ...facts } = event.data;
   const words = key
     ? { title: open(key, title, sealContext(facts.letterId, 'title')), content: open(key, content, sealContext(facts.letterId, 'content')) }
@@ -42,8 +60,9 @@ export function letterSealing(keys: LetterKeys): StreamSealing {
     keyNeed(events) {
       const letterEvents = plain(events);
       if (letterEvents[0]?.type === 'LetterWritten') return 'new';
-      // No key for a revision: the letter was deleted since the command read the stream.
-      return letterEvents.some((e) => e.type !== 'LetterDeleted') ? 'existing' : 'none';
+      // No key for a revision: the letter was deleted since the command read the stream. Facts alone
+      // (deleted, unsealed, released, key issued) need none.
+      return letterEvents.some(carriesWords) ? 'existing' : 'none';
     },
     shreds: (events) => plain(events).some((e) => e.type === 'LetterDeleted'),
     seal: (event, key) => sealEvent(event as LetterEvent, key),

@@ -108,7 +108,7 @@ export const letterActivityProjection: Projection = {
   async apply(em, events) {
     const days = new Map<string, { owner_id: string; at: string }>();
     for (const event of events as Event[]) {
-      if (event.type === 'LetterDeleted') continue;
+      if (event.type !== 'LetterWritten' && event.type !== 'LetterRevised') continue;
       const at = event.type === 'LetterWritten' ? event.data.writtenAt : event.data.revisedAt;
       days.set(`${event.data.ownerId}|${at.slice(0, 10)}`, { owner_id: event.data.ownerId, at });
     }
@@ -132,8 +132,26 @@ const SUMMARY_COLUMNS = `id::text as id, title, preview, word_count, version,
   to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
   to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at`;
 
+/**
+ * Which of a vault's letters a reader sees: the owner all of them; a key holder none sealed for a
+ * milestone (before or after its release); a key limited to one letter only that letter, once released.
+ */
+export type LetterVisibility = { kind: 'all' } | { kind: 'unsealed' } | { kind: 'released'; letterId: string };
+
+function visibilityFilter(visibility: LetterVisibility): { sql: string; params: unknown[] } {
+  switch (visibility.kind) {
+    case 'all':
+      return { sql: '', params: [] };
+    case 'unsealed':
+      return { sql: 'and not exists (select 1 from letter_milestones m where m.letter_id = letters.id)', params: [] };
+    case 'released':
+      return { sql: `and id = ?::uuid and exists (select 1 from letter_milestones m where m.letter_id = letters.id and m.status = 'released')`, params: [visibility.letterId] };
+  }
+}
+
 export interface PageQuery {
   ownerId: string;
+  visibility: LetterVisibility;
   limit: number;
   /** The last row of the previous page. */
   after?: { createdAt: string; id: string };
@@ -141,7 +159,8 @@ export interface PageQuery {
 
 /** Newest first; ties on created_at are broken by id so paging never skips or repeats a letter. */
 export async function findLetterPage(em: EntityManager, query: PageQuery): Promise<LetterSummary[]> {
-  const params: unknown[] = [query.ownerId];
+  const visible = visibilityFilter(query.visibility);
+  const params: unknown[] = [query.ownerId, ...visible.params];
   let after = '';
   if (query.after) {
     after = 'and (created_at, id) < (?::timestamptz, ?::uuid)';
@@ -149,13 +168,14 @@ export async function findLetterPage(em: EntityManager, query: PageQuery): Promi
   }
   params.push(query.limit);
   return em.execute<LetterSummary[]>(
-    `select ${SUMMARY_COLUMNS} from letters where owner_id = ? ${after} order by created_at desc, id desc limit ?`,
+    `select ${SUMMARY_COLUMNS} from letters where owner_id = ? ${visible.sql} ${after} order by created_at desc, id desc limit ?`,
     params,
   );
 }
 
-export async function findLetter(em: EntityManager, ownerId: string, id: string): Promise<Letter | null> {
-  const [row] = await em.execute<Letter[]>(`select ${SUMMARY_COLUMNS}, content from letters where id = ? and owner_id = ?`, [id, ownerId]);
+export async function findLetter(em: EntityManager, ownerId: string, id: string, visibility: LetterVisibility): Promise<Letter | null> {
+  const visible = visibilityFilter(visibility);
+  const [row] = await em.execute<Letter[]>(`select ${SUMMARY_COLUMNS}, content from letters where id = ? and owner_id = ? ${visible.sql}`, [id, ownerId, ...visible.params]);
   return row ?? null;
 }
 
@@ -166,11 +186,12 @@ export async function letterStats(em: EntityManager, ownerId: string): Promise<{
 }
 
 /** Titles of the owner's letters among `ids` (the timeline's batch lookup); others' and unknown ids are simply absent. */
-export async function findLetterTitles(em: EntityManager, ownerId: string, ids: readonly string[]): Promise<Record<string, string>> {
+export async function findLetterTitles(em: EntityManager, ownerId: string, ids: readonly string[], visibility: LetterVisibility): Promise<Record<string, string>> {
   if (!ids.length) return {};
+  const visible = visibilityFilter(visibility);
   const rows = await em.execute<{ id: string; title: string }[]>(
-    `select id::text as id, title from letters where owner_id = ? and id in (${ids.map(() => '?::uuid').join(', ')})`,
-    [ownerId, ...ids],
+    `select id::text as id, title from letters where owner_id = ? and id in (${ids.map(() => '?::uuid').join(', ')}) ${visible.sql}`,
+    [ownerId, ...ids, ...visible.params],
   );
   return Object.fromEntries(rows.map((r) => [r.id, r.title]));
 }

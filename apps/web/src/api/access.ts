@@ -1,5 +1,5 @@
 import type {
-  AccessKeySummary, AccessRequest, AccessRequestPage, ApproveAccessRequestBody, CreateAccessKeyBody, IssuedAccessKey, OpenedViewSession, SubmitAccessRequestBody,
+  AccessKeySummary, AccessRequest, AccessRequestPage, ApproveAccessRequestBody, CreateAccessKeyBody, IssuedAccessKey, Letter, OpenedViewSession, SubmitAccessRequestBody,
   ViewerConsent, ViewerEntry, ViewerTokenGrant, ViewSection, ViewSessionSummary,
 } from '@lv/contracts';
 import { api } from './api.js';
@@ -38,6 +38,11 @@ export function exchangeViewSession(session: string): Promise<ViewerTokenGrant> 
 
 export function closeViewSession(session: string): Promise<void> {
   return sendRequest(fetchImpl, '/api/view/close', { method: 'POST', body: { session } });
+}
+
+/** The one letter a milestone key opens (its grant names it). */
+export function fetchReleasedLetter(viewerToken: string, signal?: AbortSignal): Promise<Letter> {
+  return sendRequest(fetchImpl, '/api/view/letter', { token: viewerToken, signal });
 }
 
 export function fetchViewerEntries(section: ViewSection, viewerToken: string, signal?: AbortSignal): Promise<ViewerEntry[]> {

@@ -1,4 +1,4 @@
-import type { Letter, LetterPage, ReviseLetterRequest, WriteLetterRequest } from '@lv/contracts';
+import type { Letter, LetterPage, ReviseLetterRequest, SealLetterRequest, WriteLetterRequest } from '@lv/contracts';
 import { randomUuid } from '../lib/uuid.js';
 import { api } from './api.js';
 
@@ -27,6 +27,16 @@ export function reviseLetter(id: string, change: ReviseLetterRequest): Promise<L
 
 export function deleteLetter(id: string): Promise<void> {
   return api.del<void>(`/api/letters/${encodeURIComponent(id)}`);
+}
+
+/** Seals the letter until a day (in the owner's time zone) for one recipient, or replaces its seal. */
+export function sealLetter(id: string, seal: SealLetterRequest): Promise<Letter> {
+  return api.request<Letter>(`/api/letters/${encodeURIComponent(id)}/seal`, { method: 'PUT', body: seal });
+}
+
+/** Removes the seal before its day. */
+export function unsealLetter(id: string): Promise<Letter> {
+  return api.request<Letter>(`/api/letters/${encodeURIComponent(id)}/seal`, { method: 'DELETE' });
 }
 
 /** A fresh UUID for a new letter. */

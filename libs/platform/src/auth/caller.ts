@@ -29,6 +29,8 @@ export interface ViewerCaller {
   scopes: ViewerScope[];
   /** Epoch milliseconds at which the viewer token stops being accepted. */
   expiresAt: number;
+  /** A key limited to one letter (a letter sealed for a milestone, released to its recipient): only that letter may be read. */
+  letterId?: string;
 }
 
 /** A caller holding an access token from identity. */

@@ -24,6 +24,15 @@ describe('viewer tokens', () => {
     expect(() => ownerOf(viewer)).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
   });
 
+  it('carry the one letter a milestone key is limited to, and refuse a letter claim that is not a string', async () => {
+    const { token } = signer.sign({ vaultOwnerId: 'owner-1', viewSessionId: 'view-2', scopes: ['letters'], letterId: 'letter-1' });
+    expect(await verifier.verify(token)).toMatchObject({ scopes: ['letters'], letterId: 'letter-1' });
+    const unlimited = await verifier.verify(signer.sign({ vaultOwnerId: 'owner-1', viewSessionId: 'view-3', scopes: ['letters'], letterId: null }).token);
+    expect(unlimited).not.toHaveProperty('letterId');
+    const bad = jwt.sign({ kind: 'viewer', sub: 'owner-1', sid: 'v', scopes: ['letters'], letter: 42 }, viewerKeys.privateKey, { algorithm: 'RS256', issuer: VIEWER_TOKEN_ISSUER, audience: VIEWER_TOKEN_AUDIENCE, expiresIn: 60 });
+    expect(await codeOf(verifier.verify(bad))).toBe('UNAUTHENTICATED');
+  });
+
   it('are refused when expired, signed with another key, or when an access token is offered instead', async () => {
     const now = Math.floor(Date.now() / 1000);
     const expired = jwt.sign({ kind: 'viewer', sub: 'owner-1', sid: 'v', scopes: [], iat: now - 120, exp: now - 60 }, viewerKeys.privateKey, { algorithm: 'RS256', issuer: VIEWER_TOKEN_ISSUER, audience: VIEWER_TOKEN_AUDIENCE });

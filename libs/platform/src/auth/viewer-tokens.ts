@@ -20,12 +20,15 @@ export interface ViewerTokenClaims {
   sub: string;
   sid: string;
   scopes: ViewerScope[];
+  /** Present when the session's key is limited to one letter. */
+  letter?: string;
 }
 
 export interface ViewSessionGrant {
   vaultOwnerId: string;
   viewSessionId: string;
   scopes: readonly ViewerScope[];
+  letterId?: string | null;
 }
 
 /** Mints viewer tokens. Only the holder of the viewer private key (access-keys; tests) can. */
@@ -34,7 +37,7 @@ export class ViewerTokenSigner {
 
   sign(grant: ViewSessionGrant, ttlSeconds = VIEWER_TOKEN_TTL_SECONDS): { token: string; expiresAt: number } {
     if (!grant.scopes.every(isViewerScope)) throw new Error(`unknown viewer scope in ${JSON.stringify(grant.scopes)}`);
-    const claims: ViewerTokenClaims = { kind: 'viewer', sub: grant.vaultOwnerId, sid: grant.viewSessionId, scopes: [...grant.scopes] };
+    const claims: ViewerTokenClaims = { kind: 'viewer', sub: grant.vaultOwnerId, sid: grant.viewSessionId, scopes: [...grant.scopes], ...(grant.letterId ? { letter: grant.letterId } : {}) };
     const token = jwt.sign(claims, this.privateKeyPem, { algorithm: 'RS256', expiresIn: ttlSeconds, issuer: VIEWER_TOKEN_ISSUER, audience: VIEWER_TOKEN_AUDIENCE });
     const { exp } = jwt.decode(token) as { exp: number };
     return { token, expiresAt: exp * 1000 };
@@ -80,11 +83,15 @@ export class ViewerTokenVerifier {
       throw new DomainError('UNAUTHENTICATED');
     }
     // A well-signed token with the wrong shape is still not a viewer: refuse rather than guess.
-    if (claims.kind !== 'viewer' || typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || !Array.isArray(claims.scopes)) {
+    if (claims.kind !== 'viewer' || typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || !Array.isArray(claims.scopes)
+      || (claims.letter !== undefined && typeof claims.letter !== 'string')) {
       throw new DomainError('UNAUTHENTICATED');
     }
     if (this.revoked && (await this.revoked.isRevoked(claims.sid))) throw new DomainError('SESSION_EXPIRED', AccessMessages.viewExpired);
-    return { kind: 'viewer', vaultOwnerId: claims.sub, viewSessionId: claims.sid, scopes: claims.scopes.filter(isViewerScope), expiresAt: claims.exp * 1000 };
+    return {
+      kind: 'viewer', vaultOwnerId: claims.sub, viewSessionId: claims.sid, scopes: claims.scopes.filter(isViewerScope), expiresAt: claims.exp * 1000,
+      ...(claims.letter !== undefined ? { letterId: claims.letter } : {}),
+    };
   }
 }
 

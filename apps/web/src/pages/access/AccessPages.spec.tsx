@@ -257,6 +257,21 @@ describe('opening the vault with a key', () => {
     expect(sessionStorage.length).toBe(1);
   });
 
+  it('a milestone key’s Letters tab shows its one letter whole, read with the viewer token, as text', async () => {
+    const LETTER = 'e0000000-0000-4000-8000-000000000001';
+    gateway.answer('POST /api/view/token', 200, { ...gateway.grant, scopes: ['letters'], letter_id: LETTER });
+    gateway.answer('GET /api/view/letter', 200, {
+      id: LETTER, title: 'For Ellie at 18', content: 'Happy birthday, my girl.\n<b>Not bold</b>', preview: 'Happy birthday', word_count: 5,
+      created_at: '2026-11-21T09:00:00.000Z', updated_at: '2026-11-21T09:00:00.000Z', version: 4, milestone: null,
+    });
+    renderAt(`/vault/view?session=${SESSION}`);
+    const letter = await screen.findByRole('article', { name: 'For Ellie at 18' });
+    expect(letter.textContent).toContain('Happy birthday, my girl.');
+    expect(letter.textContent).toContain('<b>Not bold</b>');
+    expect(sent('GET', '/api/view/letter')[0]!.auth).toBe('Bearer viewer-token');
+    expect(sent('GET', '/api/view/entries/letters')).toEqual([]);
+  });
+
   it('a lost connection while opening is tried again with the same session, which is not closed', async () => {
     gateway.answerOnce('POST /api/view/token', 503, { code: 'SERVICE_UNAVAILABLE', message: 'The vault is temporarily unavailable. Please try again in a moment.' });
     renderAt(`/vault/view?session=${SESSION}`);

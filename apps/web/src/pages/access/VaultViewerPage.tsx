@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Tabs } from 'radix-ui';
 import { AccessMessages, VIEW_SECTIONS, VIEWER_EMPTY_TEXTS, VIEWER_TAB_LABELS, type ViewerTokenGrant, type ViewSection } from '@lv/contracts';
 import { ApiError } from '../../api/client.js';
-import { fetchViewerEntries } from '../../api/access.js';
+import { fetchReleasedLetter, fetchViewerEntries } from '../../api/access.js';
+import { LetterText } from '../letters/LetterDialogs.js';
 import { Button } from '../../components/ui/button.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
@@ -23,9 +24,11 @@ interface SectionProps {
 
 function SectionEntries({ section, grant, viewerToken, reauthorize, onEnded }: SectionProps) {
   const shared = grant.scopes.includes(section);
+  // A milestone key opens one letter, released to its recipient: its Letters tab shows that letter whole.
+  const oneLetter = section === 'letters' && grant.letter_id ? grant.letter_id : null;
   const entries = useQuery({
-    queryKey: ['view', grant.session_id, section],
-    queryFn: ({ signal }) => fetchViewerEntries(section, viewerToken(), signal),
+    queryKey: ['view', grant.session_id, section, oneLetter],
+    queryFn: async ({ signal }) => (oneLetter ? fetchReleasedLetter(viewerToken(), signal) : fetchViewerEntries(section, viewerToken(), signal)),
     enabled: shared,
     retry: (count, error) => !(error instanceof ApiError && error.isClientError) && count < 2,
   });
@@ -48,6 +51,14 @@ function SectionEntries({ section, grant, viewerToken, reauthorize, onEnded }: S
   if (!shared) return <p>{AccessMessages.sectionNotShared}</p>;
   if (entries.isPending || refused) return <p className="flex items-center gap-2"><Spinner className="h-4 w-4" />Loading…</p>;
   if (entries.isError) return <p role="alert" className="text-destructive">Error: {viewerErrorText(entries.error)}</p>;
+  if (!Array.isArray(entries.data)) {
+    return (
+      <article aria-labelledby="released-letter-title" className="space-y-3 rounded-2xl border border-border bg-card p-5">
+        <h2 id="released-letter-title" className="font-serif text-2xl font-semibold break-words">{entries.data.title}</h2>
+        <LetterText content={entries.data.content} />
+      </article>
+    );
+  }
   if (entries.data.length === 0) return <p>{VIEWER_EMPTY_TEXTS[section]}</p>;
   return (
     <ul aria-label={VIEWER_TAB_LABELS[section]} className="divide-y divide-border rounded-2xl border border-border bg-card">

@@ -12,6 +12,7 @@ import { cn } from '../../lib/cn.js';
 import { formatLetterDate, formatWordCount } from './letter-format.js';
 import { isConflict, isUnauthenticated, LETTER_TEXT, toastLetterError } from './letter-messages.js';
 import { useDeleteLetter, useReviseLetter } from './use-letters.js';
+import { SealLetterSection } from './SealLetterSection.js';
 
 /** A modal frame shared by the viewer, the editor and the wizard: title, close button, scrolling body. */
 export function LetterDialogFrame({ open, onOpenChange, title, description, wide, children }: {
@@ -172,6 +173,7 @@ function LetterEditor({ id, onClose, onBusy }: { id: string; onClose: () => void
   }
 
   return (
+    <>
     <form className="flex flex-col gap-4" onSubmit={save} noValidate>
       {conflict ? (
         <div role="alert" className="flex flex-col gap-3 rounded-xl border border-destructive/40 bg-destructive/10 p-4 text-sm sm:flex-row sm:items-center">
@@ -201,6 +203,9 @@ function LetterEditor({ id, onClose, onBusy }: { id: string; onClose: () => void
         </Button>
       </div>
     </form>
+    {/* Its own form and request; a seal moves the letter's version, so the words' save goes on from it. */}
+    <SealLetterSection letter={base} onChanged={(changed) => setBase({ ...changed, title: base.title, content: base.content })} />
+    </>
   );
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
-import { countWords, letterPreview, type Letter } from '@lv/contracts';
+import { countWords, letterPreview, MilestoneMessages, type Letter } from '@lv/contracts';
 import { renderApp } from '../../test/app-harness.js';
 import { LETTER_DRAFT_KEY } from './letter-draft.js';
 import { LETTER_TEMPLATES } from './wizard/letter-templates.js';
@@ -39,6 +39,18 @@ function fakeGateway(initial: Letter[] = []) {
       const letter: Letter = { id: body.id, title: body.title, content: body.content, preview: letterPreview(body.content), word_count: countWords(body.content), created_at: now, updated_at: now, version: 1 };
       letters.unshift(letter);
       return json(201, letter);
+    }
+    const sealMatch = /^\/api\/letters\/([^/]+)\/seal$/.exec(url.pathname);
+    if (sealMatch) {
+      const i = letters.findIndex((l) => l.id === sealMatch[1]);
+      if (i < 0) return json(404, { code: 'NOT_FOUND', message: 'Letter not found' });
+      const current = letters[i]!;
+      if (method === 'PUT' && body.until === '2099-12-31') return json(400, { code: 'VALIDATION_FAILED', message: 'Choose a day within 100 years.', fields: { until: 'Choose a day within 100 years.' } });
+      const milestone = method === 'PUT'
+        ? { until: body.until, time_zone: body.time_zone, due_at: `${body.until}T00:00:00.000Z`, recipient_name: body.recipient_name, recipient_email: body.recipient_email, status: 'sealed' as const, released_at: null }
+        : null;
+      letters[i] = { ...current, milestone, version: current.version + 1 };
+      return json(200, letters[i]);
     }
     const match = /^\/api\/letters\/([^/]+)$/.exec(url.pathname);
     const index = match ? letters.findIndex((l) => l.id === match[1]) : -1;
@@ -332,5 +344,79 @@ describe('Letters Unsent', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Write New Letter' })).toBeNull());
     const posts = gateway.calls.filter((c) => c.method === 'POST');
     expect(posts[1]!.body.id).toBe(posts[0]!.body.id);
+  });
+
+  describe('Seal until a date', () => {
+    const openEditor = async (title = 'To Ellie') => {
+      fireEvent.click(within(await screen.findByRole('listitem', { name: title })).getByRole('button', { name: 'Edit' }));
+      const editor = await screen.findByRole('dialog', { name: 'Edit Letter' });
+      await within(editor).findByLabelText('Letter');
+      return editor;
+    };
+    const sealedMilestone = { until: '2034-05-14', time_zone: 'Europe/London', due_at: '2034-05-13T23:00:00.000Z', recipient_name: 'Ellie', recipient_email: 'ellie@example.com', released_at: null };
+
+    it('names what is missing or wrong with the server’s words, and sends nothing until it is right', async () => {
+      renderLetters();
+      const editor = await openEditor();
+      expect(within(editor).queryByLabelText('Open on')).toBeNull();
+      fireEvent.click(within(editor).getByRole('checkbox', { name: 'Seal until a date' }));
+      fireEvent.click(within(editor).getByRole('button', { name: 'Seal Letter' }));
+      expect(within(editor).getByText(MilestoneMessages.untilRequired)).toBeTruthy();
+      expect(within(editor).getByText(MilestoneMessages.nameRequired)).toBeTruthy();
+      expect(within(editor).getByText(MilestoneMessages.emailRequired)).toBeTruthy();
+      expect(within(editor).getByLabelText('Open on').getAttribute('aria-invalid')).toBe('true');
+      fireEvent.change(within(editor).getByLabelText('Open on'), { target: { value: '2020-01-01' } });
+      fireEvent.change(within(editor).getByLabelText('Recipient’s name'), { target: { value: 'Ellie' } });
+      fireEvent.change(within(editor).getByLabelText('Recipient’s email'), { target: { value: 'ellie' } });
+      fireEvent.click(within(editor).getByRole('button', { name: 'Seal Letter' }));
+      expect(within(editor).getByText(MilestoneMessages.untilInFuture)).toBeTruthy();
+      expect(within(editor).getByText(MilestoneMessages.emailInvalid)).toBeTruthy();
+      expect(gateway.calls.filter((c) => c.url.endsWith('/seal'))).toEqual([]);
+      // A refusal only the server knows is shown by its field too.
+      fireEvent.change(within(editor).getByLabelText('Open on'), { target: { value: '2099-12-31' } });
+      fireEvent.change(within(editor).getByLabelText('Recipient’s email'), { target: { value: 'ellie@example.com' } });
+      fireEvent.click(within(editor).getByRole('button', { name: 'Seal Letter' }));
+      expect(await within(editor).findByText('Choose a day within 100 years.')).toBeTruthy();
+    });
+
+    it('seals the letter for its recipient in the owner’s time zone, shows the badge, and the words’ save goes on from the new version', async () => {
+      renderLetters();
+      const editor = await openEditor();
+      fireEvent.click(within(editor).getByRole('checkbox', { name: 'Seal until a date' }));
+      fireEvent.change(within(editor).getByLabelText('Open on'), { target: { value: '2034-05-14' } });
+      fireEvent.change(within(editor).getByLabelText('Recipient’s name'), { target: { value: '  Ellie ' } });
+      fireEvent.change(within(editor).getByLabelText('Recipient’s email'), { target: { value: 'ellie@example.com' } });
+      fireEvent.click(within(editor).getByRole('button', { name: 'Seal Letter' }));
+      await screen.findByText(MilestoneMessages.sealed);
+      const sent = gateway.calls.find((c) => c.method === 'PUT' && c.url.endsWith('/seal'))!;
+      expect(sent.body).toEqual({ until: '2034-05-14', time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone, recipient_name: 'Ellie', recipient_email: 'ellie@example.com' });
+      const badge = `Sealed until ${new Date('2034-05-14T00:00:00Z').toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })} for Ellie`;
+      expect(await within(editor).findByText(badge)).toBeTruthy();
+      expect(within(editor).getByRole('button', { name: 'Update Seal' })).toBeTruthy();
+      fireEvent.change(within(editor).getByLabelText('Letter'), { target: { value: 'Dear Ellie, happy birthday.' } });
+      fireEvent.click(within(editor).getByRole('button', { name: 'Save Changes' }));
+      await screen.findByText('Letter updated successfully.');
+      expect(gateway.calls.find((c) => c.method === 'PUT' && !c.url.endsWith('/seal'))!.body).toMatchObject({ expectedVersion: 2 });
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Letter' })).toBeNull());
+      expect(within(listItem('To Ellie')).getByText(badge)).toBeTruthy();
+    });
+
+    it('removes a seal before its day, and shows a delivered letter’s seal as final', async () => {
+      gateway.letters.splice(0, 1, letter({ milestone: { ...sealedMilestone, status: 'sealed' } }), letter({ id: '2d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10', title: 'Delivered', milestone: { ...sealedMilestone, status: 'released', released_at: '2034-05-13T23:00:05.000Z' } }));
+      renderLetters();
+      const editor = await openEditor();
+      fireEvent.click(within(editor).getByRole('button', { name: 'Remove Seal' }));
+      await screen.findByText(MilestoneMessages.unsealed);
+      expect(gateway.calls.find((c) => c.method === 'DELETE' && c.url.endsWith('/seal'))).toBeTruthy();
+      expect(within(editor).getByRole('checkbox', { name: 'Seal until a date' })).toBeTruthy();
+      fireEvent.click(within(editor).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(listItem('To Ellie').textContent).not.toContain('Sealed until'));
+
+      const delivered = await openEditor('Delivered');
+      expect(within(delivered).getByText(/^Delivered to Ellie on /)).toBeTruthy();
+      expect(within(delivered).getByText(MilestoneMessages.released)).toBeTruthy();
+      expect(within(delivered).queryByRole('button', { name: 'Remove Seal' })).toBeNull();
+      expect(within(delivered).queryByLabelText('Open on')).toBeNull();
+    });
   });
 });

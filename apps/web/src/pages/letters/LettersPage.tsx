@@ -11,6 +11,7 @@ import { isUnauthenticated, LETTER_TEXT } from './letter-messages.js';
 import { DeleteLetterDialog, LetterEditorDialog, LetterViewerDialog } from './LetterDialogs.js';
 import { NewLetterForm } from './NewLetterForm.js';
 import { useLetterList } from './use-letters.js';
+import { MilestoneBadge } from './SealLetterSection.js';
 import { LetterWizardDialog } from './wizard/LetterWizardDialog.js';
 
 function LetterCard({ letter, onView, onEdit, onDelete }: { letter: LetterSummary; onView: () => void; onEdit: () => void; onDelete: () => void }) {
@@ -27,6 +28,7 @@ function LetterCard({ letter, onView, onEdit, onDelete }: { letter: LetterSummar
           <span>{formatWordCount(letter.word_count)}</span>
         </p>
       </div>
+      {letter.milestone ? <MilestoneBadge milestone={letter.milestone} /> : null}
       <p className="text-muted-foreground break-words whitespace-pre-line">{previewText(letter.preview, letter.word_count)}</p>
       <div className="flex flex-wrap gap-2">
         <Button size="sm" variant="outline" onClick={onView}>

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Letter, ReviseLetterRequest } from '@lv/contracts';
-import { deleteLetter, fetchLetterPage, letterKeys, reviseLetter, writeLetter } from '../../api/letters.js';
+import type { Letter, ReviseLetterRequest, SealLetterRequest } from '@lv/contracts';
+import { deleteLetter, fetchLetterPage, letterKeys, reviseLetter, sealLetter, unsealLetter, writeLetter } from '../../api/letters.js';
 import { vaultKeys } from '../../api/vault.js';
 import { isNotFound } from './letter-messages.js';
 import { prependLetter, removeLetter, replaceLetter, type LetterPages } from './letters-cache.js';
@@ -40,16 +40,29 @@ export function useWriteLetter() {
   });
 }
 
-export function useReviseLetter() {
+/** A change that answers the whole letter: the list's row and the cached letter take its answer. */
+function useLetterChange<V>(change: (variables: V) => Promise<Letter>) {
   const { queryClient, settled } = useSettle();
   return useMutation({
-    mutationFn: ({ id, change }: { id: string; change: ReviseLetterRequest }) => reviseLetter(id, change),
+    mutationFn: change,
     onSuccess: (letter: Letter) => {
       queryClient.setQueryData<LetterPages>(letterKeys.list, (data) => replaceLetter(data, letter));
       queryClient.setQueryData(letterKeys.detail(letter.id), letter);
     },
     onSettled: settled,
   });
+}
+
+export function useReviseLetter() {
+  return useLetterChange(({ id, change }: { id: string; change: ReviseLetterRequest }) => reviseLetter(id, change));
+}
+
+export function useSealLetter() {
+  return useLetterChange(({ id, seal }: { id: string; seal: SealLetterRequest }) => sealLetter(id, seal));
+}
+
+export function useUnsealLetter() {
+  return useLetterChange((id: string) => unsealLetter(id));
 }
 
 export function useDeleteLetter() {

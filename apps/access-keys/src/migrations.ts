@@ -163,9 +163,5 @@ export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'access-tables-2026-11-25', class: AccessTables20261125 },
   { name: 'if-im-not-there-tables-2026-11-25', class: IfImNotThereTables20261125 },
   { name: 'owner-last-seen-2026-11-26', class: OwnerLastSeen20261126 },
-  }
-}
-
-/**
   { name: 'letter-limited-keys-2026-11-26', class: LetterLimitedKeys20261126 },
 ]);

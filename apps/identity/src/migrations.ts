@@ -106,8 +106,5 @@ export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-tables-2026-11-22', class: IdentityTables20261122 },
   { name: 'identity-refresh-sibling-2026-11-23', class: RefreshTokenSibling20261123 },
   { name: 'identity-notification-preferences-2026-11-26', class: NotificationPreferences20261126 },
-  }
-}
-
   { name: 'identity-activity-marks-2026-11-26', class: ActivityMarks20261126 },
 ]);

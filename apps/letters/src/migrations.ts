@@ -188,9 +188,5 @@ export const lettersMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'letters-reflections-2026-11-23', class: ReflectionTables20261123 },
   { name: 'letters-portraits-2026-11-25', class: PortraitTables20261125 },
   { name: 'letters-community-2026-11-26', class: CommunityTables20261126 },
-  }
-}
-
-/**
   { name: 'letters-milestones-2026-11-26', class: MilestoneTables20261126 },
 ]);

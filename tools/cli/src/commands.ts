@@ -5,9 +5,9 @@ import { isQueueName, type QueueOperations } from './queue-operations.js';
 /** What a command needs from the outside world: one RPC call with the operator's token. */
 export type OperatorCall = <D extends RpcDeclaration>(declaration: D, payload: PayloadInput<D>) => Promise<ReplyOf<D>>;
 
-/** What the job commands need besides RPC: the queues' failed sets (opened only when a command asks). */
+/** What some commands need besides RPC: the queues' failed sets (opened only when a command asks), a file sender. */
 export interface OperatorTools {
-  queues(): QueueOperations;
+  queues?(): QueueOperations;
   /** For the few commands that send a file to a service's byte listener (music:add). */
   bytes?: ByteSender;
 }
@@ -67,7 +67,7 @@ const queueArg = (args: string[]) => {
 };
 
 const queuesOf = (tools: OperatorTools | undefined) => {
-  if (!tools) throw new Error('this command needs the queues (Redis)');
+  if (!tools?.queues) throw new Error('this command needs the queues (Redis)');
   return tools.queues();
 };
 

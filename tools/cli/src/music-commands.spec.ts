@@ -24,7 +24,7 @@ describe('music commands of the vault CLI', () => {
   });
 
   it('music:add announces the file (name, size, SHA-256, --title), then sends its bytes to the path vault-media gave', async () => {
-    const track = await COMMANDS['music:add']!.run(['songs/motivation-rise-up.mp3', '--title', 'Rise Up, Dad'], call, bytes);
+    const track = await COMMANDS['music:add']!.run(['songs/motivation-rise-up.mp3', '--title', 'Rise Up, Dad'], call, { bytes });
     expect(calls).toEqual([{ pattern: VaultMediaRpc.musicStartUpload.subject, payload: { fileName: 'songs/motivation-rise-up.mp3', size: 1234, sha256: 'c'.repeat(64), title: 'Rise Up, Dad' } }]);
     expect(puts).toEqual([{ path: '/music-uploads/t-1', file: 'songs/motivation-rise-up.mp3', contentType: 'audio/mpeg' }]);
     expect(track).toMatchObject({ title: 'Rise Up' });
@@ -32,9 +32,9 @@ describe('music commands of the vault CLI', () => {
 
   it('music:add says why vault-media refused the bytes, and needs a file', async () => {
     answer = { status: 415, body: { code: 'UNSUPPORTED_MEDIA', message: 'This file is not the audio its name says (mp3, wav or m4a).' } };
-    await expect(COMMANDS['music:add']!.run(['fake.mp3'], call, bytes)).rejects.toThrow('vault-media refused the file (415 UNSUPPORTED_MEDIA): This file is not the audio its name says');
-    await expect(COMMANDS['music:add']!.run([], call, bytes)).rejects.toBeInstanceOf(UsageError);
-    await expect(COMMANDS['music:add']!.run(['a.mp3', '--title'], call, bytes)).rejects.toBeInstanceOf(UsageError);
+    await expect(COMMANDS['music:add']!.run(['fake.mp3'], call, { bytes })).rejects.toThrow('vault-media refused the file (415 UNSUPPORTED_MEDIA): This file is not the audio its name says');
+    await expect(COMMANDS['music:add']!.run([], call, { bytes })).rejects.toBeInstanceOf(UsageError);
+    await expect(COMMANDS['music:add']!.run(['a.mp3', '--title'], call, { bytes })).rejects.toBeInstanceOf(UsageError);
   });
 
   it('music:list and music:remove call vault-media’s operator commands', async () => {

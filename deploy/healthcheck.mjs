@@ -4,8 +4,9 @@
 //   node deploy/healthcheck.mjs rpc <service>     exit 0 when <service> answers rpc.<service>.health
 //                                                 over NATS_URL with status "up" (Nest's NATS wire format),
 //                                                 as the container's NATS_USER (NATS_PASSWORD, NATS_TLS_CA)
-// Services have no HTTP port: they serve request-reply on NATS in a queue group, so the rpc check
-// says "the service answers", from whichever replica takes the request.
+// Services serve request-reply on NATS in a queue group, so the rpc check says "the service answers",
+// from whichever replica takes the request. A pod's own readiness is GET /health/ready on its ops
+// listener (OPS_HTTP_PORT): `http http://127.0.0.1:<port>/health/ready` checks that from inside it.
 import { randomUUID } from 'node:crypto';
 
 const [mode, target] = process.argv.slice(2);

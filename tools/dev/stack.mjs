@@ -500,6 +500,10 @@ export async function startStack(options = {}) {
 
     // Internal listeners (vault-media's and court-journal's byte streams) get free ports of their own.
     const internalPorts = { 'vault-media': await freePort(infraHost), 'court-journal': await freePort(infraHost) };
+    // Every process's ops listener (GET /metrics, /health/live, /health/ready) on a loopback port of its own
+    // (stack.json: opsPorts); replicas of one service (the scale-out bench) would share it, so they get none.
+    const opsPorts = {};
+    for (const svc of services) if ((replicas[svc.name] ?? 1) === 1) opsPorts[svc.name] = await freePort(infraHost);
 
     const ctx = {
       internalPorts,
@@ -518,7 +522,7 @@ export async function startStack(options = {}) {
       webDistDir: join(appRoot, 'apps', 'web', 'dist'),
       healthServices: healthServiceNames(),
     };
-    const envFor = (svc) => ({ ...process.env, ...svc.env(ctx) });
+    const envFor = (svc) => ({ ...process.env, ...svc.env(ctx), OPS_HTTP_PORT: String(opsPorts[svc.name] ?? 0) });
 
     for (const svc of services.filter((s) => s.database)) {
       step();
@@ -620,7 +624,7 @@ export async function startStack(options = {}) {
     signal?.removeEventListener('abort', onAbort);
 
     // mediaUrl: vault-media's byte listener, where the ops CLI sends music:add's file (tools/cli).
-    const info = { url, mediaUrl: `http://${mediaHttp(ctx).host}:${mediaHttp(ctx).port}`, mailUrl: mail.url, s3Endpoint: s3.endpoint, smtpPort: mail.smtpPort, stackId, dbPrefix, redisUrl, natsUrl, postgresUrl: infra.postgres, privateInfra: provided?.private ?? [], privateInfraPids: provided?.pids ?? {}, s3Pid: s3.pid, pid: process.pid, children: children.map((c) => ({ name: c.name, pid: c.pid })) };
+    const info = { url, mediaUrl: `http://${mediaHttp(ctx).host}:${mediaHttp(ctx).port}`, mailUrl: mail.url, s3Endpoint: s3.endpoint, smtpPort: mail.smtpPort, stackId, dbPrefix, redisUrl, natsUrl, postgresUrl: infra.postgres, privateInfra: provided?.private ?? [], privateInfraPids: provided?.pids ?? {}, opsPorts, s3Pid: s3.pid, pid: process.pid, children: children.map((c) => ({ name: c.name, pid: c.pid })) };
     writeFileSync(join(dataDir, 'stack.json'), JSON.stringify(info, null, 2));
     infoWritten = info;
     cleanups.push(async () => rmSync(join(dataDir, 'stack.json'), { force: true }));

@@ -174,7 +174,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       await call({ method: 'POST', url: '/api/auth/sign-in', headers: { 'x-request-id': 'spec-sign-in-1', 'user-agent': 'spec-agent' }, payload: { email: '  Parent@Example.COM ', password: 'correct-horse' } });
       const request = identity.callsTo(IdentityRpc.signIn).at(-1)!;
       expect(request.payload).toEqual({ email: 'parent@example.com', password: 'correct-horse' });
-      expect(request.meta).toEqual({ requestId: 'spec-sign-in-1', ip: '127.0.0.1', userAgent: 'spec-agent', origin: 'http://localhost' });
+      expect(request.meta).toEqual({ requestId: 'spec-sign-in-1', correlationId: 'spec-sign-in-1', ip: '127.0.0.1', userAgent: 'spec-agent', origin: 'http://localhost' });
     });
 
     it('answers sign-up with 201 and the cookie', async () => {

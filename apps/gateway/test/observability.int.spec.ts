@@ -5,7 +5,6 @@
 // readiness, metrics) and the gateway's /api/metrics, which only an admin may read.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -19,7 +18,7 @@ import { withEventStoreSchema } from '@lv/platform/database';
 import { EventStore } from '@lv/platform/event-store';
 import { createLogger, type Logger } from '@lv/platform/logging';
 import { Readers, RpcClient, RpcHandler, startService, type RunningService, type ServiceCore } from '@lv/platform/nest';
-import { createTestDatabase, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, freePort, type TestDatabase } from '@lv/testing';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
@@ -43,14 +42,6 @@ function captured(): { lines: LogLine[]; stream: Writable } {
     },
   });
   return { lines, stream };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 let serviceLogger: Logger;

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ALL_QUEUES } from '@lv/contracts';
 import { expect, test } from './support/test.js';
 import { signUpWithToken } from './support/letters.js';
-import { runOperatorCommand } from './support/media.js';
+import { runOperatorCommand, stackUnderTest } from './support/media.js';
 
 // Operations through the running stack: the BullMQ board at /api/admin/queues is for admins only
 // and lists every queue of the contracts' registry; every answer names its request (X-Request-Id).
@@ -48,4 +50,24 @@ test('every API answer names its request in X-Request-Id, and keeps a well-forme
   expect(fresh.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   const kept = await request.get('/api/health', { headers: { 'x-request-id': 'support-ticket-4711' } });
   expect(kept.headers()['x-request-id']).toBe('support-ticket-4711');
+});
+
+test("every process of the stack answers liveness, readiness and metrics on its own ops listener", async ({ request }) => {
+  // Something to count first: a sign-up goes through the gateway to identity.
+  await signUpWithToken(request, 'ops-metrics');
+  const { opsPorts } = JSON.parse(readFileSync(join(stackUnderTest().dir, 'stack.json'), 'utf8')) as { opsPorts: Record<string, number> };
+  expect(Object.keys(opsPorts)).toEqual(expect.arrayContaining(['gateway', 'identity', 'letters', 'worker']));
+  for (const [name, port] of Object.entries(opsPorts)) {
+    const base = `http://127.0.0.1:${port}`;
+    expect((await request.get(`${base}/health/live`)).status(), `${name} liveness`).toBe(200);
+    const ready = await request.get(`${base}/health/ready`);
+    expect({ name, status: ready.status(), body: await ready.json() as unknown }).toMatchObject({ name, status: 200, body: { status: 'up' } });
+    const metrics = await (await request.get(`${base}/metrics`)).text();
+    expect(metrics, `${name} metrics`).toContain(`process_cpu_user_seconds_total{app="${name}"}`);
+  }
+  const identity = await (await request.get(`http://127.0.0.1:${opsPorts.identity}/metrics`)).text();
+  expect(identity).toMatch(/lv_rpc_requests_total\{subject="rpc\.identity\.sign-up",outcome="ok",app="identity"\} [1-9]/);
+  expect(identity).toMatch(/lv_outbox_pending\{database="[a-z_]*identity",app="identity"\} \d+/);
+  const gateway = await (await request.get(`http://127.0.0.1:${opsPorts.gateway}/metrics`)).text();
+  expect(gateway).toMatch(/lv_http_requests_total\{method="POST",route="\/api\/auth\/sign-up",status="201",app="gateway"\} [1-9]/);
 });

@@ -338,7 +338,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
         method: 'POST', url: '/api/view/redeem', payload: { access_key: ACCESS_KEY, consent: CONSENT },
         headers: { origin: APP_ORIGIN, 'user-agent': 'Spec Browser/1.0', 'x-forwarded-for': '203.0.113.7', 'x-request-id': 'spec-redeem-1' },
       });
-      expect(services.callsTo(AccessKeysRpc.redeem)[0]!.meta).toEqual({ requestId: 'spec-redeem-1', ip: '203.0.113.7', origin: APP_ORIGIN, userAgent: 'Spec Browser/1.0' });
+      expect(services.callsTo(AccessKeysRpc.redeem)[0]!.meta).toEqual({ requestId: 'spec-redeem-1', correlationId: 'spec-redeem-1', ip: '203.0.113.7', origin: APP_ORIGIN, userAgent: 'Spec Browser/1.0' });
 
       // No Origin header (a script, or a browser's same-origin GET): the gateway's own origin.
       await send({ method: 'GET', url: '/api/access/consent', headers: { 'user-agent': 'Spec Browser/2.0' } });

@@ -1,5 +1,5 @@
 // Bad input never becomes a server error (issue 9). The gateway booted in-process in front of the REAL
-// identity, letters, vault-media, timeline and court-journal (child processes built from this checkout's sources) on
+// identity, letters, vault-media, timeline, court-journal, access-keys and billing (child processes built from this checkout's sources) on
 // the machine's PostgreSQL (a fresh database per service), NATS JetStream and Redis, and the embedded
 // S3 server. Nothing stands in for a service, so a payload a service or the database cannot take shows
 // up here as the 5xx it would be in production.
@@ -150,6 +150,9 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/view/redeem': () => ({ access_key: randomUUID(), consent: { version: 'v1.0', text_hash: 'ab'.repeat(32) } }),
   'POST /api/view/token': () => ({ session: 'A'.repeat(43) }),
   'POST /api/view/close': () => ({ session: 'A'.repeat(43) }),
+  'POST /api/billing/checkout': () => ({ plan: 'pro' }),
+  'POST /api/admin/faq': () => ({ question: 'Is there a family discount?', answer: 'Not yet.', is_active: true, display_order: 1 }),
+  'PUT /api/admin/faq/{id}': () => ({ question: 'Is there a family discount?', answer: 'Not yet.', is_active: false, display_order: 1 }),
 };
 
 /**
@@ -179,6 +182,8 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/access/consent': 'the viewer disclaimer, for anyone; it reads nothing from the request',
   'GET /api/access/keys': 'the caller’s own keys; the token is the only input',
   'GET /api/access/sessions': 'the caller’s own view sessions; the token is the only input',
+  'GET /api/billing/subscription': 'the caller’s own subscription; the token is the only input',
+  'GET /api/faq': 'the active FAQ entries, for anyone; it reads nothing from the request',
 };
 
 // ---- the generator -------------------------------------------------------------------------------
@@ -395,7 +400,7 @@ describe('bad input through the gateway, against the real services', () => {
 
   beforeAll(async () => {
     doc = JSON.parse(await readFile(join(repoRoot, 'apps', 'gateway', 'openapi.json'), 'utf8')) as OpenApiDocument;
-    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/identity', 'apps/letters', 'apps/vault-media', 'apps/timeline', 'libs/evidence', 'apps/court-journal', 'apps/access-keys'], 'gw-bad-input');
+    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/identity', 'apps/letters', 'apps/vault-media', 'apps/timeline', 'libs/evidence', 'apps/court-journal', 'apps/access-keys', 'apps/billing'], 'gw-bad-input');
     workDir = await mkdtemp(join(tmpdir(), 'lv-gw-bad-input-'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
     const mediaPort = 20_000 + Math.floor(Math.random() * 20_000);
@@ -409,6 +414,7 @@ describe('bad input through the gateway, against the real services', () => {
         MEDIA_HTTP_PORT: String(mediaPort), MEDIA_LINK_SECRET: randomBytes(24).toString('hex'), MEDIA_PART_SIZE_MB: '5',
       }),
       startService('timeline', {}),
+      startService('billing', { LOCAL_WEBHOOK_SECRET: randomBytes(32).toString('hex') }),
       startService('access-keys', { VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, KEY_MAIL_SECRET: randomBytes(24).toString('hex') }),
       startService('court-journal', {
         S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
@@ -424,7 +430,7 @@ describe('bad input through the gateway, against the real services', () => {
     const config = gatewayConfigSchema.parse({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '10000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
       WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: `http://127.0.0.1:${mediaPort}`, COURT_JOURNAL_URL: `http://127.0.0.1:${courtPort}`,
-      HEALTH_SERVICES: 'identity,letters,vault-media,timeline,court-journal,access-keys', VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey,
+      HEALTH_SERVICES: 'identity,letters,vault-media,timeline,court-journal,access-keys,billing', VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey,
     });
     app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
     await app.init();
@@ -448,7 +454,7 @@ describe('bad input through the gateway, against the real services', () => {
     const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
     const nc = await connectNats(NATS_URL, 'cleanup');
     const jsm = await jetstreamManager(nc);
-    for (const name of ['identity', 'vault-media', 'letters', 'timeline', 'court-journal', 'access-keys', 'notifications'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
+    for (const name of ['identity', 'vault-media', 'letters', 'timeline', 'court-journal', 'access-keys', 'notifications', 'billing'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
     await nc.close();
     await s3?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });

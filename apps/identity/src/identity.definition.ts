@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessTokenSigner, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { BillingEvents, isSubscriptionTier, type SubscriptionActivatedV1 } from '@lv/contracts';
@@ -35,8 +36,10 @@ export const identityService = defineService({
       refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
       refreshReuseGraceMs: config.REFRESH_REUSE_GRACE_MS,
     });
-    // billing's stream may not exist yet (it may start later): made here so the consumer can attach.
-    await ensureServiceStream(core.nats, 'billing', undefined, { replicas: config.JETSTREAM_REPLICAS });
+    // billing's stream may not exist yet (it may start later): made here so the consumer can attach. Where
+    // NATS permissions keep that to billing itself, the consumer attaches once billing has made it.
+    await ensureServiceStream(core.nats, 'billing', undefined, { replicas: config.JETSTREAM_REPLICAS })
+      .catch((err: unknown) => logger.warn({ err }, "billing's stream is not there yet: the tier consumer attaches once billing has made it"));
     const billingTiers = new DurableConsumer({
       name: 'identity-billing-tiers',
       source: 'billing',
@@ -53,6 +56,34 @@ export const identityService = defineService({
         if (outcome === 'unknown-user') logger.warn({ ownerId, eventId: event.eventId }, 'billing event for an owner identity does not know: skipped');
       },
     });
-    return { controllers: [IdentityController], providers: [{ provide: IdentityService, useValue: service }], consumers: [billingTiers] };
+    // Sign-in never waits for billing: the consumer attaches in the background, retrying until it can.
+    const stopping = new AbortController();
+    let attaching: Promise<void> = Promise.resolve();
+    const attach = async () => {
+      for (let delayMs = 1000; !stopping.signal.aborted; delayMs = Math.min(delayMs * 2, 30_000)) {
+        try {
+          await billingTiers.start();
+          return;
+        } catch (err) {
+          logger.warn({ err, retryInMs: delayMs }, "cannot attach to billing's stream yet");
+          await sleep(delayMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+        }
+      }
+    };
+    return {
+      controllers: [IdentityController],
+      providers: [{ provide: IdentityService, useValue: service }],
+      consumers: [{
+        start: () => {
+          attaching = attach();
+          return Promise.resolve();
+        },
+        stop: async () => {
+          stopping.abort();
+          await attaching;
+          await billingTiers.stop();
+        },
+      }],
+    };
   },
 });

@@ -193,6 +193,14 @@ describe('timeline service (in-process, with the real letters service)', () => {
     expect(await codeOf(call(TimelineRpc.list, {}, viewer.token))).toBe('SESSION_EXPIRED');
   });
 
+  it('opens the timeline per tier as the spec says: essentials, pro, legacy and admins; never tier none', async () => {
+    const outcomes = [];
+    for (const tier of ['none', 'essentials', 'pro', 'legacy'] as const) outcomes.push([tier, await codeOf(call(TimelineRpc.list, {}, newUser(tier).token))]);
+    const adminId = randomUUID();
+    outcomes.push(['none admin', await codeOf(call(TimelineRpc.list, {}, signer.sign({ sub: adminId, sid: randomUUID(), email: `${adminId}@example.com`, tier: 'none', admin: true, kind: 'user' }, 900).token))]);
+    expect(outcomes).toEqual([['none', 'UPGRADE_REQUIRED'], ['essentials', 'OK'], ['pro', 'OK'], ['legacy', 'OK'], ['none admin', 'OK']]);
+  });
+
   it('refuses the timeline without a session, below essentials, and with a cursor it did not make', async () => {
     expect(await codeOf(call(TimelineRpc.list, {}))).toBe('UNAUTHENTICATED');
     expect(await codeOf(call(TimelineRpc.list, {}, newUser('none').token))).toBe('UPGRADE_REQUIRED');

@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import {
-  MediaMessages, VaultMediaRpc, type PlaybackGrant, type Recording, type RpcDeclaration, type UploadTicket,
+  MediaMessages, VaultMediaRpc, type PlaybackGrant, type Recording, type RpcDeclaration, type SubscriptionTier, type UploadTicket,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { waitFor } from '@lv/testing';
@@ -179,6 +179,25 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       const voice = await save(admin, webmBody(4000), 'audio', 'Admin voice');
       expect(voice).toMatchObject({ type: 'audio', content_type: 'audio/webm' });
       expect(voice.file_path).toMatch(/\/audio_\d{13}\.webm$/);
+    });
+  });
+
+  describe('feature gate per tier (the server decides, whatever the SPA shows)', () => {
+    const body = webmBody(2000);
+    const callers = [['none', false], ['essentials', false], ['pro', false], ['legacy', false], ['none', true]] as const;
+    const outcomeFor = (collection: 'vault' | 'final-messages', type: 'video' | 'audio', tier: SubscriptionTier, admin: boolean) =>
+      call(VaultMediaRpc.startUpload, { type, title: 'Gate', sha256: sha(body), size: body.length, collection }, h.tokenFor(randomUUID(), tier, admin)).then(() => 'OK', (e: DomainError) => e.code);
+
+    it('audio uploads: essentials, pro, legacy and admins; video: everyone signed in', async () => {
+      const outcomes = [];
+      for (const [tier, admin] of callers) outcomes.push([`${tier}${admin ? ' admin' : ''}`, await outcomeFor('vault', 'audio', tier, admin), await outcomeFor('vault', 'video', tier, admin)]);
+      expect(outcomes).toEqual([['none', 'UPGRADE_REQUIRED', 'OK'], ['essentials', 'OK', 'OK'], ['pro', 'OK', 'OK'], ['legacy', 'OK', 'OK'], ['none admin', 'OK', 'OK']]);
+    });
+
+    it('final messages: pro, legacy and admins only', async () => {
+      const outcomes = [];
+      for (const [tier, admin] of callers) outcomes.push([`${tier}${admin ? ' admin' : ''}`, await outcomeFor('final-messages', 'video', tier, admin)]);
+      expect(outcomes).toEqual([['none', 'UPGRADE_REQUIRED'], ['essentials', 'UPGRADE_REQUIRED'], ['pro', 'OK'], ['legacy', 'OK'], ['none admin', 'OK']]);
     });
   });
 

@@ -3,23 +3,19 @@ import { IdentityEvents, IdentityRpc, SettingsMessages, type RpcDeclaration } fr
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import type { RpcClient, RunningService } from '@lv/platform/nest';
+import { generateTestKeys, waitFor } from '@lv/testing';
+import { NATS_URL, startIdentity, type IdentityHarness } from '../test/test-support/harness.js';
 import type { IdentityConfig } from './config.js';
 
 // /settings and /admin against identity over NATS: the e-mail, the password (every other session
 // ended), the notification switches, and the admin overview (admins only, by identity's own record).
 
-process.env.STACK_ID = uniqueStackId('identityset');
-const { identityService } = await import('./identity.definition.js');
-
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const keys = generateTestKeys();
 let addressSeq = 0;
 const meta = () => ({ requestId: 'test', ip: `10.201.${Math.floor(addressSeq / 250) % 250}.${(addressSeq++ % 250) + 1}` });
 
 describe('identity account settings and admin overview', () => {
-  let db: TestDatabase;
   let identity: RunningService<IdentityConfig>;
   let rpc: RpcClient;
   const signer = new AccessTokenSigner(keys.privateKey);
@@ -32,30 +28,13 @@ describe('identity account settings and admin overview', () => {
   const eventsOf = async (userId: string) =>
     (await identity.core.orm.em.fork().execute<{ type: string; data: Record<string, unknown> }[]>('select type, data from events where stream_id = ? order by version', [`user-${userId}`]));
 
+  let harness: IdentityHarness;
   beforeAll(async () => {
-    db = await createTestDatabase([], 'identityset');
-    await db.orm.close();
-    const env = {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL: process.env.REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey, LOG_LEVEL: 'silent', SIGNIN_WINDOW_SECONDS: '60',
-    };
-    const { migrateService } = await import('@lv/platform/nest');
-    const { createLogger } = await import('@lv/platform/logging');
-    const logger = createLogger('identity-settings-test', 'silent');
-    await migrateService(identityService, env, logger);
-    identity = await startService(identityService, env, { logger });
-    rpc = new RpcClient(NATS_URL, 5000);
-    await rpc.connect();
+    harness = await startIdentity('identityset', keys, { SIGNIN_WINDOW_SECONDS: '60' });
+    ({ identity, rpc } = harness);
   });
 
-  afterAll(async () => {
-    await rpc?.close();
-    await identity?.close();
-    const { connectNats } = await import('@lv/platform/messaging');
-    const nc = await connectNats(NATS_URL, 'cleanup');
-    await (await jetstreamManager(nc)).streams.delete(scopedStreamName('identity')).catch(() => undefined);
-    await nc.close();
-    await db?.drop();
-  });
+  afterAll(() => harness?.close());
 
   it('changes the sign-in e-mail with the current password only, keeping addresses unique', async () => {
     const email = newEmail();

@@ -3,16 +3,12 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { BillingEvents, IdentityEvents, IdentityRpc, type IssuedSession, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import type { RpcClient, RunningService } from '@lv/platform/nest';
+import { generateTestKeys, waitFor, type TestDatabase } from '@lv/testing';
+import { NATS_URL, startIdentity, type IdentityHarness } from '../test/test-support/harness.js';
 import { identityConfigSchema, type IdentityConfig } from './config.js';
 
-// Subjects are fixed when the controller module loads: choose this spec's stack first.
-process.env.STACK_ID = uniqueStackId('identity');
-const { identityService } = await import('./identity.definition.js');
-
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const keys = generateTestKeys();
 // Each call from its own address unless a test names one, so sign-ups never share an address's budget by accident.
 let addressSeq = 0;
@@ -32,33 +28,20 @@ describe('identity service over NATS', () => {
   let n = 0;
   const newEmail = () => `parent.${Date.now()}.${n++}@example.com`;
 
+  let harness: IdentityHarness;
   beforeAll(async () => {
-    db = await createTestDatabase([], 'identity');
-    await db.orm.close(); // the service opens its own connection with its migrations
-    const env = {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL: process.env.REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey,
-      // The sign-in and sign-up limits are the defaults (5 per account+address, 20 per address, 25 per
-      // account, 10 per known device; 10 sign-ups an hour per address), in a shorter window.
-      LOG_LEVEL: 'silent', SIGNIN_WINDOW_SECONDS: '60', REFRESH_REUSE_GRACE_MS: '0',
-    };
-    const { migrateService } = await import('@lv/platform/nest');
-    const { createLogger } = await import('@lv/platform/logging');
-    const logger = createLogger('identity-test', 'silent');
-    await migrateService(identityService, env, logger);
-    identity = await startService(identityService, env, { logger });
-    rpc = new RpcClient(NATS_URL, 5000);
-    await rpc.connect();
+    // The sign-in and sign-up limits are the defaults (5 per account+address, 20 per address, 25 per
+    // account, 10 per known device; 10 sign-ups an hour per address), in a shorter window.
+    harness = await startIdentity('identity', keys, { SIGNIN_WINDOW_SECONDS: '60', REFRESH_REUSE_GRACE_MS: '0' });
+    ({ db, identity, rpc } = harness);
   });
 
   afterAll(async () => {
-    await rpc?.close();
-    await identity?.close();
-    const { connectNats } = await import('@lv/platform/messaging');
+    await harness?.close();
+    // billing's stream of this stack, made by the tier specs below.
     const nc = await connectNats(NATS_URL, 'cleanup');
-    await (await jetstreamManager(nc)).streams.delete(scopedStreamName('identity')).catch(() => undefined);
     await (await jetstreamManager(nc)).streams.delete(scopedStreamName('billing')).catch(() => undefined);
     await nc.close();
-    await db?.drop();
   });
 
   it('signs up a new user with a default profile and a normalised email', async () => {

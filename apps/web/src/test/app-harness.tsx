@@ -1,4 +1,4 @@
-import { jest } from '@jest/globals';
+import { afterEach, beforeEach, jest } from '@jest/globals';
 import { cleanup, render } from '@testing-library/react';
 import { toast } from 'sonner';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
@@ -50,4 +50,22 @@ export function resetApp(): void {
   cleanup();
   toast.dismiss();
   jest.restoreAllMocks();
+}
+
+/**
+ * A spec's stand-in gateway, made fresh before each test and put behind fetch (console noise quieted),
+ * the app reset after each. Returns the current one: `const gateway = withFakeGateway(fakeGateway)`, then `gateway()`.
+ */
+export function withFakeGateway<G extends { fetch: unknown }>(make: () => G): () => G {
+  let current: G | undefined;
+  beforeEach(() => {
+    current = make();
+    (globalThis as { fetch: unknown }).fetch = current.fetch;
+    quietConsole();
+  });
+  afterEach(resetApp);
+  return () => {
+    if (!current) throw new Error('withFakeGateway: no test is running');
+    return current;
+  };
 }

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AdminOverview, UserProfile } from '@lv/contracts';
-import { jsonResponse as json, quietConsole, renderApp, resetApp, sam } from '../../test/app-harness.js';
+import { jsonResponse as json, renderApp, sam, withFakeGateway } from '../../test/app-harness.js';
 import { fillDays, formatBytes } from './charts.js';
 
 // /admin in the whole app, the gateway replaced by an in-memory stand-in behind fetch.
@@ -38,15 +38,7 @@ function fakeGateway() {
   return { searches, fetch: jest.fn(handler) };
 }
 
-let gateway: ReturnType<typeof fakeGateway>;
-
-beforeEach(() => {
-  gateway = fakeGateway();
-  (globalThis as { fetch: unknown }).fetch = gateway.fetch;
-  quietConsole();
-});
-
-afterEach(resetApp);
+const gateway = withFakeGateway(fakeGateway);
 
 describe('Admin Dashboard (/admin)', () => {
   it('shows the counters, the users with their tier badges, and both charts', async () => {
@@ -70,7 +62,7 @@ describe('Admin Dashboard (/admin)', () => {
     const table = await screen.findByRole('table', { name: 'Users' });
     fireEvent.change(screen.getByLabelText('Search users'), { target: { value: 'JOHN' } });
     await waitFor(() => expect(within(screen.getByRole('table', { name: 'Users' })).getAllByRole('row')).toHaveLength(3));
-    expect(gateway.searches).toContain('john');
+    expect(gateway().searches).toContain('john');
     expect(within(screen.getByRole('table', { name: 'Users' })).getByText('Mary JOHNSON')).toBeTruthy();
     expect(table).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Search users'), { target: { value: 'nobody-here' } });
@@ -81,7 +73,7 @@ describe('Admin Dashboard (/admin)', () => {
     const { router } = renderApp('/admin', sam);
     expect(await screen.findByText('Access denied')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/');
-    expect(gateway.fetch.mock.calls.some(([url]) => String(url).includes('/api/admin'))).toBe(false);
+    expect(gateway().fetch.mock.calls.some(([url]) => String(url).includes('/api/admin'))).toBe(false);
   });
 });
 

@@ -72,11 +72,9 @@ export function AdminDashboardPage() {
 
       <ul aria-label="User counts" className="grid grid-cols-2 gap-4 md:grid-cols-4">
         {stats.map((stat) => (
-          <li key={stat.label} className="rounded-2xl border border-border bg-card p-4">
+          <li key={stat.label} aria-label={`${stat.label}: ${stat.value ?? 'loading'}`} className="rounded-2xl border border-border bg-card p-4">
             <p className="text-sm text-muted-foreground">{stat.label}</p>
-            <p className="mt-1 text-3xl font-semibold" aria-label={`${stat.label}: ${stat.value ?? 'loading'}`}>
-              {stat.value ?? '–'}
-            </p>
+            <p className="mt-1 text-3xl font-semibold">{stat.value ?? '–'}</p>
           </li>
         ))}
       </ul>

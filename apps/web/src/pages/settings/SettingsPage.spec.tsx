@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { DEFAULT_NOTIFICATION_PREFERENCES, SettingsMessages, type NotificationPreferencesView, type UserProfile } from '@lv/contracts';
-import { jsonResponse as json, quietConsole, renderApp, resetApp, sam } from '../../test/app-harness.js';
+import { jsonResponse as json, renderApp, sam, withFakeGateway } from '../../test/app-harness.js';
 import { planProfileSave, profileFormOf } from './settings-form.js';
 
 // /settings in the whole app, the gateway replaced by an in-memory stand-in behind fetch.
@@ -30,20 +30,12 @@ function fakeGateway() {
   return { calls, failing, fetch: jest.fn(handler), profile: () => profile };
 }
 
-let gateway: ReturnType<typeof fakeGateway>;
-
-beforeEach(() => {
-  gateway = fakeGateway();
-  (globalThis as { fetch: unknown }).fetch = gateway.fetch;
-  quietConsole();
-});
-
-afterEach(resetApp);
+const gateway = withFakeGateway(fakeGateway);
 
 const form = () => screen.getByRole('form', { name: 'Account Profile' });
 const typeIn = (label: string, value: string) => fireEvent.change(within(form()).getByLabelText(label), { target: { value } });
 const save = () => fireEvent.click(within(form()).getByRole('button', { name: 'Save Profile Changes' }));
-const sent = (method: string, path: string) => gateway.calls.filter((c) => c.method === method && c.path === path);
+const sent = (method: string, path: string) => gateway().calls.filter((c) => c.method === method && c.path === path);
 
 describe('Settings (/settings)', () => {
   it('saves the name and shows "Settings Saved!" for 3 seconds', async () => {
@@ -101,7 +93,7 @@ describe('Settings (/settings)', () => {
   });
 
   it('keeps what was typed and says why when identity refuses', async () => {
-    gateway.failing.set('PUT /api/me/password', json(400, { code: 'VALIDATION_FAILED', message: SettingsMessages.currentPasswordWrong, fields: { currentPassword: SettingsMessages.currentPasswordWrong } }));
+    gateway().failing.set('PUT /api/me/password', json(400, { code: 'VALIDATION_FAILED', message: SettingsMessages.currentPasswordWrong, fields: { currentPassword: SettingsMessages.currentPasswordWrong } }));
     renderApp('/settings');
     await screen.findByRole('heading', { level: 1, name: 'Settings' });
     typeIn('Current Password', 'wrong-one');
@@ -128,7 +120,7 @@ describe('Settings (/settings)', () => {
   });
 
   it('puts a switch back and says so when the save fails', async () => {
-    gateway.failing.set('PUT /api/me/notifications', json(503, { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' }));
+    gateway().failing.set('PUT /api/me/notifications', json(503, { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' }));
     renderApp('/settings');
     fireEvent.click(await screen.findByRole('switch', { name: 'Marketing Emails' }));
     expect(await screen.findByText('Notification settings were not saved.')).toBeTruthy();

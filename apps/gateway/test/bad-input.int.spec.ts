@@ -179,6 +179,9 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/access/consent': 'the viewer disclaimer, for anyone; it reads nothing from the request',
   'GET /api/access/keys': 'the caller’s own keys; the token is the only input',
   'GET /api/access/sessions': 'the caller’s own view sessions; the token is the only input',
+  'GET /api/community/music': 'the Parent Circle playlist for the caller’s plan; the token is the only input',
+  'GET /api/community/posts': 'the Parent Circle discussion as the caller sees it; the token is the only input',
+  'GET /api/community/stories': 'the stories kept for moderation, for admins; the token is the only input',
 };
 
 // ---- the generator -------------------------------------------------------------------------------

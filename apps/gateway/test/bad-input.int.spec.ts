@@ -150,6 +150,9 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/view/redeem': () => ({ access_key: randomUUID(), consent: { version: 'v1.0', text_hash: 'ab'.repeat(32) } }),
   'POST /api/view/token': () => ({ session: 'A'.repeat(43) }),
   'POST /api/view/close': () => ({ session: 'A'.repeat(43) }),
+  'POST /api/community/posts': () => ({ id: randomUUID(), content: 'Day 40. I wrote her a letter instead.', show_name: false }),
+  'PUT /api/community/posts/{id}/like': () => ({ liked: true }),
+  'POST /api/community/stories': () => ({ id: randomUUID(), story: 'It got better when I started writing.', show_name: false }),
 };
 
 /**

@@ -153,6 +153,9 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/billing/checkout': () => ({ plan: 'pro' }),
   'POST /api/admin/faq': () => ({ question: 'Is there a family discount?', answer: 'Not yet.', is_active: true, display_order: 1 }),
   'PUT /api/admin/faq/{id}': () => ({ question: 'Is there a family discount?', answer: 'Not yet.', is_active: false, display_order: 1 }),
+  'POST /api/community/posts': () => ({ id: randomUUID(), content: 'Day 40. I wrote her a letter instead.', show_name: false }),
+  'PUT /api/community/posts/{id}/like': () => ({ liked: true }),
+  'POST /api/community/stories': () => ({ id: randomUUID(), story: 'It got better when I started writing.', show_name: false }),
 };
 
 /**
@@ -184,6 +187,9 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/access/sessions': 'the caller’s own view sessions; the token is the only input',
   'GET /api/billing/subscription': 'the caller’s own subscription; the token is the only input',
   'GET /api/faq': 'the active FAQ entries, for anyone; it reads nothing from the request',
+  'GET /api/community/music': 'the Parent Circle playlist for the caller’s plan; the token is the only input',
+  'GET /api/community/posts': 'the Parent Circle discussion as the caller sees it; the token is the only input',
+  'GET /api/community/stories': 'the stories kept for moderation, for admins; the token is the only input',
 };
 
 // ---- the generator -------------------------------------------------------------------------------

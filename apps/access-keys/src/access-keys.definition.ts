@@ -66,7 +66,11 @@ export const accessKeysService = defineService({
     // Vault delivery: its due jobs are processed here, by the service that owns the state machine.
     const deliveryJobs = createQueue<DeliveryTimingJob>(QueueNames.DeliveryTiming, producer);
     const trusteeNotices = createQueue<TrusteeNoticeJob>(QueueNames.TrusteeNotices, producer);
-    const delivery = new DeliveryService({ orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs, keyEmails, trusteeNotices });
+    const inactivityJobs = createQueue<InactivityTimingJob>(QueueNames.InactivityTiming, producer);
+    const inactivityWarnings = createQueue<InactivityWarningJob>(QueueNames.InactivityWarnings, producer);
+    const delivery = new DeliveryService({
+      orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs, keyEmails, trusteeNotices, inactivityQueues: { timing: inactivityJobs, warnings: inactivityWarnings },
+    });
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'access-keys' });
     const deliveryWorker = createWorker<DeliveryTimingJob>(QueueNames.DeliveryTiming, async (job) => {
       const result = await delivery.release(job.data);
@@ -83,8 +87,6 @@ export const accessKeysService = defineService({
     deliveryWorker.on('error', (err) => logger.error({ err }, 'delivery worker error'));
 
     // The inactivity watch: its wakes are processed here; its warning e-mails go to notifications.
-    const inactivityJobs = createQueue<InactivityTimingJob>(QueueNames.InactivityTiming, producer);
-    const inactivityWarnings = createQueue<InactivityWarningJob>(QueueNames.InactivityWarnings, producer);
     const inactivity = new InactivityService({
       orm: core.orm, store: service.store, delivery, jobs: inactivityJobs, warnings: inactivityWarnings, keyMailSecret: config.KEY_MAIL_SECRET,
       // Its own sub-key of the key e-mail secret (notifications, which sends the links, holds it too).

@@ -26,4 +26,5 @@ export * from './validation.js';
 export * from './text.schemas.js';
 export * from './storage.js';
 export * from './queues.js';
+export * from './inactivity.js';
 export * from './inactivity.schemas.js';

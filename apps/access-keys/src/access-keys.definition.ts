@@ -126,6 +126,10 @@ export const accessKeysService = defineService({
         start: () => {
           void deliveryWorker.run().catch((err: unknown) => logger.error({ err }, 'delivery worker stopped'));
           void inactivityWorker.run().catch((err: unknown) => logger.error({ err }, 'inactivity worker stopped'));
+          void inactivity.rearmAll().then(
+            (armed) => logger.info({ armed }, 'inactivity watches re-armed'),
+            (err: unknown) => logger.error({ err }, 'could not re-arm the inactivity watches'),
+          );
           return Promise.resolve();
         },
         stop: async () => {

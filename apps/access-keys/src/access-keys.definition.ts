@@ -68,7 +68,11 @@ export const accessKeysService = defineService({
     // Vault delivery: its due jobs are processed here, by the service that owns the state machine.
     const deliveryJobs = createQueue<DeliveryTimingJob>(QueueNames.DeliveryTiming, producer);
     const trusteeNotices = createQueue<TrusteeNoticeJob>(QueueNames.TrusteeNotices, producer);
-    const delivery = new DeliveryService({ orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs, keyEmails, trusteeNotices });
+    const inactivityJobs = createQueue<InactivityTimingJob>(QueueNames.InactivityTiming, producer);
+    const inactivityWarnings = createQueue<InactivityWarningJob>(QueueNames.InactivityWarnings, producer);
+    const delivery = new DeliveryService({
+      orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs, keyEmails, trusteeNotices, inactivityQueues: { timing: inactivityJobs, warnings: inactivityWarnings },
+    });
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'access-keys' });
     const deliveryWorker = createWorker<DeliveryTimingJob>(QueueNames.DeliveryTiming, async (job) => {
       const result = await delivery.release(job.data);
@@ -85,8 +89,6 @@ export const accessKeysService = defineService({
     deliveryWorker.on('error', (err) => logger.error({ err }, 'delivery worker error'));
 
     // The inactivity watch: its wakes are processed here; its warning e-mails go to notifications.
-    const inactivityJobs = createQueue<InactivityTimingJob>(QueueNames.InactivityTiming, producer);
-    const inactivityWarnings = createQueue<InactivityWarningJob>(QueueNames.InactivityWarnings, producer);
     const inactivity = new InactivityService({
       orm: core.orm, store: service.store, delivery, jobs: inactivityJobs, warnings: inactivityWarnings, keyMailSecret: config.KEY_MAIL_SECRET,
       // Its own sub-key of the key e-mail secret (notifications, which sends the links, holds it too).
@@ -134,6 +136,10 @@ export const accessKeysService = defineService({
         start: () => {
           void deliveryWorker.run().catch((err: unknown) => logger.error({ err }, 'delivery worker stopped'));
           void inactivityWorker.run().catch((err: unknown) => logger.error({ err }, 'inactivity worker stopped'));
+          void inactivity.rearmAll().then(
+            (armed) => logger.info({ armed }, 'inactivity watches re-armed'),
+            (err: unknown) => logger.error({ err }, 'could not re-arm the inactivity watches'),
+          );
           return Promise.resolve();
         },
         stop: async () => {

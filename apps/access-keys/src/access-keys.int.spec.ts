@@ -518,7 +518,7 @@ describe('access-keys service over NATS', () => {
       const checks = await call(AccessKeysRpc.deliveryChecks, {}, owner.token) as { name: string; passed: boolean }[];
       expect(Object.fromEntries(checks.map((c) => [c.name, c.passed]))).toEqual({
         'Delivery settings load': true, 'Emergency contacts ready': true, 'Delivery timing queue reachable': true, 'Delivery worker running': true,
-        'Key e-mail worker running': false, 'Never released early': true, 'Released exactly once': true,
+        'Key e-mail worker running': false, 'Inactivity workers running': false, 'Never released early': true, 'Released exactly once': true,
       });
       expect((await call(AccessKeysRpc.deliveryChecks, {}, newOwner().token) as { name: string; passed: boolean }[]).find((c) => c.name === 'Emergency contacts ready')?.passed).toBe(false);
     });

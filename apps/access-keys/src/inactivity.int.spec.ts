@@ -270,6 +270,22 @@ describe('access-keys: the inactivity watch', () => {
     expect(await warningJobs(paused)).toEqual([]);
   });
 
+  it('re-arms every watch that is on at start: a wake lost with Redis (or dead-lettered) does not end the watch', async () => {
+    const owner = newOwner();
+    const saved = await save(owner, 180);
+    const paused = newOwner();
+    await save(paused, 30);
+    await call(AccessKeysRpc.pauseInactivity, {}, paused.token);
+    const pending = async (o: Owner) => (await timing.getJobs(['delayed', 'wait'])).filter((j) => j.data.ownerId === o.id);
+    for (const job of await pending(owner)) await job.remove();
+    expect(await pending(owner)).toEqual([]);
+    const { InactivityService } = await import('./if-im-not-there/inactivity.service.js');
+    expect(await service.app.get(InactivityService).rearmAll()).toBeGreaterThanOrEqual(1);
+    expect((await pending(owner)).map((j) => j.data.dueAt)).toEqual([saved.warnings_at[0]]);
+    // The paused watch gets none (its wake from before the pause only finds it paused).
+    expect((await pending(paused)).filter((j) => j.id!.includes('-rearm'))).toEqual([]);
+  });
+
   it('the running worker takes a wake that is due: a watch whose time has come starts the delivery by itself', async () => {
     const owner = newOwner();
     // Set 31 days ago (on the fake clock), with no sign-in since; then a wake due now reaches the running worker.

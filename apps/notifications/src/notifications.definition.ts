@@ -43,17 +43,26 @@ export const notificationsService = defineService({
       queue,
     });
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'notifications' });
-    const worker = createWorker<SendKeyEmailJob>(QueueNames.KeyEmails, (job) => keyEmails.send(job.data, job.attemptsMade + 1), workerConnection, {
-      concurrency: config.KEY_EMAIL_CONCURRENCY,
-      lockDuration: config.KEY_EMAIL_LOCK_SECONDS * 1000,
-      stalledInterval: config.KEY_EMAIL_LOCK_SECONDS * 1000,
-      autorun: false,
-      onDeadLetter: (job, error) => {
-        logger.error({ keyId: (job.data as SendKeyEmailJob).keyId, attempts: job.attemptsMade, err: error }, 'key e-mail failed after every attempt');
-        void keyEmails.recordFailed((job.data as SendKeyEmailJob).keyId, job.attemptsMade, error.message).catch((err: unknown) => logger.error({ err }, 'could not record a failed key e-mail'));
-      },
-    });
-    worker.on('error', (err) => logger.error({ err }, 'key e-mail worker error'));
+    /**
+     * A mail worker: sends each job once through its service (attempt numbers from 1), and records a job
+     * out of attempts as failed. Locks last KEY_EMAIL_LOCK_SECONDS: a worker that dies mid-send frees its job.
+     */
+    const mailWorker = <J>(queue: string, what: string, send: (job: J, attempt: number) => Promise<unknown>, recordFailed: (job: J, attempts: number, reason: string) => Promise<void>, idOf: (job: J) => Record<string, string>) => {
+      const w = createWorker<J>(queue, (job) => send(job.data, job.attemptsMade + 1), workerConnection, {
+        concurrency: config.KEY_EMAIL_CONCURRENCY,
+        lockDuration: config.KEY_EMAIL_LOCK_SECONDS * 1000,
+        stalledInterval: config.KEY_EMAIL_LOCK_SECONDS * 1000,
+        autorun: false,
+        onDeadLetter: (job, error) => {
+          const data = job.data as J;
+          logger.error({ ...idOf(data), attempts: job.attemptsMade, err: error }, `${what} failed after every attempt`);
+          void recordFailed(data, job.attemptsMade, error.message).catch((err: unknown) => logger.error({ err }, `could not record a failed ${what}`));
+        },
+      });
+      w.on('error', (err) => logger.error({ err }, `${what} worker error`));
+      return w;
+    };
+    const worker = mailWorker<SendKeyEmailJob>(QueueNames.KeyEmails, 'key e-mail', (job, attempt) => keyEmails.send(job, attempt), (job, attempts, reason) => keyEmails.recordFailed(job.keyId, attempts, reason), (job) => ({ keyId: job.keyId }));
 
     const trusteeNotices = new TrusteeNoticesService({
       orm: core.orm,
@@ -61,18 +70,7 @@ export const notificationsService = defineService({
       stepState: async (ownerId, releaseId) => (await rpc.call(AccessKeysRpc.trusteeNoticeState, { owner_id: ownerId, release_id: releaseId }, { meta: { requestId: `trustee-notice-${releaseId}` } })).state,
       publicUrl: config.PUBLIC_URL,
     });
-    const noticeWorker = createWorker<TrusteeNoticeJob>(QueueNames.TrusteeNotices, (job) => trusteeNotices.send(job.data, job.attemptsMade + 1), workerConnection, {
-      concurrency: config.KEY_EMAIL_CONCURRENCY,
-      lockDuration: config.KEY_EMAIL_LOCK_SECONDS * 1000,
-      stalledInterval: config.KEY_EMAIL_LOCK_SECONDS * 1000,
-      autorun: false,
-      onDeadLetter: (job, error) => {
-        const notice = job.data as TrusteeNoticeJob;
-        logger.error({ noticeId: notice.noticeId, attempts: job.attemptsMade, err: error }, 'trustee notice failed after every attempt');
-        void trusteeNotices.recordFailed(notice, job.attemptsMade, error.message).catch((err: unknown) => logger.error({ err }, 'could not record a failed trustee notice'));
-      },
-    });
-    noticeWorker.on('error', (err) => logger.error({ err }, 'trustee notice worker error'));
+    const noticeWorker = mailWorker<TrusteeNoticeJob>(QueueNames.TrusteeNotices, 'trustee notice', (job, attempt) => trusteeNotices.send(job, attempt), (job, attempts, reason) => trusteeNotices.recordFailed(job, attempts, reason), (job) => ({ noticeId: job.noticeId }));
 
     const inactivityWarnings = new InactivityWarningsService({
       orm: core.orm,
@@ -81,18 +79,10 @@ export const notificationsService = defineService({
       keyMailSecret: config.KEY_MAIL_SECRET,
       publicUrl: config.PUBLIC_URL,
     });
-    const warningWorker = createWorker<InactivityWarningJob>(QueueNames.InactivityWarnings, (job) => inactivityWarnings.send(job.data, job.attemptsMade + 1), workerConnection, {
-      concurrency: config.KEY_EMAIL_CONCURRENCY,
-      lockDuration: config.KEY_EMAIL_LOCK_SECONDS * 1000,
-      stalledInterval: config.KEY_EMAIL_LOCK_SECONDS * 1000,
-      autorun: false,
-      onDeadLetter: (job, error) => {
-        const warning = job.data as InactivityWarningJob;
-        logger.error({ warningId: warning.warningId, attempts: job.attemptsMade, err: error }, 'inactivity warning failed after every attempt');
-        void inactivityWarnings.recordFailed(warning, job.attemptsMade, error.message).catch((err: unknown) => logger.error({ err }, 'could not record a failed inactivity warning'));
-      },
-    });
-    warningWorker.on('error', (err) => logger.error({ err }, 'inactivity warning worker error'));
+    const warningWorker = mailWorker<InactivityWarningJob>(
+      QueueNames.InactivityWarnings, 'inactivity warning', (job, attempt) => inactivityWarnings.send(job, attempt), (job, attempts, reason) => inactivityWarnings.recordFailed(job, attempts, reason),
+      (job) => ({ warningId: job.warningId }),
+    );
     return {
       controllers: [NotificationsController],
       providers: [

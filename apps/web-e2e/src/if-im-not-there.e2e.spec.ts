@@ -217,9 +217,9 @@ test.describe("If I'm Not There", () => {
     await expectToast(page, 'Emergency contact added');
     await page.goto('/test-vault-delivery');
     await page.getByRole('button', { name: 'Run Integration Tests' }).click();
-    for (const name of ['Delivery settings load', 'Emergency contacts ready', 'Delivery timing queue reachable', 'Delivery worker running', 'Key e-mail worker running', 'Never released early', 'Released exactly once']) {
+    for (const name of ['Delivery settings load', 'Emergency contacts ready', 'Delivery timing queue reachable', 'Delivery worker running', 'Key e-mail worker running', 'Inactivity workers running', 'Never released early', 'Released exactly once']) {
       await expect(page.getByRole('listitem', { name: `${name}: passed` })).toBeVisible();
     }
-    await expect(page.getByRole('status').filter({ hasText: 'passed' })).toHaveText('7 of 7 passed');
+    await expect(page.getByRole('status').filter({ hasText: 'passed' })).toHaveText('8 of 8 passed');
   });
 });

@@ -30,4 +30,5 @@ export * from './billing.js';
 export * from './billing.schemas.js';
 export * from './community.js';
 export * from './community.schemas.js';
+export * from './inactivity.js';
 export * from './inactivity.schemas.js';

@@ -1,6 +1,6 @@
 import type { SealedText } from './letters.js';
 import type { ViewSection } from './access-keys.js';
-import type { InactivityTimingJob, InactivityWarningJob } from './inactivity.schemas.js';
+import type { InactivityTimingJob, InactivityWarningJob } from './inactivity.js';
 /**
  * The one registry of BullMQ queues and their job payloads (the platform's queue helpers are generic
  * and know none of them). Jobs are background work with retries (mail, hashing, timers); domain

@@ -7,3 +7,4 @@ export * from './viewer-issuer.js';
 export * from './reader-matrix.js';
 export * from './slow-client.js';
 export * from './http-client.js';
+export * from './seeded-random.js';

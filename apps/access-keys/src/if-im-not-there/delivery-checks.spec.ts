@@ -7,6 +7,7 @@ const inputs = (over: Partial<DeliveryCheckInputs> & { timing?: DeliverySettings
   contactCount: async () => 2,
   deliveryQueue: { getJobCounts: async () => ({ delayed: 1, waiting: 0, failed: 0 }), getWorkers: async () => [{}] as never },
   keyEmailQueue: { getWorkers: async () => [{}] as never },
+  inactivityQueues: { timing: { getWorkers: async () => [{}] as never }, warnings: { getWorkers: async () => [{}] as never } },
   now,
   ...over,
 });
@@ -17,7 +18,7 @@ describe('delivery checks (/test-vault-delivery)', () => {
     const checks = await runDeliveryChecks(inputs({ timing }));
     expect(checks.map((c) => [c.name, c.passed])).toEqual([
       ['Delivery settings load', true], ['Emergency contacts ready', true], ['Delivery timing queue reachable', true], ['Delivery worker running', true],
-      ['Key e-mail worker running', true], ['Never released early', true], ['Released exactly once', true],
+      ['Key e-mail worker running', true], ['Inactivity workers running', true], ['Never released early', true], ['Released exactly once', true],
     ]);
   });
 
@@ -31,11 +32,13 @@ describe('delivery checks (/test-vault-delivery)', () => {
       contactCount: async () => 0,
       deliveryQueue: { getJobCounts: async () => { throw new Error('Connection is closed.'); }, getWorkers: async () => [] },
       keyEmailQueue: { getWorkers: async () => [] },
+      inactivityQueues: { timing: { getWorkers: async () => [{}] as never }, warnings: { getWorkers: async () => [] } },
     })));
     expect(checks['Emergency contacts ready']).toMatchObject({ passed: false, detail: 'Add at least one emergency contact: nobody would receive your vault.' });
     expect(checks['Delivery timing queue reachable']).toMatchObject({ passed: false, detail: 'Connection is closed.' });
     expect(checks['Delivery worker running']!.passed).toBe(false);
     expect(checks['Key e-mail worker running']!.passed).toBe(false);
+    expect(checks['Inactivity workers running']).toMatchObject({ passed: false, detail: 'If you stop signing in: no worker sends its warning e-mails.' });
     expect(checks['Never released early']!.passed).toBe(true);
   });
 });

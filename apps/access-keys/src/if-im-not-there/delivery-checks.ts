@@ -8,6 +8,8 @@ export interface DeliveryCheckInputs {
   contactCount: () => Promise<number>;
   deliveryQueue: Pick<Queue, 'getJobCounts' | 'getWorkers'>;
   keyEmailQueue: Pick<Queue, 'getWorkers'>;
+  /** The inactivity trigger's queues: its wakes (this service) and its warning e-mails (notifications). */
+  inactivityQueues: { timing: Pick<Queue, 'getWorkers'>; warnings: Pick<Queue, 'getWorkers'> };
   now: string;
 }
 
@@ -79,6 +81,11 @@ export async function runDeliveryChecks(inputs: DeliveryCheckInputs): Promise<De
     await check('Key e-mail worker running', async () => {
       const workers = (await inputs.keyEmailQueue.getWorkers()).length;
       return { passed: workers > 0, detail: workers > 0 ? 'Keys will be e-mailed.' : 'No worker sends key e-mails.' };
+    }),
+    await check('Inactivity workers running', async () => {
+      const [wakes, warnings] = await Promise.all([inputs.inactivityQueues.timing.getWorkers(), inputs.inactivityQueues.warnings.getWorkers()]);
+      const missing = [wakes.length ? null : 'no worker wakes the inactivity watch', warnings.length ? null : 'no worker sends its warning e-mails'].filter(Boolean);
+      return missing.length ? { passed: false, detail: `If you stop signing in: ${missing.join(', and ')}.` } : { passed: true, detail: 'The inactivity watch is woken on time and its warnings are e-mailed.' };
     }),
     await check('Never released early', () => {
       // A report now (and, where needed, verified now): the due time, a job a millisecond before it, and one on time.

@@ -1,4 +1,4 @@
-import { deciderSpecification } from '@lv/testing';
+import { deciderSpecification, seededRandom } from '@lv/testing';
 import type { DeliveryTiming } from '@lv/contracts';
 import { deliveryDecider, type DeliveryCommand, type DeliveryEvent, type DeliveryState } from './delivery-release.decider.js';
 
@@ -58,20 +58,10 @@ describe('delivery decider', () => {
   });
 });
 
-/** A seeded PRNG (mulberry32): the same seed replays the same run. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('delivery decider on a fake clock: 2,000 random histories', () => {
   it('never releases early, never twice, never a cancelled or unverified delivery', () => {
     const seed = Number(process.env.DELIVERY_SEED ?? Date.now() % 1_000_000);
-    const random = prng(seed);
+    const random = seededRandom(seed);
     const timings: DeliveryTiming[] = ['immediately', 'after_30_days', 'legal_verification'];
     let releases = 0;
     for (let run = 0; run < 2000; run++) {

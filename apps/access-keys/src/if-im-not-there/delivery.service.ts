@@ -14,6 +14,8 @@ import { countContacts, findContactsForDelivery, findDeliverySettings } from './
 const DAY_MS = 24 * 3600 * 1000;
 /** The keys a delivery gives the emergency contacts: as long as a view session (spec: 30 days). */
 export const DELIVERED_KEY_DAYS = 30;
+/** A queue nobody works (a service built without it, as in the specs). */
+const NO_WORKERS = { getWorkers: () => Promise.resolve([]) };
 
 export interface DeliveryDeps {
   orm: MikroORM;
@@ -23,6 +25,8 @@ export interface DeliveryDeps {
   jobs: TypedQueue<DeliveryTimingJob>;
   /** The key e-mail queue (notifications' worker takes it): the checks look for its worker. */
   keyEmails?: Pick<TypedQueue<unknown>, 'getWorkers'>;
+  /** The inactivity trigger's queues (wakes, warning e-mails): the checks look for their workers. */
+  inactivityQueues?: { timing: Pick<TypedQueue<unknown>, 'getWorkers'>; warnings: Pick<TypedQueue<unknown>, 'getWorkers'> };
   /** The trustee notice queue (notifications' worker sends them): "notify trustee" in the delivery settings. */
   trusteeNotices?: TypedQueue<TrusteeNoticeJob>;
   /** The clock, injected so the specs can move time (the decider itself reads none). */
@@ -64,7 +68,8 @@ export class DeliveryService {
       settings: () => findDeliverySettings(em, ownerId),
       contactCount: () => countContacts(em, ownerId),
       deliveryQueue: this.deps.jobs,
-      keyEmailQueue: this.deps.keyEmails ?? { getWorkers: () => Promise.resolve([]) },
+      keyEmailQueue: this.deps.keyEmails ?? NO_WORKERS,
+      inactivityQueues: this.deps.inactivityQueues ?? { timing: NO_WORKERS, warnings: NO_WORKERS },
       now: this.now(),
     });
   }

@@ -1,4 +1,4 @@
-import { deciderSpecification } from '@lv/testing';
+import { deciderSpecification, seededRandom } from '@lv/testing';
 import { INACTIVITY_PERIODS } from '@lv/contracts';
 import { inactivityDecider, nextWake, watchView, type InactivityCommand, type InactivityEvent, type InactivityState } from './inactivity.decider.js';
 
@@ -101,16 +101,6 @@ describe('inactivity decider', () => {
   });
 });
 
-/** A seeded PRNG (mulberry32): the same seed replays the same run. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A fake clock drives random histories: the owner sets, pauses and resumes the watch, signs in and
  * checks in at random; wakes run at the times the watch asks for (as the delayed jobs would), plus
@@ -119,7 +109,7 @@ function prng(seed: number) {
 describe('inactivity watch on a fake clock: 2,000 random histories', () => {
   it('never lapses early, while paused, after a check-in or twice for one clock; lapses at its due millisecond when nobody comes', () => {
     const seed = Number(process.env.INACTIVITY_SEED ?? Date.now() % 1_000_000);
-    const random = prng(seed);
+    const random = seededRandom(seed);
     let lapses = 0;
     let onTime = 0;
     for (let run = 0; run < 2000; run++) {

@@ -159,6 +159,26 @@ export class InactivityService {
     }));
   }
 
+  /**
+   * At start: queues the next wake of every watch that has one. A wake lost with Redis, or dead-lettered
+   * after its retries ran out (the database down for a minute), would otherwise end that owner's chain
+   * for good. The ids are new (a dead-lettered job keeps its id); extra wakes only re-check and sleep.
+   */
+  async rearmAll(): Promise<number> {
+    const em = this.deps.orm.em.fork();
+    const streams = await em.execute<{ stream_id: string }[]>(`select distinct stream_id from events where stream_type = ?`, [INACTIVITY_STREAM_TYPE]);
+    const now = this.now();
+    let armed = 0;
+    for (const { stream_id } of streams) {
+      const ownerId = stream_id.slice('inactivity-'.length);
+      const next = nextWake(await this.state(em, ownerId), await this.lastSignIn(em, ownerId), now);
+      if (next === null) continue;
+      await this.schedule(ownerId, next, `-rearm${Date.parse(now)}`);
+      armed++;
+    }
+    return armed;
+  }
+
   private async command(caller: Caller, meta: RequestMeta, command: InactivityCommand): Promise<InactivityWatch> {
     const owner = ownerOf(caller);
     await this.inTransaction(owner.userId, command, { actor: { kind: 'user', id: owner.userId }, correlationId: meta.requestId });

@@ -1,0 +1,12 @@
+/**
+ * A seeded PRNG (mulberry32) for fake-clock property specs: the same seed replays the same run, so a
+ * failing history can be replayed from the seed its assertion prints.
+ */
+export function seededRandom(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,4 +1,4 @@
-import { AccessKeysRpc, IdentityRpc, isSubscriptionTier, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
+import { AccessKeysRpc, IdentityRpc, isSubscriptionTier, LettersRpc, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
 
 /** What a command needs from the outside world: one RPC call with the operator's token. */
 export type OperatorCall = <D extends RpcDeclaration>(declaration: D, payload: PayloadInput<D>) => Promise<ReplyOf<D>>;
@@ -76,6 +76,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
       if (!UUID.test(keyId)) throw new UsageError(`"${keyId}" is not a key id (a UUID, as access:pending and the owner's key list show it)`);
       return call(NotificationsRpc.resendKeyEmail, { key_id: keyId.toLowerCase() });
     },
+  },
+  'milestone:due': {
+    usage: 'milestone:due',
+    summary: 'release the letters sealed until a day that has come (never one early) and finish any release whose key is missing',
+    run: (_args, call) => call(LettersRpc.milestonesDue, {}),
   },
   'projections:rebuild': {
     usage: `projections:rebuild <${SERVICES.join('|')}>`,

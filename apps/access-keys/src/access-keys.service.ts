@@ -338,6 +338,7 @@ export class AccessKeysService {
     await enqueue(this.deps.keyEmails, {
       keyId: command.keyId, ownerId: command.ownerId, recipientEmail: command.recipient.recipientEmail, recipientName: command.recipient.name, sharedBy,
       sealedKey: sealKeyForMail(this.deps.keyMailSecret, command.keyId, key), expiresAt: command.expiresAt, scopes: command.scopes,
+      ...(command.letterId ? { oneLetter: true as const } : {}),
     }, `key-${command.keyId}`, { removeOnComplete: true });
   }
 

@@ -193,7 +193,7 @@ describe('letters for a milestone', () => {
     expect(keyRows).toEqual([expect.objectContaining({ id: releaseId, scopes: ['letters'], letter_id: letter.id, recipient_email: 'sam@example.com' })]);
     const emailJobs = (await keyEmails.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).filter((j) => j.data.keyId === releaseId);
     expect(emailJobs).toHaveLength(1);
-    expect(emailJobs[0]!.data).toMatchObject({ recipientEmail: 'sam@example.com', recipientName: 'Sam', sharedBy: owner.email, scopes: ['letters'] });
+    expect(emailJobs[0]!.data).toMatchObject({ recipientEmail: 'sam@example.com', recipientName: 'Sam', sharedBy: owner.email, scopes: ['letters'], oneLetter: true });
     const recorded = await lettersSql<{ key_id: string }>('select key_id::text as key_id from letter_milestones where letter_id = ?', [letter.id]);
     expect(recorded[0]!.key_id).toBe(releaseId);
 

@@ -66,7 +66,7 @@ export class TimelineService {
     // One more than asked tells whether another page follows.
     const rows = await this.repository.page(this.em, vaultOwnerId(caller), limit + 1, after);
     const page = rows.slice(0, limit);
-    const entries = await this.titled(page, context);
+    const entries = await this.titled(page, context, caller);
     const last = page.at(-1);
     return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
   }
@@ -75,8 +75,9 @@ export class TimelineService {
   async entry(caller: Caller, id: string, context: CallerContext): Promise<TimelineEntry> {
     const row = UUID.test(id) ? await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase()) : null;
     if (!row) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
-    const [entry] = await this.titled([row], context);
-    return entry!;
+    const [entry] = await this.titled([row], context, caller);
+    if (!entry) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    return entry;
   }
 
   /**
@@ -120,9 +121,16 @@ export class TimelineService {
     return reports;
   }
 
-  private async titled(rows: UntitledEntry[], context: CallerContext): Promise<TimelineEntry[]> {
+  /**
+   * Titles each row from its source, with the reader's token. For a viewer, an entry its source
+   * answered for without a title is left out: the source withholds it from this reader (a letter
+   * sealed for a milestone is no key holder's), so not even its date shows. The owner sees every
+   * entry; an unanswering source leaves fallback titles for anyone.
+   */
+  private async titled(rows: UntitledEntry[], context: CallerContext, caller: Caller): Promise<TimelineEntry[]> {
     if (!rows.length) return [];
-    const titles = await this.deps.titles(rows.map((r) => ({ source: r.source, id: r.id })), context);
-    return rows.map((row) => ({ ...row, title: titles.get(titleKey(row.source, row.id)) ?? FALLBACK_TITLES[row.type] ?? 'Entry' }));
+    const { titles, answered } = await this.deps.titles(rows.map((r) => ({ source: r.source, id: r.id })), context);
+    const withheld = (row: UntitledEntry) => caller.kind === 'viewer' && answered.has(row.source) && !titles.has(titleKey(row.source, row.id));
+    return rows.filter((row) => !withheld(row)).map((row) => ({ ...row, title: titles.get(titleKey(row.source, row.id)) ?? FALLBACK_TITLES[row.type] ?? 'Entry' }));
   }
 }

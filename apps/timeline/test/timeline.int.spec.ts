@@ -201,6 +201,20 @@ describe('timeline service (in-process, with the real letters service)', () => {
     expect(outcomes).toEqual([['none', 'UPGRADE_REQUIRED'], ['essentials', 'OK'], ['pro', 'OK'], ['legacy', 'OK'], ['none admin', 'OK']]);
   });
 
+  it('leaves a letter sealed for a milestone off a viewer’s timeline (letters withholds its title), and on its owner’s', async () => {
+    const dad = newUser();
+    const open = await writeLetter(dad, 'For everyone');
+    const sealed = await writeLetter(dad, 'For Ellie at 18');
+    const until = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    await call(LettersRpc.seal, { id: sealed.id, until, time_zone: 'UTC', recipient_name: 'Ellie', recipient_email: 'ellie@example.com' }, dad.token);
+    await waitFor(async () => (await timeline(dad)).entries.length === 2, 15_000, 'both letters on the timeline');
+    expect((await timeline(dad)).entries.map((e) => e.title).sort()).toEqual(['For Ellie at 18', 'For everyone']);
+    const viewer = new TestViewerIssuer(timelineApp.core.redis, viewerKeys).issue(dad.id, ['timeline']);
+    const asViewer = await call(TimelineRpc.list, {}, viewer.token);
+    expect(asViewer.entries.map((e) => [e.id, e.title])).toEqual([[open.id, 'For everyone']]);
+    expect(await codeOf(call(TimelineRpc.entry, { id: sealed.id }, viewer.token))).toBe('NOT_FOUND');
+  });
+
   it('refuses the timeline without a session, below essentials, and with a cursor it did not make', async () => {
     expect(await codeOf(call(TimelineRpc.list, {}))).toBe('UNAUTHENTICATED');
     expect(await codeOf(call(TimelineRpc.list, {}, newUser('none').token))).toBe('UPGRADE_REQUIRED');

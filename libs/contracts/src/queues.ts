@@ -37,6 +37,8 @@ export interface SendKeyEmailJob {
   sealedKey: SealedText;
   expiresAt: string;
   scopes: ViewSection[];
+  /** A milestone key: it opens one letter, sealed for the recipient until today (the e-mail says so). */
+  oneLetter?: true;
 }
 
 /** What SendKeyEmailJob.sealedKey is bound to (platform queues: sealForJob / openFromJob). */

@@ -63,6 +63,11 @@ describe('vault CLI commands', () => {
     await expect(COMMANDS['delivery:report']!.run([], call)).rejects.toBeInstanceOf(UsageError);
   });
 
+  it('milestone:due asks letters to release only what is due now (its operator RPC)', async () => {
+    await COMMANDS['milestone:due']!.run([], call);
+    expect(calls).toEqual([{ pattern: 'rpc.letters.op.milestones-due', payload: {} }]);
+  });
+
   it('access:resend-email refuses what is not a key id before calling anything', async () => {
     await expect(COMMANDS['access:resend-email']!.run(['not-a-key'], call)).rejects.toBeInstanceOf(UsageError);
     expect(calls).toHaveLength(0);

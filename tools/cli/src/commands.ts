@@ -1,4 +1,4 @@
-import { AccessKeysRpc, ALL_QUEUES, IdentityRpc, isSubscriptionTier, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
+import { AccessKeysRpc, ALL_QUEUES, IdentityRpc, isSubscriptionTier, LettersRpc, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
 import { musicCommands, type ByteSender } from './music-commands.js';
 import { isQueueName, type QueueOperations } from './queue-operations.js';
 
@@ -127,6 +127,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
       if (!UUID.test(keyId)) throw new UsageError(`"${keyId}" is not a key id (a UUID, as access:pending and the owner's key list show it)`);
       return call(NotificationsRpc.resendKeyEmail, { key_id: keyId.toLowerCase() });
     },
+  },
+  'milestone:due': {
+    usage: 'milestone:due',
+    summary: 'release the letters sealed until a day that has come (never one early) and finish any release whose key is missing',
+    run: (_args, call) => call(LettersRpc.milestonesDue, {}),
   },
   'projections:rebuild': projectionsCommand('projections:rebuild'),
   'projections:replay': projectionsCommand('projections:replay'),

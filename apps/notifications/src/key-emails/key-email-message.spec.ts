@@ -25,6 +25,15 @@ describe('key e-mail', () => {
     expect(message.subject).toBe('dad@example.com shared their Legacy Vault with you');
   });
 
+  it('says a milestone key opens one letter, written for the recipient, and not the vault', () => {
+    const letter = renderKeyEmail({ ...job, scopes: ['letters'], oneLetter: true }, key, 'https://vault.example.com/');
+    expect(letter.subject).toBe('dad@example.com left a letter for you');
+    expect(letter.text).toContain('dad@example.com wrote you a letter and asked us to give it to you today.');
+    expect(letter.text).toContain('It opens: one letter, written for you.');
+    expect(letter.text).not.toContain('shared their Legacy Vault');
+    expect(letter.html).toContain('Open your letter');
+  });
+
   it('escapes what people typed in the HTML part', () => {
     expect(message.html).toContain('Ellie &lt;script&gt;');
     expect(message.html).not.toContain('<script>');

@@ -24,12 +24,14 @@ export function renderKeyEmail(job: SendKeyEmailJob, key: string, publicUrl: str
   link.searchParams.set('k', key);
   link.searchParams.set('owner', job.ownerId);
   const greeting = job.recipientName ? `Dear ${job.recipientName},` : 'Hello,';
-  const sections = job.scopes.map((s) => VIEWER_TAB_LABELS[s]).join(', ');
+  const sections = job.oneLetter ? 'one letter, written for you' : job.scopes.map((s) => VIEWER_TAB_LABELS[s]).join(', ');
   const until = longDate(job.expiresAt);
+  // A milestone key: a letter sealed for the recipient until today, and nothing else of the vault.
+  const shared = job.oneLetter ? `${job.sharedBy} wrote you a letter and asked us to give it to you today.` : `${job.sharedBy} has shared their Legacy Vault with you, read-only.`;
   const lines = [
     greeting,
     '',
-    `${job.sharedBy} has shared their Legacy Vault with you, read-only.`,
+    shared,
     '',
     `Open it here: ${link.href}`,
     '',
@@ -45,12 +47,12 @@ export function renderKeyEmail(job: SendKeyEmailJob, key: string, publicUrl: str
   ];
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
-    `<p>${escapeHtml(job.sharedBy)} has shared their Legacy Vault with you, read-only.</p>`,
-    `<p><a href="${escapeHtml(link.href)}">Open the vault</a></p>`,
+    `<p>${escapeHtml(shared)}</p>`,
+    `<p><a href="${escapeHtml(link.href)}">${job.oneLetter ? 'Open your letter' : 'Open the vault'}</a></p>`,
     `<p>Or go to ${escapeHtml(new URL('/access', publicUrl).href)} and paste this access key:<br><code>${escapeHtml(key)}</code></p>`,
     `<p>It opens: ${escapeHtml(sections)}.<br>It works until ${escapeHtml(until)}.</p>`,
     '<p>Before you view anything you will be asked to accept a short notice about privacy. This key is for you alone: please do not forward this e-mail.</p>',
     '<p>Legacy Vault</p>',
   ].join('\n');
-  return { messageId: keyEmailMessageId(job.keyId), to: job.recipientEmail, subject: `${job.sharedBy} shared their Legacy Vault with you`, text: lines.join('\n'), html };
+  return { messageId: keyEmailMessageId(job.keyId), to: job.recipientEmail, subject: job.oneLetter ? `${job.sharedBy} left a letter for you` : `${job.sharedBy} shared their Legacy Vault with you`, text: lines.join('\n'), html };
 }

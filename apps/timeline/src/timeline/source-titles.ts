@@ -17,10 +17,16 @@ export const FALLBACK_TITLES: Record<TimelineEntryType, string> = {
 /** Titles are keyed by (source, id): two sources may use the same id. */
 export const titleKey = (source: TimelineSource, id: string) => `${source}:${id}`;
 
+/** The titles found, and the sources that answered (a source that answered without an id's title withheld it from this reader, or knows it no more). */
+export interface SourceTitles {
+  titles: Map<string, string>;
+  answered: Set<TimelineSource>;
+}
+
 export type TitleLookup = (
   ids: { source: TimelineSource; id: string }[],
   caller: { accessToken?: string; meta: RequestMeta },
-) => Promise<Map<string, string>>;
+) => Promise<SourceTitles>;
 
 /**
  * Titles come from the services that own the words, at read time, with the caller's own token: each
@@ -37,24 +43,30 @@ export function sourceTitles(rpc: RpcClient, logger: Logger, timeoutMs: number):
       ids.push(id);
       bySource.set(source, ids);
     }
-    const calls: Promise<[TimelineSource, TitlesReply]>[] = [];
+    const calls: Promise<[TimelineSource, TitlesReply | null]>[] = [];
     for (const [source, ids] of bySource) {
       for (let i = 0; i < ids.length; i += TITLES_BATCH_MAX) {
         calls.push(
           rpc.call(TITLES_SUBJECT[source]!, { ids: ids.slice(i, i + TITLES_BATCH_MAX) }, caller, timeoutMs).then(
-            (reply): [TimelineSource, TitlesReply] => [source, reply],
-            (err: unknown): [TimelineSource, TitlesReply] => {
+            (reply): [TimelineSource, TitlesReply | null] => [source, reply],
+            (err: unknown): [TimelineSource, TitlesReply | null] => {
               logger.warn({ err, source }, 'titles unavailable from a source; its entries show fallback titles');
-              return [source, { titles: {} }];
+              return [source, null];
             },
           ),
         );
       }
     }
     const titles = new Map<string, string>();
+    const answered = new Set<TimelineSource>(bySource.keys());
     for (const [source, reply] of await Promise.all(calls)) {
+      // One failed batch and the source counts as not answering: its entries keep fallback titles.
+      if (!reply) {
+        answered.delete(source);
+        continue;
+      }
       for (const [id, title] of Object.entries(reply.titles ?? {})) titles.set(titleKey(source, id), title);
     }
-    return titles;
+    return { titles, answered };
   };
 }

@@ -109,15 +109,13 @@ test.describe('signed in', () => {
     await expect(page.getByRole('menuitem', { name: 'Admin Dashboard' })).toHaveCount(0);
   });
 
-  test('a screen the vault links to but that is not built yet says it is coming, never "Page not found"', async ({ page }) => {
+  test('the screens the vault links to are built: Settings opens the account form, never "Page not found"', async ({ page }) => {
     await signedInOnVault(page);
     await page.getByRole('region', { name: 'More in your vault' }).getByRole('link', { name: 'Settings' }).click();
     await expect(page).toHaveURL(/\/settings$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-    await expect(page.getByText('Coming soon')).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Account Profile' })).toBeVisible();
     await expect(page.getByText('404')).toHaveCount(0);
-    await page.getByRole('link', { name: 'Back to your vault' }).click();
-    await expect(page).toHaveURL(/\/vault$/);
   });
 
   test('an unknown path shows "Page not found" with a link home', async ({ page }) => {

@@ -31,13 +31,23 @@ describe('rpc declarations', () => {
     const subjects = all.map((d) => d.subject);
     expect(new Set(subjects).size).toBe(subjects.length);
     expect(subjects.sort()).toEqual([
-      'rpc.identity.get-me', 'rpc.identity.health', 'rpc.identity.op.find-user', 'rpc.identity.op.rebuild-projections', 'rpc.identity.op.set-admin',
-      'rpc.identity.op.set-tier', 'rpc.identity.refresh', 'rpc.identity.sign-in', 'rpc.identity.sign-out', 'rpc.identity.sign-up', 'rpc.identity.update-me',
-      'rpc.letters.delete', 'rpc.letters.get', 'rpc.letters.health', 'rpc.letters.list', 'rpc.letters.op.rebuild-projections', 'rpc.letters.portrait.get', 'rpc.letters.portrait.save', 'rpc.letters.portrait.sections', 'rpc.letters.reflection.get',
-      'rpc.letters.reflection.save', 'rpc.letters.revise', 'rpc.letters.stats', 'rpc.letters.titles', 'rpc.letters.write',
-      'rpc.vault-media.delete-entry', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.health', 'rpc.vault-media.list-recordings', 'rpc.vault-media.op.rebuild-projections',
-      'rpc.vault-media.playback-link', 'rpc.vault-media.portrait-media-titles', 'rpc.vault-media.report-hash', 'rpc.vault-media.retitle', 'rpc.vault-media.start-upload', 'rpc.vault-media.stats', 'rpc.vault-media.titles',
-      'rpc.timeline.await-entry-gone', 'rpc.timeline.entry', 'rpc.timeline.health', 'rpc.timeline.list', 'rpc.timeline.op.rebuild-projections', 'rpc.timeline.stats',
+      'rpc.identity.admin.overview', 'rpc.identity.change-email', 'rpc.identity.change-password', 'rpc.identity.get-me', 'rpc.identity.health',
+      'rpc.identity.notification-preferences.get', 'rpc.identity.notification-preferences.save', 'rpc.identity.op.find-user',
+      'rpc.identity.op.rebuild-projections', 'rpc.identity.op.set-admin', 'rpc.identity.op.set-tier', 'rpc.identity.refresh', 'rpc.identity.sign-in',
+      'rpc.identity.sign-out', 'rpc.identity.sign-up', 'rpc.identity.update-me',
+      'rpc.letters.community.delete', 'rpc.letters.community.like', 'rpc.letters.community.posts', 'rpc.letters.community.publish',
+      'rpc.letters.community.stories', 'rpc.letters.community.submit-story', 'rpc.letters.delete', 'rpc.letters.get', 'rpc.letters.health',
+      'rpc.letters.list', 'rpc.letters.milestone-release', 'rpc.letters.op.milestones-due', 'rpc.letters.op.rebuild-projections',
+      'rpc.letters.portrait.get', 'rpc.letters.portrait.save', 'rpc.letters.portrait.sections', 'rpc.letters.reflection.get',
+      'rpc.letters.reflection.save', 'rpc.letters.revise', 'rpc.letters.seal', 'rpc.letters.stats', 'rpc.letters.titles', 'rpc.letters.unseal',
+      'rpc.letters.write',
+      'rpc.timeline.await-entry-gone', 'rpc.timeline.entry', 'rpc.timeline.health', 'rpc.timeline.list', 'rpc.timeline.op.rebuild-projections',
+      'rpc.timeline.stats',
+      'rpc.vault-media.admin.storage-by-day', 'rpc.vault-media.delete-entry', 'rpc.vault-media.export-list', 'rpc.vault-media.final-message-titles',
+      'rpc.vault-media.health', 'rpc.vault-media.list-recordings', 'rpc.vault-media.music.list', 'rpc.vault-media.music.playback-link',
+      'rpc.vault-media.op.music-library', 'rpc.vault-media.op.music-remove', 'rpc.vault-media.op.music-start-upload',
+      'rpc.vault-media.op.rebuild-projections', 'rpc.vault-media.playback-link', 'rpc.vault-media.portrait-media-titles',
+      'rpc.vault-media.report-hash', 'rpc.vault-media.retitle', 'rpc.vault-media.start-upload', 'rpc.vault-media.stats', 'rpc.vault-media.titles',
     ].sort());
     for (const declaration of all) expect(declaration.payload).toBeInstanceOf(z.ZodType);
   });

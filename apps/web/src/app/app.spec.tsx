@@ -149,14 +149,6 @@ describe('session guard', () => {
     expect(router.state.location.pathname).toBe('/auth');
   });
 
-  it('says a linked screen that is not built yet is coming, never "Page not found"', async () => {
-    renderApp('/checkout', sam);
-    await screen.findByRole('heading', { level: 1, name: 'Checkout' });
-    expect(screen.getByText('Coming soon')).toBeTruthy();
-    expect(screen.queryByText('404')).toBeNull();
-    expect(screen.getByRole('link', { name: 'Back to your vault' }).getAttribute('href')).toBe('/vault');
-  });
-
   it('shows the not-found screen for unknown paths when signed in', async () => {
     renderApp('/no-such-page', sam);
     await screen.findByRole('heading', { name: 'Page not found' });

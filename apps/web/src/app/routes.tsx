@@ -1,6 +1,5 @@
 import { lazy, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
-import { COMING_SCREENS } from '../pages/coming-soon/coming-soon.js';
 import { ErrorPage } from '../pages/errors/ErrorPage.js';
 import { NotFoundPage } from '../pages/errors/NotFoundPage.js';
 import { RequireAdmin } from './RequireAdmin.js';
@@ -22,7 +21,6 @@ const VaultViewerPage = page(() => import('../pages/access/VaultViewerPage.js'),
 const AuthPage = page(() => import('../pages/auth/AuthPage.js'), 'AuthPage');
 const CourtDocumentsPage = page(() => import('../pages/court/CourtDocumentsPage.js'), 'CourtDocumentsPage');
 const CourtJournalPage = page(() => import('../pages/court/CourtJournalPage.js'), 'CourtJournalPage');
-const ComingSoonPage = page(() => import('../pages/coming-soon/ComingSoonPage.js'), 'ComingSoonPage');
 const HowItWorksPage = page(() => import('../pages/how-it-works/HowItWorksPage.js'), 'HowItWorksPage');
 const LandingPage = page(() => import('../pages/landing/LandingPage.js'), 'LandingPage');
 const LettersPage = page(() => import('../pages/letters/LettersPage.js'), 'LettersPage');
@@ -47,10 +45,9 @@ const StillHerePage = page(() => import('../pages/if-im-not-there/StillHerePage.
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
- * the other member pages need a session. Screens a later issue builds that the app already links to
- * (/settings, /pricing, ... in coming-soon.ts) say what they will be; any other
- * path falls through to the not-found screen, after the guard has sent a signed-out visitor of a
- * non-public path to /auth.
+ * the other member pages need a session. Every screen the app links to is built; any other path falls
+ * through to the not-found screen, after the guard has sent a signed-out visitor of a non-public path
+ * to /auth.
  */
 export const routes: RouteObject[] = [
   {
@@ -103,7 +100,6 @@ export const routes: RouteObject[] = [
           { path: 'vault/view', element: <VaultViewerPage /> },
           { path: 'redeem', element: <RedeemPage /> },
           { path: 'redeem/timeline', element: <RedeemTimelinePage /> },
-          ...COMING_SCREENS.map((screen) => ({ path: screen.path, element: <ComingSoonPage screen={screen} /> })),
           {
             // Admin only (non-admins go to / with "Access denied"); the services refuse them too.
             path: 'admin',

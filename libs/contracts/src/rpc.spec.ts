@@ -35,6 +35,7 @@ describe('rpc declarations', () => {
       'rpc.identity.op.set-tier', 'rpc.identity.refresh', 'rpc.identity.sign-in', 'rpc.identity.sign-out', 'rpc.identity.sign-up', 'rpc.identity.update-me',
       'rpc.letters.delete', 'rpc.letters.get', 'rpc.letters.health', 'rpc.letters.list', 'rpc.letters.op.rebuild-projections', 'rpc.letters.portrait.get', 'rpc.letters.portrait.save', 'rpc.letters.portrait.sections', 'rpc.letters.reflection.get',
       'rpc.letters.reflection.save', 'rpc.letters.revise', 'rpc.letters.stats', 'rpc.letters.titles', 'rpc.letters.write',
+      'rpc.letters.seal', 'rpc.letters.unseal', 'rpc.letters.milestone-release', 'rpc.letters.op.milestones-due',
       'rpc.vault-media.delete-entry', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.health', 'rpc.vault-media.list-recordings', 'rpc.vault-media.op.rebuild-projections',
       'rpc.vault-media.playback-link', 'rpc.vault-media.portrait-media-titles', 'rpc.vault-media.report-hash', 'rpc.vault-media.retitle', 'rpc.vault-media.start-upload', 'rpc.vault-media.stats', 'rpc.vault-media.titles',
       'rpc.timeline.await-entry-gone', 'rpc.timeline.entry', 'rpc.timeline.health', 'rpc.timeline.list', 'rpc.timeline.op.rebuild-projections', 'rpc.timeline.stats',

@@ -139,6 +139,9 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'PUT /api/who-i-am': () => ({ about_me: 'A father of two.', personality_traits: ['Kind'], favorite_music: 'Nick Drake', favorite_films: 'Paddington', core_values: ['honesty'] }),
   'POST /api/letters': () => ({ title: 'To Sam', content: 'Hello, Sam.' }),
   'PUT /api/letters/{id}': () => ({ title: 'To Sam', content: 'Hello again, Sam.', expectedVersion: 1 }),
+  'PUT /api/letters/{id}/seal': () => ({
+    until: new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString().slice(0, 10), time_zone: 'Europe/London', recipient_name: 'Sam', recipient_email: 'sam@example.com',
+  }),
   'POST /api/media/uploads': () => ({ type: 'video', title: 'For your birthday', sha256: 'ab'.repeat(32), size: 20_000 }),
   'PATCH /api/media/recordings/{id}': () => ({ title: 'Beach day, 2019' }),
   'POST /api/court/uploads': () => ({ title: 'Receipts, March', category: 'Support', description: 'Paid by bank transfer.', fileName: 'receipts.pdf', size: 20_000 }),
@@ -176,6 +179,7 @@ const MAY_ACCEPT: Record<string, string> = {
   'POST /api/if-im-not-there/delivery/checks': 'reads the caller’s own delivery pipeline and writes nothing; the token is the only input',
   'POST /api/if-im-not-there/delivery/cancel': 'cancels the caller’s own delivery, idempotent; the token is the only input',
   'GET /api/view/session': 'the caller’s own viewer session; the token is the only input',
+  'GET /api/view/letter': 'the one letter the caller’s milestone key opens; the token is the only input',
   'POST /api/auth/sign-out': 'signing out is idempotent: with a junk or missing refresh cookie there is nothing to revoke, and the answer clears the cookie',
   'DELETE /api/admin/queue-session': 'leaving the queue dashboard only clears its cookie, for anyone',
   'GET /api/court/evidence/head': 'the caller’s own signed chain head; the token is the only input',
@@ -259,7 +263,7 @@ function requestsFor(op: Operation, fixture: Fixture, tokens: { bearer: string; 
   const mayAccept = op.key in MAY_ACCEPT;
   const validBody = VALID_BODIES[op.key];
   if (op.body && !validBody) throw new Error(`no valid body for ${op.key}: add one to VALID_BODIES`);
-  const validPathId = op.key === 'PUT /api/letters/{id}' ? fixture.letterId : randomUUID();
+  const validPathId = op.key === 'PUT /api/letters/{id}' || op.key === 'PUT /api/letters/{id}/seal' ? fixture.letterId : randomUUID();
   const urlOf = (id: string | undefined, query = '') => op.path.replace('{id}', id ?? validPathId).replace('{section}', 'letters') + query;
 
   // Each kind: [name, arbitrary of { url, headers, payload, mustRefuse }]

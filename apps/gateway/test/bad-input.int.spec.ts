@@ -26,7 +26,9 @@ import { compileForChildProcess, createTestDatabase, generateTestKeys, repoRoot,
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
 
-jest.setTimeout(240_000);
+// Every body route gets 200 runs: with the plans, settings, community and milestone routes the whole fuzz
+// takes about 4 minutes on two loaded cores.
+jest.setTimeout(600_000);
 
 // Subjects are fixed when the gateway's modules load: choose this spec's stack first.
 const stackId = uniqueStackId('gwbadinput');

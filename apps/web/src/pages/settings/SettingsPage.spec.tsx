@@ -25,6 +25,7 @@ function fakeGateway() {
     if (path === '/api/me/notifications' && method === 'GET') return json(200, preferences);
     if (path === '/api/me/notifications' && method === 'PUT') return json(200, (preferences = { ...(body as unknown as NotificationPreferencesView), updated_at: '2026-11-26T10:00:00.000Z' }));
     if (path === '/api/me/export/session') return new Response(null, { status: 204 });
+    if (path === '/api/billing/subscription') return json(200, { status: 'active', tier: 'essentials', current_period_end: '2026-12-26T00:00:00.000Z', cancel_at_period_end: false, provider: 'local' });
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
   };
   return { calls, failing, fetch: jest.fn(handler), profile: () => profile };
@@ -127,13 +128,15 @@ describe('Settings (/settings)', () => {
     await waitFor(() => expect(screen.getByRole('switch', { name: 'Marketing Emails' }).getAttribute('aria-checked')).toBe('false'));
   });
 
-  it('shows the real plan in the Subscription Status slot, never a made-up one', async () => {
+  it('shows the subscription billing keeps in Subscription Status, never a made-up one', async () => {
     renderApp('/settings', { ...sam, subscription_tier: 'essentials' });
     const heading = await screen.findByRole('heading', { name: 'Subscription Status' });
     const card = heading.closest('[data-slot="subscription-status"]') as HTMLElement;
-    expect(within(card).getByText('Vault Essentials')).toBeTruthy();
+    expect(await within(card).findByText('Vault Essentials')).toBeTruthy();
     expect(within(card).queryByText(/Vault Pro/)).toBeNull();
-    expect(within(card).getByRole('link', { name: 'See or change plans' }).getAttribute('href')).toBe('/pricing');
+    expect(within(card).getByText('Next billing: 26 December 2026')).toBeTruthy();
+    expect(within(card).getByRole('link', { name: 'Upgrade Plan' }).getAttribute('href')).toBe('/pricing');
+    expect(within(card).getByRole('button', { name: 'Cancel Subscription' })).toBeTruthy();
   });
 
   it('starts the export download and links a real privacy policy', async () => {

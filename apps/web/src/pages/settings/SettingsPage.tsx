@@ -3,12 +3,13 @@ import { Link } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CheckCircle2, Download } from 'lucide-react';
-import { PLANS, SettingsMessages, type NotificationPreferences, type NotificationPreferencesView, type UserProfile } from '@lv/contracts';
+import { SettingsMessages, type NotificationPreferences, type NotificationPreferencesView, type UserProfile } from '@lv/contracts';
 import { ApiError, errorMessage } from '../../api/client.js';
 import {
   changeEmail, changePassword, downloadVaultExport, fetchNotificationPreferences, saveNotificationPreferences, settingsKeys, updateName,
 } from '../../api/settings.js';
 import { useAuth } from '../../auth/AuthProvider.js';
+import { SubscriptionStatusCard } from '../billing/SubscriptionStatusCard.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Input, Label } from '../../components/ui/input.js';
@@ -50,7 +51,10 @@ export function SettingsPage() {
       </div>
       <AccountProfile user={user} onSaved={saved} />
       <NotificationSettings onSaved={saved} />
-      <SubscriptionStatus user={user} />
+      {/* The plan from billing, with Upgrade Plan and Cancel Subscription (spec 02: Subscription Status). */}
+      <div data-slot="subscription-status">
+        <SubscriptionStatusCard />
+      </div>
       <DataAndPrivacy />
     </div>
   );
@@ -229,27 +233,6 @@ function NotificationSettings({ onSaved }: { onSaved: () => void }) {
  * here (status, next billing date, Upgrade Plan and Cancel Subscription). Until then this shows the
  * plan the account holds, read from the profile, and where to change it: never made-up values.
  */
-function SubscriptionStatus({ user }: { user: UserProfile }) {
-  const plan = PLANS.find((p) => p.tier === user.subscription_tier);
-  return (
-    <Card data-slot="subscription-status">
-      <CardHeader>
-        <CardTitle>Subscription Status</CardTitle>
-        <CardDescription>Your plan decides what your vault can keep.</CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-col items-start gap-3">
-        <p>
-          Current plan: <strong>{plan ? `Vault ${plan.name}` : 'Free'}</strong>
-          {plan ? ` (${plan.price}/${plan.period})` : ''}
-        </p>
-        <Link to="/pricing" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
-          {plan ? 'See or change plans' : 'See the plans'}
-        </Link>
-      </CardContent>
-    </Card>
-  );
-}
-
 function DataAndPrivacy() {
   const [starting, setStarting] = useState(false);
   const busy = useRef(false);

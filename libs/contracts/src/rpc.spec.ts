@@ -38,6 +38,10 @@ describe('rpc declarations', () => {
       'rpc.vault-media.delete-entry', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.health', 'rpc.vault-media.list-recordings', 'rpc.vault-media.op.rebuild-projections',
       'rpc.vault-media.playback-link', 'rpc.vault-media.portrait-media-titles', 'rpc.vault-media.report-hash', 'rpc.vault-media.retitle', 'rpc.vault-media.start-upload', 'rpc.vault-media.stats', 'rpc.vault-media.titles',
       'rpc.timeline.await-entry-gone', 'rpc.timeline.entry', 'rpc.timeline.health', 'rpc.timeline.list', 'rpc.timeline.op.rebuild-projections', 'rpc.timeline.stats',
+      // The Parent Circle: posts and stories (letters), the music library (vault-media).
+      'rpc.letters.community.delete', 'rpc.letters.community.like', 'rpc.letters.community.posts', 'rpc.letters.community.publish', 'rpc.letters.community.stories',
+      'rpc.letters.community.submit-story', 'rpc.vault-media.music.list', 'rpc.vault-media.music.playback-link', 'rpc.vault-media.op.music-library',
+      'rpc.vault-media.op.music-remove', 'rpc.vault-media.op.music-start-upload',
     ].sort());
     for (const declaration of all) expect(declaration.payload).toBeInstanceOf(z.ZodType);
   });

@@ -124,7 +124,10 @@ test.describe('Who I Am', () => {
     await expectToast(page, 'Media uploaded');
     await add.getByLabel('Media title').fill('The allotment');
     await add.getByLabel('Media file').setInputFiles({ name: 'allotment.png', mimeType: 'image/png', buffer: png(30, 20, [40, 160, 60]) });
+    // The first upload's toast may still be showing: wait for this upload's own answer before the reload.
+    const stored = page.waitForResponse((r) => /^\/api\/media\/uploads\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().method() === 'PUT');
     await add.getByRole('button', { name: 'Upload' }).click();
+    expect((await stored).status()).toBe(201);
     await expectToast(page, 'Media uploaded');
 
     await page.reload();

@@ -109,9 +109,13 @@ describe('Parent Circle community', () => {
     expect(gateway.calls.some((c) => c.method === 'POST')).toBe(false);
 
     fireEvent.change(within(form).getByLabelText('Share with the circle'), { target: { value: '  Forty days without a call.  ' } });
+    // A post being written is unsaved work for the shell, until it is posted.
+    expect(await screen.findByText('Unsaved changes')).toBeTruthy();
     fireEvent.click(within(form).getByRole('checkbox', { name: 'Sign with my name (Sam Carter)' }));
     fireEvent.click(within(form).getByRole('button', { name: 'Post' }));
     const post = await screen.findByRole('article', { name: 'Post by Sam Carter' });
+    // ...and not a moment after (not at the shell's next 5 s round).
+    await waitFor(() => expect(screen.queryByText('Unsaved changes')).toBeNull(), { timeout: 1500 });
     expect(within(post).getByText('Forty days without a call.')).toBeTruthy();
     expect(gateway.calls.find((c) => c.method === 'POST')!.body).toMatchObject({ content: '  Forty days without a call.  ', show_name: true });
 

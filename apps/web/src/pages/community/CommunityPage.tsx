@@ -16,6 +16,7 @@ import { LoadFailed } from '../../components/ui/load-failed.js';
 import { ConfirmDeleteDialog, ModalFrame } from '../../components/ui/modal.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
+import { useUnsavedChanges } from '../../shell/UnsavedChangesProvider.js';
 import { randomUuid } from '../../lib/uuid.js';
 
 export const COMMUNITY_TEXT = {
@@ -33,6 +34,14 @@ export const COMMUNITY_TEXT = {
   anonymousNote: `Posts and stories are signed “${ANONYMOUS_AUTHOR}” unless you choose to show your name. Your e-mail is never shown.`,
   storyLabel: 'Your story',
 } as const;
+
+/** Once a box is emptied by a save, the shell's "Unsaved changes" is checked again at once (not at its next 5 s round). */
+function useRecheckWhenEmptied(text: string) {
+  const { checkNow } = useUnsavedChanges();
+  useEffect(() => {
+    if (text === '') checkNow();
+  }, [text, checkNow]);
+}
 
 /** An error for a toast: the server's words for a refusal, a plain line otherwise. */
 const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : fallback);
@@ -181,6 +190,7 @@ function Discussion() {
   const [content, setContent] = useState('');
   const [showName, setShowName] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  useRecheckWhenEmptied(content);
   const posts = useQuery({ queryKey: communityKeys.posts, queryFn: ({ signal }) => fetchPosts(signal) });
   // The id is chosen once per draft, so a retry after a lost answer saves the post once.
   const [draftId, setDraftId] = useState(randomUuid);
@@ -256,6 +266,7 @@ function StoryDialog() {
   const [story, setStory] = useState('');
   const [showName, setShowName] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  useRecheckWhenEmptied(story);
   const [draftId, setDraftId] = useState(randomUuid);
   const send = useMutation({
     mutationFn: () => submitStory({ id: draftId, story, show_name: showName }),

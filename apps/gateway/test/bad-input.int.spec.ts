@@ -179,6 +179,7 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/access/consent': 'the viewer disclaimer, for anyone; it reads nothing from the request',
   'GET /api/access/keys': 'the caller’s own keys; the token is the only input',
   'GET /api/access/sessions': 'the caller’s own view sessions; the token is the only input',
+  'GET /api/metrics': 'the gateway’s metrics, for admins only; the token is the only input',
 };
 
 // ---- the generator -------------------------------------------------------------------------------

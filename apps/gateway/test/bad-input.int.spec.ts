@@ -184,6 +184,7 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/access/sessions': 'the caller’s own view sessions; the token is the only input',
   'GET /api/billing/subscription': 'the caller’s own subscription; the token is the only input',
   'GET /api/faq': 'the active FAQ entries, for anyone; it reads nothing from the request',
+  'GET /api/admin/faq': 'every FAQ entry, for admins; the token is the only input',
 };
 
 // ---- the generator -------------------------------------------------------------------------------

@@ -204,6 +204,7 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/community/posts': 'the Parent Circle discussion as the caller sees it; the token is the only input',
   'GET /api/community/stories': 'the stories kept for moderation, for admins; the token is the only input',
   'GET /api/metrics': 'the gateway’s metrics, for admins only; the token is the only input',
+  'GET /api/admin/faq': 'every FAQ entry, for admins; the token is the only input',
 };
 
 // ---- the generator -------------------------------------------------------------------------------

@@ -43,6 +43,12 @@ describe('subscription decider', () => {
         .toThrow(BillingMessages.changeWhileActive('Pro'));
     });
 
+    it('refuses a new checkout while a cancelled plan runs to its period end, saying so', () => {
+      const cancelled: SubscriptionEvent = { type: 'CancelRequested', data: { ownerId: owner, tier: 'pro', subscriptionId: 'sub_1', accessUntil: periodEnd, requestedAt: now } };
+      expect(() => subscriptionDecider.decide({ type: 'StartCheckout', ownerId: owner, tier: 'legacy', sessionId: 'cs_2', provider: 'local', now }, [started, activated(), cancelled].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState())))
+        .toThrow(BillingMessages.alreadyCancelling);
+    });
+
     it('lets a new checkout start after the plan ended', () => {
       spec.given([started, activated(), ended()]).when({ type: 'StartCheckout', ownerId: owner, tier: 'legacy', sessionId: 'cs_2', provider: 'local', now })
         .then([{ type: 'CheckoutStarted', data: { ownerId: owner, tier: 'legacy', sessionId: 'cs_2', provider: 'local', startedAt: now } }]);

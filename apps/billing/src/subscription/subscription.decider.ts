@@ -136,6 +136,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
     if (state.ownerId !== null && state.ownerId !== command.ownerId) throw new DomainError('NOT_FOUND');
     switch (command.type) {
       case 'StartCheckout': {
+        // A cancelled plan runs to its period end; a new one can be chosen once it has ended.
+        if (state.status === 'cancelling') throw new DomainError('CONFLICT', BillingMessages.alreadyCancelling);
         if (hasAccess(state)) {
           const name = planOf(state.tier as PaidTier).name;
           throw new DomainError('CONFLICT', state.tier === command.tier ? BillingMessages.alreadySubscribed(name) : BillingMessages.changeWhileActive(name));

@@ -138,6 +138,9 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'PUT /api/vault/reflection': () => ({ text: 'What I think about today.' }),
   'POST /api/if-im-not-there/contacts': () => ({ id: randomUUID(), name: 'Grace Hale', label: 'My Sibling', email: 'grace@example.com', phone: '+44 7700 900123' }),
   'PUT /api/if-im-not-there/contacts/{id}/access-key': () => ({ enabled: true }),
+  'PUT /api/if-im-not-there/inactivity': () => ({ period_days: 90 }),
+  // A well-formed link whose signature is wrong: the base the broken variants start from.
+  'POST /api/if-im-not-there/check-in': () => ({ w: randomUUID(), u: randomUUID(), exp: String(Math.floor(Date.now() / 1000) + 3600), sig: 'not-a-signature' }),
   'PUT /api/if-im-not-there/delivery-settings': () => ({
     delivery_timing: 'after_30_days', require_legal_verification: false, allow_preview: true, notify_trustee: true, trustee_name: 'Ruth', trustee_email: 'ruth@example.com', final_thoughts: 'Be kind.',
   }),
@@ -176,6 +179,7 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/health': 'public status of the stack; it reads nothing from the request',
   'GET /api/me': 'the caller’s own profile; the token is the only input',
   'GET /api/me/notifications': 'the caller’s own notification switches; the token is the only input',
+  'GET /api/if-im-not-there/inactivity': 'the caller’s own inactivity watch; the token is the only input',
   'POST /api/me/export/session': 'sets the caller’s own export cookie; the token is the only input',
   'GET /api/me/export': 'the caller’s own vault as a ZIP; the token (header or export cookie) is the only input',
   'GET /api/vault/stats': 'the caller’s own counts; the token is the only input',

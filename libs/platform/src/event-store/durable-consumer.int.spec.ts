@@ -283,10 +283,10 @@ describe('ensureServiceStream', () => {
     const seen: (TraceContext | undefined)[] = [];
     const caused = { ...event('Registered'), metadata: { correlationId: 'req-signup-1' } };
     const uncaused = event('Registered');
-    await publish('identity.t9.registered.v1', caused);
-    await publish('identity.t9.registered.v1', uncaused);
-    await publish('identity.t9.registered.v1', caused, `${caused.eventId}-again`);
-    const c = consumer(name, ['identity.t9.>'], { handle: async () => { seen.push(currentTrace()); } });
+    await publish('identity.t11.registered.v1', caused);
+    await publish('identity.t11.registered.v1', uncaused);
+    await publish('identity.t11.registered.v1', caused, `${caused.eventId}-again`);
+    const c = consumer(name, ['identity.t11.>'], { handle: async () => { seen.push(currentTrace()); } });
     await c.start();
     await waitFor(() => c.handledCount + c.duplicateCount === 3, 10_000, 'the three deliveries to be processed');
     expect(seen).toEqual([{ correlationId: 'req-signup-1', causationId: caused.eventId }, { correlationId: uncaused.eventId, causationId: uncaused.eventId }]);

@@ -48,8 +48,8 @@ import type { NotificationsEventType, PublishedAccessKeysEventType } from './acc
 import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
 import type { PublishedBillingEventType } from './billing.js';
 import {
-  checkoutSessionSchema, faqEntrySchema, localSessionPayloadSchema, localSessionSchema, saveFaqBodySchema, startCheckoutBodySchema, subscriptionViewSchema, webhookPayloadSchema,
-  changePlanBodySchema,
+  changePlanBodySchema, checkoutSessionSchema, faqEntrySchema, localSessionPayloadSchema, localSessionSchema, saveFaqBodySchema, startCheckoutBodySchema, subscriptionViewSchema,
+  webhookPayloadSchema,
   webhookReplySchema,
 } from './billing.schemas.js';
 import type { ServiceName } from './services.js';

@@ -33,7 +33,7 @@ export const planPriceLabel = (plan: Plan): string => `${plan.price}/${plan.peri
 export const BillingMessages = {
   unknownPlan: (value: string) => `There is no plan called “${value}”. Choose Essentials, Pro or Legacy.`,
   alreadySubscribed: (name: string) => `Your ${name} plan is already active.`,
-  changeWhileActive: (name: string) => `Your ${name} plan is active. Cancel it first, or wait until it ends, to choose another plan.`,
+  changeWhileActive: (name: string) => `Your ${name} plan is active. To move to another plan, switch it on the pricing page.`,
   /** Changing plan (rpc.billing.change-plan): only a live, uncancelled subscription moves to another paid plan. */
   noPlanToChange: 'You have no active subscription to change. Choose a plan to subscribe.',
   changeWhileCancelling: 'Your subscription is cancelled; it stays active until the end of the billing period. Choose a new plan once it has ended.',

@@ -172,6 +172,7 @@ describe('Checkout (/checkout)', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(BillingMessages.changeWhileActive('Pro'));
     expect(within(alert).getByRole('link', { name: 'See your subscription' }).getAttribute('href')).toBe('/settings');
+    expect(within(alert).getByRole('link', { name: 'Switch plan' }).getAttribute('href')).toBe('/pricing');
     expect(navigatedTo).toEqual([]);
   });
 

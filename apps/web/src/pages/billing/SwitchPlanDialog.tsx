@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { BillingMessages, PLAN_CHARGES, planOf, planPriceLabel, type PaidTier } from '@lv/contracts';
@@ -7,6 +8,11 @@ import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
 import { ModalFrame } from '../../components/ui/modal.js';
 
+/** identity takes the new tier from billing's event a moment after billing applied it: renew until the token carries it. */
+const TIER_RENEWALS = 8;
+const TIER_RENEWAL_GAP_MS = 1000;
+const pause = (ms: number) => new Promise((resolve) => window.setTimeout(resolve, ms));
+
 /**
  * Confirms a switch of plan for an owner whose plan is active. The provider prorates the change;
  * billing answers once the provider has confirmed it (the local provider at once, Stripe usually
@@ -15,6 +21,10 @@ import { ModalFrame } from '../../components/ui/modal.js';
 export function SwitchPlanDialog({ from, to, onClose }: { from: PaidTier; to: PaidTier | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const auth = useAuth();
+  const tokenTier = useRef(auth.user?.subscription_tier);
+  useEffect(() => {
+    tokenTier.current = auth.user?.subscription_tier;
+  });
   const change = useMutation({
     mutationFn: changePlan,
     onSuccess: async (view, plan) => {
@@ -27,7 +37,10 @@ export function SwitchPlanDialog({ from, to, onClose }: { from: PaidTier; to: Pa
       }
       toast.success(BillingMessages.planChanged(name));
       // The access token carries the tier: a new one opens the plan's features without signing in again.
-      await auth.refresh();
+      for (let renewal = 0; renewal < TIER_RENEWALS; renewal += 1) {
+        if (!(await auth.refresh()) || tokenTier.current === plan) break;
+        await pause(TIER_RENEWAL_GAP_MS);
+      }
       await queryClient.invalidateQueries();
     },
     onError: (error) => toast.error(BillingMessages.changePlanFailed, { description: errorMessage(error, 'Please try again.') }),

@@ -32,6 +32,12 @@ export class BillingController {
     return this.billing.cancel(caller, meta);
   }
 
+  @Writers('owner')
+  @RpcHandler(BillingRpc.changePlan)
+  changePlan(@RpcPayload() { plan }: PayloadOf<typeof BillingRpc.changePlan>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<SubscriptionView> {
+    return this.billing.changePlan(caller, plan, meta);
+  }
+
   /** Public on purpose: the provider's signature, checked by the service, is the authority. */
   @PublicRpc()
   @RpcHandler(BillingRpc.webhook)

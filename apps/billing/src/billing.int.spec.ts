@@ -189,6 +189,39 @@ describe('billing service over NATS', () => {
     expect(await codeOf(call(BillingRpc.cancel, {}, parent.accessToken))).toBe('CONFLICT');
   });
 
+  it('changes plan while active: the tier moves when the provider’s signed update arrives; the same plan, no plan, a replay and a cancelled plan change nothing', async () => {
+    const nobody = signUp();
+    await expect(call(BillingRpc.changePlan, { plan: 'legacy' }, nobody.accessToken)).rejects.toMatchObject({ code: 'CONFLICT', message: BillingMessages.noPlanToChange });
+    expect(await codeOf(call(BillingRpc.changePlan, { plan: 'gold' }, nobody.accessToken))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(call(BillingRpc.changePlan, { plan: 'legacy' }))).toBe('UNAUTHENTICATED');
+
+    const parent = signUp();
+    await buy(parent, 'pro');
+    await waitFor(() => tierOf(parent) === 'pro', 10_000, 'the tier pro');
+    await expect(call(BillingRpc.changePlan, { plan: 'pro' }, parent.accessToken)).rejects.toMatchObject({ code: 'CONFLICT', message: BillingMessages.alreadySubscribed('Pro') });
+
+    const sent = delivered.length;
+    const changed = (await call(BillingRpc.changePlan, { plan: 'legacy' }, parent.accessToken)) as { status: string; tier: string; current_period_end: string };
+    // The local provider's customer.subscription.updated, signed, went through the webhook route before the answer.
+    const update = delivered.slice(sent);
+    expect(update.map((d) => JSON.parse(d.body) as unknown)).toEqual([expect.objectContaining({ type: 'customer.subscription.updated', data: { object: expect.objectContaining({ metadata: { ownerId: parent.id, tier: 'legacy' } }) } })]);
+    expect(changed).toMatchObject({ status: 'active', tier: 'legacy' });
+    // Monthly to yearly: a new period of a year starts, as Stripe bills it.
+    expect(Date.parse(changed.current_period_end)).toBeGreaterThan(Date.now() + 360 * 24 * 3600 * 1000);
+    await waitFor(() => tierOf(parent) === 'legacy', 10_000, 'the tier legacy to be published');
+
+    // The provider's retry of the same update: a duplicate, nothing recorded.
+    const before = await eventCount();
+    expect(await webhook(update[0]!.body, update[0]!.signature)).toEqual({ received: true, outcome: 'duplicate' });
+    expect(await eventCount()).toBe(before);
+    expect(await subscription(parent)).toMatchObject({ tier: 'legacy' });
+
+    // Cancelling afterwards keeps the new plan until the period ends; no change of plan while it runs out.
+    expect(await call(BillingRpc.cancel, {}, parent.accessToken)).toMatchObject({ status: 'cancelling', tier: 'legacy' });
+    await expect(call(BillingRpc.changePlan, { plan: 'essentials' }, parent.accessToken)).rejects.toMatchObject({ code: 'CONFLICT', message: BillingMessages.changeWhileCancelling });
+    expect(await subscription(parent)).toMatchObject({ status: 'cancelling', tier: 'legacy' });
+  });
+
   it('handles events out of order: a deletion before the checkout completes keeps it ended; an older update never undoes a newer one', async () => {
     const parent = signUp();
     const ownerId = parent.id;

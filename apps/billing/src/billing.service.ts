@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import {
-  BillingMessages, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type PaidTier, type RequestMeta, type SaveFaqRequest, type SubscriptionView,
+  BillingMessages, isPaidTier, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type PaidTier, type RequestMeta, type SaveFaqRequest, type SubscriptionView,
   type WebhookReply,
 } from '@lv/contracts';
 import { accountOf, ownerOf, type Caller } from '@lv/platform/auth';
@@ -27,6 +27,7 @@ export interface BillingServiceDeps {
 }
 
 const systemMetadata = (requestId?: string): EventMetadata => ({ actor: { kind: 'system', id: 'billing' }, ...(requestId ? { correlationId: requestId } : {}) });
+const ownerMetadata = (ownerId: string, requestId?: string): EventMetadata => ({ actor: { kind: 'user', id: ownerId }, ...(requestId ? { correlationId: requestId } : {}) });
 
 /**
  * Billing's use cases: the owner's subscription (checkout, cancel, status), the provider's webhooks
@@ -65,7 +66,7 @@ export class BillingService {
     subscriptionDecider.decide(command('check'), await this.state(owner.userId));
     const back = (page: 'success' | 'cancel') => new URL(`/checkout/${page}?plan=${plan}`, this.deps.publicUrl).toString();
     const session = await this.deps.provider.createCheckout({ ownerId: owner.userId, email: owner.email, tier: plan, successUrl: back('success'), cancelUrl: back('cancel') });
-    await this.execute(owner.userId, command(session.sessionId), { actor: { kind: 'user', id: owner.userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) });
+    await this.execute(owner.userId, command(session.sessionId), ownerMetadata(owner.userId, meta?.requestId));
     return { session_id: session.sessionId, url: session.url };
   }
 
@@ -75,10 +76,27 @@ export class BillingService {
     const state = await this.state(owner.userId);
     const command: SubscriptionCommand = { type: 'RequestCancel', ownerId: owner.userId, now: new Date().toISOString() };
     const decided = subscriptionDecider.decide(command, state);
-    if (decided.length && state.subscriptionId) {
-      await this.deps.provider.cancelAtPeriodEnd(state.subscriptionId);
-      await this.execute(owner.userId, command, { actor: { kind: 'user', id: owner.userId }, ...(meta?.requestId ? { correlationId: meta.requestId } : {}) });
+    if (decided.length && state.subscriptionId && isPaidTier(state.tier)) {
+      await this.deps.provider.cancelAtPeriodEnd(state.subscriptionId, state.tier);
+      await this.execute(owner.userId, command, ownerMetadata(owner.userId, meta?.requestId));
     }
+    return this.subscription(caller);
+  }
+
+  /**
+   * Switch to another plan while one is active: the rules are asked, the provider moves the
+   * subscription (prorated), then the request is recorded. The tier itself moves only when the
+   * provider's verified `customer.subscription.updated` arrives, through the same dedupe and order
+   * as every webhook; with the local provider that has happened by the time this returns.
+   */
+  async changePlan(caller: Caller, plan: PaidTier, meta?: RequestMeta): Promise<SubscriptionView> {
+    const owner = ownerOf(caller);
+    const state = await this.state(owner.userId);
+    const command: SubscriptionCommand = { type: 'ChangePlan', ownerId: owner.userId, tier: plan, now: new Date().toISOString() };
+    subscriptionDecider.decide(command, state);
+    if (!state.subscriptionId || !isPaidTier(state.tier)) throw new DomainError('CONFLICT', BillingMessages.noPlanToChange); // the decider refused this already
+    await this.execute(owner.userId, command, ownerMetadata(owner.userId, meta?.requestId));
+    await this.deps.provider.changePlan(state.subscriptionId, { ownerId: owner.userId, from: state.tier, to: plan });
     return this.subscription(caller);
   }
 

@@ -72,6 +72,7 @@ describe('billing reader matrix', () => {
       anotherOwnerId,
       payloads: {
         'rpc.billing.start-checkout': { plan: 'essentials' },
+        'rpc.billing.change-plan': { plan: 'legacy' },
         'rpc.billing.local.session': { session_id: checkout.session_id },
         'rpc.billing.local.pay': { session_id: checkout.session_id },
         'rpc.billing.local.cancel': { session_id: checkout.session_id },
@@ -84,7 +85,7 @@ describe('billing reader matrix', () => {
 
     if (process.env.MATRIX_PRINT) console.log(result.table());
     const subjects = new Set(result.rows.map((row) => row.subject));
-    expect([...subjects]).toEqual(expect.arrayContaining(['rpc.billing.subscription', 'rpc.billing.start-checkout', 'rpc.billing.cancel', 'rpc.billing.webhook', 'rpc.billing.faq']));
+    expect([...subjects]).toEqual(expect.arrayContaining(['rpc.billing.subscription', 'rpc.billing.start-checkout', 'rpc.billing.cancel', 'rpc.billing.change-plan', 'rpc.billing.webhook', 'rpc.billing.faq']));
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     // The only denials beyond the declarations: a non-admin owner's FAQ administration.
     const denials = result.unexpectedDenials;

@@ -162,6 +162,7 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/view/token': () => ({ session: 'A'.repeat(43) }),
   'POST /api/view/close': () => ({ session: 'A'.repeat(43) }),
   'POST /api/billing/checkout': () => ({ plan: 'pro' }),
+  'POST /api/billing/change-plan': () => ({ plan: 'legacy' }),
   'POST /api/admin/faq': () => ({ question: 'Is there a family discount?', answer: 'Not yet.', is_active: true, display_order: 1 }),
   'PUT /api/admin/faq/{id}': () => ({ question: 'Is there a family discount?', answer: 'Not yet.', is_active: false, display_order: 1 }),
   'POST /api/community/posts': () => ({ id: randomUUID(), content: 'Day 40. I wrote her a letter instead.', show_name: false }),

@@ -52,6 +52,7 @@ describe('gateway: billing routes', () => {
       .handle(BillingRpc.faq, () => FAQ)
       .handle(BillingRpc.subscription, () => ({ status: 'none', tier: 'none', current_period_end: null, cancel_at_period_end: false, provider: 'local' }))
       .handle(BillingRpc.startCheckout, ({ payload }) => ({ session_id: SESSION, url: `http://127.0.0.1/checkout/local?session=${SESSION}&plan=${(payload as { plan: string }).plan}` }))
+      .handle(BillingRpc.changePlan, ({ payload }) => ({ status: 'active', tier: (payload as { plan: string }).plan, current_period_end: null, cancel_at_period_end: false, provider: 'local' }))
       .handle(BillingRpc.webhook, ({ payload }) => {
         if ((payload as { signature: string }).signature !== 't=1,v1=good') throw new DomainError('VALIDATION_FAILED', 'The webhook signature is not valid.');
         return { received: true, outcome: 'applied' };
@@ -78,6 +79,7 @@ describe('gateway: billing routes', () => {
       { method: 'GET', url: '/api/billing/subscription' },
       { method: 'POST', url: '/api/billing/checkout', payload: { plan: 'pro' } },
       { method: 'POST', url: '/api/billing/cancel' },
+      { method: 'POST', url: '/api/billing/change-plan', payload: { plan: 'legacy' } },
       { method: 'GET', url: `/api/billing/local/sessions/${SESSION}` },
       { method: 'POST', url: `/api/billing/local/sessions/${SESSION}/pay` },
       { method: 'POST', url: `/api/billing/local/sessions/${SESSION}/cancel` },
@@ -114,6 +116,20 @@ describe('gateway: billing routes', () => {
     expect(good.statusCode).toBe(201);
     expect(good.json()).toMatchObject({ session_id: SESSION });
     expect(forwarded(BillingRpc.startCheckout).map((r) => ({ payload: r.request.payload as unknown, token: r.request.auth.accessToken }))).toEqual([{ payload: { plan: 'pro' }, token }]);
+  });
+
+  it('checks the plan of a change at the edge, and forwards the owner’s token with a good one', async () => {
+    const token = tokenFor();
+    for (const payload of [{ plan: 'gold' }, {}, { plan: 'none' }]) {
+      const bad = await call({ method: 'POST', url: '/api/billing/change-plan', headers: { authorization: `Bearer ${token}` }, payload });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    }
+    expect(forwarded(BillingRpc.changePlan)).toEqual([]);
+    const good = await call({ method: 'POST', url: '/api/billing/change-plan', headers: { authorization: `Bearer ${token}` }, payload: { plan: 'legacy' } });
+    expect(good.statusCode).toBe(200);
+    expect(good.json()).toMatchObject({ status: 'active', tier: 'legacy' });
+    expect(forwarded(BillingRpc.changePlan).map((r) => ({ payload: r.request.payload as unknown, token: r.request.auth.accessToken }))).toEqual([{ payload: { plan: 'legacy' }, token }]);
   });
 
   describe('the provider’s webhook (public on purpose)', () => {

@@ -73,7 +73,20 @@ test.describe('checkout', () => {
     await page.goto('/timeline');
     await expect(page.getByRole('heading', { name: 'Your Timeline is a paid feature' })).toHaveCount(0);
     await page.goto('/pricing');
-    await expect(page.getByRole('list', { name: 'Plans' }).getByText('Your current plan')).toBeVisible();
+    const plans = page.getByRole('list', { name: 'Plans' });
+    await expect(plans.getByText('Your current plan')).toBeVisible();
+
+    // Switching to Legacy while Pro is active: confirmed in a dialog, applied when the provider's signed update arrives.
+    await plans.getByRole('button', { name: 'Switch to Legacy' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Switch to Legacy?' });
+    await expect(dialog).toContainText('from Pro (£20.00/month) to Legacy (£149/year)');
+    await dialog.getByRole('button', { name: 'Switch to Legacy' }).click();
+    await expect(page.getByText('You are now on the Legacy plan.')).toBeVisible({ timeout: 20_000 });
+    await expect(plans.getByRole('button', { name: 'Switch to Pro' })).toBeVisible();
+    await expect.poll(async () => page.evaluate(async () => {
+      const refresh = await fetch('/api/auth/refresh', { method: 'POST' });
+      return ((await refresh.json()) as { profile: { subscription_tier: string } }).profile.subscription_tier;
+    }), { timeout: 20_000 }).toBe('legacy');
   });
 
   test('cancelling on the provider’s page charges nothing and changes nothing', async ({ page }) => {

@@ -33,7 +33,13 @@ export const planPriceLabel = (plan: Plan): string => `${plan.price}/${plan.peri
 export const BillingMessages = {
   unknownPlan: (value: string) => `There is no plan called “${value}”. Choose Essentials, Pro or Legacy.`,
   alreadySubscribed: (name: string) => `Your ${name} plan is already active.`,
-  changeWhileActive: (name: string) => `Your ${name} plan is active. Cancel it first, or wait until it ends, to choose another plan.`,
+  changeWhileActive: (name: string) => `Your ${name} plan is active. To move to another plan, switch it on the pricing page.`,
+  /** Changing plan (rpc.billing.change-plan): only a live, uncancelled subscription moves to another paid plan. */
+  noPlanToChange: 'You have no active subscription to change. Choose a plan to subscribe.',
+  changeWhileCancelling: 'Your subscription is cancelled; it stays active until the end of the billing period. Choose a new plan once it has ended.',
+  changePlanFailed: 'Could not change your plan. Please try again.',
+  planChangeRequested: (name: string) => `Switching to ${name}. Your plan changes as soon as the payment provider confirms it.`,
+  planChanged: (name: string) => `You are now on the ${name} plan.`,
   nothingToCancel: 'You have no active subscription to cancel.',
   alreadyCancelling: 'Your subscription is already cancelled; it stays active until the end of the billing period.',
   checkoutFailed: 'Could not start the checkout. Please try again.',

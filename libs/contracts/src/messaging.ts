@@ -48,7 +48,8 @@ import type { NotificationsEventType, PublishedAccessKeysEventType } from './acc
 import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
 import type { PublishedBillingEventType } from './billing.js';
 import {
-  checkoutSessionSchema, faqEntrySchema, localSessionPayloadSchema, localSessionSchema, saveFaqBodySchema, startCheckoutBodySchema, subscriptionViewSchema, webhookPayloadSchema,
+  changePlanBodySchema, checkoutSessionSchema, faqEntrySchema, localSessionPayloadSchema, localSessionSchema, saveFaqBodySchema, startCheckoutBodySchema, subscriptionViewSchema,
+  webhookPayloadSchema,
   webhookReplySchema,
 } from './billing.schemas.js';
 import type { ServiceName } from './services.js';
@@ -410,6 +411,8 @@ export const BillingRpc = {
   // Admins (ai_admin): every entry, and adding or editing one.
   faqAll: rpc('rpc.billing.faq.all', { payload: emptyPayload, reply: z.array(faqEntrySchema) }),
   faqSave: rpc('rpc.billing.faq.save', { payload: saveFaqBodySchema, reply: faqEntrySchema }),
+  /** The owner's live subscription to another paid plan; the reply is the view as it stands (the tier moves on the provider's webhook). */
+  changePlan: rpc('rpc.billing.change-plan', { payload: changePlanBodySchema, reply: subscriptionViewSchema }),
   // Operator command (ops CLI).
   rebuildProjections: rebuildRpc('billing'),
 } as const;

@@ -20,10 +20,25 @@ export interface PaymentProvider {
   readonly name: 'stripe' | 'local';
   /** Creates a hosted checkout session; the browser is sent to `url`. */
   createCheckout(request: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
-  /** Asks the provider to end the subscription when the paid period ends (access stays until then). */
-  cancelAtPeriodEnd(subscriptionId: string): Promise<void>;
+  /**
+   * Asks the provider to end the subscription when the paid period ends (access stays until then).
+   * `tier` is the plan it is on now (after any change of plan), which the provider's event restates.
+   */
+  cancelAtPeriodEnd(subscriptionId: string, tier: PaidTier): Promise<void>;
+  /**
+   * Moves the subscription to another plan, prorated by the provider. Nothing changes here: the
+   * provider's `customer.subscription.updated` (the new tier in its metadata) is what moves the tier.
+   */
+  changePlan(subscriptionId: string, change: PlanChange): Promise<void>;
   /** The event inside a webhook body whose signature is valid and recent; throws otherwise. */
   verifyWebhook(body: string, signature: string): unknown;
+}
+
+/** A change of plan asked of the provider: whose subscription, from which plan, to which. */
+export interface PlanChange {
+  ownerId: string;
+  from: PaidTier;
+  to: PaidTier;
 }
 
 /** Stripe's default tolerance: a signed body older than this is refused (a replay from long ago). */
@@ -65,6 +80,36 @@ export class StripeProvider implements PaymentProvider {
     await this.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
   }
 
+  async changePlan(subscriptionId: string, change: PlanChange): Promise<void> {
+    const subscription = await this.stripe.subscriptions.retrieve(subscriptionId);
+    const item = subscription.items.data[0];
+    if (!item) throw new Error(`Stripe subscription ${subscriptionId} has no item to change`);
+    const price = await this.priceOf(change.to);
+    // The metadata moves with the plan: the subscription.updated event that follows names the new tier.
+    await this.stripe.subscriptions.update(subscriptionId, {
+      items: [{ id: item.id, price }],
+      proration_behavior: 'create_prorations',
+      metadata: { ownerId: change.ownerId, tier: change.to },
+    });
+  }
+
+  /**
+   * A subscription item can only be moved to a Price object (checkout prices inline), so each plan's
+   * charge has one, found by a lookup key naming the charge: a changed price gets a new key, and the
+   * idempotency key keeps two simultaneous first changes from creating two.
+   */
+  private async priceOf(tier: PaidTier): Promise<string> {
+    const charge = PLAN_CHARGES[tier];
+    const lookupKey = `legacy-vault-${tier}-${charge.amount}-${charge.currency}-${charge.interval}`;
+    const found = await this.stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 });
+    if (found.data[0]) return found.data[0].id;
+    const created = await this.stripe.prices.create(
+      { currency: charge.currency, unit_amount: charge.amount, recurring: { interval: charge.interval }, product_data: { name: productName(tier) }, lookup_key: lookupKey },
+      { idempotencyKey: `price-${lookupKey}` },
+    );
+    return created.id;
+  }
+
   verifyWebhook(body: string, signature: string): unknown {
     return Stripe.webhooks.constructEvent(body, signature, this.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
   }
@@ -94,6 +139,8 @@ export type WebhookDelivery = (body: string, signature: string) => Promise<void>
 
 const MONTH_MS = 30 * 24 * 3600 * 1000;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
+/** The end of a period of the plan's interval starting at `now` (epoch ms), in epoch seconds. */
+const periodEndFrom = (now: number, tier: PaidTier) => Math.floor((now + (PLAN_CHARGES[tier].interval === 'year' ? YEAR_MS : MONTH_MS)) / 1000);
 
 /**
  * The local development provider: its hosted checkout is a page of the app (/checkout/local), and on
@@ -130,7 +177,7 @@ export class LocalProvider implements PaymentProvider {
     const customer = `cus_local_${session.owner_id.replace(/-/g, '').slice(0, 16)}`;
     const metadata = { ownerId: session.owner_id, tier: session.tier };
     const now = this.now();
-    const periodEnd = Math.floor((now + (PLAN_CHARGES[session.tier].interval === 'year' ? YEAR_MS : MONTH_MS)) / 1000);
+    const periodEnd = periodEndFrom(now, session.tier);
     const created = Math.floor(now / 1000);
     await this.send(`evt_local_${key}_completed`, 'checkout.session.completed', created, {
       id: session.id, object: 'checkout.session', mode: 'subscription', payment_status: 'paid', client_reference_id: session.owner_id, customer, subscription: subscriptionId, metadata,
@@ -139,12 +186,30 @@ export class LocalProvider implements PaymentProvider {
     await this.options.sessions.close(session.id, 'paid', subscriptionId);
   }
 
-  async cancelAtPeriodEnd(subscriptionId: string): Promise<void> {
+  async cancelAtPeriodEnd(subscriptionId: string, tier: PaidTier): Promise<void> {
+    const session = await this.subscriptionSession(subscriptionId);
+    // The period is not kept here; the event states the cancellation, billing keeps the period it knows.
+    const metadata = { ownerId: session.owner_id, tier };
+    await this.send(`evt_local_${subscriptionId.slice('sub_local_'.length)}_cancel`, 'customer.subscription.updated', Math.floor(this.now() / 1000), this.subscriptionObject(subscriptionId, null, metadata, null, true));
+  }
+
+  /**
+   * As Stripe does: the new plan in the subscription's metadata, and a new period from now when the
+   * billing interval changes (month to year); within the same interval the period stays as it is.
+   */
+  async changePlan(subscriptionId: string, change: PlanChange): Promise<void> {
+    const session = await this.subscriptionSession(subscriptionId);
+    const now = this.now();
+    const periodEnd = PLAN_CHARGES[change.from].interval === PLAN_CHARGES[change.to].interval ? null : periodEndFrom(now, change.to);
+    // Each change is its own provider event (a switch back and forth is two changes, not a replay).
+    const eventId = `evt_local_${subscriptionId.slice('sub_local_'.length)}_plan_${randomBytes(8).toString('hex')}`;
+    await this.send(eventId, 'customer.subscription.updated', Math.floor(now / 1000), this.subscriptionObject(subscriptionId, null, { ownerId: session.owner_id, tier: change.to }, periodEnd, false));
+  }
+
+  private async subscriptionSession(subscriptionId: string): Promise<LocalSessionRow> {
     const session = await this.options.sessions.findBySubscription(subscriptionId);
     if (!session) throw new Error(`the local provider has no subscription ${subscriptionId}`);
-    // The period is not kept here; the event states the cancellation, billing keeps the period it knows.
-    const metadata = { ownerId: session.owner_id, tier: session.tier };
-    await this.send(`evt_local_${subscriptionId.slice('sub_local_'.length)}_cancel`, 'customer.subscription.updated', Math.floor(this.now() / 1000), this.subscriptionObject(subscriptionId, null, metadata, null, true));
+    return session;
   }
 
   verifyWebhook(body: string, signature: string): unknown {

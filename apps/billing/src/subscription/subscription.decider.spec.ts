@@ -137,6 +137,43 @@ describe('subscription decider', () => {
     });
   });
 
+  describe('changing plan', () => {
+    const change = (tier: 'essentials' | 'pro' | 'legacy') => ({ type: 'ChangePlan', ownerId: owner, tier, now }) as const;
+    const requested: SubscriptionEvent = { type: 'PlanChangeRequested', data: { ownerId: owner, fromTier: 'pro', toTier: 'legacy', subscriptionId: 'sub_1', requestedAt: now } };
+    const fold = (events: SubscriptionEvent[]) => events.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+    const refusal = (events: SubscriptionEvent[], tier: 'essentials' | 'pro' | 'legacy') => () => subscriptionDecider.decide(change(tier), fold(events));
+
+    it('records the request for another paid plan, and leaves the tier until the provider confirms it', () => {
+      spec.given([started, activated(), renewed()]).when(change('legacy')).then([requested]);
+      expect(fold([started, activated(), renewed(), requested])).toMatchObject({ status: 'active', tier: 'pro', periodEnd });
+    });
+
+    it('moves the tier on the provider’s subscription.updated naming the new plan, once', () => {
+      const given = [started, activated(), renewed(), requested];
+      const updated = state({ eventId: 'evt_plan', created: t + 10, tier: 'legacy', periodEnd: null });
+      spec.given(given).when(apply(updated)).then([renewed({ providerEventId: 'evt_plan', providerCreated: t + 10, tier: 'legacy', periodEnd: null })]);
+      const after = [...given, renewed({ providerEventId: 'evt_plan', providerCreated: t + 10, tier: 'legacy', periodEnd: null })];
+      expect(fold(after)).toMatchObject({ status: 'active', tier: 'legacy', periodEnd });
+      spec.given(after).when(apply(updated)).then([]);
+      // An older state (the plan before the change) arriving late does not switch it back.
+      spec.given(after).when(apply(state({ eventId: 'evt_old', created: t + 5, tier: 'pro' }))).then([]);
+    });
+
+    it('refuses the same plan, no subscription, and a cancelled one, saying why', () => {
+      expect(refusal([started, activated()], 'pro')).toThrow(BillingMessages.alreadySubscribed('Pro'));
+      expect(refusal([], 'legacy')).toThrow(BillingMessages.noPlanToChange);
+      expect(refusal([started], 'legacy')).toThrow(BillingMessages.noPlanToChange);
+      expect(refusal([started, activated(), ended()], 'legacy')).toThrow(BillingMessages.noPlanToChange);
+      const cancelled: SubscriptionEvent = { type: 'CancelRequested', data: { ownerId: owner, tier: 'pro', subscriptionId: 'sub_1', accessUntil: periodEnd, requestedAt: now } };
+      expect(refusal([started, activated(), cancelled], 'legacy')).toThrow(BillingMessages.changeWhileCancelling);
+      spec.given([started, activated(), cancelled]).when(change('legacy')).thenThrows('CONFLICT');
+    });
+
+    it('never writes into another owner’s stream', () => {
+      spec.given([started, activated()]).when({ type: 'ChangePlan', ownerId: stranger, tier: 'legacy', now }).thenThrows('NOT_FOUND');
+    });
+  });
+
   it('ends on a status after which the provider will not charge again, and ignores one not yet paid', () => {
     spec.given([started, activated()]).when(apply(state({ eventId: 'evt_unpaid', created: t + 9, status: 'unpaid' })))
       .then([ended({ providerEventId: 'evt_unpaid', providerCreated: t + 9, endedAt: iso(t + 9) })]);

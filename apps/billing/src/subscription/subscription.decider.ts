@@ -24,6 +24,8 @@ export type SubscriptionEvent =
   | { type: 'CheckoutStarted'; data: { ownerId: string; tier: PaidTier; sessionId: string; provider: 'stripe' | 'local'; startedAt: string } }
   | { type: 'SubscriptionActivated'; data: FromProvider & { ownerId: string; tier: PaidTier; subscriptionId: string; customerId: string | null; periodEnd: string | null; activatedAt: string } }
   | { type: 'SubscriptionRenewed'; data: FromProvider & { ownerId: string; tier: PaidTier; subscriptionId: string; periodEnd: string | null } }
+  /** The owner asked the provider to move the subscription to another plan; the tier moves when the provider's event says so. */
+  | { type: 'PlanChangeRequested'; data: { ownerId: string; fromTier: PaidTier; toTier: PaidTier; subscriptionId: string; requestedAt: string } }
   | { type: 'CancelRequested'; data: Partial<FromProvider> & { ownerId: string; tier: SubscriptionTier; subscriptionId: string; accessUntil: string | null; requestedAt: string } }
   | { type: 'SubscriptionEnded'; data: FromProvider & { ownerId: string; tier: SubscriptionTier; subscriptionId: string; endedAt: string } };
 
@@ -48,7 +50,9 @@ export type SubscriptionCommand =
   | { type: 'StartCheckout'; ownerId: string; tier: PaidTier; sessionId: string; provider: 'stripe' | 'local'; now: string }
   | { type: 'ApplyProviderFact'; ownerId: string; fact: ProviderFact }
   /** The provider accepted "cancel at period end" for the current subscription. */
-  | { type: 'RequestCancel'; ownerId: string; now: string };
+  | { type: 'RequestCancel'; ownerId: string; now: string }
+  /** Another paid plan for the live subscription (the provider prorates it). */
+  | { type: 'ChangePlan'; ownerId: string; tier: PaidTier; now: string };
 
 export const SUBSCRIPTION_STREAM_TYPE = 'subscription';
 export const subscriptionStreamId = (ownerId: string) => `subscription-${ownerId}`;
@@ -149,6 +153,14 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         if (state.cancelAtPeriodEnd) return [];
         return [{ type: 'CancelRequested', data: { ownerId: command.ownerId, tier: state.tier, subscriptionId: state.subscriptionId, accessUntil: state.periodEnd, requestedAt: command.now } }];
       }
+      case 'ChangePlan': {
+        // A cancelled plan is not revived by choosing another: the owner chose to stop paying, and
+        // only an explicit new checkout (once it has ended) starts charging again.
+        if (state.status === 'cancelling') throw new DomainError('CONFLICT', BillingMessages.changeWhileCancelling);
+        if (state.status !== 'active' || !state.subscriptionId || state.tier === 'none') throw new DomainError('CONFLICT', BillingMessages.noPlanToChange);
+        if (state.tier === command.tier) throw new DomainError('CONFLICT', BillingMessages.alreadySubscribed(planOf(state.tier).name));
+        return [{ type: 'PlanChangeRequested', data: { ownerId: command.ownerId, fromTier: state.tier, toTier: command.tier, subscriptionId: state.subscriptionId, requestedAt: command.now } }];
+      }
       case 'ApplyProviderFact':
         return applyFact(state, command.ownerId, command.fact);
     }
@@ -167,6 +179,9 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
           ...base, status: 'active', tier: event.data.tier, subscriptionId: event.data.subscriptionId, customerId: event.data.customerId, periodEnd: event.data.periodEnd,
           cancelAtPeriodEnd: false, pendingSessionId: null, lastProviderCreated: event.data.providerCreated,
         };
+      case 'PlanChangeRequested':
+        // Nothing moves until the provider confirms: its subscription.updated carries the new tier.
+        return base;
       case 'SubscriptionRenewed':
         return { ...base, tier: event.data.tier, periodEnd: event.data.periodEnd ?? state.periodEnd, lastProviderCreated: Math.max(state.lastProviderCreated, created) };
       case 'CancelRequested':

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
-  BillingRpc, saveFaqBodySchema, startCheckoutBodySchema, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type SubscriptionView,
+  BillingRpc, changePlanBodySchema, saveFaqBodySchema, startCheckoutBodySchema, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type SubscriptionView,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { CheckoutSessionDto, ErrorBodyDto, FaqEntryDto, LocalCheckoutSessionDto, SaveFaqDto, StartCheckoutDto, SubscriptionViewDto } from '../http/api-models.js';
+import { ChangePlanDto, CheckoutSessionDto, ErrorBodyDto, FaqEntryDto, LocalCheckoutSessionDto, SaveFaqDto, StartCheckoutDto, SubscriptionViewDto } from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
 import { CallCtx } from '../http/request-context.js';
@@ -56,6 +56,16 @@ export class BillingController {
   @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: no active subscription to cancel.' })
   cancel(@CallCtx() call: CallContext): Promise<SubscriptionView> {
     return this.rpc.call(BillingRpc.cancel, {}, call);
+  }
+
+  @Post('change-plan')
+  @HttpCode(200)
+  @ApiBody({ type: ChangePlanDto })
+  @ApiOkResponse({ type: SubscriptionViewDto, description: 'The provider moved the live subscription to the plan (prorated); the tier follows its confirmation.' })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a plan other than essentials, pro or legacy.' })
+  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: no active subscription, already on that plan, or a cancellation is pending.' })
+  changePlan(@Body() body: unknown, @CallCtx() call: CallContext): Promise<SubscriptionView> {
+    return this.rpc.call(BillingRpc.changePlan, parseBody(changePlanBodySchema, body), call);
   }
 
   @Get('local/sessions/:id')

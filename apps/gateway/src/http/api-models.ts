@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import {
-  checkoutSessionSchema, faqEntrySchema, localSessionSchema, saveFaqBodySchema, startCheckoutBodySchema, subscriptionViewSchema,
+  changePlanBodySchema, checkoutSessionSchema, faqEntrySchema, localSessionSchema, saveFaqBodySchema, startCheckoutBodySchema, subscriptionViewSchema,
   accessKeySummarySchema, accessRequestPageSchema, accessRequestSchema, approveAccessRequestBodySchema, createAccessKeyBodySchema, issuedAccessKeySchema,
   openedViewSessionSchema, redeemKeyBodySchema, submitAccessRequestBodySchema, submitAccessRequestReplySchema, viewerConsentSchema, viewerEntrySchema,
   viewerTokenGrantSchema, viewSessionBodySchema, viewSessionSummarySchema,
@@ -99,6 +99,7 @@ export class CommunityStoryDto {}
 /** One of the name classes above. */
 export class SubscriptionViewDto {}
 export class StartCheckoutDto {}
+export class ChangePlanDto {}
 export class CheckoutSessionDto {}
 export class LocalCheckoutSessionDto {}
 export class FaqEntryDto {}
@@ -184,6 +185,7 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [ViewerEntryDto, { schema: viewerEntrySchema, io: 'output' }],
   [SubscriptionViewDto, { schema: subscriptionViewSchema, io: 'output' }],
   [StartCheckoutDto, { schema: startCheckoutBodySchema, io: 'input' }],
+  [ChangePlanDto, { schema: changePlanBodySchema, io: 'input' }],
   [CheckoutSessionDto, { schema: checkoutSessionSchema, io: 'output' }],
   [LocalCheckoutSessionDto, { schema: localSessionSchema, io: 'output' }],
   [FaqEntryDto, { schema: faqEntrySchema, io: 'output' }],

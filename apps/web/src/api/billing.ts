@@ -23,6 +23,11 @@ export function cancelSubscription(): Promise<SubscriptionView> {
   return api.request<SubscriptionView>('/api/billing/cancel', { method: 'POST' });
 }
 
+/** Switches the active plan to another one (prorated by the provider); the reply is the subscription as billing has it now. */
+export function changePlan(plan: PaidTier): Promise<SubscriptionView> {
+  return api.request<SubscriptionView>('/api/billing/change-plan', { method: 'POST', body: { plan } });
+}
+
 export function fetchLocalSession(id: string, signal?: AbortSignal): Promise<LocalCheckoutSession> {
   return api.get<LocalCheckoutSession>(`/api/billing/local/sessions/${encodeURIComponent(id)}`, { signal });
 }

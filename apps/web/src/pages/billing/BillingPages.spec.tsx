@@ -37,6 +37,10 @@ function fakeGateway() {
     if (url.pathname === '/api/admin/faq' && method === 'POST') return json(201, { id: '7a3f0d1e-5b2c-4e8f-9a61-0c1d2e3f4a10', ...(body as object) });
     if (url.pathname === '/api/billing/subscription') return json(200, subscription);
     if (url.pathname === '/api/billing/checkout') return json(checkoutAnswer.status, checkoutAnswer.body);
+    if (url.pathname === '/api/billing/change-plan') {
+      subscription = { ...subscription, tier: (body as { plan: SubscriptionView['tier'] }).plan };
+      return json(200, subscription);
+    }
     if (url.pathname === '/api/billing/cancel') {
       subscription = { ...subscription, status: 'cancelling', cancel_at_period_end: true };
       return json(200, subscription);
@@ -95,6 +99,30 @@ describe('Pricing (/pricing)', () => {
     expect(plans.queryByRole('link', { name: 'Choose Pro' })).toBeNull();
   });
 
+  it('offers an owner whose plan is active a switch to each other plan, confirmed in a dialog, then changes it', async () => {
+    gateway.setSubscription(ACTIVE_PRO);
+    renderApp('/pricing', { ...sam, subscription_tier: 'pro' });
+    const plans = within(await screen.findByRole('list', { name: 'Plans' }));
+    await plans.findByRole('button', { name: 'Switch to Legacy' });
+    expect(plans.getByRole('button', { name: 'Switch to Essentials' })).toBeTruthy();
+    expect(plans.getByText('Your current plan')).toBeTruthy();
+    expect(plans.queryByRole('link', { name: /^Choose/ })).toBeNull();
+
+    // Keeping the plan asks nothing of billing.
+    fireEvent.click(plans.getByRole('button', { name: 'Switch to Essentials' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Switch to Essentials?' })).getByRole('button', { name: 'Keep Pro' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(plans.getByRole('button', { name: 'Switch to Legacy' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Switch to Legacy?' }));
+    expect(dialog.getByText(/from Pro \(£20\.00\/month\) to Legacy \(£149\/year\).*a new billing period starts today/)).toBeTruthy();
+    fireEvent.click(dialog.getByRole('button', { name: 'Switch to Legacy' }));
+    await screen.findByText(BillingMessages.planChanged('Legacy'));
+    expect(gateway.calls.filter((c) => c.path === '/api/billing/change-plan').map((c) => c.body)).toEqual([{ plan: 'legacy' }]);
+    await plans.findByRole('button', { name: 'Switch to Pro' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('lets an admin add an FAQ entry, refusing an empty question before any request', async () => {
     renderApp('/pricing', { ...sam, ai_admin: true });
     await screen.findByRole('heading', { name: 'Manage FAQ' });
@@ -144,6 +172,7 @@ describe('Checkout (/checkout)', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(BillingMessages.changeWhileActive('Pro'));
     expect(within(alert).getByRole('link', { name: 'See your subscription' }).getAttribute('href')).toBe('/settings');
+    expect(within(alert).getByRole('link', { name: 'Switch plan' }).getAttribute('href')).toBe('/pricing');
     expect(navigatedTo).toEqual([]);
   });
 

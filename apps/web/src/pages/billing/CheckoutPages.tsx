@@ -82,6 +82,10 @@ export function CheckoutPage() {
           {alreadyActive ? (
             <>
               {' '}
+              <Link to="/pricing" className="underline">
+                Switch plan
+              </Link>{' '}
+              ·{' '}
               <Link to="/settings" className="underline">
                 See your subscription
               </Link>

@@ -1,11 +1,14 @@
 import { Link } from 'react-router-dom';
 import { Check } from 'lucide-react';
-import { PLANS, type SubscriptionTier } from '@lv/contracts';
-import { buttonClasses } from '../../components/ui/button.js';
+import { PLANS, type PaidTier, type SubscriptionTier } from '@lv/contracts';
+import { Button, buttonClasses } from '../../components/ui/button.js';
 import { cn } from '../../lib/cn.js';
 
-/** The three plans (spec 02, section 9), each with its price, what it includes and the way to its checkout. */
-export function PlanCards({ currentTier }: { currentTier: SubscriptionTier | null }) {
+/**
+ * The three plans (spec 02, section 9), each with its price, what it includes and the way to its
+ * checkout; with `onSwitch` (an owner whose plan is active), the other plans offer a switch instead.
+ */
+export function PlanCards({ currentTier, onSwitch }: { currentTier: SubscriptionTier | null; onSwitch?: (tier: PaidTier) => void }) {
   return (
     <ul aria-label="Plans" className="grid gap-4 md:grid-cols-3">
       {PLANS.map((plan) => {
@@ -32,6 +35,10 @@ export function PlanCards({ currentTier }: { currentTier: SubscriptionTier | nul
             </ul>
             {current ? (
               <p className="rounded-lg bg-muted px-3 py-2 text-center text-sm font-medium">Your current plan</p>
+            ) : onSwitch ? (
+              <Button variant={featured ? 'primary' : 'outline'} onClick={() => onSwitch(plan.tier)}>
+                Switch to {plan.name}
+              </Button>
             ) : (
               <Link to={`/checkout?plan=${plan.tier}`} className={buttonClasses({ variant: featured ? 'primary' : 'outline' })}>
                 Choose {plan.name}

@@ -1,11 +1,14 @@
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { billingKeys, fetchFaq } from '../../api/billing.js';
+import type { PaidTier } from '@lv/contracts';
+import { billingKeys, fetchFaq, fetchSubscription } from '../../api/billing.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { FaqEditor } from './FaqEditor.js';
 import { PlanCards } from './PlanCards.js';
+import { SwitchPlanDialog } from './SwitchPlanDialog.js';
 
 /** The pricing page's FAQ (spec 02: faq entries, active only, by display order). */
 export function FaqSection() {
@@ -44,6 +47,10 @@ export function PricingPage({ variant = 'pricing' }: { variant?: 'pricing' | 'su
   const title = variant === 'pricing' ? 'Choose Your Plan' : 'Subscription Plans';
   usePageTitle(variant === 'pricing' ? 'Pricing' : 'Subscription Plans');
   const { user } = useAuth();
+  const [switchTo, setSwitchTo] = useState<PaidTier | null>(null);
+  // billing knows whether the plan is active (the token's tier may be minutes old, or cancelled).
+  const subscription = useQuery({ queryKey: billingKeys.subscription, queryFn: ({ signal }) => fetchSubscription(signal), enabled: Boolean(user) });
+  const activeTier = subscription.data?.status === 'active' && subscription.data.tier !== 'none' ? subscription.data.tier : null;
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
       <header className="mx-auto max-w-2xl text-center">
@@ -51,8 +58,9 @@ export function PricingPage({ variant = 'pricing' }: { variant?: 'pricing' | 'su
         <p className="mt-3 text-muted-foreground">Keep your vault alive for the people you love. Every plan keeps what you save private to you and the family you let in.</p>
       </header>
       <div className="mt-10">
-        <PlanCards currentTier={user ? user.subscription_tier : null} />
+        <PlanCards currentTier={activeTier ?? (user ? user.subscription_tier : null)} onSwitch={activeTier ? setSwitchTo : undefined} />
       </div>
+      {activeTier ? <SwitchPlanDialog from={activeTier} to={switchTo} onClose={() => setSwitchTo(null)} /> : null}
       {variant === 'pricing' ? <FaqSection /> : null}
       {variant === 'pricing' && user?.ai_admin ? <FaqEditor /> : null}
     </div>

@@ -278,9 +278,10 @@ describe('Letters Unsent', () => {
   it('walks the wizard: emotion, then purpose after 0.5 s each, "Crafting your letter..." for 2 s, the letter, Start Over, Save Letter', async () => {
     renderLetters();
     await screen.findByRole('listitem', { name: 'To Ellie' });
-    jest.useFakeTimers();
     fireEvent.click(screen.getByRole('button', { name: 'Write with AI Assistant' }));
-    const wizard = screen.getByRole('dialog', { name: 'Write with AI Assistant' });
+    // The wizard's code loads when it is first opened; its steps' timing is then under the fake clock.
+    const wizard = await screen.findByRole('dialog', { name: 'Write with AI Assistant' });
+    jest.useFakeTimers();
     const step = () => within(wizard).getByRole('list', { name: 'Steps' }).querySelector('[aria-current="step"]')!.textContent;
     expect(step()).toContain('Emotion');
     for (const label of ['Love', 'Sad', 'Frustrated', 'Grateful', 'Unsure']) expect(within(wizard).getByRole('button', { name: new RegExp(`^${label}`) })).toBeTruthy();

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Eye, Feather, Pencil, PenLine, Sparkles, Trash2 } from 'lucide-react';
 import type { LetterSummary } from '@lv/contracts';
 import { useAuth } from '../../auth/AuthProvider.js';
@@ -11,8 +11,10 @@ import { isUnauthenticated, LETTER_TEXT } from './letter-messages.js';
 import { DeleteLetterDialog, LetterEditorDialog, LetterViewerDialog } from './LetterDialogs.js';
 import { NewLetterForm } from './NewLetterForm.js';
 import { useLetterList } from './use-letters.js';
+
+// The AI Assistant's wizard (its templates are most of its weight) loads when first opened, not with the page.
+const LetterWizardDialog = lazy(() => import('./wizard/LetterWizardDialog.js').then((m) => ({ default: m.LetterWizardDialog })));
 import { MilestoneBadge } from './SealLetterSection.js';
-import { LetterWizardDialog } from './wizard/LetterWizardDialog.js';
 
 function LetterCard({ letter, onView, onEdit, onDelete }: { letter: LetterSummary; onView: () => void; onEdit: () => void; onDelete: () => void }) {
   const headingId = useId();
@@ -54,7 +56,13 @@ export function LettersPage() {
   const { user } = useAuth();
   const list = useLetterList(user !== null);
   const [formOpen, setFormOpen] = useState(false);
-  const [wizardOpen, setWizardOpen] = useState(false);
+  const [wizardOpen, setWizardOpenState] = useState(false);
+  // Once opened, the wizard stays mounted so it can close with its animation and open again at once.
+  const [wizardOpened, setWizardOpened] = useState(false);
+  const setWizardOpen = (open: boolean) => {
+    if (open) setWizardOpened(true);
+    setWizardOpenState(open);
+  };
   const [viewing, setViewing] = useState<LetterSummary | null>(null);
   const [editing, setEditing] = useState<LetterSummary | null>(null);
   const [deleting, setDeleting] = useState<LetterSummary | null>(null);
@@ -154,7 +162,11 @@ export function LettersPage() {
       />
       <LetterEditorDialog summary={editing} onClose={() => setEditing(null)} />
       <DeleteLetterDialog summary={deleting} onClose={() => setDeleting(null)} />
-      <LetterWizardDialog open={wizardOpen} onClose={() => setWizardOpen(false)} />
+      {wizardOpened ? (
+        <Suspense fallback={null}>
+          <LetterWizardDialog open={wizardOpen} onClose={() => setWizardOpen(false)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

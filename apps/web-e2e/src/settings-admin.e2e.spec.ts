@@ -47,8 +47,9 @@ test.describe('settings', () => {
     await expect(page.getByRole('form', { name: 'Account Profile' }).getByLabel('Full Name')).toHaveValue('John Smith');
     // The plan shown is the account's own, with the way to the plans.
     const subscription = page.locator('[data-slot="subscription-status"]');
-    await expect(subscription).toContainText('Free');
-    await expect(subscription.getByRole('link', { name: 'See the plans' })).toHaveAttribute('href', '/pricing');
+    await expect(subscription).toContainText('No plan');
+    await expect(subscription).toContainText('Not subscribed');
+    await expect(subscription.getByRole('link', { name: 'Upgrade Plan' })).toHaveAttribute('href', '/pricing');
     await page.getByRole('link', { name: 'View Privacy Policy' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
   });

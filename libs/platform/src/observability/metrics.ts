@@ -93,7 +93,7 @@ export interface GaugeSource<L extends string> {
 }
 
 /** A source that does not answer in this time is left out of the scrape rather than holding it. */
-export const SCRAPE_SOURCE_TIMEOUT_MS = 1000;
+export const SCRAPE_SOURCE_TIMEOUT_MS = 5000;
 
 function readWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

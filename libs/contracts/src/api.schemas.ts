@@ -15,7 +15,7 @@ export const errorBodySchema = z.object({
   /** Set on INTERNAL errors so support can find the log line; never a stack. */
   errorId: z.string().optional().meta({ description: 'Set on INTERNAL errors; quote it to support.' }),
   /** Seconds until a RATE_LIMITED caller may retry. */
-  retryAfter: z.number().optional().meta({ description: 'Seconds until a RATE_LIMITED caller may retry (also the Retry-After header).' }),
+  retryAfter: z.number().optional().meta({ description: 'Seconds until a RATE_LIMITED or SERVICE_UNAVAILABLE caller may retry (also the Retry-After header).' }),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

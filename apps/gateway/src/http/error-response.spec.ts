@@ -26,6 +26,12 @@ describe('toErrorResponse', () => {
     expect(response.body.retryAfter).toBe(43);
   });
 
+  it('passes on the retryAfter a busy service gave with SERVICE_UNAVAILABLE, and adds none when it gave none', () => {
+    const busy = toErrorResponse({ code: 'SERVICE_UNAVAILABLE', message: ErrorCodes.SERVICE_UNAVAILABLE.message, retryAfter: 1 }, fixedId);
+    expect(busy).toMatchObject({ status: 503, headers: { 'retry-after': '1' }, body: { code: 'SERVICE_UNAVAILABLE', retryAfter: 1 }, fault: false });
+    expect(toErrorResponse(new DomainError('SERVICE_UNAVAILABLE'), fixedId).headers).toEqual({});
+  });
+
   it('maps an ErrorBody that came back over RPC like a DomainError, dropping anything extra', () => {
     const response = toErrorResponse({ code: 'EMAIL_TAKEN', message: 'An account with this email already exists. Try logging in instead.', stack: 'secret', sql: 'select' }, fixedId);
     expect(response.status).toBe(409);

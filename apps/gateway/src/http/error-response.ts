@@ -19,7 +19,7 @@ function internal(newErrorId: () => string): ErrorResponse {
 /**
  * Maps whatever a handler (or Fastify, or Nest) threw to the one error shape of the API:
  * - a DomainError, or an ErrorBody that came back over RPC: its code's status and text, with
- *   per-field messages, `Retry-After` for RATE_LIMITED, and the service's errorId for INTERNAL;
+ *   per-field messages, `Retry-After` for RATE_LIMITED and SERVICE_UNAVAILABLE (when the service gave one), and the service's errorId for INTERNAL;
  * - a Nest/Fastify HttpException (unknown route, malformed JSON, body too large...): the code
  *   matching its status, with the registry's text (never framework wording such as "Cannot GET");
  * - anything else: 500 INTERNAL with a fresh errorId, and no stack or message of the original.
@@ -31,7 +31,7 @@ export function toErrorResponse(exception: unknown, newErrorId: () => string = r
     const body: ErrorBody = { code, message: typeof domain.message === 'string' && domain.message ? domain.message : ErrorCodes[code].message };
     if (domain.fields && typeof domain.fields === 'object') body.fields = { ...domain.fields };
     const headers: Record<string, string> = {};
-    if (code === 'RATE_LIMITED') {
+    if (code === 'RATE_LIMITED' || code === 'SERVICE_UNAVAILABLE') {
       const retryAfter = Number(domain.retryAfter);
       if (Number.isFinite(retryAfter) && retryAfter > 0) {
         body.retryAfter = Math.ceil(retryAfter);

@@ -74,3 +74,4 @@ export async function migrateUp(orm: MikroORM): Promise<string[]> {
 export async function pingDatabase(em: EntityManager): Promise<void> {
   await em.fork().execute('select 1');
 }
+export { isRetryableBeforeCommit, isTransientDatabaseError } from './transient-errors.js';

@@ -49,6 +49,9 @@ let seq = 0;
 const newCounter = () => `counter-${++seq}`;
 const run = (streamId: string, command: CounterCommand, extra: Partial<Parameters<typeof handleCommand>[4]> = {}) =>
   handleCommand(db.orm.em, store, counterDecider, command, { streamId, streamType: 'counter', ...extra });
+async function waitUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
 const count = async (sql: string, params: unknown[] = []): Promise<number> => {
   const [row] = await db.orm.em.fork().execute<{ n: number }[]>(`select (${sql})::int as n`, params);
   return row!.n;
@@ -175,6 +178,33 @@ describe('handleCommand', () => {
     expect(await count('select count(*) from events where stream_id = ?', [other])).toBe(0);
     expect(await count(`select count(*) from outbox where payload->>'streamId' = ?`, [other])).toBe(0);
     expect(await count('select count(*) from receipts where stream_id = ?', [other])).toBe(0);
+  });
+
+  it('runs a command again when PostgreSQL breaks a deadlock by rolling it back: both commands land, once each', async () => {
+    const [a, b] = [newCounter(), newCounter()];
+    const lockA = `lock-${a}`;
+    const lockB = `lock-${b}`;
+    await db.orm.em.fork().execute(`insert into receipts (event_id, stream_id, note) values (gen_random_uuid(), 'locks', ?), (gen_random_uuid(), 'locks', ?)`, [lockA, lockB]);
+    // Each first attempt locks its row, waits until the other holds its own, then asks for the other's:
+    // a real deadlock, which PostgreSQL breaks (40P01) by rolling one transaction back.
+    let firstLocks = 0;
+    const bothHoldOne = () => waitUntil(() => firstLocks === 2);
+    const attempts = { [a]: 0, [b]: 0 };
+    const lockInTurn = (streamId: string, first: string, second: string) => run(streamId, { type: 'Increment', by: 1 }, {
+      alsoInTransaction: async (em) => {
+        const attempt = ++attempts[streamId]!;
+        await em.execute('select 1 from receipts where note = ? for update', [first]);
+        if (attempt === 1) {
+          firstLocks++;
+          await bothHoldOne();
+        }
+        await em.execute('select 1 from receipts where note = ? for update', [second]);
+      },
+    });
+    await Promise.all([lockInTurn(a, lockA, lockB), lockInTurn(b, lockB, lockA)]);
+    expect(attempts[a]! + attempts[b]!).toBe(3);
+    expect(await count('select count(*) from events where stream_id in (?, ?)', [a, b])).toBe(2);
+    expect(await count(`select count(*) from outbox where payload->>'streamId' in (?, ?)`, [a, b])).toBe(2);
   });
 
   it('gives up with CONFLICT after the configured retries under sustained contention', async () => {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isRetryableBeforeCommit } from '../database/transient-errors.js';
 import { ConcurrencyError } from '../errors/index.js';
 import type { Decider } from './decider.js';
 import { foldEvents } from './decider.js';
@@ -8,6 +9,8 @@ import type { DomainEvent, EventMetadata, ExpectedVersion, StoredEvent } from '.
 const DEFAULT_RETRIES = 10;
 /** Upper bound of the random pause before a retry (full jitter, doubling from 2 ms). */
 const RETRY_JITTER_CAP_MS = 50;
+/** Pauses before re-running a transaction the database refused or rolled back itself (see isRetryableBeforeCommit). */
+const UNAVAILABLE_RETRY_PAUSES_MS = [20, 100, 400];
 
 export interface CommandOptions {
   streamId: string;
@@ -46,7 +49,24 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   // the default covers the 8-way race with room to spare, and jitter spreads the retries out.
   const implicit = options.expectedVersion === undefined || options.expectedVersion === 'any';
   const attempts = implicit ? (options.retries ?? DEFAULT_RETRIES) + 1 : 1;
-  return retryOnConflict(attempts, () => em.fork().transactional((tem) => decideAndAppend(tem, store, decider, command, options)));
+  return retryOnConflict(attempts, () => retryBeforeCommit(() => em.fork().transactional((tem) => decideAndAppend(tem, store, decider, command, options))));
+}
+
+/**
+ * Runs `attempt` again, after a short pause, when the database refused the connection or rolled the
+ * transaction back on its own (too many clients, a deadlock): nothing was committed, so it is the
+ * retry the caller would make, without telling a parent "something went wrong" for a busy moment.
+ */
+export async function retryBeforeCommit<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let round = 0; ; round++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const pause = UNAVAILABLE_RETRY_PAUSES_MS[round];
+      if (pause === undefined || !isRetryableBeforeCommit(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause / 2 + Math.random() * pause));
+    }
+  }
 }
 
 /**

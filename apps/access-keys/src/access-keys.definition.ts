@@ -1,4 +1,4 @@
-import { IdentityEvents, LettersRpc, NotificationsEvents, QueueNames, type DeliveryTimingJob, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
+import { IdentityEvents, LettersRpc, NotificationsEvents, QueueNames, type DeliveryTimingJob, type EmailChanged, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { OwnerLinkSigner } from '@lv/platform/links';
@@ -114,6 +114,20 @@ export const accessKeysService = defineService({
         await inactivity.recordSignIn(em, d.userId, d.signedInAt);
       },
     });
+    const ownerEmails = new DurableConsumer({
+      name: 'access-keys-owner-emails',
+      source: 'identity',
+      subjects: [IdentityEvents.EmailChanged],
+      orm: core.orm,
+      nats: core.nats,
+      logger: logger.child({ component: 'owner-emails' }),
+      stackId,
+      // The inactivity warnings go to the account's current address; the same address again records nothing.
+      handle: async (em, event) => {
+        const d = event.data as EmailChanged;
+        await inactivity.followOwnerEmail(em, d.userId, d.email);
+      },
+    });
     // Milestone letters: letters asks for the recipient's key once a release has committed; we ask it back for whom.
     const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'access-keys');
     await rpc.connect();
@@ -132,7 +146,7 @@ export const accessKeysService = defineService({
       ],
       health: { redis: async () => void (await producer.ping()) },
       // Due deliveries are taken once the service is ready, and no new one after shutdown begins.
-      consumers: [emailStatus, signIns, {
+      consumers: [emailStatus, signIns, ownerEmails, {
         start: () => {
           void deliveryWorker.run().catch((err: unknown) => logger.error({ err }, 'delivery worker stopped'));
           void inactivityWorker.run().catch((err: unknown) => logger.error({ err }, 'inactivity worker stopped'));

@@ -70,6 +70,15 @@ describe('access-keys: the inactivity watch', () => {
     await jetstream(service.core.nats).publish(scopedSubject(IdentityEvents.UserSignedIn, STACK_ID), JSON.stringify(body), { headers: h });
   };
 
+  /** identity's EmailChanged, as its outbox relay publishes it. */
+  const publishEmailChange = async (userId: string, email: string, previousEmail: string, eventId = randomUUID()) => {
+    const h = natsHeaders();
+    h.set('Nats-Msg-Id', eventId);
+    const body = { eventId, type: 'EmailChanged', streamId: `user-${userId}`, version: 2, occurredAt: new Date().toISOString(), data: { userId, email, previousEmail }, metadata: {} };
+    await jetstream(service.core.nats).publish(scopedSubject(IdentityEvents.EmailChanged, STACK_ID), JSON.stringify(body), { headers: h });
+    return eventId;
+  };
+
   /** An InactivityService (and its delivery service) on the running one's store, with a clock the spec moves. */
   const onFakeClock = async (start: number) => {
     const { AccessKeysService } = await import('./access-keys.service.js');
@@ -244,6 +253,28 @@ describe('access-keys: the inactivity watch', () => {
     expect(await call(AccessKeysRpc.inactivityWarningState, { owner_id: owner.id, warning_id: job!.data.warningId })).toEqual({ state: 'current' });
     const url = new URL(openFromJob(KEY_MAIL_SECRET, inactivityWarningSealContext(job!.data.warningId), job!.data.sealedLink), 'http://vault.example');
     expect(await call(AccessKeysRpc.checkInByLink, Object.fromEntries(url.searchParams))).toMatchObject({ delivery_cancelled: false });
+  });
+
+  it('sends the warnings to the address the owner changed to in Settings (identity’s EmailChanged), without moving the clock', async () => {
+    const owner = newOwner();
+    const saved = await save(owner, 30);
+    const newAddress = `new-${owner.id}@example.com`;
+    const consumed = (eventIds: string[]) => waitFor(async () =>
+      (await sql(`select 1 from inbox where consumer = 'access-keys-owner-emails' and event_id = any(?::uuid[])`, [`{${eventIds.join(',')}}`])).length === eventIds.length, 15_000, 'the changes consumed');
+    // A redelivery (another event id, the same change) records nothing more.
+    await consumed([
+      await publishEmailChange(owner.id, newAddress, `${owner.id}@example.com`),
+      await publishEmailChange(owner.id, newAddress, `${owner.id}@example.com`),
+    ]);
+    expect(await sql(`select 1 from events where stream_id = ? and type = 'InactivityOwnerEmailChanged'`, [`inactivity-${owner.id}`])).toHaveLength(1);
+    await call(AccessKeysRpc.testInactivityWarning, {}, owner.token);
+    const [job] = await warningJobs(owner);
+    expect(job!.data).toMatchObject({ stage: 0, ownerEmail: newAddress });
+    expect(await call(AccessKeysRpc.inactivity, {}, owner.token)).toMatchObject({ lapse_at: saved.lapse_at, warnings_at: saved.warnings_at });
+    // An owner who never set a watch gets no stream from a change of address.
+    const other = newOwner();
+    await consumed([await publishEmailChange(other.id, `new-${other.id}@example.com`, `${other.id}@example.com`)]);
+    expect(await sql(`select 1 from events where stream_id = ?`, [`inactivity-${other.id}`])).toEqual([]);
   });
 
   it('a sign-in between a warning and the due time means no delivery; a paused watch never fires', async () => {

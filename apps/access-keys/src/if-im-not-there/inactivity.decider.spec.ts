@@ -41,6 +41,17 @@ describe('inactivity decider', () => {
     spec.given([set(30)]).when({ type: 'SetWatch', ownerId: owner, periodDays: 30, ownerEmail: email, now: at(5) }).then([]);
   });
 
+  it('follows the account’s e-mail (warnings go to the new address) without touching the clock; nothing for a watch never set', () => {
+    const follow = (ownerEmail: string, now = at(10)): InactivityCommand => ({ type: 'FollowOwnerEmail', ownerId: owner, ownerEmail, now });
+    const changed: InactivityEvent = { type: 'InactivityOwnerEmailChanged', data: { ownerId: owner, changedAt: at(10), personal: { ownerEmail: 'dad.new@example.com' } } };
+    spec.given([set(30)]).when(follow('dad.new@example.com')).then([changed]);
+    spec.given([set(30), changed]).when(follow('dad.new@example.com', at(11))).then([]);
+    spec.given([]).when(follow('dad.new@example.com')).then([]);
+    const state = [set(30), changed].reduce(inactivityDecider.evolve, inactivityDecider.initialState());
+    expect(state.ownerEmail).toBe('dad.new@example.com');
+    expect(watchView(state, null)).toEqual(watchView(inactivityDecider.evolve(inactivityDecider.initialState(), set(30)), null));
+  });
+
   it('lapses once per clock: a repeated or racing wake finds it lapsed', () => {
     spec.given([set(30), lapsed(at(30), at(30))]).when(check(at(31))).then([]);
     // A sign-in after the lapse starts a new clock, which lapses again a full period later.

@@ -23,7 +23,9 @@ export type InactivityEvent =
   | { type: 'InactivityWatchResumed'; data: { ownerId: string; resumedAt: string } }
   | { type: 'OwnerCheckedIn'; data: { ownerId: string; via: CheckInVia; warningId: string | null; checkedInAt: string } }
   | { type: 'InactivityWarningQueued'; data: { ownerId: string; warningId: string; stage: number; lapseAt: string; queuedAt: string } }
-  | { type: 'InactivityLapsed'; data: { ownerId: string; lapseAt: string; lapsedAt: string } };
+  | { type: 'InactivityLapsed'; data: { ownerId: string; lapseAt: string; lapsedAt: string } }
+  /** The owner changed his sign-in e-mail in identity: warnings go to the new address; the clock is not touched. */
+  | { type: 'InactivityOwnerEmailChanged'; data: { ownerId: string; changedAt: string; personal: { ownerEmail: string } | null } };
 
 /** `link`: the "I'm still here" link of a warning e-mail; `still-here`: the button on /if-im-not-there. */
 export type CheckInVia = 'link' | 'still-here';
@@ -53,7 +55,9 @@ export type InactivityCommand =
   /** The owner asks for a test warning now (stage 0), to see that the e-mail and its link reach him. */
   | { type: 'SendTestWarning'; ownerId: string; lastSignInAt: string | null; warningId: string; now: string }
   /** The timing job: `lastSignInAt` from owner_last_seen, `warningId` a fresh id in case a warning is due. */
-  | { type: 'CheckInactivity'; ownerId: string; lastSignInAt: string | null; warningId: string; now: string };
+  | { type: 'CheckInactivity'; ownerId: string; lastSignInAt: string | null; warningId: string; now: string }
+  /** identity's EmailChanged: the address the warnings go to follows the account's. */
+  | { type: 'FollowOwnerEmail'; ownerId: string; ownerEmail: string; now: string };
 
 export const INACTIVITY_STREAM_TYPE = 'inactivity';
 export const inactivityStreamId = (ownerId: string) => `inactivity-${ownerId}`;
@@ -110,6 +114,10 @@ export const inactivityDecider: Decider<InactivityState, InactivityCommand, Inac
         // The same choice again (a retry, a double click) records nothing and keeps the clock.
         if (state.periodDays === command.periodDays && state.ownerEmail === command.ownerEmail) return [];
         return [{ type: 'InactivityWatchSet', data: { ownerId: command.ownerId, periodDays: command.periodDays, setAt: command.now, personal: { ownerEmail: command.ownerEmail } } }];
+      case 'FollowOwnerEmail':
+        // Only a watch that was ever set holds an address; the same one again (a redelivery) records nothing.
+        if (state.ownerEmail === null || state.ownerEmail === command.ownerEmail) return [];
+        return [{ type: 'InactivityOwnerEmailChanged', data: { ownerId: command.ownerId, changedAt: command.now, personal: { ownerEmail: command.ownerEmail } } }];
       case 'PauseWatch':
         if (state.periodDays === null) throw new DomainError('CONFLICT', 'Choose an inactivity period before pausing the watch.');
         return state.paused ? [] : [{ type: 'InactivityWatchPaused', data: { ownerId: command.ownerId, pausedAt: command.now } }];
@@ -169,6 +177,8 @@ export const inactivityDecider: Decider<InactivityState, InactivityCommand, Inac
       }
       case 'InactivityLapsed':
         return { ...state, lapsedAt: event.data.lapseAt, lapsedOn: event.data.lapsedAt };
+      case 'InactivityOwnerEmailChanged':
+        return { ...state, ownerEmail: event.data.personal?.ownerEmail ?? state.ownerEmail };
     }
   },
 };

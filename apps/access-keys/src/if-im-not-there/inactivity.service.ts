@@ -123,6 +123,13 @@ export class InactivityService {
     if (nextWake(state, before, now) === null) await this.schedule(ownerId, nextWake(state, await this.lastSignIn(em, ownerId), now));
   }
 
+  /** identity's EmailChanged (durable consumer, inside its inbox transaction): the warnings' address follows the account's. */
+  async followOwnerEmail(em: EntityManager, ownerId: string, ownerEmail: string): Promise<void> {
+    await decideAndAppend(em, this.deps.store, inactivityDecider, { type: 'FollowOwnerEmail', ownerId, ownerEmail, now: this.now() }, {
+      streamId: inactivityStreamId(ownerId), streamType: INACTIVITY_STREAM_TYPE, metadata: { actor: { kind: 'system', id: 'identity-email-changed' } },
+    });
+  }
+
   /** notifications' question before it sends a warning: still the current clock's, with the watch on? */
   async warningState(ownerId: string, warningId: string): Promise<{ state: 'current' | 'stale' | 'unknown' }> {
     const em = this.deps.orm.em.fork();

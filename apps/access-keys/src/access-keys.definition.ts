@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { IdentityEvents, LettersRpc, NotificationsEvents, QueueNames, type DeliveryTimingJob, type EmailChanged, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
@@ -100,34 +101,15 @@ export const accessKeysService = defineService({
     });
     inactivityWorker.on('error', (err) => logger.error({ err }, 'inactivity worker error'));
     await ensureServiceStream(core.nats, 'identity', undefined, { replicas: config.JETSTREAM_REPLICAS });
-    const signIns = new DurableConsumer({
-      name: 'access-keys-sign-ins',
-      source: 'identity',
-      subjects: [IdentityEvents.UserSignedIn],
-      orm: core.orm,
-      nats: core.nats,
-      logger: logger.child({ component: 'sign-ins' }),
-      stackId,
-      // Keeps the latest sign-in (greatest), so a redelivered or late event changes nothing.
-      handle: async (em, event) => {
-        const d = event.data as UserSignedIn;
-        await inactivity.recordSignIn(em, d.userId, d.signedInAt);
-      },
+    /** A durable consumer of one of identity's events, handled inside its inbox transaction. */
+    const fromIdentity = <E>(name: string, subject: string, handle: (em: EntityManager, data: E) => Promise<void>) => new DurableConsumer({
+      name, source: 'identity', subjects: [subject], orm: core.orm, nats: core.nats, logger: logger.child({ component: name }), stackId,
+      handle: (em, event) => handle(em, event.data as E),
     });
-    const ownerEmails = new DurableConsumer({
-      name: 'access-keys-owner-emails',
-      source: 'identity',
-      subjects: [IdentityEvents.EmailChanged],
-      orm: core.orm,
-      nats: core.nats,
-      logger: logger.child({ component: 'owner-emails' }),
-      stackId,
-      // The inactivity warnings go to the account's current address; the same address again records nothing.
-      handle: async (em, event) => {
-        const d = event.data as EmailChanged;
-        await inactivity.followOwnerEmail(em, d.userId, d.email);
-      },
-    });
+    // Keeps the latest sign-in (greatest), so a redelivered or late event changes nothing.
+    const signIns = fromIdentity<UserSignedIn>('access-keys-sign-ins', IdentityEvents.UserSignedIn, (em, d) => inactivity.recordSignIn(em, d.userId, d.signedInAt));
+    // The inactivity warnings go to the account's current address; the same address again records nothing.
+    const ownerEmails = fromIdentity<EmailChanged>('access-keys-owner-emails', IdentityEvents.EmailChanged, (em, d) => inactivity.followOwnerEmail(em, d.userId, d.email));
     // Milestone letters: letters asks for the recipient's key once a release has committed; we ask it back for whom.
     const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'access-keys');
     await rpc.connect();

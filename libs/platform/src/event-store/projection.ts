@@ -10,6 +10,13 @@ export interface Projection {
   readonly name: string;
   /** Event types this projection reads. */
   readonly handles: readonly string[];
+  /**
+   * `apply` only writes: it calls nothing but `em.execute(sql, params)` and reads no result back.
+   * An append that commits on its own then sends these statements with its own, in one round trip
+   * (each execute() resolves at once with no rows, before the append has run; the events carry
+   * their versions and ids but no global position yet).
+   */
+  readonly writeOnly?: boolean;
   apply(em: EntityManager, events: readonly StoredEvent[]): Promise<void>;
   reset(em: EntityManager): Promise<void>;
 }

@@ -115,6 +115,30 @@ export interface EventSealing {
   unseal(em: EntityManager, events: readonly StoredEvent[]): Promise<StoredEvent[]>;
 }
 
+/**
+ * The EntityManager a write-only projection gets inside a transaction: plain values are sent as bound
+ * parameters (a batch's JSON then travels as a parameter, not as a literal that MikroORM escapes and
+ * PostgreSQL lexes: measured at about half the time of em.execute for a rebuild's batches of 1000
+ * rows). Anything binding could read differently (arrays, dates, objects, `??` identifiers, `\?`)
+ * goes through em.execute.
+ */
+export function bindingEntityManager(em: EntityManager): EntityManager {
+  const binder = {
+    async execute(sql: unknown, params: readonly unknown[] = []) {
+      if (typeof sql !== 'string' || !Array.isArray(params)) throw new Error('A write-only projection must call execute(sql, params[])');
+      const parts = sql.split('?');
+      const plain = params.every((p) => p === null || typeof p === 'string' || typeof p === 'number' || typeof p === 'boolean');
+      if (!plain || parts.length !== params.length + 1 || sql.includes('??') || sql.includes('\\?')) return em.execute(sql, params as unknown[]);
+      const text = parts.reduce((out, part, i) => (i === 0 ? part : `${out}$${i}${part}`), '');
+      // The shape Kysely compiles a raw query to; getKysely() is bound to em's transaction.
+      const compiled = { sql: text, parameters: params, query: { kind: 'RawNode', sqlFragments: [text], parameters: [] }, queryId: { queryId: 'lv-bound' } };
+      const result = await em.getKysely().executeQuery(compiled as unknown as Parameters<ReturnType<EntityManager['getKysely']>['executeQuery']>[0]);
+      return result.rows;
+    },
+  };
+  return binder as unknown as EntityManager;
+}
+
 export interface EventStoreOptions {
   /** Which events leave the service, on which subject, with what payload. */
   publish: PublishPolicy;
@@ -232,7 +256,7 @@ export class EventStore {
     const stored = this.toStored(rows, streamId, streamType, events, metadata, occurredAt);
     for (const projection of this.inlineProjections) {
       const relevant = stored.filter((e) => projection.handles.includes(e.type));
-      if (relevant.length) await projection.apply(em, relevant);
+      if (relevant.length) await projection.apply(projection.writeOnly ? bindingEntityManager(em) : em, relevant);
     }
     return { nextExpectedVersion: stored.at(-1)!.version, events: stored };
   }

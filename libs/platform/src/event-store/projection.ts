@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StoredEvent } from './types.js';
-import type { EventStore } from './event-store.js';
+import { bindingEntityManager, type EventStore } from './event-store.js';
 
 /**
  * A read model built from events. `apply` must be idempotent per event and must not read other read
@@ -51,7 +51,7 @@ export async function rebuildProjections(em: EntityManager, store: EventStore, p
         const batch = await store.readAll(tem, after, batchSize);
         if (batch.length === 0) break;
         const relevant = batch.filter((e) => projection.handles.includes(e.type));
-        if (relevant.length) await projection.apply(tem, relevant);
+        if (relevant.length) await projection.apply(projection.writeOnly ? bindingEntityManager(tem) : tem, relevant);
         count += relevant.length;
         after = batch.at(-1)!.globalPosition;
         tem.clear();

@@ -5,7 +5,11 @@
 //   (a) append    EventStore.appendToStream (event row, outbox row, version check, inline projection,
 //                 each in its own transaction) against a raw one-statement `pg` append of the same rows
 //                 (events + outbox + read model in one CTE, autocommit), with 1 and with 8 writers;
-//                 appends/s and the ratio. Rounds alternate raw / store so drift hits both.
+//                 appends/s and the ratio. The store commits on its own (an EntityManager outside a
+//                 transaction, a write-only projection: one query); also shown inside a caller's
+//                 MikroORM transaction, and two raw floors: the store's two statements as one raw
+//                 query, and the same work as four statements in a raw transaction. Rounds alternate
+//                 the kinds so drift hits all of them.
 //   (b) rebuild   rebuildProjections over BENCH_ES_EVENTS events (events/s) against a raw batch insert of
 //                 the same read-model rows into the same table, in the same batch size.
 //   (c) latency   commands (handleCommand: read stream, decide, append) sent open-loop at BENCH_ES_RATE/s:
@@ -13,7 +17,7 @@
 //                 its event arrives on NATS through the outbox relay and JetStream; p50/p95/p99.
 //
 // Database lv_esbench (dropped and created), STACK_ID esbench (its own JetStream stream, removed at
-// the end). Knobs: BENCH_ES_APPENDS (2000 per round), BENCH_ES_EVENTS (50000), BENCH_ES_RATE (100),
+// the end). Knobs: BENCH_ES_APPENDS (200 per round), BENCH_ES_ROUNDS (10: short rounds, so a load burst hits every kind), BENCH_ES_EVENTS (50000), BENCH_ES_RATE (100),
 // BENCH_ES_SECONDS (10), DATABASE_ADMIN_URL, NATS_URL. Exit code 1 when an operation failed. Not a test.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -30,7 +34,8 @@ const env = (name, fallback) => {
   return value;
 };
 const config = {
-  appends: env('BENCH_ES_APPENDS', 2000),
+  appends: env('BENCH_ES_APPENDS', 200),
+  rounds: env('BENCH_ES_ROUNDS', 10),
   events: env('BENCH_ES_EVENTS', 50_000),
   rate: env('BENCH_ES_RATE', 100),
   seconds: env('BENCH_ES_SECONDS', 10),
@@ -73,6 +78,8 @@ async function insertItems(executor, rows) {
 const itemsProjection = {
   name: 'bench_items',
   handles: ['ItemAdded'],
+  // It only writes: an append that commits on its own sends this statement with its own (one query).
+  writeOnly: true,
   apply: (em, events) => insertItems((sql, params) => em.execute(sql, params), events.map((e) => ({ id: e.streamId, title: e.data.title, version: e.version }))),
   reset: (em) => em.execute('delete from bench_items'),
 };
@@ -108,6 +115,11 @@ const RAW_APPEND = `
        rm as (insert into bench_items (id, title, version) select $1, $5, version from ins)
   select version from ins`;
 const RAW_APPEND_NO_READ_MODEL = RAW_APPEND.replace(/,\s*rm as \(.*?from ins\)/s, '');
+const ITEMS_INSERT = `insert into bench_items (id, title, version)
+  select x.id, x.title, x.version from jsonb_to_recordset($1::jsonb) as x(id text, title text, version int)
+  on conflict (id) do update set title = excluded.title, version = excluded.version where bench_items.version < excluded.version`;
+/** `$n` replaced by literals (n < 10): what a multi-statement query, which takes no parameters, sends. */
+const inline = (sql, params) => sql.replace(/\$(\d)/g, (_, n) => pg.escapeLiteral(String(params[Number(n) - 1])));
 
 async function appendRound(kind, writers, total) {
   let next = 0;
@@ -121,6 +133,12 @@ async function appendRound(kind, writers, total) {
         if (kind === 'raw') {
           const { rowCount } = await pool.query(RAW_APPEND, [streamId, randomUUID(), JSON.stringify({ title: title(i) }), JSON.stringify({ itemId: streamId }), title(i)]);
           if (rowCount !== 1) throw new Error('raw append inserted nothing');
+        } else if (kind === 'raw-multi') {
+          // The store's way without the store: the append and the projection's insert as one
+          // multi-statement query (one round trip; PostgreSQL runs it as one implicit transaction).
+          const append = inline(RAW_APPEND_NO_READ_MODEL, [streamId, randomUUID(), JSON.stringify({ title: title(i) }), JSON.stringify({ itemId: streamId })]);
+          const results = await pool.query(`${append}; ${inline(ITEMS_INSERT, [JSON.stringify([{ id: streamId, title: title(i), version: 1 }])])}`);
+          if (results[0].rowCount !== 1) throw new Error('raw append inserted nothing');
         } else if (kind === 'raw-tx') {
           // Where the event store's time goes: the same work as separate statements in a transaction
           // (begin, append with outbox, projection, commit: four round trips), without the ORM.
@@ -137,8 +155,10 @@ async function appendRound(kind, writers, total) {
           } finally {
             client.release();
           }
-        } else {
+        } else if (kind === 'store-tx') {
           await orm.em.fork().transactional((tem) => store.appendToStream(tem, streamId, 'item', 'no_stream', [{ type: 'ItemAdded', data: { title: title(i) } }]));
+        } else {
+          await store.appendToStream(orm.em.fork(), streamId, 'item', 'no_stream', [{ type: 'ItemAdded', data: { title: title(i) } }]);
         }
       } catch (error) {
         failures++;
@@ -154,22 +174,29 @@ let nc;
 let relay;
 const result = { config: { ...config, adminUrl: undefined }, append: {}, rebuild: {}, latency: {} };
 try {
-  // (a) appends. Warm-up first (connections, plans), then two alternating rounds per writer count.
-  await appendRound('raw', 8, 200);
-  await appendRound('store', 8, 200);
-  const appendRows = [['writers', 'raw pg, one statement /s', 'raw pg, 4 statements in a tx /s', 'event store /s', 'store / one statement', 'store / tx']];
+  // (a) appends. Warm-up first (connections, plans), then alternating rounds per writer count.
+  const kinds = ['raw', 'raw-multi', 'raw-tx', 'store', 'store-tx'];
+  for (const kind of kinds) await appendRound(kind, 8, 200);
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  // Rounds are the same size: the overall rate is the harmonic mean of the round rates.
+  const meanRate = (xs) => xs.length / xs.reduce((a, b) => a + 1 / b, 0);
+  const range = (xs) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
+  const appendRows = [['writers', 'raw pg, one statement /s', 'raw pg, 2 statements as one query /s', 'raw pg, 4 statements in a tx /s', 'event store /s', 'store in a caller tx /s',
+    'store / one statement (rounds)', 'store / 2 as one query', 'store in a tx / one statement']];
   for (const writers of [1, 8]) {
-    const raw = [];
-    const rawTx = [];
-    const stored = [];
-    for (let round = 0; round < 2; round++) {
-      raw.push(await appendRound('raw', writers, config.appends));
-      rawTx.push(await appendRound('raw-tx', writers, config.appends));
-      stored.push(await appendRound('store', writers, config.appends));
+    const rates = Object.fromEntries(kinds.map((kind) => [kind, []]));
+    for (let round = 0; round < config.rounds; round++) {
+      for (const kind of kinds) rates[kind].push(await appendRound(kind, writers, config.appends));
     }
-    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    result.append[writers] = { raw: mean(raw), rawTx: mean(rawTx), store: mean(stored), ratio: mean(stored) / mean(raw), ratioTx: mean(stored) / mean(rawTx) };
-    appendRows.push([writers, int(mean(raw)), int(mean(rawTx)), int(mean(stored)), result.append[writers].ratio.toFixed(2), result.append[writers].ratioTx.toFixed(2)]);
+    const perRound = rates.store.map((store, i) => store / rates.raw[i]);
+    const r = {
+      raw: meanRate(rates.raw), rawMulti: meanRate(rates['raw-multi']), rawTx: meanRate(rates['raw-tx']), store: meanRate(rates.store), storeTx: meanRate(rates['store-tx']),
+    };
+    result.append[writers] = {
+      ...r, ratio: r.store / r.raw, ratioRounds: perRound, ratioMulti: r.store / r.rawMulti, ratioStoreTx: r.storeTx / r.raw, ratioTx: r.rawTx / r.raw,
+    };
+    appendRows.push([writers, int(r.raw), int(r.rawMulti), int(r.rawTx), int(r.store), int(r.storeTx),
+      `${result.append[writers].ratio.toFixed(2)} (${range(perRound)})`, result.append[writers].ratioMulti.toFixed(2), result.append[writers].ratioStoreTx.toFixed(2)]);
   }
   say('\n(a) appends: event + outbox row + version check + inline projection, one transaction each');
   say(table(appendRows));
@@ -183,28 +210,39 @@ try {
     [config.events],
   );
   const [{ n: eventCount }] = (await pool.query(`select count(*)::int as n from events where type = 'ItemAdded'`)).rows;
-  const rebuildStarted = performance.now();
-  const [report] = await rebuildProjections(orm.em, store, [itemsProjection], BATCH);
-  const rebuildMs = performance.now() - rebuildStarted;
-  if (report.events !== eventCount) throw new Error(`rebuild read ${report.events} events, the store holds ${eventCount}`);
   // Baseline: the same rows, already in memory, inserted into the same (emptied) table in the same batches.
   const rows = (await pool.query(`select stream_id as id, data->>'title' as title, version from events where type = 'ItemAdded' order by global_position`)).rows;
-  const client = await pool.connect();
-  let rawMs;
-  try {
-    await client.query('begin');
-    await client.query('delete from bench_items');
-    const started = performance.now();
-    for (let i = 0; i < rows.length; i += BATCH) {
-      await insertItems((sql, params) => client.query(sql.replace('?', '$1'), params), rows.slice(i, i + BATCH));
+  async function rawRebuild() {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('delete from bench_items');
+      const started = performance.now();
+      for (let i = 0; i < rows.length; i += BATCH) {
+        await insertItems((sql, params) => client.query(sql.replace('?', '$1'), params), rows.slice(i, i + BATCH));
+      }
+      const took = performance.now() - started;
+      await client.query('rollback');
+      return took;
+    } finally {
+      client.release();
     }
-    rawMs = performance.now() - started;
-    await client.query('rollback');
-  } finally {
-    client.release();
   }
-  result.rebuild = { events: eventCount, rebuildMs, eventsPerSecond: eventCount / (rebuildMs / 1000), rawMs, ratio: rawMs / rebuildMs };
-  say(`\n(b) projection rebuild of ${int(eventCount)} events (batches of ${BATCH})`);
+  // Three alternating pairs: a load burst on the shared machine then hits both sides.
+  const rebuildTimes = [];
+  const rawTimes = [];
+  for (let pair = 0; pair < 3; pair++) {
+    const rebuildStarted = performance.now();
+    const [report] = await rebuildProjections(orm.em, store, [itemsProjection], BATCH);
+    rebuildTimes.push(performance.now() - rebuildStarted);
+    if (report.events !== eventCount) throw new Error(`rebuild read ${report.events} events, the store holds ${eventCount}`);
+    rawTimes.push(await rawRebuild());
+  }
+  const rebuildMs = mean(rebuildTimes);
+  const rawMs = mean(rawTimes);
+  const pairRatios = rebuildTimes.map((t, i) => rawTimes[i] / t);
+  result.rebuild = { events: eventCount, rebuildMs, eventsPerSecond: eventCount / (rebuildMs / 1000), rawMs, ratio: rawMs / rebuildMs, pairRatios };
+  say(`\n(b) projection rebuild of ${int(eventCount)} events (batches of ${BATCH}), mean of 3 alternating pairs (ratios ${range(pairRatios)})`);
   say(table([
     ['what', 'time', 'events/s', 'rebuild / raw'],
     ['rebuildProjections', ms(rebuildMs), int(result.rebuild.eventsPerSecond), result.rebuild.ratio.toFixed(2)],

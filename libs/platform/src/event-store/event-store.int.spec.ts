@@ -418,6 +418,112 @@ describe('EventStore projections', () => {
   });
 });
 
+describe('EventStore appends that commit on their own (write-only projections, one round trip)', () => {
+  // The same read model, declared write-only: an append given an EntityManager outside a transaction
+  // sends its statement and the projection's as one query (one implicit transaction).
+  const alone = () => new EventStore({ publish, inlineProjections: [{ ...accountTotals, writeOnly: true }] });
+  const outboxOf = (streamId: string) => count('select count(*) from outbox o join events e using (event_id) where e.stream_id = ?', [streamId]);
+
+  it('sends the append and the projection statements as one query, and commits events, outbox rows and read model together', async () => {
+    const pool = await db.orm.em.getConnection().getNativeClient();
+    const query = jest.spyOn(pool, 'query');
+    const streamId = newStream('alone');
+    try {
+      const first = await alone().appendToStream(db.orm.em.fork(), streamId, 'account', 'no_stream', [opened(), added(4), added(6)]);
+      expect(query).toHaveBeenCalledTimes(1);
+      const [text] = query.mock.calls[0] as unknown as [string];
+      expect(text).toContain('insert into events');
+      expect(text).toContain('account_totals');
+      expect(first.nextExpectedVersion).toBe(3);
+      expect(first.events.map((e) => e.version)).toEqual([1, 2, 3]);
+      const positions = first.events.map((e) => BigInt(e.globalPosition));
+      expect(positions.every((p, i) => i === 0 || p > positions[i - 1]!)).toBe(true);
+    } finally {
+      query.mockRestore();
+    }
+    await alone().appendToStream(db.orm.em.fork(), streamId, 'account', 3, [added(5)]);
+    const [row] = await db.orm.em.fork().execute('select total, additions, version from account_totals where stream_id = ?', [streamId]);
+    expect(row).toEqual({ total: 15, additions: 3, version: 4 });
+    expect(await outboxOf(streamId)).toBe(4);
+    const stored = await db.orm.em.fork().execute<{ version: number; payload: { version: number; eventId: string } }[]>(
+      'select e.version, o.payload from events e join outbox o using (event_id) where e.stream_id = ? order by o.id', [streamId]);
+    expect(stored.map((r) => [r.version, r.payload.version])).toEqual([[1, 1], [2, 2], [3, 3], [4, 4]]);
+  });
+
+  it('rejects a stale or future expected version with ConcurrencyError (CONFLICT), and neither events, outbox rows nor the read model change', async () => {
+    const streamId = newStream('alone');
+    await alone().appendToStream(db.orm.em.fork(), streamId, 'account', 'no_stream', [opened(), added(1), added(2)]);
+    for (const wrong of ['no_stream', 0, 1, 2, 4, 99] as const) {
+      const attempt = alone().appendToStream(db.orm.em.fork(), streamId, 'account', wrong, [added(100)]);
+      await expect(attempt).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(attempt).rejects.toMatchObject({ code: 'CONFLICT', streamId, expectedVersion: wrong });
+    }
+    expect((await store.readStream(db.orm.em.fork(), streamId)).version).toBe(3);
+    expect(await outboxOf(streamId)).toBe(3);
+    const [row] = await db.orm.em.fork().execute('select total, additions, version from account_totals where stream_id = ?', [streamId]);
+    expect(row).toEqual({ total: 3, additions: 2, version: 3 });
+  });
+
+  it('lets exactly one of 8 writers racing at the same expected version win, 20 trials; outbox rows exist for exactly the committed events', async () => {
+    const trials = 20;
+    const writers = 8;
+    const racing = alone();
+    const winnersPerTrial: number[] = [];
+    for (let trial = 0; trial < trials; trial++) {
+      const streamId = newStream('alone-race');
+      await racing.appendToStream(db.orm.em.fork(), streamId, 'account', 'no_stream', [opened()]);
+      const outcomes = await Promise.allSettled(Array.from({ length: writers }, (_, w) =>
+        racing.appendToStream(db.orm.em.fork(), streamId, 'account', 1, [added(w + 1), added(100)])));
+      const winners = outcomes.filter((o): o is PromiseFulfilledResult<Awaited<ReturnType<EventStore['appendToStream']>>> => o.status === 'fulfilled');
+      for (const loser of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
+        expect(loser.reason).toBeInstanceOf(ConcurrencyError);
+        expect(loser.reason).toMatchObject({ code: 'CONFLICT', expectedVersion: 1 });
+      }
+      winnersPerTrial.push(winners.length);
+      const winner = winners[0]!.value;
+      const rows = await db.orm.em.fork().execute<{ event_id: string; version: number }[]>(
+        'select event_id, version from events where stream_id = ? order by version', [streamId]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
+      expect(rows.slice(1).map((r) => r.event_id)).toEqual(winner.events.map((e) => e.eventId));
+      // Every committed event has its outbox row, and no loser left one behind.
+      expect(await count('select count(*) from outbox o left join events e using (event_id) where e.event_id is null')).toBe(0);
+      expect(await outboxOf(streamId)).toBe(3);
+      const [row] = await db.orm.em.fork().execute<{ total: number; additions: number; version: number }[]>(
+        'select total, additions, version from account_totals where stream_id = ?', [streamId]);
+      expect(row).toEqual({ total: (winner.events[0]!.data as { amount: number }).amount + 100, additions: 2, version: 3 });
+    }
+    expect(winnersPerTrial).toEqual(Array(trials).fill(1));
+  });
+
+  it('commits nothing when a projection statement fails, or when a write-only projection does more than execute', async () => {
+    const streamId = newStream('alone');
+    const broken: Projection = { name: 'broken', handles: ['Added'], writeOnly: true, apply: async (em) => { await em.execute('insert into no_such_table values (?)', [1]); }, reset: async () => undefined };
+    const reading: Projection = { name: 'reading', handles: ['Added'], writeOnly: true, apply: async (em) => { em.clear(); }, reset: async () => undefined };
+    for (const projection of [broken, reading]) {
+      const brittle = new EventStore({ publish, inlineProjections: [{ ...accountTotals, writeOnly: true }, projection] });
+      await expect(brittle.appendToStream(db.orm.em.fork(), streamId, 'account', 'no_stream', [opened(), added(1)])).rejects.toThrow();
+      expect(await count('select count(*) from events where stream_id = ?', [streamId])).toBe(0);
+      expect(await count('select count(*) from account_totals where stream_id = ?', [streamId])).toBe(0);
+    }
+  });
+
+  it('takes a transaction as before when a projection is not write-only, the version is "any", or the caller holds a transaction', async () => {
+    const pool = await db.orm.em.getConnection().getNativeClient();
+    const query = jest.spyOn(pool, 'query');
+    try {
+      const streamId = newStream('alone');
+      await store.appendToStream(db.orm.em.fork(), streamId, 'account', 'no_stream', [opened()]);
+      await alone().appendToStream(db.orm.em.fork(), streamId, 'account', 'any', [added(1)]);
+      await inTx((em) => alone().appendToStream(em, streamId, 'account', 2, [added(2)]));
+      expect(query).not.toHaveBeenCalled();
+      const [row] = await db.orm.em.fork().execute('select total, additions, version from account_totals where stream_id = ?', [streamId]);
+      expect(row).toEqual({ total: 3, additions: 2, version: 3 });
+    } finally {
+      query.mockRestore();
+    }
+  });
+});
+
 describe('EventStore sealing hook', () => {
   // A toy sealing for streams of type 'vault': the owner's name is stored reversed and marked, so
   // the test can tell sealed from clear; other stream types pass through.

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StoredEvent } from './types.js';
-import type { EventStore } from './event-store.js';
+import { bindingEntityManager, type EventStore } from './event-store.js';
 
 /**
  * A read model built from events. `apply` must be idempotent per event and must not read other read
@@ -10,6 +10,13 @@ export interface Projection {
   readonly name: string;
   /** Event types this projection reads. */
   readonly handles: readonly string[];
+  /**
+   * `apply` only writes: it calls nothing but `em.execute(sql, params)` and reads no result back.
+   * An append that commits on its own then sends these statements with its own, in one round trip
+   * (each execute() resolves at once with no rows, before the append has run; the events carry
+   * their versions and ids but no global position yet).
+   */
+  readonly writeOnly?: boolean;
   apply(em: EntityManager, events: readonly StoredEvent[]): Promise<void>;
   reset(em: EntityManager): Promise<void>;
 }
@@ -44,7 +51,7 @@ export async function rebuildProjections(em: EntityManager, store: EventStore, p
         const batch = await store.readAll(tem, after, batchSize);
         if (batch.length === 0) break;
         const relevant = batch.filter((e) => projection.handles.includes(e.type));
-        if (relevant.length) await projection.apply(tem, relevant);
+        if (relevant.length) await projection.apply(projection.writeOnly ? bindingEntityManager(tem) : tem, relevant);
         count += relevant.length;
         after = batch.at(-1)!.globalPosition;
         tem.clear();

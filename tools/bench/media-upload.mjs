@@ -52,7 +52,11 @@ const say = (line) => console.log(line);
 let stack;
 let finishing = false;
 
+/** The floor's server while it runs: detached, so it must be stopped here on every way out. */
+let floorServer;
+
 async function cleanup() {
+  floorServer?.kill();
   if (stack) await stack.stop().catch((err) => say(`[bench-media] stopping the stack: ${err.message}`));
   stack = undefined;
   await new Promise((r) => logStream.end(r));
@@ -101,6 +105,7 @@ async function startFloorServer(path, expectedSha) {
       createReadStream(path, { highWaterMark: 4 * 1024 * 1024 }).pipe(res);
     });
     server.listen(0, '127.0.0.1', () => console.log(server.address().port));`, path], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  floorServer = server;
   const serverPort = await new Promise((resolvePort, reject) => {
     server.stdout.once('data', (data) => resolvePort(Number(String(data).trim())));
     server.once('exit', (code) => reject(new Error(`the bare HTTP server exited (${code})`)));

@@ -1,7 +1,7 @@
 // The API path's own baseline (issue 10): what `GET /api/me` costs when it is served in one process.
 // The same code as the real path, minus the hop: the platform's AccessTokenVerifier (RS256 check and
-// the Redis revocation look-up) and identity's own profile read (findProfileById on its database),
-// behind a bare Fastify route. Started by tools/bench/run.mjs against the bench stack's identity
+// the Redis revocation look-up, with the services' caches) and identity's own profile read
+// (findProfileById on its database), behind a bare Fastify route. Started by tools/bench/run.mjs against the bench stack's identity
 // database, Redis and public key:
 //
 //   node identity-in-process.mjs <port>   env DATABASE_URL, REDIS_URL, JWT_PUBLIC_KEY (PEM or path)
@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { root } from '../dev/stack.mjs';
 
 const load = (path) => import(pathToFileURL(join(root, path)).href);
-const { AccessTokenVerifier, RevokedSessions } = await load('libs/platform/dist/auth/index.js');
+const { AccessTokenVerifier, REVOCATION_CACHE_MS, RevokedSessions } = await load('libs/platform/dist/auth/index.js');
 const { readPem } = await load('libs/platform/dist/config/index.js');
 const { createOrm } = await load('libs/platform/dist/database/index.js');
 const { DomainError } = await load('libs/platform/dist/errors/index.js');
@@ -25,7 +25,10 @@ for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_PUBLIC_KEY']) if (!process
 const orm = await createOrm({ databaseUrl: process.env.DATABASE_URL, migrations: [] });
 const redis = new Redis(process.env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
 await new Promise((resolve, reject) => { redis.once('ready', resolve); redis.once('error', reject); });
-const verifier = new AccessTokenVerifier(await readPem(process.env.JWT_PUBLIC_KEY), new RevokedSessions(redis));
+// Configured as every service's verifier (runService): verified tokens remembered, "not revoked"
+// answers reused for REVOCATION_CACHE_MS and dropped on a revocation announcement. The baseline does
+// the same checks as the path it is compared with, no more.
+const verifier = new AccessTokenVerifier(await readPem(process.env.JWT_PUBLIC_KEY), new RevokedSessions(redis, undefined, { cache: { ttlMs: REVOCATION_CACHE_MS } }));
 
 const app = Fastify({ logger: false });
 app.get('/api/me', async (request, reply) => {
@@ -45,6 +48,6 @@ await app.listen({ host: '127.0.0.1', port: Number(process.argv[2] ?? 0) });
 const address = app.server.address();
 process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
 
-const close = () => void Promise.allSettled([app.close(), orm.close(true), redis.quit()]).then(() => process.exit(0));
+const close = () => void Promise.allSettled([app.close(), orm.close(true), verifier.close(), redis.quit()]).then(() => process.exit(0));
 process.on('SIGTERM', close);
 process.on('SIGINT', close);

@@ -22,6 +22,8 @@ export function loadTest({ url, headers = {}, connections = 10, seconds = 10, ti
         // Successful responses per second over the whole run (the figure the ratio uses).
         okPerSec: ok / result.duration,
         latency: summarize(latencies),
+        // Every successful response's time, to pool several runs (mergeLoadTests).
+        samples: latencies,
         non2xx: result.non2xx,
         errors: result.errors,
         timeouts: result.timeouts,
@@ -33,6 +35,29 @@ export function loadTest({ url, headers = {}, connections = 10, seconds = 10, ti
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
     });
   });
+}
+
+/** Pools several loadTest results of the same target (rounds): totals, and percentiles over every response. */
+export function mergeLoadTests(title, results) {
+  const sum = (pick) => results.reduce((total, r) => total + pick(r), 0);
+  const seconds = sum((r) => r.seconds);
+  const samples = results.flatMap((r) => r.samples);
+  const statuses = {};
+  for (const r of results) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  return {
+    title,
+    connections: results[0]?.connections,
+    seconds,
+    requests: sum((r) => r.requests),
+    reqPerSec: sum((r) => r.requests) / seconds,
+    okPerSec: samples.length / seconds,
+    latency: summarize(samples),
+    samples,
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    statuses,
+  };
 }
 
 /**

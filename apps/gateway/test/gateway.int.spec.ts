@@ -12,8 +12,9 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { ErrorCodes, IdentityRpc, REFRESH_COOKIE, type AccessTokenClaims, type IssuedSession, type UserProfile } from '@lv/contracts';
-import { AccessTokenSigner, RevokedSessions } from '@lv/platform/auth';
+import { AccessTokenSigner, RevokedSessions, type AccessTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
+import { waitFor } from '@lv/testing';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
@@ -370,6 +371,11 @@ describe('gateway (in-process, real NATS and Redis)', () => {
     it('refuses a token whose session was revoked, at once', async () => {
       const sid = randomUUID();
       const token = tokenFor({ sid });
+      const { ACCESS_TOKEN_VERIFIER } = await import('../src/infra/tokens.js');
+      const verifier = app.get<AccessTokenVerifier>(ACCESS_TOKEN_VERIFIER);
+      // Until its revocation subscription is live the gateway asks Redis every time; once it is, the
+      // session's "not revoked" answer is reused, and the announcement must drop it.
+      await waitFor(async () => (await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } })).statusCode === 200 && verifier.revocationsCached, 5000, 'the revocation cache');
       expect((await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
       await new RevokedSessions(redis, 60).revoke(sid);
       const response = await call({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });

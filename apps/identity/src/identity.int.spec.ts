@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { BillingEvents, IdentityEvents, IdentityRpc, type IssuedSession, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
-import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
+import { AccessTokenSigner, AccessTokenVerifier, signOperatorToken } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import type { RpcClient, RunningService } from '@lv/platform/nest';
@@ -268,6 +268,16 @@ describe('identity service over NATS', () => {
     const session = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
     expect(await call(IdentityRpc.signOut, { refreshToken: session.refreshToken })).toEqual({ revoked: true });
     expect(await codeOf(call(IdentityRpc.refresh, { refreshToken: session.refreshToken }))).toBe('SESSION_EXPIRED');
+    expect(await codeOf(call(IdentityRpc.getMe, {}, session.accessToken))).toBe('SESSION_EXPIRED');
+  });
+
+  it('refuses at once a session it read a moment ago, once signed out: the announcement drops its cached "not revoked" answer', async () => {
+    const session = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const verifier = identity.app.get(AccessTokenVerifier);
+    // The first look-up opens the revocation subscription; once it is live, reads reuse the answers.
+    await waitFor(async () => (await call(IdentityRpc.getMe, {}, session.accessToken)).id === session.profile.id && verifier.revocationsCached, 5000, 'the revocation cache');
+    expect((await call(IdentityRpc.getMe, {}, session.accessToken)).id).toBe(session.profile.id);
+    expect(await call(IdentityRpc.signOut, { refreshToken: session.refreshToken })).toEqual({ revoked: true });
     expect(await codeOf(call(IdentityRpc.getMe, {}, session.accessToken))).toBe('SESSION_EXPIRED');
   });
 

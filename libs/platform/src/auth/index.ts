@@ -52,6 +52,11 @@ export class RevokedSessions {
     return this.cache ? this.cache.isRevoked(sessionId, lookUp) : lookUp();
   }
 
+  /** Whether "not revoked" answers are being reused now (a cache was asked for and its subscription is live). */
+  get cached(): boolean {
+    return this.cache?.isLive ?? false;
+  }
+
   async close(): Promise<void> {
     await this.cache?.close();
   }
@@ -83,6 +88,11 @@ export class AccessTokenVerifier {
       throw new DomainError('SESSION_EXPIRED');
     }
     return { ...caller };
+  }
+
+  /** Whether revocation answers are being reused now (see RevokedSessions.cached). */
+  get revocationsCached(): boolean {
+    return this.revoked?.cached ?? false;
   }
 
   async close(): Promise<void> {

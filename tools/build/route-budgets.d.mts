@@ -1,6 +1,10 @@
 export declare const ROUTE_BUDGET_KB: number;
 export declare const GOAL_KB: number;
+export declare const ROUTE_BUDGET_EXCEPTIONS: Record<string, number>;
+export declare function budgetFor(page: string): number;
 type Manifest = Record<string, { file: string; imports?: string[]; isDynamicEntry?: boolean }>;
-export declare function firstLoadFiles(manifest: Manifest, pageKey?: string): string[];
-export declare function routeSizes(manifest: Manifest, gzBytesOf: (file: string) => number): { page: string; files: string[]; gzBytes: number }[];
-export declare function checkRouteBudgets(distDir: string, budgetKb?: number): { ok: boolean; lines: string[]; sizes: { page: string; files: string[]; gzBytes: number }[] };
+export declare function firstLoadFiles(manifest: Manifest, pageKey?: string, awaited?: string[]): string[];
+export declare const QUERY_CLIENT_MODULE: string;
+export declare function pagesWithoutQueries(routesSource: string): Set<string>;
+export declare function routeSizes(manifest: Manifest, gzBytesOf: (file: string) => number, withoutQueries?: Set<string>): { page: string; files: string[]; gzBytes: number }[];
+export declare function checkRouteBudgets(distDir: string, budgetOf?: (page: string) => number, routesFile?: string): { ok: boolean; lines: string[]; sizes: { page: string; files: string[]; gzBytes: number }[] };

@@ -1,25 +1,60 @@
 // The SPA's first-load budget per route (issue 10): what a browser must download before a route's
 // page can show = the entry chunk and everything it imports statically, plus the page's own chunk
-// and its static imports (pages load per route: apps/web/src/app/routes.tsx). Sizes are gzipped, as
-// served (tools/build/compress.mjs writes the .gz copies). The build fails when a route exceeds its
-// budget, so the first load cannot quietly grow back.
+// and its static imports (pages load per route: apps/web/src/app/routes.tsx), plus the query client's
+// chunk for pages that read server data (the route waits for it). Sizes are gzipped, as served
+// (tools/build/compress.mjs writes the .gz copies). The build fails when a route exceeds its budget,
+// so the first load cannot quietly grow back.
 //
-// Goal (issue 10): 120 KB. Not reachable with React 19 and React Router 7 alone weighing 96 KB
-// gzipped (react-dom 66 KB, router 30 KB; measured in this build). Per-route loading took the first
-// load from 207 KB (every page) to 171-194 KB; the budget holds that, and comes down as the shell's
-// own libraries (Radix menus and dialogs, TanStack Query, sonner, tailwind-merge: 74 KB) move out.
+// Goal (issue 10): 120 KB. Not reachable with what every page shares: react-dom 19 (66 KB) and React
+// Router 7 (30 KB) are 96 KB, tailwind-merge (behind every `cn()`) 8 KB, the app's shell, session and
+// route table about 12 KB: 117 KB before a page. The shell's menus, dialogs, tooltips, toasts and
+// TanStack Query now load after the first paint or with the pages that use them (207 KB for every
+// route at first, then 175-197 KB); the pages that need no library of their own are at 125-136 KB.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Gzipped KB a route may load first (1 KB = 1024 bytes). */
-export const ROUTE_BUDGET_KB = 200;
+/** Gzipped KB a route may load first (1 KB = 1024 bytes): pages with no library of their own. */
+export const ROUTE_BUDGET_KB = 140;
 export const GOAL_KB = 120;
+
+const withQueries = 165;
+const withDialogs = 185;
+/** Routes allowed more than ROUTE_BUDGET_KB, and why (page module -> KB). */
+export const ROUTE_BUDGET_EXCEPTIONS = {
+  // They read server data: TanStack Query's core, useQuery and the client (11 KB), and for the
+  // recorder and the vault home the media player.
+  'src/pages/vault/VaultHomePage.tsx': withQueries,
+  'src/pages/admin/AdminDashboardPage.tsx': withQueries,
+  'src/pages/billing/CheckoutPages.tsx': withQueries,
+  'src/pages/access/RedeemPages.tsx': withQueries,
+  'src/pages/record/RecordPage.tsx': withQueries,
+  // Server data, and dialogs and toasts on the page itself: Radix Dialog with its focus trap and
+  // scroll lock (11 KB), sonner (9 KB).
+  'src/pages/access/AccessPage.tsx': withDialogs,
+  'src/pages/access/ConnectionRequestsPage.tsx': withDialogs,
+  'src/pages/access/VaultViewerPage.tsx': withDialogs,
+  'src/pages/billing/PricingPage.tsx': withDialogs,
+  'src/pages/community/CommunityPage.tsx': withDialogs,
+  'src/pages/court/CourtDocumentsPage.tsx': withDialogs,
+  'src/pages/court/CourtJournalPage.tsx': withDialogs,
+  'src/pages/if-im-not-there/IfImNotTherePage.tsx': withDialogs,
+  'src/pages/letters/LettersPage.tsx': withDialogs,
+  'src/pages/letters/wizard/LetterWizardDialog.tsx': withDialogs,
+  'src/pages/settings/SettingsPage.tsx': withDialogs,
+  'src/pages/timeline/TimelinePage.tsx': withDialogs,
+  'src/pages/who-i-am/WhoIAmPage.tsx': withDialogs,
+};
+
+/** The budget of one page module. */
+export function budgetFor(page) {
+  return ROUTE_BUDGET_EXCEPTIONS[page] ?? ROUTE_BUDGET_KB;
+}
 
 /**
  * JS files a page needs first, from vite's manifest: the closure of the entry and of the page's module
  * over static `imports` (dynamic imports load later, on demand).
  */
-export function firstLoadFiles(manifest, pageKey) {
+export function firstLoadFiles(manifest, pageKey, awaited = []) {
   const files = new Set();
   const visit = (key) => {
     const chunk = manifest[key];
@@ -29,27 +64,42 @@ export function firstLoadFiles(manifest, pageKey) {
   };
   visit('index.html');
   if (pageKey) visit(pageKey);
+  for (const key of awaited) visit(key);
   return [...files].filter((file) => file.endsWith('.js'));
 }
 
+/**
+ * The query client's module: a route whose page reads server data loads it beside the page and waits
+ * for both (apps/web/src/app/routes.tsx), so it counts in that route's first load.
+ */
+export const QUERY_CLIENT_MODULE = 'src/app/query-client.ts';
+
+/** Page modules routes.tsx loads without the query client (`{ queries: false }`), e.g. src/pages/landing/LandingPage.tsx. */
+export function pagesWithoutQueries(routesSource) {
+  const pattern = /import\('\.\.\/(pages\/[^']+)\.js'\)[^\n]*\{\s*queries:\s*false\s*\}/g;
+  return new Set([...routesSource.matchAll(pattern)].map((match) => `src/${match[1]}.tsx`));
+}
+
 /** Every page module (src/pages/**) with its first-load size in gzipped bytes. */
-export function routeSizes(manifest, gzBytesOf) {
+export function routeSizes(manifest, gzBytesOf, withoutQueries = new Set()) {
   const pages = Object.keys(manifest).filter((key) => key.startsWith('src/pages/') && manifest[key].isDynamicEntry);
   return pages.map((page) => {
-    const files = firstLoadFiles(manifest, page);
+    const files = firstLoadFiles(manifest, page, withoutQueries.has(page) ? [] : [QUERY_CLIENT_MODULE]);
     return { page, files, gzBytes: files.reduce((sum, file) => sum + gzBytesOf(file), 0) };
   });
 }
 
 /** Checks the built SPA in `distDir`; returns the report lines and whether every route is within budget. */
-export function checkRouteBudgets(distDir, budgetKb = ROUTE_BUDGET_KB) {
+export function checkRouteBudgets(distDir, budgetOf = budgetFor, routesFile = join(distDir, '..', 'src', 'app', 'routes.tsx')) {
   const manifest = JSON.parse(readFileSync(join(distDir, '.vite', 'manifest.json'), 'utf8'));
+  const withoutQueries = pagesWithoutQueries(readFileSync(routesFile, 'utf8'));
   // Files too small to be worth compressing have no .gz copy and are served as they are.
   const gzBytesOf = (file) => (existsSync(join(distDir, `${file}.gz`)) ? statSync(join(distDir, `${file}.gz`)).size : statSync(join(distDir, file)).size);
-  const sizes = routeSizes(manifest, gzBytesOf);
-  const over = sizes.filter((s) => s.gzBytes > budgetKb * 1024);
+  const sizes = routeSizes(manifest, gzBytesOf, withoutQueries);
+  const isOver = (s) => s.gzBytes > budgetOf(s.page) * 1024;
+  const over = sizes.filter(isOver);
   const lines = sizes
     .sort((a, b) => b.gzBytes - a.gzBytes)
-    .map((s) => `  ${(s.gzBytes / 1024).toFixed(1).padStart(6)} KB gz  ${s.page}${s.gzBytes > budgetKb * 1024 ? `  OVER the ${budgetKb} KB budget` : ''}`);
+    .map((s) => `  ${(s.gzBytes / 1024).toFixed(1).padStart(6)} KB gz  ${s.page}${isOver(s) ? `  OVER the ${budgetOf(s.page)} KB budget` : ''}`);
   return { ok: over.length === 0 && sizes.length > 0, lines, sizes };
 }

@@ -1,10 +1,12 @@
 import { Avatar, DropdownMenu } from 'radix-ui';
 import { LayoutDashboard, LogOut, UserRound } from 'lucide-react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { UserProfile } from '@lv/contracts';
 import { isAdmin } from '../app/route-access.js';
 import { cn } from '../lib/cn.js';
 import { getInitials } from './initials.js';
+import { AccountButton, takeMenuRequest } from './TopBarLayout.js';
 
 const itemClass =
   'flex cursor-pointer items-center gap-2.5 rounded-lg px-2.5 py-2 text-sm outline-none select-none data-[highlighted]:bg-muted';
@@ -23,16 +25,14 @@ export function UserAvatar({ user, className }: { user: UserProfile; className?:
 /** The signed-in user's menu in the top bar (trigger: "Account menu"). Closes on an outside click. */
 export function AvatarMenu({ user, onLogout }: { user: UserProfile; onLogout: () => void }) {
   const navigate = useNavigate();
+  // Opened at once when the plain button was tapped before this menu's code arrived.
+  const [openedEarly] = useState(() => takeMenuRequest('account'));
   return (
-    <DropdownMenu.Root modal={false}>
+    <DropdownMenu.Root modal={false} defaultOpen={openedEarly}>
       <DropdownMenu.Trigger asChild>
-        <button
-          type="button"
-          aria-label="Account menu"
-          className="rounded-full p-0.5 transition hover:ring-2 hover:ring-primary/30 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-        >
+        <AccountButton>
           <UserAvatar user={user} />
-        </button>
+        </AccountButton>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content

@@ -1,8 +1,9 @@
 import { DropdownMenu, Tooltip } from 'radix-ui';
+import { useState } from 'react';
 import { Check, Monitor, Moon, Sun } from 'lucide-react';
 import { useTheme } from '../theme/ThemeProvider.js';
 import { parseTheme } from '../theme/theme.js';
-import { Button } from '../components/ui/button.js';
+import { takeMenuRequest, ThemeButton } from './TopBarLayout.js';
 
 const OPTIONS = [
   { value: 'light', label: 'Light', Icon: Sun },
@@ -12,16 +13,15 @@ const OPTIONS = [
 
 /** Top-bar theme control: a menu of Light / Dark / System (accessible name "Theme"). */
 export function ThemeSwitch() {
-  const { theme, resolvedTheme, setTheme } = useTheme();
-  const TriggerIcon = theme === 'system' ? Monitor : resolvedTheme === 'dark' ? Moon : Sun;
+  const { theme, setTheme } = useTheme();
+  // Opened at once when the plain button was tapped before this menu's code arrived.
+  const [openedEarly] = useState(() => takeMenuRequest('theme'));
   return (
-    <DropdownMenu.Root modal={false}>
+    <DropdownMenu.Root modal={false} defaultOpen={openedEarly}>
       <Tooltip.Root>
         <Tooltip.Trigger asChild>
           <DropdownMenu.Trigger asChild>
-            <Button variant="ghost" size="icon" aria-label="Theme">
-              <TriggerIcon aria-hidden="true" className="h-5 w-5" />
-            </Button>
+            <ThemeButton />
           </DropdownMenu.Trigger>
         </Tooltip.Trigger>
         <Tooltip.Portal>

@@ -1,10 +1,11 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
-import type { QueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { AuthProvider, useAuth } from '../auth/AuthProvider.js';
 import type { SessionManager } from '../auth/session.js';
+import { LocalReflectionMigration } from '../pages/vault/LocalReflectionMigration.js';
 import { UnsavedChangesProvider } from '../shell/UnsavedChangesProvider.js';
 import { ThemeProvider, useTheme } from '../theme/ThemeProvider.js';
-import { GivenQueryClient, loadQueryClient } from './query-client-source.js';
+import { createQueryClient } from './query-client.js';
 
 // sonner loads beside the first page rather than before it (issue 10, first load); a toast shown
 // before it has mounted appears when it does.
@@ -29,37 +30,33 @@ function AppToaster() {
   );
 }
 
-// Cache reset and the local reflection's migration need TanStack Query: loaded once a user signs in.
-const DataEffects = lazy(async () => {
-  await loadQueryClient();
-  return { default: (await import('./data-effects.js')).DataEffects };
-});
-
-function SignedInEffects() {
+/** Drops cached server data when the signed-in user changes (sign-out, expiry, another account). */
+function CacheResetOnUserChange() {
   const { user } = useAuth();
-  // Kept mounted from the first sign-in on, so they see the sign-out (or the next account) too.
-  const [signedInOnce, setSignedInOnce] = useState(false);
-  if (user && !signedInOnce) setSignedInOnce(true);
-  return signedInOnce ? (
-    <Suspense fallback={null}>
-      <DataEffects />
-    </Suspense>
-  ) : null;
+  const queryClient = useQueryClient();
+  const previous = useRef<string | null>(null);
+  const userId = user?.id ?? null;
+  useEffect(() => {
+    if (previous.current !== null && previous.current !== userId) queryClient.clear();
+    previous.current = userId;
+  }, [userId, queryClient]);
+  return null;
 }
 
-/** Theme, session, unsaved-work tracking and toasts; `queryClient` replaces the app's own (specs). */
 export function AppProviders({ children, session, queryClient }: { children: ReactNode; session?: SessionManager; queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <ThemeProvider>
-      <GivenQueryClient.Provider value={queryClient ?? null}>
+      <QueryClientProvider client={client}>
         <AuthProvider session={session}>
-          <SignedInEffects />
+          <CacheResetOnUserChange />
+          <LocalReflectionMigration />
           <UnsavedChangesProvider>
             {children}
             <AppToaster />
           </UnsavedChangesProvider>
         </AuthProvider>
-      </GivenQueryClient.Provider>
+      </QueryClientProvider>
     </ThemeProvider>
   );
 }

@@ -1,41 +1,28 @@
-import { lazy, type ComponentProps, type ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { ErrorPage } from '../pages/errors/ErrorPage.js';
 import { NotFoundPage } from '../pages/errors/NotFoundPage.js';
-import { loadQueryClient, WithQueryClient } from './query-client-source.js';
 import { RequireAdmin } from './RequireAdmin.js';
 import { RootLayout } from './RootLayout.js';
 
 /**
  * A page in a chunk of its own, fetched when its route is first shown: the first load carries the
  * shell and one page, not every page (RootLayout shows the shell at once and the page when it arrives).
- * Pages read server data through TanStack Query, whose client loads beside the page; the few that read
- * none say so (`queries: false`) and load without it (issue 10, first load).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own bound: any props
-function page<K extends string, M extends Record<K, ComponentType<any>>>(load: () => Promise<M>, name: K, { queries = true } = {}) {
-  return lazy(async () => {
-    const [module] = await Promise.all([load(), queries ? loadQueryClient() : undefined]);
-    const Page = module[name];
-    if (!queries) return { default: Page };
-    const WithQueries = (props: ComponentProps<M[K]>) => (
-      <WithQueryClient>
-        <Page {...props} />
-      </WithQueryClient>
-    );
-    return { default: WithQueries as M[K] };
-  });
+function page<K extends string, M extends Record<K, ComponentType<any>>>(load: () => Promise<M>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
 }
 const AccessPage = page(() => import('../pages/access/AccessPage.js'), 'AccessPage');
 const ConnectionRequestsPage = page(() => import('../pages/access/ConnectionRequestsPage.js'), 'ConnectionRequestsPage');
 const RedeemPage = page(() => import('../pages/access/RedeemPages.js'), 'RedeemPage');
 const RedeemTimelinePage = page(() => import('../pages/access/RedeemPages.js'), 'RedeemTimelinePage');
 const VaultViewerPage = page(() => import('../pages/access/VaultViewerPage.js'), 'VaultViewerPage');
-const AuthPage = page(() => import('../pages/auth/AuthPage.js'), 'AuthPage', { queries: false });
+const AuthPage = page(() => import('../pages/auth/AuthPage.js'), 'AuthPage');
 const CourtDocumentsPage = page(() => import('../pages/court/CourtDocumentsPage.js'), 'CourtDocumentsPage');
 const CourtJournalPage = page(() => import('../pages/court/CourtJournalPage.js'), 'CourtJournalPage');
-const HowItWorksPage = page(() => import('../pages/how-it-works/HowItWorksPage.js'), 'HowItWorksPage', { queries: false });
-const LandingPage = page(() => import('../pages/landing/LandingPage.js'), 'LandingPage', { queries: false });
+const HowItWorksPage = page(() => import('../pages/how-it-works/HowItWorksPage.js'), 'HowItWorksPage');
+const LandingPage = page(() => import('../pages/landing/LandingPage.js'), 'LandingPage');
 const LettersPage = page(() => import('../pages/letters/LettersPage.js'), 'LettersPage');
 const RecordPage = page(() => import('../pages/record/RecordPage.js'), 'RecordPage');
 const TimelinePage = page(() => import('../pages/timeline/TimelinePage.js'), 'TimelinePage');
@@ -52,7 +39,7 @@ const LocalCheckoutPage = page(() => import('../pages/billing/CheckoutPages.js')
 const CheckoutSuccessPage = page(() => import('../pages/billing/CheckoutPages.js'), 'CheckoutSuccessPage');
 const CheckoutCancelledPage = page(() => import('../pages/billing/CheckoutPages.js'), 'CheckoutCancelledPage');
 const SettingsPage = page(() => import('../pages/settings/SettingsPage.js'), 'SettingsPage');
-const PrivacyPage = page(() => import('../pages/privacy/PrivacyPage.js'), 'PrivacyPage', { queries: false });
+const PrivacyPage = page(() => import('../pages/privacy/PrivacyPage.js'), 'PrivacyPage');
 const AdminDashboardPage = page(() => import('../pages/admin/AdminDashboardPage.js'), 'AdminDashboardPage');
 const StillHerePage = page(() => import('../pages/if-im-not-there/StillHerePage.js'), 'StillHerePage');
 

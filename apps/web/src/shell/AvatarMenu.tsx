@@ -1,12 +1,11 @@
 import { Avatar, DropdownMenu } from 'radix-ui';
 import { LayoutDashboard, LogOut, UserRound } from 'lucide-react';
-import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { UserProfile } from '@lv/contracts';
 import { isAdmin } from '../app/route-access.js';
 import { cn } from '../lib/cn.js';
 import { getInitials } from './initials.js';
-import { AccountButton, takeMenuRequest } from './TopBarLayout.js';
+import { AccountButton, useEarlyMenuRequest } from './TopBarLayout.js';
 
 const itemClass =
   'flex cursor-pointer items-center gap-2.5 rounded-lg px-2.5 py-2 text-sm outline-none select-none data-[highlighted]:bg-muted';
@@ -26,7 +25,7 @@ export function UserAvatar({ user, className }: { user: UserProfile; className?:
 export function AvatarMenu({ user, onLogout }: { user: UserProfile; onLogout: () => void }) {
   const navigate = useNavigate();
   // Opened at once when the plain button was tapped before this menu's code arrived.
-  const [openedEarly] = useState(() => takeMenuRequest('account'));
+  const openedEarly = useEarlyMenuRequest('account');
   return (
     <DropdownMenu.Root modal={false} defaultOpen={openedEarly}>
       <DropdownMenu.Trigger asChild>

@@ -1,9 +1,8 @@
 import { DropdownMenu, Tooltip } from 'radix-ui';
-import { useState } from 'react';
 import { Check, Monitor, Moon, Sun } from 'lucide-react';
 import { useTheme } from '../theme/ThemeProvider.js';
 import { parseTheme } from '../theme/theme.js';
-import { takeMenuRequest, ThemeButton } from './TopBarLayout.js';
+import { useEarlyMenuRequest, ThemeButton } from './TopBarLayout.js';
 
 const OPTIONS = [
   { value: 'light', label: 'Light', Icon: Sun },
@@ -15,7 +14,7 @@ const OPTIONS = [
 export function ThemeSwitch() {
   const { theme, setTheme } = useTheme();
   // Opened at once when the plain button was tapped before this menu's code arrived.
-  const [openedEarly] = useState(() => takeMenuRequest('theme'));
+  const openedEarly = useEarlyMenuRequest('theme');
   return (
     <DropdownMenu.Root modal={false} defaultOpen={openedEarly}>
       <Tooltip.Root>

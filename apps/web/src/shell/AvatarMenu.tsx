@@ -5,7 +5,7 @@ import type { UserProfile } from '@lv/contracts';
 import { isAdmin } from '../app/route-access.js';
 import { cn } from '../lib/cn.js';
 import { getInitials } from './initials.js';
-import { AccountButton, useEarlyMenuRequest } from './TopBarLayout.js';
+import { AccountButton } from './TopBarLayout.js';
 
 const itemClass =
   'flex cursor-pointer items-center gap-2.5 rounded-lg px-2.5 py-2 text-sm outline-none select-none data-[highlighted]:bg-muted';
@@ -24,10 +24,8 @@ export function UserAvatar({ user, className }: { user: UserProfile; className?:
 /** The signed-in user's menu in the top bar (trigger: "Account menu"). Closes on an outside click. */
 export function AvatarMenu({ user, onLogout }: { user: UserProfile; onLogout: () => void }) {
   const navigate = useNavigate();
-  // Opened at once when the plain button was tapped before this menu's code arrived.
-  const openedEarly = useEarlyMenuRequest('account');
   return (
-    <DropdownMenu.Root modal={false} defaultOpen={openedEarly}>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
         <AccountButton>
           <UserAvatar user={user} />

@@ -2,7 +2,7 @@ import { DropdownMenu, Tooltip } from 'radix-ui';
 import { Check, Monitor, Moon, Sun } from 'lucide-react';
 import { useTheme } from '../theme/ThemeProvider.js';
 import { parseTheme } from '../theme/theme.js';
-import { useEarlyMenuRequest, ThemeButton } from './TopBarLayout.js';
+import { ThemeButton } from './TopBarLayout.js';
 
 const OPTIONS = [
   { value: 'light', label: 'Light', Icon: Sun },
@@ -13,10 +13,8 @@ const OPTIONS = [
 /** Top-bar theme control: a menu of Light / Dark / System (accessible name "Theme"). */
 export function ThemeSwitch() {
   const { theme, setTheme } = useTheme();
-  // Opened at once when the plain button was tapped before this menu's code arrived.
-  const openedEarly = useEarlyMenuRequest('theme');
   return (
-    <DropdownMenu.Root modal={false} defaultOpen={openedEarly}>
+    <DropdownMenu.Root modal={false}>
       <Tooltip.Root>
         <Tooltip.Trigger asChild>
           <DropdownMenu.Trigger asChild>

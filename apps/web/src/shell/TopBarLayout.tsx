@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useState, type ButtonHTMLAttributes, type ReactNode, type Ref } from 'react';
+import { forwardRef, type ButtonHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { Link } from 'react-router-dom';
 import { Menu, Monitor, Moon, Sun, Vault } from 'lucide-react';
 import type { UserProfile } from '@lv/contracts';
@@ -101,20 +101,3 @@ export const AccountButton = forwardRef<HTMLButtonElement, ButtonAttributes>(fun
     </button>
   );
 });
-
-/**
- * A menu asked for before its code had arrived (a tap on the plain button): it opens as soon as the
- * real one mounts, so the tap is not lost.
- */
-const openRequests = new Set<'theme' | 'account'>();
-export const requestMenu = (menu: 'theme' | 'account') => openRequests.add(menu);
-
-/** Whether `menu` was asked for early; the request is used up once the menu has mounted. */
-export function useEarlyMenuRequest(menu: 'theme' | 'account'): boolean {
-  // Read in the initialiser (run twice under StrictMode), cleared in an effect (after both).
-  const [asked] = useState(() => openRequests.has(menu));
-  useEffect(() => {
-    openRequests.delete(menu);
-  }, [menu]);
-  return asked;
-}

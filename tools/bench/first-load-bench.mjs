@@ -125,7 +125,12 @@ async function stopChrome() {
     child.kill('SIGKILL');
     await exited;
   }
-  rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  // Chromium's helper processes may still be writing into the profile for a moment: best effort.
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  } catch (err) {
+    say(`[first-load-bench] could not remove ${profile}: ${err.code ?? err.message}`);
+  }
 }
 
 /** The snippet of the first DOM node named in an audit's details (the LCP element). */

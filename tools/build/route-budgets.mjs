@@ -1,19 +1,53 @@
 // The SPA's first-load budget per route (issue 10): what a browser must download before a route's
 // page can show = the entry chunk and everything it imports statically, plus the page's own chunk
 // and its static imports (pages load per route: apps/web/src/app/routes.tsx). Sizes are gzipped, as
-// served (tools/build/compress.mjs writes the .gz copies). The build fails when a route exceeds its
-// budget, so the first load cannot quietly grow back.
+// served (tools/build/compress.mjs writes the .gz copies). The build fails when a route exceeds its budget,
+// so the first load cannot quietly grow back.
 //
-// Goal (issue 10): 120 KB. Not reachable with React 19 and React Router 7 alone weighing 96 KB
-// gzipped (react-dom 66 KB, router 30 KB; measured in this build). Per-route loading took the first
-// load from 207 KB (every page) to 171-194 KB; the budget holds that, and comes down as the shell's
-// own libraries (Radix menus and dialogs, TanStack Query, sonner, tailwind-merge: 74 KB) move out.
+// Goal (issue 10): 120 KB. Not reachable with what every page shares: react-dom 19 (66 KB) and React
+// Router 7 (30 KB) are 96 KB, TanStack Query's client (the root provider, 11 KB), tailwind-merge
+// (behind every `cn()`) 8 KB, the app's shell, session and route table about 12 KB: 127 KB before a
+// page. The shell's menus, dialogs, tooltips and toasts now load after the first paint or with the
+// pages that use them (207 KB for every route at first, then 175-197 KB); the pages that need no
+// library of their own are at 133-141 KB.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Gzipped KB a route may load first (1 KB = 1024 bytes). */
-export const ROUTE_BUDGET_KB = 200;
+/** Gzipped KB a route may load first (1 KB = 1024 bytes): pages with no library of their own. */
+export const ROUTE_BUDGET_KB = 145;
 export const GOAL_KB = 120;
+
+const withOwnCode = 165;
+const withDialogs = 185;
+/** Routes allowed more than ROUTE_BUDGET_KB, and why (page module -> KB). */
+export const ROUTE_BUDGET_EXCEPTIONS = {
+  // Queries and mutations (useQuery, useMutation: 4 KB) and code of their own: the media player
+  // (vault home, recorder), the recorder, the key redemption, the admin tables (7-18 KB).
+  'src/pages/vault/VaultHomePage.tsx': withOwnCode,
+  'src/pages/admin/AdminDashboardPage.tsx': withOwnCode,
+  'src/pages/access/RedeemPages.tsx': withOwnCode,
+  'src/pages/record/RecordPage.tsx': withOwnCode,
+  // Besides, dialogs and toasts on the page itself: Radix Dialog with its focus trap and scroll lock
+  // (11 KB), sonner (9 KB).
+  'src/pages/access/AccessPage.tsx': withDialogs,
+  'src/pages/access/ConnectionRequestsPage.tsx': withDialogs,
+  'src/pages/access/VaultViewerPage.tsx': withDialogs,
+  'src/pages/billing/PricingPage.tsx': withDialogs,
+  'src/pages/community/CommunityPage.tsx': withDialogs,
+  'src/pages/court/CourtDocumentsPage.tsx': withDialogs,
+  'src/pages/court/CourtJournalPage.tsx': withDialogs,
+  'src/pages/if-im-not-there/IfImNotTherePage.tsx': withDialogs,
+  'src/pages/letters/LettersPage.tsx': withDialogs,
+  'src/pages/letters/wizard/LetterWizardDialog.tsx': withDialogs,
+  'src/pages/settings/SettingsPage.tsx': withDialogs,
+  'src/pages/timeline/TimelinePage.tsx': withDialogs,
+  'src/pages/who-i-am/WhoIAmPage.tsx': withDialogs,
+};
+
+/** The budget of one page module. */
+export function budgetFor(page) {
+  return ROUTE_BUDGET_EXCEPTIONS[page] ?? ROUTE_BUDGET_KB;
+}
 
 /**
  * JS files a page needs first, from vite's manifest: the closure of the entry and of the page's module
@@ -42,14 +76,15 @@ export function routeSizes(manifest, gzBytesOf) {
 }
 
 /** Checks the built SPA in `distDir`; returns the report lines and whether every route is within budget. */
-export function checkRouteBudgets(distDir, budgetKb = ROUTE_BUDGET_KB) {
+export function checkRouteBudgets(distDir, budgetOf = budgetFor) {
   const manifest = JSON.parse(readFileSync(join(distDir, '.vite', 'manifest.json'), 'utf8'));
   // Files too small to be worth compressing have no .gz copy and are served as they are.
   const gzBytesOf = (file) => (existsSync(join(distDir, `${file}.gz`)) ? statSync(join(distDir, `${file}.gz`)).size : statSync(join(distDir, file)).size);
   const sizes = routeSizes(manifest, gzBytesOf);
-  const over = sizes.filter((s) => s.gzBytes > budgetKb * 1024);
+  const isOver = (s) => s.gzBytes > budgetOf(s.page) * 1024;
+  const over = sizes.filter(isOver);
   const lines = sizes
     .sort((a, b) => b.gzBytes - a.gzBytes)
-    .map((s) => `  ${(s.gzBytes / 1024).toFixed(1).padStart(6)} KB gz  ${s.page}${s.gzBytes > budgetKb * 1024 ? `  OVER the ${budgetKb} KB budget` : ''}`);
+    .map((s) => `  ${(s.gzBytes / 1024).toFixed(1).padStart(6)} KB gz  ${s.page}${isOver(s) ? `  OVER the ${budgetOf(s.page)} KB budget` : ''}`);
   return { ok: over.length === 0 && sizes.length > 0, lines, sizes };
 }

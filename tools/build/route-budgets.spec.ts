@@ -1,4 +1,4 @@
-import { firstLoadFiles, routeSizes } from './route-budgets.mjs';
+import { budgetFor, firstLoadFiles, ROUTE_BUDGET_EXCEPTIONS, ROUTE_BUDGET_KB, routeSizes } from './route-budgets.mjs';
 
 // A manifest shaped like vite's: the entry imports react and the router; two pages load per route and
 // share a chunk; one page also imports something only on demand.
@@ -23,5 +23,13 @@ describe('route budgets', () => {
     );
     const byPage = Object.fromEntries(routeSizes(manifest, (file) => sizes[file]!).map((r) => [r.page, r.gzBytes]));
     expect(byPage).toEqual({ 'src/pages/letters/LettersPage.tsx': 125, 'src/pages/landing/LandingPage.tsx': 112 });
+  });
+
+  it('gives every route the default budget unless it is listed with a larger one', () => {
+    expect(budgetFor('src/pages/landing/LandingPage.tsx')).toBe(ROUTE_BUDGET_KB);
+    for (const [page, kb] of Object.entries(ROUTE_BUDGET_EXCEPTIONS)) {
+      expect(budgetFor(page)).toBe(kb);
+      expect(kb).toBeGreaterThan(ROUTE_BUDGET_KB);
+    }
   });
 });

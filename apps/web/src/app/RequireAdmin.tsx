@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
-import { toast } from 'sonner';
 import { useAuth } from '../auth/AuthProvider.js';
+import { showToast } from '../lib/toast.js';
 import { decideAdminAccess } from './route-access.js';
 
 /** Admin-only routes: anyone else goes to / with the toast "Access denied". */
@@ -11,7 +11,7 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
   const denied = decision.kind === 'redirect';
 
   useEffect(() => {
-    if (denied) toast.error('Access denied', { id: 'access-denied' });
+    if (denied) showToast((toast) => toast.error('Access denied', { id: 'access-denied' }));
   }, [denied]);
 
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;

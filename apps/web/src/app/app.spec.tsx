@@ -61,14 +61,15 @@ function testRoutes(): RouteObject[] {
   return [{ path: root.path, element: root.element, errorElement: root.errorElement, children: [pagesWithBoom] }];
 }
 
-function renderApp(path: string, signedInAs: UserProfile | null = null, gate?: Promise<void>) {
+/** `ownQueryClient`: the app creates its query client itself, as in the browser (none handed in). */
+function renderApp(path: string, signedInAs: UserProfile | null = null, gate?: Promise<void>, { ownQueryClient = false } = {}) {
   const transport = makeTransport(signedInAs, gate);
   const session = new SessionManager(transport);
   const router = createMemoryRouter(testRoutes(), { initialEntries: [path] });
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false } });
   render(
-    <AppProviders session={session} queryClient={queryClient}>
+    <AppProviders session={session} queryClient={ownQueryClient ? undefined : queryClient}>
       <RouterProvider router={router} />
     </AppProviders>,
   );
@@ -109,6 +110,12 @@ describe('session guard', () => {
     answer();
     await screen.findByRole('heading', { name: 'Your legacy begins here.' });
     expect(transport.refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the vault home with the query client the app makes itself (none handed in), as in the browser', async () => {
+    renderApp('/vault', sam, undefined, { ownQueryClient: true });
+    await screen.findByRole('heading', { level: 1, name: /Welcome Back/ });
+    await waitFor(() => expect(within(screen.getByRole('region', { name: 'Your vault at a glance' })).getByRole('link', { name: /Letters Written/ }).textContent).toMatch(/2/));
   });
 
   it('paints a public page without waiting for the session (issue 10: first load)', async () => {

@@ -1,7 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { Tooltip } from 'radix-ui';
-import { Toaster } from 'sonner';
 import { AuthProvider, useAuth } from '../auth/AuthProvider.js';
 import type { SessionManager } from '../auth/session.js';
 import { LocalReflectionMigration } from '../pages/vault/LocalReflectionMigration.js';
@@ -9,20 +7,26 @@ import { UnsavedChangesProvider } from '../shell/UnsavedChangesProvider.js';
 import { ThemeProvider, useTheme } from '../theme/ThemeProvider.js';
 import { createQueryClient } from './query-client.js';
 
+// sonner loads beside the first page rather than before it (issue 10, first load); a toast shown
+// before it has mounted appears when it does.
+const Toaster = lazy(async () => ({ default: (await import('sonner')).Toaster }));
+
 /** sonner with the spec's toast constants (section 9), which are sonner's own defaults. */
 function AppToaster() {
   const { resolvedTheme } = useTheme();
   return (
-    <Toaster
-      theme={resolvedTheme}
-      position="bottom-right"
-      duration={4000}
-      visibleToasts={3}
-      gap={14}
-      hotkey={['altKey', 'KeyT']}
-      richColors
-      closeButton
-    />
+    <Suspense fallback={null}>
+      <Toaster
+        theme={resolvedTheme}
+        position="bottom-right"
+        duration={4000}
+        visibleToasts={3}
+        gap={14}
+        hotkey={['altKey', 'KeyT']}
+        richColors
+        closeButton
+      />
+    </Suspense>
   );
 }
 
@@ -48,11 +52,8 @@ export function AppProviders({ children, session, queryClient }: { children: Rea
           <CacheResetOnUserChange />
           <LocalReflectionMigration />
           <UnsavedChangesProvider>
-            {/* Radix's tooltip timings are the spec's: 700 ms delay, 300 ms skip delay. */}
-            <Tooltip.Provider delayDuration={700} skipDelayDuration={300}>
-              {children}
-              <AppToaster />
-            </Tooltip.Provider>
+            {children}
+            <AppToaster />
           </UnsavedChangesProvider>
         </AuthProvider>
       </QueryClientProvider>

@@ -1,11 +1,14 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider.js';
-import { SideMenu } from './SideMenu.js';
-import { SignOutDialog } from './SignOutDialog.js';
 import { TopBar } from './TopBar.js';
 import { useSignOutFlow } from './use-sign-out.js';
 import { useUnsavedChanges } from './UnsavedChangesProvider.js';
+
+// The side menu and the sign-out warning are dialogs nobody sees on a first load: their code (Radix
+// Dialog, the menu's icons) is fetched when one first opens (issue 10, first load).
+const SideMenu = lazy(async () => ({ default: (await import('./SideMenu.js')).SideMenu }));
+const SignOutDialog = lazy(async () => ({ default: (await import('./SignOutDialog.js')).SignOutDialog }));
 
 /** Top bar, side menu, sign-out warning and the page in <main>. */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -15,6 +18,11 @@ export function AppShell({ children }: { children: ReactNode }) {
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const signOut = useSignOutFlow();
   const location = useLocation();
+  // Mounted from their first opening on, so they close with their own animation and focus handling.
+  const [menuUsed, setMenuUsed] = useState(false);
+  if (menuOpen && !menuUsed) setMenuUsed(true);
+  const [signOutUsed, setSignOutUsed] = useState(false);
+  if (signOut.dialogOpen && !signOutUsed) setSignOutUsed(true);
   // Browser back/forward while the menu is open: close it, while rendering the new page (React's
   // "adjusting state when a prop changes") rather than in an effect after it has shown the menu open.
   const [menuPath, setMenuPath] = useState(location.pathname);
@@ -44,24 +52,32 @@ export function AppShell({ children }: { children: ReactNode }) {
         showUnsaved={hasUnsavedChanges && user !== null}
         onLogout={() => window.setTimeout(signOut.requestSignOut, 0)}
       />
-      <SideMenu open={menuOpen} onOpenChange={setMenuOpen} user={user} returnFocusRef={menuButtonRef} />
+      {menuUsed ? (
+        <Suspense fallback={null}>
+          <SideMenu open={menuOpen} onOpenChange={setMenuOpen} user={user} returnFocusRef={menuButtonRef} />
+        </Suspense>
+      ) : null}
       <main id="main-content" tabIndex={-1} className="flex-1 pt-16 outline-none">
         {children}
       </main>
       <footer className="border-t border-border py-6 text-center text-xs text-muted-foreground">
         <p>© {new Date().getFullYear()} Legacy Vault · Your words, kept safe for the people you love.</p>
       </footer>
-      <SignOutDialog
-        open={signOut.dialogOpen}
-        drafts={signOut.drafts}
-        canSaveDrafts={hasUnsavedChanges}
-        recordingActive={recordingActive}
-        busy={signOut.busy}
-        onSaveAndSignOut={signOut.saveDraftsAndSignOut}
-        onSignOutWithoutSaving={signOut.signOutWithoutSaving}
-        onCancel={signOut.cancel}
-        returnFocus={() => document.querySelector<HTMLElement>('button[aria-label="Account menu"]')}
-      />
+      {signOutUsed ? (
+        <Suspense fallback={null}>
+          <SignOutDialog
+            open={signOut.dialogOpen}
+            drafts={signOut.drafts}
+            canSaveDrafts={hasUnsavedChanges}
+            recordingActive={recordingActive}
+            busy={signOut.busy}
+            onSaveAndSignOut={signOut.saveDraftsAndSignOut}
+            onSignOutWithoutSaving={signOut.signOutWithoutSaving}
+            onCancel={signOut.cancel}
+            returnFocus={() => document.querySelector<HTMLElement>('button[aria-label="Account menu"]')}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import type { UserProfile } from '@lv/contracts';
 import { isAdmin } from '../app/route-access.js';
 import { cn } from '../lib/cn.js';
 import { getInitials } from './initials.js';
+import { AccountButton } from './TopBarLayout.js';
 
 const itemClass =
   'flex cursor-pointer items-center gap-2.5 rounded-lg px-2.5 py-2 text-sm outline-none select-none data-[highlighted]:bg-muted';
@@ -26,13 +27,9 @@ export function AvatarMenu({ user, onLogout }: { user: UserProfile; onLogout: ()
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
-        <button
-          type="button"
-          aria-label="Account menu"
-          className="rounded-full p-0.5 transition hover:ring-2 hover:ring-primary/30 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-        >
+        <AccountButton>
           <UserAvatar user={user} />
-        </button>
+        </AccountButton>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content

@@ -2,7 +2,7 @@ import { DropdownMenu, Tooltip } from 'radix-ui';
 import { Check, Monitor, Moon, Sun } from 'lucide-react';
 import { useTheme } from '../theme/ThemeProvider.js';
 import { parseTheme } from '../theme/theme.js';
-import { Button } from '../components/ui/button.js';
+import { ThemeButton } from './TopBarLayout.js';
 
 const OPTIONS = [
   { value: 'light', label: 'Light', Icon: Sun },
@@ -12,16 +12,13 @@ const OPTIONS = [
 
 /** Top-bar theme control: a menu of Light / Dark / System (accessible name "Theme"). */
 export function ThemeSwitch() {
-  const { theme, resolvedTheme, setTheme } = useTheme();
-  const TriggerIcon = theme === 'system' ? Monitor : resolvedTheme === 'dark' ? Moon : Sun;
+  const { theme, setTheme } = useTheme();
   return (
     <DropdownMenu.Root modal={false}>
       <Tooltip.Root>
         <Tooltip.Trigger asChild>
           <DropdownMenu.Trigger asChild>
-            <Button variant="ghost" size="icon" aria-label="Theme">
-              <TriggerIcon aria-hidden="true" className="h-5 w-5" />
-            </Button>
+            <ThemeButton />
           </DropdownMenu.Trigger>
         </Tooltip.Trigger>
         <Tooltip.Portal>

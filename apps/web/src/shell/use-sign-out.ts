@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
 import { useAuth } from '../auth/AuthProvider.js';
+import { showToast } from '../lib/toast.js';
 import { useUnsavedChanges } from './UnsavedChangesProvider.js';
 import { discardDraft as discardRecordingDraft } from '../pages/record/recording-draft.js';
 import { findDrafts, removeDrafts, type DraftKey } from './unsaved.js';
@@ -42,7 +42,7 @@ export function useSignOutFlow() {
     } catch (error) {
       console.error('Logout failed', error);
       setBusy(false);
-      toast.error('Error logging out');
+      showToast((toast) => toast.error('Error logging out'));
       return false;
     }
     // Only once the session is gone: a failed sign-out leaves the user's draft where it was.
@@ -52,7 +52,7 @@ export function useSignOutFlow() {
     auth.clearSession();
     setDialogOpen(false);
     setBusy(false);
-    toast.success('Logged out successfully');
+    showToast((toast) => toast.success('Logged out successfully'));
     return true;
   }, [auth, navigate]);
 
@@ -68,7 +68,7 @@ export function useSignOutFlow() {
 
   const saveDraftsAndSignOut = useCallback(() => {
     window.dispatchEvent(new CustomEvent(SAVE_DRAFTS_EVENT));
-    toast.success('Drafts Saved', { description: 'Your work has been saved locally and will be available when you return.' });
+    showToast((toast) => toast.success('Drafts Saved', { description: 'Your work has been saved locally and will be available when you return.' }));
     setBusy(true);
     setDialogOpen(false);
     window.clearTimeout(timer.current);

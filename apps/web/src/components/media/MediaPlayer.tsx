@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { showToast } from '../../lib/toast.js';
 import type { StoredMediaType } from '@lv/contracts';
 import { fetchPlaybackLink, mediaKeys } from '../../api/media.js';
 import { ApiError } from '../../api/client.js';
@@ -31,7 +31,7 @@ export function MediaPlayer({ recordingId, type, title, autoPlay = false }: { re
     if (!link.error) return;
     const notFound = link.error instanceof ApiError && link.error.status === 404;
     const [heading, detail] = notFound ? ['File Not Found', 'The media file could not be located.'] : [PLAYBACK_MESSAGES.loadFailed, undefined];
-    toast.error(heading, detail ? { description: detail } : undefined);
+    showToast((toast) => toast.error(heading, detail ? { description: detail } : undefined));
   }, [link.error]);
 
   if (link.isPending) return <Spinner label="Loading media" />;
@@ -42,7 +42,7 @@ export function MediaPlayer({ recordingId, type, title, autoPlay = false }: { re
   const onError = () => {
     const message = PLAYBACK_MESSAGES.playback(type);
     setPlaybackError(message);
-    toast.error('Playback Error', { description: message.replace(/^Playback Error: /, '') });
+    showToast((toast) => toast.error('Playback Error', { description: message.replace(/^Playback Error: /, '') }));
   };
   const common = {
     src: link.data.url,

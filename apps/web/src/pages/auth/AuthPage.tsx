@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { showToast } from '../../lib/toast.js';
 import { ArrowLeft, Check, Circle, Compass, Eye, EyeOff, Heart } from 'lucide-react';
 import { readFrom, DEFAULT_AFTER_SIGN_IN } from '../../app/route-access.js';
 import { useAuth } from '../../auth/AuthProvider.js';
@@ -56,16 +56,16 @@ export function AuthPage() {
     try {
       if (isLogin) {
         await auth.signIn(credentials);
-        toast.success('Welcome back!', { description: 'Successfully logged in to your vault' });
+        showToast((toast) => toast.success('Welcome back!', { description: 'Successfully logged in to your vault' }));
       } else {
         await auth.signUp(credentials);
-        toast.success('Account created!', { description: 'Welcome to Legacy Vault. Your vault is ready for your first message.' });
+        showToast((toast) => toast.success('Account created!', { description: 'Welcome to Legacy Vault. Your vault is ready for your first message.' }));
       }
       void navigate(readFrom(location.search, location.state) ?? DEFAULT_AFTER_SIGN_IN, { replace: true });
     } catch (error) {
       const fieldErrors = serverFieldErrors(error);
       if (fieldErrors.email || fieldErrors.password) setErrors(fieldErrors);
-      toast.error(AUTH_ERROR_TITLE, { description: authErrorDescription(error) });
+      showToast((toast) => toast.error(AUTH_ERROR_TITLE, { description: authErrorDescription(error) }));
       setSubmitting(false);
     }
   };

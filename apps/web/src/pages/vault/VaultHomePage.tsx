@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type ComponentType } from 'react';
 import { Link } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { showToast } from '../../lib/toast.js';
 import {
   CalendarDays,
   Clock,
@@ -175,10 +175,10 @@ export function VaultHomePage() {
       adopt(result, submitted);
       queryClient.setQueryData(vaultKeys.reflection, result);
       void queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
-      toast.success(ReflectionMessages.saved);
+      showToast((toast) => toast.success(ReflectionMessages.saved));
     },
     // The typed text stays in the box (and stays flagged as unsaved) for another try.
-    onError: () => toast.error(ReflectionMessages.saveFailed, { description: ReflectionMessages.tryAgain }),
+    onError: () => showToast((toast) => toast.error(ReflectionMessages.saveFailed, { description: ReflectionMessages.tryAgain })),
   });
 
   return (

@@ -53,7 +53,12 @@ export async function fillCourtForm(page: Page, fields: { title?: string; catego
   if (fields.title !== undefined) await form.getByLabel('Title', { exact: true }).fill(fields.title);
   if (fields.category !== undefined) await form.getByLabel('Category', { exact: true }).selectOption(fields.category);
   if (fields.description !== undefined) await form.getByLabel('Description (optional)', { exact: true }).fill(fields.description);
-  if (fields.file !== undefined) await form.getByLabel('File', { exact: true }).setInputFiles(fields.file);
+  if (fields.file !== undefined) {
+    // A file's bytes cross to the browser base64-encoded over the DevTools protocol: the 10 MB one took
+    // more than the 10 s action limit on a slow machine.
+    const timeout = fields.file.buffer.length > 1024 * 1024 ? 60_000 : undefined;
+    await form.getByLabel('File', { exact: true }).setInputFiles(fields.file, { timeout });
+  }
 }
 
 export const submitCourtForm = (page: Page) => uploadForm(page).getByRole('button', { name: 'Upload Document' }).click();

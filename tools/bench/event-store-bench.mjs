@@ -26,13 +26,8 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { nodeBinary, root } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
-import { int, ms, summarize, table } from './stats.mjs';
+import { int, ms, summarize, table, positiveEnv as env } from './stats.mjs';
 
-const env = (name, fallback) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${process.env[name]}")`);
-  return value;
-};
 const config = {
   appends: env('BENCH_ES_APPENDS', 200),
   rounds: env('BENCH_ES_ROUNDS', 10),

@@ -26,13 +26,8 @@ import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
-import { int, ms, table } from './stats.mjs';
+import { int, ms, table, positiveEnv as env } from './stats.mjs';
 
-const env = (name, fallback) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${process.env[name]}")`);
-  return value;
-};
 const config = {
   port: env('BENCH_FAULT_PORT', 3250),
   letterWriters: env('BENCH_FAULT_LETTER_WRITERS', 4),

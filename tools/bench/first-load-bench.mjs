@@ -26,13 +26,8 @@ import { join } from 'node:path';
 import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
 import { checkRouteBudgets, GOAL_KB, budgetFor } from '../build/route-budgets.mjs';
 import { buildIfNeeded } from './build-check.mjs';
-import { table } from './stats.mjs';
+import { table, positiveEnv as env } from './stats.mjs';
 
-const env = (name, fallback) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${process.env[name]}")`);
-  return value;
-};
 const config = {
   port: env('BENCH_FIRST_LOAD_PORT', 3230),
   runs: env('BENCH_FIRST_LOAD_RUNS', 3),

@@ -21,13 +21,8 @@ import { connect } from '@nats-io/transport-node';
 import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
 import { sequentialLatency } from './load.mjs';
-import { ms, summarize, table } from './stats.mjs';
+import { ms, summarize, table, positiveEnv as env } from './stats.mjs';
 
-const env = (name, fallback) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${process.env[name]}")`);
-  return value;
-};
 const config = {
   port: env('BENCH_LETTERS_PORT', 3210),
   letters: env('BENCH_LETTERS_COUNT', 1000),

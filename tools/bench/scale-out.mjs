@@ -19,13 +19,8 @@ import { join } from 'node:path';
 import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
 import { loadTest } from './load.mjs';
-import { int, ms, summarize, table } from './stats.mjs';
+import { int, ms, summarize, table, positiveEnv as env } from './stats.mjs';
 
-const env = (name, fallback) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${process.env[name]}")`);
-  return value;
-};
 const config = {
   port: env('BENCH_SCALE_PORT', 3240),
   connections: env('BENCH_SCALE_CONNECTIONS', 10),

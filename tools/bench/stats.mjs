@@ -42,3 +42,10 @@ export function table(rows) {
   const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
+
+/** A bench's knob from the environment (or its default): a positive number, else a clear error. */
+export function positiveEnv(name, fallback) {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${process.env[name]}")`);
+  return value;
+}

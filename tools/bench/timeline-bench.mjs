@@ -33,13 +33,8 @@ import { connect, headers as natsHeaders } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
-import { ms, summarize, table } from './stats.mjs';
+import { ms, summarize, table, positiveEnv as env } from './stats.mjs';
 
-const env = (name, fallback) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${process.env[name]}")`);
-  return value;
-};
 const config = {
   port: env('BENCH_TIMELINE_PORT', 3220),
   entries: env('BENCH_TIMELINE_ENTRIES', 10_000),

@@ -1,5 +1,9 @@
 import { Client } from 'minio';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { readWholeObject, WholeObjectReadError, type WholeObjectReadOptions } from './whole-object-read.js';
+
+export { readWholeObject, WholeObjectReadError, WHOLE_READ_BUFFER_BYTES, type WholeObjectReadOptions } from './whole-object-read.js';
 
 /**
  * Object storage through the `minio` client: MinIO in docker-compose and deploy/, the embedded
@@ -64,6 +68,14 @@ export interface ObjectStorage {
   /** Reads `length` bytes from `offset` (a Range request). */
   getRange(bucket: string, key: string, offset: number, length?: number): Promise<Readable>;
   getObject(bucket: string, key: string): Promise<Readable>;
+  /**
+   * Reads the whole object once, in order, for a reader that looks at each byte once (a hash):
+   * `onPiece` gets pieces of up to 1 MiB that are views into one reused buffer, valid only during
+   * the call. Far less CPU than `getObject` for large objects (see whole-object-read.ts); memory
+   * stays at the one buffer. Resolves to the size read. Rejects with the S3 error's `code`
+   * (NoSuchKey when the object is gone), on a response cut short, or when `onPiece` throws.
+   */
+  readObject(bucket: string, key: string, onPiece: (piece: Buffer) => void, options?: WholeObjectReadOptions): Promise<{ size: number }>;
   removeObject(bucket: string, key: string): Promise<void>;
   /**
    * Aborts a multipart upload that a process left behind (it died mid-upload): its parts are
@@ -71,6 +83,12 @@ export interface ObjectStorage {
    */
   abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
 }
+
+/**
+ * Lifetime of the URL that readObject signs for its own GET, sent at once: S3 and MinIO check the
+ * expiry when the request arrives, so a long transfer is not cut by it.
+ */
+const READ_URL_SECONDS = 5 * 60;
 
 function parseEndpoint(endpoint: string): { endPoint: string; port: number; useSSL: boolean } {
   const url = new URL(endpoint);
@@ -91,8 +109,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 export function createObjectStorage(config: ObjectStorageConfig, options: { partSize?: number } = {}): ObjectStorage {
   const partSize = options.partSize ?? PART_SIZE;
   const region = config.S3_REGION;
+  const endpoint = parseEndpoint(config.S3_ENDPOINT);
   const client = new Client({
-    ...parseEndpoint(config.S3_ENDPOINT),
+    ...endpoint,
     accessKey: config.S3_ACCESS_KEY,
     secretKey: config.S3_SECRET_KEY,
     region,
@@ -168,6 +187,32 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
     }
   }
 
+  async function readObject(bucket: string, key: string, onPiece: (piece: Buffer) => void, opts?: WholeObjectReadOptions): Promise<{ size: number }> {
+    if (!endpoint.useSSL) {
+      // Signed in the query string (SigV4, as every presigned URL), so the request needs no other header.
+      const url = await client.presignedGetObject(bucket, key, READ_URL_SECONDS);
+      try {
+        return await readWholeObject(url, onPiece, opts);
+      } catch (err) {
+        // An answer the raw reader does not take (no Content-Length) has given onPiece nothing yet.
+        if (!(err instanceof WholeObjectReadError && err.code === 'UnsupportedResponse')) throw err;
+      }
+    }
+    // TLS, or such an answer: the HTTP client's stream, piece by piece.
+    const stream = await client.getObject(bucket, key);
+    let size = 0;
+    stream.on('data', (piece: Buffer) => {
+      try {
+        onPiece(piece);
+        size += piece.length;
+      } catch (err) {
+        stream.destroy(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+    await finished(stream);
+    return { size };
+  }
+
   return {
     client,
     region,
@@ -183,6 +228,7 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
     presignedGet: (bucket, key, expirySeconds = 15 * 60) => client.presignedGetObject(bucket, key, expirySeconds),
     getRange: (bucket, key, offset, length) => client.getPartialObject(bucket, key, offset, length),
     getObject: (bucket, key) => client.getObject(bucket, key),
+    readObject,
     removeObject: (bucket, key) => client.removeObject(bucket, key),
     async abortMultipartUpload(bucket, key, uploadId) {
       await client.abortMultipartUpload(bucket, key, uploadId).catch((err: { code?: string }) => {

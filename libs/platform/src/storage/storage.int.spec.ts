@@ -98,6 +98,31 @@ describe('object storage (embedded S3 server)', () => {
     expect(tail.equals(data.subarray(data.length - 200))).toBe(true);
   });
 
+  it('reads a whole object into one reused buffer (readObject), with the S3 error code when it is missing', async () => {
+    const data = Buffer.alloc(12 * 1024 * 1024 + 123);
+    for (let i = 0; i < data.length; i += 4096) data[i] = i % 251;
+    await storage.upload(bucket, 'read/whole.webm', chunked(data, 1024 * 1024), { contentType: 'video/webm' });
+    const pieces: Buffer[] = [];
+    let largest = 0;
+    const read = await storage.readObject(bucket, 'read/whole.webm', (piece) => {
+      largest = Math.max(largest, piece.length);
+      pieces.push(Buffer.from(piece));
+    });
+    expect(read.size).toBe(data.length);
+    expect(Buffer.concat(pieces).equals(data)).toBe(true);
+    expect(largest).toBeLessThanOrEqual(1024 * 1024);
+    // A key with characters that need encoding, signed and read the same way.
+    await storage.upload(bucket, 'read/a key+ü.txt', Readable.from([Buffer.from('odd name')]));
+    const odd: Buffer[] = [];
+    await storage.readObject(bucket, 'read/a key+ü.txt', (piece) => odd.push(Buffer.from(piece)));
+    expect(Buffer.concat(odd).toString()).toBe('odd name');
+
+    await expect(storage.readObject(bucket, 'read/missing.webm', () => undefined)).rejects.toMatchObject({ code: 'NoSuchKey' });
+    const wrong = createObjectStorage(configFor(server, 'not-the-secret'));
+    await expect(wrong.readObject(bucket, 'read/whole.webm', () => undefined)).rejects.toMatchObject({ code: 'SignatureDoesNotMatch' });
+    await expect(storage.readObject(bucket, 'read/whole.webm', () => { throw new Error('disk full'); })).rejects.toThrow('disk full');
+  });
+
   it('aborts the multipart upload and removes its parts when the source fails', async () => {
     const small = createObjectStorage(configFor(server), { partSize: 5 * 1024 * 1024 });
     async function* failing(): AsyncGenerator<Buffer> {

@@ -7,7 +7,7 @@ import { readWholeObject, WholeObjectReadError } from './whole-object-read.js';
 
 type Script = (socket: Socket, request: string) => void | Promise<void>;
 
-async function serve(script: Script): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
+async function serve(script: Script, host = '127.0.0.1'): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
   const requests: string[] = [];
   const server: Server = createServer((socket) => {
     let text = '';
@@ -19,10 +19,10 @@ async function serve(script: Script): Promise<{ url: string; requests: string[];
     });
     socket.on('error', () => undefined);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${port}/bucket/some%20key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=abc`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/bucket/some%20key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=abc`,
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -66,8 +66,8 @@ describe('readWholeObject (a whole-object GET into one reused buffer)', () => {
     }
   });
 
-  it('resolves an empty object, and ignores bytes after the declared length', async () => {
-    const empty = await serve((socket) => void socket.end('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'));
+  it('resolves an empty object, and ignores bytes after the declared length; reaches an IPv6 endpoint', async () => {
+    const empty = await serve((socket) => void socket.end('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'), '::1');
     const extra = await serve((socket) => void socket.end('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello and more'));
     try {
       expect(await readAll(empty.url)).toMatchObject({ size: 0, pieces: 0 });

@@ -117,7 +117,8 @@ export function readWholeObject(url: string, onPiece: (piece: Buffer) => void, o
     };
 
     const socket: Socket = connect({
-      host: target.hostname,
+      // An IPv6 literal comes bracketed in a URL ([::1]); connect takes it bare.
+      host: target.hostname.replace(/^\[(.*)\]$/, '$1'),
       port: Number(target.port || 80),
       onread: {
         buffer,

@@ -130,14 +130,17 @@ export function readWholeObject(url: string, onPiece: (piece: Buffer) => void, o
               const joined: Buffer = head.length ? Buffer.concat([head, piece]) : piece;
               const end = joined.indexOf('\r\n\r\n');
               if (end < 0) {
-                if (joined.length > MAX_HEAD_BYTES) fail(new WholeObjectReadError('BadResponse', 'the answer\'s headers are too large'));
+                if (joined.length > MAX_HEAD_BYTES) {
+                  fail(new WholeObjectReadError('BadResponse', 'the answer\'s headers are too large'));
+                  return false;
+                }
                 head = Buffer.from(joined);
                 return true;
               }
               onHead(joined.toString('latin1', 0, end));
               head = null;
               if (settled) return false;
-              // What followed the headers is body: still in `buf` (when the headers ended in this read) or in the copy.
+              // What followed the headers is body: in the reused buffer (headers ended within this read) or in the copy.
               const bodyStart = end + 4;
               piece = joined === piece ? piece.subarray(bodyStart) : joined.subarray(bodyStart);
               if (length === 0) {

@@ -172,6 +172,11 @@ export class EventStore {
     return this.options.inlineProjections ?? [];
   }
 
+  /** Whether events are sealed: sealing reads and writes keys in the append's transaction. */
+  get sealsEvents(): boolean {
+    return this.options.sealing !== undefined;
+  }
+
   async readStream<E extends DomainEvent = DomainEvent>(em: EntityManager, streamId: string): Promise<{ events: StoredEvent<E>[]; version: number }> {
     const rows = await em.execute<EventRow[]>(
       `select ${EVENT_COLUMNS} from events e where e.stream_id = ? order by e.version`,

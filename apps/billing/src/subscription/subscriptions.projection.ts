@@ -12,6 +12,8 @@ type Event = StoredEvent<SubscriptionEvent>;
 export const subscriptionsProjection: Projection = {
   name: 'subscriptions',
   handles: ['CheckoutStarted', 'SubscriptionActivated', 'SubscriptionRenewed', 'CancelRequested', 'SubscriptionEnded'],
+  // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
+  writeOnly: true,
 
   async apply(em, events) {
     for (const event of events as Event[]) {

@@ -8,6 +8,8 @@ type Event = StoredEvent<IdentityEvent>;
 export const userProfileProjection: Projection = {
   name: 'user_profiles',
   handles: ['UserRegistered', 'ProfileUpdated', 'SubscriptionTierChanged', 'AdminGranted', 'AdminRevoked', 'EmailChanged', 'NotificationPreferencesChanged'],
+  // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
+  writeOnly: true,
 
   async apply(em, events) {
     for (const event of events as Event[]) {

@@ -9,6 +9,8 @@ import type { KeyEmailEvent } from './key-email.decider.js';
 export const keyEmailsProjection: Projection = {
   name: 'key_emails',
   handles: ['KeyEmailSent', 'KeyEmailFailed'],
+  // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
+  writeOnly: true,
 
   async apply(em, events) {
     for (const event of events as StoredEvent<KeyEmailEvent>[]) {

@@ -41,6 +41,8 @@ export function sendOnceProjection(table: string, idColumn: string, sent: string
   return {
     name: table,
     handles: [sent, failed],
+    // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
+    writeOnly: true,
     async apply(em, events) {
       for (const event of events as StoredEvent<SendOnceEvent<string, string>>[]) {
         if (event.type === sent) {

@@ -21,6 +21,8 @@ const SYSTEM: EventMetadata = { actor: { kind: 'system', id: 'notifications' } }
 export const trusteeNoticesProjection: Projection = {
   name: 'trustee_notices',
   handles: ['TrusteeNoticeSent', 'TrusteeNoticeFailed'],
+  // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
+  writeOnly: true,
   async apply(em, events) {
     for (const event of events as StoredEvent<TrusteeNoticeEvent>[]) {
       const d = event.data;

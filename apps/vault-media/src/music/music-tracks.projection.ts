@@ -14,6 +14,8 @@ type Event = StoredEvent<MusicTrackEvent>;
 export const musicTracksProjection: Projection = {
   name: 'music_tracks',
   handles: ['MusicTrackUploadStarted', 'MusicTrackAdded', 'MusicTrackUploadAbandoned', 'MusicTrackRemoved'],
+  // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
+  writeOnly: true,
 
   async apply(em, events) {
     for (const event of events as Event[]) {

@@ -5,6 +5,7 @@ import { ConcurrencyError, DomainError } from '../errors/index.js';
 import { handleCommand } from './command-handler.js';
 import type { Decider } from './decider.js';
 import { EventStore } from './event-store.js';
+import type { Projection } from './projection.js';
 import type { DomainEvent } from './types.js';
 
 jest.setTimeout(30_000);
@@ -142,6 +143,34 @@ describe('handleCommand', () => {
       for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'CONFLICT' });
       expect((await store.readStream(db.orm.em.fork(), id)).version).toBe(2);
     }
+  });
+
+  it('reads, then appends with its write-only projection in one round trip, outside a transaction; writes that must commit with the events get one', async () => {
+    const tally: Projection = {
+      name: 'tally', handles: ['Incremented'], writeOnly: true,
+      apply: async (em, events) => {
+        for (const e of events) await em.execute('insert into receipts (event_id, stream_id, note) values (?, ?, ?)', [e.eventId, e.streamId, `tally-${e.streamId}-${e.version}`]);
+      },
+      reset: async () => undefined,
+    };
+    const tallied = new EventStore({ publish: () => null, inlineProjections: [tally] });
+    const pool = (await db.orm.em.getConnection().getNativeClient()) as unknown as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+    const query = jest.spyOn(pool.Client.prototype, 'query');
+    const id = newCounter();
+    try {
+      const result = await handleCommand(db.orm.em, tallied, counterDecider, { type: 'Increment', by: 2 }, { streamId: id, streamType: 'counter' });
+      expect(result.version).toBe(1);
+      // The read, then the append and the projection's insert as one query: no begin, no commit.
+      expect(query).toHaveBeenCalledTimes(2);
+      expect(query.mock.calls.map(([sent]) => sent)).not.toContain('begin');
+      query.mockClear();
+      await handleCommand(db.orm.em, tallied, counterDecider, { type: 'Increment', by: 1 }, { streamId: id, streamType: 'counter', alsoInTransaction: async () => undefined });
+      expect(query.mock.calls.map(([sent]) => sent)).toEqual(expect.arrayContaining(['begin', 'commit']));
+    } finally {
+      query.mockRestore();
+    }
+    expect(await count('select count(*) from receipts where stream_id = ?', [id])).toBe(2);
+    expect((await tallied.readStream(db.orm.em.fork(), id)).version).toBe(2);
   });
 
   it('appends nothing (no event, no outbox row, no side write) when decide throws a DomainError', async () => {

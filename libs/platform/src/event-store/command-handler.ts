@@ -35,8 +35,12 @@ export interface CommandResult<State> {
 }
 
 /**
- * Load, decide, append: the one way a command changes a stream. Runs in its own transaction on a
- * forked EntityManager, so inline projections and outbox rows commit with the events or not at all.
+ * Load, decide, append: the one way a command changes a stream, on a forked EntityManager. Inline
+ * projections and outbox rows commit with the events or not at all: the store commits the append on
+ * its own (one round trip when the projections the events reach are write-only), after a read outside
+ * any transaction; the append's version check makes that read as safe as one inside it. A store that
+ * seals events, or writes that must commit with the events (alsoInTransaction), read and append in
+ * one transaction instead.
  */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   em: EntityManager,
@@ -49,7 +53,10 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   // the default covers the 8-way race with room to spare, and jitter spreads the retries out.
   const implicit = options.expectedVersion === undefined || options.expectedVersion === 'any';
   const attempts = implicit ? (options.retries ?? DEFAULT_RETRIES) + 1 : 1;
-  return retryOnConflict(attempts, () => retryBeforeCommit(() => em.fork().transactional((tem) => decideAndAppend(tem, store, decider, command, options))));
+  const inTransaction = options.alsoInTransaction !== undefined || store.sealsEvents;
+  return retryOnConflict(attempts, () => retryBeforeCommit(() => (inTransaction
+    ? em.fork().transactional((tem) => decideAndAppend(tem, store, decider, command, options))
+    : decideAndAppend(em.fork(), store, decider, command, options))));
 }
 
 /**
@@ -72,7 +79,8 @@ export async function retryBeforeCommit<T>(attempt: () => Promise<T>): Promise<T
 /**
  * One round of load, decide, append inside the caller's transaction: for a command that must commit
  * with other work (several streams at once, a row locked across a send). The caller retries on
- * ConcurrencyError (retryOnConflict) as handleCommand does.
+ * ConcurrencyError (retryOnConflict) as handleCommand does. (handleCommand also runs it outside a
+ * transaction; the store then commits the append on its own.)
  */
 export async function decideAndAppend<State, Command, Event extends DomainEvent>(
   tem: EntityManager,

@@ -422,18 +422,22 @@ describe('EventStore appends that commit on their own (write-only projections, o
   // The same read model, declared write-only: an append given an EntityManager outside a transaction
   // sends its statement and the projection's as one query (one implicit transaction).
   const alone = () => new EventStore({ publish, inlineProjections: [{ ...accountTotals, writeOnly: true }] });
+  // Every query sent on a connection of MikroORM's pool; the one-round-trip append is one query object.
+  const spyOnPoolQueries = async () => {
+    const pool = (await db.orm.em.getConnection().getNativeClient()) as unknown as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+    return jest.spyOn(pool.Client.prototype, 'query');
+  };
   const outboxOf = (streamId: string) => count('select count(*) from outbox o join events e using (event_id) where e.stream_id = ?', [streamId]);
 
   it('sends the append and the projection statements as one query, and commits events, outbox rows and read model together', async () => {
-    const pool = await db.orm.em.getConnection().getNativeClient();
-    const query = jest.spyOn(pool, 'query');
+    const query = await spyOnPoolQueries();
     const streamId = newStream('alone');
     try {
       const first = await alone().appendToStream(db.orm.em.fork(), streamId, 'account', 'no_stream', [opened(), added(4), added(6)]);
       expect(query).toHaveBeenCalledTimes(1);
-      const [text] = query.mock.calls[0] as unknown as [string];
-      expect(text).toContain('insert into events');
-      expect(text).toContain('account_totals');
+      const [sent] = query.mock.calls[0] as unknown as [{ text: string }];
+      expect(sent.text).toContain('insert into events');
+      expect(sent.text).toContain('account_totals');
       expect(first.nextExpectedVersion).toBe(3);
       expect(first.events.map((e) => e.version)).toEqual([1, 2, 3]);
       const positions = first.events.map((e) => BigInt(e.globalPosition));
@@ -505,17 +509,40 @@ describe('EventStore appends that commit on their own (write-only projections, o
       expect(await count('select count(*) from events where stream_id = ?', [streamId])).toBe(0);
       expect(await count('select count(*) from account_totals where stream_id = ?', [streamId])).toBe(0);
     }
+    // The failed round trips left no connection of the pool unusable (nor a prepared statement in doubt).
+    for (let i = 0; i < 12; i++) await alone().appendToStream(db.orm.em.fork(), newStream('alone-after'), 'account', 'no_stream', [opened(), added(1)]);
+    await alone().appendToStream(db.orm.em.fork(), streamId, 'account', 'no_stream', [opened(), added(1)]);
+    expect(await count('select count(*) from events where stream_id = ?', [streamId])).toBe(2);
+  });
+
+  it('sends a projection statement whose parameters binding could read differently (a date) formatted as em.execute would, still in one query', async () => {
+    const stamped: Projection = {
+      name: 'stamped', handles: ['AccountOpened'], writeOnly: true,
+      apply: async (em, events) => { for (const e of events) await em.execute('insert into side_effects (id) values (? || \'@\' || extract(year from ?::timestamptz))', [e.streamId, new Date('2026-11-27T00:00:00Z')]); },
+      reset: async () => undefined,
+    };
+    const query = await spyOnPoolQueries();
+    const streamId = newStream('alone-dated');
+    try {
+      await new EventStore({ publish, inlineProjections: [{ ...accountTotals, writeOnly: true }, stamped] }).appendToStream(db.orm.em.fork(), streamId, 'account', 'no_stream', [opened()]);
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
+    expect(await count('select count(*) from side_effects where id = ?', [`${streamId}@2026`])).toBe(1);
+    expect(await count('select count(*) from account_totals where stream_id = ?', [streamId])).toBe(1);
   });
 
   it('takes a transaction as before when a projection is not write-only, the version is "any", or the caller holds a transaction', async () => {
-    const pool = await db.orm.em.getConnection().getNativeClient();
-    const query = jest.spyOn(pool, 'query');
+    const query = await spyOnPoolQueries();
     try {
       const streamId = newStream('alone');
       await store.appendToStream(db.orm.em.fork(), streamId, 'account', 'no_stream', [opened()]);
       await alone().appendToStream(db.orm.em.fork(), streamId, 'account', 'any', [added(1)]);
       await inTx((em) => alone().appendToStream(em, streamId, 'account', 2, [added(2)]));
-      expect(query).not.toHaveBeenCalled();
+      // MikroORM's own queries (begin, the statements, commit) are sent one by one, as text.
+      expect(query.mock.calls.filter(([sent]) => typeof sent !== 'string')).toEqual([]);
+      expect(query.mock.calls.map(([sent]) => sent)).toEqual(expect.arrayContaining(['begin', 'commit']));
       const [row] = await db.orm.em.fork().execute('select total, additions, version from account_totals where stream_id = ?', [streamId]);
       expect(row).toEqual({ total: 3, additions: 2, version: 3 });
     } finally {

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { PublishedEvent } from '@lv/contracts';
 import { ConcurrencyError } from '../errors/index.js';
 import { currentTrace, type TraceContext } from '../logging/trace-context.js';
 import type { AppendResult, DomainEvent, EventMetadata, ExpectedVersion, PublishPolicy, StoredEvent } from './types.js';
 import type { Projection } from './projection.js';
+import { queryInOneTransaction, toBoundStatement, type BoundStatement } from './pipelined-query.js';
 
 interface EventRow {
   global_position: string;
@@ -76,20 +78,19 @@ const appendStatement = (guard: 'filter' | 'fail') => `
       select global_position::text as global_position, event_id, version from ins order by version`;
 const APPEND_IN_TRANSACTION = appendStatement('filter');
 const APPEND_ALONE = appendStatement('fail');
+const APPEND_ALONE_BOUND = toBoundStatement(APPEND_ALONE, Array.from({ length: 7 }, () => null))!.text;
 
 type InsertedRow = { global_position: string; event_id: string; version: number };
 
 /**
- * Stands in for the EntityManager while a write-only projection runs: each statement is formatted as
- * em.execute would send it (MikroORM inlines the parameters) and kept, to be sent with the append.
- * Anything but execute() fails, before anything is sent.
+ * Stands in for the EntityManager while a write-only projection runs: each statement is kept, to be
+ * sent with the append. Anything but execute() fails, before anything is sent.
  */
-function recordingEntityManager(em: EntityManager, statements: string[]): EntityManager {
-  const platform = em.getPlatform();
+function recordingEntityManager(statements: { sql: string; params: readonly unknown[] }[]): EntityManager {
   const recorder = {
     execute(sql: unknown, params: readonly unknown[] = []) {
       if (typeof sql !== 'string' || !Array.isArray(params)) throw new Error('A write-only projection must call execute(sql, params[])');
-      statements.push(platform.formatQuery(sql, params));
+      statements.push({ sql, params });
       return Promise.resolve([]);
     },
   };
@@ -126,12 +127,10 @@ export function bindingEntityManager(em: EntityManager): EntityManager {
   const binder = {
     async execute(sql: unknown, params: readonly unknown[] = []) {
       if (typeof sql !== 'string' || !Array.isArray(params)) throw new Error('A write-only projection must call execute(sql, params[])');
-      const parts = sql.split('?');
-      const plain = params.every((p) => p === null || typeof p === 'string' || typeof p === 'number' || typeof p === 'boolean');
-      if (!plain || parts.length !== params.length + 1 || sql.includes('??') || sql.includes('\\?')) return em.execute(sql, params as unknown[]);
-      const text = parts.reduce((out, part, i) => (i === 0 ? part : `${out}$${i}${part}`), '');
+      const bound = toBoundStatement(sql, params);
+      if (!bound) return em.execute(sql, params as unknown[]);
       // The shape Kysely compiles a raw query to; getKysely() is bound to em's transaction.
-      const compiled = { sql: text, parameters: params, query: { kind: 'RawNode', sqlFragments: [text], parameters: [] }, queryId: { queryId: 'lv-bound' } };
+      const compiled = { sql: bound.text, parameters: bound.values, query: { kind: 'RawNode', sqlFragments: [bound.text], parameters: [] }, queryId: { queryId: 'lv-bound' } };
       const result = await em.getKysely().executeQuery(compiled as unknown as Parameters<ReturnType<EntityManager['getKysely']>['executeQuery']>[0]);
       return result.rows;
     },
@@ -171,6 +170,11 @@ export class EventStore {
 
   get inlineProjections(): Projection[] {
     return this.options.inlineProjections ?? [];
+  }
+
+  /** Whether events are sealed: sealing reads and writes keys in the append's transaction. */
+  get sealsEvents(): boolean {
+    return this.options.sealing !== undefined;
   }
 
   async readStream<E extends DomainEvent = DomainEvent>(em: EntityManager, streamId: string): Promise<{ events: StoredEvent<E>[]; version: number }> {
@@ -272,11 +276,14 @@ export class EventStore {
 
   /**
    * The append with the store's own transaction, in one round trip: the append statement and the
-   * write-only projections' statements go to PostgreSQL as one multi-statement query, which it runs
-   * as one implicit transaction (all of it commits, or none). The projections see the versions the
-   * append will give (expected + 1, + 2...), so the append must fail, not insert nothing, when the
-   * stream is elsewhere: APPEND_ALONE then names no version, and the whole query rolls back.
-   * It runs on a connection of MikroORM's own pool.
+   * write-only projections' statements go to PostgreSQL together, which runs them as one implicit
+   * transaction (all of it commits, or none). The projections see the versions the append will give
+   * (expected + 1, + 2...), so the append must fail, not insert nothing, when the stream is
+   * elsewhere: APPEND_ALONE then names no version, and the whole round trip rolls back.
+   * It runs on a connection of MikroORM's own pool, with bound parameters and statements prepared
+   * once per connection (see queryInOneTransaction); a projection statement whose parameters binding
+   * could read differently sends everything as one multi-statement text query, formatted as
+   * em.execute would.
    */
   private async appendAlone(
     em: EntityManager,
@@ -288,27 +295,35 @@ export class EventStore {
   ): Promise<AppendResult> {
     const occurredAt = new Date();
     const { params, expected, eventIds } = this.appendParams(streamId, streamType, expectedVersion, events, metadata, occurredAt);
-    const platform = em.getPlatform();
-    const statements = [platform.formatQuery(APPEND_ALONE, [...params.slice(0, 4), expected, ...params.slice(4, 6)])];
     // Until the append runs, a position is not known: write-only projections must not need one.
     const predicted = this.toStored(
       eventIds.map((eventId, index) => ({ global_position: '', event_id: eventId, version: (expected ?? 0) + index + 1 })),
       streamId, streamType, events, metadata, occurredAt,
     );
-    const recorder = recordingEntityManager(em, statements);
+    const recorded: { sql: string; params: readonly unknown[] }[] = [];
+    const recorder = recordingEntityManager(recorded);
     for (const projection of this.inlineProjections) {
       const relevant = predicted.filter((e) => projection.handles.includes(e.type));
       if (relevant.length) await projection.apply(recorder, relevant);
     }
-    const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
+    const appendValues = [...params.slice(0, 4), expected, ...params.slice(4, 6)] as (string | number | null)[];
+    const bound = recorded.map((r) => toBoundStatement(r.sql, r.params));
+    const pool = (await (em.getConnection() as PostgreSqlConnection).getNativeClient()) as unknown as pg.Pool;
     let rows: InsertedRow[];
     try {
-      const results = await pool.query<InsertedRow>(statements.join(';\n'));
-      // One statement gives one result; several give an array of them, the append's first.
-      rows = (Array.isArray(results) ? (results[0] as typeof results) : results).rows;
+      if (bound.every((b) => b !== null)) {
+        const append = { text: APPEND_ALONE_BOUND, values: appendValues.map((v) => (v === null ? null : String(v))) };
+        [rows] = (await queryInOneTransaction<InsertedRow>(pool, [append, ...(bound as BoundStatement[])])) as [InsertedRow[]];
+      } else {
+        const platform = em.getPlatform();
+        const text = [APPEND_ALONE, ...recorded.map((r) => r.sql)].map((sql, i) => platform.formatQuery(sql, i === 0 ? appendValues : [...recorded[i - 1]!.params])).join(';\n');
+        const results = await pool.query<InsertedRow>(text);
+        // One statement gives one result; several give an array of them, the append's first.
+        rows = (Array.isArray(results) ? (results[0] as typeof results) : results).rows;
+      }
     } catch (error) {
       if (isStreamVersionConflict(error)) throw new ConcurrencyError(streamId, expectedVersion);
-      throw platform.getExceptionConverter().convertException(error as Error);
+      throw em.getPlatform().getExceptionConverter().convertException(error as Error);
     }
     // The guard makes a short insert impossible; had one happened, it is committed: say so loudly.
     if (rows.length !== events.length) throw new Error(`append to ${streamId} stored ${rows.length} of ${events.length} events`);

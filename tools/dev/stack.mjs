@@ -330,6 +330,8 @@ export function describeHealth(body) {
  * @param {Record<string, number>} [options.replicas] processes per service (default 1), e.g. { identity: 3 }
  *        for the scale-out bench: replicas share the service's NATS queue group. Only for services that
  *        listen on no port of their own (not the gateway, not vault-media's byte-stream listener).
+ * @param {Record<string, string[]>} [options.nodeArgs] Node flags for one service's processes, e.g.
+ *        { gateway: ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] } to profile it alone
  * @param {(line: string) => void} [options.log=console.log]
  */
 export async function startStack(options = {}) {
@@ -361,6 +363,7 @@ export async function startStack(options = {}) {
     privateInfra = process.env.LV_PRIVATE_INFRA === '1',
     infraEnv = process.env,
     replicas = {},
+    nodeArgs = {},
   } = options;
   for (const [name, count] of Object.entries(replicas)) {
     const svc = services.find((s) => s.name === name);
@@ -547,7 +550,7 @@ export async function startStack(options = {}) {
 
     const launch = (svc, record) => {
       const tail = [];
-      const child = spawn(nodeBinary(), [svc.entry], { cwd: appRoot, env: envFor(svc), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const child = spawn(nodeBinary(), [...(nodeArgs[svc.name] ?? []), svc.entry], { cwd: appRoot, env: envFor(svc), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       running.add(child);
       child.once('exit', () => running.delete(child));
       record.child = child;

@@ -49,14 +49,24 @@ function isJson(contentType: string | undefined): boolean {
   return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 }
 
+/** Origins seen lately, normalised: every API request names the gateway's own (one or two values), and parsing a URL each time shows in its CPU. Bounded, as the values come from clients. */
+const normalisedOrigins = new Map<string, string | null>();
+const NORMALISED_ORIGINS_MAX = 64;
+
 /** scheme://host[:port] as URL spells it (lower case, default port dropped); null when it is not one. */
 function normalisedOrigin(value: string): string | null {
+  const known = normalisedOrigins.get(value);
+  if (known !== undefined) return known;
+  let origin: string | null;
   try {
-    const origin = new URL(value).origin;
-    return origin === 'null' ? null : origin;
+    origin = new URL(value).origin;
+    if (origin === 'null') origin = null;
   } catch {
-    return null;
+    origin = null;
   }
+  if (normalisedOrigins.size >= NORMALISED_ORIGINS_MAX) normalisedOrigins.clear();
+  normalisedOrigins.set(value, origin);
+  return origin;
 }
 
 function isOwnOrigin(value: string, request: EdgeRequest, policy: EdgePolicy): boolean {

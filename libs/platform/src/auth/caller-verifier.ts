@@ -14,7 +14,8 @@ export class CallerVerifier {
 
   async verify(token: string | undefined): Promise<Caller> {
     if (!token) throw new DomainError('UNAUTHENTICATED');
-    if (looksLikeViewerToken(token)) {
+    // A token the access verifier checked before needs no decoding to tell which kind it is.
+    if (!this.accessTokens.remembers(token) && looksLikeViewerToken(token)) {
       if (!this.viewerTokens) throw new DomainError('UNAUTHENTICATED');
       return this.viewerTokens.verify(token);
     }

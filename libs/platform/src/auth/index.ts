@@ -65,6 +65,8 @@ export class RevokedSessions {
 /** Tokens remembered as verified, at most (about 300 bytes each). */
 const VERIFIED_TOKENS_MAX = 10_000;
 
+const tokenKey = (token: string) => createHash('sha256').update(token).digest('base64url');
+
 /**
  * Verifies access tokens with identity's public key. A token whose signature was checked once is
  * remembered (by its SHA-256) until it expires, so the second hop of a request and the next
@@ -90,6 +92,11 @@ export class AccessTokenVerifier {
     return { ...caller };
   }
 
+  /** Whether this token's signature was checked here before (and is remembered): it is an access token, whatever else it is not. */
+  remembers(token: string): boolean {
+    return this.verified.has(tokenKey(token));
+  }
+
   /** Whether revocation answers are being reused now (see RevokedSessions.cached). */
   get revocationsCached(): boolean {
     return this.revoked?.cached ?? false;
@@ -100,7 +107,7 @@ export class AccessTokenVerifier {
   }
 
   private checkSignature(token: string): { caller: AccountCaller; expiresAtMs: number } {
-    const key = createHash('sha256').update(token).digest('base64url');
+    const key = tokenKey(token);
     const known = this.verified.get(key);
     if (known) return known;
     let claims: AccessTokenClaims & { exp: number };

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// CPU per request of `GET /api/me` (issue 10), per process: what the gateway, identity and the
-// in-process baseline (identity-in-process.mjs, phase (a2) of run.mjs) spend on each request, read
+// CPU per request of `GET /api/me` (issue 10), per process: what the gateway, identity, the
+// in-process baseline (identity-in-process.mjs, phase (a2) of run.mjs) and the bare hop's two processes
+// (identity-hop.mjs front and back, phase (a3): the floor for any hop) spend on each request, read
 // from /proc/<pid>/stat (user + system time) around a fixed number of requests. Unlike req/s, this
 // does not move with what else runs on the machine (only the cache misses a neighbour causes do).
 //
@@ -59,11 +60,17 @@ async function measure(url, headers, pids) {
 }
 
 let stack;
-let baseline;
+const baselines = [];
 const stop = async () => {
-  baseline?.kill('SIGTERM');
+  for (const child of baselines) child.kill('SIGTERM');
   await stack?.stop();
 };
+/** Starts tools/bench/<script> <args> (a session of its own, as run.mjs does); resolves to its pid and the JSON line it prints when ready. */
+function startBaseline(script, args, env) {
+  const child = spawn(nodeBinary(), [join(root, 'tools', 'bench', script), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true, env: { ...process.env, ...env } });
+  baselines.push(child);
+  return new Promise((resolve) => createInterface({ input: child.stdout }).once('line', (line) => resolve({ pid: child.pid, ...JSON.parse(line) })));
+}
 process.on('SIGINT', () => void stop().finally(() => process.exit(130)));
 try {
   console.log(`[cpu] ${buildIfNeeded(root, nodeBinary(), console.log)}`);
@@ -77,30 +84,31 @@ try {
   if (res.status !== 201) throw new Error(`sign-up answered ${res.status}`);
   const bearer = { authorization: `Bearer ${(await res.json()).accessToken}` };
 
-  baseline = spawn(nodeBinary(), [join(root, 'tools', 'bench', 'identity-in-process.mjs'), '0'], {
-    cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true,
-    env: { ...process.env, DATABASE_URL: withDatabase(stack.postgresUrl, databaseName(stack.dbPrefix, 'identity')), REDIS_URL: stack.redisUrl, JWT_PUBLIC_KEY: join(dataDir, 'keys', 'jwt-public.pem') },
-  });
-  const port = await new Promise((resolve) => createInterface({ input: baseline.stdout }).once('line', (line) => resolve(JSON.parse(line).port)));
+  const identityEnv = { DATABASE_URL: withDatabase(stack.postgresUrl, databaseName(stack.dbPrefix, 'identity')), REDIS_URL: stack.redisUrl, JWT_PUBLIC_KEY: join(dataDir, 'keys', 'jwt-public.pem') };
+  const a2Process = await startBaseline('identity-in-process.mjs', ['0'], identityEnv);
+  const hopEnv = { ...identityEnv, NATS_URL: stack.natsUrl, STACK_ID: stack.stackId };
+  const back = await startBaseline('identity-hop.mjs', ['back'], hopEnv);
+  const front = await startBaseline('identity-hop.mjs', ['front', '0'], hopEnv);
 
   const path = { url: `${stack.url}/api/me`, pids: { gateway: pidOf('gateway'), identity: pidOf('identity') } };
-  const inProcess = { url: `http://127.0.0.1:${port}/api/me`, pids: { a2: baseline.pid } };
-  await fire(inProcess.url, bearer, 2000);
-  await fire(path.url, bearer, 2000);
+  const inProcess = { url: `http://127.0.0.1:${a2Process.port}/api/me`, pids: { a2: a2Process.pid } };
+  const hop = { url: `http://127.0.0.1:${front.port}/api/me`, pids: { front: front.pid, back: back.pid } };
+  for (const phase of [inProcess, hop, path]) await fire(phase.url, bearer, 2000);
   console.log(`[cpu] ${requests} requests per phase at ${connections} connections; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   const median = (values) => values.sort((x, y) => x - y)[Math.floor(values.length / 2)];
-  const seen = { a2: [], gateway: [], identity: [], ratio: [] };
+  const seen = { a2: [], front: [], back: [], gateway: [], identity: [], ratio: [], floor: [] };
   for (let round = 1; round <= rounds; round++) {
     const a2 = await measure(inProcess.url, bearer, inProcess.pids);
+    const a3 = await measure(hop.url, bearer, hop.pids);
     const b = await measure(path.url, bearer, path.pids);
     const total = b.perRequest.gateway + b.perRequest.identity;
-    seen.a2.push(a2.perRequest.a2);
-    seen.gateway.push(b.perRequest.gateway);
-    seen.identity.push(b.perRequest.identity);
+    const hopTotal = a3.perRequest.front + a3.perRequest.back;
+    for (const [name, value] of Object.entries({ ...a2.perRequest, ...a3.perRequest, ...b.perRequest })) seen[name].push(value);
     seen.ratio.push(a2.perRequest.a2 / total);
-    console.log(`[cpu] round ${round}: (a2) ${a2.perRequest.a2.toFixed(3)} ms/req (${Math.round(a2.reqPerSec)} req/s); (b) gateway ${b.perRequest.gateway.toFixed(3)} + identity ${b.perRequest.identity.toFixed(3)} = ${total.toFixed(3)} ms/req (${Math.round(b.reqPerSec)} req/s); CPU (a2)/(b) ${(a2.perRequest.a2 / total).toFixed(3)}`);
+    seen.floor.push(a2.perRequest.a2 / hopTotal);
+    console.log(`[cpu] round ${round}: (a2) ${a2.perRequest.a2.toFixed(3)} ms/req (${Math.round(a2.reqPerSec)} req/s); (a3) front ${a3.perRequest.front.toFixed(3)} + back ${a3.perRequest.back.toFixed(3)} = ${hopTotal.toFixed(3)} ms/req (${Math.round(a3.reqPerSec)} req/s); (b) gateway ${b.perRequest.gateway.toFixed(3)} + identity ${b.perRequest.identity.toFixed(3)} = ${total.toFixed(3)} ms/req (${Math.round(b.reqPerSec)} req/s); CPU (a2)/(a3) ${(a2.perRequest.a2 / hopTotal).toFixed(3)}, (a2)/(b) ${(a2.perRequest.a2 / total).toFixed(3)}`);
   }
-  console.log(`[cpu] median of ${rounds} rounds: (a2) ${median(seen.a2).toFixed(3)}, gateway ${median(seen.gateway).toFixed(3)}, identity ${median(seen.identity).toFixed(3)} ms/req; CPU (a2)/(b) ${median(seen.ratio).toFixed(3)}`);
+  console.log(`[cpu] median of ${rounds} rounds: (a2) ${median(seen.a2).toFixed(3)}, (a3) front ${median(seen.front).toFixed(3)}, back ${median(seen.back).toFixed(3)}, gateway ${median(seen.gateway).toFixed(3)}, identity ${median(seen.identity).toFixed(3)} ms/req; CPU (a2)/(a3) ${median(seen.floor).toFixed(3)}, (a2)/(b) ${median(seen.ratio).toFixed(3)}`);
   console.log(`[cpu] load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 } finally {
   await stop();

@@ -26,6 +26,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { nodeBinary, root } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
+import { inline, ITEMS_INSERT, RAW_APPEND, RAW_APPEND_NO_READ_MODEL, SUBJECT, title } from './event-store-sql.mjs';
 import { int, ms, summarize, table, positiveEnv as env } from './stats.mjs';
 
 const config = {
@@ -39,7 +40,6 @@ const config = {
 };
 const STACK_ID = 'esbench';
 const DATABASE = 'lv_esbench';
-const SUBJECT = 'letters.bench.item-added.v1';
 const BATCH = 1000;
 const say = (line) => console.log(line);
 const dataDir = join(root, '.data', 'bench-event-store');
@@ -97,24 +97,7 @@ const pool = new pg.Pool({ connectionString: dbUrl.toString(), max: 10 });
 const store = new EventStore({ publish, inlineProjections: [itemsProjection] });
 
 let failures = 0;
-const title = (i) => `Item ${i}: a title of a plausible length for a letter`;
 
-/** The same rows as appendToStream writes, in one statement: the floor of what an append can cost. */
-const RAW_APPEND = `
-  with cur as (select coalesce(max(version), 0) as v from events where stream_id = $1),
-       ins as (
-         insert into events (event_id, stream_id, stream_type, version, type, data, metadata, occurred_at)
-         select $2::uuid, $1, 'item', cur.v + 1, 'ItemAdded', $3::jsonb, '{}'::jsonb, now() from cur where cur.v = 0
-         returning event_id, version),
-       out as (insert into outbox (event_id, subject, payload) select event_id, '${SUBJECT}', $4::jsonb from ins),
-       rm as (insert into bench_items (id, title, version) select $1, $5, version from ins)
-  select version from ins`;
-const RAW_APPEND_NO_READ_MODEL = RAW_APPEND.replace(/,\s*rm as \(.*?from ins\)/s, '');
-const ITEMS_INSERT = `insert into bench_items (id, title, version)
-  select x.id, x.title, x.version from jsonb_to_recordset($1::jsonb) as x(id text, title text, version int)
-  on conflict (id) do update set title = excluded.title, version = excluded.version where bench_items.version < excluded.version`;
-/** `$n` replaced by literals (n < 10): what a multi-statement query, which takes no parameters, sends. */
-const inline = (sql, params) => sql.replace(/\$(\d)/g, (_, n) => pg.escapeLiteral(String(params[Number(n) - 1])));
 
 async function appendRound(kind, writers, total) {
   let next = 0;

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { root } from '../dev/stack.mjs';
+import { inline, ITEMS_INSERT, RAW_APPEND, RAW_APPEND_NO_READ_MODEL, SUBJECT, title } from './event-store-sql.mjs';
 import { positiveEnv as env } from './stats.mjs';
 
 const appends = env('BENCH_ES_CPU_APPENDS', 1500);
@@ -27,7 +28,6 @@ const rounds = env('BENCH_ES_CPU_ROUNDS', 5);
 const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const baselineDir = process.env.BENCH_ES_CPU_BASELINE;
 const DATABASE = 'lv_esbench';
-const SUBJECT = 'letters.bench.item-added.v1';
 const platform = (dir, sub) => import(pathToFileURL(join(dir, 'dist', sub, 'index.js')).href);
 const { createOrm, migrateUp, withEventStoreSchema } = await platform(join(root, 'libs', 'platform'), 'database');
 const { EventStore } = await platform(join(root, 'libs', 'platform'), 'event-store');
@@ -53,21 +53,6 @@ const itemsProjection = {
   reset: (em) => em.execute('delete from bench_items'),
 };
 const publish = (event) => ({ subject: SUBJECT, data: { itemId: event.streamId } });
-const RAW_APPEND = `
-  with cur as (select coalesce(max(version), 0) as v from events where stream_id = $1),
-       ins as (
-         insert into events (event_id, stream_id, stream_type, version, type, data, metadata, occurred_at)
-         select $2::uuid, $1, 'item', cur.v + 1, 'ItemAdded', $3::jsonb, '{}'::jsonb, now() from cur where cur.v = 0
-         returning event_id, version),
-       out as (insert into outbox (event_id, subject, payload) select event_id, '${SUBJECT}', $4::jsonb from ins),
-       rm as (insert into bench_items (id, title, version) select $1, $5, version from ins)
-  select version from ins`;
-const RAW_APPEND_NO_READ_MODEL = RAW_APPEND.replace(/,\s*rm as \(.*?from ins\)/s, '');
-const ITEMS_INSERT = `insert into bench_items (id, title, version)
-  select x.id, x.title, x.version from jsonb_to_recordset($1::jsonb) as x(id text, title text, version int)
-  on conflict (id) do update set title = excluded.title, version = excluded.version where bench_items.version < excluded.version`;
-const inline = (sql, params) => sql.replace(/\$(\d)/g, (_, n) => pg.escapeLiteral(String(params[Number(n) - 1])));
-const title = (i) => `Item ${i}: a title of a plausible length for a letter`;
 
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();

@@ -24,7 +24,17 @@ if (container.hasChildNodes()) {
   void preloadPages(window.location.pathname)
     // A page that failed to load is the route's error screen, shown by the hydrated app.
     .catch(() => undefined)
+    .then(afterFirstPaint)
     .then(() => hydrateRoot(container, app));
 } else {
   createRoot(container).render(app);
+}
+
+/**
+ * Resolves once the browser has painted the prerendered page (the frame after this one), so its text is
+ * on screen before hydration's long task rather than after it. A hidden tab paints no frames: at once.
+ */
+function afterFirstPaint(): Promise<void> {
+  if (document.visibilityState !== 'visible') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }

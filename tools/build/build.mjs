@@ -2,7 +2,8 @@
 // Compiles every server-side project (libs/*, apps/* except web, tools/cli, tools/evidence) from src/ to dist/
 // with SWC: a whole-workspace build takes seconds on two cores, where tsc would take a minute.
 // Type checking is a separate step (`npm run typecheck`), run by the test suite.
-// Usage: node tools/build/build.mjs [project-dir ...]   (default: all of them, then the SPA)
+// Usage: node tools/build/build.mjs [project-dir ...]   (default: all of them, then the SPA, its
+// prerendered public pages (prerender.mjs) and their precompressed copies)
 import { transformFile } from '@swc/core';
 import { readdir, mkdir, writeFile, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { swcOptions } from './swc-options.mjs';
 import { compressDirectory } from './compress.mjs';
+import { prerenderPages } from './prerender.mjs';
 import { checkRouteBudgets, GOAL_KB, ROUTE_BUDGET_KB } from './route-budgets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -82,6 +84,9 @@ if (isMain) {
   if (!args.length && !process.argv.includes('--no-web') && existsSync(join(root, 'apps', 'web', 'vite.config.ts'))) {
     const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: join(root, 'apps', 'web'), stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
+    // The public pages' HTML, before compression so they get their .br and .gz too.
+    const prerendered = await prerenderPages(join(root, 'apps', 'web'));
+    console.log(`prerendered ${prerendered.length} public pages into apps/web/dist/prerendered`);
     const compressed = compressDirectory(join(root, 'apps', 'web', 'dist'));
     const sum = (key) => compressed.reduce((n, f) => n + f[key], 0);
     console.log(`built the SPA into apps/web/dist (${compressed.length} files precompressed: ${Math.round(sum('bytes') / 1024)} KB -> br ${Math.round(sum('br') / 1024)} KB, gz ${Math.round(sum('gz') / 1024)} KB)`);

@@ -83,6 +83,10 @@ describe('gateway (in-process, real NATS and Redis)', () => {
     const web = join(workDir, 'web');
     await mkdir(join(web, 'assets'), { recursive: true });
     await writeFile(join(web, 'index.html'), '<!doctype html><title>Legacy Vault</title><div id="root"></div>');
+    // Public pages prerendered at build time, as tools/build/prerender.mjs leaves them.
+    await mkdir(join(web, 'prerendered'), { recursive: true });
+    await writeFile(join(web, 'prerendered', 'index.html'), '<!doctype html><title>Legacy Vault</title><div id="root"><h1>Landing</h1></div>');
+    await writeFile(join(web, 'prerendered', 'auth.html'), '<!doctype html><title>Legacy Vault</title><div id="root"><h1>Sign in</h1></div>');
     await writeFile(join(web, 'assets', 'app-1a2b3c.js'), 'console.log("vault")');
     // A built script large enough to be precompressed, as tools/build/compress.mjs leaves it.
     await writeFile(join(web, 'assets', 'big-4d5e6f.js'), BIG_SCRIPT);
@@ -464,12 +468,23 @@ describe('gateway (in-process, real NATS and Redis)', () => {
     });
 
     it('serves index.html for deep links, no-cache', async () => {
-      for (const url of ['/', '/vault', '/auth?from=/letters', '/letters/some/deep/path']) {
+      for (const url of ['/vault', '/auth?from=/letters', '/?utm_source=x', '/letters/some/deep/path', '/pricing', '/index']) {
         const response = await call({ method: 'GET', url });
         expect(response.statusCode).toBe(200);
         expect(response.headers['content-type']).toMatch(/text\/html/);
-        expect(response.body).toContain('<title>Legacy Vault</title>');
+        expect(response.body).toBe('<!doctype html><title>Legacy Vault</title><div id="root"></div>');
         expect(response.headers['cache-control']).toBe('no-cache');
+      }
+    });
+
+    it('serves the page prerendered for exactly its address, no-cache', async () => {
+      for (const [url, heading] of [['/', 'Landing'], ['/auth', 'Sign in']] as const) {
+        const response = await call({ method: 'GET', url });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toMatch(/text\/html/);
+        expect(response.body).toContain(`<div id="root"><h1>${heading}</h1></div>`);
+        expect(response.headers['cache-control']).toBe('no-cache');
+        expect(response.headers['content-security-policy']).toContain("script-src 'self'");
       }
     });
 

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCheck, toHealthReport } from '../health/health-check.js';
-import { isApiPath, resolveSpaFile } from '../spa/spa-files.js';
+import { isApiPath, prerenderedPageFile, resolveSpaFile } from '../spa/spa-files.js';
 import { isWellFormedRequestId, requestIdFor } from './request-id.js';
 import { bearerToken } from './request-context.js';
 
@@ -62,6 +62,15 @@ describe('SPA file resolution', () => {
     await expect(resolveSpaFile(root, '/%2e%2e/lv-outside.txt')).resolves.toBeNull();
     await expect(resolveSpaFile(root, '/%E0%A4%A')).resolves.toBeNull();
     await expect(resolveSpaFile(root, '/a%00b')).resolves.toBeNull();
+  });
+
+  it('names the prerendered page of an exact address without a query, and none for any other', () => {
+    expect(prerenderedPageFile('/')).toBe('prerendered/index.html');
+    expect(prerenderedPageFile('/auth')).toBe('prerendered/auth.html');
+    expect(prerenderedPageFile('/how-it-works')).toBe('prerendered/how-it-works.html');
+    for (const url of ['/auth?mode=signup', '/?utm=x', '/index', '/auth/', '/vault/view', '/Auth', '/..', '/a%2fb', '']) {
+      expect(prerenderedPageFile(url)).toBeNull();
+    }
   });
 
   it('knows which paths belong to the API', () => {

@@ -6,6 +6,18 @@ export function isApiPath(path: string): boolean {
 }
 
 /**
+ * The page prerendered at build time for an address (tools/build/prerender.mjs writes
+ * dist/prerendered/<name>.html, "index" for "/"), or null for an address that cannot have one. Only an
+ * address without a query: the prerendered markup is what the page shows with none (the sign-in page
+ * reads ?mode=signup, the access page its parameters), and the browser must render the same to hydrate it.
+ */
+export function prerenderedPageFile(url: string): string | null {
+  if (url === '/') return 'prerendered/index.html';
+  // "/index" is no page of its own: its file is the landing page's.
+  return /^\/[a-z0-9-]+$/.test(url) && url !== '/index' ? `prerendered${url}.html` : null;
+}
+
+/**
  * The file under `root` that a URL path names, as a path relative to `root`, or null when there is
  * no such regular file (or the path tries to leave `root`, or names a dotfile).
  */

@@ -5,6 +5,7 @@ import type { SessionManager } from '../auth/session.js';
 import { LocalReflectionMigration } from '../pages/vault/LocalReflectionMigration.js';
 import { UnsavedChangesProvider } from '../shell/UnsavedChangesProvider.js';
 import { ThemeProvider, useTheme } from '../theme/ThemeProvider.js';
+import { useHydrated } from '../lib/use-hydrated.js';
 import { createQueryClient } from './query-client.js';
 
 // sonner loads beside the first page rather than before it (issue 10, first load); a toast shown
@@ -14,6 +15,8 @@ const Toaster = lazy(async () => ({ default: (await import('sonner')).Toaster })
 /** sonner with the spec's toast constants (section 9), which are sonner's own defaults. */
 function AppToaster() {
   const { resolvedTheme } = useTheme();
+  // Not in prerendered markup: mounted once the page has hydrated, so sonner's code is not needed for it.
+  if (!useHydrated()) return null;
   return (
     <Suspense fallback={null}>
       <Toaster

@@ -58,7 +58,7 @@ describe('decideRoute', () => {
 
   it('waits while the session loads where the session decides (members and sign-in pages); public pages paint at once', () => {
     expect(at('/vault', 'loading')).toEqual({ kind: 'loading' });
-    expect(at('/auth', 'loading')).toEqual({ kind: 'loading' });
+    expect(at('/auth', 'loading')).toEqual({ kind: 'render' });
     expect(at('/', 'loading')).toEqual({ kind: 'render' });
     expect(at('/how-it-works', 'loading')).toEqual({ kind: 'render' });
   });

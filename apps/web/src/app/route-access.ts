@@ -95,12 +95,14 @@ export function decideRoute(input: RouteDecisionInput): RouteDecision {
   // A public page needs no session to be shown: it paints at once instead of after the session's
   // round trip (issue 10, first load), and the top bar catches up when the session is known.
   if (access === 'public') return { kind: 'render' };
-  if (input.sessionStatus === 'loading') return { kind: 'loading' };
   const signedIn = input.sessionStatus === 'authenticated';
+  // The sign-in form too (it is prerendered, and the browser hydrates it while the session loads); a
+  // visitor who turns out to be signed in is sent on once that is known.
   if (access === 'auth') {
     if (!signedIn) return { kind: 'render' };
     return { kind: 'redirect', to: readFrom(input.search, input.state) ?? DEFAULT_AFTER_SIGN_IN, replace: true };
   }
+  if (input.sessionStatus === 'loading') return { kind: 'loading' };
   if (signedIn) return { kind: 'render' };
   const from = `${input.pathname}${input.search}${input.hash ?? ''}`;
   return { kind: 'redirect', to: SIGN_IN_PATH, replace: true, state: { from } };

@@ -1,18 +1,46 @@
-import { lazy, type ComponentType } from 'react';
-import type { RouteObject } from 'react-router-dom';
+import { isValidElement, lazy, useState, type ComponentType } from 'react';
+import { matchRoutes, type RouteObject } from 'react-router-dom';
 import { ErrorPage } from '../pages/errors/ErrorPage.js';
 import { NotFoundPage } from '../pages/errors/NotFoundPage.js';
 import { RequireAdmin } from './RequireAdmin.js';
 import { RootLayout } from './RootLayout.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own bound: any props
+type AnyComponent = ComponentType<any>;
+type LazyPage = AnyComponent & { preload(): Promise<AnyComponent> };
+
 /**
  * A page in a chunk of its own, fetched when its route is first shown: the first load carries the
  * shell and one page, not every page (RootLayout shows the shell at once and the page when it arrives).
+ * Like React.lazy, but a page whose code is already here renders at once: main.tsx loads the page of a
+ * prerendered address before hydrating it, so the whole page hydrates in one pass (a boundary still
+ * waiting for its code when the session arrives would be thrown away and rendered again).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own bound: any props
-function page<K extends string, M extends Record<K, ComponentType<any>>>(load: () => Promise<M>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] }));
+function page<K extends string, M extends Record<K, AnyComponent>>(load: () => Promise<M>, name: K): LazyPage {
+  let loaded: AnyComponent | undefined;
+  let loading: Promise<AnyComponent> | undefined;
+  const preload = () => (loading ??= load().then((module) => (loaded = module[name])));
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- passes the route's props through
+  function Page(props: any) {
+    // Chosen once per mount: switching from Lazy to the loaded page later would remount it (and lose its state).
+    const [Shown] = useState(() => loaded ?? Lazy);
+    return <Shown {...props} />;
+  }
+  Page.displayName = name;
+  return Object.assign(Page, { preload });
 }
+
+/** Loads the code of the pages `pathname` shows (see page()). */
+export function preloadPages(pathname: string): Promise<unknown> {
+  const loads: Promise<AnyComponent>[] = [];
+  for (const { route } of matchRoutes(routes, pathname) ?? []) {
+    const type = isValidElement(route.element) ? route.element.type : null;
+    if (typeof type === 'function' && 'preload' in type) loads.push((type as LazyPage).preload());
+  }
+  return Promise.all(loads);
+}
+
 const AccessPage = page(() => import('../pages/access/AccessPage.js'), 'AccessPage');
 const ConnectionRequestsPage = page(() => import('../pages/access/ConnectionRequestsPage.js'), 'ConnectionRequestsPage');
 const RedeemPage = page(() => import('../pages/access/RedeemPages.js'), 'RedeemPage');

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { useHydrated } from '../lib/use-hydrated.js';
 import { getInitials } from './initials.js';
 import { AccountButton, MenuButton, ThemeButton, TopBarLayout, type TopBarProps } from './TopBarLayout.js';
 
@@ -14,11 +15,9 @@ export type { TopBarProps } from './TopBarLayout.js';
 const InteractiveTopBar = lazy(async () => ({ default: (await import('./TopBarMenus.js')).InteractiveTopBar }));
 
 export function TopBar(props: TopBarProps) {
-  return (
-    <Suspense fallback={<PlainTopBar {...props} />}>
-      <InteractiveTopBar {...props} />
-    </Suspense>
-  );
+  // A prerendered page carries the plain bar and hydrating it renders the same; the menus follow.
+  const hydrated = useHydrated();
+  return <Suspense fallback={<PlainTopBar {...props} />}>{hydrated ? <InteractiveTopBar {...props} /> : <PlainTopBar {...props} />}</Suspense>;
 }
 
 function PlainTopBar({ user, menuOpen, onOpenMenu, showUnsaved, menuButtonRef }: TopBarProps) {

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useHydrated } from '../lib/use-hydrated.js';
 import { applyThemeClass, DARK_QUERY, parseTheme, readStoredTheme, resolveTheme, THEME_STORAGE_KEY, type ResolvedTheme, type Theme } from './theme.js';
 
 interface ThemeContextValue {
@@ -13,8 +14,13 @@ const systemPrefersDark = (): boolean =>
   typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(DARK_QUERY).matches;
 
 export function ThemeProvider({ children }: { children: ReactNode }) {
-  const [theme, setThemeState] = useState<Theme>(() => readStoredTheme(typeof window === 'undefined' ? undefined : window.localStorage));
-  const [prefersDark, setPrefersDark] = useState<boolean>(systemPrefersDark);
+  const [storedTheme, setThemeState] = useState<Theme>(() => readStoredTheme(typeof window === 'undefined' ? undefined : window.localStorage));
+  const [systemDark, setPrefersDark] = useState<boolean>(systemPrefersDark);
+  // A prerendered page was rendered with the defaults ("system", light); hydration renders the same,
+  // then the stored choice. theme-init.js has already put the right class on <html>.
+  const hydrated = useHydrated();
+  const theme = hydrated ? storedTheme : 'system';
+  const prefersDark = hydrated && systemDark;
 
   // "system" follows the operating system's preference live.
   useEffect(() => {
@@ -38,8 +44,8 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   const resolvedTheme = resolveTheme(theme, prefersDark);
 
   useEffect(() => {
-    applyThemeClass(document.documentElement, resolvedTheme);
-  }, [resolvedTheme]);
+    if (hydrated) applyThemeClass(document.documentElement, resolvedTheme);
+  }, [hydrated, resolvedTheme]);
 
   const setTheme = useCallback((next: Theme) => {
     try {

@@ -5,7 +5,8 @@ import { FATHER_QUOTES, nextQuoteIndex, QUOTE_ROTATION_MS, randomQuoteIndex } fr
 
 /** A random father quote that changes every 10 seconds, or at once with "New Quote". */
 export function DailyInspiration() {
-  const [index, setIndex] = useState(() => randomQuoteIndex(FATHER_QUOTES.length));
+  // Hydrating the prerendered landing page: keep the quote it shows (a new pick would not match it).
+  const [index, setIndex] = useState(() => prerenderedQuoteIndex() ?? randomQuoteIndex(FATHER_QUOTES.length));
   // Restart the 10-second rhythm whenever the quote changes (also after "New Quote").
   useEffect(() => {
     const timer = window.setTimeout(() => setIndex((i) => nextQuoteIndex(i, FATHER_QUOTES.length)), QUOTE_ROTATION_MS);
@@ -19,7 +20,7 @@ export function DailyInspiration() {
         <h2 id="daily-inspiration" className="text-sm font-semibold tracking-widest text-primary uppercase">
           Daily Inspiration
         </h2>
-        <figure className="mt-5" data-testid="daily-quote">
+        <figure className="mt-5" data-testid="daily-quote" data-quote-index={index}>
           <QuoteIcon aria-hidden="true" className="mx-auto h-8 w-8 text-primary/40" />
           <blockquote key={index} className="animate-fade-in mt-3 font-serif text-2xl leading-snug text-balance sm:text-3xl">
             <p>“{quote.text}”</p>
@@ -33,4 +34,11 @@ export function DailyInspiration() {
       </div>
     </section>
   );
+}
+
+function prerenderedQuoteIndex(): number | null {
+  if (typeof document === 'undefined') return null;
+  const shown = document.querySelector<HTMLElement>('[data-quote-index]')?.dataset.quoteIndex;
+  const index = shown === undefined ? NaN : Number(shown);
+  return Number.isInteger(index) && index >= 0 && index < FATHER_QUOTES.length ? index : null;
 }

@@ -5,18 +5,22 @@
 // so the first load cannot quietly grow back.
 //
 // Goal (issue 10): 120 KB. Not reachable with what every page shares: react-dom 19 (66 KB) and React
-// Router 7 (30 KB) are 96 KB, TanStack Query's client (the root provider, 11 KB), tailwind-merge
-// (behind every `cn()`) 8 KB, the app's shell, session and route table about 12 KB: 127 KB before a
-// page. The shell's menus, dialogs, tooltips and toasts now load after the first paint or with the
-// pages that use them (207 KB for every route at first, then 175-197 KB); the pages that need no
-// library of their own are at 133-141 KB.
+// Router 7 (30 KB) are 96 KB, tailwind-merge (behind every `cn()`, the shell's included) 8 KB, the app's
+// shell, session and route table about 12 KB: 116 KB before a page. The shell's menus, dialogs, tooltips
+// and toasts load after the first paint or with the pages that use them (207 KB for every route at
+// first, then 175-197 KB). TanStack Query (10 KB) loads with the pages that query, beside their chunk
+// (src/app/query-provider.tsx), not in the shared first load: the public pages without queries (landing,
+// sign-in, how it works, privacy) are at 127-135 KB (were 133-141); the pages that query pay about 1 KB
+// more than when the library was in the entry (a chunk of its own compresses a little worse).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Gzipped KB a route may load first (1 KB = 1024 bytes): pages with no library of their own. */
-export const ROUTE_BUDGET_KB = 145;
+/** Gzipped KB a route may load first (1 KB = 1024 bytes): pages with no library of their own, no queries. */
+export const ROUTE_BUDGET_KB = 135;
 export const GOAL_KB = 120;
 
+/** Pages that query (TanStack Query beside them) and need no other library: checkout, still-here (138-142 KB). */
+const withQueries = 143;
 const withOwnCode = 165;
 const withDialogs = 185;
 /** Routes allowed more than ROUTE_BUDGET_KB, and why (page module -> KB). */
@@ -44,9 +48,21 @@ export const ROUTE_BUDGET_EXCEPTIONS = {
   'src/pages/who-i-am/WhoIAmPage.tsx': withDialogs,
 };
 
+/**
+ * The pages routes.tsx loads without TanStack Query (`page(..., { queries: false })`); every other page
+ * loads src/app/query-provider.tsx (the library and the shared client) beside its own chunk.
+ */
+export const PAGES_WITHOUT_QUERIES = new Set([
+  'src/pages/auth/AuthPage.tsx',
+  'src/pages/how-it-works/HowItWorksPage.tsx',
+  'src/pages/landing/LandingPage.tsx',
+  'src/pages/privacy/PrivacyPage.tsx',
+]);
+const QUERY_PROVIDER = 'src/app/query-provider.tsx';
+
 /** The budget of one page module. */
 export function budgetFor(page) {
-  return ROUTE_BUDGET_EXCEPTIONS[page] ?? ROUTE_BUDGET_KB;
+  return ROUTE_BUDGET_EXCEPTIONS[page] ?? (PAGES_WITHOUT_QUERIES.has(page) ? ROUTE_BUDGET_KB : withQueries);
 }
 
 /**
@@ -54,6 +70,7 @@ export function budgetFor(page) {
  * over static `imports` (dynamic imports load later, on demand).
  */
 export function firstLoadFiles(manifest, pageKey) {
+  const withQueryProvider = pageKey && !PAGES_WITHOUT_QUERIES.has(pageKey);
   const files = new Set();
   const visit = (key) => {
     const chunk = manifest[key];
@@ -63,6 +80,8 @@ export function firstLoadFiles(manifest, pageKey) {
   };
   visit('index.html');
   if (pageKey) visit(pageKey);
+  // Loaded beside the page, not imported by it (routes.tsx's page()), so named here.
+  if (withQueryProvider) visit(QUERY_PROVIDER);
   return [...files].filter((file) => file.endsWith('.js'));
 }
 

@@ -118,6 +118,16 @@ describe('session guard', () => {
     await waitFor(() => expect(within(screen.getByRole('region', { name: 'Your vault at a glance' })).getByRole('link', { name: /Letters Written/ }).textContent).toMatch(/2/));
   });
 
+  it('gives the pages one shared query client, made when a page first needs it, and empties it when the user goes', async () => {
+    const { session } = renderApp('/vault', sam, undefined, { ownQueryClient: true });
+    await screen.findByRole('heading', { level: 1, name: /Welcome Back/ });
+    // TanStack Query loads with the vault page (query-provider.tsx); its client is the app's shared one.
+    const client = (await import('./query-client.js')).sharedQueryClient();
+    await waitFor(() => expect(client.getQueryCache().getAll().length).toBeGreaterThan(0));
+    act(() => session.clear());
+    await waitFor(() => expect(client.getQueryCache().getAll()).toHaveLength(0));
+  });
+
   it('paints a public page without waiting for the session (issue 10: first load)', async () => {
     let answer!: () => void;
     const { transport } = renderApp('/', null, new Promise<void>((resolve) => { answer = resolve; }));

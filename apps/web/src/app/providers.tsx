@@ -1,12 +1,12 @@
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
-import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { AuthProvider, useAuth } from '../auth/AuthProvider.js';
 import type { SessionManager } from '../auth/session.js';
 import { LocalReflectionMigration } from '../pages/vault/LocalReflectionMigration.js';
 import { UnsavedChangesProvider } from '../shell/UnsavedChangesProvider.js';
 import { ThemeProvider, useTheme } from '../theme/ThemeProvider.js';
 import { useHydrated } from '../lib/use-hydrated.js';
-import { createQueryClient } from './query-client.js';
+import { fixedQueryClientSource, QueryClientSourceContext } from './query-source.js';
 
 // sonner loads beside the first page rather than before it (issue 10, first load); a toast shown
 // before it has mounted appears when it does.
@@ -36,21 +36,25 @@ function AppToaster() {
 /** Drops cached server data when the signed-in user changes (sign-out, expiry, another account). */
 function CacheResetOnUserChange() {
   const { user } = useAuth();
-  const queryClient = useQueryClient();
+  const source = useContext(QueryClientSourceContext);
   const previous = useRef<string | null>(null);
   const userId = user?.id ?? null;
   useEffect(() => {
-    if (previous.current !== null && previous.current !== userId) queryClient.clear();
+    // No client yet: no page has queried, nothing is cached.
+    if (previous.current !== null && previous.current !== userId) source.loaded()?.clear();
     previous.current = userId;
-  }, [userId, queryClient]);
+  }, [userId, source]);
   return null;
 }
 
 export function AppProviders({ children, session, queryClient }: { children: ReactNode; session?: SessionManager; queryClient?: QueryClient }) {
-  const [client] = useState(() => queryClient ?? createQueryClient());
+  // TanStack Query itself loads with the pages that query (query-provider.tsx); the root only says
+  // which client they use: the one handed in, or the app's shared one.
+  const parent = useContext(QueryClientSourceContext);
+  const source = useMemo(() => (queryClient ? fixedQueryClientSource(queryClient) : parent), [queryClient, parent]);
   return (
     <ThemeProvider>
-      <QueryClientProvider client={client}>
+      <QueryClientSourceContext.Provider value={source}>
         <AuthProvider session={session}>
           <CacheResetOnUserChange />
           <LocalReflectionMigration />
@@ -59,7 +63,7 @@ export function AppProviders({ children, session, queryClient }: { children: Rea
             <AppToaster />
           </UnsavedChangesProvider>
         </AuthProvider>
-      </QueryClientProvider>
+      </QueryClientSourceContext.Provider>
     </ThemeProvider>
   );
 }

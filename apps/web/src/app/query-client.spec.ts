@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError, NetworkError } from '../api/client.js';
-import { createQueryClient, shouldRetryQuery } from './query-client.js';
+import { createQueryClient, sharedQueryClient, shouldRetryQuery } from './query-client.js';
+import { fixedQueryClientSource, sharedQueryClientSource } from './query-source.js';
 
 describe('query client', () => {
   it('retries up to 3 times, except for 4xx answers', () => {
@@ -15,5 +16,14 @@ describe('query client', () => {
     const options = createQueryClient().getDefaultOptions();
     expect(options.queries?.gcTime).toBeUndefined(); // library default: 5 minutes
     expect(options.queries?.retryDelay).toBeUndefined(); // library default: 1 s doubling, capped at 30 s
+  });
+
+  it('has one shared client, which the root finds without loading TanStack Query itself', async () => {
+    const source = sharedQueryClientSource;
+    const client = await source.load();
+    expect(client).toBe(sharedQueryClient());
+    expect(source.loaded()).toBe(client);
+    const handedIn = createQueryClient();
+    expect(fixedQueryClientSource(handedIn).loaded()).toBe(handedIn);
   });
 });

@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api/client.js';
+import { adoptSharedQueryClient } from './query-source.js';
 
 /** TanStack Query's default number of retries, kept as is. */
 export const DEFAULT_QUERY_RETRIES = 3;
@@ -15,4 +16,15 @@ export function shouldRetryQuery(failureCount: number, error: unknown): boolean 
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: shouldRetryQuery } } });
+}
+
+let shared: QueryClient | undefined;
+
+/** The app's one client (made on first use), for every page (query-provider.tsx). */
+export function sharedQueryClient(): QueryClient {
+  if (!shared) {
+    shared = createQueryClient();
+    adoptSharedQueryClient(shared);
+  }
+  return shared;
 }

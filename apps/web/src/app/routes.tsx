@@ -1,4 +1,4 @@
-import { isValidElement, lazy, useState, type ComponentType } from 'react';
+import { isValidElement, lazy, useState, type ComponentType, type ReactNode } from 'react';
 import { matchRoutes, type RouteObject } from 'react-router-dom';
 import { ErrorPage } from '../pages/errors/ErrorPage.js';
 import { NotFoundPage } from '../pages/errors/NotFoundPage.js';
@@ -15,11 +15,16 @@ type LazyPage = AnyComponent & { preload(): Promise<AnyComponent> };
  * Like React.lazy, but a page whose code is already here renders at once: main.tsx loads the page of a
  * prerendered address before hydrating it, so the whole page hydrates in one pass (a boundary still
  * waiting for its code when the session arrives would be thrown away and rendered again).
+ * TanStack Query's provider loads beside the page unless `queries: false` (the public pages that do not
+ * query, so their first load goes without the library; tools/build/route-budgets.mjs lists them too).
  */
-function page<K extends string, M extends Record<K, AnyComponent>>(load: () => Promise<M>, name: K): LazyPage {
+function page<K extends string, M extends Record<K, AnyComponent>>(load: () => Promise<M>, name: K, { queries = true } = {}): LazyPage {
   let loaded: AnyComponent | undefined;
   let loading: Promise<AnyComponent> | undefined;
-  const preload = () => (loading ??= load().then((module) => (loaded = module[name])));
+  const preload = () =>
+    (loading ??= queries
+      ? Promise.all([load(), import('./query-provider.js')]).then(([module, { QueryProvider }]) => (loaded = withQueries(module[name], QueryProvider)))
+      : load().then((module) => (loaded = module[name])));
   const Lazy = lazy(async () => ({ default: await preload() }));
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- passes the route's props through
   function Page(props: any) {
@@ -29,6 +34,18 @@ function page<K extends string, M extends Record<K, AnyComponent>>(load: () => P
   }
   Page.displayName = name;
   return Object.assign(Page, { preload });
+}
+
+/** `Page` inside TanStack Query's provider, which loads beside the page (public pages go without: issue 10). */
+function withQueries(Page: AnyComponent, QueryProvider: ComponentType<{ children: ReactNode }>): AnyComponent {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- passes the route's props through
+  const WithQueries = (props: any) => (
+    <QueryProvider>
+      <Page {...props} />
+    </QueryProvider>
+  );
+  WithQueries.displayName = Page.displayName ?? Page.name;
+  return WithQueries;
 }
 
 /** Loads the code of the pages `pathname` shows (see page()). */
@@ -46,11 +63,11 @@ const ConnectionRequestsPage = page(() => import('../pages/access/ConnectionRequ
 const RedeemPage = page(() => import('../pages/access/RedeemPages.js'), 'RedeemPage');
 const RedeemTimelinePage = page(() => import('../pages/access/RedeemPages.js'), 'RedeemTimelinePage');
 const VaultViewerPage = page(() => import('../pages/access/VaultViewerPage.js'), 'VaultViewerPage');
-const AuthPage = page(() => import('../pages/auth/AuthPage.js'), 'AuthPage');
+const AuthPage = page(() => import('../pages/auth/AuthPage.js'), 'AuthPage', { queries: false });
 const CourtDocumentsPage = page(() => import('../pages/court/CourtDocumentsPage.js'), 'CourtDocumentsPage');
 const CourtJournalPage = page(() => import('../pages/court/CourtJournalPage.js'), 'CourtJournalPage');
-const HowItWorksPage = page(() => import('../pages/how-it-works/HowItWorksPage.js'), 'HowItWorksPage');
-const LandingPage = page(() => import('../pages/landing/LandingPage.js'), 'LandingPage');
+const HowItWorksPage = page(() => import('../pages/how-it-works/HowItWorksPage.js'), 'HowItWorksPage', { queries: false });
+const LandingPage = page(() => import('../pages/landing/LandingPage.js'), 'LandingPage', { queries: false });
 const LettersPage = page(() => import('../pages/letters/LettersPage.js'), 'LettersPage');
 const RecordPage = page(() => import('../pages/record/RecordPage.js'), 'RecordPage');
 const TimelinePage = page(() => import('../pages/timeline/TimelinePage.js'), 'TimelinePage');
@@ -67,7 +84,7 @@ const LocalCheckoutPage = page(() => import('../pages/billing/CheckoutPages.js')
 const CheckoutSuccessPage = page(() => import('../pages/billing/CheckoutPages.js'), 'CheckoutSuccessPage');
 const CheckoutCancelledPage = page(() => import('../pages/billing/CheckoutPages.js'), 'CheckoutCancelledPage');
 const SettingsPage = page(() => import('../pages/settings/SettingsPage.js'), 'SettingsPage');
-const PrivacyPage = page(() => import('../pages/privacy/PrivacyPage.js'), 'PrivacyPage');
+const PrivacyPage = page(() => import('../pages/privacy/PrivacyPage.js'), 'PrivacyPage', { queries: false });
 const AdminDashboardPage = page(() => import('../pages/admin/AdminDashboardPage.js'), 'AdminDashboardPage');
 const StillHerePage = page(() => import('../pages/if-im-not-there/StillHerePage.js'), 'StillHerePage');
 

@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useContext, useEffect, useRef } from 'react';
 import { fetchReflection, saveReflection, vaultKeys } from '../../api/vault.js';
+import { QueryClientSourceContext } from '../../app/query-source.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { forgetLocalReflection, migrateLocalReflection } from './reflection-migration.js';
 
@@ -19,7 +19,7 @@ const storage = (): Storage | undefined => {
  */
 export function LocalReflectionMigration() {
   const { user } = useAuth();
-  const queryClient = useQueryClient();
+  const querySource = useContext(QueryClientSourceContext);
   const current = useRef<string | null>(null);
   const userId = user?.id ?? null;
 
@@ -35,10 +35,14 @@ export function LocalReflectionMigration() {
       stillSignedIn: () => current.current === userId,
     }).then(({ outcome, reflection }) => {
       if (outcome !== 'uploaded' || !reflection || current.current !== userId) return;
-      queryClient.setQueryData(vaultKeys.reflection, reflection);
-      void queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
+      // Rare (once per old browser): TanStack Query may load for it rather than be in the first load.
+      return querySource.load().then((queryClient) => {
+        if (current.current !== userId) return;
+        queryClient.setQueryData(vaultKeys.reflection, reflection);
+        void queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
+      });
     });
-  }, [userId, queryClient]);
+  }, [userId, querySource]);
 
   return null;
 }

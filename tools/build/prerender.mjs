@@ -38,6 +38,32 @@ export function pageHtml(indexHtml, markup, files) {
   return withRoot.replace('</head>', () => `${links.map((l) => `    ${l}\n`).join('')}  </head>`);
 }
 
+/**
+ * What the page needs before its first paint, in its own HTML instead of render-blocking requests
+ * (issue 10: on a phone each cost a round trip before the prerendered text could paint):
+ * - each stylesheet link becomes a <style> with the file's text (the gateway's CSP allows inline
+ *   styles), followed by a `disabled` link to the same file: a disabled stylesheet is not fetched, but
+ *   vite's preload helper sees its href and does not add the file again when a lazy page lists it;
+ * - /theme-init.js becomes an inline script with the file's exact text, which the gateway's CSP allows
+ *   by its sha256 (apps/gateway/src/spa/spa-files.ts themeInitHash), so the saved theme still applies
+ *   before the first paint.
+ * `read(path)` gives a built file's text by its URL path.
+ */
+export function inlineFirstPaint(html, read) {
+  const withStyles = html.replace(/<link rel="stylesheet" crossorigin href="(\/[^"]+\.css)">/g, (_, href) => {
+    const css = read(href);
+    if (/<\/style/i.test(css)) throw new Error(`${href} contains "</style": it cannot be inlined`);
+    return `<style>${css}</style><link rel="stylesheet" href="${href}" disabled>`;
+  });
+  const tag = '<script src="/theme-init.js"></script>';
+  if (!withStyles.includes(tag)) throw new Error(`the page has no ${tag}`);
+  const script = read('/theme-init.js');
+  if (/<\/script/i.test(script)) throw new Error('theme-init.js contains "</script": it cannot be inlined');
+  return withStyles
+    .replace(tag, () => `<script>${script}</script>`)
+    .replace('(external file so a strict CSP allows it)', "(inline here: the gateway's CSP allows it by its sha256)");
+}
+
 /** CSS files a page needs first (its own and its static imports'), from vite's manifest. */
 function cssFiles(manifest, pageKey) {
   const css = new Set();
@@ -70,7 +96,8 @@ export async function prerenderPages(webDir = join(root, 'apps', 'web')) {
       if (!manifest[page]) throw new Error(`${page} (for ${path}) is not in the build's manifest`);
       const markup = await renderPage(path);
       const file = prerenderedFile(path);
-      writeFileSync(join(dist, file), pageHtml(indexHtml, markup, [...firstLoadFiles(manifest, page), ...cssFiles(manifest, page)]));
+      const html = pageHtml(indexHtml, markup, [...firstLoadFiles(manifest, page), ...cssFiles(manifest, page)]);
+      writeFileSync(join(dist, file), inlineFirstPaint(html, (href) => readFileSync(join(dist, href.slice(1)), 'utf8')));
       written.push(file);
     }
     return written;

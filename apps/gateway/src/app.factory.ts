@@ -21,7 +21,7 @@ import { MEDIA_BODY_TYPES } from './media/media.tokens.js';
 import { closeConnections, openConnections, type GatewayConnections } from './infra/connections.js';
 import { setupOpenApi } from './openapi.js';
 import { registerSpa } from './spa/spa.js';
-import { isApiPath } from './spa/spa-files.js';
+import { isApiPath, themeInitHash } from './spa/spa-files.js';
 
 export interface CreateGatewayOptions {
   /** Defaults to a pino logger named "gateway" at LOG_LEVEL. */
@@ -43,17 +43,19 @@ const requestIdChildLogger: NonNullable<FastifyServerOptions['childLoggerFactory
 };
 
 /**
- * Content-Security-Policy for the SPA: scripts only from the gateway itself; inline styles allowed
+ * Content-Security-Policy for the SPA: scripts only from the gateway itself, plus the built
+ * theme-init.js inline by its hash (the prerendered pages carry it inline); inline styles allowed
  * (Tailwind and Radix set style attributes); images and media also from blob: and data: (recordings
  * preview from blobs; playback streams through /api/media/play); nothing may frame the vault.
  */
 function contentSecurityPolicy(config: GatewayConfig) {
+  const themeInit = themeInitHash(config.WEB_DIST_DIR);
   return {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
       baseUri: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: themeInit ? ["'self'", themeInit] : ["'self'"],
       scriptSrcAttr: ["'none'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'blob:', 'data:'],

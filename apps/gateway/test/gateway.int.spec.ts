@@ -70,6 +70,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
   const logLines: Record<string, unknown>[] = [];
 
   const call = (options: InjectOptions) => http.inject(options);
+  const THEME_INIT = "document.documentElement.classList.add('dark');\n";
   const BIG_SCRIPT = Array.from({ length: 400 }, (_, i) => `export const line${i} = 'a line of the vault app, ${i}';`).join('\n');
   const json = <T = any>(response: LightMyRequestResponse) => response.json<T>();
 
@@ -83,6 +84,8 @@ describe('gateway (in-process, real NATS and Redis)', () => {
     const web = join(workDir, 'web');
     await mkdir(join(web, 'assets'), { recursive: true });
     await writeFile(join(web, 'index.html'), '<!doctype html><title>Legacy Vault</title><div id="root"></div>');
+    // The prerendered pages carry this file's text inline; the CSP allows it by its hash.
+    await writeFile(join(web, 'theme-init.js'), THEME_INIT);
     // Public pages prerendered at build time, as tools/build/prerender.mjs leaves them.
     await mkdir(join(web, 'prerendered'), { recursive: true });
     await writeFile(join(web, 'prerendered', 'index.html'), '<!doctype html><title>Legacy Vault</title><div id="root"><h1>Landing</h1></div>');
@@ -484,7 +487,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
         expect(response.headers['content-type']).toMatch(/text\/html/);
         expect(response.body).toContain(`<div id="root"><h1>${heading}</h1></div>`);
         expect(response.headers['cache-control']).toBe('no-cache');
-        expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+        expect(response.headers['content-security-policy']).toContain("script-src 'self' 'sha256-lbCsH+/QVPmBVkrSqzNnx0qIifyuHLvHdNl7LpmBkgM=';");
       }
     });
 

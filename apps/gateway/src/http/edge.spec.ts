@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCheck, toHealthReport } from '../health/health-check.js';
-import { isApiPath, prerenderedPageFile, resolveSpaFile } from '../spa/spa-files.js';
+import { isApiPath, prerenderedPageFile, resolveSpaFile, themeInitHash } from '../spa/spa-files.js';
 import { isWellFormedRequestId, requestIdFor } from './request-id.js';
 import { bearerToken } from './request-context.js';
 
@@ -70,6 +70,18 @@ describe('SPA file resolution', () => {
     expect(prerenderedPageFile('/how-it-works')).toBe('prerendered/how-it-works.html');
     for (const url of ['/auth?mode=signup', '/?utm=x', '/index', '/auth/', '/vault/view', '/Auth', '/..', '/a%2fb', '']) {
       expect(prerenderedPageFile(url)).toBeNull();
+    }
+  });
+
+  it("gives the CSP source of the built theme-init.js's exact text, and null when the build has none", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lv-theme-init-'));
+    try {
+      expect(themeInitHash(dir)).toBeNull();
+      await writeFile(join(dir, 'theme-init.js'), "document.documentElement.classList.add('dark');\n");
+      // sha256 of those 48 bytes, as `printf ... | openssl dgst -sha256 -binary | base64` gives it.
+      expect(themeInitHash(dir)).toBe("'sha256-lbCsH+/QVPmBVkrSqzNnx0qIifyuHLvHdNl7LpmBkgM='");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');
@@ -37,4 +39,19 @@ export async function resolveSpaFile(root: string, urlPath: string): Promise<str
   } catch {
     return null;
   }
+}
+
+/**
+ * The CSP source ('sha256-...') of the built theme-init.js's exact text, or null when the build has
+ * none. The prerendered pages carry that script inline (tools/build/prerender.mjs) so it costs no
+ * render-blocking request; the hash allows exactly that script and no other inline one.
+ */
+export function themeInitHash(webDistDir: string): string | null {
+  let text: Buffer;
+  try {
+    text = readFileSync(join(webDistDir, 'theme-init.js'));
+  } catch {
+    return null;
+  }
+  return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 }

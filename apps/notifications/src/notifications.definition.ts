@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import { AccessKeysRpc, QueueNames, type InactivityWarningJob, type SendKeyEmailJob, type TrusteeNoticeJob } from '@lv/contracts';
-import { defineService, RpcClient } from '@lv/platform/nest';
+import { defineService, rememberUp, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
 import { notificationsConfigSchema } from './config.js';
 import { InactivityWarningsService } from './inactivity-warnings/inactivity-warnings.service.js';
@@ -8,6 +8,9 @@ import { KeyEmailsService, type Mailer } from './key-emails/key-emails.service.j
 import { notificationsMigrations } from './migrations.js';
 import { TrusteeNoticesService } from './trustee-notices/trustee-notices.service.js';
 import { NotificationsController } from './notifications.controller.js';
+
+/** How long a successful SMTP health check is trusted before the next one connects again. */
+const SMTP_HEALTH_REMEMBERED_MS = 30_000;
 
 /**
  * notifications: e-mail. Its BullMQ workers take key e-mail jobs, trustee notices and inactivity warnings
@@ -92,7 +95,8 @@ export const notificationsService = defineService({
       ],
       health: {
         redis: async () => void (await producer.ping()),
-        smtp: async () => void (await transport.verify()),
+        // verify() opens an SMTP connection each time: its "up" is remembered for 30 s.
+        smtp: rememberUp(async () => void (await transport.verify()), SMTP_HEALTH_REMEMBERED_MS),
       },
       // Jobs are taken once the service is ready, and no new one after shutdown begins.
       consumers: [{

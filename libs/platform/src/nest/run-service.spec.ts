@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { checkHealth, PeriodicTask, runInOrder } from './run-service.js';
+import { checkHealth, PeriodicTask, rememberUp, runInOrder } from './run-service.js';
 
 const silent = { warn: () => undefined, error: () => undefined };
 
@@ -24,6 +24,47 @@ describe('checkHealth', () => {
   it('reports a check that does not answer in time as down instead of hanging', async () => {
     const reply = await checkHealth('identity', { postgres: () => new Promise<void>(() => undefined) }, 20);
     expect(reply).toEqual({ service: 'identity', status: 'down', checks: { postgres: { status: 'down', detail: 'no answer within 20 ms' } } });
+  });
+});
+
+describe('rememberUp', () => {
+  it('runs the check once while its "up" is remembered, and again after', async () => {
+    let clock = 0;
+    const check = jest.fn(async () => undefined);
+    const remembered = rememberUp(check, 30_000, () => clock);
+    await remembered();
+    clock = 29_999;
+    await remembered();
+    expect(check).toHaveBeenCalledTimes(1);
+    clock = 30_000;
+    await remembered();
+    expect(check).toHaveBeenCalledTimes(2);
+  });
+
+  it('never remembers a failure: the next call checks again and reports the dependency back', async () => {
+    const check = jest.fn<() => Promise<void>>().mockRejectedValueOnce(new Error('connect ECONNREFUSED')).mockResolvedValue(undefined);
+    const remembered = rememberUp(check, 30_000, () => 0);
+    await expect(remembered()).rejects.toThrow('connect ECONNREFUSED');
+    await expect(remembered()).resolves.toBeUndefined();
+    expect(check).toHaveBeenCalledTimes(2);
+  });
+
+  it('shares one running check between calls made while it runs', async () => {
+    let finish!: () => void;
+    const check = jest.fn(() => new Promise<void>((resolve) => { finish = resolve; }));
+    const remembered = rememberUp(check, 30_000, () => 0);
+    const both = Promise.all([remembered(), remembered()]);
+    await new Promise((resolve) => setImmediate(resolve));
+    finish();
+    await both;
+    expect(check).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports down through checkHealth like any check', async () => {
+    const remembered = rememberUp(() => { throw new Error('SMTP greeting never came'); }, 30_000);
+    expect(await checkHealth('notifications', { smtp: remembered })).toEqual({
+      service: 'notifications', status: 'down', checks: { smtp: { status: 'down', detail: 'SMTP greeting never came' } },
+    });
   });
 });
 

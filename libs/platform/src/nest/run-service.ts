@@ -121,6 +121,26 @@ export async function checkHealth(service: string, checks: Record<string, Health
 }
 
 /**
+ * A health check whose "up" is remembered for `upForMs`: for a check that costs a connection of its
+ * own (notifications' SMTP `verify()` opens one each time, which made every `GET /api/health` wait
+ * about 100 ms). Calls made while a check runs share it; a failure is never remembered, so a dependency
+ * that went down is reported at the next call after the remembered "up" runs out, and one that came
+ * back at the next call.
+ */
+export function rememberUp(check: HealthCheck, upForMs: number, now: () => number = Date.now): HealthCheck {
+  let upUntil = -Infinity;
+  let running: Promise<void> | null = null;
+  return () => {
+    if (now() < upUntil) return;
+    running ??= Promise.resolve()
+      .then(check)
+      .then(() => { upUntil = now() + upForMs; })
+      .finally(() => { running = null; });
+    return running;
+  };
+}
+
+/**
  * A task on a timer: runs once at start (a restart after a crash cleans up at once), then every
  * `everyMs`. A run still going when the timer fires is left alone; stop() waits for it. A failed
  * run is logged and retried at the next tick.

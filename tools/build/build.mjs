@@ -86,7 +86,7 @@ if (isMain) {
     if (r.status !== 0) process.exit(r.status ?? 1);
     // The public pages' HTML, before compression so they get their .br and .gz too.
     const prerendered = await prerenderPages(join(root, 'apps', 'web'));
-    console.log(`prerendered ${prerendered.length} public pages into apps/web/dist/prerendered`);
+    console.log(`prerendered ${prerendered.length} pages into apps/web/dist/prerendered`);
     const compressed = compressDirectory(join(root, 'apps', 'web', 'dist'));
     const sum = (key) => compressed.reduce((n, f) => n + f[key], 0);
     console.log(`built the SPA into apps/web/dist (${compressed.length} files precompressed: ${Math.round(sum('bytes') / 1024)} KB -> br ${Math.round(sum('br') / 1024)} KB, gz ${Math.round(sum('gz') / 1024)} KB)`);

@@ -13,7 +13,7 @@ import { firstLoadFiles } from './route-budgets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The prerendered public pages: address and page module (the key of vite's manifest). */
+/** The prerendered pages: address and page module (the key of vite's manifest). */
 export const PRERENDERED_PAGES = [
   { path: '/', page: 'src/pages/landing/LandingPage.tsx' },
   { path: '/auth', page: 'src/pages/auth/AuthPage.tsx' },
@@ -23,6 +23,10 @@ export const PRERENDERED_PAGES = [
   { path: '/pricing', page: 'src/pages/billing/PricingPage.tsx' },
   { path: '/privacy', page: 'src/pages/privacy/PrivacyPage.tsx' },
   { path: '/access', page: 'src/pages/access/AccessPage.tsx' },
+  // Needs a session: prerendered as it shows while the session loads, the shell and the page's
+  // placeholder (apps/web/src/app/route-placeholders.ts), nothing of any user's. The HTML preloads what
+  // that needs; the page's own code (and TanStack Query) loads beside the session (main.tsx).
+  { path: '/vault', page: 'src/pages/vault/VaultHomeIntro.tsx' },
 ];
 
 /** dist/prerendered/<name>.html of an address ("/" is "index"); the gateway maps paths the same way. */

@@ -1,19 +1,22 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app/providers.js';
-import { createAppRouter } from './app/router.js';
-import { preloadPages } from './app/routes.js';
+import { AppRoutes, preloadPages } from './app/routes.js';
 import './styles.css';
 
-const router = createAppRouter();
 const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html');
 
 const app = (
   <StrictMode>
     <AppProviders>
-      <RouterProvider router={router} />
+      {/* Navigations render at once (no transition): the shell stays and shows "Loading page" until a
+          page's code is here, and signing out can leave a protected page before the user is cleared
+          (shell/use-sign-out.ts). */}
+      <BrowserRouter useTransitions={false}>
+        <AppRoutes />
+      </BrowserRouter>
     </AppProviders>
   </StrictMode>
 );
@@ -25,7 +28,10 @@ if (container.hasChildNodes()) {
     // A page that failed to load is the route's error screen, shown by the hydrated app.
     .catch(() => undefined)
     .then(afterFirstPaint)
-    .then(() => hydrateRoot(container, app));
+    // In a transition, React hydrates in slices that yield to the browser between them, instead of one
+    // long task that holds every tap and keystroke until the whole page is done (issue 10: total
+    // blocking time). What is typed or tapped meanwhile is replayed once its part has hydrated.
+    .then(() => startTransition(() => void hydrateRoot(container, app)));
 } else {
   createRoot(container).render(app);
 }

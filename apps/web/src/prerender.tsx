@@ -1,24 +1,21 @@
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { StaticRouter } from 'react-router-dom';
 import { AppProviders } from './app/providers.js';
-import { routes } from './app/routes.js';
+import { AppRoutes } from './app/routes.js';
 
 /**
- * Build-time render of a public page (issue 10, first load; tools/build/prerender.mjs): the same route
+ * Build-time render of a page (issue 10, first load; tools/build/prerender.mjs): the same route
  * table and providers as main.tsx, with the session still loading as it is when the browser hydrates,
  * so the markup matches the browser's first render. `prerender` waits for the lazy page.
  */
 export async function renderPage(path: string): Promise<string> {
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(new URL(path, 'http://prerender.invalid')));
-  if (context instanceof Response) throw new Error(`${path}: the router answered ${context.status} instead of a page`);
-  const router = createStaticRouter(handler.dataRoutes, context);
   const { prelude } = await prerender(
     <StrictMode>
       <AppProviders>
-        {/* hydrate={false}: no loader data to hand over, and RouterProvider renders the same tree. */}
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
+        <StaticRouter location={path}>
+          <AppRoutes />
+        </StaticRouter>
       </AppProviders>
     </StrictMode>,
     // Every boundary inline, however large: React would otherwise send a big one apart, with an inline

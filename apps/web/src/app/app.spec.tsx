@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import type { RouteObject } from 'react-router-dom';
 import type { SessionView, UserProfile } from '@lv/contracts';
 import { ApiError } from '../api/client.js';
 import { SessionManager, type AuthTransport } from '../auth/session.js';
 import { useSetRecordingActive } from '../shell/UnsavedChangesProvider.js';
 import { AppProviders } from './providers.js';
 import { createQueryClient } from './query-client.js';
+import { memoryApp } from '../test/memory-router.js';
 import { routes } from './routes.js';
 
 const sam: UserProfile = {
@@ -49,7 +50,7 @@ function Boom(): never {
   throw new Error('Kaboom in a page');
 }
 
-/** The app's routes plus one page that throws, to exercise the error element. */
+/** The app's routes plus one page that throws, to exercise the pages' error boundary. */
 function testRoutes(): RouteObject[] {
   const root = routes[0]!;
   const pages = root.children![0]!;
@@ -57,20 +58,20 @@ function testRoutes(): RouteObject[] {
     { path: 'boom', element: <Boom /> },
     { path: 'fake-recorder', element: <FakeRecorder /> },
   ];
-  const pagesWithBoom: RouteObject = { errorElement: pages.errorElement, children: [...extra, ...(pages.children ?? [])] };
-  return [{ path: root.path, element: root.element, errorElement: root.errorElement, children: [pagesWithBoom] }];
+  const pagesWithBoom: RouteObject = { element: pages.element, children: [...extra, ...(pages.children ?? [])] };
+  return [{ path: root.path, element: root.element, children: [pagesWithBoom] }];
 }
 
 /** `ownQueryClient`: the app creates its query client itself, as in the browser (none handed in). */
 function renderApp(path: string, signedInAs: UserProfile | null = null, gate?: Promise<void>, { ownQueryClient = false } = {}) {
   const transport = makeTransport(signedInAs, gate);
   const session = new SessionManager(transport);
-  const router = createMemoryRouter(testRoutes(), { initialEntries: [path] });
+  const { router, element } = memoryApp(path, testRoutes());
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false } });
   render(
     <AppProviders session={session} queryClient={ownQueryClient ? undefined : queryClient}>
-      <RouterProvider router={router} />
+      {element}
     </AppProviders>,
   );
   return { router, transport, session };
@@ -126,6 +127,38 @@ describe('session guard', () => {
     await waitFor(() => expect(client.getQueryCache().getAll().length).toBeGreaterThan(0));
     act(() => session.clear());
     await waitFor(() => expect(client.getQueryCache().getAll()).toHaveLength(0));
+  });
+
+  it('paints the vault home\'s placeholder inside the shell while the session loads, inert and without anything of the user\'s (issue 10)', async () => {
+    let answer!: () => void;
+    renderApp('/vault', sam, new Promise<void>((resolve) => { answer = resolve; }));
+    expect(await screen.findByRole('status', { name: 'Loading' })).toBeTruthy();
+    // The shell and the page's top are painted; a screen reader hears only the status, and nothing in it takes focus.
+    expect(screen.getByRole('button', { name: 'Open menu' })).toBeTruthy();
+    // Neither Login nor the avatar until the session is known.
+    expect(screen.queryByRole('link', { name: 'Login' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Account menu' })).toBeNull();
+    const placeholder = await waitFor(() => {
+      const text = screen.getByText('Your private vault. Everything here is for you and the people you choose.');
+      return text.closest('[inert]')!;
+    });
+    expect(placeholder.getAttribute('aria-hidden')).toBe('true');
+    expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
+    expect(document.body.textContent).not.toContain('Sam');
+    answer();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome Back, Sam' })).toBeTruthy();
+    expect(document.querySelector('[inert]')).toBeNull();
+    expect(screen.queryByRole('status', { name: 'Loading' })).toBeNull();
+  });
+
+  it('sends a signed-out visitor of the vault home from its placeholder to the sign-in page', async () => {
+    let answer!: () => void;
+    const { router } = renderApp('/vault', null, new Promise<void>((resolve) => { answer = resolve; }));
+    expect(await screen.findByRole('status', { name: 'Loading' })).toBeTruthy();
+    answer();
+    await screen.findByRole('heading', { name: 'Your legacy begins here.' });
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(router.state.location.state).toEqual({ from: '/vault' });
   });
 
   it('paints a public page without waiting for the session (issue 10: first load)', async () => {
@@ -197,9 +230,14 @@ describe('session guard', () => {
   });
 
   it('shows "Unexpected Application Error!" for a rendering error', async () => {
-    renderApp('/boom', sam);
+    const { router } = renderApp('/boom', sam);
     await screen.findByRole('heading', { name: 'Unexpected Application Error!' });
     expect(screen.getByText('Kaboom in a page')).toBeTruthy();
+    // Inside the shell, and any link leaves it: another address starts afresh.
+    fireEvent.click(screen.getByRole('link', { name: 'Legacy Vault' }));
+    await screen.findByRole('heading', { level: 1, name: /Leave your children/ });
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.queryByRole('heading', { name: 'Unexpected Application Error!' })).toBeNull();
   });
 });
 

@@ -1,61 +1,30 @@
-import { isValidElement, lazy, useState, type ComponentType, type ReactNode } from 'react';
-import { matchRoutes, type RouteObject } from 'react-router-dom';
-import { ErrorPage } from '../pages/errors/ErrorPage.js';
+import { isValidElement } from 'react';
+import { matchRoutes, Outlet, useRoutes, type RouteObject } from 'react-router-dom';
 import { NotFoundPage } from '../pages/errors/NotFoundPage.js';
+import { page, type LazyPage } from './lazy-page.js';
 import { RequireAdmin } from './RequireAdmin.js';
+import { RouteErrorBoundary } from './route-error-boundary.js';
+import { placeholderFor } from './route-placeholders.js';
 import { RootLayout } from './RootLayout.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own bound: any props
-type AnyComponent = ComponentType<any>;
-type LazyPage = AnyComponent & { preload(): Promise<AnyComponent> };
-
 /**
- * A page in a chunk of its own, fetched when its route is first shown: the first load carries the
- * shell and one page, not every page (RootLayout shows the shell at once and the page when it arrives).
- * Like React.lazy, but a page whose code is already here renders at once: main.tsx loads the page of a
- * prerendered address before hydrating it, so the whole page hydrates in one pass (a boundary still
- * waiting for its code when the session arrives would be thrown away and rendered again).
- * TanStack Query's provider loads beside the page unless `queries: false` (the public pages that do not
- * query, so their first load goes without the library; tools/build/route-budgets.mjs lists them too).
+ * Loads the code of the pages `pathname` shows (see page()). Resolves once what the app's first render
+ * there shows has arrived: a page that needs the session first shows its placeholder, if it has one
+ * (route-placeholders.ts), so the page's own code then keeps loading after that (the prerendered vault
+ * home hydrates with the placeholder, and the page follows the session).
  */
-function page<K extends string, M extends Record<K, AnyComponent>>(load: () => Promise<M>, name: K, { queries = true } = {}): LazyPage {
-  let loaded: AnyComponent | undefined;
-  let loading: Promise<AnyComponent> | undefined;
-  const preload = () =>
-    (loading ??= queries
-      ? Promise.all([load(), import('./query-provider.js')]).then(([module, { QueryProvider }]) => (loaded = withQueries(module[name], QueryProvider)))
-      : load().then((module) => (loaded = module[name])));
-  const Lazy = lazy(async () => ({ default: await preload() }));
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- passes the route's props through
-  function Page(props: any) {
-    // Chosen once per mount: switching from Lazy to the loaded page later would remount it (and lose its state).
-    const [Shown] = useState(() => loaded ?? Lazy);
-    return <Shown {...props} />;
-  }
-  Page.displayName = name;
-  return Object.assign(Page, { preload });
-}
-
-/** `Page` inside TanStack Query's provider, which loads beside the page (public pages go without: issue 10). */
-function withQueries(Page: AnyComponent, QueryProvider: ComponentType<{ children: ReactNode }>): AnyComponent {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- passes the route's props through
-  const WithQueries = (props: any) => (
-    <QueryProvider>
-      <Page {...props} />
-    </QueryProvider>
-  );
-  WithQueries.displayName = Page.displayName ?? Page.name;
-  return WithQueries;
-}
-
-/** Loads the code of the pages `pathname` shows (see page()). */
 export function preloadPages(pathname: string): Promise<unknown> {
-  const loads: Promise<AnyComponent>[] = [];
+  const loads: Promise<unknown>[] = [];
   for (const { route } of matchRoutes(routes, pathname) ?? []) {
     const type = isValidElement(route.element) ? route.element.type : null;
     if (typeof type === 'function' && 'preload' in type) loads.push((type as LazyPage).preload());
   }
-  return Promise.all(loads);
+  const pages = Promise.all(loads);
+  const placeholder = placeholderFor(pathname);
+  if (!placeholder) return pages;
+  // A page that fails to load shows its route's error page when it renders, not here.
+  pages.catch(() => undefined);
+  return placeholder.preload();
 }
 
 const AccessPage = page(() => import('../pages/access/AccessPage.js'), 'AccessPage');
@@ -97,13 +66,20 @@ const StillHerePage = page(() => import('../pages/if-im-not-there/StillHerePage.
 export const routes: RouteObject[] = [
   {
     path: '/',
-    element: <RootLayout />,
     // Errors in the shell itself: a bare error page.
-    errorElement: <ErrorPage />,
+    element: (
+      <RouteErrorBoundary>
+        <RootLayout />
+      </RouteErrorBoundary>
+    ),
     children: [
       {
         // Errors in a page: the error page inside the shell.
-        errorElement: <ErrorPage />,
+        element: (
+          <RouteErrorBoundary>
+            <Outlet />
+          </RouteErrorBoundary>
+        ),
         children: [
           { index: true, element: <LandingPage /> },
           { path: 'how-it-works', element: <HowItWorksPage /> },
@@ -168,3 +144,12 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * The route table rendered by the declarative router (main.tsx's BrowserRouter, prerender.tsx's
+ * StaticRouter): the data router's createBrowserRouter would add 18 KB gzipped to every first load
+ * for loaders and actions the app does not use (issue 10). `table`: another table, for specs.
+ */
+export function AppRoutes({ table = routes }: { table?: RouteObject[] }) {
+  return useRoutes(table);
+}

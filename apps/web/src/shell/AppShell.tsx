@@ -10,8 +10,11 @@ import { useUnsavedChanges } from './UnsavedChangesProvider.js';
 const SideMenu = lazy(async () => ({ default: (await import('./SideMenu.js')).SideMenu }));
 const SignOutDialog = lazy(async () => ({ default: (await import('./SignOutDialog.js')).SignOutDialog }));
 
-/** Top bar, side menu, sign-out warning and the page in <main>. */
-export function AppShell({ children }: { children: ReactNode }) {
+/**
+ * Top bar, side menu, sign-out warning and the page in <main>. `accountPending`: the page needs the
+ * session, which is still loading (the top bar then shows neither Login nor the avatar).
+ */
+export function AppShell({ children, accountPending = false }: { children: ReactNode; accountPending?: boolean }) {
   const { user } = useAuth();
   const { hasUnsavedChanges, recordingActive, checkNow } = useUnsavedChanges();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -50,6 +53,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         menuButtonRef={menuButtonRef}
         onOpenMenu={() => setMenuOpen(true)}
         showUnsaved={hasUnsavedChanges && user !== null}
+        accountPending={accountPending}
         onLogout={() => window.setTimeout(signOut.requestSignOut, 0)}
       />
       {menuUsed ? (

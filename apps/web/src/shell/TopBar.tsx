@@ -20,11 +20,12 @@ export function TopBar(props: TopBarProps) {
   return <Suspense fallback={<PlainTopBar {...props} />}>{hydrated ? <InteractiveTopBar {...props} /> : <PlainTopBar {...props} />}</Suspense>;
 }
 
-function PlainTopBar({ user, menuOpen, onOpenMenu, showUnsaved, menuButtonRef }: TopBarProps) {
+function PlainTopBar({ user, menuOpen, onOpenMenu, showUnsaved, menuButtonRef, accountPending }: TopBarProps) {
   return (
     <TopBarLayout
       user={user}
       showUnsaved={showUnsaved}
+      accountPending={accountPending}
       controls={{
         menuButton: <MenuButton ref={menuButtonRef} menuOpen={menuOpen} onClick={onOpenMenu} />,
         themeSwitch: <ThemeButton aria-haspopup="menu" aria-expanded={false} aria-disabled="true" className="aria-disabled:opacity-100" />,

@@ -13,6 +13,8 @@ export interface TopBarProps {
   onLogout: () => void;
   /** The menu toggle, so the side menu can hand focus back to it when it closes. */
   menuButtonRef?: Ref<HTMLButtonElement>;
+  /** The session is still loading on a page that needs one: neither Login nor the avatar yet. */
+  accountPending?: boolean;
 }
 
 /** The controls the top bar places: plain buttons first, the same buttons with their menus once loaded. */
@@ -24,7 +26,7 @@ export interface TopBarControls {
 }
 
 /** The fixed top bar: menu toggle, logo, unsaved indicator, theme switch, Login or the avatar menu. */
-export function TopBarLayout({ user, showUnsaved, controls }: Pick<TopBarProps, 'user' | 'showUnsaved'> & { controls: TopBarControls }) {
+export function TopBarLayout({ user, showUnsaved, accountPending, controls }: Pick<TopBarProps, 'user' | 'showUnsaved' | 'accountPending'> & { controls: TopBarControls }) {
   return (
     <header className="fixed inset-x-0 top-0 z-40 h-16 border-b border-border bg-background/90 backdrop-blur supports-[backdrop-filter]:bg-background/75">
       <div className="mx-auto flex h-full max-w-6xl items-center gap-2 px-3 sm:gap-3 sm:px-5">
@@ -55,6 +57,9 @@ export function TopBarLayout({ user, showUnsaved, controls }: Pick<TopBarProps, 
 
         {user ? (
           controls.account
+        ) : accountPending ? (
+          // The avatar's room, so nothing moves when it arrives.
+          <span aria-hidden="true" className="h-10 w-10" />
         ) : (
           <Link to="/login" className={buttonClasses({ size: 'sm' })}>
             Login

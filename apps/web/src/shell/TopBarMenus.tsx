@@ -4,13 +4,14 @@ import { ThemeSwitch } from './ThemeSwitch.js';
 import { MenuButton, TopBarLayout, type TopBarProps } from './TopBarLayout.js';
 
 /** The top bar with its menus and tooltips (loaded after the first paint, see TopBar.tsx). */
-export function InteractiveTopBar({ user, menuOpen, onOpenMenu, showUnsaved, onLogout, menuButtonRef }: TopBarProps) {
+export function InteractiveTopBar({ user, menuOpen, onOpenMenu, showUnsaved, onLogout, menuButtonRef, accountPending }: TopBarProps) {
   return (
     // Radix's tooltip timings are the spec's: 700 ms delay, 300 ms skip delay.
     <Tooltip.Provider delayDuration={700} skipDelayDuration={300}>
       <TopBarLayout
         user={user}
         showUnsaved={showUnsaved}
+        accountPending={accountPending}
         controls={{
           menuButton: (
             <Tooltip.Root>

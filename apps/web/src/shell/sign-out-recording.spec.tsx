@@ -2,12 +2,11 @@ import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { toast } from 'sonner';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { SessionView, UserProfile } from '@lv/contracts';
 import { ApiError } from '../api/client.js';
 import { AppProviders } from '../app/providers.js';
 import { createQueryClient } from '../app/query-client.js';
-import { routes } from '../app/routes.js';
+import { memoryApp } from '../test/memory-router.js';
 import { SessionManager, type AuthTransport } from '../auth/session.js';
 import { NodeBlob } from '../pages/record/node-blob.test-support.mjs';
 import { DRAFT_KEY, loadDraft, saveDraft } from '../pages/record/recording-draft.js';
@@ -28,12 +27,12 @@ function renderVault() {
     refresh: jest.fn<AuthTransport['refresh']>(async () => view(sam)),
     signOut: jest.fn<AuthTransport['signOut']>(async () => undefined),
   };
-  const router = createMemoryRouter(routes, { initialEntries: ['/vault'] });
+  const { element } = memoryApp('/vault');
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false } });
   render(
     <AppProviders session={new SessionManager(transport)} queryClient={queryClient}>
-      <RouterProvider router={router} />
+      {element}
     </AppProviders>,
   );
   return { transport };

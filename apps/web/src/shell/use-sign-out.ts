@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider.js';
 import { showToast } from '../lib/toast.js';
@@ -47,8 +48,9 @@ export function useSignOutFlow() {
     }
     // Only once the session is gone: a failed sign-out leaves the user's draft where it was.
     if (!keepDrafts) await discardRecordingDraft();
-    // Leave protected pages before the user is cleared, so the guard does not bounce to /auth.
-    await navigate('/', { flushSync: true });
+    // Leave protected pages before the user is cleared, so the guard does not bounce to /auth (the
+    // router renders navigations at once: main.tsx).
+    flushSync(() => void navigate('/'));
     auth.clearSession();
     setDialogOpen(false);
     setBusy(false);

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, jest } from '@jest/globals';
 import { cleanup, render } from '@testing-library/react';
 import { toast } from 'sonner';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { SessionView, UserProfile } from '@lv/contracts';
 import { AppProviders } from '../app/providers.js';
 import { createQueryClient } from '../app/query-client.js';
-import { routes } from '../app/routes.js';
 import { SessionManager } from '../auth/session.js';
+import { memoryApp } from './memory-router.js';
 
 // The whole app (router, session, shell, toasts) for page specs, the gateway replaced by the spec's
 // own stand-in behind fetch.
@@ -24,12 +23,12 @@ export function renderApp(path: string, user: UserProfile | null = sam) {
     refresh: async () => (user ? view : Promise.reject(new Error('no session'))),
     signOut: async () => undefined,
   });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const { router, element } = memoryApp(path);
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false } });
   render(
     <AppProviders session={session} queryClient={queryClient}>
-      <RouterProvider router={router} />
+      {element}
     </AppProviders>,
   );
   return { router, queryClient };

@@ -2,13 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { createHash } from 'node:crypto';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import {
   AccessMessages, CONSENT_VERSION, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessRequest, type SessionView, type UserProfile, type ViewSessionSummary,
 } from '@lv/contracts';
 import { AppProviders } from '../../app/providers.js';
 import { createQueryClient } from '../../app/query-client.js';
-import { routes } from '../../app/routes.js';
+import { memoryApp } from '../../test/memory-router.js';
 import { SessionManager } from '../../auth/session.js';
 import { CONSENT_ACCEPTED_STORAGE } from './viewer-session.js';
 
@@ -97,12 +96,12 @@ function renderAt(path: string, user?: UserProfile) {
     signIn: async () => view, signUp: async () => view, refresh: async () => (user ? view : Promise.reject(new Error('no session'))) as Promise<SessionView>, signOut: async () => undefined,
   });
   if (user) void session.signIn({ email: user.email, password: 'x' });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const { router, element } = memoryApp(path);
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false } });
   render(
     <AppProviders session={session} queryClient={queryClient}>
-      <RouterProvider router={router} />
+      {element}
     </AppProviders>,
   );
   return { router };

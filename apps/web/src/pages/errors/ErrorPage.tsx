@@ -1,11 +1,9 @@
-import { useRouteError } from 'react-router-dom';
 import { TriangleAlert } from 'lucide-react';
 import { buttonClasses } from '../../components/ui/button.js';
 import { describeRouteError, ERROR_PAGE_TITLE } from './route-error.js';
 
-/** The router's errorElement: an unhandled rendering error lands here. */
-export function ErrorPage() {
-  const error = useRouteError();
+/** An unhandled rendering error lands here (app/route-error-boundary.tsx). */
+export function ErrorPage({ error }: { error: unknown }) {
   if (error) console.error(error);
   return (
     <div className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">

@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { toast } from 'sonner';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { SessionView, TimelineEntry, UserProfile } from '@lv/contracts';
 import { AppProviders } from '../../app/providers.js';
 import { createQueryClient } from '../../app/query-client.js';
-import { routes } from '../../app/routes.js';
+import { memoryApp } from '../../test/memory-router.js';
 import { SessionManager, type AuthTransport } from '../../auth/session.js';
 
 // The timeline's and the recorder's screens in jsdom (spec, sections 2, 4, 5, 8): texts for loading,
@@ -27,7 +26,7 @@ function renderAt(path: string, user: UserProfile) {
   queryClient.setDefaultOptions({ queries: { retry: false } });
   render(
     <AppProviders session={new SessionManager(transport)} queryClient={queryClient}>
-      <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />
+      {memoryApp(path).element}
     </AppProviders>,
   );
 }

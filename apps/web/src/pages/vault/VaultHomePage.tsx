@@ -3,16 +3,13 @@ import { Link } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { showToast } from '../../lib/toast.js';
 import {
-  CalendarDays,
   Clock,
-  FileText,
   HeartHandshake,
   Headphones,
   KeyRound,
   LifeBuoy,
   Mic,
   PenLine,
-  Quote,
   Scale,
   Settings,
   UserRound,
@@ -31,31 +28,9 @@ import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { firstName } from '../../shell/initials.js';
 import { computeVaultTiles, REMEMBER_QUOTES } from './vault-stats.js';
+import { VaultHomeIntro } from './VaultHomeIntro.js';
 
 type Icon = ComponentType<{ className?: string }>;
-
-function StatTile({ label, value, to, Icon }: { label: string; value: number | null; to: string; Icon: Icon }) {
-  return (
-    <Link
-      to={to}
-      className="flex items-center gap-4 rounded-2xl border border-border bg-card p-5 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-    >
-      <span aria-hidden="true" className="grid h-12 w-12 shrink-0 place-items-center rounded-xl bg-primary/15 text-primary">
-        <Icon className="h-6 w-6" />
-      </span>
-      <span className="flex flex-col">
-        {value === null ? (
-          <span className="h-8 w-10 animate-pulse rounded-md bg-muted" aria-hidden="true" />
-        ) : (
-          <span className="font-serif text-3xl leading-none font-semibold" data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}>
-            {value}
-          </span>
-        )}
-        <span className="mt-1 text-sm text-muted-foreground">{label}</span>
-      </span>
-    </Link>
-  );
-}
 
 const QUICK_ACTIONS: { label: string; to: string; Icon: Icon }[] = [
   { label: 'Record Video Message', to: '/record', Icon: Video },
@@ -183,22 +158,7 @@ export function VaultHomePage() {
 
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-10 px-4 py-10">
-      <header>
-        <h1 className="font-serif text-4xl font-semibold tracking-tight">{name ? `Welcome Back, ${name}` : 'Welcome Back'}</h1>
-        <p className="mt-2 text-muted-foreground">Your private vault. Everything here is for you and the people you choose.</p>
-      </header>
-
-      <section aria-labelledby="stats-title">
-        <h2 id="stats-title" className="sr-only">
-          Your vault at a glance
-        </h2>
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-busy={tiles === null || undefined}>
-          <StatTile label="Videos Saved" value={tiles?.videosSaved ?? null} to="/record" Icon={Video} />
-          <StatTile label="Letters Written" value={tiles?.lettersWritten ?? null} to="/letters" Icon={FileText} />
-          <StatTile label="Thoughts Saved" value={tiles?.thoughtsSaved ?? null} to="/vault" Icon={Quote} />
-          <StatTile label="Days Active" value={tiles?.daysActive ?? null} to="/timeline" Icon={CalendarDays} />
-        </div>
-      </section>
+      <VaultHomeIntro name={name} tiles={tiles} />
 
       <div className="grid gap-6 lg:grid-cols-[1.4fr_1fr]">
         <Card>

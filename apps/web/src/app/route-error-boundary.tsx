@@ -28,7 +28,7 @@ class Boundary extends Component<{ location: Location; children: ReactNode }, Bo
 /**
  * An unhandled rendering error below it shows the error page in its place (routes.tsx puts one around
  * the shell and one around the pages, inside the shell). The router's own errorElement needs its data
- * router, which the app does without (issue 10: 18 KB less in every first load).
+ * router, which the app does without (issue 10: 17 KB less in every first load).
  */
 export function RouteErrorBoundary({ children }: { children: ReactNode }) {
   const location = useLocation();

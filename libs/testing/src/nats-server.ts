@@ -94,12 +94,26 @@ async function canConnect(port: number): Promise<boolean> {
   });
 }
 
-/** Polls until `check` is true; throws naming what it waited for. */
+/**
+ * Polls until `check` is true; throws naming what it waited for. A check that is answered
+ * SERVICE_UNAVAILABLE ("try again in a moment": a service that PostgreSQL refused for a moment, e.g.
+ * too many connections on a loaded machine) is polled again, as a client would; any other error ends
+ * the wait at once.
+ */
 export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string, intervalMs = 50): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let unavailable: unknown;
   for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    try {
+      if (await check()) return;
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code !== 'SERVICE_UNAVAILABLE') throw error;
+      unavailable = error;
+    }
+    if (Date.now() > deadline) {
+      const last = unavailable === undefined ? '' : ` (last answered: ${(unavailable as Error).message})`;
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last}`);
+    }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

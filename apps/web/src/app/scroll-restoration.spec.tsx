@@ -22,9 +22,9 @@ function Back() {
   );
 }
 
-function renderPages() {
+function renderPages(start = '/long') {
   render(
-    <MemoryRouter initialEntries={['/long']} useTransitions={false}>
+    <MemoryRouter initialEntries={[start]} useTransitions={false}>
       <ScrollRestoration />
       <Routes>
         <Route path="/long" element={<Link to="/other">Other</Link>} />
@@ -76,6 +76,23 @@ describe('ScrollRestoration', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Part 2' }));
     expect(scrollIntoView).toHaveBeenCalledTimes(1);
     expect(scrollIntoView.mock.contexts[0]).toBe(document.getElementById('part-2'));
+  });
+
+  it('gives a page opened afresh its own place, never the one another opened page was left at', () => {
+    // Both open with the history key "default" (typed, or a link from outside the app).
+    renderPages('/other');
+    scrollBy(900);
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
+    cleanup();
+    scrollTo.mockClear();
+    renderPages('/long');
+    expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
+    // The same address opened again (a reload) returns to where it was left.
+    cleanup();
+    renderPages('/other');
+    expect(scrollTo).toHaveBeenLastCalledWith(0, 900);
   });
 
   it('keeps the positions in sessionStorage when the page is left, for a reload', () => {

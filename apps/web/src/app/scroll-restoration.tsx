@@ -20,19 +20,21 @@ function savedPositions(): Record<string, number> {
  */
 export function ScrollRestoration() {
   const location = useLocation();
+  // A history entry's key, with its address: a page opened by typing or following a link from outside
+  // has the key "default" whatever its address, so the key alone would give it another page's place.
+  const entry = `${location.key}:${location.pathname}${location.search}`;
   const navigationType = useNavigationType();
   const positions = useRef<Record<string, number> | null>(null);
   const shownKey = useRef<string | null>(null);
   const lastY = useRef(0);
 
   useEffect(() => {
-    positions.current ??= savedPositions();
     window.history.scrollRestoration = 'manual';
     const onScroll = () => {
       lastY.current = window.scrollY;
     };
     const onPageHide = () => {
-      if (shownKey.current && positions.current) positions.current[shownKey.current] = window.scrollY;
+      if (shownKey.current !== null && positions.current) positions.current[shownKey.current] = window.scrollY;
       try {
         sessionStorage.setItem(STORAGE_KEY, JSON.stringify(positions.current ?? {}));
       } catch {
@@ -49,15 +51,16 @@ export function ScrollRestoration() {
     };
   }, []);
 
+  // Runs before the effect above, so the saved positions are read here, once.
   useLayoutEffect(() => {
     positions.current ??= savedPositions();
     // Where the page being left was scrolled to (read from scroll events: by now the new page is in the DOM).
     if (shownKey.current !== null) positions.current[shownKey.current] = lastY.current;
-    shownKey.current = location.key;
-    scrollForNavigation(location.hash, navigationType === NavigationType.Pop ? positions.current[location.key] : undefined);
+    shownKey.current = entry;
+    scrollForNavigation(location.hash, navigationType === NavigationType.Pop ? positions.current[entry] : undefined);
     // A scroll that changed nothing fires no event: start the new page's position from where it now is.
     lastY.current = window.scrollY;
-  }, [location.key, location.hash, navigationType]);
+  }, [entry, location.hash, navigationType]);
 
   return null;
 }

@@ -1,9 +1,11 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
+import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { startS3Server, type RunningS3Server } from '../../../../tools/dev/s3-server.mjs';
 import { ALL_BUCKETS, Buckets } from '@lv/contracts';
+import { waitFor } from '@lv/testing';
 import { PART_SIZE, createObjectStorage, type ObjectStorage } from './index.js';
 
 // Runs against the embedded S3-protocol server (the dev stack's), started in-process on a free port.
@@ -121,6 +123,37 @@ describe('object storage (embedded S3 server)', () => {
     const wrong = createObjectStorage(configFor(server, 'not-the-secret'));
     await expect(wrong.readObject(bucket, 'read/whole.webm', () => undefined)).rejects.toMatchObject({ code: 'SignatureDoesNotMatch' });
     await expect(storage.readObject(bucket, 'read/whole.webm', () => { throw new Error('disk full'); })).rejects.toThrow('disk full');
+  });
+
+  it('serves a large object from a few reused buffers: ranges across its 4 MiB reads, an empty object, a client that leaves mid-body', async () => {
+    const data = Buffer.alloc(13 * 1024 * 1024 + 7);
+    for (let i = 0; i < data.length; i += 1000) data[i] = (i / 1000) % 253;
+    await storage.upload(bucket, 'served/large.webm', chunked(data, 1024 * 1024), { contentType: 'video/webm' });
+    await storage.upload(bucket, 'served/empty.txt', Readable.from([Buffer.alloc(0)]));
+
+    expect((await readAll(await storage.getObject(bucket, 'served/large.webm'))).equals(data)).toBe(true);
+    const across = 4 * 1024 * 1024 - 10;
+    expect((await readAll(await storage.getRange(bucket, 'served/large.webm', across, 8 * 1024 * 1024 + 20))).equals(data.subarray(across, across + 8 * 1024 * 1024 + 20))).toBe(true);
+    expect((await readAll(await storage.getObject(bucket, 'served/empty.txt'))).length).toBe(0);
+
+    // The object's files that this process (the server runs in it) holds open.
+    const openObjectFiles = async () => {
+      const links = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+      return links.filter((link) => link.startsWith(dir) && link.includes('large.webm'));
+    };
+    const url = await storage.presignedGet(bucket, 'served/large.webm', 60);
+    await new Promise<void>((resolve, reject) => {
+      httpGet(url, (res) => {
+        res.once('data', () => {
+          res.destroy();
+          resolve();
+        });
+      }).on('error', reject);
+    });
+    await waitFor(async () => (await openObjectFiles()).length === 0, 5000, 'the server to close the object file the client left');
+    // The server goes on serving the object whole.
+    expect((await readAll(await storage.getObject(bucket, 'served/large.webm'))).equals(data)).toBe(true);
+    expect(await openObjectFiles()).toEqual([]);
   });
 
   it('aborts the multipart upload and removes its parts when the source fails', async () => {

@@ -1,13 +1,15 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { compileHints } from '../../tools/build/compile-hints.mjs';
 
 // The SPA imports the contracts library's TypeScript sources directly (types and small pure helpers),
 // so it never depends on the library's compiled dist/.
 const contracts = new URL('../../libs/contracts/src/index.ts', import.meta.url).pathname;
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  // compileHints: the chunks every page runs at once are compiled off the main thread while they download.
+  plugins: [react(), tailwindcss(), compileHints()],
   resolve: {
     alias: { '@lv/contracts': contracts },
   },

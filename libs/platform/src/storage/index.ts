@@ -139,8 +139,14 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
 
     let uploadId: string | undefined;
     const etags: { part: number; etag: string }[] = [];
+    // Until the bytes reach one part: the pieces as they came (a small object is one PUT of them).
     let pending: Buffer[] = [];
     let pendingBytes = 0;
+    // From then on: one part's buffer, filled and uploaded again and again. Each part waits for the
+    // storage's answer before the buffer is filled again, so the stream's backpressure holds and a
+    // large upload needs one part of memory, not the three that concatenating each part held.
+    let part: Buffer | undefined;
+    let filled = 0;
     let size = 0;
     const signalError = () => opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('upload aborted');
 
@@ -149,9 +155,20 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
         uploadId = await client.initiateNewMultipartUpload(bucket, key, headers);
         await opts.onMultipartStarted?.(uploadId);
       }
-      const part = etags.length + 1;
-      const { etag } = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} }, data);
-      etags.push({ part, etag });
+      const partNumber = etags.length + 1;
+      const { etag } = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber, headers: {} }, data);
+      etags.push({ part: partNumber, etag });
+    };
+    const fill = async (part: Buffer, piece: Buffer) => {
+      for (let offset = 0; offset < piece.length; ) {
+        const copied = piece.copy(part, filled, offset, Math.min(piece.length, offset + partSize - filled));
+        filled += copied;
+        offset += copied;
+        if (filled === partSize) {
+          await flushPart(part);
+          filled = 0;
+        }
+      }
     };
 
     try {
@@ -159,27 +176,30 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
       for await (const chunk of source as AsyncIterable<Uint8Array>) {
         if (opts.signal?.aborted) throw signalError();
         const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+        size += buf.length;
+        if (part) {
+          await fill(part, buf);
+          continue;
+        }
         pending.push(buf);
         pendingBytes += buf.length;
-        size += buf.length;
-        while (pendingBytes >= partSize) {
-          const all = Buffer.concat(pending);
-          await flushPart(all.subarray(0, partSize));
-          const rest = all.subarray(partSize);
-          pending = rest.length ? [rest] : [];
-          pendingBytes = rest.length;
-        }
+        if (pendingBytes < partSize) continue;
+        part = Buffer.allocUnsafe(partSize);
+        const gathered = pending;
+        pending = [];
+        pendingBytes = 0;
+        for (const piece of gathered) await fill(part, piece);
       }
       if (opts.signal?.aborted) throw signalError();
-      const last = Buffer.concat(pending);
-      pending = [];
-      if (!uploadId) {
+      if (!part) {
         // Small object: one PUT of the buffered bytes.
-        const { etag } = await client.putObject(bucket, key, last, last.length, headers);
+        const whole = Buffer.concat(pending);
+        pending = [];
+        const { etag } = await client.putObject(bucket, key, whole, whole.length, headers);
         return { etag, size, parts: 1 };
       }
-      if (last.length) await flushPart(last);
-      const { etag } = await client.completeMultipartUpload(bucket, key, uploadId, etags);
+      if (filled) await flushPart(part.subarray(0, filled));
+      const { etag } = await client.completeMultipartUpload(bucket, key, uploadId!, etags);
       return { etag, size, parts: etags.length };
     } catch (err) {
       if (uploadId) await client.abortMultipartUpload(bucket, key, uploadId).catch(() => undefined);

@@ -100,6 +100,31 @@ describe('object storage (embedded S3 server)', () => {
     expect(tail.equals(data.subarray(data.length - 200))).toBe(true);
   });
 
+  it('fills its parts from pieces of any size: a piece across two parts, exactly whole parts, one byte more, a piece larger than a part', async () => {
+    const partSize = 5 * 1024 * 1024;
+    const small = createObjectStorage(configFor(server), { partSize });
+    const pattern = (length: number) => {
+      const data = Buffer.allocUnsafe(length);
+      for (let i = 0; i < length; i++) data[i] = (i * 31 + (i >> 12)) % 256;
+      return data;
+    };
+    // Pieces of odd sizes (1 MiB + 7, then 3 bytes, then 2 MiB + 1...) so that pieces straddle the parts' edges.
+    async function* oddPieces(data: Buffer): AsyncGenerator<Buffer> {
+      const sizes = [1024 * 1024 + 7, 3, 2 * 1024 * 1024 + 1, 65_536, 11 * 1024 * 1024];
+      for (let offset = 0, i = 0; offset < data.length; i++) {
+        const end = Math.min(data.length, offset + sizes[i % sizes.length]!);
+        yield data.subarray(offset, end);
+        offset = end;
+      }
+    }
+    for (const [name, length, parts] of [['exact', 2 * partSize, 2], ['one-more', 2 * partSize + 1, 3], ['under-one', partSize - 1, 1]] as const) {
+      const data = pattern(length);
+      const result = await small.upload(bucket, `parts/${name}.bin`, oddPieces(data));
+      expect(result).toMatchObject({ size: length, parts });
+      expect((await readAll(await small.getObject(bucket, `parts/${name}.bin`))).equals(data)).toBe(true);
+    }
+  });
+
   it('reads a whole object into one reused buffer (readObject), with the S3 error code when it is missing', async () => {
     const data = Buffer.alloc(12 * 1024 * 1024 + 123);
     for (let i = 0; i < data.length; i += 4096) data[i] = i % 251;

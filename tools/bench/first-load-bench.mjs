@@ -149,8 +149,15 @@ function startFloor() {
   return new Promise((resolveServer) => server.listen(0, '127.0.0.1', () => resolveServer(server)));
 }
 
-/** One Lighthouse run in a fresh browser, performance only, mobile defaults; the report is kept in `save`. */
-async function audit(lighthouse, url, extraHeaders, save) {
+/** Lighthouse's own trace-recording failures ("Please run Lighthouse again"): the run is made once more. */
+const RETRIED_RUNTIME_ERRORS = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_FCP']);
+
+/**
+ * One Lighthouse run in a fresh browser, performance only, mobile defaults; the report is kept in `save`.
+ * `headersFor` gives the run's request headers (a signed-in run's cookies), again for a second attempt.
+ */
+async function audit(lighthouse, url, headersFor, save, attempt = 1) {
+  const extraHeaders = await headersFor?.();
   chrome = await launchChrome(config.chrome);
   let result;
   try {
@@ -160,6 +167,10 @@ async function audit(lighthouse, url, extraHeaders, save) {
   }
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`lighthouse returned no result for ${url}`);
+  if (lhr.runtimeError && attempt === 1 && RETRIED_RUNTIME_ERRORS.has(lhr.runtimeError.code)) {
+    say(`[first-load-bench] lighthouse on ${url}: ${lhr.runtimeError.code}, running it again`);
+    return audit(lighthouse, url, headersFor, save, attempt + 1);
+  }
   if (lhr.runtimeError) throw new Error(`lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const value = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const lcpElement = nodeSnippet(lhr.audits['lcp-breakdown-insight']?.details) || nodeSnippet(lhr.audits['largest-contentful-paint-element']?.details);
@@ -222,8 +233,8 @@ try {
     runs.push({ run, page: 'floor', ...floor });
     say(`[first-load-bench] run ${run} floor: ${floor.score}, LCP ${secs(floor.lcpMs)}`);
     for (const page of PAGES) {
-      const headers = page.signedIn ? { Cookie: await authCall('/api/auth/sign-in') } : undefined;
-      const r = await audit(lighthouse, `${stack.url}${page.path}`, headers, `lhr-${page.name.replace(' ', '-')}.json`);
+      const headersFor = page.signedIn ? async () => ({ Cookie: await authCall('/api/auth/sign-in') }) : undefined;
+      const r = await audit(lighthouse, `${stack.url}${page.path}`, headersFor, `lhr-${page.name.replace(' ', '-')}.json`);
       if (new URL(r.finalUrl).pathname !== page.path) throw new Error(`${page.path} ended on ${r.finalUrl} (signed in: ${Boolean(page.signedIn)})`);
       runs.push({ run, page: page.name, ...r });
       say(`[first-load-bench] run ${run} ${page.name}: ${r.score}, LCP ${secs(r.lcpMs)} (${r.lcpElement})${r.warnings.length ? ` warnings: ${r.warnings.join(' | ')}` : ''}`);

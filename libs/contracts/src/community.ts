@@ -1,4 +1,5 @@
 import { Buckets } from './storage.js';
+import { formatCount } from './count-format.js';
 
 // The Parent Circle community (spec 02, "Parent Circle Community", sections 3-9): the music library
 // (kept by vault-media), discussion posts, likes and stories (kept by letters). Messages, limits and the
@@ -86,10 +87,10 @@ export const CommunityMessages = {
   upgrade: 'This feature is available to Vault Pro & Legacy members only. Upgrade to unlock.',
   /** Spec 5: story validation. */
   storyRequired: 'Please enter your story',
-  storyTooLong: `Stories are limited to ${COMMUNITY_STORY_MAX.toLocaleString('en-GB')} characters.`,
+  storyTooLong: `Stories are limited to ${formatCount(COMMUNITY_STORY_MAX)} characters.`,
   storySubmitted: 'Thank you for sharing your story. It will be read with care before anything is shared.',
   postRequired: 'Please write something to share.',
-  postTooLong: `Posts are limited to ${COMMUNITY_POST_MAX.toLocaleString('en-GB')} characters.`,
+  postTooLong: `Posts are limited to ${formatCount(COMMUNITY_POST_MAX)} characters.`,
   postNotFound: 'This post is no longer in the discussion.',
   notAuthor: 'Only the author can delete this post.',
   postIdTaken: 'This post id is already in use.',

@@ -9,6 +9,7 @@
  * over HTTP (like a recording), and previews and downloads come back the same way through short-lived
  * links bound to the owner. Wire shapes (zod): court-journal.schemas.ts.
  */
+import { formatCount } from './count-format.js';
 
 /** The upload form's categories (spec, section 3: court_documents.category). */
 export const COURT_DOCUMENT_CATEGORIES = ['Custody', 'Divorce', 'Support', 'Visitation', 'Other'] as const;
@@ -141,7 +142,7 @@ export const CourtMessages = {
   emptyFile: 'This file is empty.',
   uploadIncomplete: 'The file did not arrive complete. Please try again.',
   titleTooLong: `The title can be at most ${COURT_TITLE_MAX} characters.`,
-  descriptionTooLong: `The description can be at most ${COURT_DESCRIPTION_MAX.toLocaleString('en-GB')} characters.`,
+  descriptionTooLong: `The description can be at most ${formatCount(COURT_DESCRIPTION_MAX)} characters.`,
   fileNameTooLong: `The file name can be at most ${COURT_FILE_NAME_MAX} characters.`,
   categoryRequired: 'Choose a category.',
   notFound: 'Document not found',

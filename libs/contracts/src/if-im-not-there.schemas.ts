@@ -3,6 +3,7 @@ import {
   CONTACT_NAME_MAX, CONTACT_PHONE_MAX, DELIVERY_TIMINGS, FINAL_THOUGHTS_MAX, IfImNotThereMessages as M, RELATIONSHIP_OPTIONS, TRUSTEE_NAME_MAX,
 } from './if-im-not-there.js';
 import { safeText } from './text.schemas.js';
+import { formatCount } from './count-format.js';
 
 // If I'm Not There on the wire: /api/if-im-not-there/* and rpc.access-keys.contacts.* /
 // rpc.access-keys.delivery-settings.*. Field names are the spec's entities'.
@@ -84,7 +85,7 @@ export const saveDeliverySettingsBodySchema = z.object({
     .refine((e) => e === '' || z.email().safeParse(e).success, M.emailInvalid)
     .transform((e) => e.toLowerCase())
     .default(''),
-  final_thoughts: safeText().trim().max(FINAL_THOUGHTS_MAX, `Final thoughts can be at most ${FINAL_THOUGHTS_MAX.toLocaleString('en-GB')} characters.`).default(''),
+  final_thoughts: safeText().trim().max(FINAL_THOUGHTS_MAX, `Final thoughts can be at most ${formatCount(FINAL_THOUGHTS_MAX)} characters.`).default(''),
 });
 export type SaveDeliverySettingsRequest = z.input<typeof saveDeliverySettingsBodySchema>;
 export type SaveDeliverySettingsPayload = z.output<typeof saveDeliverySettingsBodySchema>;

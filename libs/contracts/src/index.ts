@@ -1,3 +1,4 @@
+export * from './count-format.js';
 export * from './errors.js';
 export * from './tiers.js';
 export * from './plans.js';

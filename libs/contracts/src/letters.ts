@@ -2,6 +2,7 @@
  * Letters Unsent (owner-core spec, sections 2, 3, 5, 7, 8): letters a parent writes to a child and
  * keeps in the vault. A letter is an event stream `letter-{id}` in the letters service.
  */
+import { formatCount } from './count-format.js';
 
 /** The list shows the first 100 characters of a letter (spec, section 9). */
 export const LETTER_PREVIEW_LENGTH = 100;
@@ -17,7 +18,7 @@ export const LetterMessages = {
   titleRequired: 'Please give your letter a title.',
   contentRequired: 'Please write something in your letter.',
   titleTooLong: `The title can be at most ${LETTER_TITLE_MAX} characters.`,
-  contentTooLong: `A letter can be at most ${LETTER_CONTENT_MAX.toLocaleString('en-GB')} characters.`,
+  contentTooLong: `A letter can be at most ${formatCount(LETTER_CONTENT_MAX)} characters.`,
   notFound: 'Letter not found',
   idTaken: 'A different letter was already saved under this id.',
 } as const;
@@ -85,7 +86,7 @@ export interface LetterDeletedV1 { letterId: string; ownerId: string; deletedAt:
 export const REFLECTION_MAX = 20_000;
 
 export const ReflectionMessages = {
-  tooLong: `A reflection can be at most ${REFLECTION_MAX.toLocaleString('en-GB')} characters.`,
+  tooLong: `A reflection can be at most ${formatCount(REFLECTION_MAX)} characters.`,
   saved: 'Thoughts saved privately',
   saveFailed: 'Could not save your reflection',
   tryAgain: 'Please try again.',

@@ -1,4 +1,5 @@
 import type { SealedText } from './letters.js';
+import { formatCount } from './count-format.js';
 
 // ---------------------------------------------------------------------------------------------
 // Who I Am (access-family spec, "Who I Am"; entity who_i_am): the owner's portrait in his own words.
@@ -25,8 +26,8 @@ export const PORTRAIT_SECTIONS = {
 } as const;
 
 export const PortraitMessages = {
-  aboutMeTooLong: `About Me can be at most ${ABOUT_ME_MAX.toLocaleString('en-GB')} characters.`,
-  favoriteTooLong: `A favourite can be at most ${FAVORITE_MAX.toLocaleString('en-GB')} characters.`,
+  aboutMeTooLong: `About Me can be at most ${formatCount(ABOUT_ME_MAX)} characters.`,
+  favoriteTooLong: `A favourite can be at most ${formatCount(FAVORITE_MAX)} characters.`,
   coreValueTooLong: `A core value can be at most ${CORE_VALUE_MAX} characters.`,
   tooManyCoreValues: `You can keep at most ${CORE_VALUES_MAX} core values.`,
   unknownTrait: `Choose personality traits from: ${PERSONALITY_TRAITS.join(', ')}.`,

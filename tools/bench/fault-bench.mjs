@@ -113,6 +113,10 @@ try {
       acks.letter.push({ id, at: performance.now(), title: letter.title });
     }
   };
+  // Paced so that its MAX_RECORDINGS last the whole run: every kill has recordings in flight after it
+  // (a fast machine saved all 90 in the first 35 s, and the later kills measured a writer at rest).
+  const recordingPauseMs = Math.max(300, ((victims.length + 1) * config.intervalSeconds * 1000) / MAX_RECORDINGS);
+  let recordingWriterDoneAt;
   const recordingWriter = async () => {
     for (let n = 0; writing && n < MAX_RECORDINGS; n++) {
       const bytes = webm();
@@ -125,8 +129,9 @@ try {
         return put.status === 201 ? true : undefined;
       }, stats.recording);
       acks.recording.push({ id: sha256, at: performance.now() });
-      await sleep(300);
+      await sleep(recordingPauseMs);
     }
+    recordingWriterDoneAt = performance.now();
   };
 
   const writers = [...Array.from({ length: config.letterWriters }, (_, i) => letterWriter(i)), recordingWriter()];
@@ -176,7 +181,10 @@ try {
   // do not hide the outage that follows.
   const gapAfter = (kind, index) => {
     const from = kills[index].at;
-    const to = kills[index + 1]?.at ?? writingStoppedAt;
+    // A writer that had finished (the recordings' MAX_RECORDINGS) before this kill measures nothing.
+    const writerDoneAt = kind === 'recording' ? recordingWriterDoneAt ?? Infinity : Infinity;
+    if (writerDoneAt <= from) return null;
+    const to = Math.min(kills[index + 1]?.at ?? writingStoppedAt, writerDoneAt);
     let last = from;
     let longest = 0;
     for (const ack of acks[kind]) {

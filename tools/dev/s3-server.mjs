@@ -98,9 +98,9 @@ const OBJECT_READ_BYTES = 4 * 1024 * 1024;
 const OBJECT_SEND_BUFFERS = 3;
 
 /**
- * An object's bytes on disk, [start, end] inclusive, from an open file handle. As a stream (what
- * s3rver's other calls, CopyObject, consume) it reads 4 MiB pieces into fresh buffers. A GET's body
- * is sent by `sendTo` instead, through a few buffers it reuses: a fresh 4 MiB buffer per read is
+ * An object's bytes on disk, [start, end] inclusive, read through a file handle opened on first use.
+ * As a stream (what s3rver's other calls, CopyObject, consume) it reads 4 MiB pieces into fresh
+ * buffers. A GET's body is sent by `sendTo` instead, through a few buffers it reuses: a fresh 4 MiB buffer per read is
  * 50 of them per 200 MiB, and in s3rver's heap the external memory they add started a mark-compact
  * every 15-30 ms, which doubled the stand-in's CPU per GET (measured: 130-170 ms against 60-100 ms
  * for a bare server sending the same file).

@@ -159,13 +159,14 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
       const { etag } = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber, headers: {} }, data);
       etags.push({ part: partNumber, etag });
     };
-    const fill = async (part: Buffer, piece: Buffer) => {
+    const fill = async (piece: Buffer) => {
+      const buffer = (part ??= Buffer.allocUnsafe(partSize));
       for (let offset = 0; offset < piece.length; ) {
-        const copied = piece.copy(part, filled, offset, Math.min(piece.length, offset + partSize - filled));
+        const copied = piece.copy(buffer, filled, offset, Math.min(piece.length, offset + partSize - filled));
         filled += copied;
         offset += copied;
         if (filled === partSize) {
-          await flushPart(part);
+          await flushPart(buffer);
           filled = 0;
         }
       }
@@ -177,29 +178,26 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
         if (opts.signal?.aborted) throw signalError();
         const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
         size += buf.length;
-        if (part) {
-          await fill(part, buf);
+        if (!part && pendingBytes + buf.length < partSize) {
+          pending.push(buf);
+          pendingBytes += buf.length;
           continue;
         }
-        pending.push(buf);
-        pendingBytes += buf.length;
-        if (pendingBytes < partSize) continue;
-        part = Buffer.allocUnsafe(partSize);
-        const gathered = pending;
+        const pieces = part ? [buf] : [...pending, buf];
         pending = [];
         pendingBytes = 0;
-        for (const piece of gathered) await fill(part, piece);
+        for (const piece of pieces) await fill(piece);
       }
       if (opts.signal?.aborted) throw signalError();
-      if (!part) {
-        // Small object: one PUT of the buffered bytes.
+      // No part was uploaded (the first is, as soon as one part's worth has come): one PUT.
+      if (!uploadId) {
         const whole = Buffer.concat(pending);
         pending = [];
         const { etag } = await client.putObject(bucket, key, whole, whole.length, headers);
         return { etag, size, parts: 1 };
       }
-      if (filled) await flushPart(part.subarray(0, filled));
-      const { etag } = await client.completeMultipartUpload(bucket, key, uploadId!, etags);
+      if (part && filled) await flushPart(part.subarray(0, filled));
+      const { etag } = await client.completeMultipartUpload(bucket, key, uploadId, etags);
       return { etag, size, parts: etags.length };
     } catch (err) {
       if (uploadId) await client.abortMultipartUpload(bucket, key, uploadId).catch(() => undefined);

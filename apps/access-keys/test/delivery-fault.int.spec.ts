@@ -19,7 +19,7 @@ import { accessKeysMigrations } from '../src/migrations.js';
 // the killed worker held to the new one once its lock has lapsed. Afterwards every delivery must be
 // released exactly once: one DeliveryReleased per owner and one key per emergency contact.
 
-jest.setTimeout(240_000);
+jest.setTimeout(360_000);
 
 const OWNERS = 120;
 const CONTACTS = 2;
@@ -105,7 +105,12 @@ it('releases every delivery exactly once when the process working through them i
   const heldAtKill = (await deliveryQueue.getActiveCount()) > 0;
   child = await startAccessKeys();
   await waitFor(async () => (await released()) === OWNERS, 120_000, 'every delivery released');
-  await waitFor(async () => (await deliveryQueue.getActiveCount()) + (await deliveryQueue.getWaitingCount()) === 0, 60_000, 'the queue to drain');
+  // The job the killed worker held comes back once its lock has lapsed (BullMQ's lockDuration, 30 s)
+  // and a stalled-job check of the new worker has seen it twice (stalledInterval, 30 s): up to 90 s.
+  await waitFor(async () => (await deliveryQueue.getActiveCount()) + (await deliveryQueue.getWaitingCount()) === 0, 120_000, 'the queue to drain')
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}; the queue's jobs: ${JSON.stringify(await deliveryQueue.getJobCounts())}`);
+    });
   await deliveryQueue.close();
 
   const sql = <T>(text: string) => db.orm.em.fork().execute<T[]>(text);

@@ -349,6 +349,12 @@ describe('identity service over NATS', () => {
     const activation = await publish(BillingEvents.SubscriptionActivated, { ownerId, tier: 'pro' });
     await waitFor(async () => (await tierOf(parent)) === 'pro', 10_000, 'the tier billing activated');
     await publish(BillingEvents.CancelRequested, { ownerId, tier: 'pro' });
+    // The consumer handles in order: once a later event for another owner is in, the cancellation was
+    // too. The operator's tier must come after it (applied before, the cancellation's "pro" would follow).
+    const watcher = await signUp();
+    await publish(BillingEvents.SubscriptionActivated, { ownerId: watcher.profile.id, tier: 'essentials' });
+    await waitFor(async () => (await tierOf(watcher)) === 'essentials', 10_000, 'the cancellation handled');
+    expect(await tierOf(parent)).toBe('pro');
     await call(IdentityRpc.setTier, { email: parent.profile.email, tier: 'legacy' }, operatorToken());
     expect(await tierOf(parent)).toBe('legacy');
     await publish(BillingEvents.SubscriptionEnded, { ownerId, tier: 'none' });

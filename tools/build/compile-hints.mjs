@@ -3,7 +3,7 @@
 // (React, the router, the app's shell) that is most of their functions, during hydration. A script
 // that starts with the magic comment below is compiled whole, eagerly, on a background thread while it
 // downloads (Chrome 136+; other browsers read it as a comment). Measured on the landing page with
-// Chromium's 4x CPU slowdown: main-thread JavaScript per load 400 → 280 ms (tools/bench/README.md).
+// Chromium's 4x CPU slowdown: main-thread JavaScript per load 396 → 284-336 ms (tools/bench/README.md).
 // Only the entry chunk and what it imports statically get it: pages, menus and dialogs load on
 // demand and are compiled as they always were.
 

@@ -86,8 +86,12 @@ beforeEach(() => {
     ok: true,
     status: 200,
     headers: { get: () => 'application/json' },
-    text: async () =>
-      JSON.stringify(String(input).endsWith('/api/vault/reflection') ? { text: '', updated_at: null } : { videosSaved: 4, lettersWritten: 2, thoughtsSaved: 0, daysActive: 3 }),
+    text: async () => {
+      const path = String(input);
+      if (path.endsWith('/api/vault/reflection')) return JSON.stringify({ text: '', updated_at: null });
+      if (path.endsWith('/api/letters')) return JSON.stringify({ letters: [], nextCursor: null });
+      return JSON.stringify({ videosSaved: 4, lettersWritten: 2, thoughtsSaved: 0, daysActive: 3 });
+    },
   }) as unknown as Response);
   (globalThis as { fetch: typeof fetch }).fetch = fetchMock;
   if (!process.env.DEBUG_CONSOLE) {
@@ -120,9 +124,9 @@ describe('session guard', () => {
   });
 
   it('gives the pages one shared query client, made when a page first needs it, and empties it when the user goes', async () => {
-    const { session } = renderApp('/vault', sam, undefined, { ownQueryClient: true });
-    await screen.findByRole('heading', { level: 1, name: /Welcome Back/ });
-    // TanStack Query loads with the vault page (query-provider.tsx); its client is the app's shared one.
+    const { session } = renderApp('/letters', sam, undefined, { ownQueryClient: true });
+    await screen.findByRole('heading', { level: 1, name: 'Letters Unsent' });
+    // TanStack Query loads with the letters page (query-provider.tsx); its client is the app's shared one.
     const client = (await import('./query-client.js')).sharedQueryClient();
     await waitFor(() => expect(client.getQueryCache().getAll().length).toBeGreaterThan(0));
     act(() => session.clear());

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError, NetworkError } from '../api/client.js';
-import { createQueryClient, sharedQueryClient, shouldRetryQuery } from './query-client.js';
+import { createQueryClient, sharedQueryClient } from './query-client.js';
+import { retryDelayMs, shouldRetryQuery } from './query-retry.js';
 import { fixedQueryClientSource, sharedQueryClientSource } from './query-source.js';
 
 describe('query client', () => {
@@ -10,6 +11,7 @@ describe('query client', () => {
     expect(shouldRetryQuery(0, new NetworkError('offline'))).toBe(true);
     expect(shouldRetryQuery(0, new ApiError(404, { code: 'NOT_FOUND', message: 'Not found' }))).toBe(false);
     expect(shouldRetryQuery(0, new ApiError(429, { code: 'RATE_LIMITED', message: 'x' }))).toBe(false);
+    expect([0, 1, 2, 5, 10].map(retryDelayMs)).toEqual([1000, 2000, 4000, 30_000, 30_000]);
   });
 
   it("keeps TanStack's other defaults", () => {

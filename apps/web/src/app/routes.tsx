@@ -41,7 +41,7 @@ const LettersPage = page(() => import('../pages/letters/LettersPage.js'), 'Lette
 const RecordPage = page(() => import('../pages/record/RecordPage.js'), 'RecordPage');
 const TimelinePage = page(() => import('../pages/timeline/TimelinePage.js'), 'TimelinePage');
 const EnhancedTimelinePage = page(() => import('../pages/timeline/TimelinePage.js'), 'EnhancedTimelinePage');
-const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'VaultHomePage');
+const VaultHomePage = page(() => import('../pages/vault/VaultHomePage.js'), 'VaultHomePage', { queries: false });
 const WhoIAmPage = page(() => import('../pages/who-i-am/WhoIAmPage.js'), 'WhoIAmPage');
 const IfImNotTherePage = page(() => import('../pages/if-im-not-there/IfImNotTherePage.js'), 'IfImNotTherePage');
 const CommunityPage = page(() => import('../pages/community/CommunityPage.js'), 'CommunityPage');

@@ -4,7 +4,6 @@ import { toast } from 'sonner';
 import { CourtMessages, type CourtCategory, type CourtDocument, type CourtVariant } from '@lv/contracts';
 import { courtKeys, deleteCourtDocument, fetchCourtDocuments, setKeyEvidence, uploadCourtDocument, type CourtUploadInput } from '../../api/court.js';
 import { mediaKeys } from '../../api/media.js';
-import { vaultKeys } from '../../api/vault.js';
 import { courtTexts, isNotFound } from './court-text.js';
 
 /**
@@ -28,7 +27,6 @@ function useSettled() {
   const queryClient = useQueryClient();
   return () => {
     void queryClient.invalidateQueries({ queryKey: courtKeys.all });
-    void queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
     void queryClient.invalidateQueries({ queryKey: mediaKeys.timeline });
   };
 }

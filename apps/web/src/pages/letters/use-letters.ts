@@ -1,7 +1,6 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Letter, ReviseLetterRequest, SealLetterRequest } from '@lv/contracts';
 import { deleteLetter, fetchLetterPage, letterKeys, reviseLetter, sealLetter, unsealLetter, writeLetter } from '../../api/letters.js';
-import { vaultKeys } from '../../api/vault.js';
 import { isNotFound } from './letter-messages.js';
 import { prependLetter, removeLetter, replaceLetter, type LetterPages } from './letters-cache.js';
 
@@ -23,7 +22,6 @@ function useSettle() {
     queryClient,
     settled: () => {
       void queryClient.invalidateQueries({ queryKey: letterKeys.list });
-      void queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
     },
   };
 }

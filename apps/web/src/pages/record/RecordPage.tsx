@@ -8,7 +8,6 @@ import {
 } from '@lv/contracts';
 import { fingerprintOf, mediaKeys, saveRecording, type UploadProgress } from '../../api/media.js';
 import { ApiError } from '../../api/client.js';
-import { vaultKeys } from '../../api/vault.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { UpgradePrompt } from '../../components/media/UpgradePrompt.js';
 import { Button } from '../../components/ui/button.js';
@@ -169,7 +168,6 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
     setSavedNotice(true);
     toast.success('Recording Saved', { description: 'Successfully uploaded.' });
     void queryClient.invalidateQueries({ queryKey: mediaKeys.all });
-    void queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
     if (variant === 'record-media') window.setTimeout(() => void navigate('/timeline'), AFTER_SAVE_REDIRECT_MS);
   };
 

@@ -7,7 +7,6 @@ import { FileText, Mic, PenLine, ShieldAlert, ShieldCheck, Trash2, Video } from 
 import { MediaMessages, type MediaType, type TimelineEntry } from '@lv/contracts';
 import { deleteTimelineEntry, mediaKeys } from '../../api/media.js';
 import { ApiError } from '../../api/client.js';
-import { vaultKeys } from '../../api/vault.js';
 import { MediaPlayer } from '../../components/media/MediaPlayer.js';
 import { Button, buttonClasses } from '../../components/ui/button.js';
 
@@ -62,7 +61,6 @@ export function TimelineEntryCard({ entry, compactDate = false }: { entry: Timel
       setConfirming(false);
       toast.success('Entry deleted', { description: `“${entry.title}” is no longer in your vault.` });
       await queryClient.invalidateQueries({ queryKey: mediaKeys.all });
-      await queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
     },
     onError: (error) => {
       setConfirming(false);

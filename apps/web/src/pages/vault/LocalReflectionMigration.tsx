@@ -1,8 +1,7 @@
-import { useContext, useEffect, useRef } from 'react';
-import { fetchReflection, saveReflection, vaultKeys } from '../../api/vault.js';
-import { QueryClientSourceContext } from '../../app/query-source.js';
+import { useEffect, useRef } from 'react';
+import { fetchReflection, saveReflection } from '../../api/vault.js';
 import { useAuth } from '../../auth/AuthProvider.js';
-import { forgetLocalReflection, migrateLocalReflection } from './reflection-migration.js';
+import { announceMigratedReflection, forgetLocalReflection, migrateLocalReflection } from './reflection-migration.js';
 
 const storage = (): Storage | undefined => {
   try {
@@ -19,7 +18,6 @@ const storage = (): Storage | undefined => {
  */
 export function LocalReflectionMigration() {
   const { user } = useAuth();
-  const querySource = useContext(QueryClientSourceContext);
   const current = useRef<string | null>(null);
   const userId = user?.id ?? null;
 
@@ -34,15 +32,10 @@ export function LocalReflectionMigration() {
       saveReflection: (text) => saveReflection(text),
       stillSignedIn: () => current.current === userId,
     }).then(({ outcome, reflection }) => {
-      if (outcome !== 'uploaded' || !reflection || current.current !== userId) return;
-      // Rare (once per old browser): TanStack Query may load for it rather than be in the first load.
-      return querySource.load().then((queryClient) => {
-        if (current.current !== userId) return;
-        queryClient.setQueryData(vaultKeys.reflection, reflection);
-        void queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
-      });
+      // The vault home, if open, shows it (and its Thoughts Saved tile) at once.
+      if (outcome === 'uploaded' && reflection && current.current === userId) announceMigratedReflection(reflection);
     });
-  }, [userId, querySource]);
+  }, [userId]);
 
   return null;
 }

@@ -1,6 +1,5 @@
-import { useCallback, useEffect, useId, useRef, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type ComponentType } from 'react';
 import { Link } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { showToast } from '../../lib/toast.js';
 import {
   Clock,
@@ -16,19 +15,23 @@ import {
   Video,
 } from 'lucide-react';
 import { canUseFeature, CommunityMessages, REFLECTION_MAX, ReflectionMessages, type Reflection } from '@lv/contracts';
-import { communityKeys, fetchMusicTracks } from '../../api/community.js';
-import { TrackPlayer } from '../../components/media/TrackPlayer.js';
 import { Spinner } from '../../components/ui/spinner.js';
-import { fetchReflection, fetchVaultStats, saveReflection, vaultKeys } from '../../api/vault.js';
+import { fetchReflection, fetchVaultStats, saveReflection } from '../../api/vault.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Label, Textarea } from '../../components/ui/input.js';
 import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
+import { useRequest } from '../../lib/use-request.js';
 import { firstName } from '../../shell/initials.js';
+import { onReflectionMigrated } from './reflection-migration.js';
 import { computeVaultTiles, REMEMBER_QUOTES } from './vault-stats.js';
 import { VaultHomeIntro } from './VaultHomeIntro.js';
+
+// The page itself goes without TanStack Query (issue 10: the vault home's first load within 120 KB);
+// what Listen Now opens loads when pressed.
+const TodaysTrack = lazy(async () => ({ default: (await import('../../components/media/TodaysTrack.js')).TodaysTrack }));
 
 type Icon = ComponentType<{ className?: string }>;
 
@@ -48,13 +51,6 @@ const SHORTCUTS: { label: string; to: string; Icon: Icon }[] = [
   { label: 'Timeline', to: '/timeline', Icon: Clock },
 ];
 
-/** Today's track: one of the library's, changing each day (the same all day). */
-export function trackOfTheDay<T>(tracks: readonly T[], now = new Date()): T | null {
-  if (!tracks.length) return null;
-  const day = Math.floor(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()) / 86_400_000);
-  return tracks[day % tracks.length] ?? null;
-}
-
 /**
  * "Today's Healing Music": Listen Now plays today's track of the Parent Circle's music library (the
  * playlist's), says plainly when the library is empty, and shows the community's upgrade notice to
@@ -64,8 +60,6 @@ function HealingMusic() {
   const { user } = useAuth();
   const allowed = canUseFeature(user, 'community');
   const [listening, setListening] = useState(false);
-  const tracks = useQuery({ queryKey: communityKeys.music, queryFn: ({ signal }) => fetchMusicTracks(signal), enabled: listening && allowed, retry: false, staleTime: Infinity });
-  const today = trackOfTheDay(tracks.data ?? []);
   let body = null;
   if (!listening) body = null;
   else if (!allowed) {
@@ -77,17 +71,11 @@ function HealingMusic() {
         </Link>
       </p>
     );
-  } else if (tracks.isPending) body = <Spinner label="Loading music tracks" />;
-  else if (tracks.isError) body = <p role="alert" className="text-sm">{CommunityMessages.failedToLoadTracks}</p>;
-  else if (!today) body = <p role="note" className="text-sm">{CommunityMessages.noAudioFiles}</p>;
-  else {
+  } else {
     body = (
-      <div className="flex flex-col gap-2">
-        <p className="text-sm">
-          Today: <span className="font-medium">{today.title}</span>
-        </p>
-        <TrackPlayer track={today} autoPlay />
-      </div>
+      <Suspense fallback={<Spinner label="Loading music tracks" />}>
+        <TodaysTrack />
+      </Suspense>
     );
   }
   return (
@@ -116,12 +104,10 @@ export function VaultHomePage() {
   const name = firstName(user?.full_name);
   const thoughtsId = useId();
 
-  const queryClient = useQueryClient();
-
   // The reflection is kept in the user's vault (letters service, encrypted at rest), never in this
   // browser: `savedThoughts` is what the vault holds, `thoughts` what the box shows. They differ
   // while the user has typed something not saved yet ("Unsaved changes", via data-saved-value).
-  const reflection = useQuery({ queryKey: vaultKeys.reflection, queryFn: ({ signal }) => fetchReflection(signal) });
+  const reflection = useRequest(fetchReflection);
   const [savedThoughts, setSavedThoughts] = useState('');
   const [thoughts, setThoughts] = useState('');
   const saved = useRef('');
@@ -135,26 +121,41 @@ export function VaultHomePage() {
   }, []);
 
   useEffect(() => {
-    // The query cache is an external store, and adopting its answer merges it with what the user is
-    // typing (a functional update, and the `saved` ref): that cannot be derived while rendering.
+    // Adopting the loaded reflection merges it with what the user is typing (a functional update,
+    // and the `saved` ref): that cannot be derived while rendering.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     if (reflection.data) adopt(reflection.data);
   }, [reflection.data, adopt]);
 
-  const stats = useQuery({ queryKey: vaultKeys.stats, queryFn: ({ signal }) => fetchVaultStats(signal) });
+  const stats = useRequest(fetchVaultStats);
   const tiles = computeVaultTiles({ status: stats.status, data: stats.data }, savedThoughts);
+  const reloadStats = stats.reload;
 
-  const save = useMutation({
-    mutationFn: (text: string) => saveReflection(text),
-    onSuccess: (result, submitted) => {
-      adopt(result, submitted);
-      queryClient.setQueryData(vaultKeys.reflection, result);
-      void queryClient.invalidateQueries({ queryKey: vaultKeys.stats });
+  // An old browser-local reflection moved into the vault after this page loaded its own.
+  useEffect(
+    () =>
+      onReflectionMigrated((migrated) => {
+        adopt(migrated);
+        reloadStats();
+      }),
+    [adopt, reloadStats],
+  );
+
+  const [saving, setSaving] = useState(false);
+  const save = async (text: string) => {
+    setSaving(true);
+    try {
+      const result = await saveReflection(text);
+      adopt(result, text);
+      reloadStats();
       showToast((toast) => toast.success(ReflectionMessages.saved));
-    },
-    // The typed text stays in the box (and stays flagged as unsaved) for another try.
-    onError: () => showToast((toast) => toast.error(ReflectionMessages.saveFailed, { description: ReflectionMessages.tryAgain })),
-  });
+    } catch {
+      // The typed text stays in the box (and stays flagged as unsaved) for another try.
+      showToast((toast) => toast.error(ReflectionMessages.saveFailed, { description: ReflectionMessages.tryAgain }));
+    } finally {
+      setSaving(false);
+    }
+  };
 
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-10 px-4 py-10">
@@ -178,11 +179,11 @@ export function VaultHomePage() {
               rows={6}
               maxLength={REFLECTION_MAX}
               // Until the saved reflection has loaded, so it cannot overwrite what was typed.
-              disabled={reflection.isPending}
-              aria-busy={reflection.isPending || undefined}
+              disabled={reflection.status === 'pending'}
+              aria-busy={reflection.status === 'pending' || undefined}
               data-saved-value={savedThoughts}
             />
-            <Button className="self-start" onClick={() => save.mutate(thoughts)} disabled={reflection.isPending || save.isPending}>
+            <Button className="self-start" onClick={() => void save(thoughts)} disabled={reflection.status === 'pending' || saving}>
               Save Reflection
             </Button>
           </CardContent>

@@ -77,3 +77,19 @@ export async function migrateLocalReflection(deps: MigrationDeps): Promise<{ out
     return { outcome: 'failed' };
   }
 }
+
+type MigratedListener = (reflection: Reflection) => void;
+const migratedListeners = new Set<MigratedListener>();
+
+/**
+ * Tells the vault home, when it is open, that an old browser reflection was just moved into the
+ * vault (it loaded the reflection itself, maybe before the upload). Returns the unsubscribe.
+ */
+export function onReflectionMigrated(listener: MigratedListener): () => void {
+  migratedListeners.add(listener);
+  return () => migratedListeners.delete(listener);
+}
+
+export function announceMigratedReflection(reflection: Reflection): void {
+  for (const listener of migratedListeners) listener(reflection);
+}

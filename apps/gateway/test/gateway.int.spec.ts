@@ -91,6 +91,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
     await writeFile(join(web, 'prerendered', 'index.html'), '<!doctype html><title>Legacy Vault</title><div id="root"><h1>Landing</h1></div>');
     await writeFile(join(web, 'prerendered', 'auth.html'), '<!doctype html><title>Legacy Vault</title><div id="root"><h1>Sign in</h1></div>');
     await writeFile(join(web, 'assets', 'app-1a2b3c.js'), 'console.log("vault")');
+    await writeFile(join(web, 'assets', 'logo-1a2b3c.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     // A built script large enough to be precompressed, as tools/build/compress.mjs leaves it.
     await writeFile(join(web, 'assets', 'big-4d5e6f.js'), BIG_SCRIPT);
     compressDirectory(web);
@@ -549,6 +550,20 @@ describe('gateway (in-process, real NATS and Redis)', () => {
         expect(headers['x-frame-options']).toBe('SAMEORIGIN');
         expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
         expect(headers['x-powered-by']).toBeUndefined();
+      }
+    });
+
+    it("gives the build's scripts and stylesheets the headers that apply to them, not a document's (issue 10)", async () => {
+      const asset = await call({ method: 'GET', url: '/assets/app-1a2b3c.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['x-content-type-options']).toBe('nosniff');
+      expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+      for (const name of ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'origin-agent-cluster', 'etag', 'last-modified', 'accept-ranges']) {
+        expect(asset.headers[name]).toBeUndefined();
+      }
+      // Anything else under /assets (an SVG opens as a document) and a missing script keep them all.
+      for (const url of ['/assets/gone-999.js?x=1', '/assets/logo-1a2b3c.svg']) {
+        expect((await call({ method: 'GET', url })).headers['content-security-policy']).toContain("frame-ancestors 'none'");
       }
     });
 

@@ -8,6 +8,15 @@ export function isApiPath(path: string): boolean {
 }
 
 /**
+ * A script, stylesheet or source map of the SPA's hashed build output (/assets/). These are never a
+ * document, so the document's security headers (CSP, frame and opener policies) mean nothing on them;
+ * an SVG or other file there could be opened as one, so it is not included.
+ */
+export function isBuildScriptOrStyle(path: string): boolean {
+  return /^\/assets\/[\w.-]+\.(js|css|map)$/.test(path);
+}
+
+/**
  * The page prerendered at build time for an address (tools/build/prerender.mjs writes
  * dist/prerendered/<name>.html, "index" for "/"), or null for an address that cannot have one. Only an
  * address without a query: the prerendered markup is what the page shows with none (the sign-in page

@@ -40,7 +40,8 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
       if (file === 'index.html') return sendIndex(reply);
       if (file) {
         return path.startsWith(HASHED_ASSETS)
-          ? reply.sendFile(file, { maxAge: '365d', immutable: true })
+          ? // Never revalidated (the name changes with the content), so no validators or ranges either.
+            reply.sendFile(file, { maxAge: '365d', immutable: true, etag: false, lastModified: false, acceptRanges: false })
           : reply.sendFile(file, { maxAge: 0 });
       }
       if (path.startsWith(HASHED_ASSETS)) return reply.callNotFound();

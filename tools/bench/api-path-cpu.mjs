@@ -21,7 +21,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { withDatabase } from '../dev/infra.mjs';
 import { databaseName } from '../dev/services.mjs';
-import { startStack, nodeBinary, root } from '../dev/stack.mjs';
+import { nodeBinary, root, SERVICE_NODE_FLAGS, startStack } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
 import { positiveEnv } from './stats.mjs';
 
@@ -67,7 +67,7 @@ const stop = async () => {
 };
 /** Starts tools/bench/<script> <args> (a session of its own, as run.mjs does); resolves to its pid and the JSON line it prints when ready. */
 function startBaseline(script, args, env) {
-  const child = spawn(nodeBinary(), [join(root, 'tools', 'bench', script), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true, env: { ...process.env, ...env } });
+  const child = spawn(nodeBinary(), [...SERVICE_NODE_FLAGS, join(root, 'tools', 'bench', script), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true, env: { ...process.env, ...env } });
   baselines.push(child);
   return new Promise((resolve) => createInterface({ input: child.stdout }).once('line', (line) => resolve({ pid: child.pid, ...JSON.parse(line) })));
 }

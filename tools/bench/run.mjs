@@ -32,7 +32,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { withDatabase } from '../dev/infra.mjs';
 import { databaseName } from '../dev/services.mjs';
-import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
+import { nodeBinary, root, SERVICE_NODE_FLAGS, StackError, startStack } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
 import { loadTest, mergeLoadTests, sequentialLatency } from './load.mjs';
 import { int, ms, table } from './stats.mjs';
@@ -116,7 +116,8 @@ function startBaseline(script, env = {}, args = ['0']) {
     // A session of its own (detached), as the stack's processes have: with the kernel's autogroup
     // scheduling a busy machine shares the CPU per session, and a baseline in this process's session
     // would share its slice with the load generator while the gateway and identity each get their own.
-    const child = spawn(nodeBinary(), [join(root, 'tools', 'bench', script), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    // The services' Node flags too (SERVICE_NODE_FLAGS), so both sides run on the same runtime.
+    const child = spawn(nodeBinary(), [...SERVICE_NODE_FLAGS, join(root, 'tools', 'bench', script), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
     baselines.add(child);
     const timer = setTimeout(() => reject(new Error(`the baseline ${script} did not start within 15 s`)), 15_000);
     child.once('error', (err) => { clearTimeout(timer); reject(err); });

@@ -4,6 +4,8 @@ import type { RunningSmtpCatcher } from './smtp-catcher.mjs';
 export declare const root: string;
 export declare class StackError extends Error {}
 export declare function nodeBinary(): string;
+export declare const SERVICE_NODE_FLAGS: string[];
+export declare function needsAsyncContextFrameFlag(version: string): boolean;
 export declare function assertPortFree(port: number, host: string, what: string): Promise<void>;
 export declare function formatLogLine(line: string): string;
 export declare function describeHealth(body: string): string;

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
+import { startStack, StackError, nodeBinary, root, SERVICE_NODE_FLAGS } from '../dev/stack.mjs';
 import { applyMinimums, countJestByProject, JEST_PROJECTS } from './tiers.mjs';
 import { provideInfrastructure, InfraError } from '../dev/infra.mjs';
 
@@ -140,7 +140,8 @@ async function jest() {
   rmSync(out, { force: true });
   const { code, timedOut } = await run(
     [bin.jest, '-c', 'jest.config.mjs', '--json', `--outputFile=${out}`, '--maxWorkers=2', '--ci', '--forceExit'],
-    { env: { ...testInfraEnv(urls), NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') }, timeoutMs: minutes('LV_JEST_TIMEOUT_MIN', 30) },
+    // The services' Node flags too (tools/dev/stack.mjs), so the specs run on the runtime the product does.
+    { env: { ...testInfraEnv(urls), NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules', ...SERVICE_NODE_FLAGS].filter(Boolean).join(' ') }, timeoutMs: minutes('LV_JEST_TIMEOUT_MIN', 30) },
   );
   const report = readJson(out);
   if (!report) {

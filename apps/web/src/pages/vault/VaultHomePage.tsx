@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type ComponentType } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ComponentType } from 'react';
 import { Link } from 'react-router-dom';
 import { showToast } from '../../lib/toast.js';
 import {
@@ -15,7 +15,6 @@ import {
   Video,
 } from 'lucide-react';
 import { canUseFeature, CommunityMessages, REFLECTION_MAX, ReflectionMessages, type Reflection } from '@lv/contracts';
-import { Spinner } from '../../components/ui/spinner.js';
 import { fetchReflection, fetchVaultStats, saveReflection } from '../../api/vault.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
@@ -26,12 +25,9 @@ import { usePageTitle } from '../../lib/use-page-title.js';
 import { useRequest } from '../../lib/use-request.js';
 import { firstName } from '../../shell/initials.js';
 import { onReflectionMigrated } from './reflection-migration.js';
+import { TodaysTrackLoader } from './TodaysTrackLoader.js';
 import { computeVaultTiles, REMEMBER_QUOTES } from './vault-stats.js';
 import { VaultHomeIntro } from './VaultHomeIntro.js';
-
-// The page itself goes without TanStack Query (issue 10: the vault home's first load within 120 KB);
-// what Listen Now opens loads when pressed.
-const TodaysTrack = lazy(async () => ({ default: (await import('../../components/media/TodaysTrack.js')).TodaysTrack }));
 
 type Icon = ComponentType<{ className?: string }>;
 
@@ -72,11 +68,8 @@ function HealingMusic() {
       </p>
     );
   } else {
-    body = (
-      <Suspense fallback={<Spinner label="Loading music tracks" />}>
-        <TodaysTrack />
-      </Suspense>
-    );
+    // Loaded when pressed, with TanStack Query: the page itself reads without it (issue 10, first load).
+    body = <TodaysTrackLoader />;
   }
   return (
     <Card className="bg-accent text-accent-foreground">

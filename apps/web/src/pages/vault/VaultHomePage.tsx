@@ -104,11 +104,15 @@ export function VaultHomePage() {
   const [savedThoughts, setSavedThoughts] = useState('');
   const [thoughts, setThoughts] = useState('');
   const saved = useRef('');
+  // The box opens for typing once it shows the vault's text (or the vault could not be read), not the
+  // moment the answer arrives: typing in between would be merged with the text arriving.
+  const [shownFromVault, setShownFromVault] = useState(false);
 
   const adopt = useCallback((next: Reflection, submitted?: string) => {
     const previous = saved.current;
     saved.current = next.text;
     setSavedThoughts(next.text);
+    setShownFromVault(true);
     // Show the vault's text unless the user is typing something else (kept, still unsaved).
     setThoughts((current) => (current === previous || current === submitted ? next.text : current));
   }, []);
@@ -119,6 +123,8 @@ export function VaultHomePage() {
     // eslint-disable-next-line react-hooks/set-state-in-effect
     if (reflection.data) adopt(reflection.data);
   }, [reflection.data, adopt]);
+
+  const reflectionReady = shownFromVault || reflection.status === 'error';
 
   const stats = useRequest(fetchVaultStats);
   const tiles = computeVaultTiles({ status: stats.status, data: stats.data }, savedThoughts);
@@ -171,12 +177,12 @@ export function VaultHomePage() {
               placeholder="Write freely. Nobody else will see this."
               rows={6}
               maxLength={REFLECTION_MAX}
-              // Until the saved reflection has loaded, so it cannot overwrite what was typed.
-              disabled={reflection.status === 'pending'}
-              aria-busy={reflection.status === 'pending' || undefined}
+              // Until it shows the vault's text (reflectionReady), so nothing typed is merged with it.
+              disabled={!reflectionReady}
+              aria-busy={!reflectionReady || undefined}
               data-saved-value={savedThoughts}
             />
-            <Button className="self-start" onClick={() => void save(thoughts)} disabled={reflection.status === 'pending' || saving}>
+            <Button className="self-start" onClick={() => void save(thoughts)} disabled={!reflectionReady || saving}>
               Save Reflection
             </Button>
           </CardContent>

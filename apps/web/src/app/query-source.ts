@@ -8,8 +8,6 @@ import type { QueryClient } from '@tanstack/react-query';
 export interface QueryClientSource {
   /** The client, when it exists already (nothing cached before it does). */
   loaded(): QueryClient | undefined;
-  /** The client, loading TanStack Query first when no page has yet. */
-  load(): Promise<QueryClient>;
 }
 
 let shared: QueryClient | undefined;
@@ -22,12 +20,11 @@ export function adoptSharedQueryClient(client: QueryClient): void {
 /** The app's shared client (the default). */
 export const sharedQueryClientSource: QueryClientSource = {
   loaded: () => shared,
-  load: async () => shared ?? (await import('./query-client.js')).sharedQueryClient(),
 };
 
 /** A source that always gives `client` (a client handed in, as specs do). */
 export function fixedQueryClientSource(client: QueryClient): QueryClientSource {
-  return { loaded: () => client, load: () => Promise.resolve(client) };
+  return { loaded: () => client };
 }
 
 export const QueryClientSourceContext = createContext<QueryClientSource>(sharedQueryClientSource);

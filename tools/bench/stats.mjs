@@ -1,4 +1,5 @@
 // Small statistics helpers for the benchmark: percentiles of raw samples and table formatting.
+import { readFileSync } from 'node:fs';
 
 /**
  * The p-th percentile (0-100) of `samples` by the nearest-rank method: the smallest value such that
@@ -42,6 +43,20 @@ export function table(rows) {
   const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
+
+/**
+ * The machine's CPU time so far (Linux /proc/stat, every core, in clock ticks): `busy` is everything but
+ * idle and I/O wait. Two readings give how busy the cores were in between (`cpuBusyShare`).
+ */
+export function machineCpu() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  return { busy: total - idle, total };
+}
+
+/** The share of the machine's CPU (all cores) that was busy between two `machineCpu()` readings. */
+export const cpuBusyShare = (before, after) => (after.total > before.total ? (after.busy - before.busy) / (after.total - before.total) : Number.NaN);
 
 /** A bench's knob from the environment (or its default): a positive number, else a clear error. */
 export function positiveEnv(name, fallback) {

@@ -23,7 +23,7 @@ import { withDatabase } from '../dev/infra.mjs';
 import { databaseName } from '../dev/services.mjs';
 import { nodeBinary, root, SERVICE_NODE_FLAGS, startStack } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
-import { positiveEnv } from './stats.mjs';
+import { positiveEnv, processCpuMs } from './stats.mjs';
 
 const requests = positiveEnv('BENCH_CPU_REQUESTS', 5000);
 const connections = positiveEnv('BENCH_CONNECTIONS', 10);
@@ -32,13 +32,6 @@ const profiled = (process.env.BENCH_CPU_PROF ?? '').split(',').map((s) => s.trim
 const dataDir = join(root, '.data', 'bench');
 const profileDir = join(dataDir, 'profiles');
 mkdirSync(profileDir, { recursive: true });
-
-/** user + system CPU time of a process so far, in ms (clock ticks of 10 ms). */
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 function fire(url, headers, amount) {
   return new Promise((resolve, reject) => {
@@ -50,12 +43,12 @@ function fire(url, headers, amount) {
 
 /** CPU ms per request of each pid while `amount` requests are answered, and the run's req/s. */
 async function measure(url, headers, pids) {
-  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)]));
   const started = performance.now();
   const { result, failed } = await fire(url, headers, requests);
   const seconds = (performance.now() - started) / 1000;
   if (failed || result.errors || result.timeouts) throw new Error(`${url}: ${failed} non-200, ${result.errors} errors, ${result.timeouts} timeouts`);
-  const perRequest = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, (cpuMs(pid) - before[name]) / requests]));
+  const perRequest = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, (processCpuMs(pid) - before[name]) / requests]));
   return { perRequest, reqPerSec: requests / seconds };
 }
 

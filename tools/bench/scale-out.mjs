@@ -14,13 +14,14 @@
 // database 7, supervision off so a killed replica stays down). Output: tables, a BENCH_SCALE_RESULT {...}
 // line, .data/bench-scale/last-result.json. On two cores, throughput can only rise with the replicas
 // until the cores are saturated by the gateway, NATS and the replicas together: each phase prints how
-// busy the machine's cores were (/proc/stat, every process on the machine). Not a test.
+// busy the machine's cores were (/proc/stat, every process on the machine) and each replica's share of
+// identity's CPU time (how evenly the queue group spreads the requests). Not a test.
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
 import { loadTest } from './load.mjs';
-import { cpuBusyShare, int, machineCpu, ms, summarize, table, positiveEnv as env } from './stats.mjs';
+import { cpuBusyShare, int, machineCpu, ms, processCpuMs, summarize, table, positiveEnv as env } from './stats.mjs';
 
 const config = {
   port: env('BENCH_SCALE_PORT', 3240),
@@ -101,9 +102,15 @@ try {
   const measure = async (title) => {
     await loadTest({ url, headers, connections: config.connections, seconds: 2, title: `${title} (warm-up)` });
     // How busy both cores were: once they are, another replica can only share them, not add to them.
+    // And how the queue group spread the work: each replica's share of identity's CPU time.
+    const replicas = replicasLeft();
     const before = machineCpu();
+    const replicasBefore = replicas.map((r) => processCpuMs(r.pid));
     const result = await loadTest({ url, headers, connections: config.connections, seconds: config.seconds, title });
-    return { ...result, cpuBusy: cpuBusyShare(before, machineCpu()) };
+    const cpuBusy = cpuBusyShare(before, machineCpu());
+    const replicaMs = replicas.map((r, i) => processCpuMs(r.pid) - replicasBefore[i]);
+    const identityMs = replicaMs.reduce((sum, value) => sum + value, 0);
+    return { ...result, cpuBusy, replicaShares: replicaMs.map((value) => value / identityMs) };
   };
 
   say(`[scale] (a) 3 replicas`);
@@ -123,10 +130,11 @@ try {
   say(`[scale] (d) 1 replica`);
   const one = await measure('1 replica');
 
-  const row = (r) => [r.title, int(r.okPerSec), ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99), String(r.non2xx + r.errors + r.timeouts), `${(r.cpuBusy * 100).toFixed(0)} %`];
+  const row = (r) => [r.title, int(r.okPerSec), ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99), String(r.non2xx + r.errors + r.timeouts), `${(r.cpuBusy * 100).toFixed(0)} %`,
+    r.replicaShares.map((share) => `${(share * 100).toFixed(0)} %`).join(' / ')];
   say('');
   say(`GET /api/me, ${config.seconds}s at ${config.connections} connections (after a 2s warm-up):`);
-  say(table([['identity', 'req/s', 'p50', 'p95', 'p99', 'failed', 'cores busy'], row(one), row(two), row(three)]));
+  say(table([['identity', 'req/s', 'p50', 'p95', 'p99', 'failed', 'cores busy', "each replica's share of identity's CPU"], row(one), row(two), row(three)]));
   say(`2 / 1 replicas: ${(two.okPerSec / one.okPerSec).toFixed(2)}x; 3 / 1: ${(three.okPerSec / one.okPerSec).toFixed(2)}x`);
   say('');
   say(`One replica (pid ${killedPid}) SIGKILLed under load, closed loop with up to ${RETRIES} retries:`);
@@ -138,6 +146,7 @@ try {
     at: new Date().toISOString(), config,
     throughput: { one: one.okPerSec, two: two.okPerSec, three: three.okPerSec },
     coresBusy: { one: one.cpuBusy, two: two.cpuBusy, three: three.cpuBusy },
+    replicaShares: { one: one.replicaShares, two: two.replicaShares, three: three.replicaShares },
     fault: { requests: fault.requests, firstTryFailures: fault.firstTryFailures, failuresAfterRetries: fault.failuresAfterRetries, slowestMs: fault.latency.max, statuses: fault.statuses },
   };
   writeFileSync(join(dataDir, 'last-result.json'), `${JSON.stringify(result, null, 2)}\n`);

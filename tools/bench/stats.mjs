@@ -58,6 +58,13 @@ export function machineCpu() {
 /** The share of the machine's CPU (all cores) that was busy between two `machineCpu()` readings. */
 export const cpuBusyShare = (before, after) => (after.total > before.total ? (after.busy - before.busy) / (after.total - before.total) : Number.NaN);
 
+/** User + system CPU time of one process so far (Linux /proc/<pid>/stat), in ms (clock ticks of 10 ms). */
+export function processCpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** A bench's knob from the environment (or its default): a positive number, else a clear error. */
 export function positiveEnv(name, fallback) {
   const value = Number(process.env[name] ?? fallback);

@@ -18,7 +18,8 @@
 // lv_flbench_*, data in .data/first-load-bench, STACK_ID flbench, Redis database 6), measures and stops
 // the stack. Environment: BENCH_FIRST_LOAD_PORT (3230), BENCH_FIRST_LOAD_RUNS (3), CHROME_PATH
 // (/usr/bin/chromium), BENCH_FIRST_LOAD_CPU_SLOWDOWN (Lighthouse's 4: a higher figure plays a slower
-// machine, since the simulated phone's CPU time is this machine's observed time multiplied by it). Exit code 1 when something failed, 2 when a goal is missed. Not a test.
+// machine, since the simulated phone's CPU time is this machine's observed time multiplied by it).
+// Exit code 1 when something failed, 2 when a goal is missed. Not a test.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -1,4 +1,5 @@
-// Small statistics helpers for the benchmark: percentiles of raw samples and table formatting.
+// Small helpers for the benchmarks: percentiles of raw samples, table formatting, and CPU time read
+// from Linux's /proc (the whole machine's, or one process's).
 import { readFileSync } from 'node:fs';
 
 /**
@@ -49,7 +50,8 @@ export function table(rows) {
  * idle and I/O wait. Two readings give how busy the cores were in between (`cpuBusyShare`).
  */
 export function machineCpu() {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  // user, nice, system, idle, iowait, irq, softirq, steal (guest time is already inside user and nice).
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
   const total = fields.reduce((sum, value) => sum + value, 0);
   const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
   return { busy: total - idle, total };

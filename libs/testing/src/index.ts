@@ -8,3 +8,4 @@ export * from './reader-matrix.js';
 export * from './slow-client.js';
 export * from './http-client.js';
 export * from './seeded-random.js';
+export * from './tamper.js';

@@ -1,3 +1,4 @@
+import { alterMiddleCharacter } from '@lv/testing';
 import { DEVICE_COOKIE_MAX_AGE_SECONDS, DeviceCookies, deviceCookieOptions } from './device-cookie.js';
 
 describe('lv_device cookie', () => {
@@ -17,7 +18,7 @@ describe('lv_device cookie', () => {
     const forged = new DeviceCookies('another-secret-another-secret-another').issue('parent@example.com');
     expect(devices.deviceFor(forged, 'parent@example.com')).toBeUndefined();
     const [id, sig] = value.split('.');
-    const flipped = `${id}.${sig!.slice(0, -1)}${sig!.endsWith('A') ? 'B' : 'A'}`;
+    const flipped = `${id}.${alterMiddleCharacter(sig!)}`;
     expect(devices.deviceFor(flipped, 'parent@example.com')).toBeUndefined();
     for (const bad of [undefined, '', 'x', `${id}.`, `.${sig}`, `${value}.extra`, `short.${sig}`]) expect(devices.deviceFor(bad, 'parent@example.com')).toBeUndefined();
   });

@@ -1,3 +1,4 @@
+import { alterMiddleCharacter } from '@lv/testing';
 import { MediaLinkSigner } from './media-links.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-1234';
@@ -42,10 +43,7 @@ describe('signed playback links', () => {
     expect(signer.verifyLink(other, query)).toBe('bad-signature');
     expect(signer.verifyLink(recording, { ...query, u: stranger })).toBe('bad-signature');
     expect(signer.verifyLink(recording, { ...query, exp: String(Number(query.exp) + 3600) })).toBe('bad-signature');
-    // A character in the middle (a changed end character can decode to the same bytes, or be the same).
-    const middle = Math.floor(query.sig!.length / 2);
-    const sig = `${query.sig!.slice(0, middle)}${query.sig![middle] === 'A' ? 'B' : 'A'}${query.sig!.slice(middle + 1)}`;
-    expect(signer.verifyLink(recording, { ...query, sig })).toBe('bad-signature');
+    expect(signer.verifyLink(recording, { ...query, sig: alterMiddleCharacter(query.sig!) })).toBe('bad-signature');
     expect(signer.verifyLink(recording, { u: owner })).toBe('malformed');
   });
 

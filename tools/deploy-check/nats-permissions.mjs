@@ -39,16 +39,16 @@ export const NATS_USERS = [
     why: "letters and the reflection; publishes letters.> events; asks access-keys for a released milestone letter's key",
   },
   {
-    user: 'vault-media', stream: 'vault-media', serves: ['vault-media'], calls: [], deny: [], consumes: ['vault-media'],
-    why: 'recordings; its hashing enqueuer reads its own events',
+    user: 'vault-media', stream: 'vault-media', serves: ['vault-media'], calls: ['rpc.access-keys.final-access'], deny: [], consumes: ['vault-media'],
+    why: 'recordings; its hashing enqueuer reads its own events; asks access-keys whether a viewer may open final messages',
   },
   {
     user: 'court-journal', stream: 'court-journal', serves: ['court-journal'], calls: [], deny: [], consumes: [],
     why: 'court documents and the evidence chain; publishes court-journal.> events',
   },
   {
-    user: 'access-keys', stream: 'access-keys', serves: ['access-keys'], calls: ['rpc.letters.milestone-release'], deny: [], consumes: ['notifications', 'identity'],
-    why: "family access: requests, keys, view sessions; reads notifications' key e-mail events and identity's sign-ins; asks letters who a milestone release is for",
+    user: 'access-keys', stream: 'access-keys', serves: ['access-keys'], calls: ['rpc.letters.milestone-release', 'rpc.identity.owner-display-name'], deny: [], consumes: ['notifications', 'identity'],
+    why: "family access: requests, keys, view sessions; reads notifications' key e-mail events and identity's sign-ins; asks letters who a milestone release is for, identity whose vault a key opens",
   },
   {
     user: 'notifications', stream: 'notifications', serves: ['notifications'], calls: ['rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state'], deny: [], consumes: [],
@@ -72,8 +72,8 @@ export const NATS_USERS = [
     user: 'gateway', stream: null, serves: [],
     calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>', 'rpc.access-keys.>', 'rpc.billing.>'],
     // key-mail-state, trustee-notice-state and the warning state answer for notifications' workers only, never a browser;
-    // issue-letter-key and milestone-release are between letters and access-keys only.
-    deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state', 'rpc.access-keys.issue-letter-key', 'rpc.letters.milestone-release'],
+    // issue-letter-key and milestone-release are between letters and access-keys only; so is an owner's display name.
+    deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state', 'rpc.access-keys.issue-letter-key', 'rpc.letters.milestone-release', 'rpc.identity.owner-display-name'],
     consumes: [],
     why: "the HTTP API: calls every service, never the operators' commands",
   },

@@ -62,7 +62,9 @@ describe('NATS permissions: the subject registry', () => {
   });
 
   /** Asked by one service of another only (a milestone letter's release and its key), never through the gateway. */
-  const betweenServices: Record<string, string> = { [LettersRpc.milestoneRelease.subject]: 'access-keys', [AccessKeysRpc.issueLetterKey.subject]: 'letters' };
+  const betweenServices: Record<string, string> = {
+    [LettersRpc.milestoneRelease.subject]: 'access-keys', [AccessKeysRpc.issueLetterKey.subject]: 'letters', [IdentityRpc.ownerDisplayName.subject]: 'access-keys',
+  };
 
   it("lets the gateway call every service's requests but no operator command, and ops only those", () => {
     for (const subject of Object.values(registries).flatMap(subjectsOf)) {
@@ -72,7 +74,7 @@ describe('NATS permissions: the subject registry', () => {
     }
   });
 
-  it('lets only the asking service publish the requests between letters and access-keys', () => {
+  it('lets only the asking service publish the requests between services (letters, access-keys, identity)', () => {
     for (const [subject, caller] of Object.entries(betweenServices)) {
       expect({ subject, callers: NATS_USERS.filter((u) => canPublish(u.user, subject)).map((u) => u.user) }).toEqual({ subject, callers: [caller] });
     }

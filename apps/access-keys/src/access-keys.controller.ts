@@ -104,8 +104,8 @@ export class AccessKeysController {
   /** Any viewer, for a section of its own session (the service checks the scope and that the session is live). */
   @Readers(viewerOf('timeline'), viewerOf('letters'), viewerOf('court-journal'), viewerOf('who-i-am'), viewerOf('if-im-not-there'))
   @RpcHandler(AccessKeysRpc.recordView)
-  recordView(@RpcPayload() { section }: PayloadOf<typeof AccessKeysRpc.recordView>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<{ recorded: true }> {
-    return this.access.recordView(caller, section, meta);
+  recordView(@RpcPayload() { section, item }: PayloadOf<typeof AccessKeysRpc.recordView>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<{ recorded: true }> {
+    return this.access.recordView(caller, section, item, meta);
   }
 
   @OperatorOnly()

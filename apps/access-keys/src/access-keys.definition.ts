@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { IdentityEvents, LettersRpc, NotificationsEvents, QueueNames, type DeliveryTimingJob, type EmailChanged, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
+import { IdentityEvents, IdentityRpc, LettersRpc, NotificationsEvents, QueueNames, type DeliveryTimingJob, type EmailChanged, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { OwnerLinkSigner } from '@lv/platform/links';
@@ -8,6 +8,8 @@ import { ensureServiceStream } from '@lv/platform/messaging';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
 import { AccessKeysController } from './access-keys.controller.js';
+import { KeyStatusController } from './keys/key-status.controller.js';
+import { KeyStatusService } from './keys/key-status.service.js';
 import { AccessKeysService } from './access-keys.service.js';
 import { AddressLimits } from './address-limits.js';
 import { accessKeysConfigSchema } from './config.js';
@@ -35,11 +37,12 @@ export const accessKeysService = defineService({
     const stackId = process.env.STACK_ID;
     const producer = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'access-keys' });
     const keyEmails = createQueue<SendKeyEmailJob>(QueueNames.KeyEmails, producer);
+    const limits = new AddressLimits(core.redis, stackId ? `lv:${stackId}:access` : 'lv:access');
     const service = new AccessKeysService({
       orm: core.orm,
       viewerTokens: new ViewerTokenSigner(await readPem(config.VIEWER_JWT_PRIVATE_KEY)),
       revokedViewSessions: new RevokedViewSessions(core.redis),
-      limits: new AddressLimits(core.redis, stackId ? `lv:${stackId}:access` : 'lv:access'),
+      limits,
       limitValues: { redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE, requestsPerHour: config.ACCESS_REQUESTS_PER_HOUR },
       keyEmails,
       keyMailSecret: config.KEY_MAIL_SECRET,
@@ -117,14 +120,20 @@ export const accessKeysService = defineService({
       orm: core.orm, keys: service,
       releaseOf: (letterId, releaseId) => rpc.call(LettersRpc.milestoneRelease, { letter_id: letterId, release_id: releaseId }, { meta: { requestId: `milestone-${releaseId}` } }),
     });
+    // A key's landing page: whose vault, from identity (the only thing access-keys asks it).
+    const keyStatus = new KeyStatusService({
+      orm: core.orm, limits, redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE,
+      ownerName: async (ownerId, meta) => (await rpc.call(IdentityRpc.ownerDisplayName, { user_id: ownerId }, { meta: { requestId: meta.requestId } })).full_name,
+    });
     return {
-      controllers: [AccessKeysController, IfImNotThereController, InactivityController, MilestonesController],
+      controllers: [AccessKeysController, IfImNotThereController, InactivityController, MilestonesController, KeyStatusController],
       providers: [
         { provide: AccessKeysService, useValue: service },
         { provide: IfImNotThereService, useValue: ifImNotThere },
         { provide: DeliveryService, useValue: delivery },
         { provide: InactivityService, useValue: inactivity },
         { provide: LetterKeysService, useValue: letterKeys },
+        { provide: KeyStatusService, useValue: keyStatus },
       ],
       health: { redis: async () => void (await producer.ping()) },
       // Due deliveries are taken once the service is ready, and no new one after shutdown begins.

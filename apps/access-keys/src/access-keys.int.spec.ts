@@ -177,6 +177,25 @@ describe('access-keys service over NATS', () => {
     expect(renewed.session_id).toBe(opened.session_id);
   });
 
+  it('lets a key allow downloads of originals (default view only): the session copies it, its tokens carry it, the owner’s list shows it', async () => {
+    const viewOnly = await createKey(ownerA, { scopes: ['timeline'] });
+    const downloads = await createKey(ownerA, { scopes: ['timeline'], allow_download: true });
+    expect(await codeOf(createKey(ownerA, { allow_download: 'yes' }))).toBe('VALIDATION_FAILED');
+    const verifier = new ViewerTokenVerifier(viewerKeys.publicKey);
+    const plain = await redeem(viewOnly.access_key);
+    expect(plain.may_download).toBe(false);
+    expect(await verifier.verify(plain.viewer_token)).toMatchObject({ mayDownload: false });
+    const opened = await redeem(downloads.access_key);
+    expect(opened.may_download).toBe(true);
+    expect(await verifier.verify(opened.viewer_token)).toMatchObject({ mayDownload: true });
+    const renewed = (await call(AccessKeysRpc.viewToken, { session: opened.session }, undefined, freshIp())) as { viewer_token: string; may_download: boolean };
+    expect(renewed.may_download).toBe(true);
+    expect(await verifier.verify(renewed.viewer_token)).toMatchObject({ mayDownload: true });
+    const listed = (await call(AccessKeysRpc.listKeys, {}, ownerA.token)) as { id: string; allow_download: boolean }[];
+    expect(listed.find((k) => k.id === downloads.key_id)!.allow_download).toBe(true);
+    expect(listed.find((k) => k.id === viewOnly.key_id)!.allow_download).toBe(false);
+  });
+
   it('records views of shared sections (once a minute each) and refuses the others', async () => {
     const issued = await createKey(ownerA, { scopes: ['letters', 'timeline'] });
     const opened = await redeem(issued.access_key);
@@ -192,6 +211,47 @@ describe('access-keys service over NATS', () => {
     expect(mine.views.map((v) => v.section).sort()).toEqual(['letters', 'timeline']);
     expect(mine.consent.consent_version).toBe('v1.0');
     expect(((await call(AccessKeysRpc.listSessions, {}, ownerB.token)) as unknown[]).length).toBe(0);
+  });
+
+  it('records each opened item once a minute, apart from its section’s list, and shows the owner which items each session opened', async () => {
+    const issued = await createKey(ownerA, { scopes: ['letters', 'who-i-am'] });
+    const opened = await redeem(issued.access_key);
+    const letterA = randomUUID();
+    const letterB = randomUUID();
+    await call(AccessKeysRpc.recordView, { section: 'letters' }, opened.viewer_token);
+    await call(AccessKeysRpc.recordView, { section: 'letters', item: { kind: 'letter', id: letterA } }, opened.viewer_token);
+    await call(AccessKeysRpc.recordView, { section: 'letters', item: { kind: 'letter', id: letterA } }, opened.viewer_token);
+    await call(AccessKeysRpc.recordView, { section: 'letters', item: { kind: 'letter', id: letterB } }, opened.viewer_token);
+    await call(AccessKeysRpc.recordView, { section: 'who-i-am', item: { kind: 'portrait', id: ownerA.id } }, opened.viewer_token);
+    // An item of a section the key does not hold is refused like the section, and nothing is kept.
+    expect(await codeOf(call(AccessKeysRpc.recordView, { section: 'court-journal', item: { kind: 'document', id: randomUUID() } }, opened.viewer_token))).toBe('FORBIDDEN');
+    expect(await codeOf(call(AccessKeysRpc.recordView, { section: 'letters', item: { kind: 'diary', id: letterA } }, opened.viewer_token))).toBe('VALIDATION_FAILED');
+    const sessions = (await call(AccessKeysRpc.listSessions, {}, ownerA.token)) as { id: string; views: { section: string; item?: { kind: string; id: string; title: string | null } }[] }[];
+    const views = sessions.find((s) => s.id === opened.session_id)!.views;
+    expect(views.map((v) => `${v.section}:${v.item ? `${v.item.kind}:${v.item.id}` : '-'}`).sort()).toEqual(
+      [`letters:-`, `letters:letter:${letterA}`, `letters:letter:${letterB}`, `who-i-am:portrait:${ownerA.id}`].sort(),
+    );
+    // access-keys keeps kinds and ids, never words: the gateway reads titles from their owners.
+    expect(views.every((v) => !v.item || v.item.title === null)).toBe(true);
+  });
+
+  it('opens the final words to a key holder only while the owner allows a preview (the owner always)', async () => {
+    const owner = newOwner();
+    const thoughts = `Final words ${randomUUID()}`;
+    const save = (allow_preview: boolean) => call(AccessKeysRpc.saveDeliverySettings, {
+      delivery_timing: 'after_30_days', require_legal_verification: false, allow_preview, notify_trustee: false, final_thoughts: thoughts,
+    }, owner.token);
+    await save(false);
+    const issued = await createKey(owner, { scopes: ['if-im-not-there'] });
+    const opened = await redeem(issued.access_key);
+    expect(await call(AccessKeysRpc.finalAccess, {}, opened.viewer_token)).toEqual({ open: false, released: false, final_thoughts: null });
+    expect(await call(AccessKeysRpc.finalEntries, {}, opened.viewer_token)).toEqual([]);
+    expect(await call(AccessKeysRpc.finalAccess, {}, owner.token)).toMatchObject({ open: true, final_thoughts: { text: thoughts } });
+    await save(true);
+    expect(await call(AccessKeysRpc.finalAccess, {}, opened.viewer_token)).toMatchObject({ open: true, released: false, final_thoughts: { text: thoughts } });
+    // A key without the section reads nothing of it.
+    const lettersOnly = await redeem((await createKey(owner, { scopes: ['letters'] })).access_key);
+    expect(await codeOf(call(AccessKeysRpc.finalAccess, {}, lettersOnly.viewer_token))).toBe('FORBIDDEN');
   });
 
   it('revoking a key ends its sessions at once: no renewal, no view, and every service’s verifier refuses its tokens', async () => {

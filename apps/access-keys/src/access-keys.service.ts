@@ -4,11 +4,10 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
   ACCESS_KEY_LIFETIME_DAYS, AccessKeysRpc, AccessMessages, CONSENT_VERSION, VIEW_SECTIONS, VIEW_SESSION_LIFETIME_DAYS, VIEWER_CONSENT_TEXT, type AccessKeySummary,
   type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type OpenedViewSession,
-  type PayloadOf, type RequestMeta, type SendKeyEmailJob, type ViewerConsent, type ViewerTokenGrant, type ViewSection, type ViewSessionSummary,
+  type PayloadOf, type RequestMeta, type SendKeyEmailJob, type ViewerConsent, type ViewedItem, type ViewerTokenGrant, type ViewSection, type ViewSessionSummary,
 } from '@lv/contracts';
 import { ownerOf, type Caller, type RevokedViewSessions, type UserCaller, type ViewerTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { VIEWER_TOKEN_TTL_SECONDS } from '@lv/platform/auth';
 import {
   decideAndAppend, EventStore, handleCommand, PerStreamSealing, rebuildProjections, retryOnConflict, type Decider, type DomainEvent, type EventMetadata, type RebuildReport,
 } from '@lv/platform/event-store';
@@ -16,7 +15,7 @@ import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import { addressOf, type AddressLimits } from './address-limits.js';
 import {
   findKey, findKeyByHash, findKeysOf, findRequest, findRequests, findSession, findSessionBySecretHash, findSessionsOf, findActiveSessionIdsOfKey, findViews,
-  keysProjection, requestsProjection, sessionsProjection, viewedRecently, type KeyRow, type RequestRow, type SessionRow,
+  keysProjection, requestsProjection, sessionsProjection, viewedRecently, type KeyRow, type RequestRow, type SessionRow, type ViewRow,
 } from './access.projections.js';
 import { accessKeysPublishPolicy } from './publish-policy.js';
 import { PersonalDataKeys, personalSealing } from './personal-sealing.js';
@@ -28,6 +27,7 @@ import { DELIVERY_SETTINGS_STREAM_TYPE } from './if-im-not-there/delivery-settin
 import { contactsProjection, deliverySettingsProjection } from './if-im-not-there/if-im-not-there.projections.js';
 import { INACTIVITY_STREAM_TYPE } from './if-im-not-there/inactivity.decider.js';
 import { SESSION_STREAM_TYPE, sessionDecider, sessionStreamId, type SessionCommand } from './sessions/session.decider.js';
+import { viewerTokenGrant } from './sessions/viewer-grant.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** A section's views are recorded at most once a minute per session (a viewer switching tabs back and forth). */
@@ -131,7 +131,7 @@ export class AccessKeysService {
    * Approves a pending request: in one transaction the request is marked approved, a key is issued
    * (a fresh random UUID, stored as its hash) and its e-mail job is queued. The key is returned once.
    */
-  async approveRequest(caller: Caller, input: { request_id: string; override_email: string | null; scopes?: ViewSection[] }, meta: RequestMeta): Promise<IssuedAccessKey> {
+  async approveRequest(caller: Caller, input: { request_id: string; override_email: string | null; scopes?: ViewSection[]; allow_download?: boolean }, meta: RequestMeta): Promise<IssuedAccessKey> {
     const owner = ownerOf(caller);
     const request = await findRequest(this.em, owner.userId, input.request_id);
     if (!request) throw new DomainError('NOT_FOUND');
@@ -141,7 +141,7 @@ export class AccessKeysService {
     return this.issueKey(owner, meta, {
       type: 'IssueKey', keyId, ownerId: owner.userId, keyHash: hashAccessKey(key), source: 'request', requestId: request.id,
       scopes: input.scopes ?? [...VIEW_SECTIONS], expiresAt: plusDays(now, ACCESS_KEY_LIFETIME_DAYS),
-      recipient: { recipientEmail: input.override_email ?? request.requester_email, name: request.requester_name }, now,
+      recipient: { recipientEmail: input.override_email ?? request.requester_email, name: request.requester_name }, now, ...(input.allow_download ? { allowDownload: true } : {}),
     }, key, (em, metadata) => decideAndAppend(em, this.store, requestDecider, { type: 'ApproveRequest', ownerId: owner.userId, keyId, now }, {
       streamId: requestStreamId(request.id), streamType: REQUEST_STREAM_TYPE, metadata,
     }));
@@ -159,12 +159,13 @@ export class AccessKeysService {
   // --- owner: keys -----------------------------------------------------------------------------
 
   /** Generate Keys tab: the key the owner's browser generated, for a named family member. */
-  async createKey(caller: Caller, input: { access_key: string; name: string; email: string; expires_in_days: number; scopes?: ViewSection[] }, meta: RequestMeta): Promise<IssuedAccessKey> {
+  async createKey(caller: Caller, input: { access_key: string; name: string; email: string; expires_in_days: number; scopes?: ViewSection[]; allow_download?: boolean }, meta: RequestMeta): Promise<IssuedAccessKey> {
     const owner = ownerOf(caller);
     const now = new Date().toISOString();
     return this.issueKey(owner, meta, {
       type: 'IssueKey', keyId: randomUUID(), ownerId: owner.userId, keyHash: hashAccessKey(input.access_key), source: 'owner', requestId: null,
       scopes: input.scopes ?? [...VIEW_SECTIONS], expiresAt: plusDays(now, input.expires_in_days), recipient: { recipientEmail: input.email, name: input.name }, now,
+      ...(input.allow_download ? { allowDownload: true } : {}),
     }, input.access_key);
   }
 
@@ -228,9 +229,10 @@ export class AccessKeysService {
     await this.run<SessionCommand>(sessionDecider, sessionStreamId(sessionId), SESSION_STREAM_TYPE, {
       type: 'OpenSession', sessionId, ownerId: key.owner_id, keyId: key.id, secretHash: hashSessionSecret(secret), scopes, expiresAt,
       consent: { version: CONSENT_VERSION, text: VIEWER_CONSENT_TEXT, hash: CONSENT_HASH, userAgent: meta.userAgent ?? null, origin: meta.origin ?? null },
-      now, ...(key.letter_id ? { letterId: key.letter_id } : {}),
+      now, ...(key.letter_id ? { letterId: key.letter_id } : {}), ...(key.allow_download ? { mayDownload: true } : {}),
     }, { actor: { kind: 'viewer', id: sessionId }, correlationId: meta.requestId });
-    return { ...this.grant({ id: sessionId, owner_id: key.owner_id, scopes, expires_at: new Date(expiresAt), letter_id: key.letter_id ?? null }), session: secret };
+    const session = { id: sessionId, owner_id: key.owner_id, scopes, expires_at: new Date(expiresAt), letter_id: key.letter_id ?? null, may_download: key.allow_download };
+    return { ...viewerTokenGrant(this.deps.viewerTokens, session, key), session: secret };
   }
 
   /** A fresh viewer token for a live session (the viewer's client renews it before it expires). */
@@ -242,10 +244,11 @@ export class AccessKeysService {
       await this.deps.limits.add('redeem', address, 60);
       throw new DomainError('VIEW_SESSION_ENDED', AccessMessages.viewExpired);
     }
-    if (sessionStatus(session) !== 'active' || keyStatus((await findKey(this.em, session.key_id))!) !== 'active') {
+    const key = await findKey(this.em, session.key_id);
+    if (sessionStatus(session) !== 'active' || !key || keyStatus(key) !== 'active') {
       throw new DomainError('VIEW_SESSION_ENDED', AccessMessages.viewExpired);
     }
-    return this.grant(session);
+    return viewerTokenGrant(this.deps.viewerTokens, session, key);
   }
 
   /** "Clear access": the viewer ends their own session; an unknown secret is simply not closed. */
@@ -260,14 +263,15 @@ export class AccessKeysService {
    * Records that a viewer opened a section (who viewed what and when), after checking the session is
    * still live: the gateway calls it before every read, so an ended session reads nothing.
    */
-  async recordView(caller: Caller, section: ViewSection, meta: RequestMeta): Promise<{ recorded: true }> {
+  async recordView(caller: Caller, section: ViewSection, item: ViewedItem | undefined, meta: RequestMeta): Promise<{ recorded: true }> {
     if (caller.kind !== 'viewer') throw new DomainError('FORBIDDEN');
     const em = this.em;
     const session = await findSession(em, caller.viewSessionId);
     if (!session || session.owner_id !== caller.vaultOwnerId || sessionStatus(session) !== 'active') throw new DomainError('VIEW_SESSION_ENDED', AccessMessages.viewExpired);
     if (!caller.scopes.includes(section)) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
-    if (await viewedRecently(em, session.id, section, VIEW_RECORD_INTERVAL_SECONDS)) return { recorded: true };
-    await this.run<SessionCommand>(sessionDecider, sessionStreamId(session.id), SESSION_STREAM_TYPE, { type: 'RecordView', section, now: new Date().toISOString() }, {
+    // At most one row a minute per list or item: a viewer scrubbing through a video is one opening.
+    if (await viewedRecently(em, session.id, section, item, VIEW_RECORD_INTERVAL_SECONDS)) return { recorded: true };
+    await this.run<SessionCommand>(sessionDecider, sessionStreamId(session.id), SESSION_STREAM_TYPE, { type: 'RecordView', section, ...(item ? { item } : {}), now: new Date().toISOString() }, {
       actor: { kind: 'viewer', id: session.id }, correlationId: meta.requestId,
     });
     return { recorded: true };
@@ -296,17 +300,6 @@ export class AccessKeysService {
     if ((await this.deps.limits.count('redeem', address, 60)) >= this.deps.limitValues.redeemFailuresPerMinute) {
       throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
     }
-  }
-
-  private grant(session: Pick<SessionRow, 'id' | 'owner_id' | 'scopes' | 'expires_at' | 'letter_id'>): ViewerTokenGrant {
-    const sessionEnds = new Date(session.expires_at).getTime();
-    const ttl = Math.max(1, Math.min(VIEWER_TOKEN_TTL_SECONDS, Math.floor((sessionEnds - Date.now()) / 1000)));
-    const scopes = session.scopes as ViewSection[];
-    const { token, expiresAt } = this.deps.viewerTokens.sign({ vaultOwnerId: session.owner_id, viewSessionId: session.id, scopes, letterId: session.letter_id }, ttl);
-    return {
-      session_id: session.id, owner_id: session.owner_id, scopes, viewer_token: token, viewer_token_expires_at: expiresAt, session_expires_at: new Date(sessionEnds).toISOString(),
-      ...(session.letter_id ? { letter_id: session.letter_id } : {}),
-    };
   }
 
   /**
@@ -379,11 +372,11 @@ function toKeySummary(row: KeyRow, sessions: number, lastViewedAt: Date | null):
   return {
     id: row.id, name: row.name, recipient_email: row.recipient_email, source: row.source, request_id: row.request_id, scopes: row.scopes as ViewSection[],
     created_at: iso(row.created_at)!, expires_at: iso(row.expires_at)!, status: keyStatus(row), revoked_at: iso(row.revoked_at), email_status: row.email_status,
-    email_sent_at: iso(row.email_sent_at), sessions, last_viewed_at: iso(lastViewedAt),
+    email_sent_at: iso(row.email_sent_at), sessions, last_viewed_at: iso(lastViewedAt), allow_download: row.allow_download === true,
   };
 }
 
-function toSessionSummary(row: SessionRow & { key_name: string | null; recipient_email: string }, views: { section: string; viewed_at: Date }[]): ViewSessionSummary {
+function toSessionSummary(row: SessionRow & { key_name: string | null; recipient_email: string }, views: ViewRow[]): ViewSessionSummary {
   return {
     id: row.id, key_id: row.key_id, key_name: row.key_name, recipient_email: row.recipient_email, scopes: row.scopes as ViewSection[],
     opened_at: iso(row.opened_at)!, expires_at: iso(row.expires_at)!, status: sessionStatus(row), ended_at: iso(row.ended_at),
@@ -391,6 +384,10 @@ function toSessionSummary(row: SessionRow & { key_name: string | null; recipient
       consent_version: row.consent_version, consent_text: row.consent_text, consent_hash: row.consent_hash, user_agent: row.user_agent, origin: row.origin,
       accepted_at: iso(row.opened_at)!,
     },
-    views: views.map((v) => ({ section: v.section as ViewSection, at: iso(v.viewed_at)! })),
+    // Titles are the owning services' words: the gateway adds them at read time, with the owner's token.
+    views: views.map((v) => ({
+      section: v.section as ViewSection, at: iso(v.viewed_at)!,
+      ...(v.item_kind ? { item: { kind: v.item_kind as ViewedItem['kind'], id: v.item_id, title: null } } : {}),
+    })),
   };
 }

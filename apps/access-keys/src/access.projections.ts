@@ -55,9 +55,12 @@ export const keysProjection: Projection = {
         case 'AccessKeyIssued': {
           const d = event.data;
           await em.execute(
-            `insert into access_keys (id, owner_id, key_hash, name, recipient_email, source, request_id, scopes, created_at, expires_at, letter_id)
-             values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?) on conflict (id) do nothing`,
-            [d.keyId, d.ownerId, d.keyHash, d.personal?.name ?? null, d.personal?.recipientEmail ?? '', d.source, d.requestId, JSON.stringify(d.scopes), d.issuedAt, d.expiresAt, d.letterId ?? null],
+            `insert into access_keys (id, owner_id, key_hash, name, recipient_email, source, request_id, scopes, created_at, expires_at, letter_id, allow_download)
+             values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?) on conflict (id) do nothing`,
+            [
+              d.keyId, d.ownerId, d.keyHash, d.personal?.name ?? null, d.personal?.recipientEmail ?? '', d.source, d.requestId, JSON.stringify(d.scopes), d.issuedAt, d.expiresAt,
+              d.letterId ?? null, d.allowDownload === true,
+            ],
           );
           break;
         }
@@ -88,15 +91,18 @@ export const sessionsProjection: Projection = {
         case 'ViewSessionOpened': {
           const d = event.data;
           await em.execute(
-            `insert into view_sessions (id, owner_id, key_id, secret_hash, scopes, opened_at, expires_at, status, consent_version, consent_text, consent_hash, user_agent, origin, letter_id)
-             values (?, ?, ?, ?, ?::jsonb, ?, ?, 'active', ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
-            [d.sessionId, d.ownerId, d.keyId, d.secretHash, JSON.stringify(d.scopes), d.openedAt, d.expiresAt, d.consent.version, d.consent.text, d.consent.hash, d.consent.userAgent, d.consent.origin, d.letterId ?? null],
+            `insert into view_sessions (id, owner_id, key_id, secret_hash, scopes, opened_at, expires_at, status, consent_version, consent_text, consent_hash, user_agent, origin, letter_id, may_download)
+             values (?, ?, ?, ?, ?::jsonb, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
+            [
+              d.sessionId, d.ownerId, d.keyId, d.secretHash, JSON.stringify(d.scopes), d.openedAt, d.expiresAt, d.consent.version, d.consent.text, d.consent.hash, d.consent.userAgent,
+              d.consent.origin, d.letterId ?? null, d.mayDownload === true,
+            ],
           );
           break;
         }
         case 'ViewSessionSectionViewed':
-          await em.execute(`insert into view_session_views (session_id, section, viewed_at) values (?, ?, ?) on conflict do nothing`, [
-            event.data.sessionId, event.data.section, event.data.viewedAt,
+          await em.execute(`insert into view_session_views (session_id, section, viewed_at, item_kind, item_id) values (?, ?, ?, ?, ?) on conflict do nothing`, [
+            event.data.sessionId, event.data.section, event.data.viewedAt, event.data.item?.kind ?? '', event.data.item?.id ?? '',
           ]);
           await em.execute(`update view_sessions set last_viewed_at = greatest(coalesce(last_viewed_at, ?::timestamptz), ?::timestamptz) where id = ?`, [
             event.data.viewedAt, event.data.viewedAt, event.data.sessionId,
@@ -132,12 +138,16 @@ export interface KeyRow {
   scopes: string[]; created_at: Date; expires_at: Date; revoked_at: Date | null; email_status: 'queued' | 'sent' | 'failed'; email_sent_at: Date | null;
   /** A milestone key's one letter (null for every other key). */
   letter_id: string | null;
+  /** The owner allowed downloads of originals with this key. */
+  allow_download: boolean;
 }
 
 export interface SessionRow {
   id: string; owner_id: string; key_id: string; secret_hash: string; scopes: string[]; opened_at: Date; expires_at: Date; status: 'active' | 'revoked' | 'closed';
   ended_at: Date | null; consent_version: string; consent_text: string; consent_hash: string; user_agent: string | null; origin: string | null; last_viewed_at: Date | null;
   letter_id: string | null;
+  /** Copied from the key at redemption: its viewer tokens carry the download permission. */
+  may_download: boolean;
 }
 
 export const findRequests = (em: EntityManager, ownerId: string, status: string, limit: number) =>
@@ -174,21 +184,31 @@ export const findSessionsOf = (em: EntityManager, ownerId: string) =>
 export const findActiveSessionIdsOfKey = async (em: EntityManager, keyId: string) =>
   (await em.execute<{ id: string }[]>(`select id from view_sessions where key_id = ? and status = 'active'`, [keyId])).map((r) => r.id);
 
+export interface ViewRow {
+  session_id: string;
+  section: string;
+  viewed_at: Date;
+  /** '' for a section's list; else the kind and id of the item opened. */
+  item_kind: string;
+  item_id: string;
+}
+
 /** The most recent views of each of these sessions (at most `perSession` each). */
 export const findViews = (em: EntityManager, sessionIds: readonly string[], perSession: number) =>
   sessionIds.length === 0
-    ? Promise.resolve([] as { session_id: string; section: string; viewed_at: Date }[])
-    : em.execute<{ session_id: string; section: string; viewed_at: Date }[]>(
-        `select session_id, section, viewed_at from (
+    ? Promise.resolve([] as ViewRow[])
+    : em.execute<ViewRow[]>(
+        `select session_id, section, viewed_at, item_kind, item_id from (
            select v.*, row_number() over (partition by session_id order by viewed_at desc) as n
              from view_session_views v where session_id in (select jsonb_array_elements_text(?::jsonb)::uuid)
          ) ranked where n <= ? order by viewed_at desc`,
         [JSON.stringify(sessionIds), perSession],
       );
 
-/** Whether this section was recorded for the session in the last `seconds`. */
-export const viewedRecently = async (em: EntityManager, sessionId: string, section: string, seconds: number) =>
+/** Whether this section's list (no item), or this item, was recorded for the session in the last `seconds`. */
+export const viewedRecently = async (em: EntityManager, sessionId: string, section: string, item: { kind: string; id: string } | undefined, seconds: number) =>
   (await em.execute<{ n: number }[]>(
-    `select count(*)::int as n from view_session_views where session_id = ? and section = ? and viewed_at > now() - make_interval(secs => ?)`,
-    [sessionId, section, seconds],
+    `select count(*)::int as n from view_session_views
+      where session_id = ? and section = ? and item_kind = ? and item_id = ? and viewed_at > now() - make_interval(secs => ?)`,
+    [sessionId, section, item?.kind ?? '', item?.id ?? '', seconds],
   ))[0]!.n > 0;

@@ -159,9 +159,46 @@ class LetterLimitedKeys20261126 extends Migration {
   }
 }
 
+/**
+ * The view audit names the item a viewer opened (a letter, a recording, a document...), not only the
+ * section: kind and id, never words ('' for a section's list). Old rows are section views.
+ */
+class ViewedItems20261205 extends Migration {
+  override up(): void {
+    this.addSql(`alter table view_session_views add column item_kind text not null default '', add column item_id text not null default ''`);
+    this.addSql('alter table view_session_views drop constraint view_session_views_pkey');
+    this.addSql('alter table view_session_views add primary key (session_id, viewed_at, section, item_kind, item_id)');
+  }
+
+  override down(): void {
+    this.addSql(`delete from view_session_views where item_kind <> ''`);
+    this.addSql('alter table view_session_views drop constraint view_session_views_pkey');
+    this.addSql('alter table view_session_views add primary key (session_id, viewed_at, section)');
+    this.addSql('alter table view_session_views drop column item_kind, drop column item_id');
+  }
+}
+
+/**
+ * Downloads of originals: a key may allow them (the owner's choice when issuing it; default view
+ * only), and each session it opens copies the choice, so its viewer tokens carry it.
+ */
+class DownloadableKeys20261205 extends Migration {
+  override up(): void {
+    this.addSql('alter table access_keys add column allow_download boolean not null default false');
+    this.addSql('alter table view_sessions add column may_download boolean not null default false');
+  }
+
+  override down(): void {
+    this.addSql('alter table view_sessions drop column if exists may_download');
+    this.addSql('alter table access_keys drop column if exists allow_download');
+  }
+}
+
 export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'access-tables-2026-11-25', class: AccessTables20261125 },
   { name: 'if-im-not-there-tables-2026-11-25', class: IfImNotThereTables20261125 },
   { name: 'owner-last-seen-2026-11-26', class: OwnerLastSeen20261126 },
   { name: 'letter-limited-keys-2026-11-26', class: LetterLimitedKeys20261126 },
+  { name: 'viewed-items-2026-12-05', class: ViewedItems20261205 },
+  { name: 'downloadable-keys-2026-12-05', class: DownloadableKeys20261205 },
 ]);

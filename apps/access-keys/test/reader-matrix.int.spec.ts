@@ -89,7 +89,7 @@ describe('access-keys reader matrix', () => {
 
     if (process.env.MATRIX_PRINT) console.log(result.table());
     const subjects = new Set(result.rows.map((row) => row.subject));
-    expect([...subjects]).toEqual(expect.arrayContaining(['rpc.access-keys.list-requests', 'rpc.access-keys.approve-request', 'rpc.access-keys.redeem', 'rpc.access-keys.record-view']));
+    expect([...subjects]).toEqual(expect.arrayContaining(['rpc.access-keys.list-requests', 'rpc.access-keys.approve-request', 'rpc.access-keys.redeem', 'rpc.access-keys.key-status', 'rpc.access-keys.record-view']));
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     expect(result.unexpectedDenials).toEqual([]);
     expect(result.leaks).toEqual([]);

@@ -1,11 +1,12 @@
 import { Controller } from '@nestjs/common';
 import {
   CourtJournalRpc, type CourtDocument, type CourtFileGrant, type CourtUploadTicket, type DeleteCourtDocumentReply, type EvidenceEntrySummary,
-  type EvidencePublicKeys, type PayloadOf, type RebuildReply, type RequestMeta, type SignedEvidenceHead, type TitlesReply, type VaultStatsContribution,
+  type EvidencePublicKeys, type PayloadOf, type RebuildReply, type RequestMeta, type SignedEvidenceHead, type TitlesReply, type VaultStatsContribution, type ViewerDocumentGrant,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { CourtJournalService } from './court-journal.service.js';
+import { ViewerDocuments } from './viewer/viewer-documents.js';
 
 // Payloads are validated by @RpcPayload() with the schemas declared in contracts (CourtJournalRpc);
 // the words are the service's to judge, with the spec's messages. No payload names an owner: the
@@ -14,7 +15,14 @@ import { CourtJournalService } from './court-journal.service.js';
 /** court-journal's request-reply API on NATS. */
 @Controller()
 export class CourtJournalController {
-  constructor(private readonly court: CourtJournalService) {}
+  constructor(private readonly court: CourtJournalService, private readonly viewerDocuments: ViewerDocuments) {}
+
+  /** A family viewer's link to one document (the court-journal section): viewers only, the service checks section and vault again. */
+  @Readers(viewerOf('court-journal'))
+  @RpcHandler(CourtJournalRpc.viewerLink)
+  viewerLink(@RpcPayload() { id }: PayloadOf<typeof CourtJournalRpc.viewerLink>, @CurrentCaller() caller: Caller): Promise<ViewerDocumentGrant> {
+    return this.viewerDocuments.link(caller, id);
+  }
 
   @Readers('owner')
   @RpcHandler(CourtJournalRpc.stats)

@@ -1,8 +1,8 @@
 import { Buckets } from '@lv/contracts';
 import { loadEvidenceKeyRing } from '@lv/evidence';
-import { RevokedSessions } from '@lv/platform/auth';
+import { RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
-import { OwnerLinkSigner } from '@lv/platform/links';
+import { OwnerLinkSigner, ViewerLinks } from '@lv/platform/links';
 import { defineService } from '@lv/platform/nest';
 import { createObjectStorage } from '@lv/platform/storage';
 import { COURT_LINK_SECONDS } from '@lv/contracts';
@@ -13,6 +13,7 @@ import { EvidenceChain } from './evidence/evidence-chain.js';
 import { previousEvidenceKeys } from './evidence/previous-keys.js';
 import { CourtHttpServer } from './http/court-http.server.js';
 import { courtJournalMigrations } from './migrations.js';
+import { ViewerDocuments } from './viewer/viewer-documents.js';
 
 /** Injection token of the object storage, for specs. */
 export const COURT_OBJECT_STORAGE = Symbol('COURT_OBJECT_STORAGE');
@@ -36,25 +37,30 @@ export const courtJournalService = defineService({
     });
     const storage = createObjectStorage(config, { partSize: COURT_PART_SIZE });
     await storage.ensureBucket(Buckets.courtjournals);
+    const links = new OwnerLinkSigner({ namespace: 'court', secret: config.COURT_LINK_SECRET, secretName: 'COURT_LINK_SECRET', purposes: ['file', 'bundle', 'view'], ttlSeconds: COURT_LINK_SECONDS });
     const service = new CourtJournalService({
       orm: core.orm,
       storage,
-      links: new OwnerLinkSigner({ namespace: 'court', secret: config.COURT_LINK_SECRET, secretName: 'COURT_LINK_SECRET', purposes: ['file', 'bundle'], ttlSeconds: COURT_LINK_SECONDS }),
+      links,
       evidence: (store) => new EvidenceChain(store, keys),
       revokedSessions: new RevokedSessions(core.redis),
       logger,
       ticketSeconds: config.COURT_UPLOAD_TICKET_SECONDS,
     });
+    // A viewer's link is checked with the viewer's token (from the lv_view cookie), verified here, revocations included.
+    const viewerTokens = config.VIEWER_JWT_PUBLIC_KEY ? new ViewerTokenVerifier(await readPem(config.VIEWER_JWT_PUBLIC_KEY), new RevokedViewSessions(core.redis)) : undefined;
+    const viewerDocuments = new ViewerDocuments({ orm: core.orm, storage, links: new ViewerLinks(links, 'view'), tokens: viewerTokens });
     // A request may not outlive its ticket (10 MB needs far less than that, even on a slow line).
     const http = new CourtHttpServer(service, verifier, logger, {
       host: config.COURT_JOURNAL_HTTP_HOST, port: config.COURT_JOURNAL_HTTP_PORT, timeouts: { requestMs: config.COURT_UPLOAD_TICKET_SECONDS * 1000 },
-    });
+    }, viewerDocuments);
     logger.info({ keyId: keys.keyId }, 'evidence key loaded');
     return {
       controllers: [CourtJournalController],
       providers: [
         { provide: CourtJournalService, useValue: service },
         { provide: CourtHttpServer, useValue: http },
+        { provide: ViewerDocuments, useValue: viewerDocuments },
         { provide: COURT_OBJECT_STORAGE, useValue: storage },
       ],
       health: {

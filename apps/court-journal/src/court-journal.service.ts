@@ -20,6 +20,7 @@ import { COURT_DOCUMENT_STREAM_TYPE, courtDocumentDecider, courtDocumentStreamId
 import {
   courtActiveDays, courtDocumentsProjection, findCourtDocument, findCourtDocumentTitles, listCourtDocuments, toCourtDocument, type CourtDocumentRow,
 } from './documents/court-documents.projection.js';
+import { openDocumentFile } from './documents/document-file.js';
 import { courtJournalPublishPolicy } from './documents/publish-policy.js';
 import type { EvidenceChain } from './evidence/evidence-chain.js';
 import { CourtUploads } from './uploads/court-uploads.repository.js';
@@ -59,11 +60,6 @@ const linkInvalid = () => new DomainError('FORBIDDEN', CourtMessages.linkInvalid
 function documentId(id: string): string {
   if (!UUID_PATTERN.test(id)) throw notFound();
   return id.toLowerCase();
-}
-
-/** RFC 5987 `filename*` value: UTF-8, percent-encoded (quotes and parentheses too). */
-function encodedFileName(name: string): string {
-  return encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /**
@@ -317,22 +313,7 @@ export class CourtJournalService {
     if (disposition !== 'inline' && disposition !== 'attachment') throw linkInvalid();
     const row = await findCourtDocument(this.em, grant.userId, rawId.toLowerCase());
     if (!row) throw notFound();
-    const headers: Record<string, string> = {
-      // The kind's type, found in the bytes at upload: never what a browser claimed.
-      'content-type': COURT_FILE_KINDS[row.file_kind].contentType,
-      'content-length': String(Number(row.size)),
-      'content-disposition': `${disposition}; filename*=UTF-8''${encodedFileName(row.file_name)}`,
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'private, no-store',
-    };
-    // A preview is a PDF or an image: nothing in it may run script or reach out.
-    if (disposition === 'inline') headers['content-security-policy'] = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
-    try {
-      return { headers, body: await this.deps.storage.getObject(row.bucket, row.object_key) };
-    } catch (err) {
-      if ((err as { code?: string })?.code === 'NoSuchKey' || (err as { code?: string })?.code === 'NotFound') throw notFound();
-      throw err;
-    }
+    return openDocumentFile(this.deps.storage, row, disposition);
   }
 
   /**

@@ -55,6 +55,7 @@ describe('court-journal reader matrix', () => {
       payloads: {
         'rpc.court-journal.file-link': { id: document.id, disposition: 'inline' },
         'rpc.court-journal.titles': { ids: [document.id] },
+        'rpc.court-journal.viewer-link': { id: document.id },
       },
       ownerSecrets: [ownerTitle, document.id],
       ownerReads: ['rpc.court-journal.list', 'rpc.court-journal.titles', 'rpc.court-journal.file-link', 'rpc.court-journal.evidence-entries'],
@@ -65,7 +66,10 @@ describe('court-journal reader matrix', () => {
       'rpc.court-journal.health', 'rpc.court-journal.stats', 'rpc.court-journal.start-upload', 'rpc.court-journal.list', 'rpc.court-journal.set-key-evidence',
       'rpc.court-journal.delete', 'rpc.court-journal.file-link', 'rpc.court-journal.evidence-head', 'rpc.court-journal.evidence-entries',
       'rpc.court-journal.bundle-link', 'rpc.court-journal.public-keys', 'rpc.court-journal.titles', 'rpc.court-journal.op.rebuild-projections',
+      // A family viewer's document link: viewers of the court-journal section only (owners use file-link).
+      'rpc.court-journal.viewer-link',
     ]));
+    expect(result.rows.some((row) => row.subject === 'rpc.court-journal.viewer-link' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
     expect(result.rows.some((row) => row.subject === 'rpc.court-journal.list' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     expect(result.unexpectedDenials).toEqual([]);

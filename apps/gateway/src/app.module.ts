@@ -27,7 +27,11 @@ import { WhoIAmController } from './who-i-am/who-i-am.controller.js';
 import { IfImNotThereController } from './if-im-not-there/if-im-not-there.controller.js';
 import { VaultStatsController } from './vault/vault-stats.controller.js';
 import { VaultStatsService } from './vault/vault-stats.service.js';
+import { ViewContentController } from './view/view-content.controller.js';
 import { ViewController } from './view/view.controller.js';
+import { ViewMediaController } from './view/view-media.controller.js';
+import { viewMediaProviders } from './view/view-media.providers.js';
+import { KeyStatusController } from './view/key-status.controller.js';
 import { BillingController, FaqController } from './billing/billing.controller.js';
 import { CommunityController, MusicPlaybackController } from './community/community.controller.js';
 
@@ -65,7 +69,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, MetricsController, BillingController, FaqController, AdminController, ExportController, CommunityController, MusicPlaybackController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, KeyStatusController, ViewMediaController, ViewContentController, MetricsController, BillingController, FaqController, AdminController, ExportController, CommunityController, MusicPlaybackController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },
@@ -83,6 +87,7 @@ export class GatewayModule {
         ConnectionsCloser,
         ...mediaProviders(config),
         ...courtProviders(config),
+        ...viewMediaProviders(config),
         ...accessProviders,
         VaultStatsService,
         HealthService,

@@ -55,6 +55,6 @@ describe('the committed OpenAPI document (apps/gateway/openapi.json)', () => {
   it('documents every route the gateway answers', () => {
     const routes = Object.entries<Record<string, unknown>>(generated.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
     expect(routes).toEqual(expect.arrayContaining(['POST /api/auth/sign-in', 'GET /api/letters', 'PUT /api/letters/{id}', 'POST /api/media/uploads', 'GET /api/timeline', 'PUT /api/vault/reflection',
-      'POST /api/access/requests', 'POST /api/access/keys', 'POST /api/view/redeem', 'GET /api/view/entries/{section}']));
+      'POST /api/access/requests', 'POST /api/access/keys', 'POST /api/view/redeem', 'POST /api/view/key-status', 'GET /api/view/entries/{section}']));
   });
 });

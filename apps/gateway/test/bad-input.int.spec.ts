@@ -160,6 +160,7 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/access/keys': () => ({ access_key: randomUUID(), name: 'Ellie', email: 'ellie@example.com', expires_in_days: 30 }),
   'POST /api/view/redeem': () => ({ access_key: randomUUID(), consent: { version: 'v1.0', text_hash: 'ab'.repeat(32) } }),
   'POST /api/view/token': () => ({ session: 'A'.repeat(43) }),
+  'POST /api/view/key-status': () => ({ access_key: randomUUID() }),
   'POST /api/view/close': () => ({ session: 'A'.repeat(43) }),
   'POST /api/billing/checkout': () => ({ plan: 'pro' }),
   'POST /api/billing/change-plan': () => ({ plan: 'legacy' }),
@@ -197,6 +198,8 @@ const MAY_ACCEPT: Record<string, string> = {
   'POST /api/billing/cancel': 'cancels the caller’s own subscription at the period end; the token is the only input',
   'GET /api/view/session': 'the caller’s own viewer session; the token is the only input',
   'GET /api/view/letter': 'the one letter the caller’s milestone key opens; the token is the only input',
+  'GET /api/view/who-i-am': 'the Who I Am words of the vault the caller’s key opens; the token is the only input',
+  'GET /api/view/if-im-not-there': 'the final words of the vault the caller’s key opens; the token is the only input',
   'POST /api/auth/sign-out': 'signing out is idempotent: with a junk or missing refresh cookie there is nothing to revoke, and the answer clears the cookie',
   'DELETE /api/admin/queue-session': 'leaving the queue dashboard only clears its cookie, for anyone',
   'GET /api/admin/storage': 'storage per day, for admins only (the fuzz account is refused); the token is the only input',
@@ -423,8 +426,8 @@ describe('bad input through the gateway, against the real services', () => {
     // here, and the other spec file running beside this one took the rest: a pool of 3 answers the fuzz.
     const full = { DATABASE_URL: db.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info', DATABASE_POOL_MAX: '3', ...env };
     const migrate = startChild(script, ['migrate'], full);
-    const { code } = await migrate.exited;
-    if (code !== 0) throw new Error(`${name} migrate exited ${code}: ${migrate.lines.slice(-5).join('\n')}`);
+    const { code, signal } = await migrate.exited;
+    if (code !== 0) throw new Error(`${name} migrate exited ${code ?? signal}: ${migrate.lines.slice(-5).join('\n')}`);
     const child = startChild(script, [], full);
     children.push(child);
     await child.waitForLine(new RegExp(`${name} is listening on NATS`), 60_000);

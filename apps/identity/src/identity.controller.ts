@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { IdentityRpc, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile } from '@lv/contracts';
 import { AccessTokenVerifier, ownerOf, type Caller } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcAccessToken, RpcHandler, RpcMeta, RpcPayload, Writers } from '@lv/platform/nest';
 import { IdentityService } from './identity.service.js';
 
@@ -39,6 +40,21 @@ export class IdentityController {
   @RpcHandler(IdentityRpc.getMe)
   getMe(@CurrentCaller() caller: Caller): Promise<UserProfile> {
     return this.identity.getProfile(ownerOf(caller).userId);
+  }
+
+  /**
+   * access-keys only (deploy/nats denies it to the gateway): the name on a key's landing page. Public
+   * on NATS because the caller is a service, not a person; it answers a name, nothing else.
+   */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.ownerDisplayName)
+  async ownerDisplayName(@RpcPayload() { user_id }: PayloadOf<typeof IdentityRpc.ownerDisplayName>): Promise<{ full_name: string | null }> {
+    // A vault whose owner is gone has no name to show; any other failure is the caller's to see.
+    const profile = await this.identity.getProfile(user_id).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'NOT_FOUND') return null;
+      throw error;
+    });
+    return { full_name: profile?.full_name?.trim() || null };
   }
 
   @Writers('owner')

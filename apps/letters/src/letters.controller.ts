@@ -65,7 +65,8 @@ export class LettersController {
     return this.letters.saveReflection(caller, reflection, meta);
   }
 
-  @Readers('owner')
+  /** The owner's portrait, or a key holder's of "Who I Am" (the viewer's Who I Am page). */
+  @Readers('owner', viewerOf('who-i-am'))
   @RpcHandler(LettersRpc.portraitGet)
   portrait(@CurrentCaller() caller: Caller): Promise<Portrait> {
     return this.letters.portrait(caller);

@@ -198,7 +198,7 @@ export class LettersService {
 
   /** The caller's own Who I Am portrait; every field empty and `updated_at` null when none is saved. */
   portrait(caller: Caller): Promise<Portrait> {
-    return findPortrait(this.em, ownerOf(caller).userId);
+    return findPortrait(this.em, vaultOwnerId(caller));
   }
 
   /**

@@ -127,8 +127,8 @@ describe('letters reader matrix', () => {
     // access-keys' question answers nothing for a release that has not happened.
     expect(await rpc.call('rpc.letters.milestone-release', { letter_id: sealedLetter.id, release_id: randomUUID() })).toEqual({ state: 'unknown' });
 
-    // A key holder of who-i-am sees which sections of the portrait are filled, never their words;
-    // one without that section sees nothing of it.
+    // A key holder of who-i-am sees which sections of the portrait are filled (the tab's list) and,
+    // opening the Who I Am page, its words; one without that section sees nothing of it.
     await rpc.call('rpc.letters.portrait.save', portrait, tokenOf(ownerId));
     expect((await rpc.call<{ about_me: string }>('rpc.letters.portrait.get', {}, tokenOf(ownerId))).about_me).toBe(ownerPortrait);
     expect((await rpc.call<{ about_me: string }>('rpc.letters.portrait.get', {}, tokenOf(anotherOwnerId))).about_me).not.toBe(ownerPortrait);
@@ -136,7 +136,8 @@ describe('letters reader matrix', () => {
     const sections = await rpc.call<{ section: string }[]>('rpc.letters.portrait.sections', {}, portraitViewer.token);
     expect(sections.map((s) => s.section)).toEqual(['About Me', 'Personality Traits', 'Core Values']);
     expect(JSON.stringify(sections)).not.toContain(ownerPortrait);
-    await expect(rpc.call('rpc.letters.portrait.get', {}, portraitViewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect((await rpc.call<{ about_me: string }>('rpc.letters.portrait.get', {}, portraitViewer.token)).about_me).toBe(ownerPortrait);
+    await expect(rpc.call('rpc.letters.portrait.get', {}, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(rpc.call('rpc.letters.portrait.sections', {}, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });

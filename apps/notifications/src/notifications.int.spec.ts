@@ -247,7 +247,7 @@ describe('notifications: key e-mails', () => {
     const [mail, ...more] = mailsTo(job.recipientEmail);
     expect(more).toHaveLength(0);
     expect(mail!.text).toContain(key);
-    expect(mail!.text).toContain(`http://127.0.0.1:3999/access?k=${key}&owner=${job.ownerId}`);
+    expect(mail!.text).toContain(`http://127.0.0.1:3999/access#k=${key}&owner=${job.ownerId}`);
     expect(mail!.messageId).toBe(keyEmailMessageId(job.keyId));
     expect(published.find((p) => p.data.keyId === job.keyId)!.subject).toContain(NotificationsEvents.KeyEmailSent);
     await waitFor(async () => (await queue.getJob(`key-${job.keyId}`)) === undefined, 10_000, 'the sent job removed from Redis');

@@ -1,12 +1,13 @@
 import { Controller } from '@nestjs/common';
 import {
   VaultMediaRpc, type DeleteEntryReply, type FinalEntries, type PayloadOf, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply, type RequestMeta,
-  type TitlesReply, type UploadTicket, type VaultStatsContribution, type ExportList, type StorageByDay,
+  type TitlesReply, type UploadTicket, type VaultStatsContribution, type ExportList, type StorageByDay, type ViewerMediaGrant,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
-import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
+import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcAccessToken, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { MediaService } from './media.service.js';
 import { MusicLibrary } from './music/music-library.js';
+import { ViewerPlayback } from './playback/viewer-playback.js';
 
 // Payloads are validated by @RpcPayload() with the schemas declared in contracts (VaultMediaRpc).
 // Titles, hashes and sizes are the service's to judge, with the shared messages. No payload names an
@@ -15,7 +16,7 @@ import { MusicLibrary } from './music/music-library.js';
 /** vault-media's request-reply API on NATS (commands and queries; bytes go over its HTTP listener). */
 @Controller()
 export class VaultMediaController {
-  constructor(private readonly media: MediaService, private readonly music: MusicLibrary) {}
+  constructor(private readonly media: MediaService, private readonly music: MusicLibrary, private readonly viewerPlayback: ViewerPlayback) {}
 
   @Readers('owner')
   @RpcHandler(VaultMediaRpc.stats)
@@ -77,6 +78,17 @@ export class VaultMediaController {
   @RpcHandler(VaultMediaRpc.playbackLink)
   playbackLink(@RpcPayload() { id }: PayloadOf<typeof VaultMediaRpc.playbackLink>, @CurrentCaller() caller: Caller): Promise<PlaybackGrant> {
     return this.media.playbackLink(caller, id);
+  }
+
+  /**
+   * A family viewer's link to one item: recordings with 'timeline', Who I Am media with 'who-i-am',
+   * final messages with 'if-im-not-there' (while open). The declaration admits viewers only (owners
+   * play through playbackLink); the service checks the item's own section and vault again.
+   */
+  @Readers(viewerOf('timeline'), viewerOf('who-i-am'), viewerOf('if-im-not-there'))
+  @RpcHandler(VaultMediaRpc.viewerLink)
+  viewerLink(@RpcPayload() { id }: PayloadOf<typeof VaultMediaRpc.viewerLink>, @CurrentCaller() caller: Caller, @RpcAccessToken() token: string | undefined, @RpcMeta() meta: RequestMeta): Promise<ViewerMediaGrant> {
+    return this.viewerPlayback.link(caller, id, token, meta.requestId);
   }
 
   /**

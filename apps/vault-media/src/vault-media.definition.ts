@@ -1,6 +1,7 @@
-import { MEDIA_BUCKET, MUSIC_BUCKET, QueueNames, type HashMediaJob } from '@lv/contracts';
-import { RevokedSessions } from '@lv/platform/auth';
-import { defineService } from '@lv/platform/nest';
+import { AccessKeysRpc, MEDIA_BUCKET, MUSIC_BUCKET, QueueNames, type HashMediaJob } from '@lv/contracts';
+import { RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
+import { readPem } from '@lv/platform/config';
+import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
 import { vaultMediaConfigSchema } from './config.js';
@@ -11,6 +12,7 @@ import { vaultMediaMigrations } from './migrations.js';
 import { MusicLibrary } from './music/music-library.js';
 import { MusicController } from './music/music.controller.js';
 import { MediaLinkSigner } from './playback/media-links.js';
+import { ViewerPlayback } from './playback/viewer-playback.js';
 import { VaultMediaController } from './vault-media.controller.js';
 
 /** Injection tokens of what specs reach beside the service: the object storage and the hashing queue. */
@@ -33,9 +35,14 @@ export const vaultMediaService = defineService({
     queueConnection.on('error', (error: Error) => logger.warn({ err: error }, 'queue connection error'));
     const hashingQueue = createQueue<HashMediaJob>(QueueNames.MediaHashing, queueConnection);
     hashingQueue.on('error', (error: Error) => logger.debug({ err: error }, 'media-hashing queue error'));
+    // Viewer links: the byte listener verifies the viewer's token itself (revocations included), and
+    // asks access-keys, with that token, whether final messages are open.
+    const viewerTokens = config.VIEWER_JWT_PUBLIC_KEY ? new ViewerTokenVerifier(await readPem(config.VIEWER_JWT_PUBLIC_KEY), new RevokedViewSessions(core.redis)) : undefined;
+    const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'vault-media');
     const closeClients = async () => {
       await hashingQueue.close().catch(() => undefined);
       queueConnection.disconnect();
+      await rpc.close().catch(() => undefined);
     };
 
     const signer = new MediaLinkSigner(config.MEDIA_LINK_SECRET);
@@ -50,13 +57,18 @@ export const vaultMediaService = defineService({
       uploadStaleSeconds: config.MEDIA_UPLOAD_STALE_SECONDS,
     });
     const music = new MusicLibrary({ orm: core.orm, storage, signer, revokedSessions, logger, uploadStaleSeconds: config.MEDIA_UPLOAD_STALE_SECONDS });
-    const http = new MediaHttpServer(service, verifier, logger, { host: config.MEDIA_HTTP_HOST, port: config.MEDIA_HTTP_PORT }, music);
+    const viewerPlayback = new ViewerPlayback({
+      orm: core.orm, storage, links: signer.viewer, tokens: viewerTokens,
+      finalMessagesOpen: async (accessToken, requestId) => (await rpc.call(AccessKeysRpc.finalAccess, {}, { accessToken, meta: { requestId } })).open,
+    });
+    const http = new MediaHttpServer(service, verifier, logger, { host: config.MEDIA_HTTP_HOST, port: config.MEDIA_HTTP_PORT }, music, viewerPlayback);
     const stackId = process.env.STACK_ID;
     return {
       controllers: [VaultMediaController, MusicController],
       providers: [
         { provide: MediaService, useValue: service },
         { provide: MusicLibrary, useValue: music },
+        { provide: ViewerPlayback, useValue: viewerPlayback },
         { provide: MediaHttpServer, useValue: http },
         { provide: OBJECT_STORAGE, useValue: storage },
         { provide: MEDIA_HASHING_QUEUE, useValue: hashingQueue },

@@ -58,7 +58,7 @@ describe('vault-media reader matrix', () => {
       ownerId,
       anotherOwnerId,
       ownerTier: 'pro',
-      payloads: { 'rpc.vault-media.playback-link': { id: recording.id }, 'rpc.vault-media.titles': { ids: [recording.id] }, 'rpc.vault-media.retitle': { id: portraitMedia.id, title: portraitTitle } },
+      payloads: { 'rpc.vault-media.playback-link': { id: recording.id }, 'rpc.vault-media.titles': { ids: [recording.id] }, 'rpc.vault-media.retitle': { id: portraitMedia.id, title: portraitTitle }, 'rpc.vault-media.viewer-link': { id: recording.id } },
       ownerSecrets: [ownerTitle, recording.id, finalTitle, finalMessage.id, portraitTitle, portraitMedia.id],
       ownerReads: ['rpc.vault-media.list-recordings', 'rpc.vault-media.export-list', 'rpc.vault-media.titles', 'rpc.vault-media.playback-link', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles'],
     });
@@ -66,7 +66,10 @@ describe('vault-media reader matrix', () => {
     if (process.env.MATRIX_PRINT) console.log(result.table());
     expect(new Set(result.rows.map((row) => row.subject))).toEqual(new Set(['rpc.vault-media.health', 'rpc.vault-media.stats', 'rpc.vault-media.start-upload', 'rpc.vault-media.list-recordings', 'rpc.vault-media.final-message-titles', 'rpc.vault-media.portrait-media-titles', 'rpc.vault-media.retitle', 'rpc.vault-media.titles', 'rpc.vault-media.delete-entry', 'rpc.vault-media.playback-link', 'rpc.vault-media.report-hash', 'rpc.vault-media.op.rebuild-projections', 'rpc.vault-media.export-list', 'rpc.vault-media.admin.storage-by-day',
       // The Parent Circle's music library: members read (their plan checked by the service), operators add and remove.
-      'rpc.vault-media.music.list', 'rpc.vault-media.music.playback-link', 'rpc.vault-media.op.music-start-upload', 'rpc.vault-media.op.music-library', 'rpc.vault-media.op.music-remove']));
+      'rpc.vault-media.music.list', 'rpc.vault-media.music.playback-link', 'rpc.vault-media.op.music-start-upload', 'rpc.vault-media.op.music-library', 'rpc.vault-media.op.music-remove',
+      // A family viewer's link to one item: viewers of timeline, who-i-am or if-im-not-there (the item's own section is checked by the service).
+      'rpc.vault-media.viewer-link']));
+    expect(result.rows.some((row) => row.subject === 'rpc.vault-media.viewer-link' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
     expect(result.rows.some((row) => row.subject === 'rpc.vault-media.titles' && row.caller === 'viewer of this vault' && row.outcome === 'OK')).toBe(true);
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     expect(result.unexpectedDenials).toEqual([]);

@@ -64,6 +64,21 @@ test.describe('family access: route x caller matrix and brute force', () => {
       expect(r.status(), await r.text()).toBe(201);
       return (await r.json()) as { session: string; session_id: string; viewer_token: string };
     };
+    // A recording and a court document of A's, for the viewer's media and document link routes.
+    const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4000, 7)]);
+    const started = await request.post('/api/media/uploads', { data: { type: 'video', title: `Matrix recording ${randomUUID()}`, sha256: createHash('sha256').update(webm).digest('hex'), size: webm.length }, headers: bearer(a.token) });
+    expect(started.status(), await started.text()).toBe(201);
+    const mediaTicket = (await started.json()) as { uploadUrl: string; contentType: string };
+    const recordingPut = await request.put(mediaTicket.uploadUrl, { data: webm, headers: { ...bearer(a.token), 'content-type': mediaTicket.contentType } });
+    expect(recordingPut.status(), await recordingPut.text()).toBe(201);
+    const recordingId = ((await recordingPut.json()) as { id: string }).id;
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x20)]);
+    const courtStart = await request.post('/api/court/uploads', { data: { title: 'Matrix document', category: 'Custody', fileName: 'matrix.pdf', size: pdf.length }, headers: bearer(a.token) });
+    expect(courtStart.status(), await courtStart.text()).toBe(201);
+    const courtPut = await request.put((await courtStart.json() as { uploadUrl: string }).uploadUrl, { data: pdf, headers: { ...bearer(a.token), 'content-type': 'application/pdf' } });
+    expect(courtPut.status(), await courtPut.text()).toBe(201);
+    const documentId = ((await courtPut.json()) as { id: string }).id;
+
     const full = await createKey(a);
     const lettersOnly = await createKey(a, ['letters']);
     const toRevoke = await createKey(a);
@@ -94,11 +109,15 @@ test.describe('family access: route x caller matrix and brute force', () => {
       'expired viewer token': expired,
       'forged viewer token': forged,
     };
-    const aData = [a.id, secretTitle, requesterEmail, ...requests.map((r) => r.id), full.id, viewer.session_id];
+    const aData = [a.id, secretTitle, requesterEmail, ...requests.map((r) => r.id), full.id, viewer.session_id, recordingId, documentId];
+    // Signed byte links of A's viewer: a Bearer token is never enough to follow them (the lv_view cookie of that very session is).
+    const linkOf = async (path: string) => ((await (await request.get(path, { headers: bearer(viewer.viewer_token) })).json()) as { url: string }).url;
+    const mediaLink = await linkOf(`/api/view/media/${recordingId}/link`);
+    const documentLink = await linkOf(`/api/view/documents/${documentId}/link`);
     const account = (who: string) => ['owner B', 'admin'].includes(who);
     const viewerOfA = (who: string) => who === 'viewer of A' || who === 'letters-only viewer of A';
 
-    interface Route { key: string; method: 'GET' | 'POST'; path: string; body?: unknown; expect: (who: string) => Expect }
+    interface Route { key: string; method: 'GET' | 'POST' | 'PUT'; path: string; body?: unknown; expect: (who: string) => Expect }
     // Owner A is called last on each route that changes something (it acts for real then).
     const routes: Route[] = [
       { key: 'GET requests', method: 'GET', path: '/api/access/requests', expect: (w) => (w === 'owner A' ? 'A' : account(w) ? 'own' : 'deny') },
@@ -109,7 +128,17 @@ test.describe('family access: route x caller matrix and brute force', () => {
       { key: 'revoke key', method: 'POST', path: `/api/access/keys/${spareKey.id}/revoke`, expect: (w) => (w === 'owner A' ? 'A' : 'deny') },
       { key: 'GET sessions', method: 'GET', path: '/api/access/sessions', expect: (w) => (w === 'owner A' ? 'A' : account(w) ? 'own' : 'deny') },
       { key: 'revoke session', method: 'POST', path: `/api/access/sessions/${spareSession.session_id}/revoke`, expect: (w) => (w === 'owner A' ? 'A' : 'deny') },
+      // The owner's request link switch is his own; the request form's lookup is public on purpose (issue 28).
+      { key: 'GET request setting', method: 'GET', path: '/api/access/request-setting', expect: (w) => (w === 'owner A' ? 'A' : account(w) ? 'own' : 'deny') },
+      { key: 'save request setting', method: 'PUT', path: '/api/access/request-setting', body: { open: true }, expect: (w) => (w === 'owner A' ? 'A' : account(w) ? 'own' : 'deny') },
+      { key: 'request form', method: 'GET', path: `/api/access/request-form/${a.id}`, expect: () => 'own' },
       { key: 'GET view session', method: 'GET', path: '/api/view/session', expect: (w) => (viewerOfA(w) ? 'A' : w === 'viewer of B' ? 'own' : 'deny') },
+      // A viewer's links: A's full-key viewer only (the letters-only key holds neither section; B's viewer finds nothing).
+      { key: 'media link', method: 'GET', path: `/api/view/media/${recordingId}/link`, expect: (w) => (w === 'viewer of A' ? 'A' : 'deny') },
+      { key: 'document link', method: 'GET', path: `/api/view/documents/${documentId}/link`, expect: (w) => (w === 'viewer of A' ? 'A' : 'deny') },
+      // The bytes: whoever calls with a Bearer token, without A's viewer's lv_view cookie, is refused.
+      { key: 'media bytes', method: 'GET', path: mediaLink, expect: () => 'deny' },
+      { key: 'document bytes', method: 'GET', path: documentLink, expect: () => 'deny' },
       ...VIEW_SECTIONS.map((section): Route => ({
         key: `entries ${section}`, method: 'GET', path: `/api/view/entries/${section}`,
         expect: (w) => (w === 'viewer of A' || (w === 'letters-only viewer of A' && section === 'letters') ? 'A' : w === 'viewer of B' ? 'own' : 'deny'),

@@ -25,7 +25,7 @@ function png(width: number, height: number, rgb: [number, number, number]): Buff
 }
 
 // Who I Am (/whoiam, access-family spec "Who I Am"): the owner's portrait, saved in his vault (GET/PUT
-// /api/who-i-am, sealed by the letters service) and listed by section in a key holder's "Who I Am" tab.
+// /api/who-i-am, sealed by the letters service) and shown, section by section, in a key holder's "Who I Am" tab.
 
 const profile = (page: Page) => page.getByRole('form', { name: 'Who I Am' });
 
@@ -80,10 +80,10 @@ test.describe('Who I Am', () => {
     await other.context().close();
   });
 
-  test('a key holder’s "Who I Am" tab lists the sections written, never their words', async ({ page, browser }) => {
+  test('a key holder’s "Who I Am" tab shows the sections written, in the owner’s words (issue 28)', async ({ page, browser }) => {
     const owner = await signUpOwner(page, 'whoiam-family');
     const saved = await page.request.put('/api/who-i-am', {
-      data: { about_me: 'Words only I should read here.', core_values: ['Patience'] },
+      data: { about_me: 'Words for my children to read.', core_values: ['Patience'] },
       headers: { authorization: `Bearer ${owner.accessToken}` },
     });
     expect(saved.status()).toBe(200);
@@ -94,7 +94,8 @@ test.describe('Who I Am', () => {
     await expect(panel).toContainText('About Me');
     await expect(panel).toContainText('Core Values');
     await expect(panel).not.toContainText('Favorites');
-    await expect(panel).not.toContainText('Words only I should read here.');
+    await expect(panel).toContainText('Words for my children to read.');
+    await expect(panel).toContainText('Patience');
     await family.context().close();
   });
 

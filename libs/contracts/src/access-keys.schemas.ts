@@ -29,6 +29,18 @@ import { queryInteger, safeText } from './text.schemas.js';
 //   GET  /api/view/entries/:section           -> ViewerEntry[] | 403 (section not shared)
 
 const viewSection = z.enum(VIEW_SECTIONS);
+
+/**
+ * What a viewer opens: each kind is read from its owning service, which checks the viewer's section
+ * again. 'portrait' is the Who I Am text, 'final-thoughts' the owner's final thoughts.
+ */
+export const VIEWER_ITEM_KINDS = ['letter', 'recording', 'document', 'portrait', 'portrait-media', 'final-thoughts', 'final-message'] as const;
+export type ViewerItemKind = (typeof VIEWER_ITEM_KINDS)[number];
+
+/** One opened item, as the view audit keeps it: what and which one, never its words. */
+export const viewedItemSchema = z.object({ kind: z.enum(VIEWER_ITEM_KINDS), id: z.string().min(1).max(100) });
+export type ViewedItem = z.infer<typeof viewedItemSchema>;
+
 /** Which parts of the vault a key opens; all five unless the owner chose fewer. */
 export const viewScopesSchema = z.array(viewSection, { error: AccessMessages.scopesRequired }).min(1, AccessMessages.scopesRequired).transform((s) => [...new Set(s)]);
 
@@ -132,6 +144,8 @@ export const approveAccessRequestBodySchema = z.object({
   /** Send the key to another address than the requester's. */
   override_email: email(AccessMessages.missingEmail).nullish().transform((v) => v ?? null),
   scopes: viewScopesSchema.optional(),
+  /** Whether the key's viewers may download originals (default: view only). */
+  allow_download: z.boolean({ error: AccessMessages.allowDownloadInvalid }).default(false),
 });
 export type ApproveAccessRequestBody = z.input<typeof approveAccessRequestBodySchema>;
 
@@ -168,6 +182,8 @@ export const createAccessKeyBodySchema = z.object({
     .max(KEY_EXPIRY_DAYS_MAX, AccessMessages.keyExpiryInvalid)
     .default(KEY_EXPIRY_DAYS_DEFAULT),
   scopes: viewScopesSchema.optional(),
+  /** Whether the key's viewers may download originals (default: view only). */
+  allow_download: z.boolean({ error: AccessMessages.allowDownloadInvalid }).default(false),
 });
 export type CreateAccessKeyBody = z.input<typeof createAccessKeyBodySchema>;
 
@@ -188,6 +204,8 @@ export const accessKeySummarySchema = z.object({
   /** View sessions opened with it, and when the vault was last viewed through it. */
   sessions: z.number().int(),
   last_viewed_at: z.string().nullable(),
+  /** The owner allowed downloads of originals with this key ("Downloads allowed"). */
+  allow_download: z.boolean(),
 });
 export type AccessKeySummary = z.infer<typeof accessKeySummarySchema>;
 
@@ -215,8 +233,8 @@ export const viewSessionSummarySchema = z.object({
   status: z.enum(['active', 'expired', 'revoked', 'closed']),
   ended_at: z.string().nullable(),
   consent: viewConsentRecordSchema,
-  /** Who viewed what and when: the most recent views first (at most 100). */
-  views: z.array(z.object({ section: viewSection, at: z.string() })),
+  /** Who viewed what and when, newest first (at most 100): a section's list opened, or an item in it (`item`, with its title when it still exists). */
+  views: z.array(z.object({ section: viewSection, at: z.string(), item: viewedItemSchema.extend({ title: z.string().nullable() }).optional() })),
 });
 export type ViewSessionSummary = z.infer<typeof viewSessionSummarySchema>;
 
@@ -253,6 +271,8 @@ export const viewerTokenGrantSchema = z.object({
   session_expires_at: z.string(),
   /** A milestone key's session: the one letter it opens (GET /api/view/letter); absent for every other key. */
   letter_id: z.uuid().optional(),
+  /** The key allows downloads of originals: media and document links then carry a downloadUrl. */
+  may_download: z.boolean(),
 });
 export type ViewerTokenGrant = z.infer<typeof viewerTokenGrantSchema>;
 
@@ -262,11 +282,18 @@ export const openedViewSessionSchema = viewerTokenGrantSchema.extend({
 });
 export type OpenedViewSession = z.infer<typeof openedViewSessionSchema>;
 
-/** What a viewer's tab lists (spec 3 "Vault entries read by viewer"): created time and one headline field. */
-export const viewerEntrySchema = z.object({ id: z.string(), created_at: z.string(), headline: z.string() });
+/**
+ * What a viewer's tab lists (spec 3 "Vault entries read by viewer"): created time and one headline
+ * field, and what the entry is, so the viewer can open it (`media` for recordings and media:
+ * 'video', 'audio' or 'image').
+ */
+export const viewerEntrySchema = z.object({
+  id: z.string(), created_at: z.string(), headline: z.string(), kind: z.enum(VIEWER_ITEM_KINDS), media: z.enum(['video', 'audio', 'image']).nullable().optional(),
+});
 export type ViewerEntry = z.infer<typeof viewerEntrySchema>;
 
-export const recordViewPayloadSchema = z.object({ section: viewSection });
+/** A section opened (its list), or one item in it opened. */
+export const recordViewPayloadSchema = z.object({ section: viewSection, item: viewedItemSchema.optional() });
 
 // Operator commands (ops CLI).
 export const ownerIdPayloadSchema = z.object({ owner_id: z.uuid() });

@@ -1,3 +1,5 @@
+import { readKeyLink } from './key-links.js';
+
 /**
  * Family access (spec 02, sections 2-9): access requests, access keys, view sessions and the consent
  * a viewer gives before the first view. Types and constants only (the SPA imports them without zod);
@@ -38,14 +40,14 @@ export const isAccessKeyFormat = (value: string): boolean => ACCESS_KEY_PATTERN.
 
 /**
  * The key in what a person pasted: the text itself, or, when it is a link, its `k`, `token` or `key`
- * query parameter (spec 5). Undefined when a link carries none of them.
+ * parameter (spec 5), in the fragment or the query. Undefined when a link carries none of them.
  */
 export function extractAccessKey(input: string): string | undefined {
   const text = input.trim();
   if (!/^https?:\/\//i.test(text)) return text;
   try {
-    const params = new URL(text).searchParams;
-    return (params.get('k') ?? params.get('token') ?? params.get('key') ?? undefined)?.trim();
+    // A link's fragment (`#k=`, key-links.ts) or, for e-mails sent before it, its query.
+    return readKeyLink(new URL(text), ['k', 'token', 'key']).key ?? undefined;
   } catch {
     return undefined;
   }
@@ -75,7 +77,8 @@ export type KeyEmailStatus = 'queued' | 'sent' | 'failed';
  * for word: the server's validation and the SPA both use them.
  */
 export const AccessMessages = {
-  missingOwner: 'Missing owner id. Sign in as the vault owner or set VITE_VAULT_OWNER_ID (or pass ?owner=).',
+  /** Spec 5 named an environment variable here; a family member gets plain words (issue 28). */
+  missingOwner: "To ask for access you need the vault owner's request link. Please ask them to send it to you: they find it in Legacy Vault, under Access Control.",
   emailRequired: 'Please provide your email address.',
   emailInvalid: 'Please enter a valid email address.',
   relationshipRequired: 'Please specify your relationship.',
@@ -105,6 +108,7 @@ export const AccessMessages = {
   unexpectedResponse: '❌ Unexpected response. Please contact support.',
   redeemError: (message: string) => `❌ Error: ${message}`,
   sectionNotShared: 'This part of the vault was not shared with you.',
+  allowDownloadInvalid: 'Choose whether downloads are allowed.',
 
   notSignedIn: 'Not signed in. Please log in again.',
   approveFailed: 'Approve failed',

@@ -94,6 +94,18 @@ export type SaveDeliverySettingsPayload = z.output<typeof saveDeliverySettingsBo
 export const finalEntriesSchema = z.array(z.object({ id: z.string(), title: z.string(), created_at: z.string() }));
 export type FinalEntries = z.infer<typeof finalEntriesSchema>;
 
+/**
+ * Whether a key holder of "If I'm Not There" may open what it lists (the final thoughts' words, the
+ * final messages): when the owner's settings allow a preview, or once the vault was released. The
+ * owner always may. `final_thoughts` is null when closed or never written.
+ */
+export const finalAccessSchema = z.object({
+  open: z.boolean(),
+  released: z.boolean(),
+  final_thoughts: z.object({ text: z.string(), updated_at: z.string() }).nullable(),
+});
+export type FinalAccess = z.infer<typeof finalAccessSchema>;
+
 /** The owner's vault delivery, as the If I'm Not There page and the operator see it. */
 export const deliveryViewSchema = z.object({
   status: z.enum(['none', 'awaiting-verification', 'waiting', 'cancelled', 'released']),

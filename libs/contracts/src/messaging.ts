@@ -17,7 +17,7 @@ import type { LetterEventType } from './letters.js';
 import { milestoneReleasePayloadSchema, milestoneReleaseReplySchema, milestonesDueReplySchema, sealLetterPayloadSchema } from './letters.schemas.js';
 import { portraitSchema, portraitSectionsSchema, savePortraitPayloadSchema } from './portrait.schemas.js';
 import {
-  addContactBodySchema, contactByIdPayloadSchema, contactKeyReplySchema, deliveryChecksSchema, deliveryOperatorPayloadSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, finalEntriesSchema, removeContactReplySchema,
+  addContactBodySchema, contactByIdPayloadSchema, contactKeyReplySchema, deliveryChecksSchema, deliveryOperatorPayloadSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, finalAccessSchema, finalEntriesSchema, removeContactReplySchema,
   saveDeliverySettingsBodySchema, setContactKeyPayloadSchema,
 } from './if-im-not-there.schemas.js';
 import {
@@ -38,14 +38,20 @@ import {
   startCourtUploadPayloadSchema,
 } from './court-journal.schemas.js';
 import type { PublishedCourtJournalEventType } from './court-journal.js';
+import { viewerDocumentGrantSchema, viewerItemPayloadSchema, viewerMediaGrantSchema } from './viewer-links.schemas.js';
 import {
   accessKeySummarySchema, accessRequestPageSchema, accessRequestSchema, approveAccessRequestPayloadSchema, createAccessKeyBodySchema, issuedAccessKeySchema,
   keyEmailResendReplySchema, keyIdPayloadSchema, listAccessRequestsPayloadSchema, openedViewSessionSchema, ownerIdPayloadSchema, recordViewPayloadSchema,
   redeemKeyBodySchema, requestIdPayloadSchema, sessionIdPayloadSchema, submitAccessRequestBodySchema, submitAccessRequestReplySchema, viewerConsentSchema,
   viewerTokenGrantSchema, viewSessionBodySchema, viewSessionSummarySchema,
 } from './access-keys.schemas.js';
+import {
+  accessRequestMailToPayloadSchema, accessRequestMailToReplySchema, requestFormInfoSchema, requestFormPayloadSchema, requestNoticeStatePayloadSchema, requestSettingSchema,
+  type RequestNoticeState,
+} from './access-requests.schemas.js';
+import { keyStatusBodySchema, keyStatusReplySchema, ownerDisplayNamePayloadSchema, ownerDisplayNameReplySchema } from './key-status.schemas.js';
 import type { NotificationsEventType, PublishedAccessKeysEventType } from './access-keys.js';
-import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
+import { emptyPayload, healthRpc, rebuildRpc, replyType, rpc, statsRpc } from './rpc.js';
 import type { PublishedBillingEventType } from './billing.js';
 import {
   changePlanBodySchema, checkoutSessionSchema, faqEntrySchema, localSessionPayloadSchema, localSessionSchema, saveFaqBodySchema, startCheckoutBodySchema, subscriptionViewSchema,
@@ -87,6 +93,10 @@ export const IdentityRpc = {
   saveNotificationPreferences: rpc('rpc.identity.notification-preferences.save', { payload: notificationPreferencesBodySchema, reply: notificationPreferencesSchema }),
   /** The admin dashboard: counters, the (searched) user list, sign-ups per day. Admins only, re-checked against identity's own flag. */
   adminOverview: rpc('rpc.identity.admin.overview', { payload: adminUsersQuerySchema, reply: adminOverviewSchema }),
+  /** access-keys, for a key's landing page: the vault owner's display name. Publishable by access-keys only (deploy/nats). */
+  ownerDisplayName: rpc('rpc.identity.owner-display-name', { payload: ownerDisplayNamePayloadSchema, reply: ownerDisplayNameReplySchema }),
+  /** notifications, before it e-mails an owner about an access request: his address while his "Access Requests" switch is on. Publishable by notifications only. */
+  accessRequestMailTo: rpc('rpc.identity.access-request-mail-to', { payload: accessRequestMailToPayloadSchema, reply: accessRequestMailToReplySchema }),
 } as const;
 
 export const IdentityEvents = {
@@ -161,6 +171,8 @@ export const VaultMediaRpc = {
   retitle: rpc('rpc.vault-media.retitle', { payload: retitlePayloadSchema, reply: recordingSchema }),
   deleteEntry: rpc('rpc.vault-media.delete-entry', { payload: entryByIdPayloadSchema, reply: deleteEntryReplySchema }),
   playbackLink: rpc('rpc.vault-media.playback-link', { payload: entryByIdPayloadSchema, reply: playbackGrantSchema }),
+  /** A family viewer's link to one item (recording, Who I Am media, final message), signed for its view session. */
+  viewerLink: rpc('rpc.vault-media.viewer-link', { payload: viewerItemPayloadSchema, reply: viewerMediaGrantSchema }),
   /** From the worker's media-hashing job, authorised by the job's report token. */
   reportHash: rpc('rpc.vault-media.report-hash', { payload: reportHashPayloadSchema, reply: reportHashReplySchema }),
   /** The timeline's batch title lookup: the titles of the reader's own recordings among the ids. */
@@ -214,6 +226,8 @@ export const CourtJournalRpc = {
   delete: rpc('rpc.court-journal.delete', { payload: courtDocumentByIdPayloadSchema, reply: deleteCourtDocumentReplySchema }),
   /** A short-lived, owner-bound link to preview (inline) or download (attachment) a file; recorded as a view in the chain. */
   fileLink: rpc('rpc.court-journal.file-link', { payload: courtFileLinkPayloadSchema, reply: courtFileGrantSchema }),
+  /** A family viewer's link to one court document, signed for its view session. */
+  viewerLink: rpc('rpc.court-journal.viewer-link', { payload: viewerItemPayloadSchema, reply: viewerDocumentGrantSchema }),
   /** The caller's evidence chain: its signed head, and its entries. */
   evidenceHead: rpc('rpc.court-journal.evidence-head', { payload: emptyPayload, reply: signedEvidenceHeadSchema }),
   evidenceEntries: rpc('rpc.court-journal.evidence-entries', { payload: emptyPayload, reply: z.array(evidenceEntrySummarySchema) }),
@@ -245,12 +259,19 @@ export const AccessKeysRpc = {
   submitRequest: rpc('rpc.access-keys.submit-request', { payload: submitAccessRequestBodySchema, reply: submitAccessRequestReplySchema }),
   consent: rpc('rpc.access-keys.consent', { payload: emptyPayload, reply: viewerConsentSchema }),
   redeem: rpc('rpc.access-keys.redeem', { payload: redeemKeyBodySchema, reply: openedViewSessionSchema }),
+  /** A key's landing page, before the disclaimer: active, expired or revoked, and whose vault (limited like redeem). */
+  keyStatus: rpc('rpc.access-keys.key-status', { payload: keyStatusBodySchema, reply: keyStatusReplySchema }),
+  /** The request page opened from an owner's link: does the vault take requests, and whose is it. */
+  requestForm: rpc('rpc.access-keys.request-form', { payload: requestFormPayloadSchema, reply: requestFormInfoSchema }),
   viewToken: rpc('rpc.access-keys.view-token', { payload: viewSessionBodySchema, reply: viewerTokenGrantSchema }),
   closeSession: rpc('rpc.access-keys.close-session', { payload: viewSessionBodySchema, reply: z.object({ closed: z.boolean() }) }),
   // Owner.
   listRequests: rpc('rpc.access-keys.list-requests', { payload: listAccessRequestsPayloadSchema, reply: accessRequestPageSchema }),
   approveRequest: rpc('rpc.access-keys.approve-request', { payload: approveAccessRequestPayloadSchema, reply: issuedAccessKeySchema }),
   declineRequest: rpc('rpc.access-keys.decline-request', { payload: requestIdPayloadSchema, reply: accessRequestSchema }),
+  /** The owner's switch for his request link (open by default). */
+  requestSetting: rpc('rpc.access-keys.request-setting.get', { payload: emptyPayload, reply: requestSettingSchema }),
+  saveRequestSetting: rpc('rpc.access-keys.request-setting.save', { payload: requestSettingSchema, reply: requestSettingSchema }),
   listKeys: rpc('rpc.access-keys.list-keys', { payload: emptyPayload, reply: z.array(accessKeySummarySchema) }),
   createKey: rpc('rpc.access-keys.create-key', { payload: createAccessKeyBodySchema, reply: issuedAccessKeySchema }),
   revokeKey: rpc('rpc.access-keys.revoke-key', { payload: keyIdPayloadSchema, reply: accessKeySummarySchema }),
@@ -265,6 +286,8 @@ export const AccessKeysRpc = {
   saveDeliverySettings: rpc('rpc.access-keys.delivery-settings.save', { payload: saveDeliverySettingsBodySchema, reply: deliverySettingsSchema }),
   /** The owner's, or a key holder's of if-im-not-there: what the viewer's tab lists (titles only). */
   finalEntries: rpc('rpc.access-keys.final-entries', { payload: emptyPayload, reply: finalEntriesSchema }),
+  /** Whether a key holder of if-im-not-there may open its words and messages (preview allowed, or released), with the final thoughts when so. */
+  finalAccess: rpc('rpc.access-keys.final-access', { payload: emptyPayload, reply: finalAccessSchema }),
   /** The owner's vault delivery, and cancelling it before it happens. */
   delivery: rpc('rpc.access-keys.delivery.get', { payload: emptyPayload, reply: deliveryViewSchema }),
   cancelDelivery: rpc('rpc.access-keys.delivery.cancel', { payload: emptyPayload, reply: deliveryViewSchema }),
@@ -285,6 +308,11 @@ export const AccessKeysRpc = {
     payload: z.object({ owner_id: z.uuid(), release_id: z.uuid() }),
     reply: z.object({ state: z.enum(['started', 'released', 'cancelled', 'unknown']) }),
   }),
+  /**
+   * notifications' worker, before it e-mails the owner about a request: is it committed and still pending,
+   * and who asked. Public on NATS like key-mail-state, publishable by notifications only.
+   */
+  requestNoticeState: rpc('rpc.access-keys.request-notice-state', { payload: requestNoticeStatePayloadSchema, reply: replyType<RequestNoticeState>() }),
   /** The owner's inactivity watch (If I'm Not There): the period, pause and resume. */
   inactivity: rpc('rpc.access-keys.inactivity.get', { payload: emptyPayload, reply: inactivityWatchSchema }),
   saveInactivity: rpc('rpc.access-keys.inactivity.save', { payload: saveInactivityBodySchema, reply: inactivityWatchSchema }),

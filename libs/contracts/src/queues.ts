@@ -1,6 +1,7 @@
 import type { SealedText } from './letters.js';
 import type { ViewSection } from './access-keys.js';
 import type { InactivityTimingJob, InactivityWarningJob } from './inactivity.js';
+import type { AccessRequestNoticeJob } from './access-requests.js';
 /**
  * The one registry of BullMQ queues and their job payloads (the platform's queue helpers are generic
  * and know none of them). Jobs are background work with retries (mail, hashing, timers); domain
@@ -14,6 +15,7 @@ export const QueueNames = {
   InactivityTiming: 'inactivity-timing',
   InactivityWarnings: 'inactivity-warnings',
   MilestoneRelease: 'milestone-release',
+  AccessRequestNotices: 'access-request-notices',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueNames);
@@ -97,6 +99,7 @@ export interface JobPayloads {
   'inactivity-timing': InactivityTimingJob;
   'inactivity-warnings': InactivityWarningJob;
   'milestone-release': MilestoneReleaseJob;
+  'access-request-notices': AccessRequestNoticeJob;
 }
 
 /** The payload of a queue's jobs: `createQueue<JobPayload<'media-hashing'>>(QueueNames.MediaHashing, ...)`. */

@@ -33,7 +33,7 @@ describe('rpc declarations', () => {
     expect(subjects.sort()).toEqual([
       'rpc.identity.admin.overview', 'rpc.identity.change-email', 'rpc.identity.change-password', 'rpc.identity.get-me', 'rpc.identity.health',
       'rpc.identity.notification-preferences.get', 'rpc.identity.notification-preferences.save', 'rpc.identity.op.find-user',
-      'rpc.identity.op.rebuild-projections', 'rpc.identity.op.set-admin', 'rpc.identity.op.set-tier', 'rpc.identity.refresh', 'rpc.identity.sign-in',
+      'rpc.identity.op.rebuild-projections', 'rpc.identity.op.set-admin', 'rpc.identity.op.set-tier', 'rpc.identity.owner-display-name', 'rpc.identity.refresh', 'rpc.identity.sign-in',
       'rpc.identity.sign-out', 'rpc.identity.sign-up', 'rpc.identity.update-me',
       'rpc.letters.community.delete', 'rpc.letters.community.like', 'rpc.letters.community.posts', 'rpc.letters.community.publish',
       'rpc.letters.community.stories', 'rpc.letters.community.submit-story', 'rpc.letters.delete', 'rpc.letters.get', 'rpc.letters.health',
@@ -47,7 +47,7 @@ describe('rpc declarations', () => {
       'rpc.vault-media.health', 'rpc.vault-media.list-recordings', 'rpc.vault-media.music.list', 'rpc.vault-media.music.playback-link',
       'rpc.vault-media.op.music-library', 'rpc.vault-media.op.music-remove', 'rpc.vault-media.op.music-start-upload',
       'rpc.vault-media.op.rebuild-projections', 'rpc.vault-media.playback-link', 'rpc.vault-media.portrait-media-titles',
-      'rpc.vault-media.report-hash', 'rpc.vault-media.retitle', 'rpc.vault-media.start-upload', 'rpc.vault-media.stats', 'rpc.vault-media.titles',
+      'rpc.vault-media.report-hash', 'rpc.vault-media.retitle', 'rpc.vault-media.start-upload', 'rpc.vault-media.stats', 'rpc.vault-media.titles', 'rpc.vault-media.viewer-link',
     ].sort());
     for (const declaration of all) expect(declaration.payload).toBeInstanceOf(z.ZodType);
   });

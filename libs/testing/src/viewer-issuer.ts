@@ -32,10 +32,14 @@ export class TestViewerIssuer {
     this.revocations = redis ? new RevokedViewSessions(redis) : undefined;
   }
 
-  /** A live viewer token of `vaultOwnerId`'s vault; all scopes unless told. */
-  issue(vaultOwnerId: string, scopes: readonly ViewerScope[] = VIEWER_SCOPES, ttlSeconds?: number, letterId?: string): IssuedViewerToken {
-    const viewSessionId = randomUUID();
-    const { token, expiresAt } = this.signer.sign({ vaultOwnerId, viewSessionId, scopes, letterId: letterId ?? null }, ttlSeconds);
+  /** A live viewer token of `vaultOwnerId`'s vault; all scopes unless told; view only unless `mayDownload`. */
+  issue(vaultOwnerId: string, scopes: readonly ViewerScope[] = VIEWER_SCOPES, ttlSeconds?: number, letterId?: string, mayDownload = false): IssuedViewerToken {
+    return this.issueFor(randomUUID(), vaultOwnerId, scopes, mayDownload, ttlSeconds, letterId);
+  }
+
+  /** A token of a given view session (a renewed token, or one a spec forges with other claims for the same session). */
+  issueFor(viewSessionId: string, vaultOwnerId: string, scopes: readonly ViewerScope[], mayDownload = false, ttlSeconds?: number, letterId?: string): IssuedViewerToken {
+    const { token, expiresAt } = this.signer.sign({ vaultOwnerId, viewSessionId, scopes, letterId: letterId ?? null, mayDownload }, ttlSeconds);
     return { token, viewSessionId, vaultOwnerId, scopes: [...scopes], expiresAt };
   }
 

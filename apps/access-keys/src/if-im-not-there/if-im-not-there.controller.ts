@@ -1,8 +1,8 @@
 import { Controller } from '@nestjs/common';
 import {
-  AccessKeysRpc, type ContactKeyReply, type DeliveryCheck, type DeliverySettings, type DeliveryView, type EmergencyContact, type FinalEntries, type PayloadOf, type RequestMeta,
+  AccessKeysRpc, type ContactKeyReply, type DeliveryCheck, type DeliverySettings, type DeliveryView, type EmergencyContact, type FinalAccess, type FinalEntries, type PayloadOf, type RequestMeta,
 } from '@lv/contracts';
-import { ownerOf, type Caller } from '@lv/platform/auth';
+import { ownerOf, vaultOwnerId, type Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { DeliveryService } from './delivery.service.js';
 import { IfImNotThereService } from './if-im-not-there.service.js';
@@ -55,8 +55,19 @@ export class IfImNotThereController {
 
   @Readers('owner', viewerOf('if-im-not-there'))
   @RpcHandler(AccessKeysRpc.finalEntries)
-  finalEntries(@CurrentCaller() caller: Caller): Promise<FinalEntries> {
-    return this.ifImNotThere.finalEntries(caller);
+  async finalEntries(@CurrentCaller() caller: Caller): Promise<FinalEntries> {
+    return this.ifImNotThere.finalEntries(caller, await this.released(caller));
+  }
+
+  @Readers('owner', viewerOf('if-im-not-there'))
+  @RpcHandler(AccessKeysRpc.finalAccess)
+  async finalAccess(@CurrentCaller() caller: Caller): Promise<FinalAccess> {
+    return this.ifImNotThere.finalAccess(caller, await this.released(caller));
+  }
+
+  /** Whether the vault the caller reads has been released (the delivery's last step). */
+  private async released(caller: Caller): Promise<boolean> {
+    return (await this.delivery.view(vaultOwnerId(caller))).status === 'released';
   }
 
   @Readers('owner')

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import {
   EMERGENCY_CONTACTS_MAX, EMERGENCY_KEY_VALID_DAYS, IfImNotThereMessages, VIEW_SECTIONS, type AddContactPayload, type ContactKeyReply, type DeliverySettings,
-  type EmergencyContact, type FinalEntries, type RequestMeta, type SaveDeliverySettingsPayload,
+  type EmergencyContact, type FinalAccess, type FinalEntries, type RequestMeta, type SaveDeliverySettingsPayload,
 } from '@lv/contracts';
 import { ownerOf, vaultOwnerId, type Caller, type UserCaller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
@@ -109,12 +109,20 @@ export class IfImNotThereService {
    * What the viewer's "If I'm Not There" tab lists (titles only): the owner's final thoughts, once
    * written. A key holder sees them only while the owner allows a preview ("allow preview").
    */
-  async finalEntries(caller: Caller): Promise<FinalEntries> {
+  async finalEntries(caller: Caller, released: boolean): Promise<FinalEntries> {
     const ownerId = vaultOwnerId(caller);
     const settings = await findDeliverySettings(this.em, ownerId);
     if (!settings.final_thoughts || !settings.updated_at) return [];
-    if (caller.kind === 'viewer' && !settings.allow_preview) return [];
+    if (!finalsOpen(caller, settings, released)) return [];
     return [{ id: `${ownerId}:final-thoughts`, title: IfImNotThereMessages.finalThoughtsTitle, created_at: settings.updated_at }];
+  }
+
+  /** What a key holder may open of the final words: the owner's preview setting, or the release, decides. */
+  async finalAccess(caller: Caller, released: boolean): Promise<FinalAccess> {
+    const settings = await findDeliverySettings(this.em, vaultOwnerId(caller));
+    const open = finalsOpen(caller, settings, released);
+    const thoughts = open && settings.final_thoughts && settings.updated_at ? { text: settings.final_thoughts, updated_at: settings.updated_at } : null;
+    return { open, released, final_thoughts: thoughts };
   }
 
   /** The caller's contact, or NOT_FOUND (someone else's, removed, or not an id at all). */
@@ -138,3 +146,8 @@ export class IfImNotThereService {
 }
 
 const strip = ({ key_id: _keyId, ...contact }: EmergencyContact & { key_id: string | null }): EmergencyContact => contact;
+
+/** The owner reads his own final words; a key holder once the owner allows a preview or the vault was released. */
+function finalsOpen(caller: Caller, settings: Pick<DeliverySettings, 'allow_preview'>, released: boolean): boolean {
+  return caller.kind !== 'viewer' || settings.allow_preview || released;
+}

@@ -16,6 +16,8 @@ export type KeyEvent =
         expiresAt: string; issuedAt: string; personal: RecipientDetails | null;
         /** A milestone key: limited to this one letter. */
         letterId?: string;
+        /** The owner allowed downloads of originals with this key (absent in keys issued before: view only). */
+        allowDownload?: boolean;
       };
     }
   | { type: 'AccessKeyRevoked'; data: { keyId: string; ownerId: string; revokedAt: string } }
@@ -32,7 +34,7 @@ export interface KeyState {
 export type KeyCommand =
   | {
       type: 'IssueKey'; keyId: string; ownerId: string; keyHash: string; source: AccessKeySource; requestId: string | null; scopes: ViewSection[];
-      expiresAt: string; recipient: RecipientDetails; now: string; letterId?: string;
+      expiresAt: string; recipient: RecipientDetails; now: string; letterId?: string; allowDownload?: boolean;
     }
   | { type: 'RevokeKey'; ownerId: string; now: string }
   /** notifications' report of the key's e-mail (consumed from its events). */

@@ -1,4 +1,4 @@
-import type { ViewSection } from '@lv/contracts';
+import type { ViewedItem, ViewSection } from '@lv/contracts';
 import { AccessMessages } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
@@ -20,9 +20,12 @@ export type SessionEvent =
         consent: ViewerConsentRecord;
         /** Opened with a milestone key: limited to this one letter, as its key. */
         letterId?: string;
+        /** Its key allows downloads of originals (copied at redemption; absent: view only). */
+        mayDownload?: boolean;
       };
     }
-  | { type: 'ViewSessionSectionViewed'; data: { sessionId: string; ownerId: string; section: ViewSection; viewedAt: string } }
+  /** A section's list opened, or (with `item`) one item in it: which one, never its words. */
+  | { type: 'ViewSessionSectionViewed'; data: { sessionId: string; ownerId: string; section: ViewSection; viewedAt: string; item?: ViewedItem } }
   | { type: 'ViewSessionRevoked'; data: { sessionId: string; ownerId: string; keyId: string; revokedAt: string; by: 'owner' | 'key-revoked' } }
   | { type: 'ViewSessionClosed'; data: { sessionId: string; ownerId: string; keyId: string; closedAt: string } };
 
@@ -38,9 +41,9 @@ export interface SessionState {
 export type SessionCommand =
   | {
       type: 'OpenSession'; sessionId: string; ownerId: string; keyId: string; secretHash: string; scopes: ViewSection[]; expiresAt: string;
-      consent: ViewerConsentRecord; now: string; letterId?: string;
+      consent: ViewerConsentRecord; now: string; letterId?: string; mayDownload?: boolean;
     }
-  | { type: 'RecordView'; section: ViewSection; now: string }
+  | { type: 'RecordView'; section: ViewSection; item?: ViewedItem; now: string }
   | { type: 'RevokeSession'; ownerId: string; by: 'owner' | 'key-revoked'; now: string }
   | { type: 'CloseSession'; now: string };
 
@@ -64,7 +67,10 @@ export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent>
       case 'RecordView':
         if (!isLive(state, command.now)) throw new DomainError('VIEW_SESSION_ENDED');
         if (!state.scopes.includes(command.section)) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
-        return [{ type: 'ViewSessionSectionViewed', data: { sessionId: state.sessionId!, ownerId: state.ownerId!, section: command.section, viewedAt: command.now } }];
+        return [{
+          type: 'ViewSessionSectionViewed',
+          data: { sessionId: state.sessionId!, ownerId: state.ownerId!, section: command.section, viewedAt: command.now, ...(command.item ? { item: command.item } : {}) },
+        }];
       case 'RevokeSession':
         if (state.status === 'none' || state.ownerId !== command.ownerId) throw new DomainError('NOT_FOUND');
         if (state.status !== 'active') return [];

@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { VIEW_TOKEN_HEADER } from '@lv/contracts';
 import type { AccessTokenVerifier } from '@lv/platform/auth';
 import { announcedLength, bearerUser, ByteStreamListener, streamedBody, type ByteStreamTimeouts } from '@lv/platform/byte-streams';
 import type { Logger } from '@lv/platform/logging';
 import type { ByteResponse, CourtJournalService } from '../court-journal.service.js';
+import type { ViewerDocuments } from '../viewer/viewer-documents.js';
 
 /** Header the gateway uses to pass the court-journal cookie (the owner binding of file and bundle links). */
 export const COURT_BINDING_HEADER = 'x-lv-court-binding';
@@ -21,10 +23,17 @@ export interface CourtHttpOptions {
  *   PUT /uploads/:id                  Authorization: Bearer <token>, raw body -> 201 CourtDocument | ErrorBody (413, 415, 400, 404)
  *   GET /files/:id?d&u&exp&sig        x-lv-court-binding                      -> the file (inline or attachment, nosniff) | 403 | 404
  *   GET /evidence/bundle?u&exp&sig    x-lv-court-binding                      -> application/zip | 403
+ *   GET /view/documents/:id?s&exp[&dl]&sig  x-lv-view-token (a viewer's token)   -> the file (inline or attachment) | 403 | 404
  */
 export class CourtHttpServer extends ByteStreamListener {
-  constructor(private readonly court: CourtJournalService, private readonly verifier: AccessTokenVerifier, logger: Logger, options: CourtHttpOptions) {
+  constructor(private readonly court: CourtJournalService, private readonly verifier: AccessTokenVerifier, logger: Logger, options: CourtHttpOptions, viewers?: ViewerDocuments) {
     super(logger, { name: 'court-journal', ...options });
+    if (viewers) {
+      this.app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/view/documents/:id', async (request, reply) => {
+        const token = request.headers[VIEW_TOKEN_HEADER];
+        await this.send(request, reply, await viewers.open(request.params.id, request.query ?? {}, typeof token === 'string' ? token : undefined));
+      });
+    }
     this.app.put<{ Params: { id: string } }>('/uploads/:id', (request, reply) => this.upload(request, reply));
     this.app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/files/:id', async (request, reply) => {
       await this.send(request, reply, await this.court.openFile(request.params.id, request.query ?? {}, this.binding(request)));

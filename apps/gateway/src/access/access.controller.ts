@@ -14,6 +14,7 @@ import { Public } from '../http/public.decorator.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 import { idParam, parseAccessBody } from './access-body.js';
+import { withOpenedItemTitles } from './opened-item-titles.js';
 
 const UNAUTHENTICATED = { status: 401, type: ErrorBodyDto, description: 'No valid access token (a viewer token is refused here too).' } as const;
 
@@ -126,7 +127,7 @@ export class AccessController {
   @ApiOkResponse({ type: ViewSessionSummaryDto, isArray: true, description: 'View sessions of your vault, newest first: the consent given, and who viewed what and when.' })
   @ApiResponse(UNAUTHENTICATED)
   async listSessions(@CallCtx() call: CallContext): Promise<ViewSessionSummary[]> {
-    return this.rpc.call(AccessKeysRpc.listSessions, {}, call);
+    return withOpenedItemTitles(this.rpc, await this.rpc.call(AccessKeysRpc.listSessions, {}, call), call);
   }
 
   @Post('sessions/:id/revoke')

@@ -49,13 +49,13 @@ const accessRequest = (over: Partial<AccessRequest> = {}): AccessRequest => ({
 const issuedKey: IssuedAccessKey = { key_id: KEY_ID, access_key: ACCESS_KEY, recipient_email: 'sam@example.com', expires_at: AT, scopes: ['letters'], emailed: true };
 const keySummary: AccessKeySummary = {
   id: KEY_ID, name: 'Sam', recipient_email: 'sam@example.com', source: 'owner', request_id: null, scopes: ['letters'], created_at: AT, expires_at: AT, status: 'revoked',
-  revoked_at: AT, email_status: 'sent', email_sent_at: AT, sessions: 0, last_viewed_at: null,
+  revoked_at: AT, email_status: 'sent', email_sent_at: AT, sessions: 0, last_viewed_at: null, allow_download: false,
 };
 const sessionSummary: ViewSessionSummary = {
   id: SESSION_ID, key_id: KEY_ID, key_name: 'Sam', recipient_email: 'sam@example.com', scopes: ['letters'], opened_at: AT, expires_at: AT, status: 'revoked', ended_at: AT,
   consent: { consent_version: CONSENT_VERSION, consent_text: VIEWER_CONSENT_TEXT, consent_hash: CONSENT.text_hash, user_agent: null, origin: null, accepted_at: AT }, views: [],
 };
-const grant = { session_id: SESSION_ID, owner_id: OWNER_ID, scopes: ['letters' as const], viewer_token: 'vt', viewer_token_expires_at: 1, session_expires_at: AT };
+const grant = { session_id: SESSION_ID, owner_id: OWNER_ID, scopes: ['letters' as const], viewer_token: 'vt', viewer_token_expires_at: 1, session_expires_at: AT, may_download: false };
 const opened: OpenedViewSession = { ...grant, session: SESSION_SECRET };
 
 const timelineEntry = (id: string, title: string, createdAt: string): TimelineEntry => ({
@@ -116,6 +116,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
       .handle(AccessKeysRpc.submitRequest, () => ({ success: true }))
       .handle(AccessKeysRpc.consent, () => ({ version: CONSENT_VERSION, text: VIEWER_CONSENT_TEXT, hash: CONSENT.text_hash }))
       .handle(AccessKeysRpc.redeem, () => opened)
+      .handle(AccessKeysRpc.keyStatus, () => ({ status: 'active' as const, owner_name: 'Sam Taylor' }))
       .handle(AccessKeysRpc.viewToken, () => grant)
       .handle(AccessKeysRpc.closeSession, () => ({ closed: true }))
       .handle(AccessKeysRpc.listRequests, () => ({ items: [accessRequest()] }))
@@ -225,6 +226,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
         [{ method: 'POST', url: '/api/access/requests', payload: { user_id: OWNER_ID, requester_email: 'sam@example.com', relationship: 'Son', message: 'Please.' } }, 201],
         [{ method: 'GET', url: '/api/access/consent' }, 200],
         [{ method: 'POST', url: '/api/view/redeem', payload: { access_key: ACCESS_KEY, consent: CONSENT } }, 201],
+        [{ method: 'POST', url: '/api/view/key-status', payload: { access_key: ACCESS_KEY } }, 200],
         [{ method: 'POST', url: '/api/view/token', payload: { session: SESSION_SECRET } }, 200],
         [{ method: 'POST', url: '/api/view/close', payload: { session: SESSION_SECRET } }, 204],
       ];
@@ -360,9 +362,9 @@ describe('gateway family access (/api/access, /api/view)', () => {
       // Approving as asked needs no body.
       const approved = await send({ method: 'POST', url: `/api/access/requests/${REQUEST_ID.toUpperCase()}/approve` }, ownerToken);
       expect([approved.statusCode, approved.json()]).toEqual([200, issuedKey]);
-      expect(services.callsTo(AccessKeysRpc.approveRequest)[0]!.payload).toEqual({ request_id: REQUEST_ID, override_email: null });
+      expect(services.callsTo(AccessKeysRpc.approveRequest)[0]!.payload).toEqual({ request_id: REQUEST_ID, override_email: null, allow_download: false });
       await send({ method: 'POST', url: `/api/access/requests/${REQUEST_ID}/approve`, payload: { override_email: ' Other@Example.com', scopes: ['letters', 'timeline', 'letters'] } }, ownerToken);
-      expect(services.callsTo(AccessKeysRpc.approveRequest)[1]!.payload).toEqual({ request_id: REQUEST_ID, override_email: 'other@example.com', scopes: ['letters', 'timeline'] });
+      expect(services.callsTo(AccessKeysRpc.approveRequest)[1]!.payload).toEqual({ request_id: REQUEST_ID, override_email: 'other@example.com', scopes: ['letters', 'timeline'], allow_download: false });
 
       const declined = await send({ method: 'POST', url: `/api/access/requests/${REQUEST_ID}/decline` }, ownerToken);
       expect([declined.statusCode, declined.json<AccessRequest>().status]).toEqual([200, 'declined']);
@@ -370,7 +372,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
 
       const created = await send({ method: 'POST', url: '/api/access/keys', payload: { access_key: ACCESS_KEY, name: ' Sam ', email: 'Sam@example.com' } }, ownerToken);
       expect([created.statusCode, created.json()]).toEqual([201, issuedKey]);
-      expect(services.callsTo(AccessKeysRpc.createKey)[0]!.payload).toEqual({ access_key: ACCESS_KEY, name: 'Sam', email: 'sam@example.com', expires_in_days: 30 });
+      expect(services.callsTo(AccessKeysRpc.createKey)[0]!.payload).toEqual({ access_key: ACCESS_KEY, name: 'Sam', email: 'sam@example.com', expires_in_days: 30, allow_download: false });
 
       expect((await send({ method: 'GET', url: '/api/access/keys' }, ownerToken)).json()).toEqual([keySummary]);
       expect((await send({ method: 'POST', url: `/api/access/keys/${KEY_ID}/revoke` }, ownerToken)).json()).toEqual(keySummary);
@@ -545,8 +547,8 @@ describe('gateway family access (/api/access, /api/view)', () => {
       const timeline = await send({ method: 'GET', url: '/api/view/entries/timeline' }, viewer.token);
       expect(timeline.statusCode).toBe(200);
       expect(timeline.json()).toEqual([
-        { id: 'a0000000-0000-4000-8000-000000000002', created_at: '2026-03-04T00:00:00.000Z', headline: 'Birthday' },
-        { id: 'a0000000-0000-4000-8000-000000000001', created_at: '2026-01-02T00:00:00.000Z', headline: 'First steps' },
+        { id: 'a0000000-0000-4000-8000-000000000002', created_at: '2026-03-04T00:00:00.000Z', headline: 'Birthday', kind: 'letter', media: null },
+        { id: 'a0000000-0000-4000-8000-000000000001', created_at: '2026-01-02T00:00:00.000Z', headline: 'First steps', kind: 'letter', media: null },
       ]);
 
       const letters = await send({ method: 'GET', url: '/api/view/entries/letters' }, viewer.token);
@@ -555,7 +557,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
       expect(letters.body).not.toContain('The words of a letter');
 
       const court = await send({ method: 'GET', url: '/api/view/entries/court-journal' }, viewer.token);
-      expect(court.json()).toEqual([{ id: 'c0000000-0000-4000-8000-000000000001', created_at: '2026-02-01T00:00:00.000Z', headline: 'order.pdf' }]);
+      expect(court.json()).toEqual([{ id: 'c0000000-0000-4000-8000-000000000001', created_at: '2026-02-01T00:00:00.000Z', headline: 'order.pdf', kind: 'document' }]);
       expect(court.body).not.toMatch(/Secret title|Private description|owner\//);
 
       const whoIAm = await send({ method: 'GET', url: '/api/view/entries/who-i-am' }, viewer.token);
@@ -564,8 +566,8 @@ describe('gateway family access (/api/access, /api/view)', () => {
       const final = await send({ method: 'GET', url: '/api/view/entries/if-im-not-there' }, viewer.token);
       // The final thoughts (access-keys) and the final messages' titles (vault-media), newest first.
       expect(final.json()).toEqual([
-        { id: 'd0000000-0000-4000-8000-000000000001', created_at: '2026-11-25T12:00:00.000Z', headline: 'For when you are grown' },
-        { id: `${OWNER_ID}:final-thoughts`, created_at: '2026-11-25T11:00:00.000Z', headline: 'Final Thoughts' },
+        { id: 'd0000000-0000-4000-8000-000000000001', created_at: '2026-11-25T12:00:00.000Z', headline: 'For when you are grown', kind: 'final-message' },
+        { id: `${OWNER_ID}:final-thoughts`, created_at: '2026-11-25T11:00:00.000Z', headline: 'Final Thoughts', kind: 'final-thoughts' },
       ]);
 
       expect(services.callsTo(AccessKeysRpc.recordView).map((c) => c.payload.section)).toEqual(['timeline', 'letters', 'court-journal', 'who-i-am', 'if-im-not-there']);

@@ -1,14 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AccessKeysRpc, AccessMessages, CourtJournalRpc, ErrorCodes, LETTERS_PAGE_MAX, LetterMessages, LettersRpc, TIMELINE_PAGE_MAX, TimelineRpc, VaultMediaRpc, VIEW_SECTIONS,
-  type Letter, type ViewerEntry, type ViewSection,
+  type FinalAccess, type Letter, type Portrait, type TimelineSource, type ViewedItem, type ViewerEntry, type ViewerItemKind, type ViewSection,
 } from '@lv/contracts';
 import type { ViewerCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
+import { UUID_PATTERN } from '@lv/platform/links';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
 const isViewSection = (value: string): value is ViewSection => (VIEW_SECTIONS as readonly string[]).includes(value);
+
+/** What each timeline source's entries are, to the viewer. */
+const TIMELINE_KINDS = { 'vault-media': 'recording', letters: 'letter', 'court-journal': 'document' } as const satisfies Record<TimelineSource, ViewerItemKind>;
+
+/** The section a letter or document belongs to: the timeline shows it only to a key that also holds that section. */
+const OWNING_SECTION = { letter: 'letters', document: 'court-journal' } as const satisfies Partial<Record<ViewerItemKind, ViewSection>>;
+
+/** The gateway's first check (each service checks again with the viewer's own token). */
+function requireSection(viewer: ViewerCaller, section: ViewSection): void {
+  if (!viewer.scopes.includes(section)) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
+}
 
 /** Refusals about the viewer itself (its session ended meanwhile): the viewer must see them as they are. */
 const VIEWER_REFUSALS = new Set(Object.entries(ErrorCodes).filter(([, { status }]) => status === 401 || status === 403).map(([code]) => code));
@@ -43,38 +55,48 @@ const newestFirst = (a: ViewerEntry, b: ViewerEntry) => Date.parse(b.created_at)
 @Injectable()
 export class ViewerEntriesService {
   /** One reader per section: a new section does not compile until it is given one. */
-  private readonly readers: Record<ViewSection, (call: CallContext) => Promise<ViewerEntry[]>> = {
-    timeline: async (call) => {
+  private readonly readers: Record<ViewSection, (viewer: ViewerCaller, call: CallContext) => Promise<ViewerEntry[]>> = {
+    // The recordings, and the letters and court documents of the sections this key also holds: a key
+    // limited to the timeline never learns what the other sections hold, not even a headline.
+    timeline: async (viewer, call) => {
       const entries = await allPages(async (before) => {
         const page = await this.rpc.call(TimelineRpc.list, { limit: TIMELINE_PAGE_MAX, ...(before ? { before } : {}) }, call);
         return { items: page.entries, next: page.nextCursor };
       });
-      return entries.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.title }));
+      return entries.flatMap((entry): ViewerEntry[] => {
+        const kind = TIMELINE_KINDS[entry.source];
+        if (kind !== 'recording' && !viewer.scopes.includes(OWNING_SECTION[kind])) return [];
+        const media = entry.type === 'video' || entry.type === 'audio' ? entry.type : null;
+        return [{ id: entry.id, created_at: entry.created_at, headline: entry.title, kind, media }];
+      });
     },
-    letters: async (call) => {
+    letters: async (_viewer, call) => {
       const letters = await allPages(async (cursor) => {
         const page = await this.rpc.call(LettersRpc.list, { limit: LETTERS_PAGE_MAX, ...(cursor ? { cursor } : {}) }, call);
         return { items: page.letters, next: page.nextCursor };
       });
-      return letters.map((letter) => ({ id: letter.id, created_at: letter.created_at, headline: letter.title }));
+      return letters.map((letter) => ({ id: letter.id, created_at: letter.created_at, headline: letter.title, kind: 'letter' as const }));
     },
-    // The file's name only: a viewer's list never carries a document's title, description or contents.
-    'court-journal': async (call) => {
+    // The file's name only: a viewer's list never carries a document's title or description.
+    'court-journal': async (_viewer, call) => {
       const documents = await this.rpc.call(CourtJournalRpc.list, {}, call);
-      return documents.map((document) => ({ id: document.id, created_at: document.created_at, headline: document.file_name }));
+      return documents.map((document) => ({ id: document.id, created_at: document.created_at, headline: document.file_name, kind: 'document' as const }));
     },
-    // The sections of the portrait the owner filled, by name (never their words), and the photo and personal media by title.
-    'who-i-am': async (call) => {
+    // The sections of the portrait the owner filled, by name (opened whole with GET /api/view/who-i-am), and the photo and personal media by title.
+    'who-i-am': async (_viewer, call) => {
       const [sections, media] = await Promise.all([this.rpc.call(LettersRpc.portraitSections, {}, call), this.rpc.call(VaultMediaRpc.portraitMediaTitles, {}, call)]);
       return [
-        ...sections.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.section })),
-        ...media.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.title })),
+        ...sections.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.section, kind: 'portrait' as const })),
+        ...media.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.title, kind: 'portrait-media' as const })),
       ];
     },
-    // Titles only: the final thoughts (while the owner allows a preview) and the final messages' titles.
-    'if-im-not-there': async (call) => {
+    // The final thoughts (while the owner allows a preview, or once released) and the final messages.
+    'if-im-not-there': async (_viewer, call) => {
       const [thoughts, messages] = await Promise.all([this.rpc.call(AccessKeysRpc.finalEntries, {}, call), this.rpc.call(VaultMediaRpc.finalMessageTitles, {}, call)]);
-      return [...thoughts, ...messages].map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.title }));
+      return [
+        ...thoughts.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.title, kind: 'final-thoughts' as const })),
+        ...messages.map((entry) => ({ id: entry.id, created_at: entry.created_at, headline: entry.title, kind: 'final-message' as const })),
+      ];
     },
   };
 
@@ -82,9 +104,9 @@ export class ViewerEntriesService {
 
   async list(viewer: ViewerCaller, section: string, call: CallContext): Promise<ViewerEntry[]> {
     if (!isViewSection(section)) throw new DomainError('NOT_FOUND');
-    if (!viewer.scopes.includes(section)) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
-    await this.recordView(section, call);
-    const entries = await this.readers[section](call);
+    requireSection(viewer, section);
+    await this.recordOpened(section, undefined, call);
+    const entries = await this.readers[section](viewer, call);
     return entries.sort(newestFirst);
   }
 
@@ -94,15 +116,48 @@ export class ViewerEntriesService {
    */
   async releasedLetter(viewer: ViewerCaller, call: CallContext): Promise<Letter> {
     if (!viewer.letterId) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
-    if (!viewer.scopes.includes('letters')) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
-    await this.recordView('letters', call);
-    return this.rpc.call(LettersRpc.get, { id: viewer.letterId }, call);
+    return this.letter(viewer, viewer.letterId, call);
   }
 
-  /** Never show data without recording the view: a failure to record is a 503, and nothing is read. */
-  private async recordView(section: ViewSection, call: CallContext): Promise<void> {
+  /**
+   * One letter, whole (GET /api/view/letters/:id): for a key of the Letters section, or a milestone
+   * key's own letter. letters opens the sealed words for the viewer's token and refuses letters still
+   * sealed for a milestone, another vault's, or any when the token lacks the section.
+   */
+  async letter(viewer: ViewerCaller, id: string, call: CallContext): Promise<Letter> {
+    requireSection(viewer, 'letters');
+    // Not an id, or not the one letter a milestone key opens: nothing to record, nothing to read.
+    const letterId = UUID_PATTERN.test(id) ? id.toLowerCase() : null;
+    if (!letterId || (viewer.letterId && viewer.letterId !== letterId)) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
+    await this.recordOpened('letters', { kind: 'letter', id: letterId }, call);
+    return this.rpc.call(LettersRpc.get, { id: letterId }, call);
+  }
+
+  /** The Who I Am page's words (GET /api/view/who-i-am): about me, traits, favourites and values. */
+  async portrait(viewer: ViewerCaller, call: CallContext): Promise<Portrait> {
+    requireSection(viewer, 'who-i-am');
+    await this.recordOpened('who-i-am', { kind: 'portrait', id: viewer.vaultOwnerId }, call);
+    return this.rpc.call(LettersRpc.portraitGet, {}, call);
+  }
+
+  /**
+   * If I'm Not There's words (GET /api/view/if-im-not-there): whether the owner's settings (a preview)
+   * or the release open them, and the final thoughts when they do. access-keys decides.
+   */
+  async finals(viewer: ViewerCaller, call: CallContext): Promise<FinalAccess> {
+    requireSection(viewer, 'if-im-not-there');
+    const access = await this.rpc.call(AccessKeysRpc.finalAccess, {}, call);
+    if (access.final_thoughts) await this.recordOpened('if-im-not-there', { kind: 'final-thoughts', id: viewer.vaultOwnerId }, call);
+    return access;
+  }
+
+  /**
+   * Records that the viewer opened a section's list (no item) or one item of it, before anything is
+   * read: access-keys checks the session is still live and keeps at most one row a minute per item.
+   */
+  async recordOpened(section: ViewSection, item: ViewedItem | undefined, call: CallContext): Promise<void> {
     try {
-      await this.rpc.call(AccessKeysRpc.recordView, { section }, call);
+      await this.rpc.call(AccessKeysRpc.recordView, { section, ...(item ? { item } : {}) }, call);
     } catch (error) {
       if (error instanceof DomainError && VIEWER_REFUSALS.has(error.code)) throw error;
       throw new DomainError('SERVICE_UNAVAILABLE');

@@ -7,7 +7,7 @@ import {
   courtDocumentSchema, courtFileLinkBodySchema, courtFileLinkSchema, courtUploadTicketSchema, evidenceEntrySummarySchema, evidencePublicKeysSchema,
   setKeyEvidenceBodySchema, signedEvidenceHeadSchema, startCourtUploadBodySchema,
   credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
-  addContactBodySchema, contactKeyReplySchema, deliveryCheckSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, removeContactReplySchema, saveDeliverySettingsBodySchema,
+  addContactBodySchema, contactKeyReplySchema, deliveryCheckSchema, finalAccessSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, removeContactReplySchema, saveDeliverySettingsBodySchema,
   setContactKeyBodySchema, checkInLinkBodySchema, checkInReplySchema, inactivityWatchSchema, saveInactivityBodySchema,
   playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, retitleBodySchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
@@ -17,7 +17,9 @@ import {
   storageByDaySchema,
   communityPostSchema, communityStorySchema, deletePostReplySchema, likePostBodySchema, musicTrackSchema, publishPostBodySchema, storyReceiptSchema, submitStoryBodySchema,
   sealLetterBodySchema,
+  keyStatusBodySchema, keyStatusReplySchema,
 } from '@lv/contracts';
+import { viewerDocumentLinkSchema, viewerMediaLinkSchema } from '@lv/contracts';
 
 // Names for the OpenAPI document. Swagger's decorators (@ApiBody, @ApiOkResponse) name a body or a
 // reply by a class; these classes are only that name. Their shape is the contracts' zod schema, which
@@ -44,11 +46,14 @@ export class RetitleDto {}
 export class UploadTicketDto {}
 export class RecordingDto {}
 export class PlaybackLinkDto {}
+export class ViewerMediaLinkDto {}
+export class ViewerDocumentLinkDto {}
 export class TimelineEntryDto {}
 export class TimelinePageDto {}
 export class ReflectionDto {}
 export class SaveReflectionDto {}
 export class PortraitDto {}
+export class FinalAccessDto {}
 export class EmergencyContactDto {}
 export class AddContactDto {}
 export class SetContactKeyDto {}
@@ -83,6 +88,8 @@ export class AccessKeySummaryDto {}
 export class ViewSessionSummaryDto {}
 export class ViewerConsentDto {}
 export class RedeemKeyDto {}
+export class KeyStatusDto {}
+export class KeyStatusReplyDto {}
 export class ViewSessionSecretDto {}
 export class OpenedViewSessionDto {}
 export class ViewerTokenGrantDto {}
@@ -140,6 +147,8 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [UploadTicketDto, { schema: uploadTicketSchema, io: 'output' }],
   [RecordingDto, { schema: recordingSchema, io: 'output' }],
   [PlaybackLinkDto, { schema: playbackLinkSchema, io: 'output' }],
+  [ViewerMediaLinkDto, { schema: viewerMediaLinkSchema, io: 'output' }],
+  [ViewerDocumentLinkDto, { schema: viewerDocumentLinkSchema, io: 'output' }],
   [TimelineEntryDto, { schema: timelineEntrySchema, io: 'output' }],
   [TimelinePageDto, { schema: timelinePageSchema, io: 'output' }],
   [ReflectionDto, { schema: reflectionSchema, io: 'output' }],
@@ -179,10 +188,13 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [ViewSessionSummaryDto, { schema: viewSessionSummarySchema, io: 'output' }],
   [ViewerConsentDto, { schema: viewerConsentSchema, io: 'output' }],
   [RedeemKeyDto, { schema: redeemKeyBodySchema, io: 'input' }],
+  [KeyStatusDto, { schema: keyStatusBodySchema, io: 'input' }],
+  [KeyStatusReplyDto, { schema: keyStatusReplySchema, io: 'output' }],
   [ViewSessionSecretDto, { schema: viewSessionBodySchema, io: 'input' }],
   [OpenedViewSessionDto, { schema: openedViewSessionSchema, io: 'output' }],
   [ViewerTokenGrantDto, { schema: viewerTokenGrantSchema, io: 'output' }],
   [ViewerEntryDto, { schema: viewerEntrySchema, io: 'output' }],
+  [FinalAccessDto, { schema: finalAccessSchema, io: 'output' }],
   [SubscriptionViewDto, { schema: subscriptionViewSchema, io: 'output' }],
   [StartCheckoutDto, { schema: startCheckoutBodySchema, io: 'input' }],
   [ChangePlanDto, { schema: changePlanBodySchema, io: 'input' }],

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   AccessKeysRpc, AccessMessages, ErrorCodes, REDEEM_FAILURES_PER_MINUTE, VIEW_SECTIONS, viewSessionBodySchema, type Letter, type OpenedViewSession, type ViewerEntry,
@@ -13,7 +14,9 @@ import { ErrorBodyDto, LetterDto, OpenedViewSessionDto, RedeemKeyDto, ViewerEntr
 import { Public } from '../http/public.decorator.js';
 import { CallCtx, CurrentViewer } from '../http/request-context.js';
 import { ViewerRoute } from '../http/viewer-route.decorator.js';
-import { RPC_CLIENT } from '../infra/tokens.js';
+import type { GatewayConfig } from '../config.js';
+import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
+import { clearViewCookie, setViewCookie } from './view-cookie.js';
 
 /** What a viewer's client learns about its own view session. */
 export interface ViewSessionView {
@@ -48,40 +51,47 @@ export class ViewController {
   constructor(
     @Inject(RPC_CLIENT) private readonly rpc: RpcClient,
     private readonly entries: ViewerEntriesService,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   @Public()
   @Post('redeem')
   @HttpCode(201)
   @ApiBody({ type: RedeemKeyDto })
-  @ApiCreatedResponse({ type: OpenedViewSessionDto, description: 'A 30-day view session, its secret and a first viewer token; the consent is recorded with it.' })
+  @ApiCreatedResponse({ type: OpenedViewSessionDto, description: 'A 30-day view session, its secret and a first viewer token; the consent is recorded with it. Sets the httpOnly lv_view cookie (the token, under /api/view) that media and document links need.' })
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: `CONSENT_REQUIRED: "${ErrorCodes.CONSENT_REQUIRED.message}"; VALIDATION_FAILED: "${AccessMessages.keyEmpty}", "${AccessMessages.keyMalformed}".` })
   @ApiResponse({ status: 401, type: ErrorBodyDto, description: `INVALID_OR_EXPIRED_KEY: "${ErrorCodes.INVALID_OR_EXPIRED_KEY.message}" (unknown, expired, revoked or another vault’s key alike).` })
   @ApiResponse(TOO_MANY_ATTEMPTS)
-  async redeem(@Body() body: unknown, @CallCtx() call: CallContext): Promise<OpenedViewSession> {
-    return this.rpc.call(AccessKeysRpc.redeem, parseRedeemBody(body), call);
+  async redeem(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<OpenedViewSession> {
+    const opened = await this.rpc.call(AccessKeysRpc.redeem, parseRedeemBody(body), call);
+    // The lv_view cookie (view-cookie.ts): what media elements present to the byte routes.
+    setViewCookie(reply, opened, this.config.COOKIE_SECURE);
+    return opened;
   }
 
   @Public()
   @Post('token')
   @HttpCode(200)
   @ApiBody({ type: ViewSessionSecretDto })
-  @ApiOkResponse({ type: ViewerTokenGrantDto, description: 'A fresh viewer token (15 minutes, never past the session’s end).' })
+  @ApiOkResponse({ type: ViewerTokenGrantDto, description: 'A fresh viewer token (15 minutes, never past the session’s end nor the key’s expiry); the lv_view cookie follows it.' })
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED: "${AccessMessages.noViewSession}" or "${AccessMessages.viewExpired}" (not a session secret).` })
   @ApiResponse({ status: 401, type: ErrorBodyDto, description: `VIEW_SESSION_ENDED: "${ErrorCodes.VIEW_SESSION_ENDED.message}"` })
   @ApiResponse(TOO_MANY_ATTEMPTS)
-  async token(@Body() body: unknown, @CallCtx() call: CallContext): Promise<ViewerTokenGrant> {
-    return this.rpc.call(AccessKeysRpc.viewToken, parseAccessBody(viewSessionBodySchema, body), call);
+  async token(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<ViewerTokenGrant> {
+    const grant = await this.rpc.call(AccessKeysRpc.viewToken, parseAccessBody(viewSessionBodySchema, body), call);
+    setViewCookie(reply, grant, this.config.COOKIE_SECURE);
+    return grant;
   }
 
   @Public()
   @Post('close')
   @HttpCode(204)
   @ApiBody({ type: ViewSessionSecretDto })
-  @ApiNoContentResponse({ description: 'Clear access: the session ends on the server too (also when it had already ended).' })
+  @ApiNoContentResponse({ description: 'Clear access: the session ends on the server too (also when it had already ended); the lv_view cookie is cleared.' })
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED: "${AccessMessages.noViewSession}" or "${AccessMessages.viewExpired}" (not a session secret).` })
-  async close(@Body() body: unknown, @CallCtx() call: CallContext): Promise<void> {
+  async close(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.rpc.call(AccessKeysRpc.closeSession, parseAccessBody(viewSessionBodySchema, body), call);
+    clearViewCookie(reply, this.config.COOKIE_SECURE);
   }
 
   @Get('session')

@@ -19,7 +19,7 @@ describe('key e-mail', () => {
   it('carries the key, a link that opens the access page with it, the expiry and the sections', () => {
     expect(message.to).toBe('ellie@example.com');
     expect(message.text).toContain(key);
-    expect(message.text).toContain(`https://vault.example.com/access?k=${key}&owner=${job.ownerId}`);
+    expect(message.text).toContain(`https://vault.example.com/access#k=${key}&owner=${job.ownerId}`);
     expect(message.text).toContain('25 December 2026');
     expect(message.text).toContain('It opens: Letters, Timeline.');
     expect(message.subject).toBe('dad@example.com shared their Legacy Vault with you');
@@ -42,5 +42,16 @@ describe('key e-mail', () => {
   it('has one Message-ID per key, whatever the attempt', () => {
     expect(message.messageId).toBe(keyEmailMessageId(job.keyId));
     expect(renderKeyEmail(job, key, 'http://127.0.0.1:3000').messageId).toBe(message.messageId);
+  });
+});
+
+describe('key e-mail links (issue 29)', () => {
+  it('carry the key in the fragment, never the query, so opening one sends the key to no server', () => {
+    const message = renderKeyEmail(job, key, 'https://vault.example.com/');
+    const href = /href="([^"]+)"/.exec(message.html)![1]!.replaceAll('&amp;', '&');
+    const url = new URL(href);
+    expect(url.search).toBe('');
+    expect(new URLSearchParams(url.hash.slice(1)).get('k')).toBe(key);
+    expect(message.text).not.toContain(`?k=${key}`);
   });
 });

@@ -1,4 +1,4 @@
-import { VIEWER_TAB_LABELS, type SendKeyEmailJob } from '@lv/contracts';
+import { keyLinkUrl, VIEWER_TAB_LABELS, type SendKeyEmailJob } from '@lv/contracts';
 
 export interface KeyEmailMessage {
   messageId: string;
@@ -20,9 +20,8 @@ const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { da
 
 /** The e-mail that carries an access key: who shares, the key, the link, until when, and what it opens. */
 export function renderKeyEmail(job: SendKeyEmailJob, key: string, publicUrl: string): KeyEmailMessage {
-  const link = new URL('/access', publicUrl);
-  link.searchParams.set('k', key);
-  link.searchParams.set('owner', job.ownerId);
+  // The key in the fragment: opening the link sends it to no server (issue 29).
+  const link = keyLinkUrl(publicUrl, key, job.ownerId);
   const greeting = job.recipientName ? `Dear ${job.recipientName},` : 'Hello,';
   const sections = job.oneLetter ? 'one letter, written for you' : job.scopes.map((s) => VIEWER_TAB_LABELS[s]).join(', ');
   const until = longDate(job.expiresAt);
@@ -33,7 +32,7 @@ export function renderKeyEmail(job: SendKeyEmailJob, key: string, publicUrl: str
     '',
     shared,
     '',
-    `Open it here: ${link.href}`,
+    `Open it here: ${link}`,
     '',
     `Or go to ${new URL('/access', publicUrl).href} and paste this access key:`,
     key,
@@ -48,7 +47,7 @@ export function renderKeyEmail(job: SendKeyEmailJob, key: string, publicUrl: str
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(shared)}</p>`,
-    `<p><a href="${escapeHtml(link.href)}">${job.oneLetter ? 'Open your letter' : 'Open the vault'}</a></p>`,
+    `<p><a href="${escapeHtml(link)}">${job.oneLetter ? 'Open your letter' : 'Open the vault'}</a></p>`,
     `<p>Or go to ${escapeHtml(new URL('/access', publicUrl).href)} and paste this access key:<br><code>${escapeHtml(key)}</code></p>`,
     `<p>It opens: ${escapeHtml(sections)}.<br>It works until ${escapeHtml(until)}.</p>`,
     '<p>Before you view anything you will be asked to accept a short notice about privacy. This key is for you alone: please do not forward this e-mail.</p>',

@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { VIEW_TOKEN_HEADER } from '@lv/contracts';
 import type { AccessTokenVerifier } from '@lv/platform/auth';
 import { announcedLength, bearerCaller, bearerUser, BYTE_STREAM_TIMEOUTS, ByteStreamListener, streamedBody, type ByteStreamTimeouts } from '@lv/platform/byte-streams';
 import type { Logger } from '@lv/platform/logging';
 import type { MediaService, PlaybackResponse } from '../media.service.js';
 import type { MusicLibrary } from '../music/music-library.js';
+import type { ViewerPlayback } from '../playback/viewer-playback.js';
 
 /** Header the gateway uses to pass the lv_media cookie (the owner binding of playback links). */
 export const MEDIA_BINDING_HEADER = 'x-lv-media-binding';
@@ -28,10 +30,15 @@ export interface MediaHttpOptions {
  *   GET  /media/:id?u&exp&sig   x-lv-media-binding, Range               -> 200 | 206 | 416 | ErrorBody
  *   PUT  /music-uploads/:id      Authorization: Bearer <operator token>, the audio file -> 201 MusicTrack | ErrorBody
  *   GET  /music/:id?u&exp&sig    x-lv-media-binding, Range               -> 200 | 206 | 416 | ErrorBody
+ *   GET  /view/media/:id?s&exp[&dl]&sig  x-lv-view-token (the viewer's token, from the lv_view cookie), Range -> 200 | 206 | 416 | 403 | 404
  */
 export class MediaHttpServer extends ByteStreamListener {
-  constructor(private readonly media: MediaService, private readonly verifier: AccessTokenVerifier, logger: Logger, options: MediaHttpOptions, private readonly music?: MusicLibrary) {
+  constructor(
+    private readonly media: MediaService, private readonly verifier: AccessTokenVerifier, logger: Logger, options: MediaHttpOptions, private readonly music?: MusicLibrary,
+    private readonly viewers?: ViewerPlayback,
+  ) {
     super(logger, { name: 'media', ...options });
+    if (viewers) this.app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/view/media/:id', (request, reply) => this.playForViewer(viewers, request, reply));
     this.app.put<{ Params: { id: string } }>('/uploads/:id', (request, reply) => this.upload(request, reply));
     this.app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/media/:id', (request, reply) => this.play(request, reply));
     if (music) {
@@ -52,6 +59,14 @@ export class MediaHttpServer extends ByteStreamListener {
     const binding = request.headers[MEDIA_BINDING_HEADER];
     const range = request.headers.range;
     await this.send(request, reply, await music.openPlayback(request.params.id, request.query ?? {}, typeof binding === 'string' ? binding : undefined, typeof range === 'string' ? range : undefined, request.method === 'HEAD'));
+  }
+
+  private async playForViewer(viewers: ViewerPlayback, request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>, reply: FastifyReply): Promise<void> {
+    const token = request.headers[VIEW_TOKEN_HEADER];
+    const range = request.headers.range;
+    await this.send(request, reply, await viewers.open(
+      request.params.id, request.query ?? {}, typeof token === 'string' ? token : undefined, typeof range === 'string' ? range : undefined, request.method === 'HEAD', String(request.id),
+    ));
   }
 
   private async upload(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<void> {

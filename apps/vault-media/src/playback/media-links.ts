@@ -1,5 +1,5 @@
 import { MEDIA_PLAY_PATH, SIGNED_MEDIA_URL_SECONDS } from '@lv/contracts';
-import { OwnerLinkSigner, type LinkProblem, type VerifiedBinding } from '@lv/platform/links';
+import { OwnerLinkSigner, ViewerLinks, type LinkProblem, type VerifiedBinding } from '@lv/platform/links';
 
 /**
  * Signed playback links, owner bindings and report tokens, all HMAC-SHA256 under MEDIA_LINK_SECRET
@@ -21,9 +21,12 @@ export interface VerifiedLink {
 
 export class MediaLinkSigner {
   private readonly links: OwnerLinkSigner;
+  /** A family viewer's links (purpose 'view'): bound to a view session, not to an owner. */
+  readonly viewer: ViewerLinks;
 
   constructor(secret: string, ttlSeconds = SIGNED_MEDIA_URL_SECONDS, now: () => number = Date.now) {
-    this.links = new OwnerLinkSigner({ namespace: 'media', secret, secretName: 'MEDIA_LINK_SECRET', purposes: ['play', 'report', 'music'], ttlSeconds, now });
+    this.links = new OwnerLinkSigner({ namespace: 'media', secret, secretName: 'MEDIA_LINK_SECRET', purposes: ['play', 'report', 'music', 'view'], ttlSeconds, now });
+    this.viewer = new ViewerLinks(this.links, 'view');
   }
 
   /** `/api/media/play/<id>?u=<owner>&exp=<epoch s>&sig=<mac>`, valid for the link lifetime. */

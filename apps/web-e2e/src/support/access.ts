@@ -28,7 +28,7 @@ export async function familyPage(browser: Browser): Promise<Page> {
 /** A family member opens the owner's vault with a key (the disclaimer accepted) on one tab; returns their page. */
 export async function openVaultTab(browser: Browser, owner: Owner, key: string, tab: string): Promise<Page> {
   const family = await familyPage(browser);
-  await family.goto(`/access?k=${key}&owner=${owner.id}`);
+  await family.goto(`/access#k=${key}&owner=${owner.id}`);
   await family.getByRole('button', { name: 'Open vault' }).click();
   await acceptDisclaimer(family);
   await family.getByRole('tablist', { name: 'Vault sections' }).getByRole('tab', { name: tab }).click();

@@ -1,5 +1,5 @@
 import type {
-  AccessKeySummary, AccessRequest, AccessRequestPage, ApproveAccessRequestBody, CreateAccessKeyBody, IssuedAccessKey, Letter, OpenedViewSession, SubmitAccessRequestBody,
+  AccessKeySummary, AccessRequest, AccessRequestPage, ApproveAccessRequestBody, CreateAccessKeyBody, IssuedAccessKey, KeyStatusReply, Letter, OpenedViewSession, SubmitAccessRequestBody,
   ViewerConsent, ViewerEntry, ViewerTokenGrant, ViewSection, ViewSessionSummary,
 } from '@lv/contracts';
 import { api } from './api.js';
@@ -30,6 +30,11 @@ export function fetchConsent(signal?: AbortSignal): Promise<ViewerConsent> {
 
 export function redeemAccessKey(body: { access_key: string; owner: string | null; consent: { version: string; text_hash: string } }): Promise<OpenedViewSession> {
   return sendRequest(fetchImpl, '/api/view/redeem', { method: 'POST', body });
+}
+
+/** A key's landing page, before the disclaimer: active, expired or revoked, and whose vault (issue 28). */
+export function checkKeyStatus(body: { access_key: string; owner: string | null }, signal?: AbortSignal): Promise<KeyStatusReply> {
+  return sendRequest(fetchImpl, '/api/view/key-status', { method: 'POST', body, signal });
 }
 
 export function exchangeViewSession(session: string): Promise<ViewerTokenGrant> {

@@ -31,6 +31,8 @@ export interface ViewerCaller {
   expiresAt: number;
   /** A key limited to one letter (a letter sealed for a milestone, released to its recipient): only that letter may be read. */
   letterId?: string;
+  /** The key allows downloads of originals (the token's `dl` claim); false: view only. */
+  mayDownload: boolean;
 }
 
 /** A caller holding an access token from identity. */

@@ -19,9 +19,19 @@ describe('viewer tokens', () => {
     expect(expiresAt - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(expiresAt - Date.now()).toBeLessThanOrEqual(15 * 60_000);
     const viewer = await verifier.verify(token);
-    expect(viewer).toEqual({ kind: 'viewer', vaultOwnerId: 'owner-1', viewSessionId: 'view-1', scopes: ['timeline', 'letters'], expiresAt });
+    expect(viewer).toEqual({ kind: 'viewer', vaultOwnerId: 'owner-1', viewSessionId: 'view-1', scopes: ['timeline', 'letters'], expiresAt, mayDownload: false });
     expect(vaultOwnerId(viewer)).toBe('owner-1');
     expect(() => ownerOf(viewer)).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+  });
+
+  it('carry the download permission only when the key allows it (dl), and refuse a dl claim that is not true', async () => {
+    const { token } = signer.sign({ vaultOwnerId: 'owner-1', viewSessionId: 'view-dl', scopes: ['timeline'], mayDownload: true });
+    expect(jwt.decode(token)).toMatchObject({ dl: true });
+    expect(await verifier.verify(token)).toMatchObject({ mayDownload: true });
+    const viewOnly = signer.sign({ vaultOwnerId: 'owner-1', viewSessionId: 'view-nodl', scopes: ['timeline'], mayDownload: false }).token;
+    expect(jwt.decode(viewOnly)).not.toHaveProperty('dl');
+    const forged = jwt.sign({ kind: 'viewer', sub: 'owner-1', sid: 'view-x', scopes: ['timeline'], dl: 'yes' }, viewerKeys.privateKey, { algorithm: 'RS256', expiresIn: 60, issuer: VIEWER_TOKEN_ISSUER, audience: VIEWER_TOKEN_AUDIENCE });
+    expect(await codeOf(verifier.verify(forged))).toBe('UNAUTHENTICATED');
   });
 
   it('carry the one letter a milestone key is limited to, and refuse a letter claim that is not a string', async () => {

@@ -22,6 +22,8 @@ export interface ViewerTokenClaims {
   scopes: ViewerScope[];
   /** Present when the session's key is limited to one letter. */
   letter?: string;
+  /** Present (true) when the session's key allows downloads of originals; absent means view only. */
+  dl?: true;
 }
 
 export interface ViewSessionGrant {
@@ -29,6 +31,8 @@ export interface ViewSessionGrant {
   viewSessionId: string;
   scopes: readonly ViewerScope[];
   letterId?: string | null;
+  /** The key allows downloads of originals (default: view only). */
+  mayDownload?: boolean;
 }
 
 /** Mints viewer tokens. Only the holder of the viewer private key (access-keys; tests) can. */
@@ -37,7 +41,10 @@ export class ViewerTokenSigner {
 
   sign(grant: ViewSessionGrant, ttlSeconds = VIEWER_TOKEN_TTL_SECONDS): { token: string; expiresAt: number } {
     if (!grant.scopes.every(isViewerScope)) throw new Error(`unknown viewer scope in ${JSON.stringify(grant.scopes)}`);
-    const claims: ViewerTokenClaims = { kind: 'viewer', sub: grant.vaultOwnerId, sid: grant.viewSessionId, scopes: [...grant.scopes], ...(grant.letterId ? { letter: grant.letterId } : {}) };
+    const claims: ViewerTokenClaims = {
+      kind: 'viewer', sub: grant.vaultOwnerId, sid: grant.viewSessionId, scopes: [...grant.scopes],
+      ...(grant.letterId ? { letter: grant.letterId } : {}), ...(grant.mayDownload ? { dl: true as const } : {}),
+    };
     const token = jwt.sign(claims, this.privateKeyPem, { algorithm: 'RS256', expiresIn: ttlSeconds, issuer: VIEWER_TOKEN_ISSUER, audience: VIEWER_TOKEN_AUDIENCE });
     const { exp } = jwt.decode(token) as { exp: number };
     return { token, expiresAt: exp * 1000 };
@@ -67,7 +74,7 @@ export class RevokedViewSessions {
 export class ViewerTokenVerifier {
   private readonly publicKey: KeyObject;
 
-  constructor(publicKeyPem: string, private readonly revoked?: RevokedViewSessions) {
+  constructor(publicKeyPem: string, private readonly revoked?: Pick<RevokedViewSessions, 'isRevoked'>) {
     // Parsed once: jsonwebtoken would otherwise parse the PEM again on every call.
     this.publicKey = createPublicKey(publicKeyPem);
   }
@@ -84,12 +91,12 @@ export class ViewerTokenVerifier {
     }
     // A well-signed token with the wrong shape is still not a viewer: refuse rather than guess.
     if (claims.kind !== 'viewer' || typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || !Array.isArray(claims.scopes)
-      || (claims.letter !== undefined && typeof claims.letter !== 'string')) {
+      || (claims.letter !== undefined && typeof claims.letter !== 'string') || (claims.dl !== undefined && claims.dl !== true)) {
       throw new DomainError('UNAUTHENTICATED');
     }
     if (this.revoked && (await this.revoked.isRevoked(claims.sid))) throw new DomainError('SESSION_EXPIRED', AccessMessages.viewExpired);
     return {
-      kind: 'viewer', vaultOwnerId: claims.sub, viewSessionId: claims.sid, scopes: claims.scopes.filter(isViewerScope), expiresAt: claims.exp * 1000,
+      kind: 'viewer', vaultOwnerId: claims.sub, viewSessionId: claims.sid, scopes: claims.scopes.filter(isViewerScope), expiresAt: claims.exp * 1000, mayDownload: claims.dl === true,
       ...(claims.letter !== undefined ? { letterId: claims.letter } : {}),
     };
   }

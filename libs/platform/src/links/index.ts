@@ -46,7 +46,8 @@ export interface OwnerLinkSignerOptions {
 export class OwnerLinkSigner {
   private readonly keys = new Map<string, Buffer>();
   readonly ttlSeconds: number;
-  private readonly now: () => number;
+  /** The signer's clock (ViewerLinks reads the same one, so a spec's fake clock moves both). */
+  readonly now: () => number;
 
   constructor(options: OwnerLinkSignerOptions) {
     if (options.secret.length < 32) throw new Error(`${options.secretName} must be at least 32 characters`);
@@ -126,3 +127,5 @@ export class OwnerLinkSigner {
     return { ...link, sessionId: bound.sessionId };
   }
 }
+
+export * from './viewer-links.js';

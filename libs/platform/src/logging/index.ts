@@ -1,11 +1,14 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { SECRET_REDACT_PATHS, serializeRequest } from './secret-redaction.js';
 import { traceLogFields } from './trace-context.js';
 
 export type { Logger };
+export { loggableUrl, SECRET_FIELD_NAMES, SECRET_REDACT_PATHS, serializeRequest } from './secret-redaction.js';
 export { currentTrace, traceLogFields, withTrace, type TraceContext } from './trace-context.js';
 
 /**
- * One JSON logger per process; `name` is the app, every line carries it. Secrets are redacted. A
+ * One JSON logger per process; `name` is the app, every line carries it. Secrets are redacted by name
+ * (secret-redaction.ts) and a request is logged by its route, never its query string. A
  * line written while a request, job or event is handled carries its `correlationId` (and the
  * `requestId`, `causationId` it has) from the trace context.
  */
@@ -14,9 +17,11 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'inf
     name,
     level,
     redact: {
-      paths: ['password', '*.password', 'accessToken', '*.accessToken', 'refreshToken', '*.refreshToken', 'req.headers.authorization', 'req.headers.cookie', 'auth.accessToken'],
+      paths: [...SECRET_REDACT_PATHS],
       censor: '[redacted]',
     },
+    // Fastify takes the logger's own `req` serializer over its default one, which logs the full URL.
+    serializers: { req: serializeRequest },
     mixin: traceLogFields,
     ...options,
   };

@@ -9,7 +9,7 @@ import { RpcHandlerRegistry } from './rpc-handler-registry.js';
 
 const owner: UserCaller = { kind: 'user', userId: 'u1', sessionId: 's1', email: 'a@example.com', tier: 'none', isAdmin: false };
 const operator: Caller = { kind: 'operator', userId: 'operator:x', sessionId: 'operator', email: '', tier: 'none', isAdmin: true };
-const viewer = (scopes: ViewerCaller['scopes']): ViewerCaller => ({ kind: 'viewer', vaultOwnerId: 'u1', viewSessionId: 'v1', scopes, expiresAt: Date.now() + 60_000 });
+const viewer = (scopes: ViewerCaller['scopes']): ViewerCaller => ({ kind: 'viewer', vaultOwnerId: 'u1', viewSessionId: 'v1', scopes, expiresAt: Date.now() + 60_000, mayDownload: false });
 
 describe('reader declarations', () => {
   const read: RpcAccess = { access: 'read', readers: ['owner', viewerOf('letters')] };

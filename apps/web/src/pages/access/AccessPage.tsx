@@ -8,13 +8,16 @@ import { usePageTitle } from '../../lib/use-page-title.js';
 import { GenerateKeysPanel } from './GenerateKeysPanel.js';
 import { OpenWithKeyCard } from './OpenWithKeyCard.js';
 import { RequestAccessForm } from './RequestAccessForm.js';
-import { keyFromParams } from './viewer-session.js';
+import { KeyLanding } from './KeyLanding.js';
+import { useLinkSecrets } from './link-secrets.js';
 
 const tabClass = 'rounded-lg px-4 py-2 text-sm font-medium data-[state=active]:bg-card data-[state=active]:shadow-sm';
 
 /**
  * Family Access Management (/access, /request and sub-paths, /access-key): a family member asks for
  * access or opens the vault with a key; the owner generates keys. /access-key opens on Generate Keys.
+ * Opened from a key e-mail (`#k=`), the page first says whose vault the key opens, with Open vault
+ * ready, or why the key no longer works (KeyLanding); the key leaves the address at once.
  */
 export function AccessPage() {
   usePageTitle('Family Access');
@@ -22,12 +25,15 @@ export function AccessPage() {
   const [params] = useSearchParams();
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const ownerId = params.get('owner') ?? user?.id ?? null;
+  const link = useLinkSecrets();
+  const linkOwner = link.owner ?? params.get('owner');
+  const ownerId = linkOwner ?? user?.id ?? null;
   const tab = pathname.startsWith('/access-key') ? 'keys' : 'request';
 
   return (
-    <main className="mx-auto max-w-4xl space-y-6 px-4 py-8">
+    <div className="mx-auto max-w-4xl space-y-6 px-4 py-8">
       <h1 className="font-serif text-3xl font-semibold">Family Access</h1>
+      {link.key && tab === 'request' && <KeyLanding accessKey={link.key} ownerId={linkOwner} />}
       <Tabs.Root value={tab} onValueChange={(next) => void navigate(next === 'keys' ? '/access-key' : `/access${params.size ? `?${params.toString()}` : ''}`)}>
         <Tabs.List aria-label="Family access" className="inline-flex gap-1 rounded-xl bg-muted p-1">
           <Tabs.Trigger value="request" className={tabClass}>Request Access</Tabs.Trigger>
@@ -40,7 +46,7 @@ export function AccessPage() {
             </CardContent>
           </Card>
           <div className="space-y-6">
-            <OpenWithKeyCard initialKey={keyFromParams(params) ?? ''} ownerId={params.get('owner')} />
+            {!link.key && <OpenWithKeyCard initialKey="" ownerId={params.get('owner')} />}
             <Card>
               <CardHeader><CardTitle className="flex items-center gap-2"><Heart aria-hidden="true" className="h-5 w-5 text-primary" />For Children & Family</CardTitle></CardHeader>
               <CardContent>
@@ -57,6 +63,6 @@ export function AccessPage() {
           <GenerateKeysPanel />
         </Tabs.Content>
       </Tabs.Root>
-    </main>
+    </div>
   );
 }

@@ -35,7 +35,7 @@ function fakeGateway() {
   const keys: AccessKeySummary[] = [{
     id: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', name: 'Ellie', recipient_email: 'ellie@example.com', source: 'owner', request_id: null, scopes: ['letters'],
     created_at: '2026-11-01T10:00:00.000Z', expires_at: '2026-12-01T10:00:00.000Z', status: 'active', revoked_at: null, email_status: 'failed', email_sent_at: null,
-    sessions: 1, last_viewed_at: '2026-11-02T18:30:00.000Z',
+    sessions: 1, last_viewed_at: '2026-11-02T18:30:00.000Z', allow_download: true,
   }];
   const sessions: ViewSessionSummary[] = [{
     id: SESSION_ID, key_id: keys[0]!.id, key_name: 'Ellie', recipient_email: 'ellie@example.com', scopes: ['letters'], opened_at: '2026-11-02T18:00:00.000Z',
@@ -173,7 +173,7 @@ describe('access request form', () => {
 });
 
 describe('opening the vault with a key', () => {
-  it('checks the key’s form, asks for the disclaimer once, redeems with the consent and opens the viewer with the session only', async () => {
+  it('checks the key’s form, asks for the disclaimer once, redeems with the consent and opens the viewer, the session in this tab only', async () => {
     const { router } = renderAt('/access');
     await screen.findByRole('heading', { name: 'Already have an access key?' });
     fireEvent.click(screen.getByRole('button', { name: 'Open vault' }));
@@ -192,7 +192,8 @@ describe('opening the vault with a key', () => {
     fireEvent.click(proceed);
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/vault/view'));
-    expect(router.state.location.search).toBe(`?session=${SESSION}`);
+    expect(router.state.location.search).toBe('');
+    expect(sessionStorage.getItem('lv:view-session')).toBe(SESSION);
     expect(sent('POST', '/api/view/redeem')[0]!.body).toEqual({ access_key: KEY, owner: OWNER, consent: { version: CONSENT_VERSION, text_hash: CONSENT_HASH } });
     expect(localStorage.getItem(CONSENT_ACCEPTED_STORAGE)).toBe(accepted);
     // The viewer: its tabs, this vault's letters, empty texts, and what was not shared.
@@ -280,7 +281,7 @@ describe('opening the vault with a key', () => {
     expect(sent('POST', '/api/view/close')).toHaveLength(0);
   });
 
-  it('a disclaimer accepted for another text is shown again before a link’s key is redeemed; the address keeps only the session', async () => {
+  it('a disclaimer accepted for another text is shown again before a link’s key is redeemed; the address keeps neither key nor session', async () => {
     localStorage.setItem(CONSENT_ACCEPTED_STORAGE, JSON.stringify({ version: CONSENT_VERSION, text_hash: 'b'.repeat(64) }));
     const { router } = renderAt(`/vault/view?k=${KEY}&owner=${OWNER}`);
     const dialog = await screen.findByRole('dialog', { name: 'Viewer Disclaimer' });
@@ -290,7 +291,7 @@ describe('opening the vault with a key', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('No timeline entries yet.')).toBeTruthy();
     expect(sent('POST', '/api/view/redeem')[1]!.body).toEqual({ access_key: KEY, owner: OWNER, consent: { version: CONSENT_VERSION, text_hash: CONSENT_HASH } });
-    expect(router.state.location.search).toBe(`?session=${SESSION}`);
+    expect(router.state.location.search).toBe(`?owner=${OWNER}`);
     expect(sessionStorage.getItem('lv:view-session')).toBe(SESSION);
   });
 
@@ -323,7 +324,7 @@ describe('opening the vault with a key', () => {
     localStorage.setItem(CONSENT_ACCEPTED_STORAGE, accepted);
     const { router } = renderAt(`/redeem?key=${KEY}`);
     await waitFor(() => expect(router.state.location.pathname).toBe('/vault/view'));
-    expect(router.state.location.search).toBe(`?session=${SESSION}`);
+    expect(router.state.location.search).toBe('');
     cleanup();
     gateway.answer('POST /api/view/redeem', 401, { code: 'INVALID_OR_EXPIRED_KEY', message: AccessMessages.keyInvalid });
     renderAt(`/redeem?key=${KEY}`);
@@ -373,6 +374,8 @@ describe('connection requests', () => {
     expect((within(created).getByLabelText('Access key') as HTMLInputElement).value).toBe(String(KEY));
     expect(created.textContent).toContain("We've emailed the key to sam@example.com");
     expect(sent('POST', '/api/access/requests/')[0]!.body.scopes).toEqual(['timeline', 'letters', 'who-i-am', 'if-im-not-there']);
+    // View only unless the owner ticks "Allow downloads of originals".
+    expect(sent('POST', '/api/access/requests/')[0]!.body.allow_download).toBe(false);
     fireEvent.click(within(created).getByRole('button', { name: 'Copy' }));
     expect(await screen.findByText(AccessMessages.keyCopied)).toBeTruthy();
   });
@@ -429,15 +432,19 @@ describe('generate keys', () => {
     type('Recipient email', 'sam@example.com');
     type('Expiry (days)', '14');
     fireEvent.click(screen.getByRole('checkbox', { name: 'Court Journal' }));
+    const downloads = screen.getByRole('checkbox', { name: 'Allow downloads of originals' }) as HTMLInputElement;
+    expect(downloads.checked).toBe(false);
+    fireEvent.click(downloads);
     fireEvent.click(screen.getByRole('button', { name: 'Save Key' }));
     expect(((await screen.findByLabelText('Saved access key')) as HTMLInputElement).value).toBe(key);
     expect(sent('POST', '/api/access/keys')[0]!.body).toEqual({
-      access_key: key, name: 'Sam', email: 'sam@example.com', expires_in_days: 14, scopes: ['timeline', 'letters', 'who-i-am', 'if-im-not-there'],
+      access_key: key, name: 'Sam', email: 'sam@example.com', expires_in_days: 14, scopes: ['timeline', 'letters', 'who-i-am', 'if-im-not-there'], allow_download: true,
     });
     const ellie = await screen.findByRole('listitem', { name: 'Ellie' });
     expect(ellie.textContent).toContain('Active');
     expect(ellie.textContent).toContain(AccessMessages.emailSendFailed);
     expect(ellie.textContent).toContain('Used on 1 device');
+    expect(ellie.textContent).toContain('Downloads allowed');
     const viewing = screen.getByRole('listitem', { name: 'Viewing by Ellie' });
     expect(within(viewing).getByRole('list', { name: 'Views' }).textContent).toContain('Letters');
     expect(viewing.textContent).toContain(`disclaimer ${CONSENT_VERSION} accepted`);

@@ -9,7 +9,7 @@ import { ModalFrame } from '../../components/ui/modal.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { formatDate, formatDateTime } from './access-format.js';
 import { copyKey } from './clipboard.js';
-import { SectionChoice } from './SectionChoice.js';
+import { AllowDownloadChoice, SectionChoice } from './SectionChoice.js';
 import { useApproveRequest, useDeclineRequest, usePendingRequests } from './use-access.js';
 
 const DASH = '—';
@@ -29,6 +29,7 @@ function RequestDetails({ request, onClose, onApproved }: { request: AccessReque
   const approve = useApproveRequest();
   const decline = useDeclineRequest();
   const [sections, setSections] = useState<ViewSection[]>([...VIEW_SECTIONS]);
+  const [allowDownload, setAllowDownload] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const busy = approve.isPending || decline.isPending;
   return (
@@ -47,6 +48,7 @@ function RequestDetails({ request, onClose, onApproved }: { request: AccessReque
       {request.status === 'pending' && (
         <div className="mt-5 space-y-4">
           <SectionChoice value={sections} onChange={setSections} legend="Sections the key will open" />
+          <AllowDownloadChoice value={allowDownload} onChange={setAllowDownload} />
           {error && <p role="alert" className="rounded-xl border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">{error}</p>}
           <div className="flex flex-wrap justify-end gap-2">
             <Button
@@ -58,7 +60,7 @@ function RequestDetails({ request, onClose, onApproved }: { request: AccessReque
             </Button>
             <Button
               disabled={busy || sections.length === 0}
-              onClick={() => approve.mutate({ id: request.id, scopes: sections }, { onSuccess: onApproved, onError: (e) => setError(decisionError(e, AccessMessages.approveFailed)) })}
+              onClick={() => approve.mutate({ id: request.id, scopes: sections, allowDownload }, { onSuccess: onApproved, onError: (e) => setError(decisionError(e, AccessMessages.approveFailed)) })}
             >
               {approve.isPending ? 'Approving…' : 'Approve Access'}
             </Button>

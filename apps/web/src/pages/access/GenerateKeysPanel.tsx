@@ -14,7 +14,7 @@ import { Input, Label } from '../../components/ui/input.js';
 import { ConfirmDeleteDialog } from '../../components/ui/modal.js';
 import { formatDate, formatDateTime, sectionNames } from './access-format.js';
 import { copyKey } from './clipboard.js';
-import { SectionChoice } from './SectionChoice.js';
+import { AllowDownloadChoice, SectionChoice } from './SectionChoice.js';
 import { useAccessKeyList, useCreateKey, useRevokeKey, useRevokeSession, useViewSessions } from './use-access.js';
 
 /** The first rule the key form breaks (spec 5), in the spec's words. */
@@ -39,6 +39,7 @@ function KeyForm() {
   const [email, setEmail] = useState('');
   const [days, setDays] = useState(String(KEY_EXPIRY_DAYS_DEFAULT));
   const [sections, setSections] = useState<ViewSection[]>([...VIEW_SECTIONS]);
+  const [allowDownload, setAllowDownload] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<IssuedAccessKey | null>(null);
   const create = useCreateKey();
@@ -48,7 +49,7 @@ function KeyForm() {
     const error = keyFormError({ key, name, email, days, sections });
     setProblem(error);
     if (error) return;
-    create.mutate({ access_key: key, name: name.trim(), email: email.trim(), expires_in_days: Number(days), scopes: sections }, {
+    create.mutate({ access_key: key, name: name.trim(), email: email.trim(), expires_in_days: Number(days), scopes: sections, allow_download: allowDownload }, {
       onSuccess: (issued) => {
         setSaved(issued);
         setKey('');
@@ -85,6 +86,7 @@ function KeyForm() {
         </div>
       </div>
       <SectionChoice value={sections} onChange={setSections} />
+      <AllowDownloadChoice value={allowDownload} onChange={setAllowDownload} />
       {problem && <p role="alert" className="text-sm text-destructive">{problem}</p>}
       <Button type="submit" disabled={create.isPending}>{create.isPending ? 'Saving…' : 'Save Key'}</Button>
       {saved && (
@@ -109,7 +111,7 @@ function KeyItem({ item, onRevoke }: { item: AccessKeySummary; onRevoke: () => v
           <span className="rounded-full bg-secondary px-2 py-0.5 text-xs font-medium">{STATUS_TEXT[item.status]}</span>{' '}
           <span className={item.email_status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}>{EMAIL_TEXT[item.email_status]}</span>
         </p>
-        <p className="text-muted-foreground">Opens: {sectionNames(item.scopes)} · expires {formatDate(item.expires_at)}</p>
+        <p className="text-muted-foreground">Opens: {sectionNames(item.scopes)} · expires {formatDate(item.expires_at)}{item.allow_download ? ' · Downloads allowed' : ''}</p>
         <p className="text-muted-foreground">
           {item.sessions === 0 ? 'Not used yet' : `Used on ${item.sessions} device${item.sessions === 1 ? '' : 's'}`}
           {item.last_viewed_at ? ` · last viewed ${formatDateTime(item.last_viewed_at)}` : ''}

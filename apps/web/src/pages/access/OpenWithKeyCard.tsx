@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { AccessMessages, extractAccessKey, isAccessKeyFormat } from '@lv/contracts';
+import { AccessMessages, extractAccessKey, isAccessKeyFormat, readKeyLink, type OpenedViewSession } from '@lv/contracts';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Input, Label } from '../../components/ui/input.js';
@@ -15,17 +15,27 @@ export function parseKeyInput(input: string): { key: string } | { error: string 
   return { key };
 }
 
+interface OpenWithKeyCardProps {
+  initialKey: string;
+  ownerId: string | null;
+  /** The card's heading: 'Already have an access key?', or whose vault a link's key opens. */
+  title?: string;
+  /** What to do with the opened session; by default, go to the viewer (which finds it in this tab). */
+  onOpened?: (opened: OpenedViewSession) => void;
+}
+
 /**
  * 'Already have an access key?': paste a key or the whole link, accept the disclaimer the first time,
- * and the vault opens read-only (/vault/view with the session only in the address).
+ * and the vault opens read-only (/vault/view; the session is kept in this tab, never in the address).
  */
-export function OpenWithKeyCard({ initialKey, ownerId }: { initialKey: string; ownerId: string | null }) {
+export function OpenWithKeyCard({ initialKey, ownerId, title = 'Already have an access key?', onOpened }: OpenWithKeyCardProps) {
   const [input, setInput] = useState(initialKey);
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
   const id = useId();
   const { redeem, busy, disclaimer } = useKeyRedemption({
-    opened: (opened) => void navigate(`/vault/view?session=${encodeURIComponent(opened.session)}`),
+    // useKeyRedemption has kept the session for this tab: the viewer finds it there.
+    opened: (opened) => (onOpened ? onOpened(opened) : void navigate('/vault/view')),
     failed: (e) => setError(redeemErrorText(e)),
   });
 
@@ -34,15 +44,15 @@ export function OpenWithKeyCard({ initialKey, ownerId }: { initialKey: string; o
     const parsed = parseKeyInput(input);
     if ('error' in parsed) return setError(parsed.error);
     setError(null);
-    // A pasted link may name its vault; otherwise the page's ?owner= does.
-    const linkOwner = /^https?:\/\//i.test(input.trim()) ? new URL(input.trim()).searchParams.get('owner') : null;
+    // A pasted link may name its vault (in its fragment or, an old one, its query); otherwise the page's owner does.
+    const linkOwner = /^https?:\/\//i.test(input.trim()) ? readKeyLink(new URL(input.trim())).owner : null;
     void redeem(parsed.key, linkOwner ?? ownerId);
   };
 
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Already have an access key?</CardTitle>
+        <CardTitle>{title}</CardTitle>
         <CardDescription>Works for read-only access. No login or payment needed.</CardDescription>
       </CardHeader>
       <CardContent>

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { AccessMessages, VIEWER_EMPTY_TEXTS, type ViewerEntry } from '@lv/contracts';
 import { ApiError } from '../../api/client.js';
 import { fetchViewerEntries } from '../../api/access.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { formatDateTime } from './access-format.js';
+import { useLinkSecrets } from './link-secrets.js';
 import { useKeyRedemption } from './use-key-redemption.js';
 
 /** Starts `redeem` once, when the page has what it needs. */
@@ -20,15 +21,16 @@ function useOnce(ready: boolean, run: () => void) {
 /** /redeem?key=…: redeems the key and goes on to the viewer with the session (spec 2, "Redeem pages"). */
 export function RedeemPage() {
   usePageTitle('Redeeming Access Key');
-  const [params] = useSearchParams();
+  // The key is read once and taken out of the address (issue 29).
+  const { key: linkKey, owner } = useLinkSecrets();
   const navigate = useNavigate();
-  const key = params.get('key')?.trim() ?? '';
-  const owner = params.get('owner');
+  const key = linkKey ?? '';
   const [status, setStatus] = useState(key ? 'Checking your access key...' : AccessMessages.noKeyProvided);
   const { redeem, disclaimer } = useKeyRedemption({
     opened: (opened) => {
       if (!opened.session) return setStatus(AccessMessages.unexpectedResponse);
-      void navigate(`/vault/view?session=${encodeURIComponent(opened.session)}`, { replace: true });
+      // The session was kept for this tab (useKeyRedemption); the address never carries it.
+      void navigate('/vault/view', { replace: true });
     },
     failed: (error) =>
       setStatus(error instanceof ApiError
@@ -38,20 +40,19 @@ export function RedeemPage() {
   });
   useOnce(!!key, () => void redeem(key, owner));
   return (
-    <main className="mx-auto max-w-xl space-y-4 px-4 py-16 text-center">
+    <div className="mx-auto max-w-xl space-y-4 px-4 py-16 text-center">
       <h1 className="font-serif text-3xl font-semibold">Redeeming Access Key</h1>
       <p role="status">{status}</p>
       {disclaimer}
-    </main>
+    </div>
   );
 }
 
 /** /redeem/timeline?owner=…&k=…: the owner's timeline, read with a key link (spec 2). */
 export function RedeemTimelinePage() {
   usePageTitle('Timeline');
-  const [params] = useSearchParams();
-  const owner = params.get('owner');
-  const key = (params.get('k') ?? params.get('token'))?.trim() ?? '';
+  const { key: linkKey, owner } = useLinkSecrets();
+  const key = linkKey ?? '';
   const missing = !owner || !key;
   const [entries, setEntries] = useState<ViewerEntry[] | null>(null);
   const [error, setError] = useState<string | null>(missing ? AccessMessages.missingOwnerOrToken : null);
@@ -64,7 +65,7 @@ export function RedeemTimelinePage() {
   });
   useOnce(!missing, () => void redeem(key, owner));
   return (
-    <main className="mx-auto max-w-3xl space-y-4 px-4 py-8">
+    <div className="mx-auto max-w-3xl space-y-4 px-4 py-8">
       <h1 className="font-serif text-3xl font-semibold">Timeline</h1>
       {error ? <p role="alert">{error}</p> : entries === null ? <p>Loading…</p> : entries.length === 0 ? <p>{VIEWER_EMPTY_TEXTS.timeline}</p> : (
         <ul aria-label="Timeline" className="divide-y divide-border rounded-2xl border border-border bg-card">
@@ -77,6 +78,6 @@ export function RedeemTimelinePage() {
         </ul>
       )}
       {disclaimer}
-    </main>
+    </div>
   );
 }

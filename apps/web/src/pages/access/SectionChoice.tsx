@@ -21,3 +21,13 @@ export function SectionChoice({ value, onChange, legend = 'Sections this key ope
     </fieldset>
   );
 }
+
+/** Whether the key's viewers may download originals (default off: they can view, not keep copies). */
+export function AllowDownloadChoice({ value, onChange }: { value: boolean; onChange: (next: boolean) => void }) {
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <input type="checkbox" className="h-4 w-4" checked={value} onChange={(e) => onChange(e.target.checked)} />
+      Allow downloads of originals
+    </label>
+  );
+}

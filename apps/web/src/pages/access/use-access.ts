@@ -15,7 +15,7 @@ function useAccessMutation<A, R>(run: (arg: A) => Promise<R>) {
   return useMutation({ mutationFn: run, onSettled: () => queryClient.invalidateQueries({ queryKey: ['access'] }) });
 }
 
-export const useApproveRequest = () => useAccessMutation(({ id, scopes }: { id: string; scopes: ViewSection[] }) => approveAccessRequest(id, { scopes }));
+export const useApproveRequest = () => useAccessMutation(({ id, scopes, allowDownload = false }: { id: string; scopes: ViewSection[]; allowDownload?: boolean }) => approveAccessRequest(id, { scopes, allow_download: allowDownload }));
 export const useDeclineRequest = () => useAccessMutation((id: string) => declineAccessRequest(id));
 export const useCreateKey = () => useAccessMutation((body: CreateAccessKeyBody) => createAccessKey(body));
 export const useRevokeKey = () => useAccessMutation((id: string) => revokeAccessKey(id));

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
-import { AccessMessages, type ViewerTokenGrant } from '@lv/contracts';
+import { AccessMessages, type OpenedViewSession, type ViewerTokenGrant } from '@lv/contracts';
 import { closeViewSession, exchangeViewSession } from '../../api/access.js';
 import { useKeyRedemption } from './use-key-redemption.js';
-import { keyFromParams, renewDelay, sessionEnded, storedViewSession, storeViewSession, viewerErrorText } from './viewer-session.js';
+import { useLinkSecrets, type LinkSecrets } from './link-secrets.js';
+import { renewDelay, sessionEnded, storedViewSession, storeViewSession, viewerErrorText } from './viewer-session.js';
 
 export type ViewerState =
   | { kind: 'opening' }
@@ -15,11 +15,9 @@ export type ViewerState =
 /** What the address (or this tab's storage) asks for when the viewer opens. */
 type Start = { kind: 'session'; session: string } | { kind: 'key'; key: string; owner: string | null } | { kind: 'none' };
 
-function startFrom(params: URLSearchParams): Start {
-  const session = params.get('session');
+function startFrom({ session, key, owner }: LinkSecrets): Start {
   if (session) return { kind: 'session', session };
-  const key = keyFromParams(params);
-  if (key) return { kind: 'key', key, owner: params.get('owner') };
+  if (key) return { kind: 'key', key, owner };
   const stored = storedViewSession();
   return stored ? { kind: 'session', session: stored } : { kind: 'none' };
 }
@@ -29,14 +27,15 @@ const RENEW_RETRY_MS = 15_000;
 
 /**
  * The viewer's view session (spec 4, "View session"): a key or link token in the address is redeemed
- * (after the disclaimer, the first time) for a session, the address is rewritten to carry only the
- * session, and the session is reused on later loads. Its 15-minute viewer token is renewed a minute
+ * (after the disclaimer, the first time) for a session, kept in this tab's sessionStorage and reused
+ * on later loads. The address never carries it (issue 29): a link's key or `?session=` is read once
+ * and taken out of the address at once (useLinkSecrets). Its 15-minute viewer token is renewed a minute
  * before it expires; the server re-checks the session every time. Only the server saying the session
  * is over ends the viewer: a lost connection or a token that lapsed while the computer slept does not.
  */
 export function useViewSession() {
-  const [params, setParams] = useSearchParams();
-  const [start] = useState(() => startFrom(params));
+  const secrets = useLinkSecrets();
+  const [start] = useState(() => startFrom(secrets));
   const [state, setState] = useState<ViewerState>(() => (start.kind === 'none' ? { kind: 'none', message: AccessMessages.noViewSession } : { kind: 'opening' }));
   const started = useRef(false);
   // The token reads carry: written when a grant arrives, so a read retried right after a renewal uses it.
@@ -66,8 +65,6 @@ export function useViewSession() {
   const { redeem, asking, disclaimer } = useKeyRedemption({
     opened: (opened) => {
       if (!opened.session) return setState({ kind: 'error', message: AccessMessages.noSessionId, retry: null });
-      // The address carries only the session from now on, never the key.
-      setParams({ session: opened.session }, { replace: true });
       show(opened.session, opened);
     },
     failed: (error) => fail(error, null),
@@ -78,12 +75,11 @@ export function useViewSession() {
     if (started.current) return;
     started.current = true;
     if (start.kind === 'session') {
-      if ([...params.keys()].some((name) => name !== 'session') || params.get('session') !== start.session) setParams({ session: start.session }, { replace: true });
       void open(start.session);
     } else if (start.kind === 'key') {
       void redeem(start.key, start.owner);
     }
-  }, [start, params, setParams, open, redeem]);
+  }, [start, open, redeem]);
 
   // Renew the viewer token before it expires; a failure that leaves the session alive is retried.
   const ready = state.kind === 'ready' ? state : null;
@@ -125,12 +121,11 @@ export function useViewSession() {
 
   /** Clear access: the session ends on the server too, and this browser forgets it. */
   const clear = useCallback(async () => {
-    const session = state.kind === 'ready' ? state.session : params.get('session') ?? storedViewSession();
+    const session = state.kind === 'ready' ? state.session : (start.kind === 'session' ? start.session : null) ?? storedViewSession();
     if (session) await closeViewSession(session).catch(() => undefined);
     storeViewSession(null);
-    setParams({}, { replace: true });
     setState({ kind: 'none', message: AccessMessages.accessCleared });
-  }, [state, params, setParams]);
+  }, [state, start]);
 
   /** 'Clear Access / Try Again': a session that is still alive is opened again, not thrown away. */
   const tryAgain = useCallback(() => {
@@ -139,8 +134,11 @@ export function useViewSession() {
     return open(state.retry);
   }, [state, open, clear]);
 
+  /** A key pasted after Clear access (or with no session) opened a new session: show it. */
+  const resume = useCallback((opened: OpenedViewSession) => show(opened.session, opened), [show]);
+
   /** A read said the session is over (revoked, expired): show it, forget the session. */
   const ended = useCallback((error: unknown) => fail(error, null), [fail]);
 
-  return { state, asking, disclaimer, viewerToken, clear, tryAgain, reauthorize, ended };
+  return { state, asking, disclaimer, viewerToken, clear, tryAgain, reauthorize, ended, resume };
 }

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { CONSENT_VERSION, VIEWER_CONSENT_TEXT } from '@lv/contracts';
-import { acceptedConsent, CONSENT_ACCEPTED_STORAGE, consentFor, keyFromParams, rememberConsent, renewDelay } from './viewer-session.js';
+import { acceptedConsent, CONSENT_ACCEPTED_STORAGE, consentFor, rememberConsent, renewDelay } from './viewer-session.js';
 
 beforeEach(() => localStorage.clear());
 
@@ -27,11 +27,5 @@ describe('viewer tokens and links', () => {
     const now = 1_000_000;
     expect(renewDelay({ viewer_token_expires_at: now + 15 * 60_000 }, now)).toBe(14 * 60_000);
     expect(renewDelay({ viewer_token_expires_at: now + 30_000 }, now)).toBe(5000);
-  });
-
-  it('takes the key from the first key-like parameter of the address', () => {
-    expect(keyFromParams(new URLSearchParams('owner=o&token=%20abc%20'))).toBe('abc');
-    expect(keyFromParams(new URLSearchParams('key=first&k=second'))).toBe('first');
-    expect(keyFromParams(new URLSearchParams('session=s'))).toBeNull();
   });
 });

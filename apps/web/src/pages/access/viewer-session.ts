@@ -3,19 +3,22 @@ import { ApiError, NetworkError } from '../../api/client.js';
 import { redeemAccessKey } from '../../api/access.js';
 import { sha256Hex } from '../../lib/sha256.js';
 
-/** The view session's secret, kept for this tab: the address carries it too, never the key. */
+/**
+ * The view session's secret, kept for this tab only (sessionStorage, never localStorage, never the
+ * address: issue 29). A reload of /vault/view finds it here.
+ */
 export const VIEW_SESSION_STORAGE = 'lv:view-session';
 /** The disclaimer this browser accepted (spec: "Later uses skip the modal"). */
 export const CONSENT_ACCEPTED_STORAGE = 'lv:viewer-consent';
 
-/** Query parameters that may carry a key or a link token (spec 2, /vault/view). */
-export const KEY_PARAMS = ['key', 'token', 'k', 'access', 'view', 'access_key'] as const;
+/** Where the session lives when the browser refuses storage (private mode): this page's memory. */
+let sessionInMemory: string | null = null;
 
 export const storedViewSession = (): string | null => {
   try {
     return sessionStorage.getItem(VIEW_SESSION_STORAGE);
   } catch {
-    return null;
+    return sessionInMemory;
   }
 };
 export const storeViewSession = (session: string | null) => {
@@ -23,7 +26,8 @@ export const storeViewSession = (session: string | null) => {
     if (session) sessionStorage.setItem(VIEW_SESSION_STORAGE, session);
     else sessionStorage.removeItem(VIEW_SESSION_STORAGE);
   } catch {
-    // storage refused (private mode): the address still carries the session
+    // storage refused (private mode): kept in memory, for as long as the page lives
+    sessionInMemory = session;
   }
 };
 
@@ -61,15 +65,6 @@ export const forgetConsent = () => {
 /** The consent for a text as shown: the server compares the hash with the text it records. */
 export async function consentFor(text: string, version: string): Promise<AcceptedConsent> {
   return { version, text_hash: await sha256Hex(text, 'record your consent') };
-}
-
-/** The first key-like value among the address's parameters. */
-export function keyFromParams(params: URLSearchParams): string | null {
-  for (const name of KEY_PARAMS) {
-    const value = params.get(name)?.trim();
-    if (value) return value;
-  }
-  return null;
 }
 
 /**

@@ -1,0 +1,42 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { AccessMessages, type KeyStatusReply, type RequestMeta } from '@lv/contracts';
+import { DomainError } from '@lv/platform/errors';
+import { findKeyByHash } from '../access.projections.js';
+import { addressOf, type AddressLimits } from '../address-limits.js';
+import { hashAccessKey } from '../secrets.js';
+
+export interface KeyStatusDeps {
+  orm: MikroORM;
+  /** The same limiter and bucket as redeem: a failed check here is a failed redemption there. */
+  limits: AddressLimits;
+  redeemFailuresPerMinute: number;
+  /** identity's display name for a vault owner (null when they gave none). */
+  ownerName: (ownerId: string, meta: RequestMeta) => Promise<string | null>;
+  now?: () => number;
+}
+
+/**
+ * A key's landing page asks, before the disclaimer, whose vault a key opens and whether it still
+ * works (issue 28). A known key of the link's vault says active, expired or revoked, with the owner's
+ * name: the holder was given it, and the answer changes nothing. An unknown key, or another vault's,
+ * is refused exactly as redeem refuses it and counted against the same per-address limit, so probing
+ * keys here is no faster than redeeming them; a limited address is refused even a good key.
+ */
+export class KeyStatusService {
+  constructor(private readonly deps: KeyStatusDeps) {}
+
+  async check(input: { access_key: string; owner: string | null }, meta: RequestMeta): Promise<KeyStatusReply> {
+    const address = addressOf(meta.ip);
+    if ((await this.deps.limits.count('redeem', address, 60)) >= this.deps.redeemFailuresPerMinute) {
+      throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
+    }
+    const key = await findKeyByHash(this.deps.orm.em.fork(), hashAccessKey(input.access_key));
+    if (!key || (input.owner !== null && input.owner !== key.owner_id)) {
+      await this.deps.limits.add('redeem', address, 60);
+      throw new DomainError('INVALID_OR_EXPIRED_KEY', AccessMessages.keyInvalid);
+    }
+    const now = this.deps.now?.() ?? Date.now();
+    const status = key.revoked_at ? 'revoked' : new Date(key.expires_at).getTime() <= now ? 'expired' : 'active';
+    return { status, owner_name: await this.deps.ownerName(key.owner_id, meta) };
+  }
+}

@@ -1,0 +1,90 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { AccessMessages, extensionOf, MediaMessages, VIEW_MEDIA_PATH, ViewerLinkMessages, type MediaCollection, type ViewerMediaGrant } from '@lv/contracts';
+import type { Caller, ViewerCaller } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { authoriseViewerLink, UUID_PATTERN, type ViewerLinks, type ViewerTokenCheck } from '@lv/platform/links';
+import type { ObjectStorage } from '@lv/platform/storage';
+import { findRecording, type RecordingRow } from '../recordings/recordings.projection.js';
+import { serveObject, type PlaybackResponse } from './serve-object.js';
+
+/** The section of the vault each collection is read under: the scope a viewer's key must hold. */
+const SECTION_OF: Record<MediaCollection, ViewerMediaGrant['section']> = {
+  vault: 'timeline',
+  'who-i-am': 'who-i-am',
+  'who-i-am-photo': 'who-i-am',
+  'final-messages': 'if-im-not-there',
+};
+
+/** Whether the owner's final messages may be opened now (a preview allowed, or the vault released): access-keys decides, asked with the viewer's token. */
+export type FinalMessagesOpen = (viewerToken: string, requestId: string) => Promise<boolean>;
+
+export interface ViewerPlaybackDeps {
+  orm: MikroORM;
+  storage: ObjectStorage;
+  links: ViewerLinks;
+  /** ViewerTokenVerifier with RevokedViewSessions: undefined when no viewer key is configured (every viewer link is refused). */
+  tokens: ViewerTokenCheck | undefined;
+  finalMessagesOpen: FinalMessagesOpen;
+}
+
+const notFound = () => new DomainError('NOT_FOUND', MediaMessages.notFound);
+
+/** RFC 5987 `filename*` value: UTF-8, percent-encoded (quotes and parentheses too). */
+const encodedFileName = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * A family viewer's playback of what their key allows: recordings (timeline), the Who I Am photo and
+ * personal media (who-i-am), final messages (if-im-not-there, and only while access-keys says they
+ * are open). The same checks run when the link is made (over NATS, with the viewer's token) and on
+ * every byte request (over HTTP, with the token from the lv_view cookie), so a revoked or expired key,
+ * a section taken away or a preview switched off stops playback at the next Range request.
+ * Another vault's item, or a malformed id, is "not found": ids reveal nothing.
+ */
+export class ViewerPlayback {
+  constructor(private readonly deps: ViewerPlaybackDeps) {}
+
+  /** GET /api/view/media/:id/link: a link for the item (inline), and a download link when the key allows downloads. */
+  async link(caller: Caller, id: string, viewerToken: string | undefined, requestId: string): Promise<ViewerMediaGrant> {
+    // The declaration admits viewers only; an owner plays through playbackLink, never a view-session link.
+    if (caller.kind !== 'viewer') throw new DomainError('FORBIDDEN');
+    const viewer = caller;
+    const row = await this.readable(viewer, id, viewerToken, requestId);
+    const path = `${VIEW_MEDIA_PATH}/${row.id}`;
+    const inline = this.deps.links.sign(path, viewer.viewSessionId, row.id);
+    const download = viewer.mayDownload ? this.deps.links.sign(path, viewer.viewSessionId, row.id, true).url : null;
+    return {
+      url: inline.url, expiresAt: inline.expiresAt, contentType: row.content_type, mediaKind: row.type, title: row.collection === 'who-i-am-photo' ? 'Profile photo' : row.title,
+      downloadUrl: download, section: SECTION_OF[row.collection],
+    };
+  }
+
+  /** GET /view/media/:id on the byte listener: the token (cookie), the link, then the item as for a link; 206 for a Range. */
+  async open(id: string, query: Record<string, unknown>, viewerToken: string | undefined, rangeHeader: string | undefined, head: boolean, requestId: string): Promise<PlaybackResponse> {
+    if (!UUID_PATTERN.test(id)) throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
+    const { viewer, link } = await authoriseViewerLink(this.deps.tokens, this.deps.links, id, query, viewerToken);
+    const row = await this.readable(viewer, link.itemId, viewerToken, requestId);
+    const response = await serveObject(this.deps.storage, { bucket: row.bucket, objectKey: row.object_key, contentType: row.content_type, size: Number(row.size) }, rangeHeader, head);
+    // Images are served as stored (no processing here); a download is the original under its file name.
+    if (link.download) response.headers['content-disposition'] = `attachment; filename*=UTF-8''${encodedFileName(fileNameOf(row))}`;
+    return response;
+  }
+
+  /** The viewer's vault's item, if its section is one the key holds (and, for a final message, open now). */
+  private async readable(viewer: ViewerCaller, id: string, viewerToken: string | undefined, requestId: string): Promise<RecordingRow> {
+    if (!UUID_PATTERN.test(id)) throw notFound();
+    const row = await findRecording(this.deps.orm.em.fork(), id.toLowerCase());
+    if (!row || row.user_id !== viewer.vaultOwnerId) throw notFound();
+    const section = SECTION_OF[row.collection];
+    if (!viewer.scopes.includes(section)) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
+    if (section === 'if-im-not-there' && (!viewerToken || !(await this.deps.finalMessagesOpen(viewerToken, requestId)))) {
+      throw new DomainError('FORBIDDEN', ViewerLinkMessages.finalMessageClosed);
+    }
+    return row;
+  }
+}
+
+/** The original's file name: the stored object's (the original app's `{type}_{timestamp}.{ext}`), or one made from the title. */
+function fileNameOf(row: RecordingRow): string {
+  const stored = row.object_key.split('/').pop();
+  return stored && stored.includes('.') ? stored : `${row.title || 'media'}.${extensionOf(row.content_type)}`;
+}

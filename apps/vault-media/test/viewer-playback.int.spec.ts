@@ -1,0 +1,172 @@
+// A family viewer plays what their key allows, through links bound to their view session: vault-media
+// booted in-process on the machine's PostgreSQL, NATS and Redis and the embedded S3 server; viewer
+// tokens from the test issuer (real signatures, real revocations in Redis). access-keys' final-access
+// answer is played by a stand-in on NATS (the owner's preview switch).
+import { createHash, randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { VaultMediaRpc, ViewerLinkMessages, type ViewerMediaGrant } from '@lv/contracts';
+import { scopedSubject } from '@lv/platform/messaging';
+import { RawRpc, TestViewerIssuer, generateTestKeys, type IssuedViewerToken } from '@lv/testing';
+import { NATS_URL, sendHttp, startVaultMedia, webmBody, type Harness } from './test-support/harness.js';
+
+jest.setTimeout(120_000);
+
+const sha = (body: Buffer) => createHash('sha256').update(body).digest('hex');
+
+describe('vault-media: viewer links bound to the view session', () => {
+  let h: Harness;
+  let rpc: RawRpc;
+  let nc: NatsConnection;
+  let viewers: TestViewerIssuer;
+  let finalsOpen = false;
+  const viewerKeys = generateTestKeys();
+  const ownerId = randomUUID();
+  const otherOwnerId = randomUUID();
+  const bodies = new Map<string, Buffer>();
+
+  async function save(owner: string, title: string, collection: 'vault' | 'final-messages' | 'who-i-am' = 'vault', size = 64 * 1024): Promise<string> {
+    const body = webmBody(size);
+    const token = h.tokenFor(owner);
+    const ticket = await rpc.call<{ uploadId: string; contentType: string }>('rpc.vault-media.start-upload', { type: 'video', title, sha256: sha(body), size: body.length, collection, contentType: 'video/webm' }, token);
+    const answer = await sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': ticket.contentType }, chunks: [body] });
+    if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
+    const id = answer.json<{ id: string }>().id;
+    bodies.set(id, body);
+    return id;
+  }
+
+  const link = (id: string, viewer: IssuedViewerToken) => rpc.call<ViewerMediaGrant>(VaultMediaRpc.viewerLink.subject, { id }, viewer.token);
+  const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: { code?: string }) => e.code);
+  const play = (url: string, token: string | undefined, range?: string) =>
+    sendHttp(`${h.mediaUrl}${url.replace(/^\/api/, '')}`, { headers: { ...(token ? { 'x-lv-view-token': token } : {}), ...(range ? { range } : {}) } });
+
+  beforeAll(async () => {
+    h = await startVaultMedia('mediaview', { VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey });
+    viewers = new TestViewerIssuer(h.resources.redis, viewerKeys);
+    rpc = await new RawRpc(NATS_URL).connect();
+    // access-keys' answer to "may final messages be opened now?", asked with the viewer's token.
+    nc = await connect({ servers: NATS_URL, name: 'final-access-stand-in' });
+    nc.subscribe(scopedSubject('rpc.access-keys.final-access'), {
+      callback: (error, msg) => {
+        if (error) return;
+        const packet = msg.json<{ id: string }>();
+        msg.respond(JSON.stringify({ response: { open: finalsOpen, released: false, final_thoughts: null }, isDisposed: true, id: packet.id }));
+      },
+    });
+    await nc.flush();
+  });
+
+  afterAll(async () => {
+    await nc?.close();
+    await rpc?.close();
+    await h?.close();
+  });
+
+  it('gives a timeline viewer a link, plays it with Range (206, the right bytes) and seeks with a second Range', async () => {
+    const id = await save(ownerId, 'Birthday message');
+    const viewer = viewers.issue(ownerId, ['timeline']);
+    const grant = await link(id, viewer);
+    expect(grant).toMatchObject({ contentType: 'video/webm', mediaKind: 'video', title: 'Birthday message', downloadUrl: null, section: 'timeline' });
+    expect(grant.url).toMatch(new RegExp(`^/api/view/media/${id}\\?s=${viewer.viewSessionId}&exp=\\d+&sig=`));
+    expect(grant.expiresAt - Date.now()).toBeLessThanOrEqual(3600_000);
+
+    const first = await play(grant.url, viewer.token, 'bytes=0-1023');
+    expect(first.status).toBe(206);
+    expect(first.headers['content-range']).toBe(`bytes 0-1023/${bodies.get(id)!.length}`);
+    expect(first.headers['content-disposition']).toBe('inline');
+    expect(first.body.equals(bodies.get(id)!.subarray(0, 1024))).toBe(true);
+    const seek = await play(grant.url, viewer.token, 'bytes=40000-');
+    expect(seek.status).toBe(206);
+    expect(seek.body.equals(bodies.get(id)!.subarray(40000))).toBe(true);
+  });
+
+  it('refuses the link without the cookie, with another session’s cookie, and once the key is revoked (at the next Range request)', async () => {
+    const id = await save(ownerId, 'Only for my family');
+    const viewer = viewers.issue(ownerId, ['timeline']);
+    const { url } = await link(id, viewer);
+
+    const copied = await play(url, undefined, 'bytes=0-9');
+    expect([copied.status, copied.json()]).toEqual([403, { code: 'FORBIDDEN', message: ViewerLinkMessages.noViewer }]);
+    const someoneElse = viewers.issue(ownerId, ['timeline']);
+    const foreign = await play(url, someoneElse.token, 'bytes=0-9');
+    expect([foreign.status, foreign.json<{ message: string }>().message]).toEqual([403, ViewerLinkMessages.otherSession]);
+    const expired = await play(url, viewers.expired(ownerId, ['timeline']).token, 'bytes=0-9');
+    expect(expired.status).toBe(403);
+
+    expect((await play(url, viewer.token, 'bytes=0-9')).status).toBe(206);
+    await viewers.revoke(viewer.viewSessionId);
+    const after = await play(url, viewer.token, 'bytes=10-19');
+    expect([after.status, after.json()]).toEqual([403, { code: 'FORBIDDEN', message: ViewerLinkMessages.accessEnded }]);
+    expect(await codeOf(link(id, viewer))).toBe('SESSION_EXPIRED');
+  });
+
+  it('refuses an altered link and answers 403 (never 500) for a malformed id or query', async () => {
+    const id = await save(ownerId, 'Tamper test');
+    const viewer = viewers.issue(ownerId, ['timeline']);
+    const { url } = await link(id, viewer);
+    const altered = url.replace(/sig=(.)/, (_, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
+    expect((await play(altered, viewer.token)).status).toBe(403);
+    expect((await play(url.replace(id, 'not-an-id'), viewer.token)).status).toBe(403);
+    expect((await play(`/api/view/media/${id}?s=x&exp=y`, viewer.token)).status).toBe(403);
+    expect(await codeOf(rpc.call(VaultMediaRpc.viewerLink.subject, { id: 'nope' }, viewer.token))).toBe('NOT_FOUND');
+  });
+
+  it('refuses a key without the section (letters only: 403) and another vault’s item (404), by RPC and by HTTP', async () => {
+    const id = await save(ownerId, 'Timeline only');
+    const lettersOnly = viewers.issue(ownerId, ['letters']);
+    expect(await codeOf(link(id, lettersOnly))).toBe('FORBIDDEN');
+    // A link made for a viewer who holds the section, presented by a viewer whose key lacks it, is refused too.
+    const portraitOnly = viewers.issue(ownerId, ['who-i-am']);
+    expect(await codeOf(link(id, portraitOnly))).toBe('FORBIDDEN');
+
+    const strangerItem = await save(otherOwnerId, 'Another vault');
+    const viewer = viewers.issue(ownerId, ['timeline']);
+    expect(await codeOf(link(strangerItem, viewer))).toBe('NOT_FOUND');
+    const theirs = await link(strangerItem, viewers.issue(otherOwnerId, ['timeline']));
+    const signedForMe = theirs.url.replace(/s=[^&]+/, `s=${viewer.viewSessionId}`);
+    expect((await play(signedForMe, viewer.token)).status).toBe(403);
+  });
+
+  it('refuses an owner’s token on the viewer RPC', async () => {
+    const id = await save(ownerId, 'Owner plays elsewhere');
+    expect(await codeOf(rpc.call(VaultMediaRpc.viewerLink.subject, { id }, h.tokenFor(ownerId)))).toBe('FORBIDDEN');
+  });
+
+  it('plays Who I Am media for a who-i-am key, and final messages only while access-keys says they are open', async () => {
+    const portrait = await save(ownerId, 'My workshop', 'who-i-am');
+    const family = viewers.issue(ownerId, ['who-i-am']);
+    expect(await link(portrait, family)).toMatchObject({ section: 'who-i-am', title: 'My workshop' });
+    expect(await codeOf(link(portrait, viewers.issue(ownerId, ['timeline'])))).toBe('FORBIDDEN');
+
+    const finalMessage = await save(ownerId, 'If you are watching this', 'final-messages');
+    const contact = viewers.issue(ownerId, ['if-im-not-there']);
+    finalsOpen = false;
+    expect(await codeOf(link(finalMessage, contact))).toBe('FORBIDDEN');
+    finalsOpen = true;
+    const grant = await link(finalMessage, contact);
+    expect(grant.section).toBe('if-im-not-there');
+    expect((await play(grant.url, contact.token, 'bytes=0-9')).status).toBe(206);
+    // The owner switches the preview off: the next request is refused.
+    finalsOpen = false;
+    const closed = await play(grant.url, contact.token, 'bytes=10-19');
+    expect([closed.status, closed.json<{ message: string }>().message]).toEqual([403, ViewerLinkMessages.finalMessageClosed]);
+  });
+
+  it('gives a download link only to a key that allows downloads, and refuses a download link without the permission', async () => {
+    const id = await save(ownerId, 'Keep this');
+    const viewOnly = viewers.issue(ownerId, ['timeline']);
+    expect((await link(id, viewOnly)).downloadUrl).toBeNull();
+    const downloader = viewers.issue(ownerId, ['timeline'], undefined, undefined, true);
+    const grant = await link(id, downloader);
+    expect(grant.downloadUrl).toMatch(/&dl=1&sig=/);
+    const file = await play(grant.downloadUrl!, downloader.token);
+    expect(file.status).toBe(200);
+    expect(file.headers['content-disposition']).toMatch(/^attachment; filename\*=UTF-8''video_\d+\.webm$/);
+    expect(file.body.equals(bodies.get(id)!)).toBe(true);
+    // The same download link presented with a view-only token of that very session is refused.
+    const sameSessionViewOnly = viewers.issueFor(downloader.viewSessionId, ownerId, ['timeline'], false);
+    const refused = await play(grant.downloadUrl!, sameSessionViewOnly.token);
+    expect([refused.status, refused.json<{ message: string }>().message]).toEqual([403, ViewerLinkMessages.downloadNotAllowed]);
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * Asking for access from the owner's link (issue 28): the request page's and the owner's words, and the
+ * owner's notice job. Zod-free, so the SPA's access pages load them without the wire schemas
+ * (access-requests.schemas.ts).
+ */
+
+/** The request page's and the owner's link card's words (/request without a link says AccessMessages.missingOwner). */
+export const RequestLinkMessages = {
+  /** The owner turned requests off (the form is not offered; a request sent anyway is refused with it). */
+  requestsClosed: 'This vault is not taking access requests at the moment. Please contact its owner directly.',
+  /** Above the form opened from an owner's link. */
+  askingOwner: (ownerName: string | null) => (ownerName ? `You are asking ${ownerName} for access to their vault.` : 'You are asking for access to a Legacy Vault.'),
+  /** The owner's link card on /access-control. */
+  linkTitle: 'Your request link',
+  linkExplanation:
+    'Send this link (or let them scan the code) to a child or family member. They fill in a short form; you get an e-mail and the request appears here. Nothing is shared until you approve it and choose what their key opens.',
+  requestsSwitch: 'Accept access requests',
+  requestsOff: 'Requests are turned off: the link shows a notice instead of the form.',
+  linkCopied: 'Request link copied',
+} as const;
+
+/**
+ * Tells the owner at once that someone asked for access (notifications' worker). access-keys adds it
+ * under the job id `request-notice-<requestId>` inside the transaction that records the request, so a
+ * committed request always has its job; the job carries no personal data: the worker asks access-keys
+ * for the request (still pending?) and identity for the owner's address (switch on?), and sends at
+ * most once.
+ */
+export interface AccessRequestNoticeJob {
+  requestId: string;
+  ownerId: string;
+}

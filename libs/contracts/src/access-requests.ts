@@ -4,6 +4,11 @@
  * (access-requests.schemas.ts).
  */
 
+/** Lookups of a request link's vault (GET /api/access/request-form/:ownerId) per client address a minute: a page load needs one. */
+export const REQUEST_FORM_LOOKUPS_PER_MINUTE = 30;
+/** Request e-mails to one owner an hour: past it the requests still wait in the app, only the e-mail is held back. */
+export const ACCESS_REQUEST_NOTICES_PER_HOUR = 10;
+
 /** The request page's and the owner's link card's words (/request without a link says AccessMessages.missingOwner). */
 export const RequestLinkMessages = {
   /** The owner turned requests off (the form is not offered; a request sent anyway is refused with it). */

@@ -24,6 +24,8 @@ export const ErrorCodes = {
   CONSENT_REQUIRED: { status: 400, message: 'Please read and accept the viewer disclaimer first.' },
   ALREADY_DECIDED: { status: 409, message: 'This request has already been answered.' },
   KEY_TAKEN: { status: 409, message: 'This key is already in use. Generate a new one.' },
+  /** The owner turned his request link off: the request page shows this instead of the form (RequestLinkMessages.requestsClosed). */
+  REQUESTS_CLOSED: { status: 403, message: 'This vault is not taking access requests at the moment. Please contact its owner directly.' },
   UPGRADE_REQUIRED: { status: 403, message: 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.' },
   /** Neutral on purpose: each limit passes its own message (sign-in: AuthMessages.tooManySignIns). */
   RATE_LIMITED: { status: 429, message: 'Too many requests. Please wait a few minutes and try again.' },

@@ -13,11 +13,14 @@ describe('billing config: which provider takes payments', () => {
     expect(paymentProviderOf(billingConfigSchema.parse({ ...base, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }))).toBe('stripe');
   });
 
-  it('never lets anyone pay without a card in production unless PAYMENT_PROVIDER=local says so', () => {
+  it('never lets anyone pay without a card in production unless ALLOW_LOCAL_PAYMENTS_IN_PRODUCTION=true says so', () => {
     expect(issues({ NODE_ENV: 'production', LOCAL_WEBHOOK_SECRET: secret })).toEqual([
       expect.stringMatching(/^STRIPE_SECRET_KEY: production takes payments through Stripe/), expect.stringMatching(/^STRIPE_WEBHOOK_SECRET: production takes payments through Stripe/),
     ]);
-    expect(paymentProviderOf(billingConfigSchema.parse({ ...base, NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', LOCAL_WEBHOOK_SECRET: secret }))).toBe('local');
+    // PAYMENT_PROVIDER=local alone (what docker-compose once shipped with NODE_ENV=production) is refused.
+    expect(issues({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', LOCAL_WEBHOOK_SECRET: secret })).toEqual([expect.stringMatching(/^PAYMENT_PROVIDER: the local provider gives every plan away/)]);
+    expect(issues({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', ALLOW_LOCAL_PAYMENTS_IN_PRODUCTION: 'false', LOCAL_WEBHOOK_SECRET: secret })).toHaveLength(1);
+    expect(paymentProviderOf(billingConfigSchema.parse({ ...base, NODE_ENV: 'production', PAYMENT_PROVIDER: 'local', ALLOW_LOCAL_PAYMENTS_IN_PRODUCTION: 'true', LOCAL_WEBHOOK_SECRET: secret }))).toBe('local');
   });
 
   it('names what is missing: half of Stripe’s keys, or the local provider’s secret', () => {

@@ -4,12 +4,14 @@ import { commonConfigSchema, databaseConfigSchema, z } from '@lv/platform/config
  * Billing: its database, and one payment provider. With STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET
  * it is Stripe (hosted Checkout, signed webhooks); without them it is the local development provider,
  * whose hosted page the SPA serves and whose webhooks are signed the same way with
- * LOCAL_WEBHOOK_SECRET. The local provider lets anyone "pay" without a card, so production uses it
- * only when PAYMENT_PROVIDER=local says so (docker-compose's single-machine set-up).
+ * LOCAL_WEBHOOK_SECRET. The local provider lets anyone "pay" without a card, so production refuses it
+ * unless ALLOW_LOCAL_PAYMENTS_IN_PRODUCTION=true says, in its name, that nobody pays on this machine.
  */
 export const billingConfigSchema = commonConfigSchema.extend(databaseConfigSchema.shape).extend({
   /** Which provider takes payments; by default Stripe when its keys are set, else the local one (never by default in production). */
   PAYMENT_PROVIDER: z.enum(['stripe', 'local']).optional(),
+  /** Production with the local provider (every plan free): only a demonstration machine sets this to true. */
+  ALLOW_LOCAL_PAYMENTS_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)').optional(),
   /** The signing secret of the webhook endpoint (whsec_…), from the provider's dashboard. */
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)').optional(),
@@ -23,10 +25,13 @@ export const billingConfigSchema = commonConfigSchema.extend(databaseConfigSchem
   const provider = paymentProviderOf(config);
   if (provider === 'stripe') {
     for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
-      if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: config.NODE_ENV === 'production' && !config.PAYMENT_PROVIDER ? 'production takes payments through Stripe: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or PAYMENT_PROVIDER=local on a machine nobody pays on)' : 'Stripe needs both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET' });
+      if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: config.NODE_ENV === 'production' && !config.PAYMENT_PROVIDER ? 'production takes payments through Stripe: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or PAYMENT_PROVIDER=local with ALLOW_LOCAL_PAYMENTS_IN_PRODUCTION=true on a machine nobody pays on)' : 'Stripe needs both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET' });
     }
-  } else if (!config.LOCAL_WEBHOOK_SECRET) {
-    ctx.addIssue({ code: 'custom', path: ['LOCAL_WEBHOOK_SECRET'], message: 'the local payment provider needs LOCAL_WEBHOOK_SECRET' });
+  } else {
+    if (!config.LOCAL_WEBHOOK_SECRET) ctx.addIssue({ code: 'custom', path: ['LOCAL_WEBHOOK_SECRET'], message: 'the local payment provider needs LOCAL_WEBHOOK_SECRET' });
+    if (config.NODE_ENV === 'production' && config.ALLOW_LOCAL_PAYMENTS_IN_PRODUCTION !== 'true') {
+      ctx.addIssue({ code: 'custom', path: ['PAYMENT_PROVIDER'], message: 'the local provider gives every plan away without a card: production takes Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET), or set ALLOW_LOCAL_PAYMENTS_IN_PRODUCTION=true on a machine nobody pays on' });
+    }
   }
 });
 

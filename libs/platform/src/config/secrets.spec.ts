@@ -8,6 +8,7 @@ const schema = commonConfigSchema.extend(databaseConfigSchema.shape).extend(obje
   MEDIA_LINK_SECRET: z.string().min(32),
   COURT_LINK_SECRET: z.string().optional(),
   EVIDENCE_SIGNING_KEY: z.string().optional(),
+  LOCAL_WEBHOOK_SECRET: z.string().optional(),
 });
 
 const strong = () => randomBytes(32).toString('hex');
@@ -51,6 +52,9 @@ describe('loadConfig in production: weak secrets', () => {
     ['COURT_LINK_SECRET', { COURT_LINK_SECRET: 'CHANGE-ME-64-hex-characters-from-openssl-rand' }],
     ['COURT_LINK_SECRET', { COURT_LINK_SECRET: 'short-court-secret' }],
     ['EVIDENCE_SIGNING_KEY', { EVIDENCE_SIGNING_KEY: 'CHANGE-ME: the Ed25519 evidence key (PKCS#8 PEM)' }],
+    // The local payment provider's webhook secret signs "payments": forged, it hands out paid plans.
+    ['LOCAL_WEBHOOK_SECRET', { LOCAL_WEBHOOK_SECRET: 'CHANGE-ME-64-hex-characters-from-openssl-rand' }],
+    ['LOCAL_WEBHOOK_SECRET', { LOCAL_WEBHOOK_SECRET: 'b'.repeat(40) }],
   ])('refuses a shipped or weak %s, naming it and never echoing the value', (variable, override) => {
     const error = refusal({ ...goodEnv(), ...override });
     expect(error).toBeInstanceOf(ConfigError);

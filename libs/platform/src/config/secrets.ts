@@ -7,7 +7,7 @@
  */
 
 /** Secrets compared against the placeholders and the minimum length. */
-export const SECRET_VARIABLES = ['MEDIA_LINK_SECRET', 'COURT_LINK_SECRET', 'KEY_MAIL_SECRET', 'S3_SECRET_KEY', 'DEVICE_COOKIE_SECRET', 'NATS_PASSWORD'] as const;
+export const SECRET_VARIABLES = ['MEDIA_LINK_SECRET', 'COURT_LINK_SECRET', 'KEY_MAIL_SECRET', 'S3_SECRET_KEY', 'DEVICE_COOKIE_SECRET', 'NATS_PASSWORD', 'LOCAL_WEBHOOK_SECRET'] as const;
 /**
  * Identifiers that are not secret by themselves, but must not be a shipped default either; and keys
  * given as PEM text or a path (no length rule fits both), which must not be a stand-in either.

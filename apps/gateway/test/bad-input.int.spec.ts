@@ -219,6 +219,9 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/admin/faq': 'every FAQ entry, for admins; the token is the only input',
 };
 
+/** The operations only admins pass: the fuzz sends them an admin's token. */
+const ADMIN_OPERATION = /^[A-Z]+ \/api\/(admin\/|metrics$|community\/stories$)/;
+
 // ---- the generator -------------------------------------------------------------------------------
 
 interface BadRequest {
@@ -411,7 +414,7 @@ describe('bad input through the gateway, against the real services', () => {
   let http: FastifyInstance;
   let doc: OpenApiDocument;
   const password = 'correct horse battery';
-  let user: { id: string; email: string; bearer: string };
+  let user: { id: string; email: string; bearer: string; adminBearer: string };
 
   const call = (options: InjectOptions, signedIn = true) =>
     http.inject({ ...options, headers: { ...(signedIn ? { authorization: `Bearer ${user.bearer}` } : {}), ...options.headers } });
@@ -480,7 +483,9 @@ describe('bad input through the gateway, against the real services', () => {
     const session = signUp.json<{ accessToken: string; profile: { id: string } }>();
     const claims = JSON.parse(Buffer.from(session.accessToken.split('.')[1]!, 'base64url').toString('utf8')) as AccessTokenClaims;
     const proClaims: AccessTokenClaims = { sub: claims.sub, sid: claims.sid, email: claims.email, tier: 'pro', admin: false, kind: 'user' };
-    user = { id: session.profile.id, email, bearer: signer.sign(proClaims, 900).token };
+    // The same account as an admin (the claim billing's FAQ and the gateway's admin routes check), so
+    // the admin routes' validation is fuzzed too, not only their 403.
+    user = { id: session.profile.id, email, bearer: signer.sign(proClaims, 900).token, adminBearer: signer.sign({ ...proClaims, admin: true }, 900).token };
   });
 
   afterAll(async () => {
@@ -531,6 +536,23 @@ describe('bad input through the gateway, against the real services', () => {
       await call({ method: 'DELETE', url: `/api/letters/${id}` });
     });
 
+    it('POST /api/admin/faq and PUT /api/admin/faq/:id (question, answer), as an admin', async () => {
+      const asAdmin = { authorization: `Bearer ${user.adminBearer}`, 'content-type': 'application/json' };
+      const save = (method: 'POST' | 'PUT', url: string, body: object) => call({ method, url, headers: asAdmin, payload: JSON.stringify(body) }, false);
+      const entry = { question: 'Is there a family discount?', answer: 'Not yet.', is_active: true, display_order: 1 };
+      const listed = async () => (await call({ method: 'GET', url: '/api/admin/faq', headers: asAdmin }, false)).json<{ id: string; answer: string }[]>();
+      const seeded = await listed();
+      expectRefusedField(await save('POST', '/api/admin/faq', { ...entry, question: 'Is there\u0000 a discount?' }), 'question');
+      expectRefusedField(await save('POST', '/api/admin/faq', { ...entry, answer: 'Not \uD800yet.' }), 'answer');
+      expect(await listed()).toEqual(seeded);
+      const added = await save('POST', '/api/admin/faq', entry);
+      expect(added.statusCode).toBe(201);
+      const { id } = added.json<{ id: string }>();
+      expectRefusedField(await save('PUT', `/api/admin/faq/${id}`, { ...entry, answer: 'Yes\u0000' }), 'answer');
+      expect((await listed()).find((e) => e.id === id)).toMatchObject({ answer: 'Not yet.' });
+      expect(await listed()).toHaveLength(seeded.length + 1);
+    });
+
     it('POST /api/media/uploads (title)', async () => {
       for (const title of ['For you\u0000', '\uD83D']) {
         expectRefusedField(await sendJson('POST', '/api/media/uploads', { type: 'video', title, sha256: 'ab'.repeat(32), size: 20_000 }), 'title');
@@ -555,7 +577,9 @@ describe('bad input through the gateway, against the real services', () => {
       for (const [index, op] of operations.entries()) {
         const started = Date.now();
         const throwaway = signer.sign({ sub: user.id, sid: randomUUID(), email: user.email, tier: 'pro', admin: false, kind: 'user' }, 900).token;
-        const requests = fc.sample(requestsFor(op, fixture, { bearer: user.bearer, throwaway }), { numRuns: RUNS_PER_OPERATION, seed: SEED + index });
+        // Admin routes are fuzzed as an admin: past the 403, into their validation.
+        const bearer = ADMIN_OPERATION.test(op.key) ? user.adminBearer : user.bearer;
+        const requests = fc.sample(requestsFor(op, fixture, { bearer, throwaway }), { numRuns: RUNS_PER_OPERATION, seed: SEED + index });
         // A few at a time: the services answer in parallel, the gateway is in-process.
         for (let i = 0; i < requests.length; i += 16) {
           await Promise.all(requests.slice(i, i + 16).map(async (request) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FAQ_ANSWER_MAX, FAQ_QUESTION_MAX, PAID_TIERS, SUBSCRIPTION_STATUSES, type PaidTier } from './billing.js';
+import { safeText } from './text.schemas.js';
 import { SUBSCRIPTION_TIERS } from './tiers.js';
 
 // Billing on the wire, as zod schemas (kept apart from billing.ts so the SPA never bundles zod).
@@ -58,8 +59,9 @@ export type FaqEntry = z.infer<typeof faqEntrySchema>;
 /** Add (no id) or edit (id) an FAQ entry; deactivate with is_active false, reorder with display_order. */
 export const saveFaqBodySchema = z.object({
   id: z.uuid().optional(),
-  question: z.string().trim().min(1).max(FAQ_QUESTION_MAX),
-  answer: z.string().trim().min(1).max(FAQ_ANSWER_MAX),
+  // safeText: U+0000 or a lone surrogate would reach Postgres and fail there (a 500, not a 400).
+  question: safeText().trim().min(1).max(FAQ_QUESTION_MAX),
+  answer: safeText().trim().min(1).max(FAQ_ANSWER_MAX),
   is_active: z.boolean(),
   display_order: z.number().int().min(0).max(10_000),
 });

@@ -11,6 +11,7 @@ import { GatewayModule } from './app.module.js';
 import type { GatewayConfig } from './config.js';
 import { registerCrossSiteGuard } from './http/cross-site.guard.js';
 import { sendErrorResponse } from './http/error-response.js';
+import { answerClientError, answerFrameworkError } from './http/framework-errors.js';
 import { PinoNestLogger } from './http/pino-nest-logger.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { registerRequestTracing } from './http/request-tracing.js';
@@ -93,6 +94,9 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
       http: { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, connectionsCheckingInterval: Math.min(1000, config.HTTP_HEADERS_TIMEOUT_MS) },
       connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
       requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+      // Refusals made before any route runs answer in the API's {code, message} shape too.
+      frameworkErrors: answerFrameworkError,
+      clientErrorHandler: answerClientError,
     });
     const app = await NestFactory.create<NestFastifyApplication>(
       GatewayModule.register({ config, logger, connections, statsProviders: options.statsProviders ?? VAULT_STATS_PROVIDERS }),

@@ -1,6 +1,7 @@
 // The gateway listening on a real port (real NATS and Redis), with vault-media's byte-stream listener
 // played by a plain HTTP server: a slow or stalled client, or a hung vault-media, never holds a
-// connection for ever. Raw sockets play the slow clients.
+// connection for ever. Raw sockets play the slow clients. Refusals made before any route runs
+// (too slow, headers too large, an address that cannot be decoded) answer in the API's shape.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
-import type { AccessTokenClaims } from '@lv/contracts';
+import { ErrorCodes, type AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { holdConnection } from '@lv/testing';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
@@ -28,6 +29,9 @@ const CUT_WITHIN_MS = IDLE_TIMEOUT_MS + 4000;
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
 const claims: AccessTokenClaims = { sub: randomUUID(), sid: randomUUID(), email: 'parent@example.com', tier: 'pro', admin: false, kind: 'user' };
 const token = new AccessTokenSigner(keys.privateKey).sign(claims, 600).token;
+
+/** The JSON body of a raw answer (held.answer is latin1; the body is UTF-8). */
+const bodyOf = (answer: string): unknown => JSON.parse(Buffer.from(answer.slice(answer.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8'));
 
 const uploadHead = (length: number) =>
   `PUT /api/media/uploads/${RECORDING_ID} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: video/webm\r\nContent-Length: ${length}\r\n\r\n`;
@@ -85,6 +89,22 @@ describe('gateway: slow clients and a hung vault-media are cut off', () => {
     expect(held.closedAfterMs).not.toBeNull();
     expect(held.closedAfterMs!).toBeLessThan(HEADERS_TIMEOUT_MS + 3000);
     expect(held.answer).toMatch(/^HTTP\/1\.1 408/);
+    // In the API's shape, not Fastify's {"error","message","statusCode"}.
+    expect(bodyOf(held.answer)).toEqual({ code: 'REQUEST_TIMEOUT', message: ErrorCodes.REQUEST_TIMEOUT.message });
+  });
+
+  it('answers headers larger than the server reads with 431 in the API shape, and closes', async () => {
+    const held = await holdConnection(port, `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${'a'.repeat(20 * 1024)}\r\n\r\n`, null);
+    expect(held.closedAfterMs).not.toBeNull();
+    expect(held.answer).toMatch(/^HTTP\/1\.1 431/);
+    expect(bodyOf(held.answer)).toEqual({ code: 'HEADERS_TOO_LARGE', message: ErrorCodes.HEADERS_TOO_LARGE.message });
+  });
+
+  it('answers an address that is not valid percent-encoding with 400 BAD_ADDRESS', async () => {
+    for (const path of ['/api/letters/%ED%A0%80', '/api/letters/%ZZ']) {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      expect({ path, status: response.status, body: await response.json() }).toEqual({ path, status: 400, body: { code: 'BAD_ADDRESS', message: ErrorCodes.BAD_ADDRESS.message } });
+    }
   });
 
   it('closes an upload whose body stalls, and tears down the request to vault-media with it', async () => {

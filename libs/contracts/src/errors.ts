@@ -13,6 +13,12 @@ export const ErrorCodes = {
   EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists. Try logging in instead.' },
   CONFLICT: { status: 409, message: 'This was changed elsewhere. Reload to see the latest version.' },
   DUPLICATE_MEDIA: { status: 409, message: 'Duplicate: Recording already exists.' },
+  /** The address itself cannot be read (broken percent-encoding such as %ED%A0%80, or %ZZ). */
+  BAD_ADDRESS: { status: 400, message: 'This address is not valid. Check the link and try again.' },
+  /** The request's headers or its body did not arrive in time (a stalled or very slow connection). */
+  REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive. Please try again.' },
+  /** The request's headers are larger than the server reads (usually too many or too large cookies). */
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large. Clear this site’s cookies and try again.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The file is too large.' },
   UNSUPPORTED_MEDIA: { status: 415, message: 'This file type is not supported.' },
   JSON_REQUIRED: { status: 415, message: 'The API accepts JSON bodies only (Content-Type: application/json).' },
@@ -46,10 +52,12 @@ const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   401: 'UNAUTHENTICATED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
+  408: 'REQUEST_TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA',
   429: 'RATE_LIMITED',
+  431: 'HEADERS_TOO_LARGE',
   503: 'SERVICE_UNAVAILABLE',
 };
 

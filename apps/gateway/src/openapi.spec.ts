@@ -52,6 +52,18 @@ describe('the committed OpenAPI document (apps/gateway/openapi.json)', () => {
     }
   });
 
+  it('says which routes need no token: an empty security list on public ones, even inside a bearer controller', () => {
+    const security = (method: string, path: string): unknown => generated.paths[path][method].security;
+    expect(security('post', '/api/if-im-not-there/check-in')).toEqual([]);
+    expect(security('post', '/api/access/requests')).toEqual([]);
+    expect(security('get', '/api/health')).toEqual([]);
+    expect(security('get', '/api/letters')).toEqual([{ bearer: [] }]);
+    // Past the guard but checking a credential of their own: their requirement stays documented.
+    expect(security('post', '/api/auth/refresh')).toEqual([{ 'refresh-cookie': [] }]);
+    expect(security('get', '/api/me/export')).toEqual([{ bearer: [] }]);
+    expect(generatedText).not.toContain('x-lv-public');
+  });
+
   it('documents every route the gateway answers', () => {
     const routes = Object.entries<Record<string, unknown>>(generated.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
     expect(routes).toEqual(expect.arrayContaining(['POST /api/auth/sign-in', 'GET /api/letters', 'PUT /api/letters/{id}', 'POST /api/media/uploads', 'GET /api/timeline', 'PUT /api/vault/reflection',

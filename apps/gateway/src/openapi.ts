@@ -9,6 +9,7 @@ import type { RpcClient } from '@lv/platform/nest';
 import { GatewayModule } from './app.module.js';
 import type { GatewayConfig } from './config.js';
 import { DOCUMENTED_SCHEMAS, HealthCheckDto } from './http/api-models.js';
+import { OPENAPI_PUBLIC_EXTENSION } from './http/public.decorator.js';
 import type { GatewayConnections } from './infra/connections.js';
 
 export const OPENAPI_JSON_PATH = '/api/openapi.json';
@@ -38,6 +39,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addCookieAuth(REFRESH_COOKIE, { type: 'apiKey', in: 'cookie', name: REFRESH_COOKIE }, 'refresh-cookie')
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [HealthCheckDto] });
+  markPublicOperations(document);
   const schemas: Record<string, unknown> = { ...document.components?.schemas };
   for (const [name, { schema, io }] of DOCUMENTED_SCHEMAS) {
     if (name.name in schemas) schemas[name.name] = openApiSchema(schema, io);
@@ -45,6 +47,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   // Sorted, so the committed copy only changes where the API does.
   document.components = { ...document.components, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) as never };
   return document;
+}
+
+/**
+ * A @Public() handler needs no token: its operation says so with an empty security list, which also
+ * overrides the bearer requirement of its controller (the public check-in inside the inactivity routes).
+ */
+function markPublicOperations(document: OpenAPIObject): void {
+  for (const methods of Object.values(document.paths)) {
+    for (const operation of Object.values(methods as Record<string, Record<string, unknown>>)) {
+      if (typeof operation !== 'object' || !operation || !(OPENAPI_PUBLIC_EXTENSION in operation)) continue;
+      delete operation[OPENAPI_PUBLIC_EXTENSION];
+      operation.security = [];
+    }
+  }
 }
 
 /**

@@ -65,7 +65,7 @@ export class AuthController {
     return this.startSession(request, reply, session);
   }
 
-  @Public()
+  @Public({ verifiesOwnToken: true })
   @Post('refresh')
   @HttpCode(200)
   @ApiCookieAuth('refresh-cookie')
@@ -85,7 +85,7 @@ export class AuthController {
     return this.startSession(request, reply, session, false);
   }
 
-  @Public()
+  @Public({ verifiesOwnToken: true })
   @Post('sign-out')
   @HttpCode(204)
   @ApiCookieAuth('refresh-cookie')

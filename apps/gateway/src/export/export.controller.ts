@@ -46,7 +46,7 @@ export class ExportController {
   }
 
   /** Public for the Bearer guard only: the token comes from the header or the export cookie, and is verified here. */
-  @Public()
+  @Public({ verifiesOwnToken: true })
   @Get()
   @ApiBearerAuth()
   @ApiProduces('application/zip')

@@ -8,7 +8,7 @@ import {
   type EvidencePublicKeys, type PayloadOf, type SignedEvidenceHead, type TitlesReply, type VaultStatsContribution,
 } from '@lv/contracts';
 import { safeFileName, writeEvidenceBundle, type EvidenceFacts } from '@lv/evidence';
-import { ownerOf, vaultOwnerId, type Caller, type RevokedSessions, type UserCaller } from '@lv/platform/auth';
+import { ownerOf, readsSection, requireSection, vaultOwnerId, type Caller, type RevokedSessions, type UserCaller } from '@lv/platform/auth';
 import { StreamInspector } from '@lv/platform/byte-streams';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport, type StoredEvent } from '@lv/platform/event-store';
@@ -216,6 +216,8 @@ export class CourtJournalService {
 
   /** The vault's documents, newest first; a viewer (court-journal scope) sees its owner's. */
   async list(caller: Caller, category?: string): Promise<CourtDocument[]> {
+    // The service's own check behind @Readers: a viewer reads documents only with a key that opens the Court Journal.
+    requireSection(caller, 'court-journal');
     if (category !== undefined && !isCourtCategory(category)) throw validationError({ category: CourtMessages.categoryRequired }, CourtMessages.categoryRequired);
     const rows = await listCourtDocuments(this.em, vaultOwnerId(caller), category);
     return rows.map(toCourtDocument);
@@ -260,8 +262,13 @@ export class CourtJournalService {
     return { activeDays: await courtActiveDays(this.em, ownerOf(caller).userId) };
   }
 
-  /** The timeline's batch lookup: titles of the caller's vault's documents among `ids` (malformed, unknown and others' ids omitted). */
+  /**
+   * The timeline's batch lookup: titles of the caller's vault's documents among `ids` (malformed, unknown
+   * and others' ids omitted). A viewer whose key does not open the Court Journal gets none: the timeline
+   * section alone never shows a document's title.
+   */
   async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
+    if (!readsSection(caller, 'court-journal')) return { titles: {} };
     const wanted = [...new Set(ids.filter((id) => UUID_PATTERN.test(id)).map((id) => id.toLowerCase()))];
     return { titles: await findCourtDocumentTitles(this.em, vaultOwnerId(caller), wanted) };
   }

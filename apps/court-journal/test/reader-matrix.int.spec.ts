@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { AccessTokenSigner } from '@lv/platform/auth';
+import { AccessMessages, VIEW_SECTIONS } from '@lv/contracts';
+import { AccessTokenSigner, type ViewerCaller } from '@lv/platform/auth';
 import { RawRpc, TestViewerIssuer, generateTestKeys, runReaderMatrix, sendHttp } from '@lv/testing';
 import { courtFiles } from './test-support/files.js';
 import { NATS_URL, startCourtJournal, type CourtHarness } from './test-support/harness.js';
@@ -85,5 +86,23 @@ describe('court-journal reader matrix', () => {
     await expect(rpc.call('rpc.court-journal.delete', { id: document.id }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     // A viewer with another scope sees no documents.
     await expect(rpc.call('rpc.court-journal.list', {}, viewers.issue(ownerId, ['letters']).token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+
+    // A viewer of this vault whose key opens every section but the Court Journal: refused the list and a
+    // document's link, with none of the document in the refusal, and no titles on his timeline.
+    const withoutCourt = viewers.issue(ownerId, VIEW_SECTIONS.filter((section) => section !== 'court-journal'));
+    const refusals = await Promise.all([
+      rpc.call('rpc.court-journal.list', {}, withoutCourt.token).then(() => 'answered', (error: unknown) => error),
+      rpc.call('rpc.court-journal.viewer-link', { id: document.id }, withoutCourt.token).then(() => 'answered', (error: unknown) => error),
+    ]);
+    expect(refusals).toEqual([expect.objectContaining({ code: 'FORBIDDEN' }), expect.objectContaining({ code: 'FORBIDDEN' })]);
+    for (const words of [ownerTitle, document.id]) expect(JSON.stringify(refusals)).not.toContain(words);
+    expect(await rpc.call('rpc.court-journal.titles', { ids: [document.id] }, withoutCourt.token)).toEqual({ titles: {} });
+    // With the Court Journal and the timeline, the document's title shows on the timeline.
+    expect(await rpc.call('rpc.court-journal.titles', { ids: [document.id] }, viewers.issue(ownerId, ['timeline', 'court-journal']).token)).toEqual({ titles: { [document.id]: ownerTitle } });
+    // The service's own check, behind the handlers' declarations: a declaration written wrongly would still show him nothing.
+    const caller: ViewerCaller = { kind: 'viewer', vaultOwnerId: ownerId, viewSessionId: randomUUID(), scopes: ['timeline'], expiresAt: Date.now() + 60_000, mayDownload: false };
+    const notShared = { code: 'FORBIDDEN', message: AccessMessages.sectionNotShared };
+    await expect(h.service.list(caller)).rejects.toMatchObject(notShared);
+    expect(await h.service.titles(caller, [document.id])).toEqual({ titles: {} });
   });
 });

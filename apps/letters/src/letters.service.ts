@@ -3,7 +3,7 @@ import {
   LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
   type VaultStatsContribution,
 } from '@lv/contracts';
-import { ownerOf, vaultOwnerId, type Caller } from '@lv/platform/auth';
+import { ownerOf, readsSection, requireSection, vaultOwnerId, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { LetterKeys } from './letters/letter-keys.js';
@@ -73,6 +73,8 @@ export class LettersService {
   }
 
   async list(caller: Caller, query: { limit?: number; cursor?: string }): Promise<LetterPage> {
+    // The service's own check behind @Readers: a viewer reads letters only with a key that opens them.
+    requireSection(caller, 'letters');
     const limit = Math.min(Math.max(1, query.limit ?? LETTERS_PAGE_DEFAULT), LETTERS_PAGE_MAX);
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     // One more than asked tells whether another page follows.
@@ -84,6 +86,7 @@ export class LettersService {
   }
 
   async get(caller: Caller, id: string): Promise<Letter> {
+    requireSection(caller, 'letters');
     const em = this.em;
     const letter = await findLetter(em, vaultOwnerId(caller), letterId(id), visibilityOf(caller));
     if (!letter) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
@@ -235,8 +238,13 @@ export class LettersService {
     return handleCommand(this.deps.orm.em, this.store, letterDecider, command, { streamId: letterStreamId(id), streamType: LETTER_STREAM_TYPE, metadata: this.metadata(caller, meta) });
   }
 
-  /** The timeline's batch lookup: titles of the caller's own letters among `ids` (malformed, unknown and others' ids omitted). */
+  /**
+   * The timeline's batch lookup: titles of the caller's own letters among `ids` (malformed, unknown and
+   * others' ids omitted). A viewer whose key does not open Letters gets none (the timeline then leaves
+   * the letters out of his page): the timeline section alone never shows a letter's title.
+   */
   async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
+    if (!readsSection(caller, 'letters')) return { titles: {} };
     const wanted = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
     return { titles: await findLetterTitles(this.em, vaultOwnerId(caller), wanted, visibilityOf(caller)) };
   }

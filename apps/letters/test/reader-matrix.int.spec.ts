@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { AccessTokenSigner } from '@lv/platform/auth';
+import { AccessMessages, VIEW_SECTIONS } from '@lv/contracts';
+import { AccessTokenSigner, type ViewerCaller } from '@lv/platform/auth';
 import { RawRpc, TestViewerIssuer, createTestDatabase, generateTestKeys, runReaderMatrix, uniqueStackId, type TestDatabase } from '@lv/testing';
 import { lettersMigrations } from '../src/migrations.js';
 
@@ -13,6 +14,7 @@ jest.setTimeout(120_000);
 const STACK_ID = uniqueStackId('lettersmx');
 process.env.STACK_ID = STACK_ID;
 const { lettersService } = await import('../src/letters.definition.js');
+const { LettersService } = await import('../src/letters.service.js');
 const { RpcHandlerRegistry, startService } = await import('@lv/platform/nest');
 const { createLogger } = await import('@lv/platform/logging');
 const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
@@ -122,8 +124,28 @@ describe('letters reader matrix', () => {
     const limited = viewers.issue(ownerId, ['letters'], undefined, sealedLetter.id);
     expect((await rpc.call<{ letters: unknown[] }>('rpc.letters.list', {}, limited.token)).letters).toEqual([]);
     await expect(rpc.call('rpc.letters.get', { id: sealedLetter.id }, limited.token)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    // The timeline's titles: a key of the timeline and Letters sees the letters' titles there; a key of the timeline alone, none.
+    const timelineAndLetters = viewers.issue(ownerId, ['timeline', 'letters']);
+    expect(await rpc.call('rpc.letters.titles', { ids: [sealedLetter.id, ownerLetter.id] }, timelineAndLetters.token)).toEqual({ titles: { [ownerLetter.id]: ownerTitle } });
     const timelineViewer = viewers.issue(ownerId, ['timeline']);
-    expect(await rpc.call('rpc.letters.titles', { ids: [sealedLetter.id, ownerLetter.id] }, timelineViewer.token)).toEqual({ titles: { [ownerLetter.id]: ownerTitle } });
+    expect(await rpc.call('rpc.letters.titles', { ids: [sealedLetter.id, ownerLetter.id] }, timelineViewer.token)).toEqual({ titles: {} });
+
+    // A viewer of this vault whose key opens every section but Letters: refused, and the refusal carries none of the letter.
+    const withoutLetters = viewers.issue(ownerId, VIEW_SECTIONS.filter((section) => section !== 'letters'));
+    const refusals = await Promise.all([
+      rpc.call('rpc.letters.list', {}, withoutLetters.token).then(() => 'answered', (error: unknown) => error),
+      rpc.call('rpc.letters.get', { id: ownerLetter.id }, withoutLetters.token).then(() => 'answered', (error: unknown) => error),
+    ]);
+    expect(refusals).toEqual([expect.objectContaining({ code: 'FORBIDDEN' }), expect.objectContaining({ code: 'FORBIDDEN' })]);
+    for (const words of [ownerTitle, 'words for my children', ownerLetter.id]) expect(JSON.stringify(refusals)).not.toContain(words);
+    expect(await rpc.call('rpc.letters.titles', { ids: [ownerLetter.id] }, withoutLetters.token)).toEqual({ titles: {} });
+    // The service's own check, behind the handlers' declarations: a declaration written wrongly would still show him nothing.
+    const service = running.app.get(LettersService);
+    const caller: ViewerCaller = { kind: 'viewer', vaultOwnerId: ownerId, viewSessionId: randomUUID(), scopes: ['timeline'], expiresAt: Date.now() + 60_000, mayDownload: false };
+    const notShared = { code: 'FORBIDDEN', message: AccessMessages.sectionNotShared };
+    await expect(service.list(caller, {})).rejects.toMatchObject(notShared);
+    await expect(service.get(caller, ownerLetter.id)).rejects.toMatchObject(notShared);
+    expect(await service.titles(caller, [ownerLetter.id])).toEqual({ titles: {} });
     // access-keys' question answers nothing for a release that has not happened.
     expect(await rpc.call('rpc.letters.milestone-release', { letter_id: sealedLetter.id, release_id: randomUUID() })).toEqual({ state: 'unknown' });
 

@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  AWAIT_ENTRY_GONE_MAX_MS, canUseFeature, MediaMessages, TIMELINE_PAGE_DEFAULT, TIMELINE_PAGE_MAX, type AwaitEntryGoneReply, type RequestMeta,
-  type TimelineEntry, type TimelinePage, type VaultStatsContribution,
+  AWAIT_ENTRY_GONE_MAX_MS, canUseFeature, MediaMessages, TIMELINE_PAGE_DEFAULT, TIMELINE_PAGE_MAX, timelineSourcesFor, type AwaitEntryGoneReply, type RequestMeta,
+  type TimelineEntry, type TimelinePage, type TimelineSource, type VaultStatsContribution,
 } from '@lv/contracts';
-import { vaultOwnerId, type AccountCaller, type Caller } from '@lv/platform/auth';
+import { requireSection, vaultOwnerId, type AccountCaller, type Caller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import type { RebuildReport } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
@@ -36,6 +36,13 @@ export interface TimelineServiceDeps {
 }
 
 const callerProfile = (caller: AccountCaller) => ({ subscription_tier: caller.tier, ai_admin: caller.isAdmin });
+
+/**
+ * The sources whose entries the caller sees: every source for an account; for a viewer, those of the
+ * sections his key opens (contracts' TIMELINE_SOURCE_SECTIONS): letters and court documents stay off the
+ * timeline of a key without their sections, not even their days showing.
+ */
+const visibleSources = (caller: Caller): readonly TimelineSource[] | undefined => (caller.kind === 'viewer' ? timelineSourcesFor(caller.scopes) : undefined);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -64,7 +71,8 @@ export class TimelineService {
     const after = query.before ? decodeCursor(query.before) : null;
     if (query.before && !after) throw validationError({ before: 'This page cursor is not valid; reload the timeline.' }, 'This page cursor is not valid; reload the timeline.');
     // One more than asked tells whether another page follows.
-    const rows = await this.repository.page(this.em, vaultOwnerId(caller), limit + 1, after);
+    requireSection(caller, 'timeline');
+    const rows = await this.repository.page(this.em, vaultOwnerId(caller), limit + 1, after, visibleSources(caller));
     const page = rows.slice(0, limit);
     const entries = await this.titled(page, context, caller);
     const last = page.at(-1);
@@ -73,7 +81,9 @@ export class TimelineService {
 
   /** One entry of the caller's vault, titled; NOT_FOUND when it is someone else's, unknown or deleted. */
   async entry(caller: Caller, id: string, context: CallerContext): Promise<TimelineEntry> {
-    const row = UUID.test(id) ? await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase()) : null;
+    requireSection(caller, 'timeline');
+    // An entry of a section the viewer's key does not open is, to him, no entry at all.
+    const row = UUID.test(id) ? await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase(), visibleSources(caller)) : null;
     if (!row) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     const [entry] = await this.titled([row], context, caller);
     if (!entry) throw new DomainError('NOT_FOUND', MediaMessages.notFound);

@@ -15,7 +15,7 @@ import { createOrm, migrateUp } from '@lv/platform/database';
 import type { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, generateTestKeys, TestViewerIssuer, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 
 jest.setTimeout(120_000);
 
@@ -29,6 +29,7 @@ const { createLogger } = await import('@lv/platform/logging');
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
+const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
 const meta = { requestId: 'timeline-court-spec' };
 
@@ -87,7 +88,7 @@ describe('timeline: the court-journal feed', () => {
     await migrateUp(orm);
     (db as { orm: unknown }).orm = orm;
     app = await startService(timelineService, {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000',
+      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000',
     }, { logger: createLogger('timeline-court-spec', 'silent') });
 
     nc = await connect({ servers: NATS_URL });
@@ -134,6 +135,21 @@ describe('timeline: the court-journal feed', () => {
 
     expect((await timeline(stranger)).entries).toEqual([]);
     expect(await codeOf(call(TimelineRpc.entry, { id: order.documentId }, stranger.token))).toBe('NOT_FOUND');
+  });
+
+  it('shows court documents to a viewer only when his key opens the Court Journal too: a key of the timeline alone sees none, not even by id', async () => {
+    const mum = newUser();
+    const order = await upload(mum, 'Custody order for the viewer', 'Custody');
+    await waitFor(async () => (await timeline(mum)).entries.length === 1, 15_000, 'the document on the timeline');
+    const viewers = new TestViewerIssuer(app.core.redis, viewerKeys);
+    const withCourt = viewers.issue(mum.id, ['timeline', 'court-journal']);
+    expect((await call(TimelineRpc.list, {}, withCourt.token)).entries.map((e) => [e.id, e.title])).toEqual([[order.documentId, 'Custody order for the viewer']]);
+    expect((await call(TimelineRpc.entry, { id: order.documentId }, withCourt.token)).title).toBe('Custody order for the viewer');
+    const timelineOnly = viewers.issue(mum.id, ['timeline', 'letters', 'who-i-am', 'if-im-not-there']);
+    const page = await call(TimelineRpc.list, {}, timelineOnly.token);
+    expect(page).toEqual({ entries: [], nextCursor: null });
+    expect(await codeOf(call(TimelineRpc.entry, { id: order.documentId }, timelineOnly.token))).toBe('NOT_FOUND');
+    expect(JSON.stringify(page)).not.toContain('Custody order');
   });
 
   it('marks and unmarks key evidence on the entry, and only for its owner', async () => {

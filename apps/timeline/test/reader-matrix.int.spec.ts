@@ -100,12 +100,16 @@ describe('timeline reader matrix', () => {
     // The matrix ran the operator's rebuild too, which replays the (empty) source streams: seed again.
     await seed(ownerId, 'letters', letterId);
     await seed(ownerId, 'vault-media', recordingId);
-    // A viewer of this vault reads the owner's timeline through the same handler as the owner.
-    const viewer = viewers.issue(ownerId, ['timeline']);
+    // A viewer of this vault whose key opens the timeline and Letters reads the owner's timeline through the same handler as the owner.
+    const viewer = viewers.issue(ownerId, ['timeline', 'letters']);
     const asViewer = await rpc.call<{ entries: { id: string }[] }>('rpc.timeline.list', {}, viewer.token);
     const asOwner = await rpc.call<{ entries: { id: string }[] }>('rpc.timeline.list', {}, tokenOf(ownerId));
     expect(asViewer.entries.map((e) => e.id).sort()).toEqual([letterId, recordingId].sort());
     expect(asViewer).toEqual(asOwner);
+    // A key of the timeline alone: the recording, not the letter (listed or asked for by id).
+    const timelineOnly = viewers.issue(ownerId, ['timeline']);
+    expect((await rpc.call<{ entries: { id: string }[] }>('rpc.timeline.list', {}, timelineOnly.token)).entries.map((e) => e.id)).toEqual([recordingId]);
+    await expect(rpc.call('rpc.timeline.entry', { id: letterId }, timelineOnly.token)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     // Without the timeline scope, or with it for another vault, nothing of this vault.
     await expect(rpc.call('rpc.timeline.list', {}, viewers.issue(ownerId, ['letters']).token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     const stranger = await rpc.call<{ entries: { id: string }[] }>('rpc.timeline.list', {}, viewers.issue(anotherOwnerId, ['timeline']).token);

@@ -200,11 +200,17 @@ describe('timeline service (in-process, with the real letters service)', () => {
     const letter = await writeLetter(dad, 'For Ellie');
     await waitFor(async () => (await timeline(dad)).entries.length === 2, 15_000, 'the recording and the letter on the timeline');
     const viewers = new TestViewerIssuer(timelineApp.core.redis, viewerKeys);
-    const viewer = viewers.issue(dad.id, ['timeline']);
+    const viewer = viewers.issue(dad.id, ['timeline', 'letters']);
     const asViewer = await call(TimelineRpc.list, {}, viewer.token);
     // The titles come from letters (real, checking the viewer token itself) and vault-media's stand-in.
     expect(asViewer.entries.map((e) => [e.id, e.title])).toEqual([[letter.id, 'For Ellie'], [recordingId, 'Bath time']]);
     expect(asViewer).toEqual(await timeline(dad));
+    // A key of the timeline alone: the recordings, and no letter (not its title, not its day), listed or opened by id.
+    const timelineOnly = viewers.issue(dad.id, ['timeline']);
+    expect((await call(TimelineRpc.list, {}, timelineOnly.token)).entries.map((e) => [e.id, e.source, e.title])).toEqual([[recordingId, 'vault-media', 'Bath time']]);
+    expect(await codeOf(call(TimelineRpc.entry, { id: letter.id }, timelineOnly.token))).toBe('NOT_FOUND');
+    expect((await call(TimelineRpc.entry, { id: letter.id }, viewer.token)).title).toBe('For Ellie');
+    expect((await call(TimelineRpc.entry, { id: recordingId }, timelineOnly.token)).title).toBe('Bath time');
     expect(await codeOf(call(TimelineRpc.list, {}, viewers.issue(dad.id, ['letters']).token))).toBe('FORBIDDEN');
     expect((await call(TimelineRpc.list, {}, viewers.issue(newUser().id, ['timeline']).token)).entries).toEqual([]);
     await viewers.revoke(viewer.viewSessionId);
@@ -227,7 +233,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     await call(LettersRpc.seal, { id: sealed.id, until, time_zone: 'UTC', recipient_name: 'Ellie', recipient_email: 'ellie@example.com' }, dad.token);
     await waitFor(async () => (await timeline(dad)).entries.length === 2, 15_000, 'both letters on the timeline');
     expect((await timeline(dad)).entries.map((e) => e.title).sort()).toEqual(['For Ellie at 18', 'For everyone']);
-    const viewer = new TestViewerIssuer(timelineApp.core.redis, viewerKeys).issue(dad.id, ['timeline']);
+    const viewer = new TestViewerIssuer(timelineApp.core.redis, viewerKeys).issue(dad.id, ['timeline', 'letters']);
     const asViewer = await call(TimelineRpc.list, {}, viewer.token);
     expect(asViewer.entries.map((e) => [e.id, e.title])).toEqual([[open.id, 'For everyone']]);
     expect(await codeOf(call(TimelineRpc.entry, { id: sealed.id }, viewer.token))).toBe('NOT_FOUND');

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AccessMessages, COURT_FILE_KINDS, CourtMessages, VIEW_DOCUMENTS_PATH, ViewerLinkMessages, type ViewerDocumentGrant } from '@lv/contracts';
-import type { Caller } from '@lv/platform/auth';
+import { COURT_FILE_KINDS, CourtMessages, VIEW_DOCUMENTS_PATH, ViewerLinkMessages, type ViewerDocumentGrant } from '@lv/contracts';
+import { requireSection, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { authoriseViewerLink, UUID_PATTERN, type ViewerLinks, type ViewerTokenCheck } from '@lv/platform/links';
 import type { ObjectStorage } from '@lv/platform/storage';
@@ -30,7 +30,7 @@ export class ViewerDocuments {
   async link(caller: Caller, id: string): Promise<ViewerDocumentGrant> {
     // The declaration admits viewers only; an owner previews through fileLink, never a view-session link.
     if (caller.kind !== 'viewer') throw new DomainError('FORBIDDEN');
-    if (!caller.scopes.includes('court-journal')) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
+    requireSection(caller, 'court-journal');
     const row = await this.find(caller.vaultOwnerId, id);
     const path = `${VIEW_DOCUMENTS_PATH}/${row.id}`;
     const inline = this.deps.links.sign(path, caller.viewSessionId, row.id);
@@ -44,7 +44,7 @@ export class ViewerDocuments {
   async open(id: string, query: Record<string, unknown>, viewerToken: string | undefined): ReturnType<typeof openDocumentFile> {
     if (!UUID_PATTERN.test(id)) throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
     const { viewer, link } = await authoriseViewerLink(this.deps.tokens, this.deps.links, id, query, viewerToken);
-    if (!viewer.scopes.includes('court-journal')) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
+    requireSection(viewer, 'court-journal');
     const row = await this.find(viewer.vaultOwnerId, link.itemId);
     return openDocumentFile(this.deps.storage, row, link.download ? 'attachment' : 'inline');
   }

@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import {
   AccessKeysRpc, AccessMessages, CONSENT_VERSION, CourtJournalRpc, ErrorCodes, LettersRpc, TimelineRpc, VaultMediaRpc, VIEWER_CONSENT_TEXT, type AccessKeySummary,
-  type AccessRequest, type CourtDocument, type IssuedAccessKey, type LetterSummary, type OpenedViewSession, type TimelineEntry, type ViewSessionSummary,
+  type AccessRequest, type CourtDocument, type IssuedAccessKey, type LetterSummary, type OpenedViewSession, type TimelineEntry, type ViewSection, type ViewSessionSummary,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
@@ -583,6 +583,27 @@ describe('gateway family access (/api/access, /api/view)', () => {
         'record:if-im-not-there', ...[AccessKeysRpc.finalEntries.subject, VaultMediaRpc.finalMessageTitles.subject].sort(),
       ]);
       for (const { request } of services.received) expect(request.auth.accessToken).toBe(viewer.token);
+    });
+
+    it('shows a key of the timeline alone its recordings only: no letter, no court document, even when the timeline answers them', async () => {
+      const recording: TimelineEntry = {
+        ...timelineEntry('a0000000-0000-4000-8000-000000000003', 'Bath time', '2026-04-01T00:00:00.000Z'), source: 'vault-media', type: 'video', entry_type: 'media',
+      };
+      const document: TimelineEntry = {
+        ...timelineEntry('c0000000-0000-4000-8000-000000000002', 'Secret title of the hearing', '2026-04-02T00:00:00.000Z'), source: 'court-journal', type: 'document', entry_type: 'media',
+      };
+      // A timeline that answers every source (as if it checked nothing): the gateway still leaves out what the key does not open.
+      services.handle(TimelineRpc.list, () => ({ entries: [document, recording, timelineEntry('a0000000-0000-4000-8000-000000000001', 'First steps', '2026-01-02T00:00:00.000Z')], nextCursor: null }));
+      const bySections = async (scopes: ViewSection[]) => {
+        const response = await send({ method: 'GET', url: '/api/view/entries/timeline' }, viewers.issue(OWNER_ID, scopes).token);
+        expect(response.statusCode).toBe(200);
+        return response.json<{ id: string; headline: string; kind: string }[]>().map((e) => `${e.kind} ${e.headline}`);
+      };
+      const timelineOnly = await send({ method: 'GET', url: '/api/view/entries/timeline' }, viewers.issue(OWNER_ID, ['timeline', 'who-i-am', 'if-im-not-there']).token);
+      expect(timelineOnly.json()).toEqual([{ id: recording.id, created_at: recording.created_at, headline: 'Bath time', kind: 'recording', media: 'video' }]);
+      expect(timelineOnly.body).not.toMatch(/Secret title|First steps/);
+      expect(await bySections(['timeline', 'letters'])).toEqual(['recording Bath time', 'letter First steps']);
+      expect(await bySections(['timeline', 'court-journal'])).toEqual(['document Secret title of the hearing', 'recording Bath time']);
     });
 
     it('opens a milestone key’s one letter whole, after recording the view, with the viewer’s token; any other key has none', async () => {

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  AccessKeysRpc, AccessMessages, CourtJournalRpc, ErrorCodes, LETTERS_PAGE_MAX, LetterMessages, LettersRpc, TIMELINE_PAGE_MAX, TimelineRpc, VaultMediaRpc, VIEW_SECTIONS,
+  AccessKeysRpc, CourtJournalRpc, ErrorCodes, LETTERS_PAGE_MAX, LetterMessages, LettersRpc, TIMELINE_PAGE_MAX, TimelineRpc, timelineSourcesFor, VaultMediaRpc, VIEW_SECTIONS,
   type FinalAccess, type Letter, type Portrait, type TimelineSource, type ViewedItem, type ViewerEntry, type ViewerItemKind, type ViewSection,
 } from '@lv/contracts';
-import type { ViewerCaller } from '@lv/platform/auth';
+import { requireSection, type ViewerCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { UUID_PATTERN } from '@lv/platform/links';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -13,14 +13,6 @@ const isViewSection = (value: string): value is ViewSection => (VIEW_SECTIONS as
 
 /** What each timeline source's entries are, to the viewer. */
 const TIMELINE_KINDS = { 'vault-media': 'recording', letters: 'letter', 'court-journal': 'document' } as const satisfies Record<TimelineSource, ViewerItemKind>;
-
-/** The section a letter or document belongs to: the timeline shows it only to a key that also holds that section. */
-const OWNING_SECTION = { letter: 'letters', document: 'court-journal' } as const satisfies Partial<Record<ViewerItemKind, ViewSection>>;
-
-/** The gateway's first check (each service checks again with the viewer's own token). */
-function requireSection(viewer: ViewerCaller, section: ViewSection): void {
-  if (!viewer.scopes.includes(section)) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
-}
 
 /** Refusals about the viewer itself (its session ended meanwhile): the viewer must see them as they are. */
 const VIEWER_REFUSALS = new Set(Object.entries(ErrorCodes).filter(([, { status }]) => status === 401 || status === 403).map(([code]) => code));
@@ -56,16 +48,18 @@ const newestFirst = (a: ViewerEntry, b: ViewerEntry) => Date.parse(b.created_at)
 export class ViewerEntriesService {
   /** One reader per section: a new section does not compile until it is given one. */
   private readonly readers: Record<ViewSection, (viewer: ViewerCaller, call: CallContext) => Promise<ViewerEntry[]>> = {
-    // The recordings, and the letters and court documents of the sections this key also holds: a key
-    // limited to the timeline never learns what the other sections hold, not even a headline.
+    // The recordings, and the letters and court documents of the sections this key also holds
+    // (contracts' TIMELINE_SOURCE_SECTIONS): a key limited to the timeline never learns what the other
+    // sections hold, not even a headline. The timeline service leaves them out too; this is the gateway's check.
     timeline: async (viewer, call) => {
+      const shown = new Set(timelineSourcesFor(viewer.scopes));
       const entries = await allPages(async (before) => {
         const page = await this.rpc.call(TimelineRpc.list, { limit: TIMELINE_PAGE_MAX, ...(before ? { before } : {}) }, call);
         return { items: page.entries, next: page.nextCursor };
       });
       return entries.flatMap((entry): ViewerEntry[] => {
+        if (!shown.has(entry.source)) return [];
         const kind = TIMELINE_KINDS[entry.source];
-        if (kind !== 'recording' && !viewer.scopes.includes(OWNING_SECTION[kind])) return [];
         const media = entry.type === 'video' || entry.type === 'audio' ? entry.type : null;
         return [{ id: entry.id, created_at: entry.created_at, headline: entry.title, kind, media }];
       });

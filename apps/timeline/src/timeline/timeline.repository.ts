@@ -37,14 +37,25 @@ const toEntry = (row: TimelineRow): UntitledEntry => ({
   created_at: new Date(row.created_at).toISOString(),
 });
 
+/** `and source in (...)` for the given sources (their values appended to `params`); nothing without them. A source list of none matches no row. */
+function sourcesClause(sources: readonly TimelineSource[] | undefined, params: unknown[]): string {
+  if (!sources) return '';
+  if (!sources.length) return 'and false';
+  params.push(...sources);
+  return `and source in (${sources.map(() => '?').join(', ')})`;
+}
+
 /** The SQL of the timeline's reads: the service stays free of it. */
 export class TimelineRepository {
   /**
    * One page of a vault, newest first, below `after` when given. The order (timestamp, source, id),
    * all descending, is total, so pages never repeat or skip an entry; the partial index serves it.
+   * With `sources`, only entries of those sources (a viewer's, by the sections his key opens).
    */
-  async page(em: EntityManager, ownerId: string, limit: number, after: PagePosition | null): Promise<UntitledEntry[]> {
+  async page(em: EntityManager, ownerId: string, limit: number, after: PagePosition | null, sources?: readonly TimelineSource[]): Promise<UntitledEntry[]> {
     const params: unknown[] = [ownerId];
+    // A viewer's page holds only the sources his key opens, so it is as full as an owner's.
+    const only = sourcesClause(sources, params);
     let below = '';
     if (after) {
       below = `and ("timestamp", source, id) < (?::timestamptz, ?, ?::uuid)`;
@@ -53,7 +64,7 @@ export class TimelineRepository {
     params.push(limit);
     const rows = await em.execute<TimelineRow[]>(
       `select ${COLUMNS} from timeline_entries
-        where owner_id = ? and deleted_at is null ${below}
+        where owner_id = ? and deleted_at is null ${only} ${below}
         order by "timestamp" desc, source desc, id desc
         limit ?`,
       params,
@@ -61,11 +72,13 @@ export class TimelineRepository {
     return rows.map(toEntry);
   }
 
-  /** The owner's live entry with this id (from any source), or null. */
-  async find(em: EntityManager, ownerId: string, id: string): Promise<UntitledEntry | null> {
+  /** The owner's live entry with this id (from any source, or from one of `sources` when given), or null. */
+  async find(em: EntityManager, ownerId: string, id: string, sources?: readonly TimelineSource[]): Promise<UntitledEntry | null> {
+    const params: unknown[] = [ownerId, id];
+    const only = sourcesClause(sources, params);
     const [row] = await em.execute<TimelineRow[]>(
-      `select ${COLUMNS} from timeline_entries where owner_id = ? and id = ? and deleted_at is null order by source limit 1`,
-      [ownerId, id],
+      `select ${COLUMNS} from timeline_entries where owner_id = ? and id = ? and deleted_at is null ${only} order by source limit 1`,
+      params,
     );
     return row ? toEntry(row) : null;
   }

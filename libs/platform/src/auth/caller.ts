@@ -1,4 +1,4 @@
-import { canUseFeature, VIEW_SECTIONS, type GatedFeature, type SubscriptionTier, type ViewSection } from '@lv/contracts';
+import { AccessMessages, canUseFeature, VIEW_SECTIONS, type GatedFeature, type SubscriptionTier, type ViewSection } from '@lv/contracts';
 import { DomainError } from '../errors/index.js';
 
 /** A person signed in with their own account: the owner of their vault. */
@@ -55,6 +55,23 @@ export function vaultOwnerId(caller: Caller): string {
   if (caller.kind === 'user') return caller.userId;
   if (caller.kind === 'viewer') return caller.vaultOwnerId;
   throw new DomainError('FORBIDDEN');
+}
+
+/**
+ * Whether the caller may read a section of the vault: a viewer only when his key opens it (the token's
+ * scopes); an account is not limited by sections (its own vault, or none: vaultOwnerId refuses operators).
+ */
+export function readsSection(caller: Caller, section: ViewerScope): boolean {
+  return caller.kind !== 'viewer' || caller.scopes.includes(section);
+}
+
+/**
+ * The service's own check of a viewer's section, behind the handler's @Readers declaration (defence in
+ * depth: a declaration written wrongly still shows a viewer nothing his key does not open). A viewer
+ * without the section is FORBIDDEN with the viewer's words; owners pass.
+ */
+export function requireSection(caller: Caller, section: ViewerScope): void {
+  if (!readsSection(caller, section)) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);
 }
 
 /**

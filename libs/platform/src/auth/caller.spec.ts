@@ -1,0 +1,29 @@
+import { AccessMessages, VIEW_SECTIONS } from '@lv/contracts';
+import { readsSection, requireSection, type Caller, type ViewerCaller, type ViewerScope } from './caller.js';
+
+const viewer = (scopes: ViewerScope[]): ViewerCaller => ({ kind: 'viewer', vaultOwnerId: 'owner-1', viewSessionId: 'view-1', scopes, expiresAt: Date.now() + 60_000, mayDownload: false });
+const owner: Caller = { kind: 'user', userId: 'owner-1', sessionId: 's-1', email: 'a@example.com', tier: 'none', isAdmin: false };
+const operator: Caller = { kind: 'operator', userId: 'operator:ops', sessionId: 'operator', email: '', tier: 'none', isAdmin: true };
+
+describe('a viewer reads only the sections his key opens', () => {
+  it('lets a viewer read each section his token carries, and none other', () => {
+    const lettersOnly = viewer(['letters']);
+    expect(VIEW_SECTIONS.filter((section) => readsSection(lettersOnly, section))).toEqual(['letters']);
+    expect(() => requireSection(lettersOnly, 'letters')).not.toThrow();
+    for (const section of VIEW_SECTIONS.filter((s) => s !== 'letters')) {
+      expect(() => requireSection(lettersOnly, section)).toThrow(expect.objectContaining({ code: 'FORBIDDEN', message: AccessMessages.sectionNotShared }));
+    }
+  });
+
+  it('refuses every section to a viewer whose token carries none', () => {
+    expect(VIEW_SECTIONS.filter((section) => readsSection(viewer([]), section))).toEqual([]);
+  });
+
+  it('does not limit an account by sections (an owner reads his whole vault)', () => {
+    for (const section of VIEW_SECTIONS) {
+      expect(readsSection(owner, section)).toBe(true);
+      expect(() => requireSection(owner, section)).not.toThrow();
+      expect(readsSection(operator, section)).toBe(true);
+    }
+  });
+});

@@ -18,7 +18,7 @@ import type { ObjectStorage } from '@lv/platform/storage';
 import { CourtDocumentKeys, courtDocumentSealing } from './documents/court-document-sealing.js';
 import { COURT_DOCUMENT_STREAM_TYPE, courtDocumentDecider, courtDocumentStreamId, type CourtDocumentCommand } from './documents/court-document.decider.js';
 import {
-  courtActiveDays, courtDocumentsProjection, findCourtDocument, findCourtDocumentTitles, listCourtDocuments, toCourtDocument, type CourtDocumentRow,
+  courtActiveDays, courtDocumentsProjection, findCourtDocument, findCourtDocumentTitles, listCourtDocuments, toCourtDocument, toViewerCourtDocument, type CourtDocumentRow,
 } from './documents/court-documents.projection.js';
 import { openDocumentFile } from './documents/document-file.js';
 import { courtJournalPublishPolicy } from './documents/publish-policy.js';
@@ -220,7 +220,7 @@ export class CourtJournalService {
     requireSection(caller, 'court-journal');
     if (category !== undefined && !isCourtCategory(category)) throw validationError({ category: CourtMessages.categoryRequired }, CourtMessages.categoryRequired);
     const rows = await listCourtDocuments(this.em, vaultOwnerId(caller), category);
-    return rows.map(toCourtDocument);
+    return rows.map(caller.kind === 'viewer' ? toViewerCourtDocument : toCourtDocument);
   }
 
   private async ownDocument(caller: Caller, rawId: string): Promise<CourtDocumentRow> {
@@ -270,7 +270,8 @@ export class CourtJournalService {
   async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
     if (!readsSection(caller, 'court-journal')) return { titles: {} };
     const wanted = [...new Set(ids.filter((id) => UUID_PATTERN.test(id)).map((id) => id.toLowerCase()))];
-    return { titles: await findCourtDocumentTitles(this.em, vaultOwnerId(caller), wanted) };
+    // A viewer's timeline shows the file's name: the owner's titles for court matters stay his.
+    return { titles: await findCourtDocumentTitles(this.em, vaultOwnerId(caller), wanted, caller.kind === 'viewer' ? 'file_name' : 'title') };
   }
 
   rebuildProjections(): Promise<RebuildReport[]> {

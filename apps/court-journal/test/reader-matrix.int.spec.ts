@@ -22,9 +22,9 @@ describe('court-journal reader matrix', () => {
   const anotherOwnerId = randomUUID();
 
   /** Start + PUT, as the SPA does through the gateway. */
-  async function file(token: string, title: string): Promise<{ id: string }> {
+  async function file(token: string, title: string, fileName = `${title}.pdf`): Promise<{ id: string }> {
     const body = courtFiles.pdf(2048);
-    const ticket = await rpc.call<{ uploadId: string }>('rpc.court-journal.start-upload', { title, category: 'Custody', fileName: `${title}.pdf`, size: body.length }, token);
+    const ticket = await rpc.call<{ uploadId: string }>('rpc.court-journal.start-upload', { title, category: 'Custody', description: `${title} notes`, fileName, size: body.length }, token);
     const answer = await sendHttp(`${h.httpUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}` }, chunks: [body] });
     if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
     return answer.json<{ id: string }>();
@@ -43,7 +43,8 @@ describe('court-journal reader matrix', () => {
 
   it('allows exactly what each handler declares, and never shows one vault to another', async () => {
     const ownerTitle = secret('ownerdocument');
-    const document = await file(h.tokenFor(ownerId), ownerTitle);
+    const ownerFileName = `${secret('ownerfile')}.pdf`;
+    const document = await file(h.tokenFor(ownerId), ownerTitle, ownerFileName);
     await file(h.tokenFor(anotherOwnerId), secret('otherdocument'));
 
     const result = await runReaderMatrix({
@@ -58,7 +59,7 @@ describe('court-journal reader matrix', () => {
         'rpc.court-journal.titles': { ids: [document.id] },
         'rpc.court-journal.viewer-link': { id: document.id },
       },
-      ownerSecrets: [ownerTitle, document.id],
+      ownerSecrets: [ownerTitle, ownerFileName, document.id],
       ownerReads: ['rpc.court-journal.list', 'rpc.court-journal.titles', 'rpc.court-journal.file-link', 'rpc.court-journal.evidence-entries'],
     });
 
@@ -80,8 +81,11 @@ describe('court-journal reader matrix', () => {
 
     // A viewer with 'court-journal' lists the owner's documents (scoped by vaultOwnerId) and changes nothing.
     const viewer = viewers.issue(ownerId, ['court-journal']);
-    const list = await rpc.call<{ id: string; title: string }[]>('rpc.court-journal.list', {}, viewer.token);
-    expect(list.map((d) => d.title)).toEqual([ownerTitle]);
+    // Court titles and descriptions never reach a viewer: the file's name stands in for the title.
+    const list = await rpc.call<{ id: string; title: string; description: string | null }[]>('rpc.court-journal.list', {}, viewer.token);
+    expect(list.map((d) => [d.title, d.description])).toEqual([[ownerFileName, null]]);
+    expect(JSON.stringify(list)).not.toContain(ownerTitle);
+    expect((await rpc.call<{ title: string; description: string | null }[]>('rpc.court-journal.list', {}, h.tokenFor(ownerId))).map((d) => [d.title, d.description])).toEqual([[ownerTitle, `${ownerTitle} notes`]]);
     await expect(rpc.call('rpc.court-journal.file-link', { id: document.id, disposition: 'inline' }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(rpc.call('rpc.court-journal.delete', { id: document.id }, viewer.token)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     // A viewer with another scope sees no documents.
@@ -97,8 +101,9 @@ describe('court-journal reader matrix', () => {
     expect(refusals).toEqual([expect.objectContaining({ code: 'FORBIDDEN' }), expect.objectContaining({ code: 'FORBIDDEN' })]);
     for (const words of [ownerTitle, document.id]) expect(JSON.stringify(refusals)).not.toContain(words);
     expect(await rpc.call('rpc.court-journal.titles', { ids: [document.id] }, withoutCourt.token)).toEqual({ titles: {} });
-    // With the Court Journal and the timeline, the document's title shows on the timeline.
-    expect(await rpc.call('rpc.court-journal.titles', { ids: [document.id] }, viewers.issue(ownerId, ['timeline', 'court-journal']).token)).toEqual({ titles: { [document.id]: ownerTitle } });
+    // With the Court Journal and the timeline, the document shows on the timeline by its file's name.
+    expect(await rpc.call('rpc.court-journal.titles', { ids: [document.id] }, viewers.issue(ownerId, ['timeline', 'court-journal']).token)).toEqual({ titles: { [document.id]: ownerFileName } });
+    expect(await rpc.call('rpc.court-journal.titles', { ids: [document.id] }, h.tokenFor(ownerId))).toEqual({ titles: { [document.id]: ownerTitle } });
     // The service's own check, behind the handlers' declarations: a declaration written wrongly would still show him nothing.
     const caller: ViewerCaller = { kind: 'viewer', vaultOwnerId: ownerId, viewSessionId: randomUUID(), scopes: ['timeline'], expiresAt: Date.now() + 60_000, mayDownload: false };
     const notShared = { code: 'FORBIDDEN', message: AccessMessages.sectionNotShared };

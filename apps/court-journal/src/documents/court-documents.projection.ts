@@ -64,6 +64,14 @@ export interface CourtDocumentRow {
   created_at: Date | string;
 }
 
+/**
+ * A document as a family viewer sees it: the file's name stands in for the title and there is no
+ * description. What the owner wrote about a court matter is his notes for the court, not the family's.
+ */
+export function toViewerCourtDocument(row: CourtDocumentRow): CourtDocument {
+  return { ...toCourtDocument(row), title: row.file_name, description: null };
+}
+
 export function toCourtDocument(row: CourtDocumentRow): CourtDocument {
   return {
     id: row.id,
@@ -112,10 +120,11 @@ export async function courtActiveDays(em: EntityManager, ownerId: string): Promi
 }
 
 /** Titles of the owner's documents among `ids` (the timeline's batch lookup); others' and unknown ids are absent. */
-export async function findCourtDocumentTitles(em: EntityManager, ownerId: string, ids: readonly string[]): Promise<Record<string, string>> {
+export async function findCourtDocumentTitles(em: EntityManager, ownerId: string, ids: readonly string[], shown: 'title' | 'file_name' = 'title'): Promise<Record<string, string>> {
   if (!ids.length) return {};
+  const column = shown === 'file_name' ? 'file_name' : 'title';
   const rows = await em.execute<{ id: string; title: string }[]>(
-    `select id::text as id, title from court_documents where owner_id = ? and id in (select jsonb_array_elements_text(?::jsonb)::uuid)`,
+    `select id::text as id, ${column} as title from court_documents where owner_id = ? and id in (select jsonb_array_elements_text(?::jsonb)::uuid)`,
     [ownerId, JSON.stringify(ids)],
   );
   return Object.fromEntries(rows.map((r) => [r.id, r.title]));

@@ -66,12 +66,6 @@ export function fetchPendingRequests(signal?: AbortSignal): Promise<AccessReques
   return api.get('/api/access/requests?status=pending', { signal });
 }
 
-/** How many requests wait for the owner's answer (the pending page holds at most PENDING_REQUESTS_PAGE_SIZE). */
-export async function fetchPendingRequestCount(signal?: AbortSignal): Promise<number> {
-  const page = await fetchPendingRequests(signal);
-  return Array.isArray(page.items) ? page.items.length : 0;
-}
-
 /** The owner's switch for his request link (issue 28). */
 export function fetchRequestSetting(signal?: AbortSignal): Promise<RequestSetting> {
   return api.get('/api/access/request-setting', { signal });

@@ -1,5 +1,16 @@
 import { useEffect, useState } from 'react';
-import { fetchPendingRequestCount } from '../../api/access.js';
+import type { AccessRequestPage } from '@lv/contracts';
+import { api } from '../../api/api.js';
+
+/**
+ * How many requests wait for the owner's answer (GET /api/access/requests?status=pending, as
+ * api/access.ts's fetchPendingRequests; the page holds at most PENDING_REQUESTS_PAGE_SIZE). Here, not
+ * there, so the vault home does not load the access pages' calls.
+ */
+export async function fetchPendingRequestCount(signal?: AbortSignal): Promise<number> {
+  const page = await api.get<AccessRequestPage>('/api/access/requests?status=pending', { signal });
+  return Array.isArray(page.items) ? page.items.length : 0;
+}
 
 /**
  * How many access requests wait for the signed-in owner (`ownerId`; null when signed out: nothing is

@@ -1,5 +1,5 @@
 import type {
-  AccessKeySummary, AccessRequest, AccessRequestPage, ApproveAccessRequestBody, CreateAccessKeyBody, IssuedAccessKey, KeyStatusReply, Letter, OpenedViewSession, SubmitAccessRequestBody,
+  AccessKeySummary, AccessRequest, AccessRequestPage, RequestFormInfo, RequestSetting, ApproveAccessRequestBody, CreateAccessKeyBody, IssuedAccessKey, KeyStatusReply, Letter, OpenedViewSession, SubmitAccessRequestBody,
   ViewerConsent, ViewerEntry, ViewerTokenGrant, ViewSection, ViewSessionSummary,
 } from '@lv/contracts';
 import { api } from './api.js';
@@ -16,12 +16,18 @@ export const accessKeys = {
   keys: ['access', 'keys'] as const,
   sessions: ['access', 'sessions'] as const,
   consent: ['access', 'consent'] as const,
+  requestSetting: ['access', 'request-setting'] as const,
 };
 
 // --- public ---------------------------------------------------------------------------------------
 
 export function submitAccessRequest(body: SubmitAccessRequestBody, token?: string | null): Promise<{ success: true }> {
   return sendRequest(fetchImpl, '/api/access/requests', { method: 'POST', body, token });
+}
+
+/** A request link's vault (issue 28): whether it takes requests, and whose it is. */
+export function fetchRequestForm(ownerId: string, signal?: AbortSignal): Promise<RequestFormInfo> {
+  return sendRequest(fetchImpl, `/api/access/request-form/${encodeURIComponent(ownerId)}`, { signal });
 }
 
 export function fetchConsent(signal?: AbortSignal): Promise<ViewerConsent> {
@@ -58,6 +64,15 @@ export function fetchViewerEntries(section: ViewSection, viewerToken: string, si
 
 export function fetchPendingRequests(signal?: AbortSignal): Promise<AccessRequestPage> {
   return api.get('/api/access/requests?status=pending', { signal });
+}
+
+/** The owner's switch for his request link (issue 28). */
+export function fetchRequestSetting(signal?: AbortSignal): Promise<RequestSetting> {
+  return api.get('/api/access/request-setting', { signal });
+}
+
+export function saveRequestSetting(body: RequestSetting): Promise<RequestSetting> {
+  return api.request('/api/access/request-setting', { method: 'PUT', body });
 }
 
 export function approveAccessRequest(id: string, body: ApproveAccessRequestBody = {}): Promise<IssuedAccessKey> {

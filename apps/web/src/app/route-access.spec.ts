@@ -19,6 +19,7 @@ describe('classifyPath', () => {
     ['/how-it-works', 'public'],
     ['/how-it-works/details', 'public'],
     ['/access-request', 'public'],
+    ['/access-request/new', 'public'],
     ['/request', 'public'],
     ['/request/new', 'public'],
     ['/access', 'public'],

@@ -116,6 +116,8 @@ export const routes: RouteObject[] = [
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },
+          // The request link's older address (route-access.ts keeps both public).
+          { path: 'access-request/*', element: <AccessPage /> },
           { path: 'access-key', element: <AccessPage /> },
           { path: 'access-control', element: <ConnectionRequestsPage /> },
           { path: 'vault/view', element: <VaultViewerPage /> },

@@ -1,4 +1,4 @@
-import type { ComponentType, RefObject } from 'react';
+import { useId, type ComponentType, type RefObject } from 'react';
 import { Dialog } from 'radix-ui';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import {
@@ -20,6 +20,7 @@ import {
 } from 'lucide-react';
 import type { UserProfile } from '@lv/contracts';
 import { cn } from '../lib/cn.js';
+import { pendingRequestsLabel, usePendingRequestCount } from '../pages/access/use-pending-count.js';
 import { entryState, isEntryActive, MEMBER_ENTRIES, PUBLIC_ENTRIES, staggerDelay, type MenuEntry } from './menu-items.js';
 
 type IconType = ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>;
@@ -56,6 +57,9 @@ interface SideMenuProps {
 export function SideMenu({ open, onOpenChange, user, returnFocusRef }: SideMenuProps) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  // Access requests waiting for the owner: asked each time the menu opens (never when signed out).
+  const pending = usePendingRequestCount(user?.id ?? null, open);
+  const pendingId = useId();
 
   const go = (to: string) => {
     onOpenChange(false);
@@ -80,11 +84,13 @@ export function SideMenu({ open, onOpenChange, user, returnFocusRef }: SideMenuP
     }
 
     const target = state.to;
+    const badge = entry.to === '/access-control' && pending ? pending : null;
     return (
       <li key={entry.to}>
         <Link
           to={target}
           aria-current={active ? 'page' : undefined}
+          aria-describedby={badge ? pendingId : undefined}
           style={style}
           onClick={(event) => {
             if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
@@ -101,7 +107,22 @@ export function SideMenu({ open, onOpenChange, user, returnFocusRef }: SideMenuP
           {state.kind === 'upgrade' ? (
             <span className="rounded-full bg-primary/15 px-2 py-0.5 text-xs font-semibold text-primary">Upgrade</span>
           ) : null}
+          {badge ? (
+            <span
+              data-testid="pending-requests-badge"
+              aria-hidden="true"
+              title={pendingRequestsLabel(badge)}
+              className="min-w-6 rounded-full bg-primary px-2 py-0.5 text-center text-xs font-semibold text-primary-foreground"
+            >
+              {badge}
+            </span>
+          ) : null}
         </Link>
+        {badge ? (
+          <span id={pendingId} hidden>
+            {pendingRequestsLabel(badge)}
+          </span>
+        ) : null}
       </li>
     );
   };

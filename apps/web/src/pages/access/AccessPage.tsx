@@ -7,15 +7,16 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { GenerateKeysPanel } from './GenerateKeysPanel.js';
 import { OpenWithKeyCard } from './OpenWithKeyCard.js';
-import { RequestAccessForm } from './RequestAccessForm.js';
+import { LinkedRequestForm } from './LinkedRequestForm.js';
 import { KeyLanding } from './KeyLanding.js';
 import { useLinkSecrets } from './link-secrets.js';
 
 const tabClass = 'rounded-lg px-4 py-2 text-sm font-medium data-[state=active]:bg-card data-[state=active]:shadow-sm';
 
 /**
- * Family Access Management (/access, /request and sub-paths, /access-key): a family member asks for
- * access or opens the vault with a key; the owner generates keys. /access-key opens on Generate Keys.
+ * Family Access Management (/access, /request and /access-request and their sub-paths, /access-key): a
+ * family member asks for access (from the owner's request link, ?owner=, see LinkedRequestForm) or
+ * opens the vault with a key; the owner generates keys. /access-key opens on Generate Keys.
  * Opened from a key e-mail (`#k=`), the page first says whose vault the key opens, with Open vault
  * ready, or why the key no longer works (KeyLanding); the key leaves the address at once.
  */
@@ -42,7 +43,7 @@ export function AccessPage() {
         <Tabs.Content value="request" className="mt-6 grid gap-6 md:grid-cols-[3fr_2fr]">
           <Card>
             <CardContent className="pt-6">
-              <RequestAccessForm ownerId={ownerId} signedInEmail={user?.email ?? null} token={appSession.getAccessToken()} />
+              <LinkedRequestForm linkOwner={linkOwner} ownerId={ownerId} signedInEmail={user?.email ?? null} token={appSession.getAccessToken()} />
             </CardContent>
           </Card>
           <div className="space-y-6">

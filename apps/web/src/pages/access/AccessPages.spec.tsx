@@ -3,13 +3,14 @@ import { createHash } from 'node:crypto';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import {
-  AccessMessages, CONSENT_VERSION, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessRequest, type SessionView, type UserProfile, type ViewSessionSummary,
+  AccessMessages, CONSENT_VERSION, RequestLinkMessages, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessRequest, type SessionView, type UserProfile, type ViewSessionSummary,
 } from '@lv/contracts';
 import { AppProviders } from '../../app/providers.js';
 import { createQueryClient } from '../../app/query-client.js';
 import { memoryApp } from '../../test/memory-router.js';
 import { SessionManager } from '../../auth/session.js';
 import { CONSENT_ACCEPTED_STORAGE } from './viewer-session.js';
+import { LINK_INCOMPLETE, TOO_MANY_LOOKUPS } from './LinkedRequestForm.js';
 
 // The family-access screens in the whole app (router, session, shell, toasts), with the gateway
 // replaced by an in-memory stand-in behind fetch.
@@ -43,6 +44,9 @@ function fakeGateway() {
     consent: { consent_version: CONSENT_VERSION, consent_text: VIEWER_CONSENT_TEXT, consent_hash: CONSENT_HASH, user_agent: null, origin: null, accepted_at: '2026-11-02T18:00:00.000Z' },
     views: [{ section: 'letters', at: '2026-11-02T18:30:00.000Z' }],
   }];
+  // The owner's request link (issue 28): his switch, and what the public lookup says of his vault.
+  const setting = { open: true };
+  const owner = { name: 'Dad' as string | null };
   const overrides = new Map<string, { status: number; body: unknown; once?: boolean }>();
   const json = (status: number, body?: unknown) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const grant = { session_id: SESSION_ID, owner_id: OWNER, scopes: ['timeline', 'letters', 'court-journal'], viewer_token: 'viewer-token', viewer_token_expires_at: Date.now() + 15 * 60_000, session_expires_at: '2026-12-25T00:00:00.000Z' };
@@ -57,7 +61,17 @@ function fakeGateway() {
       if (override.once) overrides.delete(`${method} ${url.pathname}`);
       return json(override.status, override.body);
     }
+    if (method === 'GET' && url.pathname.startsWith('/api/access/request-form/')) {
+      const id = url.pathname.slice('/api/access/request-form/'.length);
+      if (!/^[0-9a-f-]{36}$/.test(id)) return json(400, { code: 'VALIDATION_FAILED', message: 'This request link is not complete.' });
+      if (id !== OWNER) return json(404, { code: 'NOT_FOUND', message: 'Not found' });
+      return json(200, { open: setting.open, owner_name: owner.name });
+    }
     switch (`${method} ${url.pathname}`) {
+      case 'GET /api/access/request-setting': return json(200, setting);
+      case 'PUT /api/access/request-setting':
+        setting.open = body.open;
+        return json(200, setting);
       case 'POST /api/auth/refresh': return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
       case 'POST /api/access/requests': return json(201, { success: true });
       case 'GET /api/access/consent': return json(200, { version: CONSENT_VERSION, text: VIEWER_CONSENT_TEXT, hash: CONSENT_HASH });
@@ -83,7 +97,7 @@ function fakeGateway() {
     }
   };
   return {
-    calls, pending, grant, fetch: jest.fn(handler),
+    calls, pending, grant, setting, owner, fetch: jest.fn(handler),
     answer: (route: string, status: number, body: unknown) => overrides.set(route, { status, body }),
     answerOnce: (route: string, status: number, body: unknown) => overrides.set(route, { status, body, once: true }),
   };
@@ -466,5 +480,164 @@ describe('generate keys', () => {
     fireEvent.click(within(screen.getByRole('listitem', { name: 'Viewing by Ellie' })).getByRole('button', { name: 'Revoke session' }));
     fireEvent.click(within(await screen.findByRole('alertdialog', { name: 'End this viewing session?' })).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(sent('POST', `/api/access/sessions/${SESSION_ID}/revoke`)).toHaveLength(1));
+  });
+});
+
+describe('the request link (issue 28)', () => {
+  const linkOf = (ownerId: string) => `${window.location.origin}/request?owner=${ownerId}`;
+
+  it('/access-control shows the owner’s link, its QR code, Copy and the switch, on', async () => {
+    renderAt('/access-control', dad);
+    const card = await screen.findByRole('region', { name: RequestLinkMessages.linkTitle });
+    expect(card.textContent).toContain(RequestLinkMessages.linkExplanation);
+    expect((within(card).getByRole('textbox', { name: 'Request link' }) as HTMLTextAreaElement).value).toBe(linkOf(OWNER));
+    const qr = await within(card).findByRole('img', { name: /QR code/ });
+    expect(qr.querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/);
+    const toggle = await within(card).findByRole('switch', { name: RequestLinkMessages.requestsSwitch });
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+    expect(card.textContent).not.toContain(RequestLinkMessages.requestsOff);
+    fireEvent.click(within(card).getByRole('button', { name: 'Copy link' }));
+    expect(await screen.findByText(RequestLinkMessages.linkCopied)).toBeTruthy();
+    expect(navigator.clipboard.writeText).toHaveBeenCalledWith(linkOf(OWNER));
+    expect(sent('GET', '/api/access/request-setting')).toHaveLength(1);
+  });
+
+  it('the switch turns requests off and on again, each time with a PUT, and says when they are off', async () => {
+    renderAt('/access-control', dad);
+    const toggle = await screen.findByRole('switch', { name: RequestLinkMessages.requestsSwitch });
+    await waitFor(() => expect((toggle as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(toggle);
+    expect(await screen.findByText(RequestLinkMessages.requestsOff)).toBeTruthy();
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('false'));
+    expect(sent('PUT', '/api/access/request-setting').map((c) => c.body)).toEqual([{ open: false }]);
+    await waitFor(() => expect((toggle as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(toggle);
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+    expect(screen.queryByText(RequestLinkMessages.requestsOff)).toBeNull();
+    expect(sent('PUT', '/api/access/request-setting').map((c) => c.body)).toEqual([{ open: false }, { open: true }]);
+  });
+
+  it('/request?owner= says whom the family member is asking, above the form, and sends the request to that owner', async () => {
+    renderAt(`/request?owner=${OWNER}`);
+    expect(await screen.findByText(RequestLinkMessages.askingOwner('Dad'))).toBeTruthy();
+    const form = await screen.findByRole('form', { name: 'Access Request Form' });
+    expect(within(form).queryByRole('alert')).toBeNull();
+    type('Your Email', 'sam@example.com');
+    type('Your Relationship', 'Son');
+    type('Reason for Access', 'Please');
+    fireEvent.click(within(form).getByRole('button', { name: 'Submit Access Request' }));
+    expect((await within(form).findByRole('status')).textContent).toContain(AccessMessages.submitted);
+    expect(sent('POST', '/api/access/requests')[0]!.body.user_id).toBe(OWNER);
+    expect(sent('GET', '/api/access/request-form/')[0]!.auth).toBeNull();
+  });
+
+  it('without the owner’s name, says it is a Legacy Vault; /access-request is the same page', async () => {
+    gateway.owner.name = null;
+    renderAt(`/access-request?owner=${OWNER}`);
+    expect(await screen.findByText(RequestLinkMessages.askingOwner(null))).toBeTruthy();
+    expect(await screen.findByRole('form', { name: 'Access Request Form' })).toBeTruthy();
+  });
+
+  it('a closed link says so and offers no form', async () => {
+    gateway.setting.open = false;
+    renderAt(`/request?owner=${OWNER}`);
+    expect(await screen.findByText(RequestLinkMessages.requestsClosed)).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Access Request Form' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Submit Access Request' })).toBeNull();
+    expect(screen.queryByText(RequestLinkMessages.askingOwner('Dad'))).toBeNull();
+  });
+
+  it('a request the owner closed meanwhile is answered in the closed link’s words', async () => {
+    gateway.answer('POST /api/access/requests', 403, { code: 'REQUESTS_CLOSED', message: RequestLinkMessages.requestsClosed });
+    renderAt(`/request?owner=${OWNER}`);
+    const form = await screen.findByRole('form', { name: 'Access Request Form' });
+    type('Your Email', 'sam@example.com');
+    type('Your Relationship', 'Son');
+    type('Reason for Access', 'Please');
+    fireEvent.click(within(form).getByRole('button', { name: 'Submit Access Request' }));
+    expect((await within(form).findByRole('alert')).textContent).toBe(RequestLinkMessages.requestsClosed);
+  });
+
+  it('without an owner, /request says in plain words where the link comes from, and looks nothing up', async () => {
+    renderAt('/request');
+    const form = await screen.findByRole('form', { name: 'Access Request Form' });
+    expect(within(form).getByRole('alert').textContent).toBe(AccessMessages.missingOwner);
+    expect(sent('GET', '/api/access/request-form/')).toHaveLength(0);
+  });
+
+  it.each([
+    ['a malformed owner', 'not-a-uuid'],
+    ['an unknown owner', '00000000-0000-4000-8000-000000000000'],
+  ])('a link with %s says the link is incomplete, with no form', async (_, owner) => {
+    renderAt(`/request?owner=${owner}`);
+    expect((await screen.findByRole('alert')).textContent).toBe(LINK_INCOMPLETE);
+    expect(screen.queryByRole('button', { name: 'Submit Access Request' })).toBeNull();
+  });
+
+  it('too many look-ups say so', async () => {
+    gateway.answer(`GET /api/access/request-form/${OWNER}`, 429, { code: 'RATE_LIMITED', message: 'Too many requests. Please wait a few minutes and try again.' });
+    renderAt(`/request?owner=${OWNER}`);
+    expect((await screen.findByRole('alert')).textContent).toBe(TOO_MANY_LOOKUPS);
+  });
+});
+
+describe('requests waiting (issue 28)', () => {
+  const request = (n: number): AccessRequest => ({ ...gateway.pending[0]!, id: `9b2e4c71-1d3f-4e8a-b5c6-7a8b9c0d1e2${n}` });
+  const withPending = (count: number) => {
+    const first = gateway.pending[0]!;
+    gateway.pending.length = 0;
+    for (let n = 0; n < count; n++) gateway.pending.push(n === 0 ? first : request(n));
+  };
+  const openMenu = async () => {
+    fireEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
+    return screen.findByRole('dialog', { name: 'Legacy Vault' });
+  };
+
+  it.each([
+    [1, '1', '1 pending request'],
+    [2, '2', '2 pending requests'],
+  ])('the side menu shows %i waiting beside Access Control', async (count, shown, description) => {
+    withPending(count);
+    renderAt('/request', dad);
+    const menu = await openMenu();
+    const badge = await within(menu).findByTestId('pending-requests-badge');
+    expect(badge.textContent).toBe(shown);
+    expect(within(menu).getByRole('link', { name: 'Access Control', description })).toBeTruthy();
+  });
+
+  it('the side menu shows no badge when nothing waits, and asks nothing when signed out', async () => {
+    withPending(0);
+    renderAt('/request', dad);
+    let menu = await openMenu();
+    await waitFor(() => expect(sent('GET', '/api/access/requests')).toHaveLength(1));
+    expect(within(menu).queryByTestId('pending-requests-badge')).toBeNull();
+    expect(within(menu).getByRole('link', { name: 'Access Control' }).getAttribute('aria-describedby')).toBeNull();
+    cleanup();
+    gateway.calls.length = 0;
+    withPending(1);
+    renderAt('/request');
+    menu = await openMenu();
+    expect(within(menu).queryByTestId('pending-requests-badge')).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent('GET', '/api/access/requests')).toHaveLength(0);
+  });
+
+  it.each([
+    [1, '1 access request waiting'],
+    [2, '2 access requests waiting'],
+  ])('the vault home links to Access Control when %i wait', async (count, words) => {
+    withPending(count);
+    renderAt('/vault', dad);
+    const link = await screen.findByRole('link', { name: words });
+    expect(link.getAttribute('href')).toBe('/access-control');
+  });
+
+  it('the vault home says nothing of requests when none wait', async () => {
+    withPending(0);
+    renderAt('/vault', dad);
+    await screen.findByRole('heading', { level: 1, name: /Welcome Back/ });
+    await waitFor(() => expect(sent('GET', '/api/access/requests')).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByRole('link', { name: /access requests? waiting/ })).toBeNull();
   });
 });

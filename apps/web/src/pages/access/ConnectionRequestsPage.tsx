@@ -9,6 +9,7 @@ import { ModalFrame } from '../../components/ui/modal.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { formatDate, formatDateTime } from './access-format.js';
 import { copyKey } from './clipboard.js';
+import { RequestLinkCard } from './RequestLinkCard.js';
 import { AllowDownloadChoice, SectionChoice } from './SectionChoice.js';
 import { useApproveRequest, useDeclineRequest, usePendingRequests } from './use-access.js';
 
@@ -89,7 +90,8 @@ function KeyCreatedDialog({ issued, onClose }: { issued: IssuedAccessKey; onClos
 /**
  * Connection Requests (/access-control, spec 2): the owner's pending requests, each opened in a details
  * dialog to approve (a key is created and emailed) or decline. Requests always name their owner here,
- * so 'Claim Unowned' has nothing to claim and stays disabled.
+ * so 'Claim Unowned' has nothing to claim and stays disabled. Below them, the owner's request link
+ * (issue 28) to share, with its QR code and the switch that opens or closes it.
  */
 export function ConnectionRequestsPage() {
   usePageTitle('Connection Requests');
@@ -140,6 +142,7 @@ export function ConnectionRequestsPage() {
           ))}
         </ul>
       )}
+      {user && <RequestLinkCard ownerId={user.id} />}
       {open && (
         <RequestDetails
           request={open}

@@ -53,6 +53,8 @@ beforeEach(() => {
   requests = [];
   answers = {
     'POST /api/view/key-status': [200, { status: 'active', owner_name: 'Sam Taylor' }],
+    // The link's vault takes requests (issue 28): the request form shows below.
+    [`GET /api/access/request-form/${OWNER}`]: [200, { open: true, owner_name: 'Sam Taylor' }],
     'GET /api/access/consent': [200, { version: CONSENT_VERSION, text: VIEWER_CONSENT_TEXT, hash: CONSENT_HASH }],
     'POST /api/view/redeem': [201, { ...GRANT, session: SESSION }],
     'POST /api/view/token': [200, GRANT],
@@ -77,7 +79,7 @@ describe("a key e-mail's link (/access#k=…&owner=…)", () => {
     const open = screen.getByRole('button', { name: 'Open vault' });
     expect(heading.compareDocumentPosition(open) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     // The first screen: nothing of the request form comes before the vault's name and Open vault.
-    const form = screen.getByRole('button', { name: 'Submit Access Request' });
+    const form = await screen.findByRole('button', { name: 'Submit Access Request' });
     expect(open.compareDocumentPosition(form) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.getAllByRole('main')).toHaveLength(1);
     expect(screen.getAllByRole('button', { name: 'Open vault' })).toHaveLength(1);
@@ -111,7 +113,7 @@ describe("a key e-mail's link (/access#k=…&owner=…)", () => {
     expect(screen.getByRole('heading', { name: "You've been given access to Sam Taylor's vault" })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Open vault' })).toBeNull();
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Submit Access Request' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Submit Access Request' })).toBeTruthy();
     expect(called('POST /api/view/redeem')).toEqual([]);
     expect(called('GET /api/access/consent')).toEqual([]);
   });

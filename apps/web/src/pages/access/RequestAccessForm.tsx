@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { AccessMessages } from '@lv/contracts';
+import { AccessMessages, RequestLinkMessages } from '@lv/contracts';
 import { ApiError, NetworkError } from '../../api/client.js';
 import { submitAccessRequest } from '../../api/access.js';
 import { Button } from '../../components/ui/button.js';
@@ -56,7 +56,9 @@ export function RequestAccessForm({ ownerId, signedInEmail, token }: { ownerId: 
       setOutcome({ kind: 'success', text: AccessMessages.submitted });
     } catch (error) {
       const text = error instanceof ApiError
-        ? error.code === 'RATE_LIMITED' ? AccessMessages.tooManyRequests : AccessMessages.submitFailed(error.status, error.body.message)
+        ? error.code === 'RATE_LIMITED' ? AccessMessages.tooManyRequests
+          : error.code === 'REQUESTS_CLOSED' ? RequestLinkMessages.requestsClosed
+            : AccessMessages.submitFailed(error.status, error.body.message)
         : AccessMessages.failedToSubmit(error instanceof NetworkError || error instanceof Error ? error.message : AccessMessages.unknownError);
       setOutcome({ kind: 'error', text });
     } finally {

@@ -24,6 +24,7 @@ import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { useRequest } from '../../lib/use-request.js';
 import { firstName } from '../../shell/initials.js';
+import { requestsWaitingLabel, usePendingRequestCount } from '../access/use-pending-count.js';
 import { onReflectionMigrated } from './reflection-migration.js';
 import { TodaysTrackLoader } from './TodaysTrackLoader.js';
 import { computeVaultTiles, REMEMBER_QUOTES } from './vault-stats.js';
@@ -96,6 +97,7 @@ export function VaultHomePage() {
   const { user } = useAuth();
   const name = firstName(user?.full_name);
   const thoughtsId = useId();
+  const pendingRequests = usePendingRequestCount(user?.id ?? null);
 
   // The reflection is kept in the user's vault (letters service, encrypted at rest), never in this
   // browser: `savedThoughts` is what the vault holds, `thoughts` what the box shows. They differ
@@ -159,6 +161,16 @@ export function VaultHomePage() {
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-10 px-4 py-10">
       <VaultHomeIntro name={name} tiles={tiles} />
+
+      {pendingRequests ? (
+        <Link
+          to="/access-control"
+          className="flex items-center gap-3 self-start rounded-xl border border-primary/40 bg-primary/10 px-4 py-3 text-sm font-medium text-primary transition hover:bg-primary/15 focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          <KeyRound aria-hidden="true" className="h-5 w-5 shrink-0" />
+          {requestsWaitingLabel(pendingRequests)}
+        </Link>
+      ) : null}
 
       <div className="grid gap-6 lg:grid-cols-[1.4fr_1fr]">
         <Card>

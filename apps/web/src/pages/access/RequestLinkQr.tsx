@@ -1,0 +1,33 @@
+import { create } from 'qrcode';
+
+/** The SVG path of a QR code's dark modules, one unit square each, `margin` units in from the edge. */
+export function qrPath(text: string, margin: number): { size: number; d: string } {
+  const { modules } = create(text, { errorCorrectionLevel: 'M' });
+  let d = '';
+  for (let row = 0; row < modules.size; row++) {
+    for (let col = 0; col < modules.size; col++) {
+      if (modules.get(row, col)) d += `M${col + margin} ${row + margin}h1v1h-1z`;
+    }
+  }
+  return { size: modules.size + 2 * margin, d };
+}
+
+/**
+ * The request link as a QR code, drawn here in the browser (the link goes to no QR service). Its own
+ * chunk: the encoder loads when the owner's link card shows, never with the vault home.
+ */
+export function RequestLinkQr({ link }: { link: string }) {
+  const { size, d } = qrPath(link, 2);
+  return (
+    <svg
+      role="img"
+      aria-label="QR code of your request link"
+      viewBox={`0 0 ${size} ${size}`}
+      shapeRendering="crispEdges"
+      className="h-40 w-40 shrink-0 rounded-lg border border-border"
+    >
+      <rect width={size} height={size} fill="#fff" />
+      <path d={d} fill="#000" />
+    </svg>
+  );
+}

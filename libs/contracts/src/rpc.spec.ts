@@ -31,7 +31,7 @@ describe('rpc declarations', () => {
     const subjects = all.map((d) => d.subject);
     expect(new Set(subjects).size).toBe(subjects.length);
     expect(subjects.sort()).toEqual([
-      'rpc.identity.admin.overview', 'rpc.identity.change-email', 'rpc.identity.change-password', 'rpc.identity.get-me', 'rpc.identity.health',
+      'rpc.identity.access-request-mail-to', 'rpc.identity.admin.overview', 'rpc.identity.change-email', 'rpc.identity.change-password', 'rpc.identity.get-me', 'rpc.identity.health',
       'rpc.identity.notification-preferences.get', 'rpc.identity.notification-preferences.save', 'rpc.identity.op.find-user',
       'rpc.identity.op.rebuild-projections', 'rpc.identity.op.set-admin', 'rpc.identity.op.set-tier', 'rpc.identity.owner-display-name', 'rpc.identity.refresh', 'rpc.identity.sign-in',
       'rpc.identity.sign-out', 'rpc.identity.sign-up', 'rpc.identity.update-me',

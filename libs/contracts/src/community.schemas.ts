@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { COMMUNITY_POST_MAX, COMMUNITY_STORY_MAX, CommunityMessages, MUSIC_CATEGORIES, MUSIC_LIST_LIMIT, MUSIC_MAX_BYTES } from './community.js';
 import { SHA256_HEX } from './media.js';
-import { safeText } from './text.schemas.js';
+import { fileNameText, safeText } from './text.schemas.js';
 
 // The Parent Circle community on the wire (/api/community/*; rpc.vault-media.music.*, rpc.letters.community.*).
 // Kept apart from community.ts so the SPA never bundles zod.
@@ -26,7 +26,7 @@ export type LibraryTrack = z.infer<typeof libraryTrackSchema>;
 
 /** rpc.vault-media.op.music-start-upload: an operator opens the upload of one file (music:add). */
 export const startMusicUploadPayloadSchema = z.object({
-  fileName: safeText().trim().min(1).max(200),
+  fileName: fileNameText().min(1).max(200),
   title: safeText().trim().min(1).max(100).optional(),
   size: z.number().int().positive().max(MUSIC_MAX_BYTES),
   sha256: z.string().regex(SHA256_HEX),

@@ -4,7 +4,7 @@ import {
   CourtMessages, EVIDENCE_ACTIONS,
 } from './court-journal.js';
 import { SHA256_HEX } from './media.js';
-import { safeText } from './text.schemas.js';
+import { fileNameText, safeText } from './text.schemas.js';
 
 // Court documents on the wire, as zod schemas (types inferred). Kept apart from court-journal.ts so
 // the SPA, which imports only types and constants from here, never bundles zod.
@@ -37,8 +37,7 @@ export const startCourtUploadBodySchema = z.object({
     .optional()
     .meta({ maxLength: COURT_DESCRIPTION_MAX }),
   /** The name of the file as chosen in the browser: its extension must be one the category's variant accepts. */
-  fileName: safeText({ error: CourtMessages.missingInformation })
-    .trim()
+  fileName: fileNameText({ error: CourtMessages.missingInformation })
     .min(1, CourtMessages.missingInformation)
     .max(COURT_FILE_NAME_MAX, CourtMessages.fileNameTooLong)
     .meta({ example: 'receipts-march.pdf' }),
@@ -143,7 +142,7 @@ export const startCourtUploadPayloadSchema = z.object({
   title: safeText().max(1000),
   category: safeText().max(100),
   description: safeText().max(10_000).optional(),
-  fileName: safeText().max(1000),
+  fileName: fileNameText().max(1000),
   size: z.number(),
 });
 export const listCourtDocumentsPayloadSchema = z.object({ category: safeText().max(100).optional() });

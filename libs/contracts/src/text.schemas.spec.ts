@@ -1,7 +1,9 @@
 import { credentialsBodySchema, updateProfileBodySchema, updateProfilePayloadSchema } from './identity.schemas.js';
 import { reviseLetterPayloadSchema, saveReflectionBodySchema, writeLetterBodySchema } from './letters.schemas.js';
 import { startUploadBodySchema } from './media.schemas.js';
-import { queryInteger, safeText } from './text.schemas.js';
+import { cleanFileName, queryInteger, safeText } from './text.schemas.js';
+import { startCourtUploadBodySchema } from './court-journal.schemas.js';
+import { startMusicUploadPayloadSchema } from './community.schemas.js';
 import { isSafeText, TextMessages, validateCredentials } from './validation.js';
 
 const messagesOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -63,5 +65,24 @@ describe('queryInteger', () => {
   });
   it('refuses a repeated parameter (an array)', () => {
     expect(limit.safeParse(['1', '1']).success).toBe(false);
+  });
+});
+
+describe('file names from a browser (issue 29: spoofable names)', () => {
+  it.each([
+    ['a right-to-left override that shows a PDF as a JPEG', 'invoice\u202Egpj.pdf', 'invoicegpj.pdf'],
+    ['CR and LF that would split a header or a log line', 'order\r\nX-Injected: 1.pdf', 'orderX-Injected: 1.pdf'],
+    ['isolates, embeddings and marks', '\u2066a\u2069\u202Ab\u202C\u200Fc\u061C.txt', 'abc.txt'],
+    ['C1 controls and DEL', 'x\u0085y\u007Fz.pdf', 'xyz.pdf'],
+    ['a decomposed accent, composed (NFC)', 'cafe\u0301.pdf', 'caf\u00E9.pdf'],
+    ['an ordinary name, unchanged', 'Contact order (2026).pdf', 'Contact order (2026).pdf'],
+  ])('%s', (_label, name, stored) => {
+    expect(cleanFileName(name)).toBe(stored);
+    expect(startCourtUploadBodySchema.shape.fileName.parse(name)).toBe(stored);
+  });
+
+  it('checks the length and presence of what is left once cleaned', () => {
+    expect(startCourtUploadBodySchema.shape.fileName.safeParse('\u202E\r\n').success).toBe(false);
+    expect(startMusicUploadPayloadSchema.shape.fileName.parse(' \u202Esong.mp3 ')).toBe('song.mp3');
   });
 });

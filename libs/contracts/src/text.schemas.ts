@@ -12,6 +12,27 @@ export function safeText(params?: Parameters<typeof z.string>[0]): z.ZodString {
 }
 
 /**
+ * Characters that make a file's name say something it is not: C0 and C1 controls (CR and LF split a
+ * header or a log line), and the bidirectional overrides, embeddings, isolates and marks that show
+ * "invoice\u202Egpj.pdf" as "invoicefdp.jpg".
+ */
+const FILE_NAME_SPOOFING = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/** A file's name as it is stored and shown: NFC, without control or bidirectional characters, trimmed. */
+export function cleanFileName(name: string): string {
+  return name.normalize('NFC').replace(FILE_NAME_SPOOFING, '').trim();
+}
+
+/**
+ * A file's name from a browser: safeText, then cleaned (cleanFileName) before its length and format
+ * rules run, so a name is stored and shown as what it is. Cleaning, not refusing: the person chose
+ * the file, not the characters in its name.
+ */
+export function fileNameText(params?: Parameters<typeof z.string>[0]): z.ZodString {
+  return safeText(params).overwrite(cleanFileName);
+}
+
+/**
  * A whole number in a query string, written in decimal digits only: z.coerce.number() would also take
  * '0x10', '1e2', ' 7' or '' (as 0), which no client sends on purpose.
  */

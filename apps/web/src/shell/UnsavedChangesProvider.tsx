@@ -28,11 +28,12 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   const [recordingActive, setRecordingActiveState] = useState(false);
   const recordingRef = useRef(false);
 
+  const owner = user?.id;
   const checkNow = useCallback((): boolean => {
-    const result = detectUnsavedChanges({ storage: safeLocalStorage(), recordingActive: recordingRef.current, root: document });
+    const result = detectUnsavedChanges({ storage: safeLocalStorage(), owner, recordingActive: recordingRef.current, root: document });
     setDetected(result);
     return result;
-  }, []);
+  }, [owner]);
 
   const setRecordingActive = useCallback(
     (active: boolean) => {

@@ -54,4 +54,16 @@ describe('unsaved detection', () => {
     expect(findDrafts(localStorage)).toEqual([]);
     expect(localStorage.getItem('other')).toBe('1');
   });
+
+  it('counts only the signed-in owner’s drafts: another owner’s saved draft on the same browser is not his (issue 29)', () => {
+    localStorage.setItem('unsaved_letter_draft', JSON.stringify({ title: 'To Sam', content: 'Hello', owner: 'first-owner' }));
+    localStorage.setItem('unsaved_draft', JSON.stringify({ title: 'A clip', owner: 'second-owner' }));
+    expect(findDrafts(localStorage, 'second-owner')).toEqual(['unsaved_draft']);
+    expect(detectUnsavedChanges({ storage: localStorage, owner: 'third-owner', recordingActive: false, root: undefined })).toBe(false);
+    expect(detectUnsavedChanges({ storage: localStorage, owner: 'first-owner', recordingActive: false, root: undefined })).toBe(true);
+    // "Sign Out Without Saving" removes his own draft and leaves the first owner's.
+    removeDrafts(localStorage, 'second-owner');
+    expect(localStorage.getItem('unsaved_draft')).toBeNull();
+    expect(findDrafts(localStorage, 'first-owner')).toEqual(['unsaved_letter_draft']);
+  });
 });

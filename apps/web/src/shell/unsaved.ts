@@ -18,21 +18,39 @@ export const BEFORE_UNLOAD_MESSAGE = 'You have unsaved changes. Are you sure you
 type StorageLike = Pick<Storage, 'getItem'>;
 type WritableStorageLike = Pick<Storage, 'removeItem'>;
 
-/** The draft keys present in storage, in the dialog's order. */
-export function findDrafts(storage: StorageLike | undefined): DraftKey[] {
+/**
+ * The draft keys present in storage that are the signed-in owner's, in the dialog's order. The keys are
+ * the browser's (the spec names one of each), so after one owner's "Save Drafts & Sign Out" the next
+ * owner on the same browser would see the first one's draft: a draft that records another owner is
+ * not this owner's unsaved work.
+ */
+export function findDrafts(storage: StorageLike | undefined, owner?: string): DraftKey[] {
   if (!storage) return [];
   return DRAFT_KEYS.filter((key) => {
     try {
-      return storage.getItem(key) !== null;
+      const raw = storage.getItem(key);
+      return raw !== null && !isAnotherOwners(raw, owner);
     } catch {
       return false;
     }
   });
 }
 
-export function removeDrafts(storage: WritableStorageLike | undefined): void {
+/** True when a stored draft names an owner and it is not `owner`. */
+function isAnotherOwners(raw: string, owner: string | undefined): boolean {
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    const recorded = parsed && typeof parsed === 'object' ? (parsed as { owner?: unknown }).owner : undefined;
+    return typeof recorded === 'string' && recorded !== owner;
+  } catch {
+    return false; // not JSON: an unbound draft, counted as before
+  }
+}
+
+/** Removes the owner's drafts ("Sign Out Without Saving"); another owner's saved draft stays his. */
+export function removeDrafts(storage: (StorageLike & WritableStorageLike) | undefined, owner?: string): void {
   if (!storage) return;
-  for (const key of DRAFT_KEYS) {
+  for (const key of findDrafts(storage, owner)) {
     try {
       storage.removeItem(key);
     } catch {
@@ -67,10 +85,12 @@ export function hasFilledFields(root: ParentNode | undefined): boolean {
 
 export interface UnsavedInputs {
   storage: StorageLike | undefined;
+  /** The signed-in owner: drafts bound to someone else are not his unsaved work. */
+  owner?: string;
   recordingActive: boolean;
   root: ParentNode | undefined;
 }
 
-export function detectUnsavedChanges({ storage, recordingActive, root }: UnsavedInputs): boolean {
-  return findDrafts(storage).length > 0 || recordingActive || hasFilledFields(root);
+export function detectUnsavedChanges({ storage, owner, recordingActive, root }: UnsavedInputs): boolean {
+  return findDrafts(storage, owner).length > 0 || recordingActive || hasFilledFields(root);
 }

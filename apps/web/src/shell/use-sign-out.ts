@@ -61,12 +61,12 @@ export function useSignOutFlow() {
   /** Logout from the avatar menu. */
   const requestSignOut = useCallback(() => {
     if (checkNow()) {
-      setDrafts(findDrafts(storage()));
+      setDrafts(findDrafts(storage(), auth.user?.id));
       setDialogOpen(true);
       return;
     }
     void signOut();
-  }, [checkNow, signOut]);
+  }, [auth, checkNow, signOut]);
 
   const saveDraftsAndSignOut = useCallback(() => {
     window.dispatchEvent(new CustomEvent(SAVE_DRAFTS_EVENT));
@@ -78,9 +78,9 @@ export function useSignOutFlow() {
   }, [signOut]);
 
   const signOutWithoutSaving = useCallback(() => {
-    removeDrafts(storage());
+    removeDrafts(storage(), auth.user?.id);
     void signOut();
-  }, [signOut]);
+  }, [auth, signOut]);
 
   const cancel = useCallback(() => {
     if (!busy) setDialogOpen(false);

@@ -311,6 +311,21 @@ describe('access-keys service over NATS', () => {
     expect(await codeOf(call(AccessKeysRpc.viewToken, { session: 'C'.repeat(43) }, undefined, ip2))).toBe('RATE_LIMITED');
   });
 
+  it('counts and compares atomically: 60 parallel random redeems from one address get exactly 5 tries, the rest 429 (issue 29)', async () => {
+    const ip = freshIp();
+    const codes = await Promise.all(Array.from({ length: 60 }, () => codeOf(redeem(randomUUID(), ip))));
+    const tally = Object.fromEntries([...new Set(codes)].map((c) => [c, codes.filter((x) => x === c).length]));
+    expect(tally).toEqual({ INVALID_OR_EXPIRED_KEY: 5, RATE_LIMITED: 55 });
+  });
+
+  it('limits an IPv6 client per /64: the next address of the same /64 is the same budget, another /64 a fresh one', async () => {
+    const good = await createKey(ownerA);
+    const prefix = `2001:db8:${(++addressCounter).toString(16)}:7`;
+    for (let i = 1; i <= 5; i++) expect(await codeOf(redeem(randomUUID(), `${prefix}::${i}`))).toBe('INVALID_OR_EXPIRED_KEY');
+    expect(await codeOf(redeem(good.access_key, `${prefix}:ffff:ffff:ffff:ffff`))).toBe('RATE_LIMITED');
+    expect(await codeOf(redeem(good.access_key, `2001:db8:${(++addressCounter).toString(16)}:8::1`))).toBe('OK');
+  });
+
   it('shows a key’s e-mail as sent when notifications reports it (a repeated report changes nothing)', async () => {
     const issued = await createKey(ownerA, { name: 'Mailed' });
     const js = jetstream(service.core.nats);

@@ -215,11 +215,13 @@ export class AccessKeysService {
     const address = addressOf(meta.ip);
     await this.refuseLimited(address);
     if (input.consent.version !== CONSENT_VERSION || input.consent.text_hash !== CONSENT_HASH) throw new DomainError('CONSENT_REQUIRED', AccessMessages.consentRequired);
+    // The attempt is counted before the key is looked up and given back if the key opens: only failures spend the budget.
+    const attempt = await this.takeRedeemAttempt(address);
     const key = await findKeyByHash(this.em, hashAccessKey(input.access_key));
     if (!key || keyStatus(key) !== 'active' || (input.owner !== null && input.owner !== key.owner_id)) {
-      await this.deps.limits.add('redeem', address, 60);
       throw new DomainError('INVALID_OR_EXPIRED_KEY', AccessMessages.keyInvalid);
     }
+    await attempt.release();
     const now = new Date().toISOString();
     const sessionId = randomUUID();
     const secret = newSessionSecret();
@@ -239,11 +241,10 @@ export class AccessKeysService {
   async viewToken(secret: string, meta: RequestMeta): Promise<ViewerTokenGrant> {
     const address = addressOf(meta.ip);
     await this.refuseLimited(address);
+    const attempt = await this.takeRedeemAttempt(address);
     const session = await findSessionBySecretHash(this.em, hashSessionSecret(secret));
-    if (!session) {
-      await this.deps.limits.add('redeem', address, 60);
-      throw new DomainError('VIEW_SESSION_ENDED', AccessMessages.viewExpired);
-    }
+    if (!session) throw new DomainError('VIEW_SESSION_ENDED', AccessMessages.viewExpired);
+    await attempt.release();
     const key = await findKey(this.em, session.key_id);
     if (sessionStatus(session) !== 'active' || !key || keyStatus(key) !== 'active') {
       throw new DomainError('VIEW_SESSION_ENDED', AccessMessages.viewExpired);
@@ -296,10 +297,18 @@ export class AccessKeysService {
 
   // --- internals -------------------------------------------------------------------------------
 
+  /** Refuses an address that has spent its redeem budget this minute, before anything else is checked. */
   private async refuseLimited(address: string): Promise<void> {
     if ((await this.deps.limits.count('redeem', address, 60)) >= this.deps.limitValues.redeemFailuresPerMinute) {
       throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
     }
+  }
+
+  /** One attempt of the address's redeem budget, taken atomically (see AddressLimits.reserve); refused past the budget. */
+  private async takeRedeemAttempt(address: string): Promise<{ release: () => Promise<void> }> {
+    const attempt = await this.deps.limits.reserve('redeem', address, 60, this.deps.limitValues.redeemFailuresPerMinute);
+    if (!attempt.allowed) throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
+    return attempt;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { addressBucket } from '@lv/platform/auth';
 
 /**
  * Per-address limits in Redis, in fixed windows (a minute for redemption, an hour for the request
@@ -17,6 +18,18 @@ export class AddressLimits {
     return Number((await this.redis.get(this.key(scope, address, windowSeconds, now))) ?? 0);
   }
 
+  /**
+   * Takes one of `limit` attempts for this address in the current window, counting and comparing in
+   * one Redis step, so parallel attempts cannot all pass a check made before any of them counted (60
+   * parallel redeems against a limit of 5 once got 41 through). `release` gives the attempt back: a
+   * budget of failures releases what succeeded.
+   */
+  async reserve(scope: string, address: string, windowSeconds: number, limit: number, now = Date.now()): Promise<{ allowed: boolean; release: () => Promise<void> }> {
+    const key = this.key(scope, address, windowSeconds, now);
+    const count = await this.add(scope, address, windowSeconds, now);
+    return { allowed: count <= limit, release: async () => void (await this.redis.decr(key)) };
+  }
+
   /** Counts one more for this address in the current window; returns the new count. */
   async add(scope: string, address: string, windowSeconds: number, now = Date.now()): Promise<number> {
     const key = this.key(scope, address, windowSeconds, now);
@@ -25,5 +38,5 @@ export class AddressLimits {
   }
 }
 
-/** A request without a client address (a direct NATS call) shares one strict bucket. */
-export const addressOf = (ip: string | undefined): string => (ip && ip.trim() ? ip.trim() : 'unknown');
+/** The bucket a client address counts in: IPv4 as is, IPv6 per /64, none at all one shared strict bucket (addressBucket). */
+export const addressOf = (ip: string | undefined): string => addressBucket(ip);

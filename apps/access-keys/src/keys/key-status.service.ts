@@ -27,14 +27,14 @@ export class KeyStatusService {
 
   async check(input: { access_key: string; owner: string | null }, meta: RequestMeta): Promise<KeyStatusReply> {
     const address = addressOf(meta.ip);
-    if ((await this.deps.limits.count('redeem', address, 60)) >= this.deps.redeemFailuresPerMinute) {
-      throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
-    }
+    // Counted and compared in one step before the lookup (parallel probes cannot all pass), given back for a known key.
+    const attempt = await this.deps.limits.reserve('redeem', address, 60, this.deps.redeemFailuresPerMinute);
+    if (!attempt.allowed) throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
     const key = await findKeyByHash(this.deps.orm.em.fork(), hashAccessKey(input.access_key));
     if (!key || (input.owner !== null && input.owner !== key.owner_id)) {
-      await this.deps.limits.add('redeem', address, 60);
       throw new DomainError('INVALID_OR_EXPIRED_KEY', AccessMessages.keyInvalid);
     }
+    await attempt.release();
     const now = this.deps.now?.() ?? Date.now();
     const status = key.revoked_at ? 'revoked' : new Date(key.expires_at).getTime() <= now ? 'expired' : 'active';
     return { status, owner_name: await this.deps.ownerName(key.owner_id, meta) };

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { AuthMessages } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
+import { addressBucket } from '@lv/platform/auth';
 
 export interface SignInLimits {
   /** Failed sign-ins for one account from one address (the usual guessing budget). */
@@ -89,7 +90,7 @@ export class SignInLimiter {
 
   /** Counts a sign-in attempt, or throws RATE_LIMITED (with retryAfter) when a budget it draws on is spent. */
   async beginSignIn(email: string, ip: string | undefined, device: string | undefined): Promise<SignInAttempt> {
-    const address = ip || 'unknown';
+    const address = addressBucket(ip);
     const budgets: [string, number][] =
       device && DEVICE_ID.test(device)
         ? [[`${this.prefix}:dev:${device}|${email}`, this.limits.maxFailuresPerDevice]]
@@ -116,7 +117,7 @@ export class SignInLimiter {
 
   /** Counts a sign-up from this address, or throws RATE_LIMITED naming sign-ups. */
   async beginSignUp(ip: string | undefined): Promise<void> {
-    await this.charge([[`${this.prefix}:signup:${ip || 'unknown'}`, this.limits.maxSignUpsPerAddress]], this.limits.signUpWindowSeconds, AuthMessages.tooManySignUps);
+    await this.charge([[`${this.prefix}:signup:${addressBucket(ip)}`, this.limits.maxSignUpsPerAddress]], this.limits.signUpWindowSeconds, AuthMessages.tooManySignUps);
   }
 
   private async charge(budgets: [string, number][], windowSeconds: number, message?: string): Promise<void> {

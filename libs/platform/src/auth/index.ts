@@ -6,6 +6,7 @@ import { DomainError } from '../errors/index.js';
 import type { AccountCaller } from './caller.js';
 import { REVOCATIONS_CHANNEL, RevocationCache, type RevocationCacheOptions } from './revocation-cache.js';
 
+export * from './address-bucket.js';
 export * from './caller.js';
 export * from './revocation-cache.js';
 

@@ -81,11 +81,13 @@ test.describe('family access: route x caller matrix and brute force', () => {
 
     const full = await createKey(a);
     const lettersOnly = await createKey(a, ['letters']);
+    const timelineOnly = await createKey(a, ['timeline']);
     const toRevoke = await createKey(a);
     const spareKey = await createKey(a);
     const other = await createKey(b);
     const viewer = await redeem(full.key);
     const lettersViewer = await redeem(lettersOnly.key);
+    const timelineViewer = await redeem(timelineOnly.key);
     const revokedViewer = await redeem(toRevoke.key);
     const spareSession = await redeem(full.key);
     const otherViewer = await redeem(other.key);
@@ -104,6 +106,7 @@ test.describe('family access: route x caller matrix and brute force', () => {
       admin: admin.token,
       'viewer of A': viewer.viewer_token,
       'letters-only viewer of A': lettersViewer.viewer_token,
+      'timeline-only viewer of A': timelineViewer.viewer_token,
       'revoked viewer of A': revokedViewer.viewer_token,
       'viewer of B': otherViewer.viewer_token,
       'expired viewer token': expired,
@@ -115,7 +118,7 @@ test.describe('family access: route x caller matrix and brute force', () => {
     const mediaLink = await linkOf(`/api/view/media/${recordingId}/link`);
     const documentLink = await linkOf(`/api/view/documents/${documentId}/link`);
     const account = (who: string) => ['owner B', 'admin'].includes(who);
-    const viewerOfA = (who: string) => who === 'viewer of A' || who === 'letters-only viewer of A';
+    const viewerOfA = (who: string) => who === 'viewer of A' || who === 'letters-only viewer of A' || who === 'timeline-only viewer of A';
 
     interface Route { key: string; method: 'GET' | 'POST' | 'PUT'; path: string; body?: unknown; expect: (who: string) => Expect }
     // Owner A is called last on each route that changes something (it acts for real then).
@@ -133,17 +136,24 @@ test.describe('family access: route x caller matrix and brute force', () => {
       { key: 'save request setting', method: 'PUT', path: '/api/access/request-setting', body: { open: true }, expect: (w) => (w === 'owner A' ? 'A' : account(w) ? 'own' : 'deny') },
       { key: 'request form', method: 'GET', path: `/api/access/request-form/${a.id}`, expect: () => 'own' },
       { key: 'GET view session', method: 'GET', path: '/api/view/session', expect: (w) => (viewerOfA(w) ? 'A' : w === 'viewer of B' ? 'own' : 'deny') },
-      // A viewer's links: A's full-key viewer only (the letters-only key holds neither section; B's viewer finds nothing).
-      { key: 'media link', method: 'GET', path: `/api/view/media/${recordingId}/link`, expect: (w) => (w === 'viewer of A' ? 'A' : 'deny') },
+      // A viewer's links: A's viewers whose key holds the item's section (a recording is the timeline's,
+      // a court document the Court Journal's; the letters-only key holds neither; B's viewer finds nothing).
+      { key: 'media link', method: 'GET', path: `/api/view/media/${recordingId}/link`, expect: (w) => (w === 'viewer of A' || w === 'timeline-only viewer of A' ? 'A' : 'deny') },
       { key: 'document link', method: 'GET', path: `/api/view/documents/${documentId}/link`, expect: (w) => (w === 'viewer of A' ? 'A' : 'deny') },
       // The bytes: whoever calls with a Bearer token, without A's viewer's lv_view cookie, is refused.
       { key: 'media bytes', method: 'GET', path: mediaLink, expect: () => 'deny' },
       { key: 'document bytes', method: 'GET', path: documentLink, expect: () => 'deny' },
       ...VIEW_SECTIONS.map((section): Route => ({
         key: `entries ${section}`, method: 'GET', path: `/api/view/entries/${section}`,
-        expect: (w) => (w === 'viewer of A' || (w === 'letters-only viewer of A' && section === 'letters') ? 'A' : w === 'viewer of B' ? 'own' : 'deny'),
+        expect: (w) => (w === 'viewer of A' || (w === 'letters-only viewer of A' && section === 'letters') || (w === 'timeline-only viewer of A' && section === 'timeline') ? 'A' : w === 'viewer of B' ? 'own' : 'deny'),
       })),
     ];
+
+    // The timeline is a projection of the other services' events: wait until it holds the recording and the document.
+    await expect.poll(async () => {
+      const text = await (await request.get('/api/view/entries/timeline', { headers: bearer(viewer.viewer_token) })).text();
+      return text.includes(recordingId) && text.includes(documentId);
+    }, { timeout: 30_000 }).toBe(true);
 
     const rows: string[] = [];
     const unexpected: string[] = [];
@@ -161,6 +171,16 @@ test.describe('family access: route x caller matrix and brute force', () => {
         if (!fine) unexpected.push(rows.at(-1)!);
         // The view route proves A's viewers really read A's vault.
         if (route.key === 'entries letters' && wanted === 'A') expect(text).toContain(secretTitle);
+        // The timeline's headlines follow the key's sections: a timeline-only key gets the recording and
+        // neither the letter's title nor the court document (issue 29); the full key gets the document by its file's name only.
+        if (route.key === 'entries timeline' && who === 'timeline-only viewer of A') {
+          expect(text).toContain(recordingId);
+          for (const hidden of [secretTitle, documentId, 'Matrix document', 'matrix.pdf']) expect(text, `timeline-only: ${hidden}`).not.toContain(hidden);
+        }
+        if (route.key === 'entries timeline' && who === 'viewer of A') {
+          expect(text).toContain(documentId);
+          expect(text).not.toContain('Matrix document');
+        }
       }
     }
     console.log(`family-access matrix: ${routes.length} routes x ${order.length} callers = ${rows.length} cells, ${unexpected.length} unexpected`);

@@ -27,7 +27,7 @@ const DELIVERY_VISIBILITY_WINDOW_MS = 120_000;
 
 /**
  * access-keys: family access, and If I'm Not There's contacts and delivery settings. Mints viewer tokens (it alone holds their private key), queues each key's
- * e-mail for notifications, and reads notifications' events back to show each key's e-mail status.
+ * e-mail and each access request's notice to its owner for notifications, and reads notifications' events back to show each key's e-mail status.
  */
 export const accessKeysService = defineService({
   name: 'access-keys',

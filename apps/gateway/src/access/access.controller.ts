@@ -51,12 +51,12 @@ export class AccessController {
    * more about which accounts exist.
    */
   @Public()
-  @Get('request-form/:ownerId')
-  @ApiParam({ name: 'ownerId', format: 'uuid', description: "The owner's id, from his request link (/request?owner=...)." })
+  @Get('request-form/:id')
+  @ApiParam({ name: 'id', format: 'uuid', description: "The owner's id, from his request link (/request?owner=...)." })
   @ApiOkResponse({ type: RequestFormInfoDto, description: `open (false: the page shows "${RequestLinkMessages.requestsClosed}" instead of the form) and the owner's full name (null when none is given).` })
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: the link does not end in an owner id ("This request link is not complete.").' })
   @ApiResponse({ status: 429, type: ErrorBodyDto, description: `RATE_LIMITED: more than ${REQUEST_FORM_LOOKUPS_PER_MINUTE} lookups a minute from this address ("${AccessMessages.tooManyKeyAttempts}").` })
-  async requestForm(@Param('ownerId') ownerId: string, @CallCtx() call: CallContext): Promise<RequestFormInfo> {
+  async requestForm(@Param('id') ownerId: string, @CallCtx() call: CallContext): Promise<RequestFormInfo> {
     return this.rpc.call(AccessKeysRpc.requestForm, parseAccessBody(requestFormPayloadSchema, { user_id: ownerId.toLowerCase() }), call);
   }
 

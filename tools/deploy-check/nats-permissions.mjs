@@ -51,8 +51,10 @@ export const NATS_USERS = [
     why: "family access: requests, keys, view sessions; reads notifications' key e-mail events and identity's sign-ins; asks letters who a milestone release is for, identity whose vault a key opens",
   },
   {
-    user: 'notifications', stream: 'notifications', serves: ['notifications'], calls: ['rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state'], deny: [], consumes: [],
-    why: 'key e-mails, trustee notices, inactivity warnings (BullMQ workers, SMTP); asks access-keys whether a key is active, a delivery step committed, a warning current, before sending',
+    user: 'notifications', stream: 'notifications', serves: ['notifications'],
+    calls: ['rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state', 'rpc.access-keys.request-notice-state', 'rpc.identity.access-request-mail-to'],
+    deny: [], consumes: [],
+    why: "key e-mails, trustee notices, inactivity warnings, owners' access-request notices (BullMQ workers, SMTP); asks access-keys whether a key is active, a delivery step committed, a warning current, a request pending, and identity where an owner's request e-mails go, before sending",
   },
   {
     // Its own stream exists (every service's platform bootstrap makes one) but carries nothing yet.
@@ -71,9 +73,13 @@ export const NATS_USERS = [
   {
     user: 'gateway', stream: null, serves: [],
     calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>', 'rpc.access-keys.>', 'rpc.billing.>'],
-    // key-mail-state, trustee-notice-state and the warning state answer for notifications' workers only, never a browser;
-    // issue-letter-key and milestone-release are between letters and access-keys only; so is an owner's display name.
-    deny: ['rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state', 'rpc.access-keys.issue-letter-key', 'rpc.letters.milestone-release', 'rpc.identity.owner-display-name'],
+    // key-mail-state, trustee-notice-state, the warning state, request-notice-state and access-request-mail-to answer for
+    // notifications' workers only, never a browser; issue-letter-key and milestone-release are between letters and access-keys
+    // only; so is an owner's display name.
+    deny: [
+      'rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state', 'rpc.access-keys.request-notice-state',
+      'rpc.access-keys.issue-letter-key', 'rpc.letters.milestone-release', 'rpc.identity.owner-display-name', 'rpc.identity.access-request-mail-to',
+    ],
     consumes: [],
     why: "the HTTP API: calls every service, never the operators' commands",
   },

@@ -61,9 +61,10 @@ describe('NATS permissions: the subject registry', () => {
     }
   });
 
-  /** Asked by one service of another only (a milestone letter's release and its key), never through the gateway. */
+  /** Asked by one service of another only (a milestone letter's release and its key, an owner's request notice), never through the gateway. */
   const betweenServices: Record<string, string> = {
     [LettersRpc.milestoneRelease.subject]: 'access-keys', [AccessKeysRpc.issueLetterKey.subject]: 'letters', [IdentityRpc.ownerDisplayName.subject]: 'access-keys',
+    [AccessKeysRpc.requestNoticeState.subject]: 'notifications', [IdentityRpc.accessRequestMailTo.subject]: 'notifications',
   };
 
   it("lets the gateway call every service's requests but no operator command, and ops only those", () => {

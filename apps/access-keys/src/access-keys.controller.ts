@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import {
   AccessKeysRpc, type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type OpenedViewSession, type PayloadOf,
-  type RebuildReply, type RequestMeta, type ViewerConsent, type ViewerTokenGrant, type ViewSessionSummary,
+  type RebuildReply, type RequestFormInfo, type RequestMeta, type RequestNoticeState, type RequestSetting, type ViewerConsent, type ViewerTokenGrant, type ViewSessionSummary,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
@@ -20,6 +20,13 @@ export class AccessKeysController {
   @RpcHandler(AccessKeysRpc.submitRequest)
   submitRequest(@RpcPayload() body: PayloadOf<typeof AccessKeysRpc.submitRequest>, @RpcMeta() meta: RequestMeta): Promise<{ success: true }> {
     return this.access.submitRequest(body, meta);
+  }
+
+  /** The request page opened from an owner's link (public like the form; limited per client address in the service). */
+  @PublicRpc()
+  @RpcHandler(AccessKeysRpc.requestForm)
+  requestForm(@RpcPayload() body: PayloadOf<typeof AccessKeysRpc.requestForm>, @RpcMeta() meta: RequestMeta): Promise<RequestFormInfo> {
+    return this.access.requestForm(body, meta);
   }
 
   @PublicRpc()
@@ -51,6 +58,25 @@ export class AccessKeysController {
   @RpcHandler(AccessKeysRpc.keyMailState)
   keyMailState(@RpcPayload() { key_id }: PayloadOf<typeof AccessKeysRpc.keyMailState>): Promise<{ state: 'active' | 'expired' | 'revoked' | 'unknown' }> {
     return this.access.keyMailState(key_id);
+  }
+
+  /** notifications' worker only (deploy/nats allows no one else to publish it): a request's state, and who asked while it is pending. */
+  @PublicRpc()
+  @RpcHandler(AccessKeysRpc.requestNoticeState)
+  requestNoticeState(@RpcPayload() { owner_id, request_id }: PayloadOf<typeof AccessKeysRpc.requestNoticeState>): Promise<RequestNoticeState> {
+    return this.access.requestNoticeState(owner_id, request_id);
+  }
+
+  @Readers('owner')
+  @RpcHandler(AccessKeysRpc.requestSetting)
+  requestSetting(@CurrentCaller() caller: Caller): Promise<RequestSetting> {
+    return this.access.requestSetting(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(AccessKeysRpc.saveRequestSetting)
+  saveRequestSetting(@RpcPayload() body: PayloadOf<typeof AccessKeysRpc.saveRequestSetting>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<RequestSetting> {
+    return this.access.saveRequestSetting(caller, body, meta);
   }
 
   @Readers('owner')

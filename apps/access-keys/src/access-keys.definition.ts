@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { IdentityEvents, IdentityRpc, LettersRpc, NotificationsEvents, QueueNames, type DeliveryTimingJob, type EmailChanged, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
+import { IdentityEvents, IdentityRpc, LettersRpc, NotificationsEvents, QueueNames, type AccessRequestNoticeJob, type RequestMeta, type DeliveryTimingJob, type EmailChanged, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { OwnerLinkSigner } from '@lv/platform/links';
@@ -27,7 +27,7 @@ const DELIVERY_VISIBILITY_WINDOW_MS = 120_000;
 
 /**
  * access-keys: family access, and If I'm Not There's contacts and delivery settings. Mints viewer tokens (it alone holds their private key), queues each key's
- * e-mail for notifications, and reads notifications' events back to show each key's e-mail status.
+ * e-mail and each access request's notice to its owner for notifications, and reads notifications' events back to show each key's e-mail status.
  */
 export const accessKeysService = defineService({
   name: 'access-keys',
@@ -38,14 +38,24 @@ export const accessKeysService = defineService({
     const producer = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'access-keys' });
     const keyEmails = createQueue<SendKeyEmailJob>(QueueNames.KeyEmails, producer);
     const limits = new AddressLimits(core.redis, stackId ? `lv:${stackId}:access` : 'lv:access');
+    const requestNotices = createQueue<AccessRequestNoticeJob>(QueueNames.AccessRequestNotices, producer);
+    // Milestone letters ask letters back; a key's landing page and a request link ask identity whose vault it is.
+    const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'access-keys');
+    await rpc.connect();
+    const ownerName = async (ownerId: string, meta: RequestMeta) =>
+      (await rpc.call(IdentityRpc.ownerDisplayName, { user_id: ownerId }, { meta: { requestId: meta.requestId } })).full_name;
     const service = new AccessKeysService({
       orm: core.orm,
       viewerTokens: new ViewerTokenSigner(await readPem(config.VIEWER_JWT_PRIVATE_KEY)),
       revokedViewSessions: new RevokedViewSessions(core.redis),
       limits,
-      limitValues: { redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE, requestsPerHour: config.ACCESS_REQUESTS_PER_HOUR },
+      limitValues: {
+        redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE, requestsPerHour: config.ACCESS_REQUESTS_PER_HOUR, requestFormLookupsPerMinute: config.REQUEST_FORM_LOOKUPS_PER_MINUTE,
+      },
       keyEmails,
       keyMailSecret: config.KEY_MAIL_SECRET,
+      requestNotices,
+      ownerName,
     });
     // notifications' stream may not exist yet (it starts later): made here so the consumer can attach.
     await ensureServiceStream(core.nats, 'notifications', undefined, { replicas: config.JETSTREAM_REPLICAS });
@@ -114,17 +124,12 @@ export const accessKeysService = defineService({
     // The inactivity warnings go to the account's current address; the same address again records nothing.
     const ownerEmails = fromIdentity<EmailChanged>('access-keys-owner-emails', IdentityEvents.EmailChanged, (em, d) => inactivity.followOwnerEmail(em, d.userId, d.email));
     // Milestone letters: letters asks for the recipient's key once a release has committed; we ask it back for whom.
-    const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'access-keys');
-    await rpc.connect();
     const letterKeys = new LetterKeysService({
       orm: core.orm, keys: service,
       releaseOf: (letterId, releaseId) => rpc.call(LettersRpc.milestoneRelease, { letter_id: letterId, release_id: releaseId }, { meta: { requestId: `milestone-${releaseId}` } }),
     });
     // A key's landing page: whose vault, from identity (the only thing access-keys asks it).
-    const keyStatus = new KeyStatusService({
-      orm: core.orm, limits, redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE,
-      ownerName: async (ownerId, meta) => (await rpc.call(IdentityRpc.ownerDisplayName, { user_id: ownerId }, { meta: { requestId: meta.requestId } })).full_name,
-    });
+    const keyStatus = new KeyStatusService({ orm: core.orm, limits, redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE, ownerName });
     return {
       controllers: [AccessKeysController, IfImNotThereController, InactivityController, MilestonesController, KeyStatusController],
       providers: [
@@ -153,6 +158,7 @@ export const accessKeysService = defineService({
       }],
       close: async () => {
         await keyEmails.close();
+        await requestNotices.close();
         await deliveryJobs.close();
         await trusteeNotices.close();
         await inactivityJobs.close();

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  ACCESS_KEY_LIFETIME_DAYS, AccessKeysRpc, AccessMessages, CONSENT_VERSION, VIEW_SECTIONS, VIEW_SESSION_LIFETIME_DAYS, VIEWER_CONSENT_TEXT, type AccessKeySummary,
-  type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type OpenedViewSession,
+  ACCESS_KEY_LIFETIME_DAYS, AccessKeysRpc, AccessMessages, CONSENT_VERSION, RequestLinkMessages, VIEW_SECTIONS, VIEW_SESSION_LIFETIME_DAYS, VIEWER_CONSENT_TEXT, type AccessKeySummary,
+  type AccessRequest, type AccessRequestNoticeJob, type AccessRequestPage, type IssuedAccessKey, type OpenedViewSession, type RequestFormInfo, type RequestNoticeState,
+  type RequestSetting,
   type PayloadOf, type RequestMeta, type SendKeyEmailJob, type ViewerConsent, type ViewedItem, type ViewerTokenGrant, type ViewSection, type ViewSessionSummary,
 } from '@lv/contracts';
 import { ownerOf, type Caller, type RevokedViewSessions, type UserCaller, type ViewerTokenSigner } from '@lv/platform/auth';
@@ -15,13 +16,14 @@ import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import { addressOf, type AddressLimits } from './address-limits.js';
 import {
   findKey, findKeyByHash, findKeysOf, findRequest, findRequests, findSession, findSessionBySecretHash, findSessionsOf, findActiveSessionIdsOfKey, findViews,
-  keysProjection, requestsProjection, sessionsProjection, viewedRecently, type KeyRow, type RequestRow, type SessionRow, type ViewRow,
+  keysProjection, requestSettingsProjection, requestsOpen, requestsProjection, sessionsProjection, viewedRecently, type KeyRow, type RequestRow, type SessionRow, type ViewRow,
 } from './access.projections.js';
 import { accessKeysPublishPolicy } from './publish-policy.js';
 import { PersonalDataKeys, personalSealing } from './personal-sealing.js';
 import { CONSENT_HASH, hashAccessKey, hashSessionSecret, newSessionSecret, sealKeyForMail } from './secrets.js';
 import { KEY_STREAM_TYPE, keyDecider, keyStreamId, type KeyCommand } from './keys/key.decider.js';
 import { REQUEST_STREAM_TYPE, requestDecider, requestStreamId, type RequestCommand } from './requests/request.decider.js';
+import { REQUEST_SETTING_STREAM_TYPE, requestSettingDecider, requestSettingStreamId } from './requests/request-setting.decider.js';
 import { CONTACT_STREAM_TYPE } from './if-im-not-there/contact.decider.js';
 import { DELIVERY_SETTINGS_STREAM_TYPE } from './if-im-not-there/delivery-settings.decider.js';
 import { contactsProjection, deliverySettingsProjection } from './if-im-not-there/if-im-not-there.projections.js';
@@ -38,6 +40,8 @@ const VIEWS_SHOWN = 100;
 export interface AccessKeysLimits {
   redeemFailuresPerMinute: number;
   requestsPerHour: number;
+  /** The request page's lookups of a link's vault (request-form) per client address a minute. */
+  requestFormLookupsPerMinute: number;
 }
 
 export interface AccessKeysServiceDeps {
@@ -48,6 +52,10 @@ export interface AccessKeysServiceDeps {
   limitValues: AccessKeysLimits;
   keyEmails: TypedQueue<SendKeyEmailJob>;
   keyMailSecret: string;
+  /** The owner's e-mail about each request (notifications sends it), queued with the request. */
+  requestNotices: TypedQueue<AccessRequestNoticeJob>;
+  /** identity's display name for a vault owner (null when they gave none, or there is no such owner). */
+  ownerName: (ownerId: string, meta: RequestMeta) => Promise<string | null>;
 }
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
@@ -66,7 +74,7 @@ const sessionStatus = (row: Pick<SessionRow, 'status' | 'expires_at'>, now = Dat
 export class AccessKeysService {
   readonly store = new EventStore({
     publish: accessKeysPublishPolicy,
-    inlineProjections: [requestsProjection, keysProjection, sessionsProjection, contactsProjection, deliverySettingsProjection],
+    inlineProjections: [requestsProjection, keysProjection, sessionsProjection, contactsProjection, deliverySettingsProjection, requestSettingsProjection],
     sealing: new PerStreamSealing([
       personalSealing(REQUEST_STREAM_TYPE, new PersonalDataKeys()),
       personalSealing(KEY_STREAM_TYPE, new PersonalDataKeys()),
@@ -88,15 +96,23 @@ export class AccessKeysService {
 
   // --- public: the request form ----------------------------------------------------------------
 
+  /**
+   * Records a request for the owner of the link, refused with REQUESTS_CLOSED while he has turned his
+   * link off. The owner's notice job (`request-notice-<requestId>`) is queued inside the transaction
+   * that records the request, before its commit: a committed request always has its job, and a job
+   * whose request did not commit finds it 'unknown' and sends nothing.
+   */
   async submitRequest(input: PayloadOf<typeof AccessKeysRpc.submitRequest>, meta: RequestMeta): Promise<{ success: true }> {
     const address = addressOf(meta.ip);
     if ((await this.deps.limits.add('request', address, 3600)) > this.deps.limitValues.requestsPerHour) {
       throw new DomainError('RATE_LIMITED', AccessMessages.tooManyRequests);
     }
+    if (!(await requestsOpen(this.em, input.user_id))) throw new DomainError('REQUESTS_CLOSED', RequestLinkMessages.requestsClosed);
     // A key the requester says they hold is looked up among this owner's keys only, and never stored.
     const held = input.access_key ? await findKeyByHash(this.em, hashAccessKey(input.access_key)) : undefined;
     const requestId = randomUUID();
-    await this.run<RequestCommand>(requestDecider, requestStreamId(requestId), REQUEST_STREAM_TYPE, {
+    const notice: AccessRequestNoticeJob = { requestId, ownerId: input.user_id };
+    await handleCommand(this.deps.orm.em, this.store, requestDecider, {
       type: 'SubmitRequest',
       requestId,
       ownerId: input.user_id,
@@ -106,8 +122,27 @@ export class AccessKeysService {
         childName: input.child_name, childDob: input.child_dob,
       },
       now: new Date().toISOString(),
-    }, { correlationId: meta.requestId });
+    }, {
+      streamId: requestStreamId(requestId), streamType: REQUEST_STREAM_TYPE, metadata: { correlationId: meta.requestId },
+      alsoInTransaction: async () => void (await enqueue(this.deps.requestNotices, notice, `request-notice-${requestId}`)),
+    });
     return { success: true };
+  }
+
+  /**
+   * The request page opened from an owner's link: whether it takes requests, and the owner's name.
+   * Limited per client address (REQUEST_FORM_LOOKUPS_PER_MINUTE). An id that names no owner answers
+   * as an owner who never closed his link and gave no name ({ open: true, owner_name: null }): the
+   * form itself accepts a request for any id, so this says no more about which accounts exist.
+   */
+  async requestForm(input: { user_id: string }, meta: RequestMeta): Promise<RequestFormInfo> {
+    const address = addressOf(meta.ip);
+    if ((await this.deps.limits.add('request-form', address, 60)) > this.deps.limitValues.requestFormLookupsPerMinute) {
+      throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
+    }
+    const ownerId = input.user_id.toLowerCase();
+    const [open, ownerName] = await Promise.all([requestsOpen(this.em, ownerId), this.deps.ownerName(ownerId, meta)]);
+    return { open, owner_name: ownerName };
   }
 
   consent(): ViewerConsent {
@@ -154,6 +189,21 @@ export class AccessKeysService {
     const row = await findRequest(em, owner.userId, requestId);
     if (!row) throw new DomainError('NOT_FOUND');
     return (await this.withHeldKeys(em, [row]))[0]!;
+  }
+
+  // --- owner: the request link's switch -------------------------------------------------------
+
+  async requestSetting(caller: Caller): Promise<RequestSetting> {
+    return { open: await requestsOpen(this.em, ownerOf(caller).userId) };
+  }
+
+  /** Opens or closes the owner's request link (RequestSettingChanged on his own stream; the same choice again records nothing). */
+  async saveRequestSetting(caller: Caller, input: RequestSetting, meta: RequestMeta): Promise<RequestSetting> {
+    const owner = ownerOf(caller);
+    await handleCommand(this.deps.orm.em, this.store, requestSettingDecider, { type: 'SetRequestsOpen', ownerId: owner.userId, open: input.open, now: new Date().toISOString() }, {
+      streamId: requestSettingStreamId(owner.userId), streamType: REQUEST_SETTING_STREAM_TYPE, metadata: this.actor(owner, meta),
+    });
+    return this.requestSetting(caller);
   }
 
   // --- owner: keys -----------------------------------------------------------------------------
@@ -284,6 +334,17 @@ export class AccessKeysService {
   async keyMailState(keyId: string): Promise<{ state: 'active' | 'expired' | 'revoked' | 'unknown' }> {
     const key = await findKey(this.em, keyId);
     return { state: key ? keyStatus(key) : 'unknown' };
+  }
+
+  /**
+   * Whether the owner's e-mail about a request may go: 'pending' (committed, not decided yet) with what
+   * the requester wrote of themselves, 'decided', or 'unknown' (not committed yet, or not this owner's).
+   */
+  async requestNoticeState(ownerId: string, requestId: string): Promise<RequestNoticeState> {
+    const request = await findRequest(this.em, ownerId, requestId);
+    if (!request) return { state: 'unknown', requester_name: null, relationship: null };
+    if (request.status !== 'pending') return { state: 'decided', requester_name: null, relationship: null };
+    return { state: 'pending', requester_name: request.requester_name, relationship: request.relationship };
   }
 
   /** notifications reported a key's e-mail as sent or failed (its durable consumer calls this). */

@@ -2,6 +2,7 @@ import { VIEW_SECTIONS } from '@lv/contracts';
 import { deciderSpecification } from '@lv/testing';
 import { keyDecider, type KeyEvent } from './keys/key.decider.js';
 import { requestDecider, type RequestEvent } from './requests/request.decider.js';
+import { requestSettingDecider, type RequestSettingEvent } from './requests/request-setting.decider.js';
 import { sessionDecider, type SessionEvent } from './sessions/session.decider.js';
 
 const owner = '6f1c9a52-3a8e-4d52-9a55-0f7f3b1f8c11';
@@ -38,6 +39,22 @@ describe('access request decider', () => {
   it("answers another owner as if the request did not exist", () => {
     spec.given([submitted]).when({ type: 'ApproveRequest', ownerId: stranger, keyId, now: t1 }).thenThrows('NOT_FOUND');
     spec.given([]).when({ type: 'DeclineRequest', ownerId: owner, now: t1 }).thenThrows('NOT_FOUND');
+  });
+});
+
+describe('request setting decider', () => {
+  const spec = deciderSpecification(requestSettingDecider);
+  const closed: RequestSettingEvent = { type: 'RequestSettingChanged', data: { ownerId: owner, open: false, changedAt: t0 } };
+  const reopened: RequestSettingEvent = { type: 'RequestSettingChanged', data: { ownerId: owner, open: true, changedAt: t1 } };
+
+  it('is open until the owner closes it, and opening an open link records nothing', () => {
+    spec.given([]).when({ type: 'SetRequestsOpen', ownerId: owner, open: true, now: t0 }).then([]);
+    spec.given([]).when({ type: 'SetRequestsOpen', ownerId: owner, open: false, now: t0 }).then([closed]);
+  });
+
+  it('reopens a closed link; closing it twice records it once', () => {
+    spec.given([closed]).when({ type: 'SetRequestsOpen', ownerId: owner, open: false, now: t1 }).then([]);
+    spec.given([closed]).when({ type: 'SetRequestsOpen', ownerId: owner, open: true, now: t1 }).then([reopened]);
   });
 });
 

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Projection, StoredEvent } from '@lv/platform/event-store';
 import type { KeyEvent } from './keys/key.decider.js';
 import type { RequestEvent } from './requests/request.decider.js';
+import type { RequestSettingEvent } from './requests/request-setting.decider.js';
 import type { SessionEvent } from './sessions/session.decider.js';
 
 // Inline read models, updated in the transaction of each append and rebuildable from the events.
@@ -38,6 +39,29 @@ export const requestsProjection: Projection = {
 
   async reset(em) {
     await em.execute('delete from access_requests');
+  },
+};
+
+/** request_settings: each owner's request link switch (the last change wins); no row means open. */
+export const requestSettingsProjection: Projection = {
+  name: 'request_settings',
+  handles: ['RequestSettingChanged'],
+  // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
+  writeOnly: true,
+
+  async apply(em, events) {
+    for (const event of events as StoredEvent<RequestSettingEvent>[]) {
+      const d = event.data;
+      await em.execute(
+        `insert into request_settings (owner_id, open, updated_at) values (?, ?, ?)
+         on conflict (owner_id) do update set open = excluded.open, updated_at = excluded.updated_at`,
+        [d.ownerId, d.open, d.changedAt],
+      );
+    }
+  },
+
+  async reset(em) {
+    await em.execute('delete from request_settings');
   },
 };
 
@@ -155,6 +179,10 @@ export const findRequests = (em: EntityManager, ownerId: string, status: string,
 
 export const findRequest = async (em: EntityManager, ownerId: string, id: string) =>
   (await em.execute<RequestRow[]>(`select * from access_requests where owner_id = ? and id = ?`, [ownerId, id]))[0];
+
+/** Whether the owner's request link takes requests (open until he closes it). */
+export const requestsOpen = async (em: EntityManager, ownerId: string) =>
+  (await em.execute<{ open: boolean }[]>(`select open from request_settings where owner_id = ?`, [ownerId]))[0]?.open ?? true;
 
 export const findKeyByHash = async (em: EntityManager, keyHash: string) => (await em.execute<KeyRow[]>(`select * from access_keys where key_hash = ?`, [keyHash]))[0];
 

@@ -1,4 +1,4 @@
-import { ACCESS_REQUESTS_PER_HOUR, REDEEM_FAILURES_PER_MINUTE } from '@lv/contracts';
+import { ACCESS_REQUESTS_PER_HOUR, REDEEM_FAILURES_PER_MINUTE, REQUEST_FORM_LOOKUPS_PER_MINUTE } from '@lv/contracts';
 import { commonConfigSchema, databaseConfigSchema, z } from '@lv/platform/config';
 
 export const accessKeysConfigSchema = commonConfigSchema.extend(databaseConfigSchema.shape).extend({
@@ -16,6 +16,8 @@ export const accessKeysConfigSchema = commonConfigSchema.extend(databaseConfigSc
   REDEEM_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(REDEEM_FAILURES_PER_MINUTE),
   /** The public request form: submissions per client address per hour. */
   ACCESS_REQUESTS_PER_HOUR: z.coerce.number().int().positive().default(ACCESS_REQUESTS_PER_HOUR),
+  /** The request page's lookups of a link's vault (request-form) per client address per minute. */
+  REQUEST_FORM_LOOKUPS_PER_MINUTE: z.coerce.number().int().positive().default(REQUEST_FORM_LOOKUPS_PER_MINUTE),
 });
 
 export type AccessKeysConfig = z.infer<typeof accessKeysConfigSchema>;

@@ -194,6 +194,20 @@ class DownloadableKeys20261205 extends Migration {
   }
 }
 
+/**
+ * request_settings: each owner's switch for his request link (rebuildable from the
+ * `request-setting-{ownerId}` streams); no row means open, the default.
+ */
+class RequestSettings20261206 extends Migration {
+  override up(): void {
+    this.addSql('create table request_settings (owner_id uuid primary key, open boolean not null, updated_at timestamptz not null)');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists request_settings');
+  }
+}
+
 export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'access-tables-2026-11-25', class: AccessTables20261125 },
   { name: 'if-im-not-there-tables-2026-11-25', class: IfImNotThereTables20261125 },
@@ -201,4 +215,5 @@ export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'letter-limited-keys-2026-11-26', class: LetterLimitedKeys20261126 },
   { name: 'viewed-items-2026-12-05', class: ViewedItems20261205 },
   { name: 'downloadable-keys-2026-12-05', class: DownloadableKeys20261205 },
+  { name: 'request-settings-2026-12-06', class: RequestSettings20261206 },
 ]);

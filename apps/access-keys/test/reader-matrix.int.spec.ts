@@ -81,6 +81,8 @@ describe('access-keys reader matrix', () => {
         'rpc.access-keys.inactivity.save': { period_days: 90 },
         'rpc.access-keys.inactivity.check-in-link': { w: randomUUID(), u: ownerId, exp: '9999999999', sig: 'forged' },
         'rpc.access-keys.inactivity.warning-state': { owner_id: ownerId, warning_id: randomUUID() },
+        'rpc.access-keys.request-setting.save': { open: true },
+        'rpc.access-keys.request-notice-state': { owner_id: ownerId, request_id: randomUUID() },
       },
       ownerSecrets: [ownerWords, contactName, finalThoughts],
       // Not delivery-settings.get: the matrix's own save (as the owner, in no fixed order) replaces the secret.
@@ -89,7 +91,16 @@ describe('access-keys reader matrix', () => {
 
     if (process.env.MATRIX_PRINT) console.log(result.table());
     const subjects = new Set(result.rows.map((row) => row.subject));
-    expect([...subjects]).toEqual(expect.arrayContaining(['rpc.access-keys.list-requests', 'rpc.access-keys.approve-request', 'rpc.access-keys.redeem', 'rpc.access-keys.key-status', 'rpc.access-keys.record-view']));
+    expect([...subjects]).toEqual(expect.arrayContaining([
+      'rpc.access-keys.list-requests', 'rpc.access-keys.approve-request', 'rpc.access-keys.redeem', 'rpc.access-keys.key-status', 'rpc.access-keys.record-view',
+      'rpc.access-keys.request-setting.get', 'rpc.access-keys.request-setting.save', 'rpc.access-keys.request-form', 'rpc.access-keys.request-notice-state',
+    ]));
+    // The request link's switch: owners only (each his own), never a viewer or an anonymous caller.
+    const outcome = (subject: string, caller: string) => result.rows.find((r) => r.subject === subject && r.caller === caller)?.outcome;
+    for (const subject of ['rpc.access-keys.request-setting.get', 'rpc.access-keys.request-setting.save']) {
+      expect({ subject, anonymous: outcome(subject, 'anonymous'), viewer: outcome(subject, 'viewer of this vault'), other: outcome(subject, 'another owner') })
+        .toEqual({ subject, anonymous: 'UNAUTHENTICATED', viewer: 'FORBIDDEN', other: 'OK' });
+    }
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     expect(result.unexpectedDenials).toEqual([]);
     expect(result.leaks).toEqual([]);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { IdentityEvents, IdentityRpc, SettingsMessages, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
@@ -125,6 +126,20 @@ describe('identity account settings and admin overview', () => {
     // The read model is rebuilt from the events alone.
     await call(IdentityRpc.rebuildProjections, {}, signOperatorToken(signer, 'test-operator'));
     expect(await call(IdentityRpc.notificationPreferences, {}, session.accessToken)).toEqual(saved);
+  });
+
+  it('gives notifications the owner’s address for access-request e-mails while his Access Requests switch is on (the default), none while off or for no account', async () => {
+    const email = newEmail();
+    const session = await signUp(email);
+    await call(IdentityRpc.updateMe, { full_name: ' Sam Taylor ' }, session.accessToken);
+    const mailTo = () => call(IdentityRpc.accessRequestMailTo, { user_id: session.profile.id });
+    expect(await mailTo()).toEqual({ email, full_name: 'Sam Taylor' });
+    await call(IdentityRpc.saveNotificationPreferences, { emailNotifications: true, accessRequests: false, systemUpdates: false, marketingEmails: false }, session.accessToken);
+    expect(await mailTo()).toEqual({ email: null, full_name: 'Sam Taylor' });
+    await call(IdentityRpc.saveNotificationPreferences, { emailNotifications: true, accessRequests: true, systemUpdates: false, marketingEmails: false }, session.accessToken);
+    expect(await mailTo()).toEqual({ email, full_name: 'Sam Taylor' });
+    expect(await call(IdentityRpc.accessRequestMailTo, { user_id: randomUUID() })).toEqual({ email: null, full_name: null });
+    expect(await codeOf(call(IdentityRpc.accessRequestMailTo, { user_id: 'not-an-id' }))).toBe('VALIDATION_FAILED');
   });
 
   it('answers the admin overview only to an admin that identity itself still knows as one', async () => {

@@ -57,6 +57,16 @@ export class IdentityController {
     return { full_name: profile?.full_name?.trim() || null };
   }
 
+  /**
+   * notifications only (deploy/nats denies it to the gateway and the other services): an owner's address
+   * for an e-mail about an access request, null while his "Access Requests" switch is off.
+   */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.accessRequestMailTo)
+  accessRequestMailTo(@RpcPayload() { user_id }: PayloadOf<typeof IdentityRpc.accessRequestMailTo>): Promise<{ email: string | null; full_name: string | null }> {
+    return this.identity.accessRequestMailTo(user_id);
+  }
+
   @Writers('owner')
   @RpcHandler(IdentityRpc.updateMe)
   updateMe(@RpcPayload() changes: PayloadOf<typeof IdentityRpc.updateMe>, @CurrentCaller() caller: Caller): Promise<UserProfile> {

@@ -176,6 +176,19 @@ export class IdentityService {
     return findNotificationPreferences(this.em, ownerOf(caller).userId);
   }
 
+  /**
+   * Where an owner's access-request e-mails go (notifications asks before each): his address and name
+   * while his "Access Requests" switch is on (the default), no address while it is off or when there
+   * is no such account.
+   */
+  async accessRequestMailTo(userId: string): Promise<{ email: string | null; full_name: string | null }> {
+    const em = this.em;
+    const profile = await findProfileById(em, userId);
+    if (!profile) return { email: null, full_name: null };
+    const preferences = await findNotificationPreferences(em, userId);
+    return { email: preferences.accessRequests ? profile.email : null, full_name: profile.full_name?.trim() || null };
+  }
+
   async saveNotificationPreferences(caller: Caller, preferences: NotificationPreferences): Promise<NotificationPreferencesView> {
     const { userId } = ownerOf(caller);
     await this.execute(userId, { type: 'SetNotificationPreferences', userId, preferences }, { actor: { kind: 'user', id: userId } });

@@ -68,7 +68,7 @@ describe('identity reader matrix', () => {
     });
 
     if (process.env.MATRIX_PRINT) console.log(result.table());
-    expect(result.rows.map((row) => row.subject)).toEqual(expect.arrayContaining(['rpc.identity.get-me', 'rpc.identity.update-me', 'rpc.identity.op.set-admin', 'rpc.identity.owner-display-name']));
+    expect(result.rows.map((row) => row.subject)).toEqual(expect.arrayContaining(['rpc.identity.get-me', 'rpc.identity.update-me', 'rpc.identity.op.set-admin', 'rpc.identity.owner-display-name', 'rpc.identity.access-request-mail-to']));
     expect({ unexpectedAllows: result.unexpectedAllows, table: result.unexpectedAllows.length ? result.table() : '' }).toEqual({ unexpectedAllows: [], table: '' });
     expect(result.unexpectedDenials).toEqual([]);
     expect(result.leaks).toEqual([]);

@@ -50,8 +50,25 @@ class InactivityWarningTables20261126 extends Migration {
   }
 }
 
+/**
+ * access_request_notices: one row per owner's e-mail about an access request, locked for its send as
+ * key_emails are, with the owner it was for (the hourly limit per owner counts his sent rows).
+ */
+class AccessRequestNoticeTables20261206 extends Migration {
+  override up(): void {
+    this.addSql(sendOnceTable('access_request_notices', 'request_id uuid'));
+    this.addSql('alter table access_request_notices add column owner_id uuid');
+    this.addSql('create index access_request_notices_owner_sent_idx on access_request_notices (owner_id, sent_at)');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists access_request_notices');
+  }
+}
+
 export const notificationsMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'key-email-tables-2026-11-25', class: KeyEmailTables20261125 },
   { name: 'trustee-notice-tables-2026-11-25', class: TrusteeNoticeTables20261125 },
   { name: 'inactivity-warning-tables-2026-11-26', class: InactivityWarningTables20261126 },
+  { name: 'access-request-notice-tables-2026-12-06', class: AccessRequestNoticeTables20261206 },
 ]);

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { NotificationsRpc, type PayloadOf, type RebuildReply } from '@lv/contracts';
 import { OperatorOnly, RpcHandler, RpcPayload } from '@lv/platform/nest';
 import { rebuildProjections } from '@lv/platform/event-store';
+import { AccessRequestNoticesService } from './access-request-notices/access-request-notices.service.js';
 import { KeyEmailsService } from './key-emails/key-emails.service.js';
 import { InactivityWarningsService } from './inactivity-warnings/inactivity-warnings.service.js';
 import { TrusteeNoticesService } from './trustee-notices/trustee-notices.service.js';
@@ -13,6 +14,7 @@ export class NotificationsController {
     private readonly keyEmails: KeyEmailsService,
     private readonly trusteeNotices: TrusteeNoticesService,
     private readonly inactivityWarnings: InactivityWarningsService,
+    private readonly requestNotices: AccessRequestNoticesService,
   ) {}
 
   @OperatorOnly()
@@ -27,11 +29,13 @@ export class NotificationsController {
     const em = this.keyEmails.orm.em;
     const notices = this.trusteeNotices.store;
     const warnings = this.inactivityWarnings.store;
+    const requestNotices = this.requestNotices.store;
     return {
       projections: [
         ...(await this.keyEmails.rebuildProjections()),
         ...(await rebuildProjections(em, notices, notices.inlineProjections)),
         ...(await rebuildProjections(em, warnings, warnings.inlineProjections)),
+        ...(await rebuildProjections(em, requestNotices, requestNotices.inlineProjections)),
       ],
     };
   }

@@ -1,7 +1,8 @@
 import nodemailer from 'nodemailer';
-import { AccessKeysRpc, QueueNames, type InactivityWarningJob, type SendKeyEmailJob, type TrusteeNoticeJob } from '@lv/contracts';
+import { AccessKeysRpc, IdentityRpc, QueueNames, type AccessRequestNoticeJob, type InactivityWarningJob, type SendKeyEmailJob, type TrusteeNoticeJob } from '@lv/contracts';
 import { defineService, rememberUp, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
+import { AccessRequestNoticesService } from './access-request-notices/access-request-notices.service.js';
 import { notificationsConfigSchema } from './config.js';
 import { InactivityWarningsService } from './inactivity-warnings/inactivity-warnings.service.js';
 import { KeyEmailsService, type Mailer } from './key-emails/key-emails.service.js';
@@ -13,8 +14,8 @@ import { NotificationsController } from './notifications.controller.js';
 const SMTP_HEALTH_REMEMBERED_MS = 30_000;
 
 /**
- * notifications: e-mail. Its BullMQ workers take key e-mail jobs, trustee notices and inactivity warnings
- * (all queued by access-keys) and send each once over SMTP; it reports sent and failed key e-mails as events, which
+ * notifications: e-mail. Its BullMQ workers take key e-mail jobs, trustee notices, inactivity warnings and
+ * the owners' access-request notices (all queued by access-keys) and send each once over SMTP; it reports sent and failed key e-mails as events, which
  * access-keys shows the owner.
  */
 export const notificationsService = defineService({
@@ -86,12 +87,24 @@ export const notificationsService = defineService({
       QueueNames.InactivityWarnings, 'inactivity warning', (job, attempt) => inactivityWarnings.send(job, attempt), (job, attempts, reason) => inactivityWarnings.recordFailed(job, attempts, reason),
       (job) => ({ warningId: job.warningId }),
     );
+    const requestNotices = new AccessRequestNoticesService({
+      orm: core.orm,
+      mailer,
+      noticeState: (ownerId, requestId) => rpc.call(AccessKeysRpc.requestNoticeState, { owner_id: ownerId, request_id: requestId }, { meta: { requestId: `request-notice-${requestId}` } }),
+      mailTo: (ownerId) => rpc.call(IdentityRpc.accessRequestMailTo, { user_id: ownerId }, { meta: { requestId: `request-notice-mail-to-${ownerId}` } }),
+      publicUrl: config.PUBLIC_URL,
+    });
+    const requestNoticeWorker = mailWorker<AccessRequestNoticeJob>(
+      QueueNames.AccessRequestNotices, 'access request notice', (job, attempt) => requestNotices.send(job, attempt), (job, attempts, reason) => requestNotices.recordFailed(job, attempts, reason),
+      (job) => ({ requestId: job.requestId }),
+    );
     return {
       controllers: [NotificationsController],
       providers: [
         { provide: KeyEmailsService, useValue: keyEmails },
         { provide: TrusteeNoticesService, useValue: trusteeNotices },
         { provide: InactivityWarningsService, useValue: inactivityWarnings },
+        { provide: AccessRequestNoticesService, useValue: requestNotices },
       ],
       health: {
         redis: async () => void (await producer.ping()),
@@ -104,10 +117,11 @@ export const notificationsService = defineService({
           void worker.run().catch((err: unknown) => logger.error({ err }, 'key e-mail worker stopped'));
           void noticeWorker.run().catch((err: unknown) => logger.error({ err }, 'trustee notice worker stopped'));
           void warningWorker.run().catch((err: unknown) => logger.error({ err }, 'inactivity warning worker stopped'));
+          void requestNoticeWorker.run().catch((err: unknown) => logger.error({ err }, 'access request notice worker stopped'));
           return Promise.resolve();
         },
         stop: async () => {
-          await Promise.all([worker.close(), noticeWorker.close(), warningWorker.close()]);
+          await Promise.all([worker.close(), noticeWorker.close(), warningWorker.close(), requestNoticeWorker.close()]);
         },
       }],
       close: async () => {

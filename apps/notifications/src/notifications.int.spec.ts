@@ -289,7 +289,7 @@ describe('notifications: key e-mails', () => {
     expect(await call(NotificationsRpc.resendKeyEmail, { key_id: randomUUID() }, operator).catch((e: DomainError) => e.code)).toBe('NOT_FOUND');
     expect(await call(NotificationsRpc.resendKeyEmail, { key_id: job.keyId }).catch((e: DomainError) => e.code)).toBe('UNAUTHENTICATED');
     const rebuilt = (await call(NotificationsRpc.rebuildProjections, {}, operator)) as { projections: { projection: string }[] };
-    expect(rebuilt.projections.map((p) => p.projection)).toEqual(['key_emails', 'trustee_notices', 'inactivity_warnings']);
+    expect(rebuilt.projections.map((p) => p.projection)).toEqual(['key_emails', 'trustee_notices', 'inactivity_warnings', 'access_request_notices']);
     expect((await db.orm.em.fork().execute<{ state: string }[]>('select state from key_emails where key_id = ?', [job.keyId]))[0]!.state).toBe('sent');
   });
 

@@ -1,14 +1,14 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   ACCESS_REQUESTS_PER_HOUR, AccessKeysRpc, AccessMessages, approveAccessRequestBodySchema, createAccessKeyBodySchema, ErrorCodes, listAccessRequestsQuerySchema,
-  PENDING_REQUESTS_PAGE_SIZE, submitAccessRequestBodySchema, type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey,
-  type ViewerConsent, type ViewSessionSummary,
+  PENDING_REQUESTS_PAGE_SIZE, REQUEST_FORM_LOOKUPS_PER_MINUTE, RequestLinkMessages, requestFormPayloadSchema, requestSettingSchema, submitAccessRequestBodySchema,
+  type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type RequestFormInfo, type RequestSetting, type ViewerConsent, type ViewSessionSummary,
 } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import {
   AccessKeySummaryDto, AccessRequestDto, AccessRequestPageDto, ApproveAccessRequestDto, CreateAccessKeyDto, ErrorBodyDto, IssuedAccessKeyDto,
-  SubmitAccessRequestDto, SubmitAccessRequestReplyDto, ViewerConsentDto, ViewSessionSummaryDto,
+  RequestFormInfoDto, RequestSettingDto, RequestSettingReplyDto, SubmitAccessRequestDto, SubmitAccessRequestReplyDto, ViewerConsentDto, ViewSessionSummaryDto,
 } from '../http/api-models.js';
 import { Public } from '../http/public.decorator.js';
 import { CallCtx } from '../http/request-context.js';
@@ -19,9 +19,9 @@ import { withOpenedItemTitles } from './opened-item-titles.js';
 const UNAUTHENTICATED = { status: 401, type: ErrorBodyDto, description: 'No valid access token (a viewer token is refused here too).' } as const;
 
 /**
- * Family access, the owner's side (/api/access): connection requests, access keys and view sessions.
- * Two routes are public on purpose: the request form (anyone holding the owner's link) and the consent
- * text a viewer accepts. Everything else takes the owner's access token; access-keys decides whose
+ * Family access, the owner's side (/api/access): connection requests, the request link's switch, access
+ * keys and view sessions. Three routes are public on purpose: the request form and its lookup of the
+ * link's vault (anyone holding the owner's link), and the consent text a viewer accepts. Everything else takes the owner's access token; access-keys decides whose
  * requests, keys and sessions these are from that token, so nothing here names an owner but the form.
  * Bodies are checked here with the contracts' schemas (and again by access-keys).
  */
@@ -38,9 +38,26 @@ export class AccessController {
   @ApiBody({ type: SubmitAccessRequestDto })
   @ApiCreatedResponse({ type: SubmitAccessRequestReplyDto, description: `Submitted: the owner sees it among the pending requests. The page says "${AccessMessages.submitted}"` })
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED, with the form's words as the message: "${AccessMessages.missingOwner}", "${AccessMessages.emailRequired}", "${AccessMessages.relationshipRequired}", "${AccessMessages.reasonRequired}"...` })
+  @ApiResponse({ status: 403, type: ErrorBodyDto, description: `REQUESTS_CLOSED: the owner turned his request link off ("${RequestLinkMessages.requestsClosed}").` })
   @ApiResponse({ status: 429, type: ErrorBodyDto, description: `RATE_LIMITED: more than ${ACCESS_REQUESTS_PER_HOUR} requests an hour from this address ("${AccessMessages.tooManyRequests}").` })
   async submitRequest(@Body() body: unknown, @CallCtx() call: CallContext): Promise<{ success: true }> {
     return this.rpc.call(AccessKeysRpc.submitRequest, parseAccessBody(submitAccessRequestBodySchema, body), call);
+  }
+
+  /**
+   * Public on purpose: the request page opened from an owner's link asks whether his vault takes
+   * requests, and whose it is. access-keys limits it per client address. An id that names no account
+   * answers as an open vault without a name: the form accepts a request for any id, so this tells no
+   * more about which accounts exist.
+   */
+  @Public()
+  @Get('request-form/:id')
+  @ApiParam({ name: 'id', format: 'uuid', description: "The owner's id, from his request link (/request?owner=...)." })
+  @ApiOkResponse({ type: RequestFormInfoDto, description: `open (false: the page shows "${RequestLinkMessages.requestsClosed}" instead of the form) and the owner's full name (null when none is given).` })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: the link does not end in an owner id ("This request link is not complete.").' })
+  @ApiResponse({ status: 429, type: ErrorBodyDto, description: `RATE_LIMITED: more than ${REQUEST_FORM_LOOKUPS_PER_MINUTE} lookups a minute from this address ("${AccessMessages.tooManyKeyAttempts}").` })
+  async requestForm(@Param('id') ownerId: string, @CallCtx() call: CallContext): Promise<RequestFormInfo> {
+    return this.rpc.call(AccessKeysRpc.requestForm, parseAccessBody(requestFormPayloadSchema, { user_id: ownerId.toLowerCase() }), call);
   }
 
   /** Public on purpose: the disclaimer a viewer reads before redeeming a key. */
@@ -49,6 +66,24 @@ export class AccessController {
   @ApiOkResponse({ type: ViewerConsentDto, description: 'The viewer disclaimer, its version and its SHA-256 (hex); redemption sends the version and the hash back.' })
   async consent(@CallCtx() call: CallContext): Promise<ViewerConsent> {
     return this.rpc.call(AccessKeysRpc.consent, {}, call);
+  }
+
+  @Get('request-setting')
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: RequestSettingReplyDto, description: 'Whether your request link takes requests (open until you close it).' })
+  @ApiResponse(UNAUTHENTICATED)
+  async requestSetting(@CallCtx() call: CallContext): Promise<RequestSetting> {
+    return this.rpc.call(AccessKeysRpc.requestSetting, {}, call);
+  }
+
+  @Put('request-setting')
+  @ApiBearerAuth()
+  @ApiBody({ type: RequestSettingDto })
+  @ApiOkResponse({ type: RequestSettingReplyDto, description: `Saved. Closed: your link shows "${RequestLinkMessages.requestsClosed}" and a request sent anyway is refused (REQUESTS_CLOSED); requests already received stay.` })
+  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: open is not true or false.' })
+  @ApiResponse(UNAUTHENTICATED)
+  async saveRequestSetting(@Body() body: unknown, @CallCtx() call: CallContext): Promise<RequestSetting> {
+    return this.rpc.call(AccessKeysRpc.saveRequestSetting, parseAccessBody(requestSettingSchema, body), call);
   }
 
   @Get('requests')

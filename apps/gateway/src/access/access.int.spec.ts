@@ -14,7 +14,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import {
-  AccessKeysRpc, AccessMessages, CONSENT_VERSION, CourtJournalRpc, ErrorCodes, LettersRpc, TimelineRpc, VaultMediaRpc, VIEWER_CONSENT_TEXT, type AccessKeySummary,
+  AccessKeysRpc, AccessMessages, CONSENT_VERSION, CourtJournalRpc, ErrorCodes, LettersRpc, RequestLinkMessages, TimelineRpc, VaultMediaRpc, VIEWER_CONSENT_TEXT, type AccessKeySummary,
   type AccessRequest, type CourtDocument, type IssuedAccessKey, type LetterSummary, type OpenedViewSession, type TimelineEntry, type ViewSection, type ViewSessionSummary,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
@@ -80,6 +80,8 @@ const OWNER_ROUTES: readonly [InjectOptions['method'], string][] = [
   ['POST', `/api/access/keys/${KEY_ID}/revoke`],
   ['GET', '/api/access/sessions'],
   ['POST', `/api/access/sessions/${SESSION_ID}/revoke`],
+  ['GET', '/api/access/request-setting'],
+  ['PUT', '/api/access/request-setting'],
   ['GET', '/api/if-im-not-there/contacts'],
   ['POST', '/api/if-im-not-there/contacts'],
   ['DELETE', `/api/if-im-not-there/contacts/${REQUEST_ID}`],
@@ -127,7 +129,10 @@ describe('gateway family access (/api/access, /api/view)', () => {
       .handle(AccessKeysRpc.revokeKey, () => keySummary)
       .handle(AccessKeysRpc.listSessions, () => [sessionSummary])
       .handle(AccessKeysRpc.revokeSession, () => sessionSummary)
-      .handle(AccessKeysRpc.recordView, () => ({ recorded: true }));
+      .handle(AccessKeysRpc.recordView, () => ({ recorded: true }))
+      .handle(AccessKeysRpc.requestSetting, () => ({ open: true }))
+      .handle(AccessKeysRpc.saveRequestSetting, ({ payload }) => ({ open: payload.open }))
+      .handle(AccessKeysRpc.requestForm, () => ({ open: true, owner_name: 'Sam Taylor' }));
   }
 
   /** Every stand-in's answers (each test may replace one; beforeEach puts them back). */
@@ -225,6 +230,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
       const cases: [InjectOptions, number][] = [
         [{ method: 'POST', url: '/api/access/requests', payload: { user_id: OWNER_ID, requester_email: 'sam@example.com', relationship: 'Son', message: 'Please.' } }, 201],
         [{ method: 'GET', url: '/api/access/consent' }, 200],
+        [{ method: 'GET', url: `/api/access/request-form/${OWNER_ID}` }, 200],
         [{ method: 'POST', url: '/api/view/redeem', payload: { access_key: ACCESS_KEY, consent: CONSENT } }, 201],
         [{ method: 'POST', url: '/api/view/key-status', payload: { access_key: ACCESS_KEY } }, 200],
         [{ method: 'POST', url: '/api/view/token', payload: { session: SESSION_SECRET } }, 200],
@@ -278,6 +284,32 @@ describe('gateway family access (/api/access, /api/view)', () => {
       expect(response.statusCode).toBe(429);
       expect(response.json()).toEqual({ code: 'RATE_LIMITED', message: AccessMessages.tooManyRequests, retryAfter: 3600 });
       expect(response.headers['retry-after']).toBe('3600');
+    });
+
+    it('a request link: looks up whose vault it is with the client address, refuses an id that is not one without forwarding it, and passes REQUESTS_CLOSED and RATE_LIMITED through', async () => {
+      const found = await send({ method: 'GET', url: `/api/access/request-form/${OWNER_ID.toUpperCase()}`, headers: { 'x-forwarded-for': '203.0.113.9' } });
+      expect([found.statusCode, found.json()]).toEqual([200, { open: true, owner_name: 'Sam Taylor' }]);
+      expect(services.callsTo(AccessKeysRpc.requestForm)[0]!.payload).toEqual({ user_id: OWNER_ID });
+      expect(services.callsTo(AccessKeysRpc.requestForm)[0]!.meta).toMatchObject({ ip: '203.0.113.9' });
+
+      services.received.length = 0;
+      for (const id of ['not-a-uuid', '123', `${OWNER_ID}x`]) {
+        const refused = await send({ method: 'GET', url: `/api/access/request-form/${id}` });
+        expect({ id, status: refused.statusCode, code: refused.json<{ code: string }>().code }).toEqual({ id, status: 400, code: 'VALIDATION_FAILED' });
+      }
+      expect(services.received).toEqual([]);
+
+      services.handle(AccessKeysRpc.requestForm, () => {
+        throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
+      });
+      const limited = await send({ method: 'GET', url: `/api/access/request-form/${OWNER_ID}` });
+      expect([limited.statusCode, limited.json()]).toEqual([429, { code: 'RATE_LIMITED', message: AccessMessages.tooManyKeyAttempts }]);
+
+      services.handle(AccessKeysRpc.submitRequest, () => {
+        throw new DomainError('REQUESTS_CLOSED', RequestLinkMessages.requestsClosed);
+      });
+      const closed = await send({ method: 'POST', url: '/api/access/requests', payload: { user_id: OWNER_ID, requester_email: 'sam@example.com', relationship: 'Son', message: 'Hi' } });
+      expect([closed.statusCode, closed.json()]).toEqual([403, { code: 'REQUESTS_CLOSED', message: RequestLinkMessages.requestsClosed }]);
     });
 
     it('gives the consent text to accept', async () => {
@@ -383,6 +415,21 @@ describe('gateway family access (/api/access, /api/view)', () => {
 
       expect(services.received).toHaveLength(9);
       for (const { request } of services.received) expect(request.auth.accessToken).toBe(ownerToken);
+    });
+
+    it('show and save the owner’s request link switch with the owner’s token; a body that is not true or false is refused here', async () => {
+      expect((await send({ method: 'GET', url: '/api/access/request-setting' }, ownerToken)).json()).toEqual({ open: true });
+      const saved = await send({ method: 'PUT', url: '/api/access/request-setting', payload: { open: false } }, ownerToken);
+      expect([saved.statusCode, saved.json()]).toEqual([200, { open: false }]);
+      expect(services.callsTo(AccessKeysRpc.saveRequestSetting)[0]!.payload).toEqual({ open: false });
+      for (const { request } of services.received) expect(request.auth.accessToken).toBe(ownerToken);
+
+      services.received.length = 0;
+      for (const payload of [{}, { open: 'no' }, { open: null }, { open: 1 }]) {
+        const refused = await send({ method: 'PUT', url: '/api/access/request-setting', payload }, ownerToken);
+        expect({ payload, status: refused.statusCode }).toEqual({ payload, status: 400 });
+      }
+      expect(services.received).toEqual([]);
     });
 
     it('refuse bad bodies and ids with the spec’s words, forwarding nothing', async () => {

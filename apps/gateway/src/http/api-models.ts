@@ -18,6 +18,7 @@ import {
   communityPostSchema, communityStorySchema, deletePostReplySchema, likePostBodySchema, musicTrackSchema, publishPostBodySchema, storyReceiptSchema, submitStoryBodySchema,
   sealLetterBodySchema,
   keyStatusBodySchema, keyStatusReplySchema,
+  requestFormInfoSchema, requestSettingSchema,
 } from '@lv/contracts';
 import { viewerDocumentLinkSchema, viewerMediaLinkSchema } from '@lv/contracts';
 
@@ -90,6 +91,9 @@ export class ViewerConsentDto {}
 export class RedeemKeyDto {}
 export class KeyStatusDto {}
 export class KeyStatusReplyDto {}
+export class RequestSettingDto {}
+export class RequestSettingReplyDto {}
+export class RequestFormInfoDto {}
 export class ViewSessionSecretDto {}
 export class OpenedViewSessionDto {}
 export class ViewerTokenGrantDto {}
@@ -190,6 +194,9 @@ export const DOCUMENTED_SCHEMAS: ReadonlyMap<DtoClass, { schema: z.ZodType; io: 
   [RedeemKeyDto, { schema: redeemKeyBodySchema, io: 'input' }],
   [KeyStatusDto, { schema: keyStatusBodySchema, io: 'input' }],
   [KeyStatusReplyDto, { schema: keyStatusReplySchema, io: 'output' }],
+  [RequestSettingDto, { schema: requestSettingSchema, io: 'input' }],
+  [RequestSettingReplyDto, { schema: requestSettingSchema, io: 'output' }],
+  [RequestFormInfoDto, { schema: requestFormInfoSchema, io: 'output' }],
   [ViewSessionSecretDto, { schema: viewSessionBodySchema, io: 'input' }],
   [OpenedViewSessionDto, { schema: openedViewSessionSchema, io: 'output' }],
   [ViewerTokenGrantDto, { schema: viewerTokenGrantSchema, io: 'output' }],

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { AccessMessages, KeyStatusMessages } from '@lv/contracts';
-import { acceptDisclaimer, createKeyViaApi, familyPage, signUpOwner, waitForMail, type Owner } from './support/access.js';
+import { AccessMessages, KeyStatusMessages, RequestLinkMessages } from '@lv/contracts';
+import { acceptDisclaimer, createKeyViaApi, familyPage, requestAccess, signUpOwner, waitForMail, type Owner } from './support/access.js';
 import { uniqueEmail } from './support/auth.js';
 import { pdfFile, uploadViaApi } from './support/court.js';
 import { writeLetterViaApi } from './support/letters.js';
 import { readyState, recordClip, setTier, titleField } from './support/media.js';
 import { expect, test, type Page } from './support/test.js';
-import { expectToast } from './support/ui.js';
+import { expectToast, openSideMenu } from './support/ui.js';
 
-// Issue 28, end to end against the whole stack: the owner gives a family member a key, and the family
-// member opens the key e-mail's link and reads, plays, previews what was left for them, on a phone and
-// on a laptop. A letters-only key gets nothing else, by the page or by the API; a revoked key stops playback at the next Range request.
+// Issue 28, end to end against the whole stack: the owner shares his request link, a family member
+// asks from it, the owner is e-mailed and approves, and the family member opens the key e-mail's link
+// and reads, plays, previews what was left for them, on a phone and on a laptop. A letters-only key gets nothing else, by the page or by the API; a revoked key stops playback at the next Range request.
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -87,15 +87,45 @@ test.describe('the family receives what was left for them', () => {
   test.describe.configure({ timeout: 180_000 });
 
   for (const viewport of VIEWPORTS) {
-    test(`key e-mail to playing a recording, at ${viewport.width}x${viewport.height}`, async ({ page, browser, request }) => {
+    test(`request link to playing a recording, at ${viewport.width}x${viewport.height}`, async ({ page, browser, request }) => {
       const owner = await signUpOwner(page, `family-${viewport.name}`);
       const content = await fillVault(page, owner);
 
-      // The owner gives his son a key; the key e-mail goes to the son.
-      const requester = uniqueEmail('sam');
-      await createKeyViaApi(page.request, owner, { name: 'Sam', email: requester });
+      // The owner's link, as he would copy it for his son.
+      await page.goto('/access-control');
+      const link = await page.getByRole('textbox', { name: 'Request link' }).inputValue();
+      expect(link).toBe(new URL(`/request?owner=${owner.id}`, page.url()).href);
+      await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
+      await expect(page.getByRole('switch', { name: RequestLinkMessages.requestsSwitch })).toBeChecked();
+
+      // The family member, on his own device, asks from the link.
       const family = await familyPage(browser);
       await family.setViewportSize({ width: viewport.width, height: viewport.height });
+      const requester = uniqueEmail('sam');
+      await family.goto(link);
+      await expect(family.getByText(RequestLinkMessages.askingOwner(null))).toBeVisible();
+      await requestAccess(family, { email: requester, relationship: 'Son', reason: 'I want to hear his voice again.', childName: 'Sam' });
+      await expect(family.getByRole('status').filter({ hasText: AccessMessages.submitted })).toBeVisible();
+
+      // The owner is told at once, by e-mail and in the app.
+      const notice = await waitForMail(request, owner.credentials.email);
+      expect(notice.text).toContain('Son');
+      expect(notice.text).toContain('/access-control');
+      await page.goto('/vault');
+      await expect(page.getByRole('link', { name: /1 access request/ })).toBeVisible();
+      const menu = await openSideMenu(page);
+      await expect(menu.getByTestId('pending-requests-badge')).toHaveText('1');
+      await expect(menu.getByRole('link', { name: 'Access Control' })).toHaveAccessibleDescription(/1 pending request/);
+      await page.keyboard.press('Escape');
+
+      await page.goto('/access-control');
+      await page.getByRole('button', { name: /Click to respond/ }).click();
+      const details = page.getByRole('dialog', { name: 'Access Request Details' });
+      await expect(details.getByText(requester)).toBeVisible();
+      await details.getByRole('button', { name: 'Approve Access' }).click();
+      const created = page.getByRole('dialog', { name: 'Access Key Created' });
+      await expect(created).toContainText(`We've emailed the key to ${requester}`);
+      await created.getByRole('button', { name: 'Close' }).last().click();
 
       // The key e-mail's link: whose vault and Open vault on the first screen, the key filled in.
       const keyMail = await waitForMail(request, requester);

@@ -1,4 +1,4 @@
-// Written by tools/build/tw-merge-config.mjs from tailwind-merge 3.7.0's default configuration: the 104
+// Written by tools/build/tw-merge-config.mjs from tailwind-merge 3.7.0's default configuration: the 105
 // class groups of the apps/web/src classes (of 379). Do not edit; run the script after using a
 // class of another group (its spec fails until then).
 import { fromTheme, validators as v } from 'tailwind-merge';
@@ -122,6 +122,7 @@ export const TW_MERGE_CONFIG = {
     "accent": [{ "accent": [fromTheme("color"), v.isArbitraryVariable, v.isArbitraryValue] }],
     "cursor": [{ "cursor": ["auto", "default", "pointer", "wait", "text", "move", "help", "not-allowed", "none", "context-menu", "progress", "cell", "crosshair", "vertical-text", "alias", "copy", "no-drop", "grab", "grabbing", "all-scroll", "col-resize", "row-resize", "n-resize", "e-resize", "s-resize", "w-resize", "ne-resize", "nw-resize", "se-resize", "sw-resize", "ew-resize", "ns-resize", "nesw-resize", "nwse-resize", "zoom-in", "zoom-out", v.isArbitraryVariable, v.isArbitraryValue] }],
     "pointer-events": [{ "pointer-events": ["auto", "none"] }],
+    "resize": [{ "resize": ["none", "", "y", "x"] }],
     "scroll-mt": [{ "scroll-mt": [v.isArbitraryVariable, v.isArbitraryValue, fromTheme("spacing")] }],
     "select": [{ "select": ["none", "text", "all", "auto"] }],
     "fill": [{ "fill": ["none", fromTheme("color"), v.isArbitraryVariable, v.isArbitraryValue] }],

@@ -42,7 +42,10 @@ function fakeGateway() {
     id: SESSION_ID, key_id: keys[0]!.id, key_name: 'Ellie', recipient_email: 'ellie@example.com', scopes: ['letters'], opened_at: '2026-11-02T18:00:00.000Z',
     expires_at: '2026-12-01T10:00:00.000Z', status: 'active', ended_at: null,
     consent: { consent_version: CONSENT_VERSION, consent_text: VIEWER_CONSENT_TEXT, consent_hash: CONSENT_HASH, user_agent: null, origin: null, accepted_at: '2026-11-02T18:00:00.000Z' },
-    views: [{ section: 'letters', at: '2026-11-02T18:30:00.000Z' }],
+    views: [
+      { section: 'letters', at: '2026-11-02T18:31:00.000Z', item: { kind: 'letter', id: '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b', title: 'To Ellie, at eighteen' } },
+      { section: 'letters', at: '2026-11-02T18:30:00.000Z' },
+    ],
   }];
   // The owner's request link (issue 28): his switch, and what the public lookup says of his vault.
   const setting = { open: true };
@@ -460,7 +463,9 @@ describe('generate keys', () => {
     expect(ellie.textContent).toContain('Used on 1 device');
     expect(ellie.textContent).toContain('Downloads allowed');
     const viewing = screen.getByRole('listitem', { name: 'Viewing by Ellie' });
-    expect(within(viewing).getByRole('list', { name: 'Views' }).textContent).toContain('Letters');
+    expect(within(viewing).getByRole('list', { name: 'Views' }).textContent).toContain('Letters: To Ellie, at eighteen');
+    // What the viewer opened, by title (issue 28).
+    expect(viewing.textContent).toContain('Opened: To Ellie, at eighteen');
     expect(viewing.textContent).toContain(`disclaimer ${CONSENT_VERSION} accepted`);
   });
 

@@ -122,6 +122,11 @@ function KeyItem({ item, onRevoke }: { item: AccessKeySummary; onRevoke: () => v
   );
 }
 
+/** Every item this viewing opened, by title, once each (the list below shows only the latest views). */
+function openedTitles(session: ViewSessionSummary): string[] {
+  return [...new Set(session.views.flatMap((v) => (v.item?.title ? [v.item.title] : [])))];
+}
+
 function SessionItem({ item, onRevoke }: { item: ViewSessionSummary; onRevoke: () => void }) {
   return (
     <li aria-label={`Viewing by ${item.key_name ?? item.recipient_email}`} className="space-y-1 rounded-xl border border-border p-4 text-sm">
@@ -130,9 +135,14 @@ function SessionItem({ item, onRevoke }: { item: ViewSessionSummary; onRevoke: (
         {item.status === 'active' && <Button variant="outline" size="sm" onClick={onRevoke}>Revoke session</Button>}
       </div>
       <p className="text-muted-foreground">Status: {item.status} · disclaimer {item.consent.consent_version} accepted {formatDateTime(item.consent.accepted_at)}</p>
+      {openedTitles(item).length > 0 && <p className="break-words">Opened: {openedTitles(item).join(', ')}</p>}
       {item.views.length > 0 ? (
         <ul aria-label="Views" className="list-disc pl-5 text-muted-foreground">
-          {item.views.slice(0, 10).map((v) => <li key={`${v.section}-${v.at}`}>{VIEWER_TAB_LABELS[v.section]} · {formatDateTime(v.at)}</li>)}
+          {item.views.slice(0, 10).map((v) => (
+            <li key={`${v.section}-${v.item?.id ?? ''}-${v.at}`} className="break-words">
+              {VIEWER_TAB_LABELS[v.section]}{v.item?.title ? `: ${v.item.title}` : ''} · {formatDateTime(v.at)}
+            </li>
+          ))}
         </ul>
       ) : <p className="text-muted-foreground">Nothing viewed yet.</p>}
     </li>

@@ -114,7 +114,11 @@ describe('access-keys service over NATS', () => {
   it('limits the request form per address to 10 an hour', async () => {
     const ip = freshIp();
     for (let i = 0; i < 10; i++) await submit(ownerB, {}, ip);
+    // With the seconds left in the hour's window, which the gateway sends as Retry-After (issue 29).
     await expect(submit(ownerB, {}, ip)).rejects.toMatchObject({ code: 'RATE_LIMITED', message: AccessMessages.tooManyRequests });
+    const { retryAfter } = ((await submit(ownerB, {}, ip).catch((error: unknown) => error)) as DomainError).details;
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(await codeOf(submit(ownerB, {}, freshIp()))).toBe('OK');
   });
 

@@ -13,7 +13,7 @@ import {
   decideAndAppend, EventStore, handleCommand, PerStreamSealing, rebuildProjections, retryOnConflict, type Decider, type DomainEvent, type EventMetadata, type RebuildReport,
 } from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
-import { addressOf, type AddressLimits } from './address-limits.js';
+import { addressLimited, addressOf, type AddressLimits } from './address-limits.js';
 import {
   findKey, findKeyByHash, findKeysOf, findRequest, findRequests, findSession, findSessionBySecretHash, findSessionsOf, findActiveSessionIdsOfKey, findViews,
   keysProjection, requestSettingsProjection, requestsOpen, requestsProjection, sessionsProjection, viewedRecently, type KeyRow, type RequestRow, type SessionRow, type ViewRow,
@@ -105,7 +105,7 @@ export class AccessKeysService {
   async submitRequest(input: PayloadOf<typeof AccessKeysRpc.submitRequest>, meta: RequestMeta): Promise<{ success: true }> {
     const address = addressOf(meta.ip);
     if ((await this.deps.limits.add('request', address, 3600)) > this.deps.limitValues.requestsPerHour) {
-      throw new DomainError('RATE_LIMITED', AccessMessages.tooManyRequests);
+      throw addressLimited(AccessMessages.tooManyRequests, 3600);
     }
     if (!(await requestsOpen(this.em, input.user_id))) throw new DomainError('REQUESTS_CLOSED', RequestLinkMessages.requestsClosed);
     // A key the requester says they hold is looked up among this owner's keys only, and never stored.
@@ -138,7 +138,7 @@ export class AccessKeysService {
   async requestForm(input: { user_id: string }, meta: RequestMeta): Promise<RequestFormInfo> {
     const address = addressOf(meta.ip);
     if ((await this.deps.limits.add('request-form', address, 60)) > this.deps.limitValues.requestFormLookupsPerMinute) {
-      throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
+      throw addressLimited(AccessMessages.tooManyKeyAttempts, 60);
     }
     const ownerId = input.user_id.toLowerCase();
     const [open, ownerName] = await Promise.all([requestsOpen(this.em, ownerId), this.deps.ownerName(ownerId, meta)]);
@@ -361,14 +361,14 @@ export class AccessKeysService {
   /** Refuses an address that has spent its redeem budget this minute, before anything else is checked. */
   private async refuseLimited(address: string): Promise<void> {
     if ((await this.deps.limits.count('redeem', address, 60)) >= this.deps.limitValues.redeemFailuresPerMinute) {
-      throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
+      throw addressLimited(AccessMessages.tooManyKeyAttempts, 60);
     }
   }
 
   /** One attempt of the address's redeem budget, taken atomically (see AddressLimits.reserve); refused past the budget. */
   private async takeRedeemAttempt(address: string): Promise<{ release: () => Promise<void> }> {
     const attempt = await this.deps.limits.reserve('redeem', address, 60, this.deps.limitValues.redeemFailuresPerMinute);
-    if (!attempt.allowed) throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
+    if (!attempt.allowed) throw addressLimited(AccessMessages.tooManyKeyAttempts, 60);
     return attempt;
   }
 

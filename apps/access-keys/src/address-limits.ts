@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { addressBucket } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
 
 /**
  * Per-address limits in Redis, in fixed windows (a minute for redemption, an hour for the request
@@ -40,3 +41,13 @@ export class AddressLimits {
 
 /** The bucket a client address counts in: IPv4 as is, IPv6 per /64, none at all one shared strict bucket (addressBucket). */
 export const addressOf = (ip: string | undefined): string => addressBucket(ip);
+
+/**
+ * The refusal of an address past its budget, with the seconds until its fixed window ends: the gateway
+ * answers them as Retry-After (and `retryAfter` in the body), so a client knows when to try again.
+ */
+export function addressLimited(message: string, windowSeconds: number, now = Date.now()): DomainError {
+  const windowMs = windowSeconds * 1000;
+  const retryAfter = Math.max(1, Math.ceil((windowMs - (now % windowMs)) / 1000));
+  return new DomainError('RATE_LIMITED', message, { retryAfter });
+}

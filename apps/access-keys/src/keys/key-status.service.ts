@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { AccessMessages, type KeyStatusReply, type RequestMeta } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { findKeyByHash } from '../access.projections.js';
-import { addressOf, type AddressLimits } from '../address-limits.js';
+import { addressLimited, addressOf, type AddressLimits } from '../address-limits.js';
 import { hashAccessKey } from '../secrets.js';
 
 export interface KeyStatusDeps {
@@ -29,7 +29,7 @@ export class KeyStatusService {
     const address = addressOf(meta.ip);
     // Counted and compared in one step before the lookup (parallel probes cannot all pass), given back for a known key.
     const attempt = await this.deps.limits.reserve('redeem', address, 60, this.deps.redeemFailuresPerMinute);
-    if (!attempt.allowed) throw new DomainError('RATE_LIMITED', AccessMessages.tooManyKeyAttempts);
+    if (!attempt.allowed) throw addressLimited(AccessMessages.tooManyKeyAttempts, 60);
     const key = await findKeyByHash(this.deps.orm.em.fork(), hashAccessKey(input.access_key));
     if (!key || (input.owner !== null && input.owner !== key.owner_id)) {
       throw new DomainError('INVALID_OR_EXPIRED_KEY', AccessMessages.keyInvalid);

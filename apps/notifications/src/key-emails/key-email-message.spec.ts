@@ -34,8 +34,10 @@ describe('key e-mail', () => {
     expect(letter.html).toContain('Open your letter');
   });
 
-  it('escapes what people typed in the HTML part', () => {
-    expect(message.html).toContain('Ellie &lt;script&gt;');
+  it('keeps what people typed out of the mail: the greeting names nobody (issue 29: no relay for an owner’s words)', () => {
+    const relay = renderKeyEmail({ ...job, recipientName: 'Your bank: call +1-555-0100' }, key, 'https://vault.example.com/');
+    expect(relay.text.split('\n')[0]).toBe('Hello,');
+    for (const part of [relay.text, relay.html, relay.subject]) expect(part).not.toContain('555-0100');
     expect(message.html).not.toContain('<script>');
   });
 

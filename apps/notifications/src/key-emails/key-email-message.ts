@@ -22,7 +22,9 @@ const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { da
 export function renderKeyEmail(job: SendKeyEmailJob, key: string, publicUrl: string): KeyEmailMessage {
   // The key in the fragment: opening the link sends it to no server (issue 29).
   const link = keyLinkUrl(publicUrl, key, job.ownerId);
-  const greeting = job.recipientName ? `Dear ${job.recipientName},` : 'Hello,';
+  // The greeting names nobody: the recipient's name is text the owner (or a requester) typed, and the
+  // first line of a mail sent in the product's name must not carry it ("Dear Your bank: call …", issue 29).
+  const greeting = 'Hello,';
   const sections = job.oneLetter ? 'one letter, written for you' : job.scopes.map((s) => VIEWER_TAB_LABELS[s]).join(', ');
   const until = longDate(job.expiresAt);
   // A milestone key: a letter sealed for the recipient until today, and nothing else of the vault.

@@ -150,6 +150,18 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
     });
   });
 
+  describe('a body longer than announced', () => {
+    it('is refused with 400 UPLOAD_INCOMPLETE, sent at once or in chunks, and nothing is kept (issue 29 saw a 503)', async () => {
+      for (const chunks of [[courtFiles.pdf(6000)], [courtFiles.pdf(3000), courtFiles.pdf(3000)]]) {
+        const ticket = await ticketFor(aliceToken, 'long.pdf', 5000);
+        const answer = await put(ticket, aliceToken, chunks).catch((e: Error) => e);
+        expect(answer).toMatchObject({ status: 400 });
+        expect((answer as { json(): unknown }).json()).toEqual({ code: 'UPLOAD_INCOMPLETE', message: CourtMessages.uploadIncomplete });
+        expect(await objectExists(`${alice}/${ticket.uploadId}/long.pdf`)).toBe(false);
+      }
+    });
+  });
+
   describe('the 10 MB limit', () => {
     it('refuses an announced size over the limit at once (413)', async () => {
       const ticket = await ticketFor(aliceToken, 'big.pdf', COURT_FILE_MAX_BYTES);

@@ -91,12 +91,14 @@ test.describe('the family receives what was left for them', () => {
       const owner = await signUpOwner(page, `family-${viewport.name}`);
       const content = await fillVault(page, owner);
 
-      // The owner's link, as he would copy it for his son.
+      // The owner's link, as he would copy it for his son, on his phone or his laptop.
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
       await page.goto('/access-control');
       const link = await page.getByRole('textbox', { name: 'Request link' }).inputValue();
       expect(link).toBe(new URL(`/request?owner=${owner.id}`, page.url()).href);
       await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
       await expect(page.getByRole('switch', { name: RequestLinkMessages.requestsSwitch })).toBeChecked();
+      await expectReadableAndAccessible(page, `${viewport.name}: the owner's request link`);
 
       // The family member, on his own device, asks from the link.
       const family = await familyPage(browser);
@@ -104,6 +106,7 @@ test.describe('the family receives what was left for them', () => {
       const requester = uniqueEmail('sam');
       await family.goto(link);
       await expect(family.getByText(RequestLinkMessages.askingOwner(null))).toBeVisible();
+      await expectReadableAndAccessible(family, `${viewport.name}: the request form`);
       await requestAccess(family, { email: requester, relationship: 'Son', reason: 'I want to hear his voice again.', childName: 'Sam' });
       await expect(family.getByRole('status').filter({ hasText: AccessMessages.submitted })).toBeVisible();
 

@@ -102,7 +102,7 @@ export function ConnectionRequestsPage() {
   const items = requests.data?.items ?? [];
 
   return (
-    <main className="mx-auto max-w-4xl space-y-6 px-4 py-8">
+    <div className="mx-auto max-w-4xl space-y-6 px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="space-y-1">
           <h1 className="font-serif text-3xl font-semibold">Connection Requests</h1>
@@ -154,6 +154,6 @@ export function ConnectionRequestsPage() {
         />
       )}
       {issued && <KeyCreatedDialog issued={issued} onClose={() => setIssued(null)} />}
-    </main>
+    </div>
   );
 }

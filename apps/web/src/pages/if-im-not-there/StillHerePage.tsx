@@ -29,7 +29,7 @@ export function StillHerePage() {
   const checkIn = useMutation({ mutationFn: () => checkInByLink(link!) });
   const problem = !link ? ErrorCodes.CHECK_IN_LINK_INVALID.message : checkIn.isError ? errorMessage(checkIn.error, 'Could not check you in. Please try again, or sign in instead.') : null;
   return (
-    <main className="mx-auto flex max-w-xl flex-col items-center gap-5 px-4 py-16 text-center">
+    <div className="mx-auto flex max-w-xl flex-col items-center gap-5 px-4 py-16 text-center">
       <h1 className="font-serif text-3xl font-semibold">{checkIn.isSuccess ? 'Thank you. You are checked in.' : 'Are you still here?'}</h1>
       {checkIn.isSuccess ? (
         <p role="status" aria-label="Check-in">
@@ -53,6 +53,6 @@ export function StillHerePage() {
           Signing in also counts. <Link className="font-medium text-primary underline-offset-4 hover:underline" to="/auth">Sign in</Link>
         </p>
       ) : null}
-    </main>
+    </div>
   );
 }

@@ -324,4 +324,12 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     const play = await send(`${base}/api/media/play/${RECORDING_ID}?u=x`, { headers: { cookie: 'lv_media=binding-value' } });
     expect(play.status).toBe(503);
   });
+
+  it('answers 503 to a timeline delete while the timeline is down: no owner is guessed and asked', async () => {
+    await timeline.stop();
+    const deletesBefore = vaultMedia.callsTo(VaultMediaRpc.deleteEntry).length;
+    const answer = await send(`${base}/api/timeline/${RECORDING_ID}`, { method: 'DELETE', headers: auth });
+    expect([answer.status, json(answer).code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(vaultMedia.callsTo(VaultMediaRpc.deleteEntry).length).toBe(deletesBefore);
+  });
 });

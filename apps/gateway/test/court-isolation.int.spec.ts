@@ -11,16 +11,14 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
 import {
-  CourtMessages, VaultMediaRpc, type AccessTokenClaims, type CourtDocument, type CourtFileLink, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead,
+  CourtMessages, type AccessTokenClaims, type CourtDocument, type CourtFileLink, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { DomainError } from '@lv/platform/errors';
 import {
   compileForChildProcess, createTestDatabase, freePort, generateTestKeys, sendHttp, startChild, uniqueStackId, waitFor, type ChildService, type HttpAnswer, type TestDatabase,
 } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
-import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 jest.setTimeout(180_000);
 
@@ -51,7 +49,6 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
   let db: TestDatabase;
   let timelineDb: TestDatabase;
   let timeline: ChildService | undefined;
-  let vaultMedia: NestNatsResponder | undefined;
   let s3: RunningS3Server;
   let workDir: string;
   let scratchDir: string | undefined;
@@ -97,10 +94,6 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
     expect((await timelineMigrate.exited).code).toBe(0);
     timeline = startChild(timelineScript, [], timelineEnv);
     await timeline.waitForLine(/timeline is listening on NATS/, 60_000);
-    // The gateway's timeline delete asks vault-media first (is it a recording?): no recordings here.
-    vaultMedia = await NestNatsResponder.start(NATS_URL, stackId);
-    vaultMedia.handle(VaultMediaRpc.deleteEntry, () => { throw new DomainError('NOT_FOUND', 'Recording not found'); });
-    await vaultMedia.listen(['rpc.vault-media.>']);
 
     await bridgeEsmOnlyDependencies();
     const { createGatewayApp } = await import('../src/app.factory.js');
@@ -120,7 +113,6 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
     await app?.close();
     await service?.kill('SIGTERM');
     await timeline?.kill('SIGTERM');
-    await vaultMedia?.close();
     const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
     const nc = await connectNats(NATS_URL, 'cleanup');
     const jsm = await jetstreamManager(nc);
@@ -223,7 +215,8 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
     await waitFor(async () => (await entryOf(aliceAuth)) !== undefined, 20_000, 'the note on the timeline');
     expect(await entryOf(aliceAuth)).toMatchObject({ source: 'court-journal', type: 'journal', title: 'Late pick-up', blob_hash: saved.sha256, size: note.length });
     expect(await entryOf(bobAuth)).toBeUndefined();
-    // Bob cannot delete it from his timeline; Alice can, and the document goes with it.
+    // Bob cannot delete it from his timeline; Alice can, and the document goes with it. No vault-media
+    // runs here: the timeline names court-journal as the owner, the only service asked to delete.
     expect((await send(`${base}/api/timeline/${saved.id}`, { method: 'DELETE', headers: bobAuth })).status).toBe(404);
     expect((await send(`${base}/api/timeline/${saved.id}`, { method: 'DELETE', headers: aliceAuth })).status).toBe(204);
     expect(await entryOf(aliceAuth)).toBeUndefined();

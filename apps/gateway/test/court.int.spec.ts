@@ -139,6 +139,7 @@ describe('gateway court routes (in-process, stand-in court-journal)', () => {
       .handle(CourtJournalRpc.stats, () => ({ activeDays: ['2026-11-20', '2026-11-21'] }));
     await courtJournal.listen(['rpc.court-journal.>']);
     vaultMedia = await NestNatsResponder.start(NATS_URL, STACK_ID);
+    // Owns no entry here: it is there to show that a court entry's delete never reaches it.
     vaultMedia.handle(VaultMediaRpc.deleteEntry, () => { throw new DomainError('NOT_FOUND', 'Recording not found'); });
     await vaultMedia.listen(['rpc.vault-media.>']);
     timeline = await NestNatsResponder.start(NATS_URL, STACK_ID);
@@ -356,10 +357,13 @@ describe('gateway court routes (in-process, stand-in court-journal)', () => {
     expect(answer.status).toBe(204);
     expect(courtJournal.callsTo(CourtJournalRpc.delete).length).toBe(deletes + 1);
     expect(courtJournal.callsTo(CourtJournalRpc.delete).at(-1)!.payload).toEqual({ id: DOCUMENT_ID });
+    // The timeline named court-journal as the owner: vault-media is not asked first.
+    expect(vaultMedia.callsTo(VaultMediaRpc.deleteEntry)).toEqual([]);
     expect(timeline.callsTo(TimelineRpc.awaitEntryGone).at(-1)!.payload).toMatchObject({ id: DOCUMENT_ID });
     const unknown = await send(`${base}/api/timeline/${randomUUID()}`, { method: 'DELETE', headers: auth });
     expect(unknown.status).toBe(404);
     expect(courtJournal.callsTo(CourtJournalRpc.delete).length).toBe(deletes + 1);
+    expect(vaultMedia.callsTo(VaultMediaRpc.deleteEntry)).toEqual([]);
   });
 
   it('counts the days documents were filed in the vault home’s days active', async () => {

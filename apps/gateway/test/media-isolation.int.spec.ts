@@ -1,7 +1,8 @@
 // A second user asks, over HTTP, for the first user's recording by id: the gateway booted in-process
-// in front of the real vault-media (a child process built from this checkout's sources), on the
-// machine's PostgreSQL, NATS and Redis and the embedded S3 server. Nothing stands in for the service
-// that decides ownership, so a scoping bug there shows up here as something other than 404.
+// in front of the real vault-media and timeline (child processes built from this checkout's sources),
+// on the machine's PostgreSQL, NATS and Redis and the embedded S3 server. Nothing stands in for the
+// services that decide ownership (the timeline names an entry's owner, vault-media checks the caller
+// again), so a scoping bug there shows up here as something other than 404.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
 import type { AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { compileForChildProcess, createTestDatabase, freePort, generateTestKeys, sendHttp, startChild, uniqueStackId, type ChildService, type TestDatabase } from '@lv/testing';
+import {
+  compileForChildProcess, createTestDatabase, freePort, generateTestKeys, sendHttp, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase,
+} from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
 
@@ -36,6 +39,8 @@ const send = (url: string, options: { method?: string; headers?: Record<string, 
 
 describe('gateway + real vault-media: another user’s recording by id', () => {
   let db: TestDatabase;
+  let timelineDb: TestDatabase;
+  let timeline: ChildService | undefined;
   let s3: RunningS3Server;
   let workDir: string;
   let scratchDir: string | undefined;
@@ -49,7 +54,7 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
   let recordingId: string;
 
   beforeAll(async () => {
-    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/vault-media'], 'gw-media-isolation');
+    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/vault-media', 'apps/timeline'], 'gw-media-isolation');
     const script = join(scratchDir, 'apps', 'vault-media', 'main.js');
     db = await createTestDatabase([], 'gwmediaiso');
     workDir = await mkdtemp(join(tmpdir(), 'lv-gw-media-iso-'));
@@ -64,6 +69,13 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
     expect((await migrate.exited).code).toBe(0);
     service = startChild(script, [], env);
     await service.waitForLine(/vault-media is listening on NATS/, 60_000);
+    // The timeline reads vault-media's stream and names the owner of an entry the gateway deletes.
+    timelineDb = await createTestDatabase([], 'gwmediaisotl');
+    const timelineScript = join(scratchDir, 'apps', 'timeline', 'main.js');
+    const timelineEnv = { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info' };
+    expect((await startChild(timelineScript, ['migrate'], timelineEnv).exited).code).toBe(0);
+    timeline = startChild(timelineScript, [], timelineEnv);
+    await timeline.waitForLine(/timeline is listening on NATS/, 60_000);
 
     await bridgeEsmOnlyDependencies();
     const { createGatewayApp } = await import('../src/app.factory.js');
@@ -95,10 +107,11 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
   afterAll(async () => {
     await app?.close();
     await service?.kill('SIGTERM');
+    await timeline?.kill('SIGTERM');
     const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
     const nc = await connectNats(NATS_URL, 'cleanup');
     const jsm = await jetstreamManager(nc);
-    for (const name of ['vault-media', 'letters'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
+    for (const name of ['vault-media', 'letters', 'court-journal', 'timeline'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
     await nc.close();
     const { createQueue, createRedisConnection } = await import('@lv/platform/queues');
     const connection = createRedisConnection(REDIS_URL, { role: 'producer' });
@@ -107,6 +120,7 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
     await s3?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
     await db?.drop();
+    await timelineDb?.drop();
     if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
   });
 
@@ -132,5 +146,17 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
     const played = await send(`${base}${url}`, { headers: { cookie } });
     expect(played.status).toBe(200);
     expect(played.body.length).toBe(20_000);
+  });
+
+  it('deletes the recording from its owner’s timeline in vault-media, and the timeline no longer shows it once the delete answers', async () => {
+    const onTimeline = async () => ((await send(`${base}/api/timeline`, { headers: aliceAuth })).json() as { entries: { id: string; source: string }[] }).entries.find((e) => e.id === recordingId);
+    await waitFor(async () => (await onTimeline()) !== undefined, 20_000, 'the recording on the timeline');
+    expect(await onTimeline()).toMatchObject({ source: 'vault-media' });
+    // Still Bob's 404 now that the timeline has it: it is not on his.
+    expect((await send(`${base}/api/timeline/${recordingId}`, { method: 'DELETE', headers: bobAuth })).status).toBe(404);
+    expect((await send(`${base}/api/timeline/${recordingId}`, { method: 'DELETE', headers: aliceAuth })).status).toBe(204);
+    expect(await onTimeline()).toBeUndefined();
+    expect(JSON.stringify((await send(`${base}/api/media/recordings`, { headers: aliceAuth })).json())).not.toContain(recordingId);
+    expect((await send(`${base}/api/timeline/${recordingId}`, { method: 'DELETE', headers: aliceAuth })).status).toBe(404);
   });
 });

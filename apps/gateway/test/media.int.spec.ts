@@ -26,6 +26,8 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const USER_ID = '33333333-3333-4333-8333-333333333333';
 const RECORDING_ID = '44444444-4444-4444-8444-444444444444';
 const LETTER_ID = '55555555-5555-4555-8555-555555555555';
+/** On the caller's timeline as a recording, but vault-media, checking the caller again, does not find it his. */
+const RECHECKED_ID = '66666666-6666-4666-8666-666666666666';
 const MiB = 1024 * 1024;
 
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
@@ -124,8 +126,9 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     timeline
       .handle(TimelineRpc.list, () => { throw new DomainError('UPGRADE_REQUIRED', 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.'); })
       .handle(TimelineRpc.entry, ({ payload }) => {
-        if (payload.id !== LETTER_ID) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
-        return { id: LETTER_ID, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam' };
+        if (payload.id === LETTER_ID) return { id: LETTER_ID, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam' };
+        if (payload.id === RECORDING_ID || payload.id === RECHECKED_ID) return { id: payload.id, source: 'vault-media', type: 'video', entry_type: 'media', title: 'Beach day' };
+        throw new DomainError('NOT_FOUND', MediaMessages.notFound);
       })
       .handle(TimelineRpc.awaitEntryGone, ({ payload }) => ({ id: payload.id, gone: true }));
     await timeline.listen(['rpc.timeline.>']);
@@ -260,6 +263,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     expect(json(gated)).toMatchObject({ code: 'UPGRADE_REQUIRED' });
     const deleted = await send(`${base}/api/timeline/${RECORDING_ID}`, { method: 'DELETE', headers: auth });
     expect(deleted.status).toBe(204);
+    expect(timeline.callsTo(TimelineRpc.entry).at(-1)!.payload).toEqual({ id: RECORDING_ID });
     expect(vaultMedia.callsTo(VaultMediaRpc.deleteEntry).at(-1)!.payload).toEqual({ id: RECORDING_ID });
     const waited = timeline.callsTo(TimelineRpc.awaitEntryGone).at(-1)!;
     expect(waited.payload).toMatchObject({ id: RECORDING_ID });
@@ -281,15 +285,32 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     expect((await send(`${base}/api/media/recordings/${RECORDING_ID}`, { method: 'DELETE' })).status).toBe(401);
   });
 
-  it('refuses to delete a letter from the timeline with the words the SPA shows, and an unknown id is 404', async () => {
+  it('refuses to delete a letter from the timeline with the words the SPA shows, and an unknown id is 404, asking no owner', async () => {
     const waitsBefore = timeline.callsTo(TimelineRpc.awaitEntryGone).length;
+    const deletesBefore = vaultMedia.callsTo(VaultMediaRpc.deleteEntry).length;
     const letter = await send(`${base}/api/timeline/${LETTER_ID}`, { method: 'DELETE', headers: auth });
     expect(letter.status).toBe(400);
     expect(json(letter)).toMatchObject({ code: 'VALIDATION_FAILED', message: MediaMessages.cannotDeleteEntry });
     const unknown = await send(`${base}/api/timeline/${randomUUID()}`, { method: 'DELETE', headers: auth });
     expect(unknown.status).toBe(404);
     expect(json(unknown)).toMatchObject({ code: 'NOT_FOUND' });
-    // Nothing was deleted, so nothing was waited for.
+    // Not a UUID: the words the SPA shows, before any service is asked.
+    const entryLookups = timeline.callsTo(TimelineRpc.entry).length;
+    const invalid = await send(`${base}/api/timeline/not-an-id`, { method: 'DELETE', headers: auth });
+    expect([invalid.status, json(invalid)]).toEqual([400, expect.objectContaining({ code: 'VALIDATION_FAILED', message: MediaMessages.invalidEntryId })]);
+    expect(timeline.callsTo(TimelineRpc.entry).length).toBe(entryLookups);
+    // Nothing was deleted, so nothing was waited for; vault-media owns neither entry and was never asked.
+    expect(timeline.callsTo(TimelineRpc.awaitEntryGone).length).toBe(waitsBefore);
+    expect(vaultMedia.callsTo(VaultMediaRpc.deleteEntry).length).toBe(deletesBefore);
+  });
+
+  it('relays the owning service’s own check of the caller: a recording vault-media does not find his is 404, and not waited for', async () => {
+    const waitsBefore = timeline.callsTo(TimelineRpc.awaitEntryGone).length;
+    const refused = await send(`${base}/api/timeline/${RECHECKED_ID}`, { method: 'DELETE', headers: auth });
+    expect([refused.status, json(refused)]).toEqual([404, { code: 'NOT_FOUND', message: MediaMessages.notFound }]);
+    const asked = vaultMedia.callsTo(VaultMediaRpc.deleteEntry).at(-1)!;
+    expect(asked.payload).toEqual({ id: RECHECKED_ID });
+    expect(asked.auth.accessToken).toBe(token);
     expect(timeline.callsTo(TimelineRpc.awaitEntryGone).length).toBe(waitsBefore);
   });
 
@@ -302,5 +323,13 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     expect(json(answer).code).toBe('SERVICE_UNAVAILABLE');
     const play = await send(`${base}/api/media/play/${RECORDING_ID}?u=x`, { headers: { cookie: 'lv_media=binding-value' } });
     expect(play.status).toBe(503);
+  });
+
+  it('answers 503 to a timeline delete while the timeline is down: no owner is guessed and asked', async () => {
+    await timeline.stop();
+    const deletesBefore = vaultMedia.callsTo(VaultMediaRpc.deleteEntry).length;
+    const answer = await send(`${base}/api/timeline/${RECORDING_ID}`, { method: 'DELETE', headers: auth });
+    expect([answer.status, json(answer).code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(vaultMedia.callsTo(VaultMediaRpc.deleteEntry).length).toBe(deletesBefore);
   });
 });

@@ -7,7 +7,7 @@ import { AWAIT_ENTRY_GONE_MAX_MS, TIMELINE_ENTRY_TYPES, TIMELINE_PAGE_MAX, TIMEL
 // from timeline.ts so the SPA, which imports only types and constants, never bundles zod.
 //
 //   GET    /api/timeline?limit&before      -> TimelinePage | 403 UPGRADE_REQUIRED
-//   DELETE /api/timeline/:id               -> 204 (removes the recording; its entry leaves the timeline)
+//   DELETE /api/timeline/:id               -> 204 (deleted by its owner, vault-media or court-journal; it leaves the timeline)
 
 export const TimelineApiMessages = { before: 'This page cursor is not valid; reload the timeline.' } as const;
 

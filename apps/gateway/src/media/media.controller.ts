@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentRe
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CourtJournalRpc, isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, retitleBodySchema, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
-  type Recording, type TimelinePage, type UploadTicket,
+  type Recording, type TimelinePage, type TimelineSource, type UploadTicket,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -123,9 +123,19 @@ export class MediaController {
 const ENTRY_GONE_WAIT_MS = 3000;
 
 /**
+ * How each source's entry is deleted, by the service that owns it and checks the caller again. A letter
+ * is deleted in Letters, never from the timeline: the SPA shows the words that say so.
+ */
+const deleteInOwner: Record<TimelineSource, (rpc: RpcClient, id: string, call: CallContext) => Promise<unknown>> = {
+  'vault-media': (rpc, id, call) => rpc.call(VaultMediaRpc.deleteEntry, { id }, call),
+  'court-journal': (rpc, id, call) => rpc.call(CourtJournalRpc.delete, { id }, call),
+  letters: () => Promise.reject(validationError({ id: MediaMessages.cannotDeleteEntry }, MediaMessages.cannotDeleteEntry)),
+};
+
+/**
  * The timeline (essentials, pro, legacy and admins): every service's entries, newest first, read
- * from the timeline service; recordings are deleted in vault-media and court documents in
- * court-journal, which own them.
+ * from the timeline service; an entry is deleted in the service it came from (recordings in
+ * vault-media, court documents in court-journal), which owns it.
  */
 @ApiTags('timeline')
 @ApiBearerAuth()
@@ -149,19 +159,12 @@ export class TimelineController {
   @ApiResponse({ status: 400, type: ErrorBodyDto, description: '"Invalid entry ID", or "Could not delete this entry" (a letter: delete it in Letters).' })
   @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such entry of yours.' })
   async remove(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
-    try {
-      await this.rpc.call(VaultMediaRpc.deleteEntry, { id }, call);
-    } catch (error) {
-      if (!(error instanceof DomainError && error.code === 'NOT_FOUND')) throw error;
-      // Not a recording of the caller's: a court document is deleted where it lives (its evidence
-      // chain records the deletion); a letter on their timeline gets the message that says why.
-      const entry = await this.rpc.call(TimelineRpc.entry, { id }, call).catch(() => null);
-      if (entry?.source === 'court-journal') await this.rpc.call(CourtJournalRpc.delete, { id }, call);
-      else if (entry) throw validationError({ id: MediaMessages.cannotDeleteEntry }, MediaMessages.cannotDeleteEntry);
-      else throw error;
-    }
-    // As before the timeline had its own service: once this answers, a reload no longer shows the
-    // entry. The timeline drops it when it reads RecordingDeleted, within milliseconds normally.
+    if (!isUuid(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
+    // The timeline knows whose entry this is: another vault's or an unknown id is NOT_FOUND there, so
+    // nothing tells them apart; only the owning service is asked to delete.
+    const { source } = await this.rpc.call(TimelineRpc.entry, { id }, call);
+    await deleteInOwner[source](this.rpc, id, call);
+    // Waited for because the SPA re-reads the timeline at once, and the projection drops the entry only when it reads the owner's deletion event.
     await this.rpc.call(TimelineRpc.awaitEntryGone, { id, timeoutMs: ENTRY_GONE_WAIT_MS }, call, ENTRY_GONE_WAIT_MS + 1000).catch(() => undefined);
   }
 }

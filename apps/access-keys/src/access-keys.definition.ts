@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { IdentityEvents, IdentityRpc, LettersRpc, NotificationsEvents, QueueNames, type AccessRequestNoticeJob, type RequestMeta, type DeliveryTimingJob, type EmailChanged, type InactivityTimingJob, type InactivityWarningJob, type UserSignedIn, type TrusteeNoticeJob, type KeyEmailFailedV1, type KeyEmailSentV1, type SendKeyEmailJob } from '@lv/contracts';
+import { IdentityEvents, IdentityRpc, LettersRpc, NotificationsEvents, Queues, type RequestMeta, type EmailChanged, type UserSignedIn, type KeyEmailFailedV1, type KeyEmailSentV1 } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { OwnerLinkSigner } from '@lv/platform/links';
@@ -36,9 +36,9 @@ export const accessKeysService = defineService({
   async setup({ config, core, logger }) {
     const stackId = process.env.STACK_ID;
     const producer = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'access-keys' });
-    const keyEmails = createQueue<SendKeyEmailJob>(QueueNames.KeyEmails, producer);
+    const keyEmails = createQueue(Queues.KeyEmails, producer);
     const limits = new AddressLimits(core.redis, stackId ? `lv:${stackId}:access` : 'lv:access');
-    const requestNotices = createQueue<AccessRequestNoticeJob>(QueueNames.AccessRequestNotices, producer);
+    const requestNotices = createQueue(Queues.AccessRequestNotices, producer);
     // Milestone letters ask letters back; a key's landing page and a request link ask identity whose vault it is.
     const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'access-keys');
     await rpc.connect();
@@ -80,25 +80,25 @@ export const accessKeysService = defineService({
     });
     const ifImNotThere = new IfImNotThereService({ orm: core.orm, store: service.store, keys: service });
     // Vault delivery: its due jobs are processed here, by the service that owns the state machine.
-    const deliveryJobs = createQueue<DeliveryTimingJob>(QueueNames.DeliveryTiming, producer);
-    const trusteeNotices = createQueue<TrusteeNoticeJob>(QueueNames.TrusteeNotices, producer);
-    const inactivityJobs = createQueue<InactivityTimingJob>(QueueNames.InactivityTiming, producer);
-    const inactivityWarnings = createQueue<InactivityWarningJob>(QueueNames.InactivityWarnings, producer);
+    const deliveryJobs = createQueue(Queues.DeliveryTiming, producer);
+    const trusteeNotices = createQueue(Queues.TrusteeNotices, producer);
+    const inactivityJobs = createQueue(Queues.InactivityTiming, producer);
+    const inactivityWarnings = createQueue(Queues.InactivityWarnings, producer);
     const delivery = new DeliveryService({
       orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs, keyEmails, trusteeNotices, inactivityQueues: { timing: inactivityJobs, warnings: inactivityWarnings },
     });
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'access-keys' });
-    const deliveryWorker = createWorker<DeliveryTimingJob>(QueueNames.DeliveryTiming, async (job) => {
-      const result = await delivery.release(job.data);
+    const deliveryWorker = createWorker(Queues.DeliveryTiming, async (data, job) => {
+      const result = await delivery.release(data);
       // Woken before its time (clock skew, a due time moved later): sleep again until it is due.
-      if (result.outcome === 'not-due') await delivery.schedule({ ...job.data, dueAt: result.dueAt }, job.attemptsMade + Date.now());
+      if (result.outcome === 'not-due') await delivery.schedule({ ...data, dueAt: result.dueAt }, job.attemptsMade + Date.now());
       // Queued inside a transaction that may not have committed yet: try again shortly (with backoff)
       // while the job is young; an old one is stale (its delivery was replaced) and ends here.
       if (result.outcome === 'unknown' && Date.now() - job.timestamp < DELIVERY_VISIBILITY_WINDOW_MS) throw new Error('the delivery is not visible yet');
       return result.outcome;
     }, workerConnection, {
       autorun: false,
-      onDeadLetter: (job, error) => logger.error({ releaseId: (job.data as DeliveryTimingJob).subjectId, attempts: job.attemptsMade, err: error }, 'vault delivery failed after every attempt'),
+      onDeadLetter: (job, error, data) => logger.error({ releaseId: data?.subjectId, jobId: job.id, attempts: job.attemptsMade, err: error }, 'vault delivery failed for good'),
     });
     deliveryWorker.on('error', (err) => logger.error({ err }, 'delivery worker error'));
 
@@ -108,9 +108,9 @@ export const accessKeysService = defineService({
       // Its own sub-key of the key e-mail secret (notifications, which sends the links, holds it too).
       links: new OwnerLinkSigner({ namespace: 'access-keys/check-in', secret: config.KEY_MAIL_SECRET, secretName: 'KEY_MAIL_SECRET', purposes: [CHECK_IN_PURPOSE], ttlSeconds: CHECK_IN_LINK_DAYS * 24 * 3600 }),
     });
-    const inactivityWorker = createWorker<InactivityTimingJob>(QueueNames.InactivityTiming, async (job) => (await inactivity.wake(job.data)).outcome, workerConnection, {
+    const inactivityWorker = createWorker(Queues.InactivityTiming, async (data) => (await inactivity.wake(data)).outcome, workerConnection, {
       autorun: false,
-      onDeadLetter: (job, error) => logger.error({ ownerId: (job.data as InactivityTimingJob).ownerId, attempts: job.attemptsMade, err: error }, 'inactivity wake failed after every attempt'),
+      onDeadLetter: (job, error, data) => logger.error({ ownerId: data?.ownerId, jobId: job.id, attempts: job.attemptsMade, err: error }, 'inactivity wake failed for good'),
     });
     inactivityWorker.on('error', (err) => logger.error({ err }, 'inactivity worker error'));
     await ensureServiceStream(core.nats, 'identity', undefined, { replicas: config.JETSTREAM_REPLICAS });

@@ -5,12 +5,12 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, keyEmailSealContext, NotificationsEvents, QueueNames, VIEW_SECTIONS, type IssuedAccessKey, type OpenedViewSession,
+  AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, keyEmailSealContext, NotificationsEvents, Queues, VIEW_SECTIONS, type IssuedAccessKey, type OpenedViewSession,
   type DeliveryTimingJob, type TrusteeNoticeJob, type RpcDeclaration, type SendKeyEmailJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, RevokedViewSessions, signOperatorToken, ViewerTokenVerifier } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
-import { openFromJob, queuePrefix } from '@lv/platform/queues';
+import { createQueue, openFromJob, queuePrefix } from '@lv/platform/queues';
 import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
@@ -75,7 +75,7 @@ describe('access-keys service over NATS', () => {
     rpc = new RpcClient(NATS_URL, 10_000);
     await rpc.connect();
     redis = new Redis(REDIS_URL);
-    queue = new Queue<SendKeyEmailJob>(QueueNames.KeyEmails, { connection: redis, prefix: queuePrefix(STACK_ID) });
+    queue = new Queue<SendKeyEmailJob>(Queues.KeyEmails.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
   });
 
   afterAll(async () => {
@@ -496,8 +496,8 @@ describe('access-keys service over NATS', () => {
       const { AccessKeysService } = await import('./access-keys.service.js');
       const keysService = service.app.get(AccessKeysService);
       const clock = { now: start };
-      const jobs = new Queue<DeliveryTimingJob>(QueueNames.DeliveryTiming, { connection: redis, prefix: queuePrefix(STACK_ID) });
-      const delivery = new DeliveryService({ orm: db.orm, store: keysService.store, keys: keysService, jobs: jobs as never, now: () => new Date(clock.now) });
+      const jobs = createQueue(Queues.DeliveryTiming, redis, { prefix: queuePrefix(STACK_ID) });
+      const delivery = new DeliveryService({ orm: db.orm, store: keysService.store, keys: keysService, jobs, now: () => new Date(clock.now) });
       return { delivery, clock, jobs };
     };
 
@@ -508,9 +508,9 @@ describe('access-keys service over NATS', () => {
       await waitFor(async () => (await call(AccessKeysRpc.delivery, {}, owner.token) as { status: string }).status === 'released', 20_000, 'the delivery to be released');
       // A second report, and the same job queued five more times, change nothing.
       expect((await report(owner)).status).toBe('released');
-      const deliveryQueue = new Queue<DeliveryTimingJob>(QueueNames.DeliveryTiming, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      const deliveryQueue = new Queue<DeliveryTimingJob>(Queues.DeliveryTiming.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
       const job: DeliveryTimingJob = { subjectType: 'delivery', subjectId: view.release_id, ownerId: owner.id, dueAt: view.due_at!, sharedBy: `${owner.id}@example.com` };
-      for (let i = 0; i < 5; i++) await deliveryQueue.add(QueueNames.DeliveryTiming, job, { jobId: `duplicate-${i}-${owner.id}` });
+      for (let i = 0; i < 5; i++) await deliveryQueue.add(Queues.DeliveryTiming.name, job, { jobId: `duplicate-${i}-${owner.id}` });
       await waitFor(async () => (await deliveryQueue.getJobCounts('wait', 'active', 'delayed')).wait + (await deliveryQueue.getJobCounts('active')).active === 0, 20_000, 'the duplicates to run');
       await deliveryQueue.close();
       const keys = await deliveredKeys(owner);
@@ -525,7 +525,7 @@ describe('access-keys service over NATS', () => {
     it('tells the trustee (when the settings say so) that it started and that it happened: one notice job per step, sent once its step committed', async () => {
       const trustee = { name: 'Ruth Okafor', email: `ruth-${randomUUID().slice(0, 8)}@example.com` };
       const owner = await setUp('immediately', false, 1, trustee);
-      const notices = new Queue<TrusteeNoticeJob>(QueueNames.TrusteeNotices, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      const notices = new Queue<TrusteeNoticeJob>(Queues.TrusteeNotices.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
       const view = await report(owner);
       await waitFor(async () => (await call(AccessKeysRpc.delivery, {}, owner.token) as { status: string }).status === 'released', 20_000, 'the delivery to be released');
       const started = await notices.getJob(`trustee-${view.release_id}-started`);
@@ -546,7 +546,7 @@ describe('access-keys service over NATS', () => {
       const quietView = await report(quiet);
       expect(await call(AccessKeysRpc.trusteeNoticeState, { owner_id: quiet.id, release_id: quietView.release_id })).toEqual({ state: 'started' });
       expect(await notices.getJob(`trustee-${quietView.release_id}-started`)).toBeUndefined();
-      const deliveryQueue = new Queue<DeliveryTimingJob>(QueueNames.DeliveryTiming, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      const deliveryQueue = new Queue<DeliveryTimingJob>(Queues.DeliveryTiming.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
       await (await deliveryQueue.getJob(`delivery-${quietView.release_id}-${Date.parse(quietView.due_at!)}`))?.remove();
       await deliveryQueue.close();
       await notices.obliterate({ force: true }).catch(() => undefined);

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysRpc, IdentityEvents, inactivityWarningSealContext, QueueNames, type DeliveryTimingJob, type InactivityTimingJob, type InactivityWarningJob, type InactivityWatch,
+  AccessKeysRpc, IdentityEvents, inactivityWarningSealContext, Queues, type DeliveryTimingJob, type InactivityTimingJob, type InactivityWarningJob, type InactivityWatch,
   type RpcDeclaration,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
@@ -13,7 +12,7 @@ import type { DomainError } from '@lv/platform/errors';
 import { OwnerLinkSigner } from '@lv/platform/links';
 import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { openFromJob, queuePrefix } from '@lv/platform/queues';
+import { createQueue, openFromJob, queuePrefix, type TypedQueue } from '@lv/platform/queues';
 import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 import type { AccessKeysConfig } from './config.js';
 import { accessKeysMigrations } from './migrations.js';
@@ -48,9 +47,9 @@ describe('access-keys: the inactivity watch', () => {
   let service: RunningService<AccessKeysConfig>;
   let rpc: RpcClient;
   let redis: Redis;
-  let timing: Queue<InactivityTimingJob>;
-  let warnings: Queue<InactivityWarningJob>;
-  let deliveryJobs: Queue<DeliveryTimingJob>;
+  let timing: TypedQueue<InactivityTimingJob>;
+  let warnings: TypedQueue<InactivityWarningJob>;
+  let deliveryJobs: TypedQueue<DeliveryTimingJob>;
 
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, token?: string) =>
     rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: 'inactivity-spec', ip: '192.0.2.44', userAgent: 'SpecAgent/1', origin: 'http://127.0.0.1:3000' } });
@@ -87,10 +86,10 @@ describe('access-keys: the inactivity watch', () => {
     const keysService = service.app.get(AccessKeysService);
     const clock = { now: start };
     const now = () => new Date(clock.now);
-    const delivery = new DeliveryService({ orm: db.orm, store: keysService.store, keys: keysService, jobs: deliveryJobs as never, now });
+    const delivery = new DeliveryService({ orm: db.orm, store: keysService.store, keys: keysService, jobs: deliveryJobs, now });
     const links = new OwnerLinkSigner({ namespace: 'access-keys/check-in', secret: KEY_MAIL_SECRET, secretName: 'KEY_MAIL_SECRET', purposes: [CHECK_IN_PURPOSE], ttlSeconds: CHECK_IN_LINK_DAYS * 86_400, now: () => clock.now });
     // Its warnings go where notifications would take them.
-    const inactivity = new InactivityService({ orm: db.orm, store: keysService.store, delivery, jobs: timing as never, warnings: warnings as never, links, keyMailSecret: KEY_MAIL_SECRET, now });
+    const inactivity = new InactivityService({ orm: db.orm, store: keysService.store, delivery, jobs: timing, warnings, links, keyMailSecret: KEY_MAIL_SECRET, now });
     return { inactivity, clock };
   };
 
@@ -104,9 +103,9 @@ describe('access-keys: the inactivity watch', () => {
     await rpc.connect();
     redis = new Redis(REDIS_URL);
     const prefix = queuePrefix(STACK_ID);
-    timing = new Queue<InactivityTimingJob>(QueueNames.InactivityTiming, { connection: redis, prefix });
-    warnings = new Queue<InactivityWarningJob>(QueueNames.InactivityWarnings, { connection: redis, prefix });
-    deliveryJobs = new Queue<DeliveryTimingJob>(QueueNames.DeliveryTiming, { connection: redis, prefix });
+    timing = createQueue(Queues.InactivityTiming, redis, { prefix });
+    warnings = createQueue(Queues.InactivityWarnings, redis, { prefix });
+    deliveryJobs = createQueue(Queues.DeliveryTiming, redis, { prefix });
   });
 
   afterAll(async () => {
@@ -322,7 +321,7 @@ describe('access-keys: the inactivity watch', () => {
     // Set 31 days ago (on the fake clock), with no sign-in since; then a wake due now reaches the running worker.
     const { inactivity } = await onFakeClock(Date.now() - 31 * DAY);
     await inactivity.save({ kind: 'user', userId: owner.id, sessionId: randomUUID(), email: `${owner.id}@example.com`, tier: 'none', isAdmin: false }, 30, { requestId: 'spec' });
-    await timing.add(QueueNames.InactivityTiming, { ownerId: owner.id, dueAt: new Date().toISOString() }, { jobId: `spec-wake-${owner.id}` });
+    await timing.add(Queues.InactivityTiming.name, { ownerId: owner.id, dueAt: new Date().toISOString() }, { jobId: `spec-wake-${owner.id}` });
     await waitFor(async () => (await triggers(owner)).length === 1, 20_000, 'the lapse to start the delivery');
     expect(await lapses(owner)).toHaveLength(1);
   });

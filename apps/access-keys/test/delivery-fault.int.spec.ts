@@ -5,7 +5,7 @@ import { jest } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { AccessKeysRpc, QueueNames, type DeliveryTimingJob, type RpcDeclaration } from '@lv/contracts';
+import { AccessKeysRpc, Queues, type DeliveryTimingJob, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient } from '@lv/platform/nest';
@@ -65,7 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await child?.kill('SIGKILL');
   await rpc?.close();
-  for (const name of [QueueNames.DeliveryTiming, QueueNames.KeyEmails, QueueNames.TrusteeNotices]) {
+  for (const name of [Queues.DeliveryTiming.name, Queues.KeyEmails.name, Queues.TrusteeNotices.name]) {
     const queue = new Queue(name, { connection: redis, prefix: queuePrefix(STACK_ID) });
     await queue.obliterate({ force: true }).catch(() => undefined);
     await queue.close();
@@ -100,7 +100,7 @@ it('releases every delivery exactly once when the process working through them i
   child!.child.kill('SIGKILL');
   await child!.exited;
   const releasedAtKill = await released();
-  const deliveryQueue = new Queue<DeliveryTimingJob>(QueueNames.DeliveryTiming, { connection: redis, prefix: queuePrefix(STACK_ID) });
+  const deliveryQueue = new Queue<DeliveryTimingJob>(Queues.DeliveryTiming.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
   // The job the killed worker held stays active (locked) until its lock lapses: the new worker then takes it up.
   const heldAtKill = (await deliveryQueue.getActiveCount()) > 0;
   child = await startAccessKeys();

@@ -11,7 +11,7 @@ import { jest } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
-import type { AccessTokenClaims } from '@lv/contracts';
+import { Queues, type AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import {
   compileForChildProcess, createTestDatabase, freePort, generateTestKeys, sendHttp, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase,
@@ -115,7 +115,7 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
     await nc.close();
     const { createQueue, createRedisConnection } = await import('@lv/platform/queues');
     const connection = createRedisConnection(REDIS_URL, { role: 'producer' });
-    await createQueue('media-hashing', connection).obliterate({ force: true }).catch(() => undefined);
+    await createQueue(Queues.MediaHashing, connection).obliterate({ force: true }).catch(() => undefined);
     connection.disconnect();
     await s3?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });

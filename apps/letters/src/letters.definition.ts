@@ -1,4 +1,4 @@
-import { AccessKeysRpc, QueueNames, type MilestoneReleaseJob } from '@lv/contracts';
+import { AccessKeysRpc, Queues } from '@lv/contracts';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
 import { CommunityController } from './community/community.controller.js';
@@ -17,7 +17,7 @@ export const lettersService = defineService({
     const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'letters');
     await rpc.connect();
     const producer = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'letters' });
-    const jobs = createQueue<MilestoneReleaseJob>(QueueNames.MilestoneRelease, producer);
+    const jobs = createQueue(Queues.MilestoneRelease, producer);
     const service = new LettersService({
       orm: core.orm,
       milestones: {
@@ -27,16 +27,16 @@ export const lettersService = defineService({
     });
     const milestones = service.milestones!;
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'letters' });
-    const worker = createWorker<MilestoneReleaseJob>(QueueNames.MilestoneRelease, async (job) => {
-      const result = await milestones.release(job.data);
+    const worker = createWorker(Queues.MilestoneRelease, async (data, job) => {
+      const result = await milestones.release(data);
       // Woken before its day (clock skew): sleep again until it is due.
-      if (result.outcome === 'not-due') await milestones.schedule({ ...job.data, dueAt: result.dueAt }, job.attemptsMade + Date.now());
+      if (result.outcome === 'not-due') await milestones.schedule({ ...data, dueAt: result.dueAt }, job.attemptsMade + Date.now());
       // Released, but access-keys did not issue the key (yet): retried with backoff; `milestone:due` finishes what is left.
       if ((result.outcome === 'released' || result.outcome === 'key-issued') && !result.keyId) throw new Error('the recipient\'s key is not issued yet');
       return result.outcome;
     }, workerConnection, {
       autorun: false,
-      onDeadLetter: (job, error) => logger.error({ releaseId: (job.data as MilestoneReleaseJob).releaseId, attempts: job.attemptsMade, err: error }, 'milestone letter release failed after every attempt'),
+      onDeadLetter: (job, error, data) => logger.error({ releaseId: data?.releaseId, jobId: job.id, attempts: job.attemptsMade, err: error }, 'milestone letter release failed for good'),
     });
     worker.on('error', (err) => logger.error({ err }, 'milestone worker error'));
     return {

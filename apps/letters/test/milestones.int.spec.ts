@@ -6,7 +6,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysRpc, keyEmailSealContext, LettersRpc, QueueNames, type IssuedAccessKey, type Letter, type LetterPage, type MilestoneReleaseJob, type OpenedViewSession,
+  AccessKeysRpc, keyEmailSealContext, LettersRpc, Queues, type IssuedAccessKey, type Letter, type LetterPage, type MilestoneReleaseJob, type OpenedViewSession,
   type RpcDeclaration, type SendKeyEmailJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
@@ -100,13 +100,13 @@ describe('letters for a milestone', () => {
     const text = (await call(AccessKeysRpc.consent, {})) as { version: string; hash: string };
     consent = { version: text.version, text_hash: text.hash };
     redis = new Redis(REDIS_URL);
-    keyEmails = new Queue<SendKeyEmailJob>(QueueNames.KeyEmails, { connection: redis, prefix: queuePrefix(STACK_ID) });
-    milestoneQueue = new Queue<MilestoneReleaseJob>(QueueNames.MilestoneRelease, { connection: redis, prefix: queuePrefix(STACK_ID) });
+    keyEmails = new Queue<SendKeyEmailJob>(Queues.KeyEmails.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
+    milestoneQueue = new Queue<MilestoneReleaseJob>(Queues.MilestoneRelease.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
     producer = createRedisConnection(REDIS_URL, { role: 'producer', name: 'milestone-spec' });
     dueService = new LettersService({
       orm: lettersDb.orm,
       milestones: {
-        jobs: createQueue<MilestoneReleaseJob>(QueueNames.MilestoneRelease, producer, { prefix: queuePrefix(STACK_ID) }),
+        jobs: createQueue(Queues.MilestoneRelease, producer, { prefix: queuePrefix(STACK_ID) }),
         issueKey: async (letterId, releaseId) => ((await call(AccessKeysRpc.issueLetterKey, { letter_id: letterId, release_id: releaseId })) as { key_id: string | null }).key_id,
         now: () => new Date(clock),
       },

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
-import { AccessKeysRpc, IdentityRpc, QueueNames, type AccessRequestNoticeJob, type InactivityWarningJob, type SendKeyEmailJob, type TrusteeNoticeJob } from '@lv/contracts';
+import { AccessKeysRpc, IdentityRpc, Queues } from '@lv/contracts';
 import { defineService, rememberUp, RpcClient } from '@lv/platform/nest';
-import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
+import { createQueue, createRedisConnection, createWorker, type DeclaredQueue } from '@lv/platform/queues';
 import { AccessRequestNoticesService } from './access-request-notices/access-request-notices.service.js';
 import { notificationsConfigSchema } from './config.js';
 import { InactivityWarningsService } from './inactivity-warnings/inactivity-warnings.service.js';
@@ -37,7 +37,7 @@ export const notificationsService = defineService({
     const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'notifications');
     await rpc.connect();
     const producer = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'notifications' });
-    const queue = createQueue<SendKeyEmailJob>(QueueNames.KeyEmails, producer);
+    const queue = createQueue(Queues.KeyEmails, producer);
     const keyEmails = new KeyEmailsService({
       orm: core.orm,
       mailer,
@@ -51,22 +51,22 @@ export const notificationsService = defineService({
      * A mail worker: sends each job once through its service (attempt numbers from 1), and records a job
      * out of attempts as failed. Locks last KEY_EMAIL_LOCK_SECONDS: a worker that dies mid-send frees its job.
      */
-    const mailWorker = <J>(queue: string, what: string, send: (job: J, attempt: number) => Promise<unknown>, recordFailed: (job: J, attempts: number, reason: string) => Promise<void>, idOf: (job: J) => Record<string, string>) => {
-      const w = createWorker<J>(queue, (job) => send(job.data, job.attemptsMade + 1), workerConnection, {
+    const mailWorker = <J>(queue: DeclaredQueue<J>, what: string, send: (job: J, attempt: number) => Promise<unknown>, recordFailed: (job: J, attempts: number, reason: string) => Promise<void>, idOf: (job: J) => Record<string, string>) => {
+      const w = createWorker(queue, (data, job) => send(data, job.attemptsMade + 1), workerConnection, {
         concurrency: config.KEY_EMAIL_CONCURRENCY,
         lockDuration: config.KEY_EMAIL_LOCK_SECONDS * 1000,
         stalledInterval: config.KEY_EMAIL_LOCK_SECONDS * 1000,
         autorun: false,
-        onDeadLetter: (job, error) => {
-          const data = job.data as J;
-          logger.error({ ...idOf(data), attempts: job.attemptsMade, err: error }, `${what} failed after every attempt`);
-          void recordFailed(data, job.attemptsMade, error.message).catch((err: unknown) => logger.error({ err }, `could not record a failed ${what}`));
+        onDeadLetter: (job, error, data) => {
+          logger.error({ ...(data && idOf(data)), jobId: job.id, attempts: job.attemptsMade, err: error }, `${what} failed for good`);
+          // A job whose data did not pass its schema names nothing to record against: the log and the failed set keep it.
+          if (data) void recordFailed(data, job.attemptsMade, error.message).catch((err: unknown) => logger.error({ err }, `could not record a failed ${what}`));
         },
       });
       w.on('error', (err) => logger.error({ err }, `${what} worker error`));
       return w;
     };
-    const worker = mailWorker<SendKeyEmailJob>(QueueNames.KeyEmails, 'key e-mail', (job, attempt) => keyEmails.send(job, attempt), (job, attempts, reason) => keyEmails.recordFailed(job.keyId, attempts, reason), (job) => ({ keyId: job.keyId }));
+    const worker = mailWorker(Queues.KeyEmails, 'key e-mail', (job, attempt) => keyEmails.send(job, attempt), (job, attempts, reason) => keyEmails.recordFailed(job.keyId, attempts, reason), (job) => ({ keyId: job.keyId }));
 
     const trusteeNotices = new TrusteeNoticesService({
       orm: core.orm,
@@ -74,7 +74,7 @@ export const notificationsService = defineService({
       stepState: async (ownerId, releaseId) => (await rpc.call(AccessKeysRpc.trusteeNoticeState, { owner_id: ownerId, release_id: releaseId }, { meta: { requestId: `trustee-notice-${releaseId}` } })).state,
       publicUrl: config.PUBLIC_URL,
     });
-    const noticeWorker = mailWorker<TrusteeNoticeJob>(QueueNames.TrusteeNotices, 'trustee notice', (job, attempt) => trusteeNotices.send(job, attempt), (job, attempts, reason) => trusteeNotices.recordFailed(job, attempts, reason), (job) => ({ noticeId: job.noticeId }));
+    const noticeWorker = mailWorker(Queues.TrusteeNotices, 'trustee notice', (job, attempt) => trusteeNotices.send(job, attempt), (job, attempts, reason) => trusteeNotices.recordFailed(job, attempts, reason), (job) => ({ noticeId: job.noticeId }));
 
     const inactivityWarnings = new InactivityWarningsService({
       orm: core.orm,
@@ -83,8 +83,8 @@ export const notificationsService = defineService({
       keyMailSecret: config.KEY_MAIL_SECRET,
       publicUrl: config.PUBLIC_URL,
     });
-    const warningWorker = mailWorker<InactivityWarningJob>(
-      QueueNames.InactivityWarnings, 'inactivity warning', (job, attempt) => inactivityWarnings.send(job, attempt), (job, attempts, reason) => inactivityWarnings.recordFailed(job, attempts, reason),
+    const warningWorker = mailWorker(
+      Queues.InactivityWarnings, 'inactivity warning', (job, attempt) => inactivityWarnings.send(job, attempt), (job, attempts, reason) => inactivityWarnings.recordFailed(job, attempts, reason),
       (job) => ({ warningId: job.warningId }),
     );
     const requestNotices = new AccessRequestNoticesService({
@@ -94,8 +94,8 @@ export const notificationsService = defineService({
       mailTo: (ownerId) => rpc.call(IdentityRpc.accessRequestMailTo, { user_id: ownerId }, { meta: { requestId: `request-notice-mail-to-${ownerId}` } }),
       publicUrl: config.PUBLIC_URL,
     });
-    const requestNoticeWorker = mailWorker<AccessRequestNoticeJob>(
-      QueueNames.AccessRequestNotices, 'access request notice', (job, attempt) => requestNotices.send(job, attempt), (job, attempts, reason) => requestNotices.recordFailed(job, attempts, reason),
+    const requestNoticeWorker = mailWorker(
+      Queues.AccessRequestNotices, 'access request notice', (job, attempt) => requestNotices.send(job, attempt), (job, attempts, reason) => requestNotices.recordFailed(job, attempts, reason),
       (job) => ({ requestId: job.requestId }),
     );
     return {

@@ -10,7 +10,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysRpc, inactivityWarningSealContext, keyEmailSealContext, NotificationsEvents, NotificationsRpc, QueueNames, type InactivityWarningJob, type RpcDeclaration, type SendKeyEmailJob,
+  AccessKeysRpc, inactivityWarningSealContext, keyEmailSealContext, NotificationsEvents, NotificationsRpc, Queues, type InactivityWarningJob, type RpcDeclaration, type SendKeyEmailJob,
   type TrusteeNoticeJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
@@ -105,7 +105,7 @@ describe('notifications: key e-mails', () => {
     await nc.flush();
     running = await startService(notificationsService, env(), { logger: createLogger('notify-spec', 'silent') });
     redis = new Redis(REDIS_URL);
-    queue = new Queue<SendKeyEmailJob>(QueueNames.KeyEmails, { connection: redis, prefix: queuePrefix(STACK_ID) });
+    queue = new Queue<SendKeyEmailJob>(Queues.KeyEmails.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
     rpc = new RpcClient(NATS_URL, 10_000);
     await rpc.connect();
     // Everything notifications publishes, read back from its stream.
@@ -134,7 +134,7 @@ describe('notifications: key e-mails', () => {
     await rm(mailDir, { recursive: true, force: true });
   });
 
-  const add = (job: SendKeyEmailJob) => queue.add(QueueNames.KeyEmails, job, { jobId: `key-${job.keyId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
+  const add = (job: SendKeyEmailJob) => queue.add(Queues.KeyEmails.name, job, { jobId: `key-${job.keyId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
 
   describe('trustee notices', () => {
     const notice = (kind: TrusteeNoticeJob['kind'], releaseId: string = randomUUID(), over: Partial<TrusteeNoticeJob> = {}): TrusteeNoticeJob => ({
@@ -145,8 +145,8 @@ describe('notifications: key e-mails', () => {
 
     it('tells the trustee once that the delivery started (and when it is due), once it is committed; a second attempt sends nothing', async () => {
       const job = notice('started');
-      const noticeQueue = new Queue<TrusteeNoticeJob>(QueueNames.TrusteeNotices, { connection: redis, prefix: queuePrefix(STACK_ID) });
-      await noticeQueue.add(QueueNames.TrusteeNotices, job, { jobId: `trustee-${job.noticeId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
+      const noticeQueue = new Queue<TrusteeNoticeJob>(Queues.TrusteeNotices.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      await noticeQueue.add(Queues.TrusteeNotices.name, job, { jobId: `trustee-${job.noticeId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
       await new Promise((resolve) => setTimeout(resolve, 800));
       // Not committed yet (access-keys does not know the delivery): nothing goes.
       expect(mailsTo(job.trusteeEmail)).toHaveLength(0);
@@ -201,8 +201,8 @@ describe('notifications: key e-mails', () => {
 
     it('warns the owner once, with his check-in link, once the warning is committed; a job added twice or run again sends nothing more', async () => {
       const { job, link } = warning(1);
-      const warningQueue = new Queue<InactivityWarningJob>(QueueNames.InactivityWarnings, { connection: redis, prefix: queuePrefix(STACK_ID) });
-      const addWarning = () => warningQueue.add(QueueNames.InactivityWarnings, job, { jobId: `inactivity-warning-${job.warningId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
+      const warningQueue = new Queue<InactivityWarningJob>(Queues.InactivityWarnings.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      const addWarning = () => warningQueue.add(Queues.InactivityWarnings.name, job, { jobId: `inactivity-warning-${job.warningId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
       await addWarning();
       await new Promise((resolve) => setTimeout(resolve, 800));
       // Not committed yet (access-keys does not know the warning): nothing goes.

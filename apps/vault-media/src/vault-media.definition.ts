@@ -1,4 +1,4 @@
-import { AccessKeysRpc, MEDIA_BUCKET, MUSIC_BUCKET, QueueNames, type HashMediaJob } from '@lv/contracts';
+import { AccessKeysRpc, MEDIA_BUCKET, MUSIC_BUCKET, Queues } from '@lv/contracts';
 import { RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { defineService, RpcClient } from '@lv/platform/nest';
@@ -33,7 +33,7 @@ export const vaultMediaService = defineService({
     await storage.ensureBuckets([MEDIA_BUCKET, MUSIC_BUCKET]);
     const queueConnection = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'vault-media' });
     queueConnection.on('error', (error: Error) => logger.warn({ err: error }, 'queue connection error'));
-    const hashingQueue = createQueue<HashMediaJob>(QueueNames.MediaHashing, queueConnection);
+    const hashingQueue = createQueue(Queues.MediaHashing, queueConnection);
     hashingQueue.on('error', (error: Error) => logger.debug({ err: error }, 'media-hashing queue error'));
     // Viewer links: the byte listener verifies the viewer's token itself (revocations included), and
     // asks access-keys, with that token, whether final messages are open.

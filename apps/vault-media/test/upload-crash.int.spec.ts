@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { jest } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { VaultMediaRpc, type AccessTokenClaims, type Recording, type RpcDeclaration } from '@lv/contracts';
+import { Queues, VaultMediaRpc, type AccessTokenClaims, type Recording, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { createObjectStorage, type ObjectStorage } from '@lv/platform/storage';
 import { compileForChildProcess, createTestDatabase, freePort, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
@@ -84,7 +84,7 @@ describe('vault-media killed mid-upload (child process)', () => {
     await nc.close();
     const { createQueue, createRedisConnection } = await import('@lv/platform/queues');
     const connection = createRedisConnection(REDIS_URL, { role: 'producer' });
-    await createQueue('media-hashing', connection).obliterate({ force: true }).catch(() => undefined);
+    await createQueue(Queues.MediaHashing, connection).obliterate({ force: true }).catch(() => undefined);
     connection.disconnect();
     await s3?.close();
     if (s3Dir) await rm(s3Dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { QueueNames, VaultMediaRpc } from '@lv/contracts';
+import { Queues, VaultMediaRpc } from '@lv/contracts';
 import { ConfigError, loadConfig } from '@lv/platform/config';
 import { createLogger } from '@lv/platform/logging';
 import { enableProcessMetrics, startOpsServer, type OpsServer } from '@lv/platform/observability';
@@ -38,24 +38,24 @@ const connection = createRedisConnection(config.REDIS_URL, { role: 'worker', nam
 connection.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
 
 const hashing = createWorker(
-  QueueNames.MediaHashing,
+  Queues.MediaHashing,
   mediaHashingProcessor({
     storage,
     report: (payload) => rpc.call(VaultMediaRpc.reportHash, payload, { meta: { requestId: `media-hashing-${payload.recordingId}` } }),
-    logger: logger.child({ queue: QueueNames.MediaHashing }),
+    logger: logger.child({ queue: Queues.MediaHashing.name }),
   }),
   connection,
   {
     concurrency: config.MEDIA_HASHING_CONCURRENCY,
-    onDeadLetter: (job, error) => logger.error({ queue: QueueNames.MediaHashing, jobId: job.id, attempts: job.attemptsMade, err: error }, 'job failed for good: kept in the failed set (dead letter)'),
+    onDeadLetter: (job, error, data) => logger.error({ queue: Queues.MediaHashing.name, jobId: job.id, recordingId: data?.mediaId, attempts: job.attemptsMade, err: error }, 'job failed for good: kept in the failed set (dead letter)'),
   },
 );
 hashing.on('failed', (job, error) => {
-  if (job) logger.warn({ queue: QueueNames.MediaHashing, jobId: job.id, attempt: job.attemptsMade, err: error }, 'job attempt failed');
+  if (job) logger.warn({ queue: Queues.MediaHashing.name, jobId: job.id, attempt: job.attemptsMade, err: error }, 'job attempt failed');
 });
 hashing.on('error', (error) => logger.warn({ err: error }, 'media-hashing worker error'));
 await hashing.waitUntilReady();
-logger.info({ queues: [QueueNames.MediaHashing], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
+logger.info({ queues: [Queues.MediaHashing.name], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
 
 // The ops listener (metrics, liveness, readiness: Redis answers and the processors run). OPS_HTTP_PORT
 // is every process's; WORKER_HEALTH_PORT is where the worker's containers probed /health before it.
@@ -70,7 +70,7 @@ const ops: OpsServer | null = opsPort
       const running = hashing.isRunning();
       return {
         status: redis.status === 'up' && running ? 'up' : 'down',
-        checks: { redis, [QueueNames.MediaHashing]: running ? { status: 'up' } : { status: 'down', detail: 'not running' } },
+        checks: { redis, [Queues.MediaHashing.name]: running ? { status: 'up' } : { status: 'down', detail: 'not running' } },
       };
     },
   })

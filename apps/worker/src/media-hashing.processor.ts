@@ -62,8 +62,7 @@ const PERMANENT = new Set(['FORBIDDEN', 'NOT_FOUND', 'VALIDATION_FAILED', 'UNAUT
  * with exponential backoff; after the last attempt the job stays in the failed set.
  */
 export function mediaHashingProcessor(deps: MediaHashingDeps) {
-  return async (job: Job<HashMediaJob>): Promise<ReportHashReply & StoredObjectHash & { readMs: number; ms: number }> => {
-    const { mediaId, bucket, key, reportToken } = job.data;
+  return async ({ mediaId, bucket, key, reportToken }: HashMediaJob, job: Pick<Job, 'id'>): Promise<ReportHashReply & StoredObjectHash & { readMs: number; ms: number }> => {
     const started = Date.now();
     const read = await hashStoredObject(deps.storage, bucket, key);
     const { sha256, size, hashMs } = read;

@@ -28,7 +28,8 @@ import { queryInteger, safeText } from './text.schemas.js';
 //   GET  /api/view/session                    -> ViewSessionView (exists since the platform issue)
 //   GET  /api/view/entries/:section           -> ViewerEntry[] | 403 (section not shared)
 
-const viewSection = z.enum(VIEW_SECTIONS);
+/** One section of a vault a key can open. */
+export const viewSectionSchema = z.enum(VIEW_SECTIONS);
 
 /**
  * What a viewer opens: each kind is read from its owning service, which checks the viewer's section
@@ -42,7 +43,7 @@ export const viewedItemSchema = z.object({ kind: z.enum(VIEWER_ITEM_KINDS), id: 
 export type ViewedItem = z.infer<typeof viewedItemSchema>;
 
 /** Which parts of the vault a key opens; all five unless the owner chose fewer. */
-export const viewScopesSchema = z.array(viewSection, { error: AccessMessages.scopesRequired }).min(1, AccessMessages.scopesRequired).transform((s) => [...new Set(s)]);
+export const viewScopesSchema = z.array(viewSectionSchema, { error: AccessMessages.scopesRequired }).min(1, AccessMessages.scopesRequired).transform((s) => [...new Set(s)]);
 
 const optionalText = (max: number) =>
   safeText()
@@ -158,7 +159,7 @@ export const issuedAccessKeySchema = z.object({
   access_key: z.string(),
   recipient_email: z.string(),
   expires_at: z.string(),
-  scopes: z.array(viewSection),
+  scopes: z.array(viewSectionSchema),
   /** True once the e-mail job is queued (it is sent by notifications; its status shows in the key list). */
   emailed: z.boolean(),
 });
@@ -194,7 +195,7 @@ export const accessKeySummarySchema = z.object({
   recipient_email: z.string(),
   source: z.enum(['request', 'owner', 'contact', 'delivery', 'milestone']),
   request_id: z.uuid().nullable(),
-  scopes: z.array(viewSection),
+  scopes: z.array(viewSectionSchema),
   created_at: z.string(),
   expires_at: z.string(),
   status: z.enum(['active', 'expired', 'revoked']),
@@ -227,14 +228,14 @@ export const viewSessionSummarySchema = z.object({
   key_id: z.uuid(),
   key_name: z.string().nullable(),
   recipient_email: z.string(),
-  scopes: z.array(viewSection),
+  scopes: z.array(viewSectionSchema),
   opened_at: z.string(),
   expires_at: z.string(),
   status: z.enum(['active', 'expired', 'revoked', 'closed']),
   ended_at: z.string().nullable(),
   consent: viewConsentRecordSchema,
   /** Who viewed what and when, newest first (at most 100): a section's list opened, or an item in it (`item`, with its title when it still exists). */
-  views: z.array(z.object({ section: viewSection, at: z.string(), item: viewedItemSchema.extend({ title: z.string().nullable() }).optional() })),
+  views: z.array(z.object({ section: viewSectionSchema, at: z.string(), item: viewedItemSchema.extend({ title: z.string().nullable() }).optional() })),
 });
 export type ViewSessionSummary = z.infer<typeof viewSessionSummarySchema>;
 
@@ -265,7 +266,7 @@ export const viewSessionBodySchema = z.object({ session: viewSessionSecretSchema
 export const viewerTokenGrantSchema = z.object({
   session_id: z.uuid(),
   owner_id: z.uuid(),
-  scopes: z.array(viewSection),
+  scopes: z.array(viewSectionSchema),
   viewer_token: z.string(),
   viewer_token_expires_at: z.number().int(),
   session_expires_at: z.string(),
@@ -293,7 +294,7 @@ export const viewerEntrySchema = z.object({
 export type ViewerEntry = z.infer<typeof viewerEntrySchema>;
 
 /** A section opened (its list), or one item in it opened. */
-export const recordViewPayloadSchema = z.object({ section: viewSection, item: viewedItemSchema.optional() });
+export const recordViewPayloadSchema = z.object({ section: viewSectionSchema, item: viewedItemSchema.optional() });
 
 // Operator commands (ops CLI).
 export const ownerIdPayloadSchema = z.object({ owner_id: z.uuid() });

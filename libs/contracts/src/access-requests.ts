@@ -1,7 +1,7 @@
 /**
  * Asking for access from the owner's link (issue 28): the request page's and the owner's words, and the
- * owner's notice job. Zod-free, so the SPA's access pages load them without the wire schemas
- * (access-requests.schemas.ts).
+ * limits. Zod-free, so the SPA's access pages load them without the wire schemas
+ * (access-requests.schemas.ts); the owner's notice job is declared in queues.ts.
  */
 
 /** Lookups of a request link's vault (GET /api/access/request-form/:ownerId) per client address a minute: a page load needs one. */
@@ -23,15 +23,3 @@ export const RequestLinkMessages = {
   requestsOff: 'Requests are turned off: the link shows a notice instead of the form.',
   linkCopied: 'Request link copied',
 } as const;
-
-/**
- * Tells the owner at once that someone asked for access (notifications' worker). access-keys adds it
- * under the job id `request-notice-<requestId>` inside the transaction that records the request, so a
- * committed request always has its job; the job carries no personal data: the worker asks access-keys
- * for the request (still pending?) and identity for the owner's address (switch on?), and sends at
- * most once.
- */
-export interface AccessRequestNoticeJob {
-  requestId: string;
-  ownerId: string;
-}

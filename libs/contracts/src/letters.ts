@@ -3,6 +3,7 @@
  * keeps in the vault. A letter is an event stream `letter-{id}` in the letters service.
  */
 import { formatCount } from './count-format.js';
+import type { SealedText } from './sealed-text.schemas.js';
 
 /** The list shows the first 100 characters of a letter (spec, section 9). */
 export const LETTER_PREVIEW_LENGTH = 100;
@@ -50,14 +51,6 @@ export function letterPreview(content: string): string {
 // Events of the stream `letter-{id}`, as the service stores them. Title and content are sealed with
 // the letter's own data key (AES-256-GCM): deleting the letter destroys the key, so the words in
 // every past event become unreadable while the fact that the letter existed stays in the history.
-
-/** AES-256-GCM output, base64. */
-export interface SealedText {
-  alg: 'A256GCM';
-  iv: string;
-  tag: string;
-  ct: string;
-}
 
 export interface LetterWrittenData { letterId: string; ownerId: string; title: SealedText; content: SealedText; wordCount: number; writtenAt: string }
 export interface LetterRevisedData { letterId: string; ownerId: string; title: SealedText; content: SealedText; wordCount: number; revisedAt: string }

@@ -1,4 +1,4 @@
-import type { SealedText } from './letters.js';
+import type { SealedText } from './sealed-text.schemas.js';
 import { formatCount } from './count-format.js';
 
 // ---------------------------------------------------------------------------------------------

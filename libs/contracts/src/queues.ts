@@ -1,119 +1,153 @@
-import type { SealedText } from './letters.js';
-import type { ViewSection } from './access-keys.js';
-import type { InactivityTimingJob, InactivityWarningJob } from './inactivity.js';
-import type { AccessRequestNoticeJob } from './access-requests.js';
-/**
- * The one registry of BullMQ queues and their job payloads (the platform's queue helpers are generic
- * and know none of them). Jobs are background work with retries (mail, hashing, timers); domain
- * events travel on JetStream, not here.
- */
-export const QueueNames = {
-  KeyEmails: 'key-emails',
-  MediaHashing: 'media-hashing',
-  DeliveryTiming: 'delivery-timing',
-  TrusteeNotices: 'trustee-notices',
-  InactivityTiming: 'inactivity-timing',
-  InactivityWarnings: 'inactivity-warnings',
-  MilestoneRelease: 'milestone-release',
-  AccessRequestNotices: 'access-request-notices',
-} as const;
-export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
-export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueNames);
+import { z } from 'zod';
+import { viewSectionSchema } from './access-keys.schemas.js';
+import { queue, type JobOf } from './job-queue.js';
+import { sealedTextSchema } from './sealed-text.schemas.js';
 
 /**
- * Sends the e-mail carrying an access key to its recipient (notifications' worker). access-keys adds it
- * under the job id `key-<keyId>` before it commits the key, so a committed key always has its job; the
- * worker sends only once access-keys confirms the key exists and is active, and at most once per key.
+ * The one registry of BullMQ queues, each declared once with the schema of its jobs' data (the
+ * platform's queue helpers are generic and know none of them). Jobs are background work with
+ * retries (mail, hashing, timers); domain events travel on JetStream, not here.
  */
-export interface SendKeyEmailJob {
-  keyId: string;
-  ownerId: string;
-  recipientEmail: string;
-  recipientName: string | null;
-  /** Who shares the vault, as the e-mail names them (the owner's account e-mail). */
-  sharedBy: string;
+
+const id = z.string().min(1);
+/** Every reader of these runs Date.parse on them. */
+const timestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), { message: 'expected a timestamp' });
+
+export const Queues = {
   /**
-   * The key itself, sealed (AES-256-GCM, sealText) with SHA-256(KEY_MAIL_SECRET) under the context
-   * `key-email:<keyId>`: only notifications opens it. A sent job is removed from Redis at once.
+   * Sends the e-mail carrying an access key to its recipient (notifications' worker). access-keys adds it
+   * under the job id `key-<keyId>` before it commits the key, so a committed key always has its job; the
+   * worker sends only once access-keys confirms the key exists and is active, and at most once per key.
    */
-  sealedKey: SealedText;
-  expiresAt: string;
-  scopes: ViewSection[];
-  /** A milestone key: it opens one letter, sealed for the recipient until today (the e-mail says so). */
-  oneLetter?: true;
-}
+  KeyEmails: queue('key-emails', z.object({
+    keyId: id,
+    ownerId: id,
+    recipientEmail: z.string().min(1),
+    recipientName: z.string().nullable(),
+    /** Who shares the vault, as the e-mail names them (the owner's account e-mail). */
+    sharedBy: z.string().min(1),
+    /**
+     * The key itself, sealed (AES-256-GCM, sealText) with SHA-256(KEY_MAIL_SECRET) under the context
+     * `key-email:<keyId>`: only notifications opens it. A sent job is removed from Redis at once.
+     */
+    sealedKey: sealedTextSchema,
+    expiresAt: timestamp,
+    scopes: z.array(viewSectionSchema),
+    /** A milestone key: it opens one letter, sealed for the recipient until today (the e-mail says so). */
+    oneLetter: z.literal(true).optional(),
+  })),
+
+  /** Computes the SHA-256 of a stored object and records it on the media item. */
+  MediaHashing: queue('media-hashing', z.object({
+    mediaId: id,
+    bucket: z.string().min(1),
+    key: z.string().min(1),
+    /** The owner's service (vault-media) mints it; the job hands it back with its result, so only it can report for this media. */
+    reportToken: z.string().min(1),
+  })),
+
+  /**
+   * Fires when something scheduled for a later date is due: an owner's vault delivery (If I'm Not
+   * There). The job only wakes the owning service (access-keys), whose decider checks the time again:
+   * a job that fires early, twice or after a cancel releases nothing.
+   */
+  DeliveryTiming: queue('delivery-timing', z.object({
+    subjectType: z.literal('delivery'),
+    /** The delivery (release) id. */
+    subjectId: id,
+    ownerId: id,
+    /** When the job was scheduled for (the delay is computed from it). */
+    dueAt: timestamp,
+    /** The owner's address, shown in the contacts' key e-mails ("… has shared their Legacy Vault with you"). */
+    sharedBy: z.string().min(1),
+  })),
+
+  /**
+   * Tells the owner's trustee (If I'm Not There: "notify trustee") that the vault's delivery has started
+   * or has happened (notifications' worker). access-keys adds it under the job id `trustee-<noticeId>`
+   * inside the transaction that records the step, so a committed step always has its job; the worker
+   * sends only once access-keys confirms the step committed, and at most once per notice.
+   */
+  TrusteeNotices: queue('trustee-notices', z.object({
+    /** `<releaseId>-started` or `<releaseId>-released`: one notice per step of one delivery. */
+    noticeId: id,
+    releaseId: id,
+    ownerId: id,
+    kind: z.enum(['started', 'released']),
+    trusteeEmail: z.string().min(1),
+    trusteeName: z.string().nullable(),
+    /** The owner's account e-mail, as the notice names them. */
+    sharedBy: z.string().min(1),
+    /** When the delivery is due ('started' with a date); null while it waits for legal verification, or once released. */
+    dueAt: timestamp.nullable(),
+  })),
+
+  /**
+   * Wakes an owner's inactivity watch at a time it may be due (a warning or the lapse). The job only
+   * wakes access-keys, whose decider checks again: one that fires early, twice or after a check-in
+   * does nothing but schedule the next wake.
+   */
+  InactivityTiming: queue('inactivity-timing', z.object({
+    ownerId: id,
+    /** When the job was scheduled for. */
+    dueAt: timestamp,
+  })),
+
+  /**
+   * A warning e-mail to the owner (notifications' worker): his vault delivery starts at `lapseAt`
+   * unless he signs in or checks in. Added as `inactivity-warning-<warningId>` inside the transaction
+   * that records the warning; sent once, only while access-keys says it is still current.
+   */
+  InactivityWarnings: queue('inactivity-warnings', z.object({
+    warningId: id,
+    ownerId: id,
+    ownerEmail: z.string().min(1),
+    /** 1: the first warning (14 days before), 2: the last (3 days before), 0: a test the owner asked for. */
+    stage: z.number().int().min(0),
+    lapseAt: timestamp,
+    /** The check-in link's path and query (`/still-here?...`), sealed with KEY_MAIL_SECRET (inactivityWarningSealContext). */
+    sealedLink: sealedTextSchema,
+  })),
+
+  /**
+   * Wakes a letter sealed until a day (letters' own worker) at the first instant of that day. The job
+   * only wakes the letters service, whose decider checks the time again: a job that fires early sleeps
+   * again, and a duplicate, a retry or a job of a seal since removed or replaced releases nothing.
+   */
+  MilestoneRelease: queue('milestone-release', z.object({
+    letterId: id,
+    releaseId: id,
+    ownerId: id,
+    /** When the job was scheduled for (the delay is computed from it). */
+    dueAt: timestamp,
+  })),
+
+  /**
+   * Tells the owner at once that someone asked for access (notifications' worker). access-keys adds it
+   * under the job id `request-notice-<requestId>` inside the transaction that records the request, so a
+   * committed request always has its job; the job carries no personal data: the worker asks access-keys
+   * for the request (still pending?) and identity for the owner's address (switch on?), and sends at
+   * most once.
+   */
+  AccessRequestNotices: queue('access-request-notices', z.object({
+    requestId: id,
+    ownerId: id,
+  })),
+} as const;
+
+export type SendKeyEmailJob = JobOf<typeof Queues.KeyEmails>;
+export type HashMediaJob = JobOf<typeof Queues.MediaHashing>;
+export type DeliveryTimingJob = JobOf<typeof Queues.DeliveryTiming>;
+export type TrusteeNoticeJob = JobOf<typeof Queues.TrusteeNotices>;
+export type InactivityTimingJob = JobOf<typeof Queues.InactivityTiming>;
+export type InactivityWarningJob = JobOf<typeof Queues.InactivityWarnings>;
+export type MilestoneReleaseJob = JobOf<typeof Queues.MilestoneRelease>;
+export type AccessRequestNoticeJob = JobOf<typeof Queues.AccessRequestNotices>;
+
+export type QueueName = (typeof Queues)[keyof typeof Queues]['name'];
+/** Every queue (the admin board and the CLI's jobs commands list them). */
+export const ALL_QUEUE_DECLARATIONS = Object.values(Queues);
+export const ALL_QUEUES: readonly QueueName[] = ALL_QUEUE_DECLARATIONS.map((declared) => declared.name);
 
 /** What SendKeyEmailJob.sealedKey is bound to (platform queues: sealForJob / openFromJob). */
 export const keyEmailSealContext = (keyId: string) => `key-email:${keyId}`;
-
-/** Computes the SHA-256 of a stored object and records it on the media item. */
-export interface HashMediaJob {
-  mediaId: string;
-  bucket: string;
-  key: string;
-  /** The owner's service (vault-media) mints it; the job hands it back with its result, so only it can report for this media. */
-  reportToken: string;
-}
-
-/**
- * Fires when something scheduled for a later date is due: an owner's vault delivery (If I'm Not
- * There). The job only wakes the owning service (access-keys), whose decider checks the time again:
- * a job that fires early, twice or after a cancel releases nothing.
- */
-export interface DeliveryTimingJob {
-  subjectType: 'delivery';
-  /** The delivery (release) id. */
-  subjectId: string;
-  ownerId: string;
-  /** ISO timestamp the job was scheduled for (the delay is computed from it). */
-  dueAt: string;
-  /** The owner's address, shown in the contacts' key e-mails ("… has shared their Legacy Vault with you"). */
-  sharedBy: string;
-}
-
-/**
- * Tells the owner's trustee (If I'm Not There: "notify trustee") that the vault's delivery has started
- * or has happened (notifications' worker). access-keys adds it under the job id `trustee-<noticeId>`
- * inside the transaction that records the step, so a committed step always has its job; the worker
- * sends only once access-keys confirms the step committed, and at most once per notice.
- */
-export interface TrusteeNoticeJob {
-  /** `<releaseId>-started` or `<releaseId>-released`: one notice per step of one delivery. */
-  noticeId: string;
-  releaseId: string;
-  ownerId: string;
-  kind: 'started' | 'released';
-  trusteeEmail: string;
-  trusteeName: string | null;
-  /** The owner's account e-mail, as the notice names them. */
-  sharedBy: string;
-  /** When the delivery is due ('started' with a date); null while it waits for legal verification, or once released. */
-  dueAt: string | null;
-}
-
-export interface JobPayloads {
-  'key-emails': SendKeyEmailJob;
-  'media-hashing': HashMediaJob;
-  'delivery-timing': DeliveryTimingJob;
-  'trustee-notices': TrusteeNoticeJob;
-  'inactivity-timing': InactivityTimingJob;
-  'inactivity-warnings': InactivityWarningJob;
-  'milestone-release': MilestoneReleaseJob;
-  'access-request-notices': AccessRequestNoticeJob;
-}
-
-/** The payload of a queue's jobs: `createQueue<JobPayload<'media-hashing'>>(QueueNames.MediaHashing, ...)`. */
-export type JobPayload<Q extends QueueName> = JobPayloads[Q];
-
-/**
- * Wakes a letter sealed until a day (letters' own worker) at the first instant of that day. The job
- * only wakes the letters service, whose decider checks the time again: a job that fires early sleeps
- * again, and a duplicate, a retry or a job of a seal since removed or replaced releases nothing.
- */
-export interface MilestoneReleaseJob {
-  letterId: string;
-  releaseId: string;
-  ownerId: string;
-  /** ISO timestamp the job was scheduled for (the delay is computed from it). */
-  dueAt: string;
-}

@@ -2,9 +2,9 @@
 // of its own): a job fails for good, is listed with its reason (never its data), is redriven and
 // completes, under the trace its producer carried.
 import { randomUUID } from 'node:crypto';
-import { QueueNames, type HashMediaJob } from '@lv/contracts';
+import { Queues } from '@lv/contracts';
 import { withTrace } from '@lv/platform/logging';
-import { createQueue, createRedisConnection, createWorker, enqueue, queuePrefix, type TypedJob } from '@lv/platform/queues';
+import { createQueue, createRedisConnection, createWorker, enqueue, jobTrace, queuePrefix } from '@lv/platform/queues';
 import { uniqueStackId, waitFor } from '@lv/testing';
 import { COMMANDS, type OperatorCall } from './commands.js';
 import { bullmqQueueOperations } from './queue-operations.js';
@@ -16,14 +16,14 @@ const noRpc = (() => Promise.reject(new Error('no RPC in this spec'))) as Operat
 describe('CLI jobs:failed and jobs:redrive (BullMQ dead letters)', () => {
   const producer = createRedisConnection(REDIS_URL, { role: 'producer', name: 'cli-spec' });
   const workerConnection = createRedisConnection(REDIS_URL, { role: 'worker', name: 'cli-spec' });
-  const queue = createQueue<HashMediaJob>(QueueNames.MediaHashing, producer, { prefix, defaultJobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 10 } } });
+  const queue = createQueue(Queues.MediaHashing, producer, { prefix, defaultJobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 10 } } });
   const operations = bullmqQueueOperations(REDIS_URL, prefix);
   const tools = { queues: () => operations };
   let healthy = false;
-  const completed: { id: string; correlationId: unknown }[] = [];
-  const worker = createWorker<HashMediaJob>(QueueNames.MediaHashing, async (job: TypedJob<HashMediaJob>) => {
+  const completed: { id: string; correlationId: string }[] = [];
+  const worker = createWorker(Queues.MediaHashing, async (_data, job) => {
     if (!healthy) throw new Error('object storage is down');
-    completed.push({ id: String(job.id), correlationId: (job.data as unknown as { _trace?: { correlationId?: string } })._trace?.correlationId });
+    completed.push({ id: String(job.id), correlationId: jobTrace(job).correlationId });
   }, workerConnection, { prefix });
 
   afterAll(async () => {
@@ -40,19 +40,19 @@ describe('CLI jobs:failed and jobs:redrive (BullMQ dead letters)', () => {
     await withTrace({ correlationId: 'req-upload-1' }, () => enqueue(queue, { mediaId: id, bucket: 'vaultmedia', key: `k/${id}`, reportToken: 'sealed-token' }, id));
     await waitFor(async () => (await queue.getJob(id))?.failedReason !== undefined && (await queue.getJob(id))!.attemptsMade >= 2, 10_000, 'the job to fail for good');
 
-    const failed = await COMMANDS['jobs:failed']!.run([QueueNames.MediaHashing], noRpc, tools) as { id: string; attemptsMade: number; failedReason: string }[];
+    const failed = await COMMANDS['jobs:failed']!.run([Queues.MediaHashing.name], noRpc, tools) as { id: string; attemptsMade: number; failedReason: string }[];
     expect(failed).toEqual([expect.objectContaining({ id, attemptsMade: 2, failedReason: 'object storage is down' })]);
     // The listing shows what failed and why, never the job's data.
     expect(JSON.stringify(failed)).not.toContain('sealed-token');
 
     // Asking for a job that is not failed changes nothing and says so.
-    expect(await COMMANDS['jobs:redrive']!.run([QueueNames.MediaHashing, '--id', 'no-such-job'], noRpc, tools)).toEqual({ queue: QueueNames.MediaHashing, retried: [], notFailed: ['no-such-job'] });
+    expect(await COMMANDS['jobs:redrive']!.run([Queues.MediaHashing.name, '--id', 'no-such-job'], noRpc, tools)).toEqual({ queue: Queues.MediaHashing.name, retried: [], notFailed: ['no-such-job'] });
 
     healthy = true;
-    expect(await COMMANDS['jobs:redrive']!.run([QueueNames.MediaHashing, '--id', id], noRpc, tools)).toEqual({ queue: QueueNames.MediaHashing, retried: [id], notFailed: [] });
+    expect(await COMMANDS['jobs:redrive']!.run([Queues.MediaHashing.name, '--id', id], noRpc, tools)).toEqual({ queue: Queues.MediaHashing.name, retried: [id], notFailed: [] });
     await waitFor(async () => (await queue.getJob(id))?.finishedOn !== undefined && await (await queue.getJob(id))!.isCompleted(), 10_000, 'the redriven job to complete');
     expect(completed).toEqual([{ id, correlationId: 'req-upload-1' }]);
-    expect(await COMMANDS['jobs:failed']!.run([QueueNames.MediaHashing], noRpc, tools)).toEqual([]);
+    expect(await COMMANDS['jobs:failed']!.run([Queues.MediaHashing.name], noRpc, tools)).toEqual([]);
   });
 
   it('redrives every failed job with --all', async () => {
@@ -61,7 +61,7 @@ describe('CLI jobs:failed and jobs:redrive (BullMQ dead letters)', () => {
     for (const id of ids) await enqueue(queue, { mediaId: id, bucket: 'vaultmedia', key: `k/${id}`, reportToken: 't' }, id);
     await waitFor(async () => (await queue.getFailedCount()) === 2, 10_000, 'both jobs to fail for good');
     healthy = true;
-    const result = await COMMANDS['jobs:redrive']!.run([QueueNames.MediaHashing, '--all'], noRpc, tools) as { retried: string[] };
+    const result = await COMMANDS['jobs:redrive']!.run([Queues.MediaHashing.name, '--all'], noRpc, tools) as { retried: string[] };
     expect([...result.retried].sort()).toEqual([...ids].sort());
     await waitFor(async () => completed.filter((c) => ids.includes(c.id)).length === 2, 10_000, 'both redriven jobs to complete');
   });

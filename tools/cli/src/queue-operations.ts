@@ -1,4 +1,4 @@
-import { ALL_QUEUES, type QueueName } from '@lv/contracts';
+import { ALL_QUEUE_DECLARATIONS, ALL_QUEUES, type QueueName } from '@lv/contracts';
 import { createQueue, createRedisConnection, type TypedQueue } from '@lv/platform/queues';
 import type { Redis } from 'ioredis';
 
@@ -44,7 +44,9 @@ export function bullmqQueueOperations(redisUrl: string, prefix?: string): QueueO
   const queueOf = (name: QueueName) => {
     let queue = queues.get(name);
     if (!queue) {
-      queue = createQueue<unknown>(name, connection, prefix === undefined ? {} : { prefix });
+      const declaration = ALL_QUEUE_DECLARATIONS.find((declared) => declared.name === name);
+      if (!declaration) throw new Error(`unknown queue "${name}"`);
+      queue = createQueue<unknown>(declaration, connection, prefix === undefined ? {} : { prefix });
       queues.set(name, queue);
     }
     return queue;

@@ -5,7 +5,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysRpc, IdentityRpc, QueueNames, REQUEST_FORM_LOOKUPS_PER_MINUTE, RequestLinkMessages, type AccessRequestNoticeJob, type AccessRequestPage, type RpcDeclaration,
+  AccessKeysRpc, IdentityRpc, Queues, REQUEST_FORM_LOOKUPS_PER_MINUTE, RequestLinkMessages, type AccessRequestNoticeJob, type AccessRequestPage, type RpcDeclaration,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
@@ -75,7 +75,7 @@ describe('the request link (request-setting, request-form, submit-request)', () 
     rpc = new RpcClient(NATS_URL, 10_000);
     await rpc.connect();
     redis = new Redis(REDIS_URL);
-    notices = new Queue<AccessRequestNoticeJob>(QueueNames.AccessRequestNotices, { connection: redis, prefix: queuePrefix(STACK_ID) });
+    notices = new Queue<AccessRequestNoticeJob>(Queues.AccessRequestNotices.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
   });
 
   afterAll(async () => {

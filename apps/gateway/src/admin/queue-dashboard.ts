@@ -6,7 +6,7 @@ import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { AccessTokenVerifier } from '@lv/platform/auth';
 import type { Logger } from '@lv/platform/logging';
-import { ALL_QUEUES } from '@lv/contracts';
+import { ALL_QUEUE_DECLARATIONS, ALL_QUEUES } from '@lv/contracts';
 import { createQueue, createRedisConnection } from '@lv/platform/queues';
 import { mountAdminOnly, QUEUE_DASHBOARD_PATH } from './admin-access.js';
 
@@ -16,10 +16,10 @@ export async function mountQueueDashboard(app: FastifyInstance, options: { verif
   // producer connection: the board reads and retries jobs, it never works them.
   const connection = createRedisConnection(options.redisUrl, { role: 'producer', name: 'gateway-queue-board' });
   connection.on('error', (error: Error) => options.logger.warn({ err: error }, 'queue dashboard: Redis connection error'));
-  const queues = ALL_QUEUES.map((name) => {
-    const queue = createQueue(name, connection);
+  const queues = ALL_QUEUE_DECLARATIONS.map((declared) => {
+    const queue = createQueue<unknown>(declared, connection);
     // The connection's own listener reports the outage; without a listener BullMQ prints raw stacks.
-    queue.on('error', (error: Error) => options.logger.debug({ err: error, queue: name }, 'queue dashboard: queue error'));
+    queue.on('error', (error: Error) => options.logger.debug({ err: error, queue: declared.name }, 'queue dashboard: queue error'));
     return queue;
   });
   const serverAdapter = new BullBoardFastifyAdapter();

@@ -7,7 +7,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { ACCESS_REQUEST_NOTICES_PER_HOUR, AccessKeysRpc, IdentityRpc, QueueNames, type AccessRequestNoticeJob, type RequestNoticeState } from '@lv/contracts';
+import { ACCESS_REQUEST_NOTICES_PER_HOUR, AccessKeysRpc, IdentityRpc, Queues, type AccessRequestNoticeJob, type RequestNoticeState } from '@lv/contracts';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { startService, type RunningService } from '@lv/platform/nest';
 import { queuePrefix } from '@lv/platform/queues';
@@ -62,7 +62,7 @@ describe('notifications: the owner’s e-mail about an access request', () => {
     return { requestId, ownerId };
   };
   const add = (job: AccessRequestNoticeJob) =>
-    queue.add(QueueNames.AccessRequestNotices, job, { jobId: `request-notice-${job.requestId}`, attempts: 10, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
+    queue.add(Queues.AccessRequestNotices.name, job, { jobId: `request-notice-${job.requestId}`, attempts: 10, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
   const rowOf = async (requestId: string) =>
     (await db.orm.em.fork().execute<{ state: string; last_error: string | null; owner_id: string }[]>('select state, last_error, owner_id from access_request_notices where request_id = ?', [requestId]))[0];
 
@@ -90,7 +90,7 @@ describe('notifications: the owner’s e-mail about an access request', () => {
       SMTP_IGNORE_TLS: 'true', KEY_MAIL_SECRET: 'request-notice-spec-key-mail-secret-'.padEnd(48, 'z'), PUBLIC_URL, KEY_EMAIL_LOCK_SECONDS: '2',
     }, { logger: createLogger('request-notice-spec', 'silent') });
     redis = new Redis(REDIS_URL);
-    queue = new Queue<AccessRequestNoticeJob>(QueueNames.AccessRequestNotices, { connection: redis, prefix: queuePrefix(STACK_ID) });
+    queue = new Queue<AccessRequestNoticeJob>(Queues.AccessRequestNotices.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
   });
 
   afterAll(async () => {

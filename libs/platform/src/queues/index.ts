@@ -1,25 +1,36 @@
-import { Queue, Worker, type DefaultJobOptions, type Job, type JobsOptions, type Processor, type WorkerOptions } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type DefaultJobOptions, type Job, type JobsOptions, type Processor, type QueueOptions, type WorkerOptions } from 'bullmq';
 import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { SealedText } from '@lv/contracts';
+import { z } from 'zod';
+import type { QueueDeclaration, SealedText } from '@lv/contracts';
 import { openSealedText, sealText } from '../event-store/sealing/sealed-text.js';
 import { currentTrace, withTrace, type TraceContext } from '../logging/trace-context.js';
 import { jobDuration, jobsProcessed, queueJobs } from '../observability/metrics.js';
 
 /**
- * BullMQ helpers, generic over the job payload: queue names and payloads live in @lv/contracts
- * (queues.ts), so the platform knows no feature. Jobs are background work with retries (mail,
- * hashing, timers); domain events travel on JetStream, not here.
+ * BullMQ helpers, generic over the job payload: each queue is declared in @lv/contracts (queues.ts)
+ * with the schema of its jobs' data, so the platform knows no feature. A producer refuses data its
+ * queue's schema does not pass (a bad job never reaches Redis), and a worker validates what it takes:
+ * a job whose data does not pass fails at once, without retries. Jobs are background work with
+ * retries (mail, hashing, timers); domain events travel on JetStream, not here.
  *
  * Every job is idempotent and added with a `jobId` derived from what it is about, so adding it twice
  * stores it once. A job that still fails after its attempts stays in the queue's failed set: that
  * set is the dead-letter record (visible in the board, retried by hand with `job.retry()`).
  */
 
-/** A queue whose jobs carry payload P; each job's name is the queue's name. */
-export type TypedQueue<P> = Queue<P, unknown, string>;
-export type TypedWorker<P> = Worker<P, unknown, string>;
+/** A queue's declaration, by the data its jobs carry. */
+export type DeclaredQueue<P> = QueueDeclaration<string, z.ZodType<P>>;
+
+/** A queue whose jobs carry payload P, with the declaration its producers validate against; each job's name is the queue's name. */
+export class TypedQueue<P> extends Queue<P, unknown, string, P, unknown, string> {
+  constructor(readonly declaration: DeclaredQueue<P>, options: QueueOptions) {
+    super(declaration.name, options);
+  }
+}
 export type TypedJob<P> = Job<P, unknown, string>;
+/** A worker's jobs are raw until validated: their data is unknown (the processor gets it typed). */
+export type QueueWorker = Worker<unknown, unknown, string>;
 
 /** Retries with exponential backoff (1 s, 2 s, 4 s, 8 s); completed jobs are trimmed, failed ones kept. */
 export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
@@ -64,8 +75,8 @@ export interface CreateQueueOptions {
   defaultJobOptions?: DefaultJobOptions;
 }
 
-export function createQueue<P>(name: string, connection: Redis, options: CreateQueueOptions = {}): TypedQueue<P> {
-  return new Queue<P, unknown, string>(name, {
+export function createQueue<P>(declaration: DeclaredQueue<P>, connection: Redis, options: CreateQueueOptions = {}): TypedQueue<P> {
+  return new TypedQueue(declaration, {
     connection,
     prefix: options.prefix ?? queuePrefix(),
     defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...options.defaultJobOptions },
@@ -74,13 +85,29 @@ export function createQueue<P>(name: string, connection: Redis, options: CreateQ
 
 /**
  * Adds a job under an explicit id: a second add with the same id is a no-op while the first is
- * still stored (BullMQ dedupes by id), which makes producers safe to retry.
+ * still stored (BullMQ dedupes by id), which makes producers safe to retry. Data the queue's schema
+ * does not pass is refused here (InvalidJobDataError), before it reaches Redis.
  */
 export function enqueue<P>(queue: TypedQueue<P>, data: P, jobId: string, options: JobsOptions = {}): Promise<TypedJob<P>> {
   if (!jobId || jobId.includes(':')) throw new Error(`a job id is required and must not contain ":" (got "${jobId}")`);
-  // The generic Queue's name parameter is a conditional type TypeScript cannot narrow here.
-  const add = queue.add.bind(queue) as unknown as (name: string, data: P, opts: JobsOptions) => Promise<TypedJob<P>>;
-  return add(queue.name, withJobTrace(data), { ...options, jobId });
+  return queue.add(queue.name, withJobTrace(parseJobData(queue.declaration, data)), { ...options, jobId });
+}
+
+/**
+ * Job data its queue's schema does not pass. It extends BullMQ's UnrecoverableError, so a worker that
+ * meets it fails the job at once: a retry would read the same data.
+ */
+export class InvalidJobDataError extends UnrecoverableError {
+  constructor(queueName: string, readonly issues: readonly string[]) {
+    super(`job data does not match the "${queueName}" queue's schema: ${issues.join('; ')}`);
+  }
+}
+
+/** The job's data as its declaration's schema reads it (unknown fields dropped), or InvalidJobDataError. */
+export function parseJobData<P>(declaration: DeclaredQueue<P>, data: unknown): P {
+  const result = declaration.payload.safeParse(withoutJobTrace(data));
+  if (result.success) return result.data;
+  throw new InvalidJobDataError(declaration.name, result.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`));
 }
 
 /** Where a job's data carries the trace of the request that queued it (the worker logs under it). */
@@ -93,13 +120,23 @@ export function withJobTrace<P>(data: P, trace: TraceContext | undefined = curre
   return { ...data, [JOB_TRACE_FIELD]: carried };
 }
 
+/** The job's data without the trace the platform added: what its queue's schema reads. */
+export function withoutJobTrace(data: unknown): unknown {
+  if (!isRecord(data) || !(JOB_TRACE_FIELD in data)) return data;
+  const { [JOB_TRACE_FIELD]: _trace, ...rest } = data;
+  return rest;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const carriedTraceSchema = z.object({ correlationId: z.string().optional().catch(undefined), causationId: z.string().optional().catch(undefined) });
+
 /** The trace a job works under: the one its producer carried, else one of its own (`job-<queue>-<id>`). */
 export function jobTrace(job: Pick<Job, 'data' | 'id' | 'queueName'>): TraceContext {
-  const carried = (job.data as Record<string, unknown> | null)?.[JOB_TRACE_FIELD] as Partial<TraceContext> | undefined;
+  const carried = isRecord(job.data) ? carriedTraceSchema.safeParse(job.data[JOB_TRACE_FIELD]).data : undefined;
   const own = `job-${job.queueName}-${job.id ?? 'new'}`;
   return {
-    correlationId: typeof carried?.correlationId === 'string' ? carried.correlationId : own,
-    causationId: typeof carried?.causationId === 'string' ? carried.causationId : undefined,
+    correlationId: carried?.correlationId ?? own,
+    causationId: carried?.causationId,
     requestId: own,
   };
 }
@@ -107,22 +144,29 @@ export function jobTrace(job: Pick<Job, 'data' | 'id' | 'queueName'>): TraceCont
 /** The job counts of a queue for the metrics (the states an operator watches). */
 export const WATCHED_JOB_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed'] as const;
 
-export interface CreateWorkerOptions extends Partial<Omit<WorkerOptions, 'connection' | 'prefix'>> {
+/** Works one job: its data validated and typed, the raw job for its id and attempts. */
+export type JobProcessor<P> = (data: P, job: Job<unknown, unknown, string>, token?: string, signal?: AbortSignal) => Promise<unknown>;
+
+export interface CreateWorkerOptions<P> extends Partial<Omit<WorkerOptions, 'connection' | 'prefix'>> {
   prefix?: string;
-  /** Called once a job has used all its attempts and stays in the failed set (dead letter). */
-  onDeadLetter?: (job: Job, error: Error) => void;
+  /**
+   * Called once a job stays in the failed set (dead letter): it used all its attempts, or failed for
+   * good at once (UnrecoverableError). `data` is null when the job's data did not pass the schema.
+   */
+  onDeadLetter?: (job: Job<unknown, unknown, string>, error: Error, data: P | null) => void;
 }
 
-export function createWorker<P>(name: string, processor: Processor<P, unknown, string>, connection: Redis, options: CreateWorkerOptions = {}): TypedWorker<P> {
+export function createWorker<P>(declaration: DeclaredQueue<P>, processor: JobProcessor<P>, connection: Redis, options: CreateWorkerOptions<P> = {}): QueueWorker {
   const { prefix, onDeadLetter, ...workerOptions } = options;
+  const { name } = declaration;
   if (connection.options.maxRetriesPerRequest !== null) {
     throw new Error('a worker needs a Redis connection created with role "worker" (maxRetriesPerRequest: null)');
   }
   // Each attempt runs under the trace its producer carried, and is timed and counted by outcome.
-  const observed: Processor<P, unknown, string> = (job, token, signal) => withTrace(jobTrace(job), async () => {
+  const observed: Processor<unknown, unknown, string> = (job, token, signal) => withTrace(jobTrace(job), async () => {
     const end = jobDuration.startTimer({ queue: name });
     try {
-      const result = await processor(job, token, signal);
+      const result = await processor(parseJobData(declaration, job.data), job, token, signal);
       end({ outcome: 'completed' });
       jobsProcessed.inc({ queue: name, outcome: 'completed' });
       return result;
@@ -132,7 +176,7 @@ export function createWorker<P>(name: string, processor: Processor<P, unknown, s
       throw error;
     }
   });
-  const worker = new Worker<P, unknown, string>(name, observed, {
+  const worker = new Worker<unknown, unknown, string>(name, observed, {
     concurrency: 1,
     ...workerOptions,
     connection,
@@ -152,7 +196,9 @@ export function createWorker<P>(name: string, processor: Processor<P, unknown, s
   });
   if (onDeadLetter) {
     worker.on('failed', (job, error) => {
-      if (job && isDeadLettered(job)) onDeadLetter(job as Job, error);
+      if (!job || !(isDeadLettered(job) || error instanceof UnrecoverableError || error.name === 'UnrecoverableError')) return;
+      const parsed = declaration.payload.safeParse(withoutJobTrace(job.data));
+      onDeadLetter(job, error, parsed.success ? parsed.data : null);
     });
   }
   return worker;

@@ -1,28 +1,42 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { QueueNames, type HashMediaJob, type SendKeyEmailJob } from '@lv/contracts';
+import { Queue } from 'bullmq';
+import { z } from 'zod';
+import { queue as declareQueue, Queues, type HashMediaJob, type SendKeyEmailJob } from '@lv/contracts';
+import { withTrace } from '../logging/trace-context.js';
 import {
   DEFAULT_JOB_OPTIONS,
+  InvalidJobDataError,
   createQueue,
   createRedisConnection,
   createWorker,
   enqueue,
   isDeadLettered,
+  jobTrace,
   queuePrefix,
+  type QueueWorker,
   type TypedQueue,
-  type TypedWorker,
 } from './index.js';
 
 // Runs against the local Redis (127.0.0.1:6379, or REDIS_URL) under a prefix of its own, removed
 // afterwards, so it never touches the queues of a running stack.
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+// A queue of this spec's own: strict, so a field the platform adds (the trace) would fail it unless stripped.
+const Probes = declareQueue('queue-spec-probes', z.strictObject({ probeId: z.string().min(1), count: z.number().int() }));
+type Probe = z.infer<typeof Probes.payload>;
+
+async function untilFailed(queue: Queue, jobId: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while ((await queue.getJobState(jobId)) !== 'failed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
 describe('queues (local Redis)', () => {
   const prefix = `lv-spec-${randomUUID().slice(0, 8)}`;
   let producer: Redis;
   let workerConnection: Redis;
-  const queues: TypedQueue<any>[] = [];
-  const workers: TypedWorker<any>[] = [];
+  const queues: Queue[] = [];
+  const workers: QueueWorker[] = [];
 
   beforeAll(() => {
     producer = createRedisConnection(REDIS_URL, { role: 'producer', name: 'queues-spec' });
@@ -43,11 +57,11 @@ describe('queues (local Redis)', () => {
     expect(DEFAULT_JOB_OPTIONS).toMatchObject({ attempts: 5, backoff: { type: 'exponential' }, removeOnFail: false });
     expect(queuePrefix('')).toBe('lv');
     expect(queuePrefix('e2e')).toBe('lv-e2e');
-    expect(() => createWorker(QueueNames.KeyEmails, async () => undefined, producer)).toThrow(/maxRetriesPerRequest/);
+    expect(() => createWorker(Queues.KeyEmails, async () => undefined, producer)).toThrow(/maxRetriesPerRequest/);
   });
 
   it('stores a job added twice with the same jobId once', async () => {
-    const queue = createQueue<SendKeyEmailJob>(QueueNames.KeyEmails, producer, { prefix });
+    const queue: TypedQueue<SendKeyEmailJob> = createQueue(Queues.KeyEmails, producer, { prefix });
     queues.push(queue);
     const payload: SendKeyEmailJob = {
       keyId: 'k1', ownerId: 'o1', recipientEmail: 'kid@example.com', recipientName: null, sharedBy: 'dad@example.com',
@@ -64,18 +78,18 @@ describe('queues (local Redis)', () => {
   });
 
   it('moves a job that keeps throwing to the failed set after its attempts', async () => {
-    const queue = createQueue<HashMediaJob>(QueueNames.MediaHashing, producer, { prefix, defaultJobOptions: { backoff: { type: 'fixed', delay: 10 } } });
+    const queue = createQueue(Queues.MediaHashing, producer, { prefix, defaultJobOptions: { backoff: { type: 'fixed', delay: 10 } } });
     queues.push(queue);
     let calls = 0;
-    const deadLetters: string[] = [];
+    const deadLetters: { id: string | undefined; data: HashMediaJob | null }[] = [];
     const worker = createWorker(
-      QueueNames.MediaHashing,
+      Queues.MediaHashing,
       async () => {
         calls++;
         throw new Error('storage unavailable');
       },
       workerConnection,
-      { prefix, onDeadLetter: (job) => deadLetters.push(job.id!) },
+      { prefix, onDeadLetter: (job, _error, data) => deadLetters.push({ id: job.id, data }) },
     );
     workers.push(worker);
 
@@ -89,7 +103,51 @@ describe('queues (local Redis)', () => {
     expect(failed!.failedReason).toBe('storage unavailable');
     expect(isDeadLettered(failed!)).toBe(true);
     expect(calls).toBe(3);
-    expect(deadLetters).toEqual(['hash-m1']);
+    expect(deadLetters).toEqual([{ id: 'hash-m1', data: { mediaId: 'm1', bucket: 'vault-media', key: 'm1.webm', reportToken: 't1' } }]);
     expect((await queue.getFailed()).map((j) => j.id)).toEqual(['hash-m1']);
+  });
+
+  describe('job data checked against its declaration', () => {
+    let probes: TypedQueue<Probe>;
+    const worked: { data: Probe; correlationId: string }[] = [];
+    const deadLetters: { id: string | undefined; reason: string; data: Probe | null }[] = [];
+
+    beforeAll(() => {
+      probes = createQueue(Probes, producer, { prefix, defaultJobOptions: { backoff: { type: 'fixed', delay: 10 } } });
+      queues.push(probes);
+      workers.push(createWorker(Probes, async (data, job) => void worked.push({ data, correlationId: jobTrace(job).correlationId }), workerConnection, {
+        prefix, onDeadLetter: (job, error, data) => deadLetters.push({ id: job.id, reason: error.message, data }),
+      }));
+    });
+
+    it('refuses data its schema does not pass before anything reaches Redis', async () => {
+      expect(() => enqueue(probes, { probeId: 'p-bad', count: 1.5 }, 'p-bad')).toThrow(InvalidJobDataError);
+      expect(() => enqueue(probes, { probeId: '', count: 1 }, 'p-bad')).toThrow(/"queue-spec-probes" queue's schema: probeId:/);
+      expect(await probes.getJob('p-bad')).toBeUndefined();
+    });
+
+    it('fails a job whose data does not pass at once, without retries, and keeps it in the failed set', async () => {
+      // Written past the producer (an older release, a hand-made job): only the worker can catch it.
+      const raw = new Queue('queue-spec-probes', { connection: producer, prefix });
+      await raw.add('queue-spec-probes', { probeId: 'p-raw', count: 'three' }, { jobId: 'p-raw', attempts: 5, backoff: { type: 'fixed', delay: 10 } });
+      await raw.close();
+      await untilFailed(probes, 'p-raw');
+
+      const failed = await probes.getJob('p-raw');
+      expect(await failed!.getState()).toBe('failed');
+      expect(failed!.attemptsMade).toBe(1);
+      expect(failed!.failedReason).toMatch(/^job data does not match the "queue-spec-probes" queue's schema: count: /);
+      expect(worked).toEqual([]);
+      expect(deadLetters).toEqual([{ id: 'p-raw', reason: failed!.failedReason, data: null }]);
+      expect((await probes.getFailed()).map((j) => j.id)).toContain('p-raw');
+    });
+
+    it('hands the processor its data without the trace the producer carried, and works under that trace', async () => {
+      const job = await withTrace({ correlationId: 'req-probe-1' }, () => enqueue(probes, { probeId: 'p-ok', count: 3 }, 'p-ok'));
+      expect(job.data).toMatchObject({ _trace: { correlationId: 'req-probe-1' } });
+      const deadline = Date.now() + 20_000;
+      while ((await probes.getJobState('p-ok')) !== 'completed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(worked).toEqual([{ data: { probeId: 'p-ok', count: 3 }, correlationId: 'req-probe-1' }]);
+    });
   });
 });

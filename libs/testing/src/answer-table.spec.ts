@@ -37,10 +37,16 @@ describe('reader matrix answer tables', () => {
     });
   });
 
-  it('prints the answers as a table that answerTable reads back', () => {
-    const answers = answersOf('rpc.letters.write', { anonymous: 'UNAUTHENTICATED', owner: 'VALIDATION_FAILED' }, 'FORBIDDEN');
+  it('prints the answers as a table that answerTable reads back, a rare long code running over its column', () => {
+    const answers = [
+      ...answersOf('rpc.letters.write', { anonymous: 'UNAUTHENTICATED', owner: 'VALIDATION_FAILED' }, 'FORBIDDEN'),
+      ...answersOf('rpc.letters.community.posts', { anonymous: 'UNAUTHENTICATED', owner: 'UPGRADE_REQUIRED' }, 'FORBIDDEN'),
+    ];
     const printed = formatAnswers(answers);
-    expect(printed.split('\n')[1]).toMatch(/^rpc\.letters\.write unauth {4}invalid forbid/);
+    expect(printed.split('\n').slice(1, 3)).toEqual([
+      expect.stringMatching(/^rpc\.letters\.write {11}unauth {4}invalid forbid {6}forbid/),
+      expect.stringMatching(/^rpc\.letters\.community\.posts unauth {4}UPGRADE_REQUIRED forbid {6}forbid/),
+    ]);
     expect(compareWithTable(answerTable(printed), answers)).toEqual({ unlisted: [], rowsWithoutHandler: [], wrongAnswers: [] });
   });
 });

@@ -1,7 +1,12 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 
+export interface TestKeys {
+  privateKey: string;
+  publicKey: string;
+}
+
 /** An RS256 key pair for a test's own token issuer. */
-export function generateTestKeys(): { privateKey: string; publicKey: string } {
+export function generateTestKeys(): TestKeys {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },

@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
+  isUuid, LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
   type VaultStatsContribution,
 } from '@lv/contracts';
 import { ownerOf, readsSection, requireSection, vaultOwnerId, type Caller } from '@lv/platform/auth';
@@ -37,11 +37,10 @@ function visibilityOf(caller: Caller): LetterVisibility {
   return caller.letterId ? { kind: 'released', letterId: caller.letterId } : { kind: 'unsealed' };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A malformed id names no letter: not found, like any id that is not the caller's. */
 function letterId(id: string): string {
-  if (!UUID.test(id)) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
+  if (!isUuid(id)) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
   return id.toLowerCase();
 }
 
@@ -245,7 +244,7 @@ export class LettersService {
    */
   async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
     if (!readsSection(caller, 'letters')) return { titles: {} };
-    const wanted = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+    const wanted = [...new Set(ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase()))];
     return { titles: await findLetterTitles(this.em, vaultOwnerId(caller), wanted, visibilityOf(caller)) };
   }
 }

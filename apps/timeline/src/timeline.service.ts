@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  AWAIT_ENTRY_GONE_MAX_MS, canUseFeature, MediaMessages, TIMELINE_PAGE_DEFAULT, TIMELINE_PAGE_MAX, timelineSourcesFor, type AwaitEntryGoneReply, type RequestMeta,
+  AWAIT_ENTRY_GONE_MAX_MS, canUseFeature, isUuid, MediaMessages, TIMELINE_PAGE_DEFAULT, TIMELINE_PAGE_MAX, timelineSourcesFor, type AwaitEntryGoneReply, type RequestMeta,
   type TimelineEntry, type TimelinePage, type TimelineSource, type VaultStatsContribution,
 } from '@lv/contracts';
 import { requireSection, vaultOwnerId, type AccountCaller, type Caller } from '@lv/platform/auth';
@@ -14,7 +14,6 @@ import { replayFeed } from './timeline/stream-replay.js';
 import type { TimelineFeed } from './timeline/timeline.projection.js';
 import { TimelineRepository, type UntitledEntry } from './timeline/timeline.repository.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How often await-entry-gone looks again: a consumer applies an event within a few ms of its publication. */
 const GONE_POLL_MS = 50;
 
@@ -83,7 +82,7 @@ export class TimelineService {
   async entry(caller: Caller, id: string, context: CallerContext): Promise<TimelineEntry> {
     requireSection(caller, 'timeline');
     // An entry of a section the viewer's key does not open is, to him, no entry at all.
-    const row = UUID.test(id) ? await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase(), visibleSources(caller)) : null;
+    const row = isUuid(id) ? await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase(), visibleSources(caller)) : null;
     if (!row) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     const [entry] = await this.titled([row], context, caller);
     if (!entry) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
@@ -96,7 +95,7 @@ export class TimelineService {
    * as gone at once.
    */
   async awaitEntryGone(caller: Caller, id: string, timeoutMs = 5000): Promise<AwaitEntryGoneReply> {
-    if (!UUID.test(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
+    if (!isUuid(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
     const deadline = Date.now() + Math.min(Math.max(timeoutMs, 0), AWAIT_ENTRY_GONE_MAX_MS);
     for (;;) {
       if (!(await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase()))) return { gone: true };

@@ -4,7 +4,7 @@ import {
   type VaultStatsContribution,
 } from '@lv/contracts';
 import { ownerOf, readsSection, requireSection, vaultOwnerId, type Caller } from '@lv/platform/auth';
-import { DomainError } from '@lv/platform/errors';
+import { DomainError, validationError } from '@lv/platform/errors';
 import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { LetterKeys } from './letters/letter-keys.js';
 import { letterSealing } from './letters/letter-sealing.js';
@@ -14,8 +14,8 @@ import { findLetter, findLetterPage, letterActivityProjection, letterStats, lett
 import { MilestonesService } from './letters/milestones.service.js';
 import { findMilestones, milestonesProjection } from './letters/milestones.projection.js';
 import type { LetterMilestone, MilestoneReleaseJob, MilestoneReleaseReply, MilestonesDueReply, SealLetterPayload } from '@lv/contracts';
+import { pageCursor } from '@lv/platform/paging';
 import type { TypedQueue } from '@lv/platform/queues';
-import { decodeCursor, encodeCursor } from './letters/page-cursor.js';
 import { ReflectionKeys, reflectionSealing } from './reflection/reflection-sealing.js';
 import { REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
 import { findReflection, reflectionsProjection, reflectionStats } from './reflection/reflection.projection.js';
@@ -75,13 +75,14 @@ export class LettersService {
     // The service's own check behind @Readers: a viewer reads letters only with a key that opens them.
     requireSection(caller, 'letters');
     const limit = Math.min(Math.max(1, query.limit ?? LETTERS_PAGE_DEFAULT), LETTERS_PAGE_MAX);
-    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const after = query.cursor ? pageCursor.decode(query.cursor) : null;
+    if (query.cursor && !after) throw validationError({ cursor: 'This list position is not valid. Reload the list.' });
     // One more than asked tells whether another page follows.
     const em = this.em;
     const rows = await findLetterPage(em, { ownerId: vaultOwnerId(caller), visibility: visibilityOf(caller), limit: limit + 1, after });
     const letters = await this.withMilestones(em, caller, rows.slice(0, limit));
     const last = letters.at(-1);
-    return { letters, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+    return { letters, nextCursor: rows.length > limit && last ? pageCursor.encode({ timestamp: last.created_at, id: last.id }) : null };
   }
 
   async get(caller: Caller, id: string): Promise<Letter> {

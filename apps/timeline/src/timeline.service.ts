@@ -1,14 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  AWAIT_ENTRY_GONE_MAX_MS, canUseFeature, isUuid, MediaMessages, TIMELINE_PAGE_DEFAULT, TIMELINE_PAGE_MAX, timelineSourcesFor, type AwaitEntryGoneReply, type RequestMeta,
+  AWAIT_ENTRY_GONE_MAX_MS, canUseFeature, isUuid, MediaMessages, TIMELINE_PAGE_DEFAULT, TIMELINE_PAGE_MAX, TIMELINE_SOURCES, timelineSourcesFor, type AwaitEntryGoneReply, type RequestMeta,
   type TimelineEntry, type TimelinePage, type TimelineSource, type VaultStatsContribution,
 } from '@lv/contracts';
 import { requireSection, vaultOwnerId, type AccountCaller, type Caller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import type { RebuildReport } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
-import { decodeCursor, encodeCursor } from './timeline/page-cursor.js';
+import { sourcedPageCursor } from '@lv/platform/paging';
 import { FALLBACK_TITLES, titleKey, type TitleLookup } from './timeline/source-titles.js';
 import { replayFeed } from './timeline/stream-replay.js';
 import type { TimelineFeed } from './timeline/timeline.projection.js';
@@ -42,6 +42,7 @@ const callerProfile = (caller: AccountCaller) => ({ subscription_tier: caller.ti
  * timeline of a key without their sections, not even their days showing.
  */
 const visibleSources = (caller: Caller): readonly TimelineSource[] | undefined => (caller.kind === 'viewer' ? timelineSourcesFor(caller.scopes) : undefined);
+const timelineCursor = sourcedPageCursor(TIMELINE_SOURCES);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -67,7 +68,7 @@ export class TimelineService {
     // (its sections, checked by @Readers), so family see the vault's history whatever the plan.
     if (caller.kind !== 'viewer' && !canUseFeature(callerProfile(caller), 'timeline')) throw new DomainError('UPGRADE_REQUIRED', MediaMessages.upgradeRequired);
     const limit = Math.min(Math.max(query.limit ?? TIMELINE_PAGE_DEFAULT, 1), TIMELINE_PAGE_MAX);
-    const after = query.before ? decodeCursor(query.before) : null;
+    const after = query.before ? timelineCursor.decode(query.before) : null;
     if (query.before && !after) throw validationError({ before: 'This page cursor is not valid; reload the timeline.' }, 'This page cursor is not valid; reload the timeline.');
     // One more than asked tells whether another page follows.
     requireSection(caller, 'timeline');
@@ -75,7 +76,7 @@ export class TimelineService {
     const page = rows.slice(0, limit);
     const entries = await this.titled(page, context, caller);
     const last = page.at(-1);
-    return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return { entries, nextCursor: rows.length > limit && last ? timelineCursor.encode(last) : null };
   }
 
   /** One entry of the caller's vault, titled; NOT_FOUND when it is someone else's, unknown or deleted. */

@@ -8,7 +8,7 @@ import {
 } from '@lv/contracts';
 import { ownerOf, vaultOwnerId, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
-import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { aggregateStream, EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
 import type { ObjectStorage } from '@lv/platform/storage';
 import type { MediaLinkSigner } from './playback/media-links.js';
@@ -396,8 +396,7 @@ export class MediaService {
   }
 
   private async loadState(recordingId: string): Promise<RecordingState> {
-    const { events } = await this.store.readStream(this.em, recordingStreamId(recordingId));
-    return events.reduce((s, e) => recordingDecider.evolve(s, { type: e.type, data: e.data } as never), recordingDecider.initialState());
+    return (await aggregateStream(this.em, this.store, recordingDecider, recordingStreamId(recordingId))).state;
   }
 
   private execute(recordingId: string, command: RecordingCommand, metadata: EventMetadata, alsoInTransaction?: (em: EntityManager) => Promise<void>) {

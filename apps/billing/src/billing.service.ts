@@ -6,13 +6,13 @@ import {
 } from '@lv/contracts';
 import { accountOf, ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { EventStore, foldEvents, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { aggregateStream, EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { FaqRepository } from './faq/faq.repository.js';
 import type { LocalProvider, LocalSessionRow, LocalSessionStore, PaymentProvider } from './providers/payment-provider.js';
 import { webhookFact } from './providers/webhook-facts.js';
 import { billingPublishPolicy } from './subscription/publish-policy.js';
 import {
-  SUBSCRIPTION_STREAM_TYPE, subscriptionDecider, subscriptionStreamId, type SubscriptionCommand, type SubscriptionEvent, type SubscriptionState,
+  SUBSCRIPTION_STREAM_TYPE, subscriptionDecider, subscriptionStreamId, type SubscriptionCommand, type SubscriptionState,
 } from './subscription/subscription.decider.js';
 import { findOwnerOfSubscription, findSubscription, subscriptionsProjection } from './subscription/subscriptions.projection.js';
 
@@ -176,8 +176,7 @@ export class BillingService {
   }
 
   private async state(ownerId: string): Promise<SubscriptionState> {
-    const { events } = await this.store.readStream<SubscriptionEvent>(this.em, subscriptionStreamId(ownerId));
-    return foldEvents(subscriptionDecider, events.map((e) => ({ type: e.type, data: e.data }) as SubscriptionEvent));
+    return (await aggregateStream(this.em, this.store, subscriptionDecider, subscriptionStreamId(ownerId))).state;
   }
 
   private execute(ownerId: string, command: SubscriptionCommand, metadata: EventMetadata) {

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  Buckets, COURT_FILE_KINDS, CourtJournalRpc, COURT_FILE_MAX_BYTES, courtKindForName, courtVariantOf, CourtMessages, isCourtCategory, validateCourtUpload,
+  Buckets, COURT_FILE_KINDS, CourtJournalRpc, COURT_FILE_MAX_BYTES, courtKindForName, courtVariantOf, CourtMessages, isCourtCategory, isUuid, validateCourtUpload,
   type CourtCategory, type CourtDocument, type CourtFileGrant, type CourtUploadTicket, type DeleteCourtDocumentReply, type EvidenceEntrySummary,
   type EvidencePublicKeys, type PayloadOf, type SignedEvidenceHead, type TitlesReply, type VaultStatsContribution,
 } from '@lv/contracts';
@@ -12,7 +12,7 @@ import { ownerOf, readsSection, requireSection, vaultOwnerId, type Caller, type 
 import { StreamInspector } from '@lv/platform/byte-streams';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport, type StoredEvent } from '@lv/platform/event-store';
-import { OwnerLinkSigner, UUID_PATTERN } from '@lv/platform/links';
+import { OwnerLinkSigner } from '@lv/platform/links';
 import type { Logger } from '@lv/platform/logging';
 import type { ObjectStorage } from '@lv/platform/storage';
 import { CourtDocumentKeys, courtDocumentSealing } from './documents/court-document-sealing.js';
@@ -58,7 +58,7 @@ const linkInvalid = () => new DomainError('FORBIDDEN', CourtMessages.linkInvalid
 
 /** A malformed id names no document: not found, like any id that is not the caller's. */
 function documentId(id: string): string {
-  if (!UUID_PATTERN.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   return id.toLowerCase();
 }
 
@@ -269,7 +269,7 @@ export class CourtJournalService {
    */
   async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
     if (!readsSection(caller, 'court-journal')) return { titles: {} };
-    const wanted = [...new Set(ids.filter((id) => UUID_PATTERN.test(id)).map((id) => id.toLowerCase()))];
+    const wanted = [...new Set(ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase()))];
     // A viewer's timeline shows the file's name: the owner's titles for court matters stay his.
     return { titles: await findCourtDocumentTitles(this.em, vaultOwnerId(caller), wanted, caller.kind === 'viewer' ? 'file_name' : 'title') };
   }
@@ -315,7 +315,7 @@ export class CourtJournalService {
 
   /** Serves a signed file link: 403 for an expired, altered or foreign link, 404 when the document is gone. */
   async openFile(rawId: string, query: Record<string, unknown>, binding: string | undefined): Promise<ByteResponse> {
-    if (!UUID_PATTERN.test(rawId)) throw linkInvalid();
+    if (!isUuid(rawId)) throw linkInvalid();
     const grant = await this.authorise(FILE_LINK, rawId, query, binding, ['d']);
     const disposition = grant.extra.d;
     if (disposition !== 'inline' && disposition !== 'attachment') throw linkInvalid();
@@ -330,7 +330,7 @@ export class CourtJournalService {
    * in one REPEATABLE READ snapshot, so the files are exactly the chain's live documents.
    */
   async openBundle(query: Record<string, unknown>, binding: string | undefined, correlationId?: string): Promise<ByteResponse> {
-    const ownerId = typeof query.u === 'string' && UUID_PATTERN.test(query.u) ? query.u.toLowerCase() : null;
+    const ownerId = isUuid(query.u) ? query.u.toLowerCase() : null;
     if (!ownerId) throw linkInvalid();
     await this.authorise(BUNDLE_LINK, ownerId, query, binding);
     const generatedAt = this.iso();

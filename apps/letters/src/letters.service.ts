@@ -1,10 +1,10 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
+  isUuid, LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
   type VaultStatsContribution,
 } from '@lv/contracts';
 import { ownerOf, readsSection, requireSection, vaultOwnerId, type Caller } from '@lv/platform/auth';
-import { DomainError } from '@lv/platform/errors';
+import { DomainError, validationError } from '@lv/platform/errors';
 import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { LetterKeys } from './letters/letter-keys.js';
 import { letterSealing } from './letters/letter-sealing.js';
@@ -14,8 +14,8 @@ import { findLetter, findLetterPage, letterActivityProjection, letterStats, lett
 import { MilestonesService } from './letters/milestones.service.js';
 import { findMilestones, milestonesProjection } from './letters/milestones.projection.js';
 import type { LetterMilestone, MilestoneReleaseJob, MilestoneReleaseReply, MilestonesDueReply, SealLetterPayload } from '@lv/contracts';
+import { pageCursor } from '@lv/platform/paging';
 import type { TypedQueue } from '@lv/platform/queues';
-import { decodeCursor, encodeCursor } from './letters/page-cursor.js';
 import { ReflectionKeys, reflectionSealing } from './reflection/reflection-sealing.js';
 import { REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
 import { findReflection, reflectionsProjection, reflectionStats } from './reflection/reflection.projection.js';
@@ -37,11 +37,10 @@ function visibilityOf(caller: Caller): LetterVisibility {
   return caller.letterId ? { kind: 'released', letterId: caller.letterId } : { kind: 'unsealed' };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A malformed id names no letter: not found, like any id that is not the caller's. */
 function letterId(id: string): string {
-  if (!UUID.test(id)) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
+  if (!isUuid(id)) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
   return id.toLowerCase();
 }
 
@@ -76,13 +75,14 @@ export class LettersService {
     // The service's own check behind @Readers: a viewer reads letters only with a key that opens them.
     requireSection(caller, 'letters');
     const limit = Math.min(Math.max(1, query.limit ?? LETTERS_PAGE_DEFAULT), LETTERS_PAGE_MAX);
-    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const after = query.cursor ? pageCursor.decode(query.cursor) : null;
+    if (query.cursor && !after) throw validationError({ cursor: 'This list position is not valid. Reload the list.' });
     // One more than asked tells whether another page follows.
     const em = this.em;
     const rows = await findLetterPage(em, { ownerId: vaultOwnerId(caller), visibility: visibilityOf(caller), limit: limit + 1, after });
     const letters = await this.withMilestones(em, caller, rows.slice(0, limit));
     const last = letters.at(-1);
-    return { letters, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+    return { letters, nextCursor: rows.length > limit && last ? pageCursor.encode({ timestamp: last.created_at, id: last.id }) : null };
   }
 
   async get(caller: Caller, id: string): Promise<Letter> {
@@ -245,7 +245,7 @@ export class LettersService {
    */
   async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
     if (!readsSection(caller, 'letters')) return { titles: {} };
-    const wanted = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+    const wanted = [...new Set(ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase()))];
     return { titles: await findLetterTitles(this.em, vaultOwnerId(caller), wanted, visibilityOf(caller)) };
   }
 }

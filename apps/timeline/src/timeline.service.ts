@@ -1,20 +1,19 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  AWAIT_ENTRY_GONE_MAX_MS, canUseFeature, MediaMessages, TIMELINE_PAGE_DEFAULT, TIMELINE_PAGE_MAX, timelineSourcesFor, type AwaitEntryGoneReply, type RequestMeta,
+  AWAIT_ENTRY_GONE_MAX_MS, canUseFeature, isUuid, MediaMessages, TIMELINE_PAGE_DEFAULT, TIMELINE_PAGE_MAX, TIMELINE_SOURCES, timelineSourcesFor, type AwaitEntryGoneReply, type RequestMeta,
   type TimelineEntry, type TimelinePage, type TimelineSource, type VaultStatsContribution,
 } from '@lv/contracts';
 import { requireSection, vaultOwnerId, type AccountCaller, type Caller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import type { RebuildReport } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
-import { decodeCursor, encodeCursor } from './timeline/page-cursor.js';
+import { sourcedPageCursor } from '@lv/platform/paging';
 import { FALLBACK_TITLES, titleKey, type TitleLookup } from './timeline/source-titles.js';
 import { replayFeed } from './timeline/stream-replay.js';
 import type { TimelineFeed } from './timeline/timeline.projection.js';
 import { TimelineRepository, type UntitledEntry } from './timeline/timeline.repository.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How often await-entry-gone looks again: a consumer applies an event within a few ms of its publication. */
 const GONE_POLL_MS = 50;
 
@@ -43,6 +42,7 @@ const callerProfile = (caller: AccountCaller) => ({ subscription_tier: caller.ti
  * timeline of a key without their sections, not even their days showing.
  */
 const visibleSources = (caller: Caller): readonly TimelineSource[] | undefined => (caller.kind === 'viewer' ? timelineSourcesFor(caller.scopes) : undefined);
+const timelineCursor = sourcedPageCursor(TIMELINE_SOURCES);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -68,7 +68,7 @@ export class TimelineService {
     // (its sections, checked by @Readers), so family see the vault's history whatever the plan.
     if (caller.kind !== 'viewer' && !canUseFeature(callerProfile(caller), 'timeline')) throw new DomainError('UPGRADE_REQUIRED', MediaMessages.upgradeRequired);
     const limit = Math.min(Math.max(query.limit ?? TIMELINE_PAGE_DEFAULT, 1), TIMELINE_PAGE_MAX);
-    const after = query.before ? decodeCursor(query.before) : null;
+    const after = query.before ? timelineCursor.decode(query.before) : null;
     if (query.before && !after) throw validationError({ before: 'This page cursor is not valid; reload the timeline.' }, 'This page cursor is not valid; reload the timeline.');
     // One more than asked tells whether another page follows.
     requireSection(caller, 'timeline');
@@ -76,14 +76,14 @@ export class TimelineService {
     const page = rows.slice(0, limit);
     const entries = await this.titled(page, context, caller);
     const last = page.at(-1);
-    return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return { entries, nextCursor: rows.length > limit && last ? timelineCursor.encode(last) : null };
   }
 
   /** One entry of the caller's vault, titled; NOT_FOUND when it is someone else's, unknown or deleted. */
   async entry(caller: Caller, id: string, context: CallerContext): Promise<TimelineEntry> {
     requireSection(caller, 'timeline');
     // An entry of a section the viewer's key does not open is, to him, no entry at all.
-    const row = UUID.test(id) ? await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase(), visibleSources(caller)) : null;
+    const row = isUuid(id) ? await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase(), visibleSources(caller)) : null;
     if (!row) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     const [entry] = await this.titled([row], context, caller);
     if (!entry) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
@@ -96,7 +96,7 @@ export class TimelineService {
    * as gone at once.
    */
   async awaitEntryGone(caller: Caller, id: string, timeoutMs = 5000): Promise<AwaitEntryGoneReply> {
-    if (!UUID.test(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
+    if (!isUuid(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
     const deadline = Date.now() + Math.min(Math.max(timeoutMs, 0), AWAIT_ENTRY_GONE_MAX_MS);
     for (;;) {
       if (!(await this.repository.find(this.em, vaultOwnerId(caller), id.toLowerCase()))) return { gone: true };

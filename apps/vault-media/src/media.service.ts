@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  acceptedContentTypes, canUseFeature, extensionOf, FINAL_MESSAGES_MAX, isMediaCollection, isStoredMediaType, MEDIA_BUCKET, MEDIA_CONTENT_TYPES, mediaObjectKey, MediaMessages, RECORDINGS_LIST_LIMIT, SHA256_HEX, validateRecordingTitle,
+  acceptedContentTypes, canUseFeature, extensionOf, FINAL_MESSAGES_MAX, isMediaCollection, isStoredMediaType, isUuid, MEDIA_BUCKET, MEDIA_CONTENT_TYPES, mediaObjectKey, MediaMessages, RECORDINGS_LIST_LIMIT, SHA256_HEX, validateRecordingTitle,
   type DeleteEntryReply, type GatedFeature, type MediaCollection, type MediaType, type StoredMediaType, type PlaybackGrant, type Recording, type ReportHashPayload, type ReportHashReply,
   type StartUploadRequest, type UploadTicket, type VaultStatsContribution,
 } from '@lv/contracts';
 import { ownerOf, vaultOwnerId, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
-import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { aggregateStream, EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
 import type { ObjectStorage } from '@lv/platform/storage';
 import type { MediaLinkSigner } from './playback/media-links.js';
@@ -22,7 +22,6 @@ import { UploadInspector } from './uploads/upload-inspector.js';
 import { EXPORT_LIST_PAGE, type ExportList, type StorageByDay, type TitlesReply } from '@lv/contracts';
 import { findRecordingTitles } from './recordings/recordings.projection.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The body's content types the upload endpoint takes (the recording's own type is what is stored). */
 export const UPLOAD_CONTENT_TYPES = ['video/webm', 'audio/webm', 'application/octet-stream'];
 /** Heartbeat of a running upload: the sweeper leaves an upload alone while this keeps moving. */
@@ -150,7 +149,7 @@ export class MediaService {
    * wrong, the upload is closed and its object (or parts) removed.
    */
   async receiveUpload(caller: Caller, uploadId: string, body: AsyncIterable<Uint8Array | string>, options: { contentLength?: number; correlationId?: string } = {}): Promise<Recording> {
-    if (!UUID.test(uploadId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    if (!isUuid(uploadId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     const state = await this.loadState(uploadId);
     if (state.status === 'new' || state.ownerId !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     if (state.status === 'saved') throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
@@ -333,7 +332,7 @@ export class MediaService {
 
   /** The caller's item by id; someone else's, or none, is "not found" (ids reveal nothing). */
   private async ownItem(caller: Caller, id: string): Promise<RecordingRow> {
-    if (typeof id !== 'string' || !UUID.test(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
+    if (!isUuid(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
     const recording = await findRecording(this.em, id.toLowerCase());
     if (!recording || recording.user_id !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     return recording;
@@ -355,7 +354,7 @@ export class MediaService {
 
   /** A signed link (3600 s) for the owner's recording, and the binding that ties it to them. */
   async playbackLink(caller: Caller, recordingId: string): Promise<PlaybackGrant> {
-    if (!UUID.test(recordingId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    if (!isUuid(recordingId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     const row = await findRecording(this.em, recordingId);
     if (!row || row.user_id !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     const link = this.deps.signer.signLink(ownerOf(caller).userId, recordingId);
@@ -379,7 +378,7 @@ export class MediaService {
 
   /** Records the media-hashing job's result: verified, or a mismatch the owner is told about. */
   async reportHash(payload: ReportHashPayload): Promise<ReportHashReply> {
-    if (!UUID.test(payload.recordingId) || !this.deps.signer.verifyReportToken(payload.recordingId, payload.reportToken)) throw new DomainError('FORBIDDEN');
+    if (!isUuid(payload.recordingId) || !this.deps.signer.verifyReportToken(payload.recordingId, payload.reportToken)) throw new DomainError('FORBIDDEN');
     const result = await this.execute(payload.recordingId, { type: 'RecordHashResult', recordingId: payload.recordingId, sha256: payload.sha256, now: new Date(this.now()).toISOString() }, { actor: { kind: 'system', id: 'media-hashing' } });
     if (result.state.status !== 'saved') return { recordingId: payload.recordingId, integrity: 'ignored' };
     if (result.events.some((e) => e.type === 'RecordingHashMismatch')) {
@@ -397,8 +396,7 @@ export class MediaService {
   }
 
   private async loadState(recordingId: string): Promise<RecordingState> {
-    const { events } = await this.store.readStream(this.em, recordingStreamId(recordingId));
-    return events.reduce((s, e) => recordingDecider.evolve(s, { type: e.type, data: e.data } as never), recordingDecider.initialState());
+    return (await aggregateStream(this.em, this.store, recordingDecider, recordingStreamId(recordingId))).state;
   }
 
   private execute(recordingId: string, command: RecordingCommand, metadata: EventMetadata, alsoInTransaction?: (em: EntityManager) => Promise<void>) {
@@ -407,13 +405,13 @@ export class MediaService {
 
   /** The timeline's batch lookup: titles of the caller's own recordings among `ids` (malformed, unknown and others' ids omitted). */
   async titles(caller: Caller, ids: readonly string[]): Promise<TitlesReply> {
-    const wanted = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+    const wanted = [...new Set(ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase()))];
     return { titles: await findRecordingTitles(this.em, vaultOwnerId(caller), wanted) };
   }
 }
 
 function parseExportCursor(cursor: string): { createdAt: string; id: string } {
   const [createdAt, id] = cursor.split('|');
-  if (!createdAt || !id || !UUID.test(id) || Number.isNaN(Date.parse(createdAt))) throw validationError({ after: 'Not a cursor of this list.' });
+  if (!createdAt || !id || !isUuid(id) || Number.isNaN(Date.parse(createdAt))) throw validationError({ after: 'Not a cursor of this list.' });
   return { createdAt, id };
 }

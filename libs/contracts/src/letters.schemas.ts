@@ -90,13 +90,6 @@ export const listLettersQuerySchema = z.object({
   cursor: safeText().min(1, LetterApiMessages.cursor).max(200, LetterApiMessages.cursor).optional(),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A path id that cannot name a letter is simply not found (never a 400 that tells ids apart). */
-export function isLetterId(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
-}
-
 // RPC payloads (rpc.letters.*, LettersRpc in messaging.ts). Checked by the service too (it does not
 // trust its callers). Blank or over-long words are the decider's to refuse, with the shared
 // messages; a malformed id is NOT_FOUND in the service. These only bound what may arrive.

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { VIEW_SECTIONS, type DeliveryCheck, type DeliveryTimingJob, type DeliveryView, type TrusteeNoticeJob } from '@lv/contracts';
-import { decideAndAppend, foldEvents, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
+import { aggregateStream, decideAndAppend, retryOnConflict, type AggregatedStream, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import type { AccessKeysService } from '../access-keys.service.js';
 import { hashAccessKey } from '../secrets.js';
 import {
-  DELIVERY_STREAM_TYPE, deliveryDecider, deliveryStreamId, isDue, type DeliveryCommand, type DeliveryEvent, type DeliveryState, type DeliveryTrigger,
+  DELIVERY_STREAM_TYPE, deliveryDecider, deliveryStreamId, isDue, type DeliveryCommand, type DeliveryState, type DeliveryTrigger,
 } from './delivery-release.decider.js';
 import { runDeliveryChecks } from './delivery-checks.js';
 import { countContacts, findContactsForDelivery, findDeliverySettings } from './if-im-not-there.projections.js';
@@ -188,8 +188,7 @@ export class DeliveryService {
     await enqueue(this.deps.trusteeNotices, { ...step, noticeId, trusteeEmail: settings.trustee_email, trusteeName: settings.trustee_name || null }, `trustee-${noticeId}`);
   }
 
-  private async state(em: EntityManager, ownerId: string): Promise<{ state: DeliveryState; version: number }> {
-    const { events, version } = await this.deps.store.readStream<DeliveryEvent>(em, deliveryStreamId(ownerId));
-    return { state: foldEvents(deliveryDecider, events.map((e) => ({ type: e.type, data: e.data }) as DeliveryEvent)), version };
+  private state(em: EntityManager, ownerId: string): Promise<AggregatedStream<DeliveryState>> {
+    return aggregateStream(em, this.deps.store, deliveryDecider, deliveryStreamId(ownerId));
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import {
-  EMERGENCY_CONTACTS_MAX, EMERGENCY_KEY_VALID_DAYS, IfImNotThereMessages, VIEW_SECTIONS, type AddContactPayload, type ContactKeyReply, type DeliverySettings,
+  EMERGENCY_CONTACTS_MAX, EMERGENCY_KEY_VALID_DAYS, IfImNotThereMessages, isUuid, VIEW_SECTIONS, type AddContactPayload, type ContactKeyReply, type DeliverySettings,
   type EmergencyContact, type FinalAccess, type FinalEntries, type RequestMeta, type SaveDeliverySettingsPayload,
 } from '@lv/contracts';
 import { ownerOf, vaultOwnerId, type Caller, type UserCaller } from '@lv/platform/auth';
@@ -14,7 +14,6 @@ import { DELIVERY_SETTINGS_STREAM_TYPE, deliverySettingsDecider, deliverySetting
 import { countContacts, findContact, findContacts, findDeliverySettings } from './if-im-not-there.projections.js';
 
 const DAY_MS = 24 * 3600 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface IfImNotThereDeps {
   orm: MikroORM;
@@ -127,7 +126,7 @@ export class IfImNotThereService {
 
   /** The caller's contact, or NOT_FOUND (someone else's, removed, or not an id at all). */
   private async contact(owner: UserCaller, id: string) {
-    const contact = UUID.test(id) ? await findContact(this.em, owner.userId, id.toLowerCase()) : null;
+    const contact = isUuid(id) ? await findContact(this.em, owner.userId, id.toLowerCase()) : null;
     if (!contact) throw new DomainError('NOT_FOUND', IfImNotThereMessages.contactNotFound);
     return contact;
   }

@@ -5,7 +5,7 @@ import {
 } from '@lv/contracts';
 import { ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { decideAndAppend, foldEvents, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
+import { aggregateStream, decideAndAppend, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import type { OwnerLinkSigner } from '@lv/platform/links';
 import { enqueue, sealForJob, type TypedQueue } from '@lv/platform/queues';
 import type { DeliveryService } from './delivery.service.js';
@@ -232,8 +232,7 @@ export class InactivityService {
   }
 
   private async state(em: EntityManager, ownerId: string): Promise<InactivityState> {
-    const { events } = await this.deps.store.readStream<InactivityEvent>(em, inactivityStreamId(ownerId));
-    return foldEvents(inactivityDecider, events.map((e) => ({ type: e.type, data: e.data }) as InactivityEvent));
+    return (await aggregateStream(em, this.deps.store, inactivityDecider, inactivityStreamId(ownerId))).state;
   }
 
   /** The owner's last sign-in from identity's events; `lock`: held until the transaction ends. */

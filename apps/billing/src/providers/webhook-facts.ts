@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPaidTier, type PaidTier } from '@lv/contracts';
+import { isPaidTier, isUuid, type PaidTier } from '@lv/contracts';
 import type { ProviderFact, ProviderSubscriptionStatus } from '../subscription/subscription.decider.js';
 
 /**
@@ -38,8 +38,7 @@ export interface WebhookFact {
   fact: ProviderFact;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ownerIdIn = (...candidates: (string | null | undefined)[]) => candidates.find((c): c is string => typeof c === 'string' && UUID.test(c))?.toLowerCase() ?? null;
+const ownerIdIn = (...candidates: (string | null | undefined)[]) => candidates.find((c): c is string => isUuid(c))?.toLowerCase() ?? null;
 const tierIn = (metadata: Record<string, string>): PaidTier | null => (isPaidTier(metadata.tier) ? metadata.tier : null);
 
 function periodEndOf(subscription: z.infer<typeof subscriptionSchema>): string | null {

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { COURT_FILE_KINDS, CourtMessages, VIEW_DOCUMENTS_PATH, ViewerLinkMessages, type ViewerDocumentGrant } from '@lv/contracts';
+import { COURT_FILE_KINDS, CourtMessages, isUuid, VIEW_DOCUMENTS_PATH, ViewerLinkMessages, type ViewerDocumentGrant } from '@lv/contracts';
 import { requireSection, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { authoriseViewerLink, UUID_PATTERN, type ViewerLinks, type ViewerTokenCheck } from '@lv/platform/links';
+import { authoriseViewerLink, type ViewerLinks, type ViewerTokenCheck } from '@lv/platform/links';
 import type { ObjectStorage } from '@lv/platform/storage';
 import { findCourtDocument, type CourtDocumentRow } from '../documents/court-documents.projection.js';
 import { openDocumentFile } from '../documents/document-file.js';
@@ -42,7 +42,7 @@ export class ViewerDocuments {
 
   /** GET /view/documents/:id on the byte listener: the token (cookie), the link, then the file (inline, or an attachment for a download link). */
   async open(id: string, query: Record<string, unknown>, viewerToken: string | undefined): ReturnType<typeof openDocumentFile> {
-    if (!UUID_PATTERN.test(id)) throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
+    if (!isUuid(id)) throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
     const { viewer, link } = await authoriseViewerLink(this.deps.tokens, this.deps.links, id, query, viewerToken);
     requireSection(viewer, 'court-journal');
     const row = await this.find(viewer.vaultOwnerId, link.itemId);
@@ -50,7 +50,7 @@ export class ViewerDocuments {
   }
 
   private async find(ownerId: string, id: string): Promise<CourtDocumentRow> {
-    if (!UUID_PATTERN.test(id)) throw notFound();
+    if (!isUuid(id)) throw notFound();
     const row = await findCourtDocument(this.deps.orm.em.fork(), ownerId, id.toLowerCase());
     if (!row) throw notFound();
     return row;

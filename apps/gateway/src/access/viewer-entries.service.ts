@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  AccessKeysRpc, CourtJournalRpc, ErrorCodes, LETTERS_PAGE_MAX, LetterMessages, LettersRpc, TIMELINE_PAGE_MAX, TimelineRpc, timelineSourcesFor, VaultMediaRpc, VIEW_SECTIONS,
+  AccessKeysRpc, CourtJournalRpc, ErrorCodes, isUuid, LETTERS_PAGE_MAX, LetterMessages, LettersRpc, TIMELINE_PAGE_MAX, TimelineRpc, timelineSourcesFor, VaultMediaRpc, VIEW_SECTIONS,
   type FinalAccess, type Letter, type Portrait, type TimelineSource, type ViewedItem, type ViewerEntry, type ViewerItemKind, type ViewSection,
 } from '@lv/contracts';
 import { requireSection, type ViewerCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { UUID_PATTERN } from '@lv/platform/links';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -121,7 +120,7 @@ export class ViewerEntriesService {
   async letter(viewer: ViewerCaller, id: string, call: CallContext): Promise<Letter> {
     requireSection(viewer, 'letters');
     // Not an id, or not the one letter a milestone key opens: nothing to record, nothing to read.
-    const letterId = UUID_PATTERN.test(id) ? id.toLowerCase() : null;
+    const letterId = isUuid(id) ? id.toLowerCase() : null;
     if (!letterId || (viewer.letterId && viewer.letterId !== letterId)) throw new DomainError('NOT_FOUND', LetterMessages.notFound);
     await this.recordOpened('letters', { kind: 'letter', id: letterId }, call);
     return this.rpc.call(LettersRpc.get, { id: letterId }, call);

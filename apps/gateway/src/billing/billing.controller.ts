@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
-  BillingRpc, changePlanBodySchema, saveFaqBodySchema, startCheckoutBodySchema, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type SubscriptionView,
+  BillingRpc, changePlanBodySchema, isUuid, saveFaqBodySchema, startCheckoutBodySchema, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type SubscriptionView,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -12,7 +12,6 @@ import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
 const UNAUTHENTICATED = { status: 401, type: ErrorBodyDto, description: 'No valid access token.' } as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LOCAL_SESSION = /^cs_local_[0-9a-f]{32}$/;
 
 function localSessionId(id: string): string {
@@ -142,7 +141,7 @@ export class FaqController {
   @ApiResponse(UNAUTHENTICATED)
   @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'FORBIDDEN: not an admin.' })
   editFaq(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<FaqEntry> {
-    if (!UUID.test(id)) throw new DomainError('NOT_FOUND');
+    if (!isUuid(id)) throw new DomainError('NOT_FOUND');
     return this.rpc.call(BillingRpc.faqSave, { ...parseBody(saveFaqBodySchema, body), id }, call);
   }
 }

@@ -1,5 +1,5 @@
 import {
-  isLetterId, LETTER_TITLE_MAX, LetterApiMessages as LETTER_API_MESSAGES, LetterMessages, listLettersQuerySchema, reviseLetterBodySchema as reviseLetterSchema,
+  isUuid, LETTER_TITLE_MAX, LetterApiMessages as LETTER_API_MESSAGES, LetterMessages, listLettersQuerySchema, reviseLetterBodySchema as reviseLetterSchema,
   writeLetterBodySchema as writeLetterSchema, MILESTONE_NAME_MAX, MilestoneMessages, sealLetterBodySchema,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
@@ -55,8 +55,8 @@ describe('GET /api/letters query', () => {
 
 describe('letter ids in paths', () => {
   it('are UUIDs', () => {
-    expect(isLetterId('0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10')).toBe(true);
-    for (const bad of ['', '42', '../admin', "0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10' or 1=1", '0d5f6b3e4a514c7e9c392b7f8d1e6a10']) expect(isLetterId(bad)).toBe(false);
+    expect(isUuid('0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10')).toBe(true);
+    for (const bad of ['', '42', '../admin', "0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10' or 1=1", '0d5f6b3e4a514c7e9c392b7f8d1e6a10']) expect(isUuid(bad)).toBe(false);
   });
 });
 

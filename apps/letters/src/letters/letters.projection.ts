@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { letterPreview, type Letter, type LetterSummary } from '@lv/contracts';
 import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import type { PagePosition } from '@lv/platform/paging';
 import type { LetterEvent } from './letter.decider.js';
 
 type Event = StoredEvent<LetterEvent>;
@@ -154,7 +155,7 @@ export interface PageQuery {
   visibility: LetterVisibility;
   limit: number;
   /** The last row of the previous page. */
-  after?: { createdAt: string; id: string };
+  after: PagePosition | null;
 }
 
 /** Newest first; ties on created_at are broken by id so paging never skips or repeats a letter. */
@@ -164,7 +165,7 @@ export async function findLetterPage(em: EntityManager, query: PageQuery): Promi
   let after = '';
   if (query.after) {
     after = 'and (created_at, id) < (?::timestamptz, ?::uuid)';
-    params.push(query.after.createdAt, query.after.id);
+    params.push(query.after.timestamp, query.after.id);
   }
   params.push(query.limit);
   return em.execute<LetterSummary[]>(

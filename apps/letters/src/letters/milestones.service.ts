@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { MilestoneReleaseJob, MilestoneReleaseReply, MilestonesDueReply } from '@lv/contracts';
-import { decideAndAppend, foldEvents, handleCommand, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
+import { aggregateStream, decideAndAppend, handleCommand, retryOnConflict, type AggregatedStream, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
-import { isMilestoneDue, LETTER_STREAM_TYPE, letterDecider, letterStreamId, type LetterCommand, type LetterEvent, type LetterState } from './letter.decider.js';
+import { isMilestoneDue, LETTER_STREAM_TYPE, letterDecider, letterStreamId, type LetterCommand, type LetterState } from './letter.decider.js';
 import { findMilestoneWork, findRelease } from './milestones.projection.js';
 
 /** How many due letters one operator's due check takes on. */
@@ -117,8 +117,7 @@ export class MilestonesService {
     await enqueue(this.deps.jobs, job, `milestone-${job.releaseId}${attempt ? `-again${attempt}` : ''}`, { delay });
   }
 
-  private async state(em: EntityManager, letterId: string): Promise<{ state: LetterState; version: number }> {
-    const { events, version } = await this.deps.store.readStream<LetterEvent>(em, letterStreamId(letterId));
-    return { state: foldEvents(letterDecider, events.map((e) => ({ type: e.type, data: e.data }) as LetterEvent)), version };
+  private state(em: EntityManager, letterId: string): Promise<AggregatedStream<LetterState>> {
+    return aggregateStream(em, this.deps.store, letterDecider, letterStreamId(letterId));
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MediaIntegrity, TimelineEntry, TimelineEntryType, TimelineSource } from '@lv/contracts';
-import type { PagePosition } from './page-cursor.js';
+import type { SourcedPagePosition } from '@lv/platform/paging';
 
 interface TimelineRow {
   id: string;
@@ -52,7 +52,7 @@ export class TimelineRepository {
    * all descending, is total, so pages never repeat or skip an entry; the partial index serves it.
    * With `sources`, only entries of those sources (a viewer's, by the sections his key opens).
    */
-  async page(em: EntityManager, ownerId: string, limit: number, after: PagePosition | null, sources?: readonly TimelineSource[]): Promise<UntitledEntry[]> {
+  async page(em: EntityManager, ownerId: string, limit: number, after: SourcedPagePosition<TimelineSource> | null, sources?: readonly TimelineSource[]): Promise<UntitledEntry[]> {
     const params: unknown[] = [ownerId];
     // A viewer's page holds only the sources his key opens, so it is as full as an owner's.
     const only = sourcesClause(sources, params);

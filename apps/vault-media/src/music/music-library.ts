@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  CommunityMessages, MediaMessages, MUSIC_AUDIO_TYPES, MUSIC_BUCKET, MUSIC_MAX_BYTES, musicCategoryOf, musicExtensionOf, musicTitleOf,
+  CommunityMessages, isUuid, MediaMessages, MUSIC_AUDIO_TYPES, MUSIC_BUCKET, MUSIC_MAX_BYTES, musicCategoryOf, musicExtensionOf, musicTitleOf,
   type LibraryTrack, type MusicTrack, type MusicUploadTicket, type PlaybackGrant, type StartMusicUploadPayload,
 } from '@lv/contracts';
 import { operatorOf, requireFeature, type Caller, type RevokedSessions } from '@lv/platform/auth';
@@ -20,7 +20,6 @@ import {
   toMusicTrack, touchMusicUpload, unfinishedMusicRemovals, type MusicTrackRow,
 } from './music-tracks.projection.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEARTBEAT_MS = 5000;
 /** A removal another request is doing right now is left to it for this long before the sweeper retries it. */
 const REMOVAL_GRACE_MS = 30_000;
@@ -112,7 +111,7 @@ export class MusicLibrary {
    */
   async receiveUpload(caller: Caller, trackId: string, body: AsyncIterable<Uint8Array | string>, contentLength?: number): Promise<MusicTrack> {
     const operator = operatorOf(caller);
-    if (!UUID.test(trackId)) throw new DomainError('NOT_FOUND', CommunityMessages.trackNotFound);
+    if (!isUuid(trackId)) throw new DomainError('NOT_FOUND', CommunityMessages.trackNotFound);
     const row = await findMusicTrack(this.em, trackId.toLowerCase());
     if (!row) throw new DomainError('NOT_FOUND', CommunityMessages.trackNotFound);
     if (row.status !== 'uploading') throw new DomainError('UPLOAD_INCOMPLETE', 'This upload is no longer open. Add the track again.');
@@ -148,7 +147,7 @@ export class MusicLibrary {
   /** music:remove <id | file name>: the track leaves the playlist at once, then its object goes (retried by the sweeper). */
   async remove(caller: Caller, track: string): Promise<{ id: string; fileName: string; removed: true }> {
     const operator = operatorOf(caller);
-    const row = UUID.test(track) ? await findMusicTrack(this.em, track.toLowerCase()) : await findAddedTrackByName(this.em, track);
+    const row = isUuid(track) ? await findMusicTrack(this.em, track.toLowerCase()) : await findAddedTrackByName(this.em, track);
     if (!row || row.status !== 'added') throw new DomainError('NOT_FOUND', CommunityMessages.trackNotFound);
     await this.execute({ type: 'RemoveTrack', trackId: row.id, operatorId: operator.userId, now: this.isoNow() }, { actor: { kind: 'operator', id: operator.userId } });
     await this.removeObject(row).catch((err: unknown) => this.deps.logger.warn({ err, trackId: row.id }, 'music object removal failed; the sweeper will retry'));
@@ -185,7 +184,7 @@ export class MusicLibrary {
   }
 
   private async addedTrack(trackId: string): Promise<MusicTrackRow> {
-    const row = UUID.test(trackId) ? await findMusicTrack(this.em, trackId.toLowerCase()) : null;
+    const row = isUuid(trackId) ? await findMusicTrack(this.em, trackId.toLowerCase()) : null;
     if (!row || row.status !== 'added') throw new DomainError('NOT_FOUND', CommunityMessages.trackNotFound);
     return row;
   }

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AccessMessages, extensionOf, MediaMessages, VIEW_MEDIA_PATH, ViewerLinkMessages, type MediaCollection, type ViewerMediaGrant } from '@lv/contracts';
+import { AccessMessages, extensionOf, isUuid, MediaMessages, VIEW_MEDIA_PATH, ViewerLinkMessages, type MediaCollection, type ViewerMediaGrant } from '@lv/contracts';
 import type { Caller, ViewerCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { authoriseViewerLink, UUID_PATTERN, type ViewerLinks, type ViewerTokenCheck } from '@lv/platform/links';
+import { authoriseViewerLink, type ViewerLinks, type ViewerTokenCheck } from '@lv/platform/links';
 import type { ObjectStorage } from '@lv/platform/storage';
 import { findRecording, type RecordingRow } from '../recordings/recordings.projection.js';
 import { serveObject, type PlaybackResponse } from './serve-object.js';
@@ -60,7 +60,7 @@ export class ViewerPlayback {
 
   /** GET /view/media/:id on the byte listener: the token (cookie), the link, then the item as for a link; 206 for a Range. */
   async open(id: string, query: Record<string, unknown>, viewerToken: string | undefined, rangeHeader: string | undefined, head: boolean, requestId: string): Promise<PlaybackResponse> {
-    if (!UUID_PATTERN.test(id)) throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
+    if (!isUuid(id)) throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
     const { viewer, link } = await authoriseViewerLink(this.deps.tokens, this.deps.links, id, query, viewerToken);
     const row = await this.readable(viewer, link.itemId, viewerToken, requestId);
     const response = await serveObject(this.deps.storage, { bucket: row.bucket, objectKey: row.object_key, contentType: row.content_type, size: Number(row.size) }, rangeHeader, head);
@@ -71,7 +71,7 @@ export class ViewerPlayback {
 
   /** The viewer's vault's item, if its section is one the key holds (and, for a final message, open now). */
   private async readable(viewer: ViewerCaller, id: string, viewerToken: string | undefined, requestId: string): Promise<RecordingRow> {
-    if (!UUID_PATTERN.test(id)) throw notFound();
+    if (!isUuid(id)) throw notFound();
     const row = await findRecording(this.deps.orm.em.fork(), id.toLowerCase());
     if (!row || row.user_id !== viewer.vaultOwnerId) throw notFound();
     const section = SECTION_OF[row.collection];

@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { Migration } from '@mikro-orm/migrations';
 import { createTestDatabase, deciderSpecification, type TestDatabase } from '@lv/testing';
 import { ConcurrencyError, DomainError } from '../errors/index.js';
+import { aggregateStream } from './aggregate-stream.js';
 import { handleCommand } from './command-handler.js';
 import type { Decider } from './decider.js';
 import { EventStore } from './event-store.js';
@@ -76,6 +77,27 @@ describe('the counter decider (given/when/then, no I/O)', () => {
   });
 });
 
+describe('aggregateStream', () => {
+  it("folds a stream's events with the decider's evolve and reports the version they reached", async () => {
+    const id = newCounter();
+    expect(await aggregateStream(db.orm.em.fork(), store, counterDecider, id)).toEqual({ state: { count: 0, closed: false }, version: 0 });
+    await run(id, { type: 'Increment', by: 2 });
+    await run(id, { type: 'Increment', by: 5 });
+    await run(id, { type: 'Close' });
+    expect(await aggregateStream(db.orm.em.fork(), store, counterDecider, id)).toEqual({ state: { count: 7, closed: true }, version: 3 });
+  });
+
+  it("reads on the caller's EntityManager: inside a transaction it sees that transaction's own appends", async () => {
+    const id = newCounter();
+    await run(id, { type: 'Increment', by: 1 });
+    await db.orm.em.fork().transactional(async (tem) => {
+      await store.appendToStream(tem, id, 'counter', 1, [{ type: 'Incremented', data: { by: 10 } }]);
+      expect(await aggregateStream(tem, store, counterDecider, id)).toEqual({ state: { count: 11, closed: false }, version: 2 });
+      expect(await aggregateStream(db.orm.em.fork(), store, counterDecider, id)).toEqual({ state: { count: 1, closed: false }, version: 1 });
+    });
+  });
+});
+
 describe('handleCommand', () => {
   it('loads the stream, decides, appends and returns the evolved state and version', async () => {
     const id = newCounter();
@@ -110,7 +132,7 @@ describe('handleCommand', () => {
       expect(results.map((r) => r.state.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       const { events } = await store.readStream(db.orm.em.fork(), id);
       expect(events).toHaveLength(8);
-      expect(events.reduce((s, e) => counterDecider.evolve(s, e as CounterEvent), counterDecider.initialState())).toEqual({ count: 8, closed: false });
+      expect(await aggregateStream(db.orm.em.fork(), store, counterDecider, id)).toEqual({ state: { count: 8, closed: false }, version: 8 });
     }
   });
 

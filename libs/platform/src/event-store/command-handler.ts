@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isRetryableBeforeCommit } from '../database/transient-errors.js';
 import { ConcurrencyError } from '../errors/index.js';
+import { aggregateStream } from './aggregate-stream.js';
 import type { Decider } from './decider.js';
-import { foldEvents } from './decider.js';
 import type { EventStore } from './event-store.js';
 import type { DomainEvent, EventMetadata, ExpectedVersion, StoredEvent } from './types.js';
 
@@ -89,12 +89,11 @@ export async function decideAndAppend<State, Command, Event extends DomainEvent>
   command: Command,
   options: Omit<CommandOptions, 'retries'>,
 ): Promise<CommandResult<State>> {
-  const { events: history, version } = await store.readStream<Event>(tem, options.streamId);
+  const { state, version } = await aggregateStream(tem, store, decider, options.streamId);
   if (options.expectedVersion !== undefined && options.expectedVersion !== 'any') {
     const expected = options.expectedVersion === 'no_stream' ? 0 : options.expectedVersion;
     if (expected !== version) throw new ConcurrencyError(options.streamId, options.expectedVersion);
   }
-  const state = foldEvents(decider, history.map((e) => ({ type: e.type, data: e.data }) as Event));
   const decided = decider.decide(command, state);
   if (decided.length === 0) return { state, events: [], version };
   const result = await store.appendToStream(tem, options.streamId, options.streamType, version, decided, options.metadata);

@@ -1,5 +1,6 @@
 export * from './types.js';
 export * from './decider.js';
+export * from './aggregate-stream.js';
 export * from './event-store.js';
 export * from './projection.js';
 export * from './command-handler.js';

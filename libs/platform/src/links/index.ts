@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isUuid } from '@lv/contracts';
 
 /**
  * Signed, owner-bound links to bytes a service serves over its own HTTP listener (vault-media's
@@ -27,7 +28,6 @@ export interface VerifiedBinding {
   expiresAt: number;
 }
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const LINK_PURPOSE = /^[a-z][a-z-]*$/;
 
@@ -86,7 +86,7 @@ export class OwnerLinkSigner {
   /** Checks a link's signature and expiry (not yet who presents it: see verifyBinding). */
   verifyLink(purpose: string, resourceId: string, query: Record<string, unknown>, extraNames: readonly string[] = []): VerifiedOwnerLink | LinkProblem {
     const { u, exp, sig } = query;
-    if (typeof u !== 'string' || typeof exp !== 'string' || typeof sig !== 'string' || !UUID_PATTERN.test(u) || !UUID_PATTERN.test(resourceId) || !/^\d{1,12}$/.test(exp)) return 'malformed';
+    if (typeof u !== 'string' || typeof exp !== 'string' || typeof sig !== 'string' || !isUuid(u) || !isUuid(resourceId) || !/^\d{1,12}$/.test(exp)) return 'malformed';
     const extra: Record<string, string> = {};
     for (const name of extraNames) {
       const value = query[name];
@@ -110,7 +110,7 @@ export class OwnerLinkSigner {
     const parts = value.split('.');
     if (parts.length !== 4) return 'no-binding';
     const [userId, sessionId, exp, sig] = parts as [string, string, string, string];
-    if (!UUID_PATTERN.test(userId) || !SESSION_ID.test(sessionId) || !/^\d{1,12}$/.test(exp)) return 'no-binding';
+    if (!isUuid(userId) || !SESSION_ID.test(sessionId) || !/^\d{1,12}$/.test(exp)) return 'no-binding';
     if (!OwnerLinkSigner.same(sig, this.mac('bind', userId, sessionId, exp))) return 'no-binding';
     const expiresAt = Number(exp) * 1000;
     if (expiresAt <= this.now()) return 'no-binding';

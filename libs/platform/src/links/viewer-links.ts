@@ -1,7 +1,7 @@
-import { ViewerLinkMessages } from '@lv/contracts';
+import { isUuid, ViewerLinkMessages } from '@lv/contracts';
 import type { ViewerCaller } from '../auth/caller.js';
 import { DomainError } from '../errors/index.js';
-import { OwnerLinkSigner, UUID_PATTERN, type LinkProblem } from './index.js';
+import { OwnerLinkSigner, type LinkProblem } from './index.js';
 
 /**
  * Links a family viewer follows to bytes (a recording, a Who I Am medium, a court document), signed
@@ -44,7 +44,7 @@ export class ViewerLinks {
    */
   verify(itemId: string, query: Record<string, unknown>, viewer: Pick<ViewerCaller, 'viewSessionId' | 'mayDownload'>): VerifiedViewerLink | ViewerLinkProblem {
     const { s, exp, sig, dl } = query;
-    if (typeof s !== 'string' || typeof exp !== 'string' || typeof sig !== 'string' || !UUID_PATTERN.test(s) || !UUID_PATTERN.test(itemId) || !EXP.test(exp)) return 'malformed';
+    if (typeof s !== 'string' || typeof exp !== 'string' || typeof sig !== 'string' || !isUuid(s) || !isUuid(itemId) || !EXP.test(exp)) return 'malformed';
     if (dl !== undefined && dl !== '1') return 'malformed';
     const download = dl === '1';
     if (!OwnerLinkSigner.same(sig, this.signer.mac(this.purpose, s, itemId, exp, download ? '1' : '0'))) return 'bad-signature';

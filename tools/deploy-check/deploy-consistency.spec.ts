@@ -529,7 +529,7 @@ describe('deploy consistency: every service definition (apps/*/src/*.definition.
       const { name } = definition;
       const where = `apps/${dir}/src/${file} (${name})`;
       if (name !== dir) problems.push(`${where}: the service is named "${name}" but lives in apps/${dir}: use one name`);
-      if (!(SERVICES as readonly string[]).includes(name)) problems.push(`${where}: add "${name}" to SERVICES in libs/contracts/src/messaging.ts`);
+      if (!(SERVICES as readonly string[]).includes(name)) problems.push(`${where}: add "${name}" to SERVICES in libs/contracts/src/services.ts`);
       const main = join(root, 'apps', dir, 'src', 'main.ts');
       if (!existsSync(main) || !readFileSync(main, 'utf8').includes('runService(')) problems.push(`${where}: apps/${dir}/src/main.ts must be runService(<definition>)`);
 

@@ -15,7 +15,7 @@ import { MessagePattern, Payload, Transport, type MicroserviceOptions } from '@n
 import type { INestMicroservice } from '@nestjs/common';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { IdentityRpc, LettersEvents, LettersRpc, VaultMediaEvents, type PublishedEvent, type RpcRequest } from '@lv/contracts';
+import { IdentityRpc, LettersEvents, LettersRpc, VaultMediaEvents, type LetterDeletedV1, type PublishedEvent, type RpcRequest } from '@lv/contracts';
 import { DurableConsumer } from '@lv/platform/event-store';
 import { createLogger } from '@lv/platform/logging';
 import { connectNats, ensureServiceStream, natsConnectionOptions, type NatsSettings } from '@lv/platform/messaging';
@@ -109,7 +109,7 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
   it('lets a service create its stream and publish its own events', async () => {
     const letters = await connectAs('letters');
     const { jsm, stream } = await ensureServiceStream(letters, 'letters');
-    const ack = await jetstream(letters).publish(LettersEvents.LetterWritten, JSON.stringify(event('LetterWritten')));
+    const ack = await jetstream(letters).publish(LettersEvents.LetterWritten.subject, JSON.stringify(event('LetterWritten')));
     expect(ack.stream).toBe(stream);
     expect((await jsm.streams.info(stream)).state.messages).toBe(1);
   });
@@ -120,10 +120,10 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
     const before = (await jsm.streams.info(stream)).state.messages;
 
     const letters = await connectAs('letters');
-    await expect(jetstream(letters).publish(VaultMediaEvents.RecordingDeleted, JSON.stringify(event('RecordingDeleted')), { timeout: 2000 }))
+    await expect(jetstream(letters).publish(VaultMediaEvents.RecordingDeleted.subject, JSON.stringify(event('RecordingDeleted')), { timeout: 2000 }))
       .rejects.toThrow(/permission/i);
     // A plain publish is dropped by the server as well: nothing reached the stream.
-    letters.publish(VaultMediaEvents.RecordingDeleted, JSON.stringify(event('RecordingDeleted')));
+    letters.publish(VaultMediaEvents.RecordingDeleted.subject, JSON.stringify(event('RecordingDeleted')));
     await letters.flush().catch(() => undefined);
     expect((await jsm.streams.info(stream)).state.messages).toBe(before);
     // Nor may it touch another service's stream through the JetStream API.
@@ -230,12 +230,13 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
     it("lets the timeline's durable consumer read letters' events, and refuses the gateway the same consumer", async () => {
       const letters = await connectAs('letters');
       await ensureServiceStream(letters, 'letters');
-      const written = event('LetterDeleted');
-      await jetstream(letters).publish(LettersEvents.LetterDeleted, JSON.stringify(written), { msgID: written.eventId });
+      // Data its declaration accepts: the consumer would park anything else.
+      const written = { ...event('LetterDeleted'), data: { letterId: randomUUID(), ownerId: randomUUID(), deletedAt: new Date().toISOString() } satisfies LetterDeletedV1 };
+      await jetstream(letters).publish(LettersEvents.LetterDeleted.subject, JSON.stringify(written), { msgID: written.eventId });
 
       const seen: string[] = [];
       const consumer = new DurableConsumer({
-        name: 'spec-timeline-from-letters', source: 'letters', subjects: [LettersEvents.LetterDeleted], orm: db.orm, nats: await connectAs('timeline'), logger,
+        name: 'spec-timeline-from-letters', source: 'letters', events: [LettersEvents.LetterDeleted], orm: db.orm, nats: await connectAs('timeline'), logger,
         handle: async (_em, e) => { seen.push(e.eventId); },
       });
       await consumer.start();
@@ -246,7 +247,7 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
       }
 
       const intruder = new DurableConsumer({
-        name: 'spec-gateway-reads-letters', source: 'letters', subjects: [LettersEvents.LetterDeleted], orm: db.orm, nats: await connectAs('gateway'), logger,
+        name: 'spec-gateway-reads-letters', source: 'letters', events: [LettersEvents.LetterDeleted], orm: db.orm, nats: await connectAs('gateway'), logger,
         handle: async () => undefined,
       });
       await expect(intruder.start()).rejects.toThrow(/permission|timeout/i);

@@ -6,6 +6,9 @@
 //   node tools/deploy-check/nats-permissions.mjs           print the file
 //   node tools/deploy-check/nats-permissions.mjs --write   rewrite both copies
 //
+// The RPC subjects a process calls are read from their declarations in libs/contracts (under Jest
+// its sources; run with node its build, which this script makes first), never written out again here.
+//
 // nats-permissions.spec.ts fails when the committed copies drift from the table, and
 // nats-permissions.int.spec.ts runs a private nats-server with the file to prove what it allows.
 //
@@ -13,9 +16,20 @@
 // (NATS_PASSWORD_<USER>, e.g. NATS_PASSWORD_VAULT_MEDIA), and the process itself reads NATS_USER and
 // NATS_PASSWORD (libs/platform/src/messaging/connection.ts). Replies travel under the user's own
 // inbox prefix (_INBOX_<user>), so no process can subscribe to answers meant for another.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildProject } from '../build/build.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const isMain = Boolean(process.argv[1]) && fileURLToPath(import.meta.url) === process.argv[1];
+// Run as a script, the contracts are built afresh (a stale build would render yesterday's subjects);
+// imported (compose-secrets.mjs, the specs), only when there is no build yet.
+if (isMain || !existsSync(join(root, 'libs', 'contracts', 'dist', 'index.js'))) await buildProject(join(root, 'libs', 'contracts'));
+const { AccessKeysRpc, CourtJournalRpc, IdentityRpc, LettersRpc, VaultMediaRpc } = await import('@lv/contracts');
+
+/** The subjects of RPC declarations. */
+const subjectsOf = (...declarations) => declarations.map((d) => d.subject);
 
 /**
  * @typedef {object} NatsUser
@@ -35,11 +49,11 @@ export const NATS_USERS = [
     why: "accounts and sessions; publishes identity.> events; reads billing's subscription events (the profile's tier)",
   },
   {
-    user: 'letters', stream: 'letters', serves: ['letters'], calls: ['rpc.access-keys.issue-letter-key'], deny: [], consumes: [],
+    user: 'letters', stream: 'letters', serves: ['letters'], calls: subjectsOf(AccessKeysRpc.issueLetterKey), deny: [], consumes: [],
     why: "letters and the reflection; publishes letters.> events; asks access-keys for a released milestone letter's key",
   },
   {
-    user: 'vault-media', stream: 'vault-media', serves: ['vault-media'], calls: ['rpc.access-keys.final-access'], deny: [], consumes: ['vault-media'],
+    user: 'vault-media', stream: 'vault-media', serves: ['vault-media'], calls: subjectsOf(AccessKeysRpc.finalAccess), deny: [], consumes: ['vault-media'],
     why: 'recordings; its hashing enqueuer reads its own events; asks access-keys whether a viewer may open final messages',
   },
   {
@@ -47,19 +61,19 @@ export const NATS_USERS = [
     why: 'court documents and the evidence chain; publishes court-journal.> events',
   },
   {
-    user: 'access-keys', stream: 'access-keys', serves: ['access-keys'], calls: ['rpc.letters.milestone-release', 'rpc.identity.owner-display-name'], deny: [], consumes: ['notifications', 'identity'],
+    user: 'access-keys', stream: 'access-keys', serves: ['access-keys'], calls: subjectsOf(LettersRpc.milestoneRelease, IdentityRpc.ownerDisplayName), deny: [], consumes: ['notifications', 'identity'],
     why: "family access: requests, keys, view sessions; reads notifications' key e-mail events and identity's sign-ins; asks letters who a milestone release is for, identity whose vault a key opens",
   },
   {
     user: 'notifications', stream: 'notifications', serves: ['notifications'],
-    calls: ['rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state', 'rpc.access-keys.request-notice-state', 'rpc.identity.access-request-mail-to'],
+    calls: subjectsOf(AccessKeysRpc.keyMailState, AccessKeysRpc.trusteeNoticeState, AccessKeysRpc.inactivityWarningState, AccessKeysRpc.requestNoticeState, IdentityRpc.accessRequestMailTo),
     deny: [], consumes: [],
     why: "key e-mails, trustee notices, inactivity warnings, owners' access-request notices (BullMQ workers, SMTP); asks access-keys whether a key is active, a delivery step committed, a warning current, a request pending, and identity where an owner's request e-mails go, before sending",
   },
   {
     // Its own stream exists (every service's platform bootstrap makes one) but carries nothing yet.
     user: 'timeline', stream: 'timeline', serves: ['timeline'],
-    calls: ['rpc.letters.titles', 'rpc.vault-media.titles', 'rpc.court-journal.titles'], deny: [], consumes: ['letters', 'vault-media', 'court-journal'],
+    calls: subjectsOf(LettersRpc.titles, VaultMediaRpc.titles, CourtJournalRpc.titles), deny: [], consumes: ['letters', 'vault-media', 'court-journal'],
     why: "the timeline read model: letters', vault-media's and court-journal's events, their titles on request",
   },
   {
@@ -67,7 +81,7 @@ export const NATS_USERS = [
     why: 'plans and subscriptions (the payment provider is reached over HTTPS); publishes billing.> events',
   },
   {
-    user: 'worker', stream: null, serves: [], calls: ['rpc.vault-media.report-hash'], deny: [], consumes: [],
+    user: 'worker', stream: null, serves: [], calls: subjectsOf(VaultMediaRpc.reportHash), deny: [], consumes: [],
     why: 'BullMQ processors; reports hashing results to vault-media',
   },
   {
@@ -77,8 +91,9 @@ export const NATS_USERS = [
     // notifications' workers only, never a browser; issue-letter-key and milestone-release are between letters and access-keys
     // only; so is an owner's display name.
     deny: [
-      'rpc.*.op.>', 'rpc.access-keys.key-mail-state', 'rpc.access-keys.trustee-notice-state', 'rpc.access-keys.inactivity.warning-state', 'rpc.access-keys.request-notice-state',
-      'rpc.access-keys.issue-letter-key', 'rpc.letters.milestone-release', 'rpc.identity.owner-display-name', 'rpc.identity.access-request-mail-to',
+      'rpc.*.op.>',
+      ...subjectsOf(AccessKeysRpc.keyMailState, AccessKeysRpc.trusteeNoticeState, AccessKeysRpc.inactivityWarningState, AccessKeysRpc.requestNoticeState),
+      ...subjectsOf(AccessKeysRpc.issueLetterKey, LettersRpc.milestoneRelease, IdentityRpc.ownerDisplayName, IdentityRpc.accessRequestMailTo),
     ],
     consumes: [],
     why: "the HTTP API: calls every service, never the operators' commands",
@@ -157,11 +172,10 @@ export function renderAuthConf(users = NATS_USERS) {
   return lines.join('\n');
 }
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The committed copies of the generated file. */
 export const AUTH_CONF_PATHS = ['deploy/nats/auth.conf', 'deploy/k8s/nats-auth.conf'];
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMain) {
   const text = renderAuthConf();
   if (process.argv.includes('--write')) {
     for (const path of AUTH_CONF_PATHS) writeFileSync(join(root, path), text);

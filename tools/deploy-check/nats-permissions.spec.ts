@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { AccessKeysRpc, CourtJournalRpc, IdentityRpc, LettersRpc, streamNameFor as contractsStreamName, SERVICES, TimelineRpc, VaultMediaRpc } from '@lv/contracts';
+import {
+  AccessKeysRpc, BillingRpc, CourtJournalRpc, IdentityRpc, LettersRpc, NotificationsRpc, streamNameFor as contractsStreamName, SERVICES, TimelineRpc, VaultMediaRpc,
+} from '@lv/contracts';
 import { subjectMatches } from '@lv/platform/messaging';
 import { services } from '../dev/services.mjs';
 import { AUTH_CONF_PATHS, NATS_USERS, passwordVariable, permissionsOf, renderAuthConf, streamNameFor } from './nats-permissions.mjs';
@@ -58,6 +60,15 @@ describe('NATS permissions: the subject registry', () => {
     for (const subject of subjectsOf(registry)) {
       const servers = NATS_USERS.filter((u) => permissionsOf(u).subscribe.some((p) => subjectMatches(p, subject))).map((u) => u.user);
       expect({ subject, servers }).toEqual({ subject, servers: [owner] });
+    }
+  });
+
+  it('names in calls and deny only what some declaration answers (a pattern matches one subject at least)', () => {
+    const declared = [IdentityRpc, LettersRpc, VaultMediaRpc, TimelineRpc, CourtJournalRpc, AccessKeysRpc, NotificationsRpc, BillingRpc].flatMap(subjectsOf);
+    for (const u of NATS_USERS) {
+      for (const pattern of [...u.calls, ...u.deny]) {
+        expect({ user: u.user, pattern, declared: declared.some((subject) => subjectMatches(pattern, subject)) }).toEqual({ user: u.user, pattern, declared: true });
+      }
     }
   });
 

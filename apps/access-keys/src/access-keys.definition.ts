@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { IdentityEvents, IdentityRpc, LettersRpc, NotificationsEvents, Queues, type RequestMeta, type EmailChanged, type UserSignedIn, type KeyEmailFailedV1, type KeyEmailSentV1 } from '@lv/contracts';
+import { IdentityEvents, IdentityRpc, LettersRpc, NotificationsEvents, Queues, type RequestMeta, type EventDeclaration } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { OwnerLinkSigner } from '@lv/platform/links';
-import { DurableConsumer } from '@lv/platform/event-store';
+import { DurableConsumer, type DurableConsumerOptions } from '@lv/platform/event-store';
 import { ensureServiceStream } from '@lv/platform/messaging';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
@@ -62,18 +62,18 @@ export const accessKeysService = defineService({
     const emailStatus = new DurableConsumer({
       name: 'access-keys-key-emails',
       source: 'notifications',
-      subjects: [NotificationsEvents.KeyEmailSent, NotificationsEvents.KeyEmailFailed],
+      events: [NotificationsEvents.KeyEmailSent, NotificationsEvents.KeyEmailFailed],
       orm: core.orm,
       nats: core.nats,
       logger: logger.child({ component: 'key-email-status' }),
       stackId,
       // The key's decider ignores repeats, so a redelivered report changes nothing.
-      handle: async (_em, event, subject) => {
-        if (subject.endsWith(NotificationsEvents.KeyEmailSent)) {
-          const d = event.data as KeyEmailSentV1;
+      handle: async (_em, event) => {
+        if (event.subject === NotificationsEvents.KeyEmailSent.subject) {
+          const d = event.data;
           await service.recordEmailStatus({ keyId: d.keyId, status: 'sent', at: d.sentAt, messageId: d.messageId, reason: null });
         } else {
-          const d = event.data as KeyEmailFailedV1;
+          const d = event.data;
           await service.recordEmailStatus({ keyId: d.keyId, status: 'failed', at: d.failedAt, messageId: null, reason: d.reason });
         }
       },
@@ -115,14 +115,13 @@ export const accessKeysService = defineService({
     inactivityWorker.on('error', (err) => logger.error({ err }, 'inactivity worker error'));
     await ensureServiceStream(core.nats, 'identity', undefined, { replicas: config.JETSTREAM_REPLICAS });
     /** A durable consumer of one of identity's events, handled inside its inbox transaction. */
-    const fromIdentity = <E>(name: string, subject: string, handle: (em: EntityManager, data: E) => Promise<void>) => new DurableConsumer({
-      name, source: 'identity', subjects: [subject], orm: core.orm, nats: core.nats, logger: logger.child({ component: name }), stackId,
-      handle: (em, event) => handle(em, event.data as E),
+    const fromIdentity = <E extends EventDeclaration>(name: string, declaration: E, handle: DurableConsumerOptions<E>['handle']) => new DurableConsumer({
+      name, source: 'identity', events: [declaration], orm: core.orm, nats: core.nats, logger: logger.child({ component: name }), stackId, handle,
     });
     // Keeps the latest sign-in (greatest), so a redelivered or late event changes nothing.
-    const signIns = fromIdentity<UserSignedIn>('access-keys-sign-ins', IdentityEvents.UserSignedIn, (em, d) => inactivity.recordSignIn(em, d.userId, d.signedInAt));
+    const signIns = fromIdentity('access-keys-sign-ins', IdentityEvents.UserSignedIn, (em, { data }) => inactivity.recordSignIn(em, data.userId, data.signedInAt));
     // The inactivity warnings go to the account's current address; the same address again records nothing.
-    const ownerEmails = fromIdentity<EmailChanged>('access-keys-owner-emails', IdentityEvents.EmailChanged, (em, d) => inactivity.followOwnerEmail(em, d.userId, d.email));
+    const ownerEmails = fromIdentity('access-keys-owner-emails', IdentityEvents.EmailChanged, (em, { data }) => inactivity.followOwnerEmail(em, data.userId, data.email));
     // Milestone letters: letters asks for the recipient's key once a release has committed; we ask it back for whom.
     const letterKeys = new LetterKeysService({
       orm: core.orm, keys: service,

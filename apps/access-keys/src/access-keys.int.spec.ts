@@ -363,7 +363,7 @@ describe('access-keys service over NATS', () => {
       if (seen.length >= (await jsm.streams.info(scopedStreamName('access-keys', STACK_ID))).state.messages) break;
     }
     const all = seen.join('\n');
-    expect(all).toContain(AccessKeysEvents.AccessKeyIssued.split('.').at(-2)!);
+    expect(all).toContain(AccessKeysEvents.AccessKeyIssued.subject.split('.').at(-2)!);
     for (const secret of ['sam@example.com', 'ellie@example.com', 'keyHash', 'secretHash', 'I would like to read']) expect(all).not.toContain(secret);
   });
 

@@ -1,4 +1,4 @@
-import { AccessKeysEvents, type AccessKeyIssuedV1 } from '@lv/contracts';
+import { AccessKeysEvents, published } from '@lv/contracts';
 import type { PublishPolicy, StoredEvent } from '@lv/platform/event-store';
 import type { KeyEvent } from './keys/key.decider.js';
 import type { RequestEvent } from './requests/request.decider.js';
@@ -14,26 +14,26 @@ export const accessKeysPublishPolicy: PublishPolicy = (stored) => {
   switch (event.type) {
     case 'AccessRequestSubmitted': {
       const { requestId, ownerId, submittedAt } = event.data;
-      return { subject: AccessKeysEvents.AccessRequestSubmitted, data: { requestId, ownerId, submittedAt } };
+      return published(AccessKeysEvents.AccessRequestSubmitted, { requestId, ownerId, submittedAt });
     }
     case 'AccessRequestApproved':
-      return { subject: AccessKeysEvents.AccessRequestApproved, data: event.data };
+      return published(AccessKeysEvents.AccessRequestApproved, event.data);
     case 'AccessRequestDeclined':
-      return { subject: AccessKeysEvents.AccessRequestDeclined, data: event.data };
+      return published(AccessKeysEvents.AccessRequestDeclined, event.data);
     case 'AccessKeyIssued': {
       const { keyId, ownerId, source, requestId, scopes, expiresAt, issuedAt } = event.data;
-      return { subject: AccessKeysEvents.AccessKeyIssued, data: { keyId, ownerId, source, requestId, scopes, expiresAt, issuedAt } satisfies AccessKeyIssuedV1 };
+      return published(AccessKeysEvents.AccessKeyIssued, { keyId, ownerId, source, requestId, scopes, expiresAt, issuedAt });
     }
     case 'AccessKeyRevoked':
-      return { subject: AccessKeysEvents.AccessKeyRevoked, data: event.data };
+      return published(AccessKeysEvents.AccessKeyRevoked, event.data);
     case 'ViewSessionOpened': {
       const { sessionId, ownerId, keyId, scopes, openedAt, expiresAt } = event.data;
-      return { subject: AccessKeysEvents.ViewSessionOpened, data: { sessionId, ownerId, keyId, scopes, openedAt, expiresAt } };
+      return published(AccessKeysEvents.ViewSessionOpened, { sessionId, ownerId, keyId, scopes, openedAt, expiresAt });
     }
     case 'ViewSessionRevoked':
-      return { subject: AccessKeysEvents.ViewSessionRevoked, data: event.data };
+      return published(AccessKeysEvents.ViewSessionRevoked, event.data);
     case 'ViewSessionClosed':
-      return { subject: AccessKeysEvents.ViewSessionClosed, data: event.data };
+      return published(AccessKeysEvents.ViewSessionClosed, event.data);
     default:
       return null;
   }

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import Stripe from 'stripe';
-import { BillingMessages, BillingRpc, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
+import { BillingEvents, BillingMessages, BillingRpc, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import { scopedStreamName } from '@lv/platform/messaging';
@@ -83,9 +83,9 @@ describe('billing service over NATS', () => {
     await rpc.connect();
     consumerDb = await createTestDatabase([], 'billingcons');
     consumer = new DurableConsumer({
-      name: 'billing-spec-tiers', source: 'billing', subjects: ['billing.>'], orm: consumerDb.orm, nats: billing.core.nats, logger, stackId: STACK_ID,
-      handle: (_em, event, subject) => {
-        published.push({ subject, event: event as PublishedEvent<{ ownerId: string; tier: string }> });
+      name: 'billing-spec-tiers', source: 'billing', events: Object.values(BillingEvents), orm: consumerDb.orm, nats: billing.core.nats, logger, stackId: STACK_ID,
+      handle: (_em, event) => {
+        published.push({ subject: event.subject, event });
         return Promise.resolve();
       },
     });

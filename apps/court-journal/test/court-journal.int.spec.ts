@@ -409,9 +409,9 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
     }, 15_000, 'the events to reach JetStream');
     const subjects = mine.map((m) => m.subject.slice(m.subject.indexOf('court-journal.')));
     expect(subjects).toEqual([
-      CourtJournalEvents.CourtDocumentUploaded, CourtJournalEvents.EvidenceHeadSigned,
-      CourtJournalEvents.CourtDocumentKeyEvidenceChanged, CourtJournalEvents.EvidenceHeadSigned,
-      CourtJournalEvents.CourtDocumentDeleted, CourtJournalEvents.EvidenceHeadSigned,
+      CourtJournalEvents.CourtDocumentUploaded.subject, CourtJournalEvents.EvidenceHeadSigned.subject,
+      CourtJournalEvents.CourtDocumentKeyEvidenceChanged.subject, CourtJournalEvents.EvidenceHeadSigned.subject,
+      CourtJournalEvents.CourtDocumentDeleted.subject, CourtJournalEvents.EvidenceHeadSigned.subject,
     ]);
     expect(mine[0]!.event.data).toEqual({ documentId: doc.id, ownerId: owner, category: 'Witness Statements', variant: 'journal', size: body.length, sha256: sha(body), uploadedAt: doc.upload_date });
     expect(mine[1]!.event.data).toMatchObject({ ownerId: owner, sequence: 1, keyId: h.evidenceKey.keyId });

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessTokenSigner, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
-import { BillingEvents, isSubscriptionTier, type SubscriptionActivatedV1 } from '@lv/contracts';
+import { BillingEvents } from '@lv/contracts';
 import { DurableConsumer } from '@lv/platform/event-store';
 import { ensureServiceStream } from '@lv/platform/messaging';
 import { defineService } from '@lv/platform/nest';
@@ -43,15 +43,14 @@ export const identityService = defineService({
     const billingTiers = new DurableConsumer({
       name: 'identity-billing-tiers',
       source: 'billing',
-      subjects: [BillingEvents.SubscriptionActivated, BillingEvents.SubscriptionRenewed, BillingEvents.CancelRequested, BillingEvents.SubscriptionEnded],
+      events: [BillingEvents.SubscriptionActivated, BillingEvents.SubscriptionRenewed, BillingEvents.CancelRequested, BillingEvents.SubscriptionEnded],
       orm: core.orm,
       nats: core.nats,
       logger: logger.child({ component: 'billing-tiers' }),
       stackId: process.env.STACK_ID,
-      // Every one of these events carries the tier it leaves the owner on (SubscriptionActivatedV1...).
+      // Every one of these events carries the tier it leaves the owner on (one without is parked, never applied).
       handle: async (_em, event) => {
-        const { ownerId, tier } = event.data as Pick<SubscriptionActivatedV1, 'ownerId' | 'tier'>;
-        if (!isSubscriptionTier(tier)) throw new Error(`billing event ${event.eventId} carries no tier`);
+        const { ownerId, tier } = event.data;
         const outcome = await service.applyBillingTier(ownerId, tier, event.eventId);
         if (outcome === 'unknown-user') logger.warn({ ownerId, eventId: event.eventId }, 'billing event for an owner identity does not know: skipped');
       },

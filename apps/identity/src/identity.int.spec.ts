@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { BillingEvents, IdentityEvents, IdentityRpc, type IssuedSession, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
+import { BillingEvents, IdentityEvents, IdentityRpc, type EventDataInput, type IssuedSession, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner, AccessTokenVerifier, signOperatorToken } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
@@ -335,41 +335,55 @@ describe('identity service over NATS', () => {
   });
   it("follows billing's events: the tier is the one billing's latest event leaves the owner on; a redelivery changes nothing; an operator's user:tier lasts until billing's next event", async () => {
     const js = jetstream(identity.core.nats);
-    const publish = async (subject: string, data: { ownerId: string; tier: string }, eventId: string = randomUUID()) => {
+    /** Any data, even what billing's declarations refuse. */
+    const publishRaw = async (subject: string, data: { ownerId: string } & Record<string, unknown>, eventId: string = randomUUID()) => {
       const event: PublishedEvent = { eventId, type: subject, streamId: `subscription-${data.ownerId}`, version: 1, occurredAt: new Date().toISOString(), data, metadata: {} };
       // A message id of its own each time: JetStream's dedupe window would drop a republished one before the inbox sees it.
       await js.publish(scopedSubject(subject), JSON.stringify(event), { msgID: randomUUID() });
       return eventId;
     };
+    type BillingEvent = (typeof BillingEvents)[keyof typeof BillingEvents];
+    /** As billing publishes it: the data its declaration types. */
+    const publish = <E extends BillingEvent>(declaration: E, data: EventDataInput<E> & { ownerId: string }, eventId?: string) => publishRaw(declaration.subject, data, eventId);
+    const now = () => new Date().toISOString();
     const signUp = async () => (await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' })) as IssuedSession;
     const tierOf = async (session: IssuedSession) => ((await call(IdentityRpc.getMe, {}, session.accessToken)) as { subscription_tier: string }).subscription_tier;
     const parent = await signUp();
     const ownerId = parent.profile.id;
 
-    const activation = await publish(BillingEvents.SubscriptionActivated, { ownerId, tier: 'pro' });
+    const activation = await publish(BillingEvents.SubscriptionActivated, { ownerId, tier: 'pro', periodEnd: null, activatedAt: now() });
     await waitFor(async () => (await tierOf(parent)) === 'pro', 10_000, 'the tier billing activated');
-    await publish(BillingEvents.CancelRequested, { ownerId, tier: 'pro' });
+    await publish(BillingEvents.CancelRequested, { ownerId, tier: 'pro', accessUntil: null, requestedAt: now() });
     // The consumer handles in order: once a later event for another owner is in, the cancellation was
     // too. The operator's tier must come after it (applied before, the cancellation's "pro" would follow).
     const watcher = await signUp();
-    await publish(BillingEvents.SubscriptionActivated, { ownerId: watcher.profile.id, tier: 'essentials' });
+    await publish(BillingEvents.SubscriptionActivated, { ownerId: watcher.profile.id, tier: 'essentials', periodEnd: null, activatedAt: now() });
     await waitFor(async () => (await tierOf(watcher)) === 'essentials', 10_000, 'the cancellation handled');
     expect(await tierOf(parent)).toBe('pro');
     await call(IdentityRpc.setTier, { email: parent.profile.email, tier: 'legacy' }, operatorToken());
     expect(await tierOf(parent)).toBe('legacy');
-    await publish(BillingEvents.SubscriptionEnded, { ownerId, tier: 'none' });
+    await publish(BillingEvents.SubscriptionEnded, { ownerId, tier: 'none', endedAt: now() });
     await waitFor(async () => (await tierOf(parent)) === 'none', 10_000, 'the tier back to none when the subscription ended');
 
     // The activation redelivered (a relay that lost its ack), then another owner's event as a sentinel:
     // the consumer handles in order, so once the sentinel is in, the redelivery was seen and skipped.
-    await publish(BillingEvents.SubscriptionActivated, { ownerId, tier: 'pro' }, activation);
+    await publish(BillingEvents.SubscriptionActivated, { ownerId, tier: 'pro', periodEnd: null, activatedAt: now() }, activation);
     const other = await signUp();
-    await publish(BillingEvents.SubscriptionActivated, { ownerId: other.profile.id, tier: 'essentials' });
+    await publish(BillingEvents.SubscriptionActivated, { ownerId: other.profile.id, tier: 'essentials', periodEnd: null, activatedAt: now() });
     await waitFor(async () => (await tierOf(other)) === 'essentials', 10_000, 'the sentinel');
     expect(await tierOf(parent)).toBe('none');
     // An owner identity does not know is skipped, never retried for ever: the next event still applies.
-    await publish(BillingEvents.SubscriptionActivated, { ownerId: randomUUID(), tier: 'pro' });
-    await publish(BillingEvents.SubscriptionRenewed, { ownerId: other.profile.id, tier: 'legacy' });
+    await publish(BillingEvents.SubscriptionActivated, { ownerId: randomUUID(), tier: 'pro', periodEnd: null, activatedAt: now() });
+    await publish(BillingEvents.SubscriptionRenewed, { ownerId: other.profile.id, tier: 'legacy', periodEnd: null });
     await waitFor(async () => (await tierOf(other)) === 'legacy', 10_000, 'the event after an unknown owner’s');
+    // An event its declaration refuses (a tier nobody knows) is parked at once with the reason, never
+    // applied nor retried; the next event still applies.
+    const refused = await publishRaw(BillingEvents.SubscriptionRenewed.subject, { ownerId: other.profile.id, tier: 'gold', periodEnd: null });
+    await publish(BillingEvents.SubscriptionRenewed, { ownerId: other.profile.id, tier: 'pro', periodEnd: null });
+    await waitFor(async () => (await tierOf(other)) === 'pro', 10_000, 'the event after a refused one');
+    const parked = await identity.core.orm.em.fork().execute<{ error: string; payload: PublishedEvent }[]>("select error, payload from dead_letters where consumer = 'identity-billing-tiers'");
+    expect(parked.map((p) => ({ eventId: p.payload.eventId, error: p.error }))).toEqual([
+      { eventId: refused, error: expect.stringMatching(/^data refused by the declaration of billing\.subscription\.renewed\.v1: tier: /) },
+    ]);
   });
 });

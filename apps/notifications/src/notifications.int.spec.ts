@@ -249,7 +249,7 @@ describe('notifications: key e-mails', () => {
     expect(mail!.text).toContain(key);
     expect(mail!.text).toContain(`http://127.0.0.1:3999/access#k=${key}&owner=${job.ownerId}`);
     expect(mail!.messageId).toBe(keyEmailMessageId(job.keyId));
-    expect(published.find((p) => p.data.keyId === job.keyId)!.subject).toContain(NotificationsEvents.KeyEmailSent);
+    expect(published.find((p) => p.data.keyId === job.keyId)!.subject).toContain(NotificationsEvents.KeyEmailSent.subject);
     await waitFor(async () => (await queue.getJob(`key-${job.keyId}`)) === undefined, 10_000, 'the sent job removed from Redis');
   });
 
@@ -275,7 +275,7 @@ describe('notifications: key e-mails', () => {
     const { job } = newJob();
     keyStates.set(job.keyId, 'revoked');
     expect(await service().send(job, 1)).toBe('refused');
-    await waitFor(() => published.some((p) => p.data.keyId === job.keyId && p.subject.includes(NotificationsEvents.KeyEmailFailed)), 20_000, 'KeyEmailFailed');
+    await waitFor(() => published.some((p) => p.data.keyId === job.keyId && p.subject.includes(NotificationsEvents.KeyEmailFailed.subject)), 20_000, 'KeyEmailFailed');
     expect(mailsTo(job.recipientEmail)).toHaveLength(0);
   });
 

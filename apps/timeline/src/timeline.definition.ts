@@ -21,12 +21,12 @@ class TimelineConsumers {
     this.consumers = TIMELINE_FEEDS.map((feed) => new DurableConsumer({
       name: feed.consumer,
       source: feed.source,
-      subjects: feed.subjects,
+      events: feed.events,
       orm: deps.orm,
       nats: deps.nats,
       logger: deps.logger.child({ component: feed.consumer }),
       stackId,
-      handle: (em, event, subject) => feed.apply(em, event, subject),
+      handle: (em, event) => feed.apply(em, event),
     }));
   }
 

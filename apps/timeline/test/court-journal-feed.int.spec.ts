@@ -71,7 +71,7 @@ describe('timeline: the court-journal feed', () => {
     const titles = documentTitles.get(data.ownerId) ?? new Map<string, string>();
     titles.set(data.documentId, title);
     documentTitles.set(data.ownerId, titles);
-    await publish(CourtJournalEvents.CourtDocumentUploaded, { ...data }, eventId);
+    await publish(CourtJournalEvents.CourtDocumentUploaded.subject, { ...data }, eventId);
     return data;
   }
 
@@ -156,13 +156,13 @@ describe('timeline: the court-journal feed', () => {
     const dad = newUser();
     const other = newUser();
     const doc = await upload(dad, 'Texts about the weekend', 'Visitation');
-    await publish(CourtJournalEvents.CourtDocumentKeyEvidenceChanged, { documentId: doc.documentId, ownerId: dad.id, isKeyEvidence: true, changedAt: new Date().toISOString() });
+    await publish(CourtJournalEvents.CourtDocumentKeyEvidenceChanged.subject, { documentId: doc.documentId, ownerId: dad.id, isKeyEvidence: true, changedAt: new Date().toISOString() });
     await waitFor(async () => (await row(doc.documentId))?.metadata !== undefined && ((await row(doc.documentId))!.metadata as { is_key_evidence: boolean }).is_key_evidence, 15_000, 'key evidence marked');
     // Another vault's event with the same id changes nothing.
-    await publish(CourtJournalEvents.CourtDocumentKeyEvidenceChanged, { documentId: doc.documentId, ownerId: other.id, isKeyEvidence: false, changedAt: new Date().toISOString() });
+    await publish(CourtJournalEvents.CourtDocumentKeyEvidenceChanged.subject, { documentId: doc.documentId, ownerId: other.id, isKeyEvidence: false, changedAt: new Date().toISOString() });
     await sentinel(dad);
     expect((await timeline(dad)).entries.find((e) => e.id === doc.documentId)!.metadata).toEqual({ category: 'Visitation', is_key_evidence: true });
-    await publish(CourtJournalEvents.CourtDocumentKeyEvidenceChanged, { documentId: doc.documentId, ownerId: dad.id, isKeyEvidence: false, changedAt: new Date().toISOString() });
+    await publish(CourtJournalEvents.CourtDocumentKeyEvidenceChanged.subject, { documentId: doc.documentId, ownerId: dad.id, isKeyEvidence: false, changedAt: new Date().toISOString() });
     await sentinel(dad);
     expect((await timeline(dad)).entries.find((e) => e.id === doc.documentId)!.metadata).toEqual({ category: 'Visitation', is_key_evidence: false });
   });
@@ -172,20 +172,20 @@ describe('timeline: the court-journal feed', () => {
     const eventId = randomUUID();
     const doc = await upload(user, 'Witness statement', 'Witness Statements', {}, eventId);
     // The same event again past JetStream's dedupe window (another Nats-Msg-Id): the inbox drops it.
-    await publish(CourtJournalEvents.CourtDocumentUploaded, { ...doc }, eventId, randomUUID());
+    await publish(CourtJournalEvents.CourtDocumentUploaded.subject, { ...doc }, eventId, randomUUID());
     await sentinel(user);
     expect((await sql(`select 1 from timeline_entries where id = ?`, [doc.documentId])).length).toBe(1);
     expect((await call(TimelineRpc.awaitEntryGone, { id: doc.documentId, timeoutMs: 100 }, user.token))).toEqual({ gone: false });
 
     // Another vault's deletion of the same id does nothing; the owner's removes the entry.
-    await publish(CourtJournalEvents.CourtDocumentDeleted, { documentId: doc.documentId, ownerId: newUser().id, sha256: doc.sha256, deletedAt: new Date().toISOString() });
+    await publish(CourtJournalEvents.CourtDocumentDeleted.subject, { documentId: doc.documentId, ownerId: newUser().id, sha256: doc.sha256, deletedAt: new Date().toISOString() });
     await sentinel(user);
     expect((await timeline(user)).entries.map((e) => e.id)).toContain(doc.documentId);
-    await publish(CourtJournalEvents.CourtDocumentDeleted, { documentId: doc.documentId, ownerId: user.id, sha256: doc.sha256, deletedAt: new Date().toISOString() });
+    await publish(CourtJournalEvents.CourtDocumentDeleted.subject, { documentId: doc.documentId, ownerId: user.id, sha256: doc.sha256, deletedAt: new Date().toISOString() });
     expect(await call(TimelineRpc.awaitEntryGone, { id: doc.documentId, timeoutMs: 10_000 }, user.token)).toEqual({ gone: true });
     expect((await timeline(user)).entries.map((e) => e.id)).not.toContain(doc.documentId);
 
-    await publish(CourtJournalEvents.CourtDocumentUploaded, { ...doc });
+    await publish(CourtJournalEvents.CourtDocumentUploaded.subject, { ...doc });
     await sentinel(user);
     expect((await timeline(user)).entries.map((e) => e.id)).not.toContain(doc.documentId);
     expect(await codeOf(call(TimelineRpc.entry, { id: doc.documentId }, user.token))).toBe('NOT_FOUND');

@@ -105,7 +105,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     const titles = recordingTitles.get(user.id) ?? new Map<string, string>();
     titles.set(recordingId, title);
     recordingTitles.set(user.id, titles);
-    await publish(VaultMediaEvents.RecordingSaved, {
+    await publish(VaultMediaEvents.RecordingSaved.subject, {
       recordingId, ownerId: user.id, type: 'video', bucket: 'vaultmedia', objectKey: `${user.id}/video_${Date.parse(savedAt)}.webm`, size: 1234, sha256: 'a'.repeat(64), savedAt,
     });
     return recordingId;
@@ -186,7 +186,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
       id: recordingId, source: 'vault-media', type: 'video', entry_type: 'media', title: 'First steps', file_path: expect.stringMatching(new RegExp(`^${dad.id}/video_`)),
       blob_hash: 'a'.repeat(64), size: 1234, integrity: 'pending', word_count: null, metadata: { content_type: 'video/webm' },
     });
-    await publish(VaultMediaEvents.RecordingHashVerified, { recordingId, ownerId: dad.id, verifiedAt: new Date().toISOString() });
+    await publish(VaultMediaEvents.RecordingHashVerified.subject, { recordingId, ownerId: dad.id, verifiedAt: new Date().toISOString() });
     await waitFor(async () => (await timeline(dad)).entries[1]?.integrity === 'verified', 15_000, 'the verified integrity');
     expect((await call(TimelineRpc.entry, { id: letter.id }, dad.token)).title).toBe('Dear Sam');
 
@@ -250,10 +250,10 @@ describe('timeline service (in-process, with the real letters service)', () => {
   it('keeps final messages off the timeline (they are If I’m Not There’s), and vault recordings of the same event shape on it', async () => {
     const dad = newUser();
     const finalId = randomUUID();
-    await publish(VaultMediaEvents.RecordingSaved, {
+    await publish(VaultMediaEvents.RecordingSaved.subject, {
       recordingId: finalId, ownerId: dad.id, type: 'audio', bucket: 'vaultmedia', objectKey: `${dad.id}/audio_2.webm`, size: 10, sha256: 'c'.repeat(64), savedAt: new Date().toISOString(), collection: 'final-messages',
     });
-    await publish(VaultMediaEvents.RecordingHashVerified, { recordingId: finalId, ownerId: dad.id, verifiedAt: new Date().toISOString() });
+    await publish(VaultMediaEvents.RecordingHashVerified.subject, { recordingId: finalId, ownerId: dad.id, verifiedAt: new Date().toISOString() });
     await sentinel(dad);
     expect(await sql(`select id from timeline_entries where id = ?`, [finalId])).toEqual([]);
     expect(await rowCount(dad.id)).toBe(1);
@@ -269,11 +269,11 @@ describe('timeline service (in-process, with the real letters service)', () => {
     const mine = () => sql<Record<string, unknown>>(`select * from timeline_entries where owner_id = ? order by source`, [mum.id]);
     const before = await mine();
     // The same ids, from another vault: saved, verified as damaged, deleted; revised, deleted.
-    await publish(VaultMediaEvents.RecordingSaved, { recordingId: id, ownerId: other.id, type: 'audio', bucket: 'vaultmedia', objectKey: `${other.id}/audio_1.webm`, size: 9, sha256: 'b'.repeat(64), savedAt });
-    await publish(VaultMediaEvents.RecordingHashMismatch, { recordingId: id, ownerId: other.id, detectedAt: savedAt });
-    await publish(VaultMediaEvents.RecordingDeleted, { recordingId: id, ownerId: other.id, deletedAt: savedAt });
-    await publish(LettersEvents.LetterRevised, { letterId: letter.id, ownerId: other.id, wordCount: 99, revisedAt: savedAt });
-    await publish(LettersEvents.LetterDeleted, { letterId: letter.id, ownerId: other.id, deletedAt: savedAt });
+    await publish(VaultMediaEvents.RecordingSaved.subject, { recordingId: id, ownerId: other.id, type: 'audio', bucket: 'vaultmedia', objectKey: `${other.id}/audio_1.webm`, size: 9, sha256: 'b'.repeat(64), savedAt });
+    await publish(VaultMediaEvents.RecordingHashMismatch.subject, { recordingId: id, ownerId: other.id, detectedAt: savedAt });
+    await publish(VaultMediaEvents.RecordingDeleted.subject, { recordingId: id, ownerId: other.id, deletedAt: savedAt });
+    await publish(LettersEvents.LetterRevised.subject, { letterId: letter.id, ownerId: other.id, wordCount: 99, revisedAt: savedAt });
+    await publish(LettersEvents.LetterDeleted.subject, { letterId: letter.id, ownerId: other.id, deletedAt: savedAt });
     // One sentinel per stream: each stream is applied in order, so what came before is applied too.
     await sentinel(mum);
     const letterSentinel = await writeLetter(mum, 'Letters sentinel');
@@ -346,7 +346,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     expect(await call(TimelineRpc.awaitEntryGone, { id: letter.id, timeoutMs: 10_000 }, user.token)).toEqual({ gone: true });
     expect((await timeline(user)).entries.map((e) => e.id)).not.toContain(letter.id);
     // The same "written" again under another event id (a relay republishing past the dedupe window).
-    await publish(LettersEvents.LetterWritten, { letterId: letter.id, ownerId: user.id, wordCount: 3, writtenAt: letter.created_at });
+    await publish(LettersEvents.LetterWritten.subject, { letterId: letter.id, ownerId: user.id, wordCount: 3, writtenAt: letter.created_at });
     await sentinel(user);
     expect((await timeline(user)).entries.map((e) => e.id)).not.toContain(letter.id);
     expect(await codeOf(call(TimelineRpc.entry, { id: letter.id }, user.token))).toBe('NOT_FOUND');

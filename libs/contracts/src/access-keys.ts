@@ -68,7 +68,8 @@ export type ViewSessionStatus = 'active' | 'expired' | 'revoked' | 'closed';
 /** How a key came to be: approving a request, or the owner's Generate Keys tab. */
 /** Who a key came from: an approved request, the owner's Generate Keys tab, an emergency contact's toggle, or a vault delivery. */
 /** `milestone`: a key limited to one letter, issued to its recipient on the day it was sealed until. */
-export type AccessKeySource = 'request' | 'owner' | 'contact' | 'delivery' | 'milestone';
+export const ACCESS_KEY_SOURCES = ['request', 'owner', 'contact', 'delivery', 'milestone'] as const;
+export type AccessKeySource = (typeof ACCESS_KEY_SOURCES)[number];
 /** The key e-mail, as notifications reports it back: queued, sent, or failed after every retry. */
 export type KeyEmailStatus = 'queued' | 'sent' | 'failed';
 
@@ -158,32 +159,5 @@ export type AccessKeysEventType =
   | 'ViewSessionRevoked'
   | 'ViewSessionClosed';
 
-/** What leaves on JetStream (ids and times only). */
-export type PublishedAccessKeysEventType = 'AccessRequestSubmitted' | 'AccessRequestApproved' | 'AccessRequestDeclined' | 'AccessKeyIssued' | 'AccessKeyRevoked' | 'ViewSessionOpened' | 'ViewSessionRevoked' | 'ViewSessionClosed';
-
-export interface AccessKeyIssuedV1 {
-  keyId: string;
-  ownerId: string;
-  source: AccessKeySource;
-  requestId: string | null;
-  scopes: ViewSection[];
-  expiresAt: string;
-  issuedAt: string;
-}
-
-/** notifications' events, consumed by access-keys to show each key's e-mail status. */
-export type NotificationsEventType = 'KeyEmailSent' | 'KeyEmailFailed';
-
-export interface KeyEmailSentV1 {
-  keyId: string;
-  sentAt: string;
-  /** The Message-ID the SMTP server accepted. */
-  messageId: string;
-}
-
-export interface KeyEmailFailedV1 {
-  keyId: string;
-  failedAt: string;
-  attempts: number;
-  reason: string;
-}
+// What leaves on JetStream (ids and times only): AccessKeysEvents, access-keys.messaging.ts; notifications'
+// key e-mail events, which access-keys reads back: NotificationsEvents, notifications.messaging.ts.

@@ -73,16 +73,8 @@ export const FAQ_ANSWER_MAX = 4000;
 /** Where the local development provider's hosted page lives in the SPA. */
 export const LOCAL_CHECKOUT_PATH = '/checkout/local';
 
-// Events of the stream `subscription-{ownerId}`. Published payloads carry ids, the tier and times,
-// never a card, an address or a provider secret. `tier` is the owner's tier after the event: what
-// identity sets on the profile ('none' once the subscription has ended).
-export interface CheckoutStartedV1 { ownerId: string; tier: PaidTier; startedAt: string }
-export interface SubscriptionActivatedV1 { ownerId: string; tier: SubscriptionTier; periodEnd: string | null; activatedAt: string }
-export interface SubscriptionRenewedV1 { ownerId: string; tier: SubscriptionTier; periodEnd: string | null }
-export interface CancelRequestedV1 { ownerId: string; tier: SubscriptionTier; accessUntil: string | null; requestedAt: string }
-export interface SubscriptionEndedV1 { ownerId: string; tier: SubscriptionTier; endedAt: string }
-
-export type PublishedBillingEventType = 'CheckoutStarted' | 'SubscriptionActivated' | 'SubscriptionRenewed' | 'CancelRequested' | 'SubscriptionEnded';
+// Events of the stream `subscription-{ownerId}`: what leaves on JetStream is BillingEvents
+// (billing.messaging.ts): ids, the tier the owner is left on, and times.
 
 /**
  * The plan a /checkout?plan= names: essentials (the default when none is given), pro or legacy. The

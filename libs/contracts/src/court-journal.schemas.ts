@@ -136,7 +136,7 @@ export const evidenceEntrySummarySchema = z.object({
 });
 export type EvidenceEntrySummary = z.infer<typeof evidenceEntrySummarySchema>;
 
-// RPC payloads (rpc.court-journal.*, CourtJournalRpc in messaging.ts), checked by the service too (it
+// RPC payloads (rpc.court-journal.*, CourtJournalRpc in court-journal.messaging.ts), checked by the service too (it
 // does not trust its callers).
 export const startCourtUploadPayloadSchema = z.object({
   title: safeText().max(1000),

@@ -180,26 +180,8 @@ export function validateCourtUpload(input: { title?: unknown; category?: unknown
   return { title, description, errors: Object.keys(errors).length ? errors : null };
 }
 
-// ---------------------------------------------------------------------------------------------
-// What leaves the service on JetStream (CourtJournalEvents subjects): ids, categories, sizes, hashes
-// and times. Titles, descriptions and file names stay in the service; the timeline fetches titles
-// with rpc.court-journal.titles when it renders.
-
-export interface CourtDocumentUploadedV1 {
-  documentId: string;
-  ownerId: string;
-  category: CourtCategory;
-  variant: CourtVariant;
-  size: number;
-  sha256: string;
-  uploadedAt: string;
-}
-export interface CourtDocumentKeyEvidenceChangedV1 { documentId: string; ownerId: string; isKeyEvidence: boolean; changedAt: string }
-export interface CourtDocumentDeletedV1 { documentId: string; ownerId: string; sha256: string; deletedAt: string }
-/** The head of an owner's evidence chain moved (an entry was appended and the new head signed). */
-export interface EvidenceHeadSignedV1 { ownerId: string; sequence: number; headHash: string; keyId: string; signedAt: string }
-
-export type PublishedCourtJournalEventType = 'CourtDocumentUploaded' | 'CourtDocumentKeyEvidenceChanged' | 'CourtDocumentDeleted' | 'EvidenceHeadSigned';
+// What leaves the service on JetStream (ids, categories, sizes, hashes and times; never a title,
+// description or file name): CourtJournalEvents, court-journal.messaging.ts.
 
 /** The kinds of entry in an owner's evidence chain (issue 11: upload, key-evidence change, deletion, view, export). */
 export const EVIDENCE_ACTIONS = ['uploaded', 'key-evidence-marked', 'key-evidence-unmarked', 'deleted', 'viewed', 'exported'] as const;

@@ -85,7 +85,7 @@ export const updateProfileBodySchema = z.object({
 });
 export type UpdateProfileRequest = z.input<typeof updateProfileBodySchema>;
 
-// RPC payloads (rpc.identity.*, IdentityRpc in messaging.ts). identity checks the words itself
+// RPC payloads (rpc.identity.*, IdentityRpc in identity.messaging.ts). identity checks the words itself
 // (validateCredentials, with the same messages); these only bound what may arrive.
 export const credentialsPayloadSchema = z.object({ email: safeText(), password: safeText() });
 export const refreshPayloadSchema = z.object({ refreshToken: safeText().min(1).max(200) });

@@ -1,3 +1,6 @@
+import type {
+  AdminGranted, AdminRevoked, EmailChanged, NotificationPreferencesChanged, PasswordChanged, ProfileUpdated, SubscriptionTierChanged, UserRegistered, UserSignedIn,
+} from './identity.messaging.js';
 import type { SubscriptionTier } from './tiers.js';
 
 /** Claims inside an access token. Every service verifies them itself. */
@@ -11,21 +14,10 @@ export interface AccessTokenClaims {
   kind: 'user' | 'operator';
 }
 
-// Identity events (stream: user-{id}). Payloads are the facts, nothing derived. Password hashes
-// and session tokens are never in events: the log is immutable and leaves the service through
-// JetStream, so secrets live only in identity's own credential and session tables.
-export interface UserRegistered { userId: string; email: string; registeredAt: string }
-export interface ProfileUpdated { userId: string; full_name?: string | null; avatar_url?: string | null }
-export interface SubscriptionTierChanged { userId: string; tier: SubscriptionTier; previousTier: SubscriptionTier }
-export interface AdminGranted { userId: string }
-export interface AdminRevoked { userId: string }
-export interface PasswordChanged { userId: string; changedAt: string }
-/**
- * A sign-in or a session refresh succeeded (stream user-activity-{id}): ids and time only, no address
- * or agent. At most one an hour per user (identity's activity_marks), so a busy session stays cheap.
- */
-export interface UserSignedIn { userId: string; sessionId: string; signedInAt: string }
-
+// Identity events (stream: user-{id}), published as they are stored: their data is declared once,
+// with IdentityEvents (identity.messaging.ts). Password hashes and session tokens are never in events:
+// the log is immutable and leaves the service through JetStream, so secrets live only in identity's
+// own credential and session tables.
 export type IdentityEvent =
   | { type: 'UserRegistered'; data: UserRegistered }
   | { type: 'ProfileUpdated'; data: ProfileUpdated }
@@ -38,7 +30,6 @@ export type IdentityEvent =
 
 // Account settings (/settings): e-mail changes and notification preferences, event-sourced like the
 // profile. The e-mail is in the event as it is in UserRegistered: identity's other consumers key on it.
-export interface EmailChanged { userId: string; email: string; previousEmail: string }
 /** The four switches of Notification Settings (spec 02, Settings). */
 export interface NotificationPreferences {
   emailNotifications: boolean;
@@ -46,7 +37,6 @@ export interface NotificationPreferences {
   systemUpdates: boolean;
   marketingEmails: boolean;
 }
-export interface NotificationPreferencesChanged { userId: string; preferences: NotificationPreferences }
 
 export type AccountSettingsEvent =
   | { type: 'EmailChanged'; data: EmailChanged }

@@ -90,7 +90,7 @@ export const listLettersQuerySchema = z.object({
   cursor: safeText().min(1, LetterApiMessages.cursor).max(200, LetterApiMessages.cursor).optional(),
 });
 
-// RPC payloads (rpc.letters.*, LettersRpc in messaging.ts). Checked by the service too (it does not
+// RPC payloads (rpc.letters.*, LettersRpc in letters.messaging.ts). Checked by the service too (it does not
 // trust its callers). Blank or over-long words are the decider's to refuse, with the shared
 // messages; a malformed id is NOT_FOUND in the service. These only bound what may arrive.
 export const listLettersPayloadSchema = z.object({ limit: z.number().int().min(1).max(LETTERS_PAGE_MAX).optional(), cursor: safeText().max(200).optional() });

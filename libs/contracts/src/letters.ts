@@ -63,11 +63,7 @@ export type StoredLetterEvent =
 
 export type LetterEventType = StoredLetterEvent['type'];
 
-// What leaves the service on JetStream (LettersEvents subjects): ids, counts and times, never a
-// word of the letter. The timeline fetches titles from the letters service when it renders.
-export interface LetterWrittenV1 { letterId: string; ownerId: string; wordCount: number; writtenAt: string }
-export interface LetterRevisedV1 { letterId: string; ownerId: string; wordCount: number; revisedAt: string }
-export interface LetterDeletedV1 { letterId: string; ownerId: string; deletedAt: string }
+// What leaves the service on JetStream: LettersEvents (letters.messaging.ts), words-free.
 
 // ---------------------------------------------------------------------------------------------
 // The vault home's "Thoughts & Feelings" reflection (owner-core spec, section 2 "Vault home").

@@ -100,7 +100,7 @@ export type PlaybackGrant = z.infer<typeof playbackGrantSchema>;
 export const deleteEntryReplySchema = z.object({ id: z.string(), deleted: z.literal(true) });
 export type DeleteEntryReply = z.infer<typeof deleteEntryReplySchema>;
 
-// RPC payloads (rpc.vault-media.*, VaultMediaRpc in messaging.ts), checked by vault-media too (it does
+// RPC payloads (rpc.vault-media.*, VaultMediaRpc in media.messaging.ts), checked by vault-media too (it does
 // not trust its callers). Titles, hashes and sizes are the service's to judge, with the shared messages.
 export const startUploadPayloadSchema = z.object({
   type: z.enum(STORED_MEDIA_TYPES), title: safeText().max(1000), sha256: safeText().max(128), size: z.number(), collection: z.enum(MEDIA_COLLECTIONS).optional(),

@@ -199,16 +199,5 @@ export type RecordingEvent =
   | { type: 'RecordingRetitled'; data: RecordingRetitledData }
   | { type: 'RecordingDeleted'; data: RecordingDeletedData };
 
-/** Events that leave the service (VaultMediaEvents). Upload sessions stay private. */
-export type PublishedRecordingEventType = 'RecordingSaved' | 'RecordingHashVerified' | 'RecordingHashMismatch' | 'RecordingDeleted';
-
-// What leaves the service on JetStream: ids, sizes, hashes and times, never a title (the parent's
-// words stay in vault-media, like a letter's stay in letters).
-export interface RecordingSavedV1 {
-  recordingId: string; ownerId: string; type: StoredMediaType; bucket: string; objectKey: string; size: number; sha256: string; savedAt: string;
-  /** Absent: 'vault' (events published before final messages existed). The timeline lists only the vault's. */
-  collection?: MediaCollection;
-}
-export interface RecordingHashVerifiedV1 { recordingId: string; ownerId: string; verifiedAt: string }
-export interface RecordingHashMismatchV1 { recordingId: string; ownerId: string; detectedAt: string }
-export interface RecordingDeletedV1 { recordingId: string; ownerId: string; deletedAt: string }
+// What leaves the service on JetStream (ids, sizes, hashes and times, never a title): VaultMediaEvents,
+// media.messaging.ts. Upload sessions stay private.

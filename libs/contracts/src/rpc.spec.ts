@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { IdentityRpc, LettersRpc, TimelineRpc, VaultMediaRpc } from './messaging.js';
+import { IdentityRpc } from './identity.messaging.js';
+import { LettersRpc } from './letters.messaging.js';
+import { VaultMediaRpc } from './media.messaging.js';
+import { TimelineRpc } from './timeline.messaging.js';
 import { healthRpc, rebuildRpc, replyType, rpc, statsRpc, type PayloadInput, type PayloadOf, type ReplyOf, type RpcDeclaration } from './rpc.js';
 import type { Letter } from './letters.schemas.js';
 

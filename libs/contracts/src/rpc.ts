@@ -78,3 +78,10 @@ export const healthRpc = (service: ServiceName) => rpc(`rpc.${service}.health`, 
 export const statsRpc = (service: ServiceName) => rpc(`rpc.${service}.stats`, { payload: emptyPayload, reply: vaultStatsContributionSchema });
 /** `rpc.<service>.op.rebuild-projections`: operator command, rebuild the read models from the event store. */
 export const rebuildRpc = (service: ServiceName) => rpc(`rpc.${service}.op.rebuild-projections`, { payload: emptyPayload, reply: rebuildReplySchema });
+
+/**
+ * Services that contribute to the vault home's numbers answer `statsRpc(service)` with a
+ * VaultStatsContribution. The gateway adds up whatever the listed services report; services join
+ * this list when they exist (vault-media, letters, court-journal), so no number is ever invented.
+ */
+export const VAULT_STATS_PROVIDERS: readonly ServiceName[] = ['vault-media', 'letters', 'court-journal'];

@@ -43,7 +43,7 @@ export const timelinePageSchema = z.object({
 });
 export type TimelinePage = z.infer<typeof timelinePageSchema>;
 
-// RPC payloads (rpc.timeline.*, TimelineRpc in messaging.ts), checked by the timeline too.
+// RPC payloads (rpc.timeline.*, TimelineRpc in timeline.messaging.ts), checked by the timeline too.
 export const timelinePayloadSchema = z.object({ limit: z.number().int().min(1).max(TIMELINE_PAGE_MAX).optional(), before: safeText().max(200).optional() });
 export type TimelineRequest = z.input<typeof timelinePayloadSchema>;
 

@@ -1,6 +1,4 @@
-import {
-  BillingEvents, type CancelRequestedV1, type CheckoutStartedV1, type SubscriptionActivatedV1, type SubscriptionEndedV1, type SubscriptionRenewedV1,
-} from '@lv/contracts';
+import { BillingEvents, published } from '@lv/contracts';
 import type { PublishPolicy, StoredEvent } from '@lv/platform/event-store';
 import type { SubscriptionEvent } from './subscription.decider.js';
 
@@ -13,23 +11,23 @@ export const billingPublishPolicy: PublishPolicy = (stored) => {
   switch (event.type) {
     case 'CheckoutStarted': {
       const { ownerId, tier, startedAt } = event.data;
-      return { subject: BillingEvents.CheckoutStarted, data: { ownerId, tier, startedAt } satisfies CheckoutStartedV1 };
+      return published(BillingEvents.CheckoutStarted, { ownerId, tier, startedAt });
     }
     case 'SubscriptionActivated': {
       const { ownerId, tier, periodEnd, activatedAt } = event.data;
-      return { subject: BillingEvents.SubscriptionActivated, data: { ownerId, tier, periodEnd, activatedAt } satisfies SubscriptionActivatedV1 };
+      return published(BillingEvents.SubscriptionActivated, { ownerId, tier, periodEnd, activatedAt });
     }
     case 'SubscriptionRenewed': {
       const { ownerId, tier, periodEnd } = event.data;
-      return { subject: BillingEvents.SubscriptionRenewed, data: { ownerId, tier, periodEnd } satisfies SubscriptionRenewedV1 };
+      return published(BillingEvents.SubscriptionRenewed, { ownerId, tier, periodEnd });
     }
     case 'CancelRequested': {
       const { ownerId, tier, accessUntil, requestedAt } = event.data;
-      return { subject: BillingEvents.CancelRequested, data: { ownerId, tier, accessUntil, requestedAt } satisfies CancelRequestedV1 };
+      return published(BillingEvents.CancelRequested, { ownerId, tier, accessUntil, requestedAt });
     }
     case 'SubscriptionEnded': {
       const { ownerId, tier, endedAt } = event.data;
-      return { subject: BillingEvents.SubscriptionEnded, data: { ownerId, tier, endedAt } satisfies SubscriptionEndedV1 };
+      return published(BillingEvents.SubscriptionEnded, { ownerId, tier, endedAt });
     }
     default:
       return null;

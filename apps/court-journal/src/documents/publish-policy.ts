@@ -1,6 +1,4 @@
-import {
-  CourtJournalEvents, type CourtDocumentDeletedV1, type CourtDocumentKeyEvidenceChangedV1, type CourtDocumentUploadedV1, type EvidenceHeadSignedV1,
-} from '@lv/contracts';
+import { CourtJournalEvents, published } from '@lv/contracts';
 import type { PublishPolicy } from '@lv/platform/event-store';
 import type { CourtDocumentEvent } from './court-document.decider.js';
 import type { EvidenceEvent } from '../evidence/evidence-chain.js';
@@ -16,19 +14,19 @@ export const courtJournalPublishPolicy: PublishPolicy = (stored) => {
   switch (event.type) {
     case 'CourtDocumentUploaded': {
       const { documentId, ownerId, category, variant, size, sha256, uploadedAt } = event.data;
-      return { subject: CourtJournalEvents.CourtDocumentUploaded, data: { documentId, ownerId, category, variant, size, sha256, uploadedAt } satisfies CourtDocumentUploadedV1 };
+      return published(CourtJournalEvents.CourtDocumentUploaded, { documentId, ownerId, category, variant, size, sha256, uploadedAt });
     }
     case 'CourtDocumentKeyEvidenceChanged': {
       const { documentId, ownerId, isKeyEvidence, changedAt } = event.data;
-      return { subject: CourtJournalEvents.CourtDocumentKeyEvidenceChanged, data: { documentId, ownerId, isKeyEvidence, changedAt } satisfies CourtDocumentKeyEvidenceChangedV1 };
+      return published(CourtJournalEvents.CourtDocumentKeyEvidenceChanged, { documentId, ownerId, isKeyEvidence, changedAt });
     }
     case 'CourtDocumentDeleted': {
       const { documentId, ownerId, sha256, deletedAt } = event.data;
-      return { subject: CourtJournalEvents.CourtDocumentDeleted, data: { documentId, ownerId, sha256, deletedAt } satisfies CourtDocumentDeletedV1 };
+      return published(CourtJournalEvents.CourtDocumentDeleted, { documentId, ownerId, sha256, deletedAt });
     }
     case 'EvidenceEntryAppended': {
       const { ownerId, head } = event.data;
-      return { subject: CourtJournalEvents.EvidenceHeadSigned, data: { ownerId, sequence: head.sequence, headHash: head.headHash, keyId: head.keyId, signedAt: head.signedAt } satisfies EvidenceHeadSignedV1 };
+      return published(CourtJournalEvents.EvidenceHeadSigned, { ownerId, sequence: head.sequence, headHash: head.headHash, keyId: head.keyId, signedAt: head.signedAt });
     }
     default:
       return null;

@@ -1,4 +1,4 @@
-import { LettersEvents, type LetterDeletedV1, type LetterRevisedV1, type LetterWrittenV1, type StoredLetterEvent } from '@lv/contracts';
+import { LettersEvents, published, type StoredLetterEvent } from '@lv/contracts';
 import type { PublishPolicy } from '@lv/platform/event-store';
 
 /**
@@ -14,15 +14,15 @@ export const lettersPublishPolicy: PublishPolicy = (stored) => {
   switch (event.type) {
     case 'LetterWritten': {
       const { letterId, ownerId, wordCount, writtenAt } = event.data;
-      return { subject: LettersEvents.LetterWritten, data: { letterId, ownerId, wordCount, writtenAt } satisfies LetterWrittenV1 };
+      return published(LettersEvents.LetterWritten, { letterId, ownerId, wordCount, writtenAt });
     }
     case 'LetterRevised': {
       const { letterId, ownerId, wordCount, revisedAt } = event.data;
-      return { subject: LettersEvents.LetterRevised, data: { letterId, ownerId, wordCount, revisedAt } satisfies LetterRevisedV1 };
+      return published(LettersEvents.LetterRevised, { letterId, ownerId, wordCount, revisedAt });
     }
     case 'LetterDeleted': {
       const { letterId, ownerId, deletedAt } = event.data;
-      return { subject: LettersEvents.LetterDeleted, data: { letterId, ownerId, deletedAt } satisfies LetterDeletedV1 };
+      return published(LettersEvents.LetterDeleted, { letterId, ownerId, deletedAt });
     }
     default:
       return null;

@@ -1,4 +1,4 @@
-import { NotificationsEvents, type KeyEmailFailedV1, type KeyEmailSentV1 } from '@lv/contracts';
+import { NotificationsEvents, published } from '@lv/contracts';
 import type { Projection, PublishPolicy, StoredEvent } from '@lv/platform/event-store';
 import type { KeyEmailEvent } from './key-email.decider.js';
 
@@ -44,10 +44,10 @@ export const notificationsPublishPolicy: PublishPolicy = (stored) => {
   switch (event.type) {
     case 'KeyEmailSent': {
       const { keyId, sentAt, messageId } = event.data;
-      return { subject: NotificationsEvents.KeyEmailSent, data: { keyId, sentAt, messageId } satisfies KeyEmailSentV1 };
+      return published(NotificationsEvents.KeyEmailSent, { keyId, sentAt, messageId });
     }
     case 'KeyEmailFailed':
-      return { subject: NotificationsEvents.KeyEmailFailed, data: event.data satisfies KeyEmailFailedV1 };
+      return published(NotificationsEvents.KeyEmailFailed, event.data);
     default:
       return null;
   }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import type { PublishedEvent } from '@lv/contracts';
+import { DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
+import { receiveEvent, type EventDeclaration, type PublishedEvent, type ReceivedEvent } from '@lv/contracts';
 import { scopedStreamName, scopedSubject, unscopedSubject } from '@lv/platform/messaging';
 import type { TimelineFeed } from './timeline.projection.js';
 
@@ -13,9 +13,9 @@ const BATCH = 500;
  * handler and inbox the durable consumer uses: an event the durable consumer handles during the
  * replay is applied once either way. Returns how many events were applied.
  */
-export async function replayFeed(
+export async function replayFeed<E extends EventDeclaration>(
   nats: NatsConnection,
-  feed: TimelineFeed,
+  feed: TimelineFeed<E>,
   inTransaction: <T>(work: (em: EntityManager) => Promise<T>) => Promise<T>,
   stackId?: string,
 ): Promise<number> {
@@ -24,25 +24,25 @@ export async function replayFeed(
   const info = await jsm.streams.info(stream).catch(() => null);
   const lastSeq = info?.state.last_seq ?? 0;
   if (!info || info.state.messages === 0) return 0;
-  const wanted = new Set(feed.subjects.map((s) => scopedSubject(s, stackId)));
+  const wanted = new Set(feed.events.map((e) => scopedSubject(e.subject, stackId)));
   // An ordered consumer: ephemeral, no acks, gone when we stop reading.
   const consumer = await jetstream(nats).consumers.get(stream, { deliver_policy: DeliverPolicy.All });
   const messages = await consumer.consume({ max_messages: BATCH });
   let applied = 0;
-  let batch: { event: PublishedEvent; subject: string }[] = [];
+  let batch: ReceivedEvent<E>[] = [];
   const flush = async () => {
     const events = batch;
     batch = [];
     if (!events.length) return;
     applied += await inTransaction(async (em) => {
       let n = 0;
-      for (const { event, subject } of events) {
+      for (const event of events) {
         const inserted = await em.execute<{ event_id: string }[]>(
           'insert into inbox (consumer, event_id, subject) values (?, ?, ?) on conflict do nothing returning event_id',
-          [feed.consumer, event.eventId, subject],
+          [feed.consumer, event.eventId, event.subject],
         );
         if (inserted.length === 0) continue;
-        await feed.apply(em, event, subject);
+        await feed.apply(em, event);
         n++;
       }
       return n;
@@ -51,12 +51,10 @@ export async function replayFeed(
   try {
     for await (const message of messages) {
       if (wanted.has(message.subject)) {
-        // An unparseable event is the durable consumer's to park; the replay skips it.
-        try {
-          batch.push({ event: message.json<PublishedEvent>(), subject: unscopedSubject(message.subject, stackId) });
-        } catch {
-          /* skipped */
-        }
+        // An unparseable event, or one its declaration refuses, is the durable consumer's to park; the replay skips it.
+        const received = parsedEvent(message);
+        const checked = received && receiveEvent(feed.events, unscopedSubject(message.subject, stackId), received);
+        if (checked?.ok) batch.push(checked.event);
       }
       if (batch.length >= BATCH) await flush();
       if (message.seq >= lastSeq || message.info.pending === 0) break;
@@ -66,4 +64,12 @@ export async function replayFeed(
     void messages.close().catch(() => undefined);
   }
   return applied;
+}
+
+function parsedEvent(message: JsMsg): PublishedEvent | null {
+  try {
+    return message.json<PublishedEvent>();
+  } catch {
+    return null;
+  }
 }

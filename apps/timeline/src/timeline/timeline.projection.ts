@@ -1,12 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  CourtJournalEvents, LettersEvents, MEDIA_CONTENT_TYPES, VaultMediaEvents, type CourtDocumentDeletedV1, type CourtDocumentKeyEvidenceChangedV1,
-  type CourtDocumentUploadedV1, type LetterDeletedV1, type LetterRevisedV1, type LetterWrittenV1, type PublishedEvent,
-  type RecordingDeletedV1, type RecordingHashMismatchV1, type RecordingHashVerifiedV1, type RecordingSavedV1, type ServiceName, type TimelineSource,
-} from '@lv/contracts';
+import { CourtJournalEvents, LettersEvents, MEDIA_CONTENT_TYPES, VaultMediaEvents, type EventDeclaration, type ReceivedEvent, type ServiceName, type TimelineSource } from '@lv/contracts';
 
-/** One stream the timeline reads: whose, which subjects, and how each event changes the rows. */
-export interface TimelineFeed {
+/** One stream the timeline reads: whose, which events, and how each one changes the rows. */
+export interface TimelineFeed<E extends EventDeclaration = EventDeclaration> {
   source: ServiceName & TimelineSource;
   /**
    * The durable consumer's name, also its inbox key (rebuild clears that inbox). Not vault-media's old
@@ -14,8 +10,9 @@ export interface TimelineFeed {
    * must read the streams from their start.
    */
   consumer: string;
-  subjects: string[];
-  apply(em: EntityManager, event: PublishedEvent, subject: string): Promise<void>;
+  events: readonly E[];
+  /** Gets each event validated against its declaration: `event.subject` tells which, and types its data. */
+  apply(em: EntityManager, event: ReceivedEvent<E>): Promise<void>;
 }
 
 /**
@@ -33,14 +30,15 @@ async function tombstone(em: EntityManager, source: TimelineSource, id: string, 
 }
 
 /** Letters publish ids, owner, word counts and times (never words): the title is fetched when read. */
-export const lettersFeed: TimelineFeed = {
+const lettersEvents = [LettersEvents.LetterWritten, LettersEvents.LetterRevised, LettersEvents.LetterDeleted];
+export const lettersFeed: TimelineFeed<(typeof lettersEvents)[number]> = {
   source: 'letters',
   consumer: 'timeline-letters',
-  subjects: [LettersEvents.LetterWritten, LettersEvents.LetterRevised, LettersEvents.LetterDeleted],
-  async apply(em, event, subject) {
-    switch (subject) {
-      case LettersEvents.LetterWritten: {
-        const d = event.data as LetterWrittenV1;
+  events: lettersEvents,
+  async apply(em, event) {
+    switch (event.subject) {
+      case LettersEvents.LetterWritten.subject: {
+        const d = event.data;
         await em.execute(
           `insert into timeline_entries (source, id, owner_id, type, entry_type, word_count, "timestamp", created_at)
            values ('letters', ?, ?, 'letter', 'message', ?, ?, ?) on conflict (source, id) do nothing`,
@@ -48,8 +46,8 @@ export const lettersFeed: TimelineFeed = {
         );
         break;
       }
-      case LettersEvents.LetterRevised: {
-        const d = event.data as LetterRevisedV1;
+      case LettersEvents.LetterRevised.subject: {
+        const d = event.data;
         await em.execute(
           `update timeline_entries set word_count = ?, metadata = metadata || jsonb_build_object('revised_at', ?::text)
             where source = 'letters' and id = ? and owner_id = ? and deleted_at is null`,
@@ -57,26 +55,25 @@ export const lettersFeed: TimelineFeed = {
         );
         break;
       }
-      case LettersEvents.LetterDeleted: {
-        const d = event.data as LetterDeletedV1;
+      case LettersEvents.LetterDeleted.subject: {
+        const d = event.data;
         await tombstone(em, 'letters', d.letterId, d.ownerId, d.deletedAt);
         break;
       }
-      default:
-        break;
     }
   },
 };
 
 /** vault-media publishes ids, owner, object key, size, hash and times (never the title). */
-export const vaultMediaFeed: TimelineFeed = {
+const vaultMediaEvents = [VaultMediaEvents.RecordingSaved, VaultMediaEvents.RecordingHashVerified, VaultMediaEvents.RecordingHashMismatch, VaultMediaEvents.RecordingDeleted];
+export const vaultMediaFeed: TimelineFeed<(typeof vaultMediaEvents)[number]> = {
   source: 'vault-media',
   consumer: 'timeline-vault-media',
-  subjects: [VaultMediaEvents.RecordingSaved, VaultMediaEvents.RecordingHashVerified, VaultMediaEvents.RecordingHashMismatch, VaultMediaEvents.RecordingDeleted],
-  async apply(em, event, subject) {
-    switch (subject) {
-      case VaultMediaEvents.RecordingSaved: {
-        const d = event.data as RecordingSavedV1;
+  events: vaultMediaEvents,
+  async apply(em, event) {
+    switch (event.subject) {
+      case VaultMediaEvents.RecordingSaved.subject: {
+        const d = event.data;
         // Final messages are kept apart from the vault's story (If I'm Not There lists them); their later
         // events (verified, deleted) then update no row.
         if ((d.collection ?? 'vault') !== 'vault' || d.type === 'image') break;
@@ -87,23 +84,21 @@ export const vaultMediaFeed: TimelineFeed = {
         );
         break;
       }
-      case VaultMediaEvents.RecordingHashVerified:
-      case VaultMediaEvents.RecordingHashMismatch: {
-        const d = event.data as RecordingHashVerifiedV1 | RecordingHashMismatchV1;
-        const integrity = subject === VaultMediaEvents.RecordingHashVerified ? 'verified' : 'mismatch';
+      case VaultMediaEvents.RecordingHashVerified.subject:
+      case VaultMediaEvents.RecordingHashMismatch.subject: {
+        const d = event.data;
+        const integrity = event.subject === VaultMediaEvents.RecordingHashVerified.subject ? 'verified' : 'mismatch';
         await em.execute(
           `update timeline_entries set integrity = ? where source = 'vault-media' and id = ? and owner_id = ? and deleted_at is null`,
           [integrity, d.recordingId, d.ownerId],
         );
         break;
       }
-      case VaultMediaEvents.RecordingDeleted: {
-        const d = event.data as RecordingDeletedV1;
+      case VaultMediaEvents.RecordingDeleted.subject: {
+        const d = event.data;
         await tombstone(em, 'vault-media', d.recordingId, d.ownerId, d.deletedAt);
         break;
       }
-      default:
-        break;
     }
   },
 };
@@ -113,14 +108,15 @@ export const vaultMediaFeed: TimelineFeed = {
  * or file name): a document of the upload form is a 'document' entry, one of a Court Journal card a
  * 'journal' entry. The file's hash is the entry's blob_hash; key evidence and the category are metadata.
  */
-export const courtJournalFeed: TimelineFeed = {
+const courtJournalEvents = [CourtJournalEvents.CourtDocumentUploaded, CourtJournalEvents.CourtDocumentKeyEvidenceChanged, CourtJournalEvents.CourtDocumentDeleted];
+export const courtJournalFeed: TimelineFeed<(typeof courtJournalEvents)[number]> = {
   source: 'court-journal',
   consumer: 'timeline-court-journal',
-  subjects: [CourtJournalEvents.CourtDocumentUploaded, CourtJournalEvents.CourtDocumentKeyEvidenceChanged, CourtJournalEvents.CourtDocumentDeleted],
-  async apply(em, event, subject) {
-    switch (subject) {
-      case CourtJournalEvents.CourtDocumentUploaded: {
-        const d = event.data as CourtDocumentUploadedV1;
+  events: courtJournalEvents,
+  async apply(em, event) {
+    switch (event.subject) {
+      case CourtJournalEvents.CourtDocumentUploaded.subject: {
+        const d = event.data;
         const type = d.variant === 'journal' ? 'journal' : 'document';
         await em.execute(
           `insert into timeline_entries (source, id, owner_id, type, entry_type, blob_hash, size, metadata, "timestamp", created_at)
@@ -129,8 +125,8 @@ export const courtJournalFeed: TimelineFeed = {
         );
         break;
       }
-      case CourtJournalEvents.CourtDocumentKeyEvidenceChanged: {
-        const d = event.data as CourtDocumentKeyEvidenceChangedV1;
+      case CourtJournalEvents.CourtDocumentKeyEvidenceChanged.subject: {
+        const d = event.data;
         await em.execute(
           `update timeline_entries set metadata = metadata || jsonb_build_object('is_key_evidence', ?::boolean)
             where source = 'court-journal' and id = ? and owner_id = ? and deleted_at is null`,
@@ -138,13 +134,11 @@ export const courtJournalFeed: TimelineFeed = {
         );
         break;
       }
-      case CourtJournalEvents.CourtDocumentDeleted: {
-        const d = event.data as CourtDocumentDeletedV1;
+      case CourtJournalEvents.CourtDocumentDeleted.subject: {
+        const d = event.data;
         await tombstone(em, 'court-journal', d.documentId, d.ownerId, d.deletedAt);
         break;
       }
-      default:
-        break;
     }
   },
 };

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { VaultMediaEvents, type HashMediaJob, type PublishedEvent, type RecordingSavedV1 } from '@lv/contracts';
+import { VaultMediaEvents, type HashMediaJob } from '@lv/contracts';
 import { DurableConsumer } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
@@ -20,17 +20,17 @@ export function createHashEnqueuer(options: {
   queue: TypedQueue<HashMediaJob>;
   reportToken: (recordingId: string) => string;
   stackId?: string;
-}): DurableConsumer {
+}): DurableConsumer<typeof VaultMediaEvents.RecordingSaved> {
   return new DurableConsumer({
     name: 'media-hashing-enqueuer',
     source: 'vault-media',
-    subjects: [VaultMediaEvents.RecordingSaved],
+    events: [VaultMediaEvents.RecordingSaved],
     orm: options.orm,
     nats: options.nats,
     logger: options.logger.child({ component: 'media-hashing-enqueuer' }),
     stackId: options.stackId,
-    handle: async (_em, event: PublishedEvent) => {
-      const saved = event.data as RecordingSavedV1;
+    handle: async (_em, event) => {
+      const saved = event.data;
       await enqueue(options.queue, { mediaId: saved.recordingId, bucket: saved.bucket, key: saved.objectKey, reportToken: options.reportToken(saved.recordingId) }, saved.recordingId);
     },
   });

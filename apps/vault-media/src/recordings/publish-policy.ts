@@ -1,6 +1,4 @@
-import {
-  VaultMediaEvents, type RecordingDeletedV1, type RecordingEvent, type RecordingHashMismatchV1, type RecordingHashVerifiedV1, type RecordingSavedV1,
-} from '@lv/contracts';
+import { VaultMediaEvents, published, type RecordingEvent } from '@lv/contracts';
 import type { PublishPolicy } from '@lv/platform/event-store';
 
 /**
@@ -14,19 +12,19 @@ export const vaultMediaPublishPolicy: PublishPolicy = (stored) => {
     case 'RecordingSaved': {
       const { recordingId, ownerId, type, bucket, objectKey, size, sha256, savedAt } = event.data;
       const collection = event.data.collection ?? 'vault';
-      return { subject: VaultMediaEvents.RecordingSaved, data: { recordingId, ownerId, type, bucket, objectKey, size, sha256, savedAt, collection } satisfies RecordingSavedV1 };
+      return published(VaultMediaEvents.RecordingSaved, { recordingId, ownerId, type, bucket, objectKey, size, sha256, savedAt, collection });
     }
     case 'RecordingHashVerified': {
       const { recordingId, ownerId, verifiedAt } = event.data;
-      return { subject: VaultMediaEvents.RecordingHashVerified, data: { recordingId, ownerId, verifiedAt } satisfies RecordingHashVerifiedV1 };
+      return published(VaultMediaEvents.RecordingHashVerified, { recordingId, ownerId, verifiedAt });
     }
     case 'RecordingHashMismatch': {
       const { recordingId, ownerId, detectedAt } = event.data;
-      return { subject: VaultMediaEvents.RecordingHashMismatch, data: { recordingId, ownerId, detectedAt } satisfies RecordingHashMismatchV1 };
+      return published(VaultMediaEvents.RecordingHashMismatch, { recordingId, ownerId, detectedAt });
     }
     case 'RecordingDeleted': {
       const { recordingId, ownerId, deletedAt } = event.data;
-      return { subject: VaultMediaEvents.RecordingDeleted, data: { recordingId, ownerId, deletedAt } satisfies RecordingDeletedV1 };
+      return published(VaultMediaEvents.RecordingDeleted, { recordingId, ownerId, deletedAt });
     }
     default:
       return null;

@@ -4,7 +4,8 @@ import { Migration } from '@mikro-orm/migrations';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import type { PublishedEvent } from '@lv/contracts';
+import { z } from 'zod';
+import { event as declare, type EventDeclaration, type PublishedEvent, type ReceivedEvent } from '@lv/contracts';
 import { createTestDatabase, waitFor, type TestDatabase } from '@lv/testing';
 import { createLogger, currentTrace, type TraceContext } from '../logging/index.js';
 import { metricsRegistry } from '../observability/metrics.js';
@@ -41,14 +42,17 @@ const event = (type: string, data: unknown = {}): PublishedEvent => ({
 const publish = (subject: string, e: PublishedEvent, msgID = e.eventId) =>
   js.publish(scopedSubject(subject, stackId), JSON.stringify(e), { msgID });
 
-const recordHandled = async (em: EntityManager, e: PublishedEvent, subject: string, consumer: string) => {
-  await em.execute('insert into handled_events (consumer, event_id, subject) values (?, ?, ?)', [consumer, e.eventId, subject]);
+const recordHandled = async (em: EntityManager, e: ReceivedEvent<EventDeclaration>, consumer: string) => {
+  await em.execute('insert into handled_events (consumer, event_id, subject) values (?, ?, ?)', [consumer, e.eventId, e.subject]);
 };
 
-function consumer(name: string, subjects: string[], overrides: Partial<DurableConsumerOptions> = {}): DurableConsumer {
-  const c = new DurableConsumer({
-    name, source: 'identity', subjects, orm: db.orm, nats: nc, logger, stackId, retryBackoffMs: 20,
-    handle: (em, e, subject) => recordHandled(em, e, subject, name),
+/** Events whose data can be any object: these specs are about delivery, not about what an event says. */
+const anyData = (...subjects: string[]) => subjects.map((subject) => declare(subject, z.object({})));
+
+function consumer<E extends EventDeclaration>(name: string, events: readonly E[], overrides: Partial<DurableConsumerOptions<E>> = {}): DurableConsumer<E> {
+  const c = new DurableConsumer<E>({
+    name, source: 'identity', events, orm: db.orm, nats: nc, logger, stackId, retryBackoffMs: 20,
+    handle: (em, e) => recordHandled(em, e, name),
     ...overrides,
   });
   consumers.push(c);
@@ -88,7 +92,7 @@ describe('DurableConsumer', () => {
     // Five events published again under different message ids: JetStream keeps both copies.
     for (const e of events.slice(0, 5)) await publish('identity.t1.registered.v1', e, `${e.eventId}-again`);
 
-    const c = consumer(name, ['identity.t1.>']);
+    const c = consumer(name, anyData('identity.t1.registered.v1'));
     await c.start();
     await waitFor(() => c.handledCount + c.duplicateCount === 25, 10_000, 'all 25 deliveries to be processed');
     expect(c.handledCount).toBe(20);
@@ -102,7 +106,7 @@ describe('DurableConsumer', () => {
 
     // Everything redelivered (the durable recreated from scratch, as after a lost ack state).
     await jsm.consumers.delete(`LV_IDENTITY_${stackId}`, `${name}_${stackId}`);
-    const replay = consumer(name, ['identity.t1.>']);
+    const replay = consumer(name, anyData('identity.t1.registered.v1'));
     await replay.start();
     await waitFor(() => replay.duplicateCount === 25, 10_000, 'the replayed deliveries to be processed');
     expect(replay.handledCount).toBe(0);
@@ -112,11 +116,11 @@ describe('DurableConsumer', () => {
   it('retries a handler that throws, and the event counts once when it finally succeeds', async () => {
     const name = 'flaky';
     const attempts = new Map<string, number>();
-    const c = consumer(name, ['identity.t2.>'], {
+    const c = consumer(name, anyData('identity.t2.changed.v1'), {
       maxDeliveries: 5,
-      handle: async (em, e, subject) => {
+      handle: async (em, e) => {
         // The inbox row is written before the handler runs: it must roll back with each failure.
-        await recordHandled(em, e, subject, name);
+        await recordHandled(em, e, name);
         const n = (attempts.get(e.eventId) ?? 0) + 1;
         attempts.set(e.eventId, n);
         if (n < 3) throw new Error(`transient failure ${n}`);
@@ -135,14 +139,14 @@ describe('DurableConsumer', () => {
   it('parks an event that always fails in dead_letters after maxDeliveries, and carries on with the next', async () => {
     const name = 'poisoned';
     let poisonAttempts = 0;
-    const c = consumer(name, ['identity.t3.>'], {
+    const c = consumer(name, anyData('identity.t3.poison.v1', 'identity.t3.fine.v1'), {
       maxDeliveries: 3,
-      handle: async (em, e, subject) => {
+      handle: async (em, e) => {
         if (e.type === 'Poison') {
           poisonAttempts++;
           throw new Error('cannot handle this one');
         }
-        await recordHandled(em, e, subject, name);
+        await recordHandled(em, e, name);
       },
     });
     await c.start();
@@ -168,7 +172,7 @@ describe('DurableConsumer', () => {
   it('keeps retrying an event it cannot park (dead_letters unwritable) instead of dropping it', async () => {
     const name = 'unparkable';
     let attempts = 0;
-    const c = consumer(name, ['identity.t9.>'], {
+    const c = consumer(name, anyData('identity.t9.stuck.v1'), {
       maxDeliveries: 2,
       handle: async () => {
         attempts++;
@@ -191,8 +195,8 @@ describe('DurableConsumer', () => {
 
   it('splits the work between two replicas sharing one durable, each event handled once', async () => {
     const name = 'replicated';
-    const a = consumer(name, ['identity.t4.>']);
-    const b = consumer(name, ['identity.t4.>']);
+    const a = consumer(name, anyData('identity.t4.counted.v1'));
+    const b = consumer(name, anyData('identity.t4.counted.v1'));
     await Promise.all([a.start(), b.start()]);
     const total = 300;
     await Promise.all(Array.from({ length: total }, (_, i) => publish('identity.t4.counted.v1', event('Counted', { i }))));
@@ -205,14 +209,14 @@ describe('DurableConsumer', () => {
 
   it('resumes where it stopped: a restarted consumer handles only what arrived meanwhile', async () => {
     const name = 'resumable';
-    const first = consumer(name, ['identity.t5.>']);
+    const first = consumer(name, anyData('identity.t5.n.v1'));
     await first.start();
     for (let i = 0; i < 10; i++) await publish('identity.t5.n.v1', event('N', { i }));
     await waitFor(() => first.handledCount === 10, 10_000, 'the first ten events');
     await first.stop();
 
     for (let i = 10; i < 15; i++) await publish('identity.t5.n.v1', event('N', { i }));
-    const second = consumer(name, ['identity.t5.>']);
+    const second = consumer(name, anyData('identity.t5.n.v1'));
     await second.start();
     await waitFor(() => second.handledCount === 5, 10_000, 'the five events published while stopped');
     expect(second.duplicateCount).toBe(0);
@@ -221,7 +225,7 @@ describe('DurableConsumer', () => {
 
   it('reads only its subjects when given several (filtered on the server or, before nats-server 2.10, here)', async () => {
     const name = 'picky';
-    const c = consumer(name, ['identity.t6.wanted.v1', 'identity.t6.also.*']);
+    const c = consumer(name, anyData('identity.t6.wanted.v1', 'identity.t6.also.v2'));
     await c.start();
     const wanted = event('Wanted');
     const also = event('Also');
@@ -238,7 +242,7 @@ describe('DurableConsumer', () => {
 
   it('parks an unparseable message instead of retrying it forever', async () => {
     const name = 'garbage';
-    const c = consumer(name, ['identity.t7.>']);
+    const c = consumer(name, anyData('identity.t7.junk.v1'));
     await c.start();
     await js.publish(scopedSubject('identity.t7.junk.v1', stackId), 'not json {', { msgID: randomUUID() });
     await waitFor(() => c.deadLetterCount === 1, 10_000, 'the junk to be parked');
@@ -246,8 +250,41 @@ describe('DurableConsumer', () => {
     expect(parked).toEqual({ payload: { raw: 'not json {' }, error: 'unparseable payload' });
   });
 
+  it('parks an event its declaration refuses on its first delivery, saying why, and hands the handler typed data', async () => {
+    const name = 'declared';
+    const registered = declare('identity.t12.registered.v1', z.object({ userId: z.string(), email: z.string(), retries: z.number().int().default(0) }));
+    const renamed = declare('identity.t12.renamed.v1', z.object({ userId: z.string(), name: z.string() }));
+    const seen: unknown[] = [];
+    const c = consumer(name, [registered, renamed], {
+      maxDeliveries: 5,
+      handle: async (em, e) => {
+        // The subject tells the two apart, and each branch reads its own event's fields.
+        if (e.subject === registered.subject) seen.push({ email: e.data.email, retries: e.data.retries });
+        else seen.push(e.data);
+        await recordHandled(em, e, name);
+      },
+    });
+    await c.start();
+    const refused = event('Registered', { userId: 'u1', email: 42 });
+    await publish(registered.subject, refused);
+    await publish(renamed.subject, event('Renamed', { userId: 'u1', name: 'Ann', secret: 'never passed on' }));
+    const accepted = event('Registered', { userId: 'u1', email: 'ann@example.com' });
+    await publish(registered.subject, accepted);
+    await waitFor(() => c.handledCount === 2, 10_000, 'the two valid events');
+
+    // The handler saw the valid events only, as their declarations shape them (defaults filled, unknown fields dropped).
+    expect(seen).toEqual([{ userId: 'u1', name: 'Ann' }, { email: 'ann@example.com', retries: 0 }]);
+    expect(c.deadLetterCount).toBe(1);
+    const [parked] = await rows<{ payload: unknown; error: string }>('select payload, error from dead_letters where consumer = ?', [name]);
+    expect(parked).toEqual({ payload: refused, error: expect.stringMatching(/^data refused by the declaration of identity\.t12\.registered\.v1: email: /) });
+    expect(await rows('select event_id from inbox where consumer = ? and event_id = ?', [name, refused.eventId])).toEqual([]);
+    // Parked at once: no retry can make it pass, so it was never handed back to JetStream.
+    const redeliveries = (await metricsRegistry.getSingleMetric('lv_consumer_redeliveries_total')!.get()).values.find((v) => v.labels.consumer === name)?.value ?? 0;
+    expect(redeliveries).toBe(0);
+  });
+
   it('stops promptly, even right after start()', async () => {
-    const c = consumer('quick-stop', ['identity.t8.>']);
+    const c = consumer('quick-stop', anyData('identity.t8.any.v1'));
     await c.start();
     let timer: NodeJS.Timeout | undefined;
     const hung = new Promise((resolve) => { timer = setTimeout(() => resolve('hung'), 5_000); });
@@ -286,7 +323,7 @@ describe('ensureServiceStream', () => {
     await publish('identity.t11.registered.v1', caused);
     await publish('identity.t11.registered.v1', uncaused);
     await publish('identity.t11.registered.v1', caused, `${caused.eventId}-again`);
-    const c = consumer(name, ['identity.t11.>'], { handle: async () => { seen.push(currentTrace()); } });
+    const c = consumer(name, anyData('identity.t11.registered.v1'), { handle: async () => { seen.push(currentTrace()); } });
     await c.start();
     await waitFor(() => c.handledCount + c.duplicateCount === 3, 10_000, 'the three deliveries to be processed');
     expect(seen).toEqual([{ correlationId: 'req-signup-1', causationId: caused.eventId }, { correlationId: uncaused.eventId, causationId: uncaused.eventId }]);

@@ -3,23 +3,26 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
-import type { PublishedEvent, ServiceName } from '@lv/contracts';
+import { receiveEvent, type EventDeclaration, type PublishedEvent, type ReceivedEvent, type ServiceName } from '@lv/contracts';
 import { withTrace } from '../logging/trace-context.js';
 import { consumerEvents, consumerRedeliveries } from '../observability/metrics.js';
 import { scopedConsumerName, scopedStreamName, scopedSubject, subjectMatches, unscopedSubject } from '../messaging/subjects.js';
 
-export interface DurableConsumerOptions {
+export interface DurableConsumerOptions<E extends EventDeclaration = EventDeclaration> {
   /** Durable name, unique per consuming service and purpose, e.g. `timeline-from-letters`. */
   name: string;
   /** The service whose stream is read. */
   source: ServiceName;
-  /** Subjects (registry names, unscoped) this consumer wants. */
-  subjects: string[];
+  /** The events (their declarations, unscoped subjects) this consumer wants: each one's data is checked against its schema before the handler sees it. */
+  events: readonly E[];
   orm: MikroORM;
   nats: NatsConnection;
   logger: Logger;
-  /** Runs inside the inbox transaction: its writes commit together with the inbox row. */
-  handle: (em: EntityManager, event: PublishedEvent, subject: string) => Promise<void>;
+  /**
+   * Runs inside the inbox transaction: its writes commit together with the inbox row. The event's
+   * `subject` tells which declaration it passed, and types its data.
+   */
+  handle: (em: EntityManager, event: ReceivedEvent<E>) => Promise<void>;
   /** Deliveries before an event is parked in dead_letters. */
   maxDeliveries?: number;
   /** First redelivery delay after a failure, doubled per delivery up to 30 s (default 1000 ms). */
@@ -40,9 +43,10 @@ function supportsMultipleFilters(nats: NatsConnection): boolean {
  * row commit in one transaction, so an event redelivered after a crash (or published twice by a
  * relay that lost its ack) changes nothing the second time. Replicas of a service share the durable,
  * so each event is handled by one of them. An event that keeps failing is parked in dead_letters and
- * logged, never dropped silently.
+ * logged, never dropped silently; so is one whose data its declaration refuses, at once, as no retry
+ * can make it pass.
  */
-export class DurableConsumer {
+export class DurableConsumer<E extends EventDeclaration = EventDeclaration> {
   private messages: ConsumerMessages | null = null;
   private running = false;
   private loop: Promise<void> | null = null;
@@ -52,7 +56,7 @@ export class DurableConsumer {
   /** Set when the server cannot filter on all our subjects and we filter here instead. */
   private clientFilter: string[] | null = null;
 
-  constructor(private readonly options: DurableConsumerOptions) {}
+  constructor(private readonly options: DurableConsumerOptions<E>) {}
 
   /** Events whose handler ran and committed here. */
   get handledCount(): number {
@@ -71,7 +75,8 @@ export class DurableConsumer {
 
   async start(): Promise<void> {
     if (this.running) return;
-    const { nats, source, subjects, stackId } = this.options;
+    const { nats, source, events, stackId } = this.options;
+    const subjects = events.map((e) => e.subject);
     const jsm = await jetstreamManager(nats);
     const stream = scopedStreamName(source, stackId);
     const durable = scopedConsumerName(this.options.name, stackId);
@@ -155,10 +160,13 @@ export class DurableConsumer {
     const subject = unscopedSubject(message.subject, this.options.stackId);
     if (!event) {
       this.options.logger.error({ subject, seq: message.seq }, 'unparseable event; parked');
-      if (await this.park(message, subject, null, 'unparseable payload')) {
-        consumerEvents.inc({ consumer: this.options.name, outcome: 'parked' });
-        message.term();
-      } else message.nak(this.backoff(message.info.deliveryCount));
+      await this.parkAtOnce(message, subject, null, 'unparseable payload');
+      return;
+    }
+    const received = receiveEvent(this.options.events, subject, event);
+    if (!received.ok) {
+      this.options.logger.error({ subject, eventId: event.eventId, reason: received.reason }, 'event its declaration refuses; parked');
+      await this.parkAtOnce(message, subject, event, received.reason);
       return;
     }
     try {
@@ -168,7 +176,7 @@ export class DurableConsumer {
           [this.options.name, event.eventId, subject],
         );
         if (inserted.length === 0) return false;
-        await this.options.handle(em, event, subject);
+        await this.options.handle(em, received.event);
         return true;
       });
       if (handledNow) this.handled++;
@@ -192,6 +200,14 @@ export class DurableConsumer {
       consumerEvents.inc({ consumer: this.options.name, outcome: 'failed' });
       message.nak(this.backoff(deliveries));
     }
+  }
+
+  /** An event no retry can help: parked now, or retried later only when parking itself failed. */
+  private async parkAtOnce(message: JsMsg, subject: string, event: PublishedEvent | null, reason: string): Promise<void> {
+    if (await this.park(message, subject, event, reason)) {
+      consumerEvents.inc({ consumer: this.options.name, outcome: 'parked' });
+      message.term();
+    } else message.nak(this.backoff(message.info.deliveryCount));
   }
 
   private backoff(deliveries: number): number {

@@ -9,6 +9,8 @@ import { jest } from '@jest/globals';
 import { Migration } from '@mikro-orm/migrations';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { JetStreamManager } from '@nats-io/jetstream';
+import { z } from 'zod';
+import { event } from '@lv/contracts';
 import { createTestDatabase, PrivateNatsServer, waitFor, type TestDatabase } from '@lv/testing';
 import { createLogger } from '../logging/index.js';
 import { connectNats, ensureServiceStream } from '../messaging/jetstream.js';
@@ -65,6 +67,8 @@ class HandledEventsSchema extends Migration {
 const RELAY_BATCH_SIZE = 20;
 /** Events the first relay publishes before it is killed. */
 const KILL_AT = 720;
+/** What the relay publishes: every event appended here is a Happened. */
+const happened = event('identity.relay.happened.v1', z.object({ i: z.number().int() }));
 const store = new EventStore({ publish: (e) => ({ subject: `identity.relay.${e.type.toLowerCase()}.v1`, data: e.data }) });
 
 /** Appends events [from, to) through the store: four concurrent writers, each on its own streams. */
@@ -157,9 +161,9 @@ describe('outbox relay fault test', () => {
       },
     });
     consumer = new DurableConsumer({
-      name: 'relay-fault-check', source: 'identity', subjects: ['identity.>'], orm: consumerDb.orm, nats: nc, logger, stackId, retryBackoffMs: 50,
-      handle: async (em, event, subject) => {
-        await em.execute('insert into handled_events (event_id, subject) values (?, ?)', [event.eventId, subject]);
+      name: 'relay-fault-check', source: 'identity', events: [happened], orm: consumerDb.orm, nats: nc, logger, stackId, retryBackoffMs: 50,
+      handle: async (em, received) => {
+        await em.execute('insert into handled_events (event_id, subject) values (?, ?)', [received.eventId, received.subject]);
       },
     });
     await consumer.start();

@@ -40,7 +40,7 @@ describe('STACK_ID scoping', () => {
     });
 
     it('round-trips: unscopedSubject(scopedSubject(s)) is s', () => {
-      for (const subject of [...Object.values(IdentityEvents), ...Object.values(IdentityRpc).map((declaration) => declaration.subject)]) {
+      for (const subject of [...Object.values(IdentityEvents).map((declaration) => declaration.subject), ...Object.values(IdentityRpc).map((declaration) => declaration.subject)]) {
         expect(unscopedSubject(scopedSubject(subject, 'specA'), 'specA')).toBe(subject);
       }
     });

@@ -1,0 +1,69 @@
+// identity's subjects: its RPC (accounts, sessions, settings, the admin dashboard) and its events.
+import { z } from 'zod';
+import { accessRequestMailToPayloadSchema, accessRequestMailToReplySchema } from './access-requests.schemas.js';
+import {
+  adminOverviewSchema, adminUsersQuerySchema, changeEmailPayloadSchema, changePasswordPayloadSchema, changePasswordReplySchema, credentialsPayloadSchema,
+  findUserPayloadSchema, issuedSessionSchema, notificationPreferencesBodySchema, notificationPreferencesSchema, refreshPayloadSchema, setAdminPayloadSchema,
+  setTierPayloadSchema, signOutPayloadSchema, signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
+} from './identity.schemas.js';
+import { ownerDisplayNamePayloadSchema, ownerDisplayNameReplySchema } from './key-status.schemas.js';
+import { emptyPayload, healthRpc, rebuildRpc, rpc } from './rpc.js';
+import { event, type EventData, type EventDeclaration } from './events.js';
+import type { IdentityEvent } from './identity.js';
+import { SUBSCRIPTION_TIERS } from './tiers.js';
+
+export const IdentityRpc = {
+  health: healthRpc('identity'),
+  signUp: rpc('rpc.identity.sign-up', { payload: credentialsPayloadSchema, reply: issuedSessionSchema }),
+  signIn: rpc('rpc.identity.sign-in', { payload: credentialsPayloadSchema, reply: issuedSessionSchema }),
+  refresh: rpc('rpc.identity.refresh', { payload: refreshPayloadSchema, reply: issuedSessionSchema }),
+  signOut: rpc('rpc.identity.sign-out', { payload: signOutPayloadSchema, reply: signOutReplySchema }),
+  getMe: rpc('rpc.identity.get-me', { payload: emptyPayload, reply: userProfileSchema }),
+  updateMe: rpc('rpc.identity.update-me', { payload: updateProfilePayloadSchema, reply: userProfileSchema }),
+  // Operator commands (ops CLI): the caller must hold an operator token.
+  findUserByEmail: rpc('rpc.identity.op.find-user', { payload: findUserPayloadSchema, reply: userProfileSchema }),
+  setAdmin: rpc('rpc.identity.op.set-admin', { payload: setAdminPayloadSchema, reply: userProfileSchema }),
+  setTier: rpc('rpc.identity.op.set-tier', { payload: setTierPayloadSchema, reply: userProfileSchema }),
+  rebuildProjections: rebuildRpc('identity'),
+  // Account settings (/settings): the caller's own account; e-mail and password need the current password.
+  changeEmail: rpc('rpc.identity.change-email', { payload: changeEmailPayloadSchema, reply: userProfileSchema }),
+  changePassword: rpc('rpc.identity.change-password', { payload: changePasswordPayloadSchema, reply: changePasswordReplySchema }),
+  notificationPreferences: rpc('rpc.identity.notification-preferences.get', { payload: emptyPayload, reply: notificationPreferencesSchema }),
+  saveNotificationPreferences: rpc('rpc.identity.notification-preferences.save', { payload: notificationPreferencesBodySchema, reply: notificationPreferencesSchema }),
+  /** The admin dashboard: counters, the (searched) user list, sign-ups per day. Admins only, re-checked against identity's own flag. */
+  adminOverview: rpc('rpc.identity.admin.overview', { payload: adminUsersQuerySchema, reply: adminOverviewSchema }),
+  /** access-keys, for a key's landing page: the vault owner's display name. Publishable by access-keys only (deploy/nats). */
+  ownerDisplayName: rpc('rpc.identity.owner-display-name', { payload: ownerDisplayNamePayloadSchema, reply: ownerDisplayNameReplySchema }),
+  /** notifications, before it e-mails an owner about an access request: his address while his "Access Requests" switch is on. Publishable by notifications only. */
+  accessRequestMailTo: rpc('rpc.identity.access-request-mail-to', { payload: accessRequestMailToPayloadSchema, reply: accessRequestMailToReplySchema }),
+} as const;
+
+
+const tier = z.enum(SUBSCRIPTION_TIERS);
+
+/** Published as stored: the facts, nothing derived, never a secret (identity.ts). */
+export const IdentityEvents = {
+  UserRegistered: event('identity.user.registered.v1', z.object({ userId: z.string(), email: z.string(), registeredAt: z.string() })),
+  ProfileUpdated: event('identity.user.profile-updated.v1', z.object({ userId: z.string(), full_name: z.string().nullable().optional(), avatar_url: z.string().nullable().optional() })),
+  SubscriptionTierChanged: event('identity.user.tier-changed.v1', z.object({ userId: z.string(), tier, previousTier: tier })),
+  AdminGranted: event('identity.user.admin-granted.v1', z.object({ userId: z.string() })),
+  AdminRevoked: event('identity.user.admin-revoked.v1', z.object({ userId: z.string() })),
+  PasswordChanged: event('identity.user.password-changed.v1', z.object({ userId: z.string(), changedAt: z.string() })),
+  EmailChanged: event('identity.user.email-changed.v1', z.object({ userId: z.string(), email: z.string(), previousEmail: z.string() })),
+  NotificationPreferencesChanged: event('identity.user.notification-preferences-changed.v1', z.object({ userId: z.string(), preferences: notificationPreferencesBodySchema })),
+  /**
+   * A sign-in or a session refresh succeeded (stream user-activity-{id}): ids and time only, no address
+   * or agent. At most one an hour per user (identity's activity_marks), so a busy session stays cheap.
+   */
+  UserSignedIn: event('identity.user.signed-in.v1', z.object({ userId: z.string(), sessionId: z.string(), signedInAt: z.string() })),
+} as const satisfies Record<IdentityEvent['type'], EventDeclaration>;
+
+export type UserRegistered = EventData<typeof IdentityEvents.UserRegistered>;
+export type ProfileUpdated = EventData<typeof IdentityEvents.ProfileUpdated>;
+export type SubscriptionTierChanged = EventData<typeof IdentityEvents.SubscriptionTierChanged>;
+export type AdminGranted = EventData<typeof IdentityEvents.AdminGranted>;
+export type AdminRevoked = EventData<typeof IdentityEvents.AdminRevoked>;
+export type PasswordChanged = EventData<typeof IdentityEvents.PasswordChanged>;
+export type EmailChanged = EventData<typeof IdentityEvents.EmailChanged>;
+export type NotificationPreferencesChanged = EventData<typeof IdentityEvents.NotificationPreferencesChanged>;
+export type UserSignedIn = EventData<typeof IdentityEvents.UserSignedIn>;

@@ -1,0 +1,27 @@
+// notifications' subjects: its RPC (operator commands) and its events, which access-keys reads back.
+import { z } from 'zod';
+import { keyEmailResendReplySchema, keyIdPayloadSchema } from './access-keys.schemas.js';
+import { healthRpc, rebuildRpc, rpc } from './rpc.js';
+import { event, type EventData } from './events.js';
+
+/** E-mail (key e-mails today): BullMQ jobs on the key-emails queue, sent over SMTP at most once per key. */
+export const NotificationsRpc = {
+  health: healthRpc('notifications'),
+  /** Operator (ops CLI): retry a key e-mail whose job failed; says so when it was already sent. */
+  resendKeyEmail: rpc('rpc.notifications.op.resend-key-email', { payload: keyIdPayloadSchema, reply: keyEmailResendReplySchema }),
+  rebuildProjections: rebuildRpc('notifications'),
+} as const;
+
+
+/** Each key e-mail's outcome, for access-keys to show the key's e-mail status. */
+export const NotificationsEvents = {
+  KeyEmailSent: event('notifications.key-email.sent.v1', z.object({
+    keyId: z.string(), sentAt: z.string(),
+    /** The Message-ID the SMTP server accepted. */
+    messageId: z.string(),
+  })),
+  KeyEmailFailed: event('notifications.key-email.failed.v1', z.object({ keyId: z.string(), failedAt: z.string(), attempts: z.number().int().min(0), reason: z.string() })),
+} as const;
+
+export type KeyEmailSentV1 = EventData<typeof NotificationsEvents.KeyEmailSent>;
+export type KeyEmailFailedV1 = EventData<typeof NotificationsEvents.KeyEmailFailed>;

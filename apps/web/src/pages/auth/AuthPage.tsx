@@ -9,6 +9,7 @@ import { Input, Label } from '../../components/ui/input.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
+import { useHydrated } from '../../lib/use-hydrated.js';
 import { AUTH_ERROR_TITLE, authErrorDescription, serverFieldErrors } from './auth-errors.js';
 import { passwordRequirements, validateCredentials, type CredentialErrors } from './validation.js';
 
@@ -25,6 +26,8 @@ export function AuthPage() {
   const [showPassword, setShowPassword] = useState(false);
   const [errors, setErrors] = useState<CredentialErrors>({});
   const [submitting, setSubmitting] = useState(false);
+  // Prerendered: before React owns the form, the browser's own submit would put the password in the address.
+  const hydrated = useHydrated();
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const ids = { email: useId(), password: useId(), emailError: useId(), passwordError: useId(), requirements: useId() };
@@ -178,7 +181,7 @@ export function AuthPage() {
               </div>
             ) : null}
 
-            <Button type="submit" size="lg" disabled={submitting} aria-busy={submitting || undefined}>
+            <Button type="submit" size="lg" disabled={submitting || !hydrated} aria-busy={submitting || undefined}>
               {submitting ? <Spinner className="h-4 w-4" /> : null}
               {isLogin ? 'Login' : 'Create Account'}
             </Button>

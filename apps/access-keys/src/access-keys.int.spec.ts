@@ -607,8 +607,17 @@ describe('access-keys service over NATS', () => {
       expect(await codeOf(call(AccessKeysRpc.reportAbsence, { owner_id: owner.id, owner_email: 'a@example.com' }, owner.token))).toBe('FORBIDDEN');
       const view = await report(owner);
       expect(view).toMatchObject({ status: 'awaiting-verification', due_at: null });
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // No job is scheduled for it; and a due job naming it, run by the worker to its end, releases nothing.
+      const deliveryQueue = new Queue<DeliveryTimingJob>(Queues.DeliveryTiming.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      expect((await deliveryQueue.getJobs(['waiting', 'delayed', 'active'])).filter((j) => j.data.subjectId === view.release_id)).toEqual([]);
+      const dueJob: DeliveryTimingJob = { subjectType: 'delivery', subjectId: view.release_id, ownerId: owner.id, dueAt: new Date().toISOString(), sharedBy: `${owner.id}@example.com` };
+      const probe = await deliveryQueue.add(Queues.DeliveryTiming.name, dueJob, { jobId: `unverified-${view.release_id}`, attempts: 1 });
+      // Sentinel: the worker has finished that job (it fails: an unverified delivery is not releasable).
+      await waitFor(async () => ['completed', 'failed'].includes(await probe.getState()), 20_000, 'the due job to finish');
       expect(await deliveredKeys(owner)).toEqual([]);
+      expect(await probe.getState()).toBe('failed');
+      await probe.remove();
+      await deliveryQueue.close();
       expect((await call(AccessKeysRpc.verifyDelivery, { owner_id: owner.id, owner_email: `${owner.id}@example.com` }, operator()) as { status: string }).status).toMatch(/waiting|released/);
       // Its job may run before the verification commits (it is queued inside the transaction): it retries until visible.
       await waitFor(async () => (await deliveredKeys(owner)).length === 1, 30_000, 'the verified delivery to be released');

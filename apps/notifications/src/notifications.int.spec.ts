@@ -62,6 +62,20 @@ function newJob(over: Partial<SendKeyEmailJob> = {}): { job: SendKeyEmailJob; ke
   };
 }
 
+/**
+ * The sentinel of "not sent yet": the worker has finished an attempt at the job (failed and put back for a
+ * retry, or done and gone from Redis). Resolves with the attempt's failure ('' when it completed).
+ */
+async function firstAttemptAt(queue: Queue, jobId: string): Promise<string> {
+  let reason = '';
+  await waitFor(async () => {
+    const job = await queue.getJob(jobId);
+    reason = job?.failedReason ?? '';
+    return !job || job.attemptsMade >= 1;
+  }, 20_000, `a first attempt at job ${jobId}`);
+  return reason;
+}
+
 describe('notifications: key e-mails', () => {
   let db: TestDatabase;
   let catcher: RunningSmtpCatcher;
@@ -147,9 +161,10 @@ describe('notifications: key e-mails', () => {
       const job = notice('started');
       const noticeQueue = new Queue<TrusteeNoticeJob>(Queues.TrusteeNotices.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
       await noticeQueue.add(Queues.TrusteeNotices.name, job, { jobId: `trustee-${job.noticeId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      // Not committed yet (access-keys does not know the delivery): nothing goes.
+      // Not committed yet (access-keys does not know the delivery): the worker's first attempt sends nothing.
+      const firstAttempt = await firstAttemptAt(noticeQueue, `trustee-${job.noticeId}`);
       expect(mailsTo(job.trusteeEmail)).toHaveLength(0);
+      expect(firstAttempt).toMatch(/is not committed yet$/);
       deliveryStates.set(job.releaseId, 'started');
       await waitFor(() => mailsTo(job.trusteeEmail).length === 1, 20_000, 'the trustee notice');
       const [mail] = mailsTo(job.trusteeEmail);
@@ -204,19 +219,24 @@ describe('notifications: key e-mails', () => {
       const warningQueue = new Queue<InactivityWarningJob>(Queues.InactivityWarnings.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
       const addWarning = () => warningQueue.add(Queues.InactivityWarnings.name, job, { jobId: `inactivity-warning-${job.warningId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
       await addWarning();
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      // Not committed yet (access-keys does not know the warning): nothing goes.
+      // Not committed yet (access-keys does not know the warning): the worker's first attempt sends nothing.
+      const firstAttempt = await firstAttemptAt(warningQueue, `inactivity-warning-${job.warningId}`);
       expect(mailsTo(job.ownerEmail)).toHaveLength(0);
+      expect(firstAttempt).toMatch(/is not committed yet$/);
       warningStates.set(job.warningId, 'current');
       await waitFor(() => mailsTo(job.ownerEmail).length === 1, 20_000, 'the warning');
-      await addWarning();
+      // The job done, it leaves Redis; only then is the same job id a new job, which the worker runs to the end.
+      await waitFor(async () => (await warningQueue.getJob(`inactivity-warning-${job.warningId}`)) === undefined, 20_000, 'the sent job to leave Redis');
+      const again = await warningQueue.add(Queues.InactivityWarnings.name, job, { jobId: `inactivity-warning-${job.warningId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 } });
       const [mail] = mailsTo(job.ownerEmail);
       expect(mail!.subject).toBe('Legacy Vault: are you still there? Your vault is delivered on 30 January 2027');
       expect(mail!.text).toContain(`http://127.0.0.1:3999${link}`);
       expect(mail!.text).toContain('"I\'m Still Here"');
       expect(await warnings().send(job, 9)).toBe('already-sent');
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      // Sentinel: the job added again has been run to completion by the worker.
+      await waitFor(async () => (await again.getState()) === 'completed', 20_000, 'the job added again to complete');
       expect(mailsTo(job.ownerEmail)).toHaveLength(1);
+      expect((await warningQueue.getJob(`inactivity-warning-${job.warningId}`))?.returnvalue).toBe('already-sent');
       // The last warning, two attempts at once: one message.
       const last = warning(2);
       warningStates.set(last.job.warningId, 'current');
@@ -265,8 +285,9 @@ describe('notifications: key e-mails', () => {
   it('waits while the key is not committed, then sends once access-keys knows it', async () => {
     const { job } = newJob();
     await add(job);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const firstAttempt = await firstAttemptAt(queue, `key-${job.keyId}`);
     expect(mailsTo(job.recipientEmail)).toHaveLength(0);
+    expect(firstAttempt).toMatch(/is not committed yet$/);
     keyStates.set(job.keyId, 'active');
     await waitFor(() => mailsTo(job.recipientEmail).length === 1, 20_000, 'the e-mail after the key committed');
   });
@@ -317,7 +338,8 @@ describe('notifications: key e-mails', () => {
 
       running = await startService(notificationsService, env(), { logger: createLogger('notify-spec', 'silent') });
       await waitFor(() => mailsTo(job.recipientEmail).length > 0, 60_000, 'the e-mail sent by the next worker');
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // Sentinel: the job is done and gone from Redis, so no attempt is left that could send it again.
+      await waitFor(async () => (await queue.getJob(`key-${job.keyId}`)) === undefined, 20_000, 'the job to complete and leave Redis');
       expect(mailsTo(job.recipientEmail)).toHaveLength(1);
     } finally {
       await child?.kill('SIGKILL').catch(() => undefined);

@@ -24,8 +24,12 @@ import { findRecordingTitles } from './recordings/recordings.projection.js';
 
 /** The body's content types the upload endpoint takes (the recording's own type is what is stored). */
 export const UPLOAD_CONTENT_TYPES = ['video/webm', 'audio/webm', 'application/octet-stream'];
-/** Heartbeat of a running upload: the sweeper leaves an upload alone while this keeps moving. */
+/**
+ * Heartbeat of a running upload: the sweeper leaves an upload alone while this keeps moving. It beats
+ * at least four times per MEDIA_UPLOAD_STALE_SECONDS, so a live upload is never taken for a dead one.
+ */
 const HEARTBEAT_MS = 5000;
+const NO_LONGER_OPEN = 'This upload is no longer open. Please save the recording again.';
 /** A removal another request is doing right now is left to it for this long before the sweeper retries it. */
 const REMOVAL_GRACE_MS = 30_000;
 
@@ -153,7 +157,7 @@ export class MediaService {
     const state = await this.loadState(uploadId);
     if (state.status === 'new' || state.ownerId !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     if (state.status === 'saved') throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
-    if (state.status !== 'uploading') throw new DomainError('UPLOAD_INCOMPLETE', 'This upload is no longer open. Please save the recording again.');
+    if (state.status !== 'uploading') throw new DomainError('UPLOAD_INCOMPLETE', NO_LONGER_OPEN);
     if (!(await this.objects.claimForUpload(this.em, uploadId))) throw new DomainError('CONFLICT', MediaMessages.uploadInProgress);
 
     const metadata: EventMetadata = { actor: { kind: 'user', id: ownerOf(caller).userId }, correlationId: options.correlationId };
@@ -161,9 +165,10 @@ export class MediaService {
       if (options.contentLength !== undefined && options.contentLength > this.deps.maxUploadBytes) {
         throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(this.deps.maxUploadBytes));
       }
+      const beatEveryMs = Math.min(HEARTBEAT_MS, (this.deps.uploadStaleSeconds * 1000) / 4);
       let lastBeat = this.now();
       const inspector = new UploadInspector({ maxBytes: this.deps.maxUploadBytes, declaredSize: state.declaredSize!, contentType: state.contentType! }, async (bytes) => {
-        if (this.now() - lastBeat < HEARTBEAT_MS) return;
+        if (this.now() - lastBeat < beatEveryMs) return;
         lastBeat = this.now();
         await this.objects.heartbeat(this.em, uploadId, bytes);
       });
@@ -173,6 +178,12 @@ export class MediaService {
         onMultipartStarted: async (multipartId) => {
           await this.objects.recordMultipartUpload(this.em, uploadId, multipartId);
         },
+      }).catch(async (err: unknown) => {
+        // The sweeper closed the upload while its body was still coming (the client had stalled past
+        // MEDIA_UPLOAD_STALE_SECONDS) and aborted its multipart upload: storage refuses the rest. The
+        // client was too late; the server did nothing wrong.
+        if ((await this.loadState(uploadId)).status === 'abandoned') throw new DomainError('UPLOAD_INCOMPLETE', NO_LONGER_OPEN);
+        throw err;
       });
       const sha256 = inspector.digest();
       try {

@@ -21,6 +21,7 @@ import { MEDIA_LINK_SECRET, NATS_URL, REDIS_URL, sendHttp, webmBody } from './te
 jest.setTimeout(180_000);
 
 const MiB = 1024 * 1024;
+const STALE_SECONDS = 2;
 const sha = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 
 describe('vault-media killed mid-upload (child process)', () => {
@@ -41,11 +42,12 @@ describe('vault-media killed mid-upload (child process)', () => {
   const env = () => ({
     DATABASE_URL: db.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info',
     S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
-    MEDIA_HTTP_PORT: String(port), MEDIA_LINK_SECRET, MEDIA_PART_SIZE_MB: '5', MEDIA_UPLOAD_STALE_SECONDS: '2', MEDIA_SWEEP_INTERVAL_SECONDS: '1',
+    MEDIA_HTTP_PORT: String(port), MEDIA_LINK_SECRET, MEDIA_PART_SIZE_MB: '5', MEDIA_UPLOAD_STALE_SECONDS: String(STALE_SECONDS), MEDIA_SWEEP_INTERVAL_SECONDS: '1',
   });
   async function startService(): Promise<ChildService> {
     const child = startChild(script, [], env());
-    await child.waitForLine(/vault-media is listening on NATS/, 60_000);
+    // Its readiness log line, for as long as it takes (the test's timeout is the bound).
+    await child.waitForLine(/vault-media is listening on NATS/, null);
     return child;
   }
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown) => rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: 'spec' } });
@@ -109,7 +111,8 @@ describe('vault-media killed mid-upload (child process)', () => {
     await waitFor(async () => Boolean((await query<{ id: string | null }>('select multipart_upload_id as id from media_objects where recording_id = ?', [ticket.uploadId]))[0]?.id), 15_000, 'the multipart upload to start');
     await waitFor(async () => (await leftoverParts()).length === 1, 5000, 'a stored part');
     await service.kill('SIGKILL');
-    await answered;
+    // The kill hit the upload in flight: of its 12 MiB, 7 were sent and one part stored, and no answer came.
+    expect(await answered).toEqual(expect.objectContaining({ code: expect.stringMatching(/^E[A-Z]+$/) }));
     upload?.destroy();
 
     // What the crash left: an open upload, parts in storage, and nothing anyone can see.
@@ -119,8 +122,10 @@ describe('vault-media killed mid-upload (child process)', () => {
     // No RecordingSaved: nothing reaches the timeline service.
     expect(await query(`select stream_id from events where type = 'RecordingSaved'`)).toEqual([]);
 
-    // The next process (after MEDIA_UPLOAD_STALE_SECONDS without progress) sweeps it at start.
-    await new Promise((r) => setTimeout(r, 2500));
+    // The next process sweeps it at start once it is stale. Sentinel: the row shows no progress for
+    // MEDIA_UPLOAD_STALE_SECONDS, the sweeper's own test.
+    await waitFor(async () => (await query<{ stale: boolean }>(`select last_activity_at < now() - make_interval(secs => ?) as stale from media_objects where recording_id = ?`, [STALE_SECONDS, ticket.uploadId]))[0]?.stale === true,
+      10_000, 'the dead upload to be stale');
     service = await startService();
     await waitFor(async () => (await query<{ state: string }>('select state from media_objects where recording_id = ?', [ticket.uploadId]))[0]?.state === 'removed', 15_000, 'the dead upload to be swept');
     expect(await leftoverParts()).toEqual([]);

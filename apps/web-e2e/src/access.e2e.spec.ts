@@ -82,9 +82,11 @@ test.describe('family access', () => {
 
     await page.goto('/access-control');
     await page.getByRole('button', { name: /Click to respond/ }).click();
+    // Sentinel: the decline's own answer, so the decision is committed before the inbox is read.
+    const declined = page.waitForResponse((r) => /^\/api\/access\/requests\/[^/]+\/decline$/.test(new URL(r.url()).pathname));
     await page.getByRole('dialog', { name: 'Access Request Details' }).getByRole('button', { name: 'Decline Request' }).click();
+    expect((await declined).status()).toBe(200);
     await expect(page.getByText(`No pending requests for ${owner.credentials.email}`)).toBeVisible();
-    await page.waitForTimeout(2000);
     expect(await mailsTo(request, requester)).toHaveLength(0);
   });
 

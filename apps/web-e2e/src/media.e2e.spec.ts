@@ -1,3 +1,4 @@
+import { RECORDER_TICK_MS } from '@lv/contracts';
 import { expect, test, type Page } from './support/test.js';
 import { newCredentials, signedInOnVault } from './support/auth.js';
 import { captureUpload, chooseType, readyState, recordClip, recorderTimer, setTier, titleField } from './support/media.js';
@@ -61,8 +62,17 @@ test.describe('recording and the timeline', () => {
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect(page.getByTestId('recorder-status')).toHaveText('Paused');
     const paused = await recorderTimer(page).textContent();
-    await page.waitForTimeout(1500);
-    await expect(recorderTimer(page)).toHaveText(paused!);
+    // Sentinel: an interval of the recorder's own period, started in the page after the pause, has
+    // fired twice; a recorder still ticking would have ticked (and rendered) before it.
+    await page.evaluate((tickMs) => new Promise<void>((resolve) => {
+      let fired = 0;
+      const timer = setInterval(() => {
+        if (++fired < 2) return;
+        clearInterval(timer);
+        resolve();
+      }, tickMs);
+    }), RECORDER_TICK_MS);
+    expect(await recorderTimer(page).textContent()).toBe(paused);
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect(recorderTimer(page)).toHaveText('00:02', { timeout: 5000 });
     await page.getByRole('button', { name: 'Stop' }).click();

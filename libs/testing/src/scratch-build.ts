@@ -46,8 +46,11 @@ export interface ChildService {
   child: ChildProcess;
   /** Every output line so far. */
   lines: string[];
-  /** Resolves with the first line matching, or rejects when the process exits first or time runs out. */
-  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /**
+   * Resolves with the first line matching, or rejects when the process exits first or time runs out
+   * (30 s unless told; with `timeoutMs` null, as long as it takes: the test's own timeout is the bound).
+   */
+  waitForLine(pattern: RegExp, timeoutMs?: number | null): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -77,7 +80,7 @@ export function startChild(script: string, args: string[], env: Record<string, s
       const seen = lines.find((l) => pattern.test(l));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; output:\n${lines.slice(-30).join('\n')}`)), timeoutMs);
+        const timer = timeoutMs === null ? undefined : setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; output:\n${lines.slice(-30).join('\n')}`)), timeoutMs);
         waiters.push({ pattern, resolve: (line) => { clearTimeout(timer); resolve(line); } });
         void exited.then(({ code, signal }) => {
           clearTimeout(timer);

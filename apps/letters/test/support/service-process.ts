@@ -54,14 +54,15 @@ export interface ServiceChild {
 
 /**
  * Starts `node <entry> [args]` with `env` and resolves once a line of its output contains `readyText`
- * (or, without one, once it exits 0). Rejects when it exits first or takes longer than `timeoutMs`.
+ * (or, without one, once it exits 0). Rejects when it exits first or takes longer than `timeoutMs`;
+ * with `timeoutMs` null it waits as long as it takes (the test's own timeout is then the bound).
  */
-export function startServiceProcess(entry: string, env: Record<string, string>, readyText: string | null, args: string[] = [], timeoutMs = 30_000): Promise<ServiceChild> {
+export function startServiceProcess(entry: string, env: Record<string, string>, readyText: string | null, args: string[] = [], timeoutMs: number | null = 30_000): Promise<ServiceChild> {
   const child = spawn(nodeBinary(), [entry, ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const timer = timeoutMs === null ? undefined : setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${entry} ${args.join(' ')} was not ready within ${timeoutMs} ms:\n${output.slice(-20).join('\n')}`));
     }, timeoutMs);

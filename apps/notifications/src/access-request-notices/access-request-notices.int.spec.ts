@@ -61,8 +61,9 @@ describe('notifications: the owner’s e-mail about an access request', () => {
     if (state) requests.set(requestId, state);
     return { requestId, ownerId };
   };
+  const jobIdOf = (job: AccessRequestNoticeJob) => `request-notice-${job.requestId}`;
   const add = (job: AccessRequestNoticeJob) =>
-    queue.add(Queues.AccessRequestNotices.name, job, { jobId: `request-notice-${job.requestId}`, attempts: 10, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
+    queue.add(Queues.AccessRequestNotices.name, job, { jobId: jobIdOf(job), attempts: 10, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
   const rowOf = async (requestId: string) =>
     (await db.orm.em.fork().execute<{ state: string; last_error: string | null; owner_id: string }[]>('select state, last_error, owner_id from access_request_notices where request_id = ?', [requestId]))[0];
 
@@ -111,9 +112,13 @@ describe('notifications: the owner’s e-mail about an access request', () => {
     const { ownerId, email } = newOwner();
     const job = newRequest(ownerId, null);
     await add(job);
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    // Not committed yet (access-keys does not know the request): nothing goes, the job retries.
+    // Not committed yet (access-keys does not know the request): the worker's first attempt sends nothing, the job retries.
+    await waitFor(async () => {
+      const queued = await queue.getJob(jobIdOf(job));
+      return !queued || queued.attemptsMade >= 1; // put back for a retry, or done and gone
+    }, 20_000, 'the first attempt at the job');
     expect(mailsTo(email)).toHaveLength(0);
+    expect((await queue.getJob(jobIdOf(job)))?.failedReason).toMatch(/is not committed yet$/);
     requests.set(job.requestId, { state: 'pending', requester_name: 'Ellie Taylor', relationship: 'Daughter' });
     await waitFor(() => mailsTo(email).length === 1, 20_000, 'the request notice');
     const [mail] = mailsTo(email);
@@ -125,11 +130,15 @@ describe('notifications: the owner’s e-mail about an access request', () => {
     expect(mail!.html).toContain(`href="${PUBLIC_URL}/access-control"`);
     expect(mail!.messageId).toBe(`<access-request-${job.requestId}@legacy-vault>`);
 
-    // Once per request: the same job again, and racing attempts, send nothing more.
-    await add(job);
+    // Once per request: the same job again, and racing attempts, send nothing more. The sent job leaves
+    // Redis first; only then is the same job id a new job, kept once done so its outcome can be read.
+    await waitFor(async () => (await queue.getJob(jobIdOf(job))) === undefined, 20_000, 'the sent job to leave Redis');
+    const again = await queue.add(Queues.AccessRequestNotices.name, job, { jobId: jobIdOf(job), attempts: 10, backoff: { type: 'fixed', delay: 300 } });
     expect(await Promise.all([notices().send(job, 2), notices().send(job, 3)])).toEqual(['already-done', 'already-done']);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Sentinel: the worker has run the job added again to completion.
+    await waitFor(async () => (await again.getState()) === 'completed', 20_000, 'the job added again to complete');
     expect(mailsTo(email)).toHaveLength(1);
+    expect((await queue.getJob(jobIdOf(job)))?.returnvalue).toBe('already-done');
     expect(await rowOf(job.requestId)).toMatchObject({ state: 'sent', owner_id: ownerId });
   });
 

@@ -38,7 +38,7 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'router', test: /node_modules[\\/](react-router|react-router-dom)[\\/]/ },
-            // Not in the shared first load: only the pages that query load it (app/query-provider.tsx).
+            // Not in the shared first load: only the pages that query load it (queries/query-provider.tsx).
             // One chunk rather than the eight small ones rolldown would cut it into, which gzip worse.
             { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
           ],

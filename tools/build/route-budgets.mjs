@@ -10,7 +10,7 @@
 // included; tools/build/tw-merge-config.mjs) 5 KB, the app's shell, session and route table about 12 KB.
 // The shell's menus, dialogs, tooltips and toasts load after the first paint or with the pages that use
 // them (207 KB for every route at first). TanStack Query (10 KB) loads with the pages that query, beside
-// their chunk (src/app/query-provider.tsx), not in the shared first load: the public pages without
+// their chunk (src/queries/query-provider.tsx), not in the shared first load: the public pages without
 // queries (landing, sign-in, how it works, privacy) are at 107-115 KB, within the goal, which is their
 // budget; so are the vault home's placeholder (painted while the session loads,
 // src/app/route-placeholders.ts, 108 KB) and the vault home itself (117 KB: its reads go without the
@@ -52,7 +52,7 @@ export const ROUTE_BUDGET_EXCEPTIONS = {
 
 /**
  * The pages routes.tsx (and route-placeholders.ts) load without TanStack Query (`page(..., { queries: false })`); every other page
- * loads src/app/query-provider.tsx (the library and the shared client) beside its own chunk.
+ * loads src/queries/query-provider.tsx (the library and the shared client) beside its own chunk.
  */
 export const PAGES_WITHOUT_QUERIES = new Set([
   'src/pages/auth/AuthPage.tsx',
@@ -60,12 +60,12 @@ export const PAGES_WITHOUT_QUERIES = new Set([
   'src/pages/landing/LandingPage.tsx',
   'src/pages/privacy/PrivacyPage.tsx',
   // The vault home's placeholder while the session loads (src/app/route-placeholders.ts), and the vault
-  // home itself: its two reads go through src/lib/use-request.ts, and what Listen Now opens (today's
+  // home itself: its two reads go through src/queries/use-request.ts, and what Listen Now opens (today's
   // track, with TanStack Query) loads when pressed.
   'src/pages/vault/VaultHomeIntro.tsx',
   'src/pages/vault/VaultHomePage.tsx',
 ]);
-const QUERY_PROVIDER = 'src/app/query-provider.tsx';
+const QUERY_PROVIDER = 'src/queries/query-provider.tsx';
 
 /** The budget of one page module. */
 export function budgetFor(page) {

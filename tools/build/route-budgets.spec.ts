@@ -12,7 +12,7 @@ const manifest = {
   'src/pages/letters/LettersPage.tsx': { file: 'assets/LettersPage.js', imports: ['_card.js'], dynamicImports: ['src/pages/letters/wizard.tsx'], isDynamicEntry: true },
   'src/pages/letters/wizard.tsx': { file: 'assets/wizard.js', isDynamicEntry: false },
   'src/pages/landing/LandingPage.tsx': { file: 'assets/LandingPage.js', imports: ['_card.js'], isDynamicEntry: true },
-  'src/app/query-provider.tsx': { file: 'assets/query-provider.js', imports: ['_query.js', '_react.js'], isDynamicEntry: true },
+  'src/queries/query-provider.tsx': { file: 'assets/query-provider.js', imports: ['_query.js', '_react.js'], isDynamicEntry: true },
   '_query.js': { file: 'assets/query.js', imports: ['_react.js'] },
   'index.css': { file: 'assets/index.css' },
 };

@@ -1,4 +1,4 @@
-import { appSession } from '../auth/app-session.js';
+import { appSession } from './app-session.js';
 import { createApiClient } from './client.js';
 
 /** The app's API client, wired to the tab's session (bearer token, one refresh-and-retry on 401). */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { CourtMessages } from '@lv/contracts';
-import { appSession } from '../auth/app-session.js';
+import { appSession } from './app-session.js';
 import { ApiError } from './client.js';
 import { fetchCourtDocuments, uploadCourtDocument } from './court.js';
 

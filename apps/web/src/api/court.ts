@@ -1,5 +1,5 @@
 import type { CourtCategory, CourtDocument, CourtFileLink, CourtUploadTicket, StartCourtUploadRequest } from '@lv/contracts';
-import { appSession } from '../auth/app-session.js';
+import { appSession } from './app-session.js';
 import { api } from './api.js';
 import { ApiError, NetworkError, toErrorBody } from './client.js';
 

@@ -1,5 +1,5 @@
 import type { MediaCollection, PlaybackLink, StoredMediaType, Recording, StartUploadRequest, TimelinePage, UploadTicket } from '@lv/contracts';
-import { appSession } from '../auth/app-session.js';
+import { appSession } from './app-session.js';
 import { api } from './api.js';
 import { ApiError, NetworkError, toErrorBody } from './client.js';
 import { sha256Hex as sha256HexOf } from '../lib/sha256.js';

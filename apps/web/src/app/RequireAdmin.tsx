@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider.js';
 import { showToast } from '../lib/toast.js';
-import { decideAdminAccess } from './route-access.js';
+import { decideAdminAccess } from '../auth/route-access.js';
 
 /** Admin-only routes: anyone else goes to / with the toast "Access denied". */
 export function RequireAdmin({ children }: { children: ReactNode }) {

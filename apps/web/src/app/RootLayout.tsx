@@ -3,7 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider.js';
 import { FullScreenSpinner, Spinner } from '../components/ui/spinner.js';
 import { AppShell } from '../shell/AppShell.js';
-import { decideRoute } from './route-access.js';
+import { decideRoute } from '../auth/route-access.js';
 import { placeholderFor } from './route-placeholders.js';
 import { ScrollRestoration } from './scroll-restoration.js';
 

@@ -4,10 +4,10 @@ import { toast } from 'sonner';
 import type { RouteObject } from 'react-router-dom';
 import type { SessionView, UserProfile } from '@lv/contracts';
 import { ApiError } from '../api/client.js';
-import { SessionManager, type AuthTransport } from '../auth/session.js';
+import { SessionManager, type AuthTransport } from '../api/session.js';
 import { useSetRecordingActive } from '../shell/UnsavedChangesProvider.js';
 import { AppProviders } from './providers.js';
-import { createQueryClient } from './query-client.js';
+import { createQueryClient } from '../queries/query-client.js';
 import { memoryApp } from '../test/memory-router.js';
 import { routes } from './routes.js';
 
@@ -127,7 +127,7 @@ describe('session guard', () => {
     const { session } = renderApp('/letters', sam, undefined, { ownQueryClient: true });
     await screen.findByRole('heading', { level: 1, name: 'Letters Unsent' });
     // TanStack Query loads with the letters page (query-provider.tsx); its client is the app's shared one.
-    const client = (await import('./query-client.js')).sharedQueryClient();
+    const client = (await import('../queries/query-client.js')).sharedQueryClient();
     await waitFor(() => expect(client.getQueryCache().getAll().length).toBeGreaterThan(0));
     act(() => session.clear());
     await waitFor(() => expect(client.getQueryCache().getAll()).toHaveLength(0));

@@ -18,7 +18,7 @@ export function page<K extends string, M extends Record<K, AnyComponent>>(load: 
   let loading: Promise<AnyComponent> | undefined;
   const preload = () =>
     (loading ??= queries
-      ? Promise.all([load(), import('./query-provider.js')]).then(([module, { QueryProvider }]) => (loaded = withQueries(module[name], QueryProvider)))
+      ? Promise.all([load(), import('../queries/query-provider.js')]).then(([module, { QueryProvider }]) => (loaded = withQueries(module[name], QueryProvider)))
       : load().then((module) => (loaded = module[name])));
   const Lazy = lazy(async () => ({ default: await preload() }));
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- passes the route's props through

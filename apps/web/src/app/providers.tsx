@@ -1,12 +1,12 @@
 import { lazy, Suspense, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { AuthProvider, useAuth } from '../auth/AuthProvider.js';
-import type { SessionManager } from '../auth/session.js';
+import type { SessionManager } from '../api/session.js';
 import { LocalReflectionMigration } from '../pages/vault/LocalReflectionMigration.js';
 import { UnsavedChangesProvider } from '../shell/UnsavedChangesProvider.js';
 import { ThemeProvider, useTheme } from '../theme/ThemeProvider.js';
 import { useHydrated } from '../lib/use-hydrated.js';
-import { fixedQueryClientSource, QueryClientSourceContext } from './query-source.js';
+import { fixedQueryClientSource, QueryClientSourceContext } from '../queries/query-source.js';
 
 // sonner loads beside the first page rather than before it (issue 10, first load); a toast shown
 // before it has mounted appears when it does.

@@ -1,5 +1,5 @@
 import { page, type LazyPage } from './lazy-page.js';
-import { normalizePath } from './route-access.js';
+import { normalizePath } from '../auth/route-access.js';
 
 /**
  * What a protected page shows inside the shell while the session loads, instead of the full-screen

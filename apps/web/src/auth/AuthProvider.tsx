@@ -1,8 +1,8 @@
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { Credentials, UserProfile } from '@lv/contracts';
-import { appSession } from './app-session.js';
-import { REFRESH_TICK_MS } from './refresh-schedule.js';
-import type { SessionManager } from './session.js';
+import { appSession } from '../api/app-session.js';
+import { REFRESH_TICK_MS } from '../api/refresh-schedule.js';
+import type { SessionManager } from '../api/session.js';
 
 export type AuthStatus = 'loading' | 'anonymous' | 'authenticated';
 

@@ -2,7 +2,7 @@ import { Avatar, DropdownMenu } from 'radix-ui';
 import { LayoutDashboard, LogOut, UserRound } from 'lucide-react';
 import { useNavigate } from 'react-router-dom';
 import type { UserProfile } from '@lv/contracts';
-import { isAdmin } from '../app/route-access.js';
+import { isAdmin } from '../auth/route-access.js';
 import { cn } from '../lib/cn.js';
 import { getInitials } from './initials.js';
 import { AccountButton } from './TopBarLayout.js';

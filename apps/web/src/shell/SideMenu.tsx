@@ -20,7 +20,7 @@ import {
 } from 'lucide-react';
 import type { UserProfile } from '@lv/contracts';
 import { cn } from '../lib/cn.js';
-import { pendingRequestsLabel, usePendingRequestCount } from '../pages/access/use-pending-count.js';
+import { pendingRequestsLabel, usePendingRequestCount } from './use-pending-count.js';
 import { entryState, isEntryActive, MEMBER_ENTRIES, PUBLIC_ENTRIES, staggerDelay, type MenuEntry } from './menu-items.js';
 
 type IconType = ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>;

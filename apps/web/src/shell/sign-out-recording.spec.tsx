@@ -5,11 +5,11 @@ import { toast } from 'sonner';
 import type { SessionView, UserProfile } from '@lv/contracts';
 import { ApiError } from '../api/client.js';
 import { AppProviders } from '../app/providers.js';
-import { createQueryClient } from '../app/query-client.js';
+import { createQueryClient } from '../queries/query-client.js';
 import { memoryApp } from '../test/memory-router.js';
-import { SessionManager, type AuthTransport } from '../auth/session.js';
+import { SessionManager, type AuthTransport } from '../api/session.js';
 import { NodeBlob } from '../pages/record/node-blob.test-support.mjs';
-import { DRAFT_KEY, loadDraft, saveDraft } from '../pages/record/recording-draft.js';
+import { DRAFT_KEY, loadDraft, saveDraft } from '../drafts/recording-draft.js';
 import { storedRecording } from '../pages/record/stored-recording.test-support.js';
 
 // The stored recording (IndexedDB) and sign-out: whoever signs in next on this browser must not

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider.js';
 import { showToast } from '../lib/toast.js';
 import { useUnsavedChanges } from './UnsavedChangesProvider.js';
-import { discardDraft as discardRecordingDraft } from '../pages/record/recording-draft.js';
+import { discardDraft as discardRecordingDraft } from '../drafts/recording-draft.js';
 import { findDrafts, removeDrafts, type DraftKey } from './unsaved.js';
 
 /** Delay between "Save Drafts & Sign Out" and the sign-out itself (spec, section 9). */

@@ -3,8 +3,8 @@ import { cleanup, render } from '@testing-library/react';
 import { toast } from 'sonner';
 import type { SessionView, UserProfile } from '@lv/contracts';
 import { AppProviders } from '../app/providers.js';
-import { createQueryClient } from '../app/query-client.js';
-import { SessionManager } from '../auth/session.js';
+import { createQueryClient } from '../queries/query-client.js';
+import { SessionManager } from '../api/session.js';
 import { memoryApp } from './memory-router.js';
 
 // The whole app (router, session, shell, toasts) for page specs, the gateway replaced by the spec's

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { CommunityMessages } from '@lv/contracts';
 import { communityKeys, fetchMusicTracks } from '../../api/community.js';
-import { QueryProvider } from '../../app/query-provider.js';
+import { QueryProvider } from '../../queries/query-provider.js';
 import { TrackPlayer } from './TrackPlayer.js';
 import { Spinner } from '../ui/spinner.js';
 

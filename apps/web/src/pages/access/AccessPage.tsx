@@ -2,7 +2,7 @@ import { useSearchParams, useLocation, useNavigate } from 'react-router-dom';
 import { Tabs } from 'radix-ui';
 import { Heart } from 'lucide-react';
 import { useAuth } from '../../auth/AuthProvider.js';
-import { appSession } from '../../auth/app-session.js';
+import { appSession } from '../../api/app-session.js';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { GenerateKeysPanel } from './GenerateKeysPanel.js';

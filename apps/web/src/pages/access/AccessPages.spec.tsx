@@ -6,9 +6,9 @@ import {
   AccessMessages, CONSENT_VERSION, RequestLinkMessages, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessRequest, type SessionView, type UserProfile, type ViewSessionSummary,
 } from '@lv/contracts';
 import { AppProviders } from '../../app/providers.js';
-import { createQueryClient } from '../../app/query-client.js';
+import { createQueryClient } from '../../queries/query-client.js';
 import { memoryApp } from '../../test/memory-router.js';
-import { SessionManager } from '../../auth/session.js';
+import { SessionManager } from '../../api/session.js';
 import { CONSENT_ACCEPTED_STORAGE } from './viewer-session.js';
 import { LINK_INCOMPLETE, TOO_MANY_LOOKUPS } from './LinkedRequestForm.js';
 

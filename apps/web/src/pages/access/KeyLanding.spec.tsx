@@ -4,9 +4,9 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { BrowserRouter } from 'react-router-dom';
 import { AccessMessages, CONSENT_VERSION, KeyStatusMessages, VIEWER_CONSENT_TEXT } from '@lv/contracts';
 import { AppProviders } from '../../app/providers.js';
-import { createQueryClient } from '../../app/query-client.js';
+import { createQueryClient } from '../../queries/query-client.js';
 import { AppRoutes } from '../../app/routes.js';
-import { SessionManager } from '../../auth/session.js';
+import { SessionManager } from '../../api/session.js';
 import { CONSENT_ACCEPTED_STORAGE, VIEW_SESSION_STORAGE } from './viewer-session.js';
 
 // Issues 28 and 29 in the whole app, in a browser router over jsdom's real address and history: a key

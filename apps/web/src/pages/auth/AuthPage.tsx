@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { showToast } from '../../lib/toast.js';
 import { ArrowLeft, Check, Circle, Compass, Eye, EyeOff, Heart } from 'lucide-react';
-import { readFrom, DEFAULT_AFTER_SIGN_IN } from '../../app/route-access.js';
+import { readFrom, DEFAULT_AFTER_SIGN_IN } from '../../auth/route-access.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button, buttonClasses } from '../../components/ui/button.js';
 import { Input, Label } from '../../components/ui/input.js';

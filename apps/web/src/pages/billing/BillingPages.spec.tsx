@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import { BillingMessages, type FaqEntry, type SubscriptionView } from '@lv/contracts';
-import { createQueryClient } from '../../app/query-client.js';
+import { createQueryClient } from '../../queries/query-client.js';
 import { jsonResponse as json, quietConsole, renderApp, resetApp, sam } from '../../test/app-harness.js';
 import { browserNavigation } from './CheckoutPages.js';
 import { faqDraftError } from './FaqEditor.js';

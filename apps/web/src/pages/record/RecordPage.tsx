@@ -17,7 +17,7 @@ import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { useUnsavedChanges } from '../../shell/UnsavedChangesProvider.js';
 import { SAVE_DRAFTS_EVENT } from '../../shell/use-sign-out.js';
-import { discardDraft, loadDraft, saveDraft, writeDraftInfo } from './recording-draft.js';
+import { discardDraft, loadDraft, saveDraft, writeDraftInfo } from '../../drafts/recording-draft.js';
 import { formatBytes, formatTimer, PERMISSION_TOAST } from './recorder-logic.js';
 import { LivePreview, MediaTypeToggle, PermissionAlert, RecorderControls, RecordingPreview } from './recorder-controls.js';
 import { RecordingsList } from './RecordingsList.js';

@@ -1,4 +1,4 @@
-import { DRAFT_KEY } from './recording-draft.js';
+import { DRAFT_KEY } from '../../drafts/recording-draft.js';
 
 /** What IndexedDB itself holds under the recording draft's key, read without the module under test (specs only). */
 export function storedRecording(): Promise<unknown> {

@@ -3,9 +3,9 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { toast } from 'sonner';
 import type { SessionView, TimelineEntry, UserProfile } from '@lv/contracts';
 import { AppProviders } from '../../app/providers.js';
-import { createQueryClient } from '../../app/query-client.js';
+import { createQueryClient } from '../../queries/query-client.js';
 import { memoryApp } from '../../test/memory-router.js';
-import { SessionManager, type AuthTransport } from '../../auth/session.js';
+import { SessionManager, type AuthTransport } from '../../api/session.js';
 
 // The timeline's and the recorder's screens in jsdom (spec, sections 2, 4, 5, 8): texts for loading,
 // empty, failure and the gate, and the recorder's title rules. The browser specs record for real.

@@ -22,9 +22,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Label, Textarea } from '../../components/ui/input.js';
 import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
-import { useRequest } from '../../lib/use-request.js';
+import { useRequest } from '../../queries/use-request.js';
 import { firstName } from '../../shell/initials.js';
-import { requestsWaitingLabel, usePendingRequestCount } from '../access/use-pending-count.js';
+import { requestsWaitingLabel, usePendingRequestCount } from '../../shell/use-pending-count.js';
 import { onReflectionMigrated } from './reflection-migration.js';
 import { TodaysTrackLoader } from './TodaysTrackLoader.js';
 import { computeVaultTiles, REMEMBER_QUOTES } from './vault-stats.js';

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { NodeBlob } from './node-blob.test-support.mjs';
+import { NodeBlob } from '../pages/record/node-blob.test-support.mjs';
 import { DRAFT_KEY, discardDraft, loadDraft, readDraft, saveDraft, type RecordingDraft } from './recording-draft.js';
-import { storedRecording } from './stored-recording.test-support.js';
+import { storedRecording } from '../pages/record/stored-recording.test-support.js';
 
 const ALICE = '7f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b';
 const BOB = '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f';

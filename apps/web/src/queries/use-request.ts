@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { retryDelayMs, shouldRetryQuery } from '../app/query-retry.js';
+import { retryDelayMs, shouldRetryQuery } from './query-retry.js';
 
 export type RequestState<T> =
   | { status: 'pending'; data?: undefined; error?: undefined }

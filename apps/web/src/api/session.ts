@@ -1,5 +1,5 @@
 import type { Credentials, SessionView, UserProfile } from '@lv/contracts';
-import { ApiError, sendRequest } from '../api/client.js';
+import { ApiError, sendRequest } from './client.js';
 import { shouldRefresh } from './refresh-schedule.js';
 
 export type SessionState =

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { AccessRequestPage } from '@lv/contracts';
-import { api } from '../../api/api.js';
+import { api } from '../api/api.js';
 
 /**
  * How many requests wait for the owner's answer (GET /api/access/requests?status=pending, as

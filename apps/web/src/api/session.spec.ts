@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { SessionView, UserProfile } from '@lv/contracts';
-import { ApiError, NetworkError } from '../api/client.js';
+import { ApiError, NetworkError } from './client.js';
 import { REFRESH_TICK_MS, shouldRefresh } from './refresh-schedule.js';
 import { SessionManager, type AuthTransport } from './session.js';
 

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { addressBucket } from '@lv/platform/auth';
+import { AccessMessages } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 
 /**
@@ -50,4 +51,30 @@ export function addressLimited(message: string, windowSeconds: number, now = Dat
   const windowMs = windowSeconds * 1000;
   const retryAfter = Math.max(1, Math.ceil((windowMs - (now % windowMs)) / 1000));
   return new DomainError('RATE_LIMITED', message, { retryAfter });
+}
+
+/** The limiter as the use cases need it (AddressLimits in Redis; the unit specs keep counts in memory). */
+export type AddressCounters = Pick<AddressLimits, 'count' | 'reserve' | 'add'>;
+
+/**
+ * Failed key attempts per client address a minute, one budget for redemption, the viewer's token
+ * renewal and a key's landing page: probing keys through any of them is no faster than through one.
+ */
+export class RedeemBudget {
+  constructor(private readonly limits: AddressCounters, private readonly perMinute: number) {}
+
+  /** Refuses an address that has spent its budget this minute, before anything else is checked. */
+  async refuseSpent(address: string): Promise<void> {
+    if ((await this.limits.count('redeem', address, 60)) >= this.perMinute) throw addressLimited(AccessMessages.tooManyKeyAttempts, 60);
+  }
+
+  /**
+   * One attempt, taken atomically before the key is looked up (see AddressLimits.reserve), and
+   * refused past the budget; the caller releases it when the key opens: only failures spend it.
+   */
+  async take(address: string): Promise<{ release: () => Promise<void> }> {
+    const attempt = await this.limits.reserve('redeem', address, 60, this.perMinute);
+    if (!attempt.allowed) throw addressLimited(AccessMessages.tooManyKeyAttempts, 60);
+    return attempt;
+  }
 }

@@ -1,14 +1,15 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AccessMessages, type KeyStatusReply, type RequestMeta } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
-import { findKeyByHash } from '../access.projections.js';
-import { addressLimited, addressOf, type AddressLimits } from '../address-limits.js';
+import { addressOf, RedeemBudget, type AddressCounters } from '../address-limits.js';
 import { hashAccessKey } from '../secrets.js';
+import { keyStatusAt } from './key.decider.js';
+import { SqlKeysRepository } from './keys.repository.js';
 
 export interface KeyStatusDeps {
   orm: MikroORM;
   /** The same limiter and bucket as redeem: a failed check here is a failed redemption there. */
-  limits: AddressLimits;
+  limits: AddressCounters;
   redeemFailuresPerMinute: number;
   /** identity's display name for a vault owner (null when they gave none). */
   ownerName: (ownerId: string, meta: RequestMeta) => Promise<string | null>;
@@ -23,20 +24,23 @@ export interface KeyStatusDeps {
  * keys here is no faster than redeeming them; a limited address is refused even a good key.
  */
 export class KeyStatusService {
-  constructor(private readonly deps: KeyStatusDeps) {}
+  private readonly keys: SqlKeysRepository;
+  private readonly budget: RedeemBudget;
+
+  constructor(private readonly deps: KeyStatusDeps) {
+    this.keys = new SqlKeysRepository(deps.orm);
+    this.budget = new RedeemBudget(deps.limits, deps.redeemFailuresPerMinute);
+  }
 
   async check(input: { access_key: string; owner: string | null }, meta: RequestMeta): Promise<KeyStatusReply> {
     const address = addressOf(meta.ip);
     // Counted and compared in one step before the lookup (parallel probes cannot all pass), given back for a known key.
-    const attempt = await this.deps.limits.reserve('redeem', address, 60, this.deps.redeemFailuresPerMinute);
-    if (!attempt.allowed) throw addressLimited(AccessMessages.tooManyKeyAttempts, 60);
-    const key = await findKeyByHash(this.deps.orm.em.fork(), hashAccessKey(input.access_key));
+    const attempt = await this.budget.take(address);
+    const key = await this.keys.byHash(hashAccessKey(input.access_key));
     if (!key || (input.owner !== null && input.owner !== key.owner_id)) {
       throw new DomainError('INVALID_OR_EXPIRED_KEY', AccessMessages.keyInvalid);
     }
     await attempt.release();
-    const now = this.deps.now?.() ?? Date.now();
-    const status = key.revoked_at ? 'revoked' : new Date(key.expires_at).getTime() <= now ? 'expired' : 'active';
-    return { status, owner_name: await this.deps.ownerName(key.owner_id, meta) };
+    return { status: keyStatusAt(key, this.deps.now?.() ?? Date.now()), owner_name: await this.deps.ownerName(key.owner_id, meta) };
   }
 }

@@ -41,6 +41,10 @@ export type KeyCommand =
   | { type: 'RecordEmailStatus'; status: 'sent' | 'failed'; at: string; messageId: string | null; reason: string | null };
 
 export const KEY_STREAM_TYPE = 'access-key';
+
+/** A key's standing at `now` (epoch ms): revoked for good, else expired from its expiry on. */
+export const keyStatusAt = (key: { revoked_at: Date | string | null; expires_at: Date | string }, now: number): 'active' | 'expired' | 'revoked' =>
+  key.revoked_at ? 'revoked' : new Date(key.expires_at).getTime() <= now ? 'expired' : 'active';
 export const keyStreamId = (keyId: string) => `access-key-${keyId}`;
 
 export const keyDecider: Decider<KeyState, KeyCommand, KeyEvent> = {

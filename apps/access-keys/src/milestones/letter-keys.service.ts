@@ -5,7 +5,7 @@ import type { MilestoneReleaseReply } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { retryOnConflict, type EventMetadata } from '@lv/platform/event-store';
 import type { AccessKeysService } from '../access-keys.service.js';
-import { findKey } from '../access.projections.js';
+import { SqlKeysRepository } from '../keys/keys.repository.js';
 import { hashAccessKey } from '../secrets.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -27,11 +27,15 @@ export interface LetterKeysDeps {
  * only that letter: its scopes are ['letters'] and its sessions' viewer tokens carry the letter id.
  */
 export class LetterKeysService {
-  constructor(private readonly deps: LetterKeysDeps) {}
+  private readonly keys: SqlKeysRepository;
+
+  constructor(private readonly deps: LetterKeysDeps) {
+    this.keys = new SqlKeysRepository(deps.orm);
+  }
 
   async issue(letterId: string, releaseId: string): Promise<{ key_id: string | null }> {
     const keyId = releaseId.toLowerCase();
-    if (await findKey(this.deps.orm.em.fork(), keyId)) return { key_id: keyId };
+    if (await this.keys.byId(keyId)) return { key_id: keyId };
     const release = await this.deps.releaseOf(letterId, releaseId);
     // Not released (never, not yet, or the letter is gone): no key, and letters' job tries again or stops.
     if (release.state !== 'released') return { key_id: null };
@@ -47,7 +51,7 @@ export class LetterKeysService {
     } catch (error) {
       // A racing call issued it first (same key id): that one key is the answer.
       const taken = error instanceof UniqueConstraintViolationException || (error instanceof DomainError && (error.code === 'KEY_TAKEN' || error.code === 'CONFLICT'));
-      if (!taken || !(await findKey(this.deps.orm.em.fork(), keyId))) throw error;
+      if (!taken || !(await this.keys.byId(keyId))) throw error;
     }
     return { key_id: keyId };
   }

@@ -50,6 +50,10 @@ export type SessionCommand =
 export const SESSION_STREAM_TYPE = 'view-session';
 export const sessionStreamId = (sessionId: string) => `view-session-${sessionId}`;
 
+/** A session's standing at `now` (epoch ms): an active one past its end is expired. */
+export const sessionStatusAt = <S extends 'active' | 'revoked' | 'closed'>(session: { status: S; expires_at: Date | string }, now: number): S | 'expired' =>
+  session.status === 'active' && new Date(session.expires_at).getTime() <= now ? 'expired' : session.status;
+
 /** Active and not past its end. */
 export const isLive = (state: Pick<SessionState, 'status' | 'expiresAt'>, now: string): boolean =>
   state.status === 'active' && state.expiresAt !== null && Date.parse(now) < Date.parse(state.expiresAt);

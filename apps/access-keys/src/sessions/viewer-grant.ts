@@ -1,6 +1,7 @@
 import type { ViewerTokenGrant, ViewSection } from '@lv/contracts';
 import { VIEWER_TOKEN_TTL_SECONDS, type ViewerTokenSigner } from '@lv/platform/auth';
-import type { KeyRow, SessionRow } from '../access.projections.js';
+import type { KeyRow } from '../keys/keys.repository.js';
+import type { SessionRow } from './sessions.repository.js';
 
 /**
  * A viewer token for a live session: 15 minutes, but never past the session's end nor its key's

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { AccessMessages, VIEW_SECTIONS, type IssuedAccessKey, type RequestMeta, type SendKeyEmailJob, type ViewSection } from '@lv/contracts';
+import { ownerOf, type Caller, type UserCaller } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import { decideAndAppend, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
+import { enqueue, type TypedQueue } from '@lv/platform/queues';
+import { ownerActor } from '../owner-actor.js';
+import { hashAccessKey, sealKeyForMail } from '../secrets.js';
+import { KEY_STREAM_TYPE, keyDecider, keyStreamId, type KeyCommand } from './key.decider.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export type IssueKeyCommand = Extract<KeyCommand, { type: 'IssueKey' }>;
+
+export interface IssueKeyDeps {
+  orm: MikroORM;
+  store: EventStore;
+  keyEmails: TypedQueue<SendKeyEmailJob>;
+  keyMailSecret: string;
+  now: () => Date;
+}
+
+/**
+ * Issues keys with their e-mail: the owner's own (Generate Keys), an approved request's, a contact's,
+ * a delivery's, a milestone letter's. The key itself is returned once and stored only as its hash.
+ */
+export class IssueKey {
+  constructor(private readonly deps: IssueKeyDeps) {}
+
+  /** Generate Keys tab: the key the owner's browser generated, for a named family member. */
+  create(caller: Caller, input: { access_key: string; name: string; email: string; expires_in_days: number; scopes?: ViewSection[]; allow_download?: boolean }, meta: RequestMeta): Promise<IssuedAccessKey> {
+    const owner = ownerOf(caller);
+    const now = this.deps.now().toISOString();
+    return this.issue(owner, meta, {
+      type: 'IssueKey', keyId: randomUUID(), ownerId: owner.userId, keyHash: hashAccessKey(input.access_key), source: 'owner', requestId: null,
+      scopes: input.scopes ?? [...VIEW_SECTIONS], expiresAt: new Date(Date.parse(now) + input.expires_in_days * DAY_MS).toISOString(),
+      recipient: { recipientEmail: input.email, name: input.name }, now, ...(input.allow_download ? { allowDownload: true } : {}),
+    }, input.access_key);
+  }
+
+  /**
+   * Issues a key, and whatever the key is for (an approved request, a contact's toggle: `alongside`),
+   * in one transaction, queueing its e-mail job before the commit: a committed key always has its
+   * job, and a job whose key did not commit finds it 'unknown' and is never sent. A key hash already
+   * issued (any vault) is KEY_TAKEN.
+   */
+  async issue(
+    owner: UserCaller, meta: RequestMeta, command: IssueKeyCommand, key: string,
+    alongside?: (em: EntityManager, metadata: EventMetadata) => Promise<unknown>,
+  ): Promise<IssuedAccessKey> {
+    const metadata = ownerActor(owner, meta);
+    try {
+      await retryOnConflict(5, () => this.deps.orm.em.fork().transactional(async (em) => {
+        if (alongside) await alongside(em, metadata);
+        await this.issueIn(em, metadata, command, key, owner.email);
+      }));
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new DomainError('KEY_TAKEN', AccessMessages.keyTaken);
+      throw error;
+    }
+    return { key_id: command.keyId, access_key: key, recipient_email: command.recipient.recipientEmail, expires_at: command.expiresAt, scopes: command.scopes, emailed: true };
+  }
+
+  /** Appends a key and queues its e-mail inside the caller's transaction (a delivery issues several in one). */
+  async issueIn(em: EntityManager, metadata: EventMetadata, command: IssueKeyCommand, key: string, sharedBy: string): Promise<void> {
+    await decideAndAppend(em, this.deps.store, keyDecider, command, { streamId: keyStreamId(command.keyId), streamType: KEY_STREAM_TYPE, metadata });
+    await enqueue(this.deps.keyEmails, {
+      keyId: command.keyId, ownerId: command.ownerId, recipientEmail: command.recipient.recipientEmail, recipientName: command.recipient.name, sharedBy,
+      sealedKey: sealKeyForMail(this.deps.keyMailSecret, command.keyId, key), expiresAt: command.expiresAt, scopes: command.scopes,
+      ...(command.letterId ? { oneLetter: true as const } : {}),
+    }, `key-${command.keyId}`, { removeOnComplete: true });
+  }
+}

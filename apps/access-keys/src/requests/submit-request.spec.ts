@@ -1,0 +1,100 @@
+import type { AccessRequestNoticeJob } from '@lv/contracts';
+import { DomainError } from '@lv/platform/errors';
+import { NotificationStates } from '../notification-states.js';
+import { accessFixture, fromAddress, ownerCaller } from '../test-support/access-fixture.js';
+import { OwnerRequests } from './owner-requests.js';
+import { RequestLinkSetting } from './request-link-setting.js';
+import { SubmitRequest } from './submit-request.js';
+
+const form = (ownerId: string, accessKey: string | null = null) => ({
+  user_id: ownerId, requester_email: 'sam@example.com', requester_name: 'Sam', relationship: 'Son', message: 'Please let me in', child_name: null, child_dob: null,
+  access_key: accessKey,
+});
+
+function requestLink(options: { requestsPerHour?: number; failNotice?: boolean } = {}) {
+  const world = accessFixture();
+  const { access, counters, now } = world;
+  const notices: { job: AccessRequestNoticeJob; jobId: string }[] = [];
+  const submit = new SubmitRequest({
+    keys: access.keys, requests: access.requests, commands: access, limits: counters, now,
+    limitValues: { requestsPerHour: options.requestsPerHour ?? 10, requestFormLookupsPerMinute: 10 },
+    ownerName: async (ownerId) => (ownerId === 'unnamed' ? null : 'Alex Owner'),
+    queueNotice: async (job, jobId) => {
+      if (options.failNotice) throw new Error('redis is away');
+      notices.push({ job, jobId });
+    },
+  });
+  const setting = new RequestLinkSetting({ requests: access.requests, commands: access, now });
+  const states = new NotificationStates({ keys: access.keys, requests: access.requests, commands: access, now });
+  const ownerRequests = new OwnerRequests({ keys: access.keys, requests: access.requests, commands: access, now });
+  return { ...world, submit, setting, states, ownerRequests, notices };
+}
+
+describe('submitting an access request', () => {
+  it("records the request for the link's owner, with its notice job named after it", async () => {
+    const { submit, ownerRequests, notices, states } = requestLink();
+    const owner = ownerCaller();
+    await submit.submit(form(owner.userId), fromAddress('203.0.113.20'));
+    const { items } = await ownerRequests.pending(owner.userId);
+    expect(items).toMatchObject([{ requester_email: 'sam@example.com', relationship: 'Son', status: 'pending', held_key: null }]);
+    expect(notices).toEqual([{ job: { requestId: items[0]!.id, ownerId: owner.userId }, jobId: `request-notice-${items[0]!.id}` }]);
+    expect(await states.requestNoticeState(owner.userId, items[0]!.id)).toEqual({ state: 'pending', requester_name: 'Sam', relationship: 'Son' });
+    expect((await states.requestNoticeState(ownerCaller().userId, items[0]!.id)).state).toBe('unknown');
+  });
+
+  it('keeps no request whose notice could not be queued', async () => {
+    const { submit, ownerRequests } = requestLink({ failNotice: true });
+    const owner = ownerCaller();
+    await expect(submit.submit(form(owner.userId), fromAddress('203.0.113.21'))).rejects.toThrow('redis is away');
+    expect((await ownerRequests.pending(owner.userId)).items).toEqual([]);
+  });
+
+  it('shows the owner a key the requester holds only when it is one of his own keys', async () => {
+    const { submit, ownerRequests, issueKey } = requestLink();
+    const owner = ownerCaller();
+    const other = ownerCaller();
+    const own = await issueKey(owner);
+    const foreign = await issueKey(other);
+    await submit.submit(form(owner.userId, own.key), fromAddress('203.0.113.22'));
+    await submit.submit(form(owner.userId, foreign.key), fromAddress('203.0.113.22'));
+    const held = (await ownerRequests.pending(owner.userId)).items.map((r) => r.held_key?.key_id ?? null).sort();
+    expect(held).toEqual([own.keyId, null].sort());
+  });
+
+  it('is refused while the owner has closed his link, and taken again once he reopens it', async () => {
+    const { submit, setting, ownerRequests } = requestLink();
+    const owner = ownerCaller();
+    const meta = fromAddress('203.0.113.23');
+    expect(await setting.save(owner, { open: false }, meta)).toEqual({ open: false });
+    const closed = await submit.submit(form(owner.userId), meta).catch((error: unknown) => error);
+    expect(closed instanceof DomainError && closed.code).toBe('REQUESTS_CLOSED');
+    expect(await submit.form({ user_id: owner.userId.toUpperCase() }, meta)).toEqual({ open: false, owner_name: 'Alex Owner' });
+    await setting.save(owner, { open: true }, meta);
+    await submit.submit(form(owner.userId), meta);
+    expect((await ownerRequests.pending(owner.userId)).items).toHaveLength(1);
+  });
+
+  it('limits requests per client address an hour', async () => {
+    const { submit } = requestLink({ requestsPerHour: 2 });
+    const owner = ownerCaller();
+    const meta = fromAddress('203.0.113.24');
+    await submit.submit(form(owner.userId), meta);
+    await submit.submit(form(owner.userId), meta);
+    const third = await submit.submit(form(owner.userId), meta).catch((error: unknown) => error);
+    expect(third instanceof DomainError && third.code).toBe('RATE_LIMITED');
+    await expect(submit.submit(form(owner.userId), fromAddress('203.0.113.25'))).resolves.toEqual({ success: true });
+  });
+
+  it('lets only the owner decline, once; a decided request no longer asks for its notice', async () => {
+    const { submit, ownerRequests, states } = requestLink();
+    const owner = ownerCaller();
+    const meta = fromAddress('203.0.113.26');
+    await submit.submit(form(owner.userId), meta);
+    const [request] = (await ownerRequests.pending(owner.userId)).items;
+    const stranger = await ownerRequests.decline(ownerCaller(), request!.id, meta).catch((error: unknown) => error);
+    expect(stranger instanceof DomainError && stranger.code).toBe('NOT_FOUND');
+    expect(await ownerRequests.decline(owner, request!.id, meta)).toMatchObject({ id: request!.id, status: 'declined' });
+    expect((await states.requestNoticeState(owner.userId, request!.id)).state).toBe('decided');
+    expect((await ownerRequests.pending(owner.userId)).items).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { AccessMessages, RequestLinkMessages, type AccessKeysRpc, type AccessRequestNoticeJob, type PayloadOf, type RequestMeta, type RequestFormInfo } from '@lv/contracts';
+import { DomainError } from '@lv/platform/errors';
+import { addressLimited, addressOf, type AddressCounters } from '../address-limits.js';
+import type { KeysRepository } from '../keys/keys.repository.js';
+import { hashAccessKey } from '../secrets.js';
+import type { StreamCommands } from '../stream-commands.js';
+import { REQUEST_STREAM_TYPE, requestDecider, requestStreamId } from './request.decider.js';
+import type { RequestsRepository } from './requests.repository.js';
+
+export interface SubmitRequestDeps {
+  keys: Pick<KeysRepository, 'byHash'>;
+  requests: Pick<RequestsRepository, 'isOpen'>;
+  commands: StreamCommands;
+  limits: AddressCounters;
+  limitValues: { requestsPerHour: number; requestFormLookupsPerMinute: number };
+  /** Queues the owner's e-mail about a request (notifications sends it), inside the request's transaction. */
+  queueNotice: (job: AccessRequestNoticeJob, jobId: string) => Promise<unknown>;
+  /** identity's display name for a vault owner (null when they gave none, or there is no such owner). */
+  ownerName: (ownerId: string, meta: RequestMeta) => Promise<string | null>;
+  now: () => Date;
+}
+
+/** The public request page of an owner's link, and the request sent from it. Both are limited per client address. */
+export class SubmitRequest {
+  constructor(private readonly deps: SubmitRequestDeps) {}
+
+  /**
+   * Records a request for the owner of the link, refused with REQUESTS_CLOSED while he has turned his
+   * link off. The owner's notice job (`request-notice-<requestId>`) is queued inside the transaction
+   * that records the request, before its commit: a committed request always has its job, and a job
+   * whose request did not commit finds it 'unknown' and sends nothing.
+   */
+  async submit(input: PayloadOf<typeof AccessKeysRpc.submitRequest>, meta: RequestMeta): Promise<{ success: true }> {
+    const address = addressOf(meta.ip);
+    if ((await this.deps.limits.add('request', address, 3600)) > this.deps.limitValues.requestsPerHour) throw addressLimited(AccessMessages.tooManyRequests, 3600);
+    if (!(await this.deps.requests.isOpen(input.user_id))) throw new DomainError('REQUESTS_CLOSED', RequestLinkMessages.requestsClosed);
+    // A key the requester says they hold is looked up among this owner's keys only, and never stored.
+    const held = input.access_key ? await this.deps.keys.byHash(hashAccessKey(input.access_key)) : undefined;
+    const requestId = randomUUID();
+    const notice: AccessRequestNoticeJob = { requestId, ownerId: input.user_id };
+    await this.deps.commands.run(requestDecider, { streamId: requestStreamId(requestId), streamType: REQUEST_STREAM_TYPE }, {
+      type: 'SubmitRequest',
+      requestId,
+      ownerId: input.user_id,
+      heldKeyId: held && held.owner_id === input.user_id ? held.id : null,
+      details: {
+        requesterEmail: input.requester_email, requesterName: input.requester_name, relationship: input.relationship, message: input.message,
+        childName: input.child_name, childDob: input.child_dob,
+      },
+      now: this.deps.now().toISOString(),
+    }, { correlationId: meta.requestId }, async () => void (await this.deps.queueNotice(notice, `request-notice-${requestId}`)));
+    return { success: true };
+  }
+
+  /**
+   * The request page opened from an owner's link: whether it takes requests, and the owner's name.
+   * Limited per client address (REQUEST_FORM_LOOKUPS_PER_MINUTE). An id that names no owner answers
+   * as an owner who never closed his link and gave no name ({ open: true, owner_name: null }): the
+   * form itself accepts a request for any id, so this says no more about which accounts exist.
+   */
+  async form(input: { user_id: string }, meta: RequestMeta): Promise<RequestFormInfo> {
+    const address = addressOf(meta.ip);
+    if ((await this.deps.limits.add('request-form', address, 60)) > this.deps.limitValues.requestFormLookupsPerMinute) throw addressLimited(AccessMessages.tooManyKeyAttempts, 60);
+    const ownerId = input.user_id.toLowerCase();
+    const [open, ownerName] = await Promise.all([this.deps.requests.isOpen(ownerId), this.deps.ownerName(ownerId, meta)]);
+    return { open, owner_name: ownerName };
+  }
+}

@@ -1,0 +1,26 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { handleCommand, type Decider, type DomainEvent, type EventMetadata, type EventStore } from '@lv/platform/event-store';
+
+export interface StreamRef {
+  streamId: string;
+  streamType: string;
+}
+
+/** How the use cases change a stream: load it, decide, append (the read models follow in the same commit). */
+export interface StreamCommands {
+  /** `alongside` runs inside the append's transaction, before its commit (a job queued with the events). */
+  run<State, Command, Event extends DomainEvent>(
+    decider: Decider<State, Command, Event>, stream: StreamRef, command: Command, metadata: EventMetadata, alongside?: () => Promise<void>,
+  ): Promise<void>;
+}
+
+/** access-keys' event store, with its inline projections. */
+export class EventStoreCommands implements StreamCommands {
+  constructor(private readonly orm: MikroORM, private readonly store: EventStore) {}
+
+  async run<State, Command, Event extends DomainEvent>(
+    decider: Decider<State, Command, Event>, stream: StreamRef, command: Command, metadata: EventMetadata, alongside?: () => Promise<void>,
+  ): Promise<void> {
+    await handleCommand(this.orm.em, this.store, decider, command, { ...stream, metadata, ...(alongside ? { alsoInTransaction: () => alongside() } : {}) });
+  }
+}

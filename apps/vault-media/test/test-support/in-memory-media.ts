@@ -15,8 +15,10 @@ import { recordingDecider, type RecordingCommand, type RecordingState } from '..
 import type { ExportCursor, RecordingRow, Recordings, StoredDay } from '../../src/recordings/recordings.repository.js';
 import type { MediaObjectRow, MediaObjects } from '../../src/uploads/media-objects.repository.js';
 
-const newestFirst = (a: RecordingRow, b: RecordingRow) => String(b.created_at).localeCompare(String(a.created_at)) || b.id.localeCompare(a.id);
-const oldestFirst = (a: RecordingRow, b: RecordingRow) => -newestFirst(a, b);
+/** Where an item stands in time: when it was saved, then its id (the read model's order). */
+const positionOf = (row: Pick<RecordingRow, 'created_at' | 'id'>) => `${new Date(row.created_at).toISOString()}|${row.id}`;
+const oldestFirst = (a: RecordingRow, b: RecordingRow) => positionOf(a).localeCompare(positionOf(b));
+const newestFirst = (a: RecordingRow, b: RecordingRow) => oldestFirst(b, a);
 
 export class InMemoryRecordings implements Recordings {
   rows = new Map<string, RecordingRow>();
@@ -83,8 +85,8 @@ export class InMemoryRecordings implements Recordings {
 
   async listForExport(userId: string, after: ExportCursor | null, limit: number) {
     const all = [...this.rows.values()].filter((r) => r.user_id === userId).sort(oldestFirst);
-    const position = after ? { id: after.id, created_at: new Date(after.createdAt).toISOString() } as RecordingRow : null;
-    return all.filter((r) => !position || oldestFirst(position, r) < 0).slice(0, limit);
+    const position = after ? positionOf({ created_at: after.createdAt, id: after.id }) : null;
+    return all.filter((r) => position === null || positionOf(r) > position).slice(0, limit);
   }
 
   async storageByDay(): Promise<StoredDay[]> {
@@ -275,7 +277,8 @@ export function mediaWorld(limits: { maxUploadBytes?: number; uploadStaleSeconds
   const logs: LogLines = [];
   const destination = new Writable({
     write(line: Buffer, _encoding, done) {
-      logs.push(JSON.parse(line.toString()) as LogLines[number]);
+      const entry: LogLines[number] = JSON.parse(line.toString());
+      logs.push(entry);
       done();
     },
   });

@@ -13,6 +13,7 @@ import { MusicLibrary } from './music/music-library.js';
 import { MusicController } from './music/music.controller.js';
 import { MediaLinkSigner } from './playback/media-links.js';
 import { ViewerPlayback } from './playback/viewer-playback.js';
+import { PgRecordings } from './recordings/recordings.repository.js';
 import { VaultMediaController } from './vault-media.controller.js';
 
 /** Injection tokens of what specs reach beside the service: the object storage and the hashing queue. */
@@ -58,7 +59,7 @@ export const vaultMediaService = defineService({
     });
     const music = new MusicLibrary({ orm: core.orm, storage, signer, revokedSessions, logger, uploadStaleSeconds: config.MEDIA_UPLOAD_STALE_SECONDS });
     const viewerPlayback = new ViewerPlayback({
-      orm: core.orm, storage, links: signer.viewer, tokens: viewerTokens,
+      recordings: new PgRecordings(core.orm), storage, links: signer.viewer, tokens: viewerTokens,
       finalMessagesOpen: async (accessToken, requestId) => (await rpc.call(AccessKeysRpc.finalAccess, {}, { accessToken, meta: { requestId } })).open,
     });
     const http = new MediaHttpServer(service, verifier, logger, { host: config.MEDIA_HTTP_HOST, port: config.MEDIA_HTTP_PORT }, music, viewerPlayback);

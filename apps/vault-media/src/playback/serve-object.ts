@@ -23,7 +23,7 @@ export interface PlayableObject {
  * Serves an object a signed link was checked for: 206 for a Range, 416 past the end, 200 otherwise,
  * never cached, never sniffed; NOT_FOUND ("File Not Found") when storage no longer has it.
  */
-export async function serveObject(storage: ObjectStorage, object: PlayableObject, rangeHeader: string | undefined, head: boolean): Promise<PlaybackResponse> {
+export async function serveObject(storage: Pick<ObjectStorage, 'getObject' | 'getRange'>, object: PlayableObject, rangeHeader: string | undefined, head: boolean): Promise<PlaybackResponse> {
   const { size } = object;
   const base: Record<string, string> = {
     'content-type': object.contentType,

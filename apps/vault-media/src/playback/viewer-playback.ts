@@ -1,10 +1,9 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { AccessMessages, extensionOf, isUuid, MediaMessages, VIEW_MEDIA_PATH, ViewerLinkMessages, type MediaCollection, type ViewerMediaGrant } from '@lv/contracts';
 import type { Caller, ViewerCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { authoriseViewerLink, type ViewerLinks, type ViewerTokenCheck } from '@lv/platform/links';
 import type { ObjectStorage } from '@lv/platform/storage';
-import { findRecording, type RecordingRow } from '../recordings/recordings.projection.js';
+import type { RecordingRow, Recordings } from '../recordings/recordings.repository.js';
 import { serveObject, type PlaybackResponse } from './serve-object.js';
 
 /** The section of the vault each collection is read under: the scope a viewer's key must hold. */
@@ -19,8 +18,8 @@ const SECTION_OF: Record<MediaCollection, ViewerMediaGrant['section']> = {
 export type FinalMessagesOpen = (viewerToken: string, requestId: string) => Promise<boolean>;
 
 export interface ViewerPlaybackDeps {
-  orm: MikroORM;
-  storage: ObjectStorage;
+  recordings: Recordings;
+  storage: Pick<ObjectStorage, 'getObject' | 'getRange'>;
   links: ViewerLinks;
   /** ViewerTokenVerifier with RevokedViewSessions: undefined when no viewer key is configured (every viewer link is refused). */
   tokens: ViewerTokenCheck | undefined;
@@ -72,7 +71,7 @@ export class ViewerPlayback {
   /** The viewer's vault's item, if its section is one the key holds (and, for a final message, open now). */
   private async readable(viewer: ViewerCaller, id: string, viewerToken: string | undefined, requestId: string): Promise<RecordingRow> {
     if (!isUuid(id)) throw notFound();
-    const row = await findRecording(this.deps.orm.em.fork(), id.toLowerCase());
+    const row = await this.deps.recordings.find(id.toLowerCase());
     if (!row || row.user_id !== viewer.vaultOwnerId) throw notFound();
     const section = SECTION_OF[row.collection];
     if (!viewer.scopes.includes(section)) throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared);

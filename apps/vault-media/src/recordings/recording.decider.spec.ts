@@ -1,6 +1,7 @@
-import type { RecordingEvent } from '@lv/contracts';
+import { MediaMessages, type RecordingEvent, type StartUploadRequest, type SubscriptionTier } from '@lv/contracts';
+import type { UserCaller } from '@lv/platform/auth';
 import { deciderSpecification } from '@lv/testing';
-import { recordingDecider } from './recording.decider.js';
+import { admitUpload, recordingDecider, requireOpenUpload } from './recording.decider.js';
 
 const spec = deciderSpecification(recordingDecider);
 const recordingId = '0b7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e';
@@ -102,5 +103,61 @@ describe('recording decider', () => {
     it('cannot delete twice', () =>
       spec.given([started, saved, { type: 'RecordingDeleted', data: { recordingId, ownerId, bucket: 'vaultmedia', objectKey, deletedAt: 'x' } }])
         .when({ type: 'DeleteRecording', recordingId, ownerId, now: 'now' }).thenThrows('NOT_FOUND'));
+  });
+});
+
+describe('admitUpload (before a byte is sent)', () => {
+  const member = (tier: SubscriptionTier): UserCaller => ({ kind: 'user', userId: ownerId, sessionId: 's', email: 'm@example.com', tier, isAdmin: false });
+  const request = (fields: Partial<StartUploadRequest> = {}): StartUploadRequest => ({ type: 'video', title: 'For Sam', sha256: hash.toUpperCase(), size: 1000, ...fields });
+  const refusal = (run: () => unknown) => {
+    try { run(); } catch (error) { return error as { code: string; message: string; details: { fields?: Record<string, string> } }; }
+    throw new Error('admitted');
+  };
+
+  it("admits a vault recording as WebM of its type, with the hash in lower case and the vault as its collection", () =>
+    expect(admitUpload(member('essentials'), request({ type: 'audio' }), 2000))
+      .toEqual({ collection: 'vault', type: 'audio', title: 'For Sam', sha256: hash, contentType: 'audio/webm', extension: 'webm' }));
+  it('admits a Who I Am file in the format the browser names, whatever the plan', () =>
+    expect(admitUpload(member('none'), request({ collection: 'who-i-am-photo', type: 'image', contentType: 'IMAGE/PNG' }), 2000))
+      .toMatchObject({ collection: 'who-i-am-photo', contentType: 'image/png', extension: 'png' }));
+  it('names every field that is wrong, with the missing title as the message', () => {
+    const error = refusal(() => admitUpload(member('pro'), request({ title: '', sha256: 'nope', size: 0 }), 2000));
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(Object.keys(error.details.fields ?? {}).sort()).toEqual(['sha256', 'size', 'title']);
+    expect(error.message).toBe(MediaMessages.missingInfo);
+  });
+  it('refuses an image as a recording, and anything but an image as the profile photo', () => {
+    expect(refusal(() => admitUpload(member('pro'), request({ type: 'image' }), 2000)).details.fields).toHaveProperty('type');
+    expect(refusal(() => admitUpload(member('pro'), request({ collection: 'who-i-am-photo', type: 'video', contentType: 'video/mp4' }), 2000)))
+      .toMatchObject({ code: 'UNSUPPORTED_MEDIA', message: MediaMessages.photoMustBeImage });
+  });
+  it('keeps audio recordings and final messages to the plans that include them', () => {
+    expect(refusal(() => admitUpload(member('none'), request({ type: 'audio' }), 2000)).code).toBe('UPGRADE_REQUIRED');
+    expect(refusal(() => admitUpload(member('essentials'), request({ collection: 'final-messages' }), 2000)))
+      .toMatchObject({ code: 'UPGRADE_REQUIRED', message: MediaMessages.finalMessagesPlanRequired });
+    expect(admitUpload({ ...member('none'), isAdmin: true }, request({ type: 'audio' }), 2000).type).toBe('audio');
+  });
+  it('refuses a file over the limit only once it is otherwise acceptable (the plan is named first)', () => {
+    expect(refusal(() => admitUpload(member('pro'), request({ size: 2001 }), 2000)).code).toBe('PAYLOAD_TOO_LARGE');
+    expect(refusal(() => admitUpload(member('none'), request({ type: 'audio', size: 2001 }), 2000)).code).toBe('UPGRADE_REQUIRED');
+  });
+});
+
+describe('requireOpenUpload (before an upload body is taken)', () => {
+  const stateAfter = (events: RecordingEvent[]) => events.reduce(recordingDecider.evolve, recordingDecider.initialState());
+  const codeOf = (events: RecordingEvent[], who: string) => {
+    try { requireOpenUpload(stateAfter(events), who); } catch (error) { return (error as { code: string }).code; }
+    return 'open';
+  };
+
+  it('takes the body of an open upload from its owner', () => expect(codeOf([started], ownerId)).toBe('open'));
+  it('answers not found for an upload never started, and for anyone else\'s', () => {
+    expect(codeOf([], ownerId)).toBe('NOT_FOUND');
+    expect(codeOf([started], strangerId)).toBe('NOT_FOUND');
+    expect(codeOf([started, saved], strangerId)).toBe('NOT_FOUND');
+  });
+  it('calls a second body for a saved recording a duplicate, and one for a closed upload too late', () => {
+    expect(codeOf([started, saved], ownerId)).toBe('DUPLICATE_MEDIA');
+    expect(codeOf([started, { type: 'RecordingUploadAbandoned', data: { recordingId, ownerId, reason: 'stalled', abandonedAt: 'x' } }], ownerId)).toBe('UPLOAD_INCOMPLETE');
   });
 });

@@ -1,5 +1,9 @@
-import { MediaMessages, type MediaCollection, type MediaIntegrity, type RecordingEvent, type StoredMediaType } from '@lv/contracts';
-import { DomainError } from '@lv/platform/errors';
+import {
+  acceptedContentTypes, canUseFeature, extensionOf, isMediaCollection, isStoredMediaType, MEDIA_CONTENT_TYPES, MediaMessages, SHA256_HEX, validateRecordingTitle,
+  type GatedFeature, type MediaCollection, type MediaIntegrity, type MediaType, type RecordingEvent, type StartUploadRequest, type StoredMediaType,
+} from '@lv/contracts';
+import type { Caller } from '@lv/platform/auth';
+import { DomainError, validationError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
 /**
@@ -51,6 +55,7 @@ export const recordingIdOfStream = (streamId: string) => streamId.slice('recordi
 export const RECORDING_STREAM_TYPE = 'recording';
 
 const notFound = () => new DomainError('NOT_FOUND', MediaMessages.notFound);
+export const NO_LONGER_OPEN = 'This upload is no longer open. Please save the recording again.';
 
 export const recordingDecider: Decider<RecordingState, RecordingCommand, RecordingEvent> = {
   initialState: () => ({
@@ -73,7 +78,7 @@ export const recordingDecider: Decider<RecordingState, RecordingCommand, Recordi
       case 'CompleteUpload': {
         if (state.ownerId !== command.ownerId) throw notFound();
         if (state.status === 'saved') throw new DomainError('CONFLICT', 'This recording was already saved.');
-        if (state.status !== 'uploading') throw new DomainError('UPLOAD_INCOMPLETE', 'This upload is no longer open. Please save the recording again.');
+        if (state.status !== 'uploading') throw new DomainError('UPLOAD_INCOMPLETE', NO_LONGER_OPEN);
         // The bytes that arrived must be the bytes the browser hashed: anything else was damaged on the way.
         if (command.sha256 !== state.clientSha256 || command.size !== state.declaredSize) throw new DomainError('UPLOAD_INCOMPLETE');
         return [{
@@ -139,3 +144,62 @@ export const recordingDecider: Decider<RecordingState, RecordingCommand, Recordi
     }
   },
 };
+
+/** An upload the service may open: what was asked, checked and normalised. */
+export interface AdmittedUpload {
+  collection: MediaCollection;
+  type: StoredMediaType;
+  title: string;
+  sha256: string;
+  /** What the object is stored as. */
+  contentType: string;
+  /** The object key's extension. */
+  extension: string;
+}
+
+function requireFeature(caller: Caller, feature: GatedFeature, message: string = MediaMessages.upgradeRequired): void {
+  // A viewer reads under the owner's view session, which access-keys grants only for what the owner's plan includes.
+  if (caller.kind === 'viewer') return;
+  if (!canUseFeature({ subscription_tier: caller.tier, ai_admin: caller.isAdmin }, feature)) throw new DomainError('UPGRADE_REQUIRED', message);
+}
+
+/**
+ * Whether an upload may open, before a byte is sent (the duplicate check, which reads the owner's
+ * items, comes after): the fields (one message for all), the format its collection takes, the plan
+ * (final messages, audio recordings) and the size limit, in that order.
+ */
+export function admitUpload(caller: Caller, request: StartUploadRequest, maxUploadBytes: number): AdmittedUpload {
+  const fields: Record<string, string> = {};
+  const collection = request.collection ?? 'vault';
+  if (!isMediaCollection(collection)) fields.collection = 'Choose where the recording belongs.';
+  const recorded = collection === 'vault' || collection === 'final-messages';
+  if (!isStoredMediaType(request.type) || (recorded && request.type === 'image')) fields.type = 'Choose video or audio.';
+  const { title, error } = validateRecordingTitle(request.title);
+  if (error) fields.title = error;
+  const sha256 = typeof request.sha256 === 'string' ? request.sha256.toLowerCase() : '';
+  if (!SHA256_HEX.test(sha256)) fields.sha256 = 'A SHA-256 of the recording (64 hex digits) is required.';
+  if (!Number.isSafeInteger(request.size) || request.size <= 0) fields.size = 'The recording is empty.';
+  if (Object.keys(fields).length) {
+    throw validationError(fields, fields.title === MediaMessages.missingInfo ? MediaMessages.missingInfo : (fields.title ?? Object.values(fields)[0]));
+  }
+  const type = request.type as StoredMediaType;
+  // A recording is WebM of its type; a Who I Am file is one of the formats its kind takes (checked again on its first bytes).
+  const contentType = recorded ? MEDIA_CONTENT_TYPES[type as MediaType] : (request.contentType ?? '').toLowerCase();
+  if (!acceptedContentTypes(collection, type).includes(contentType)) {
+    throw new DomainError('UNSUPPORTED_MEDIA', collection === 'who-i-am-photo' ? MediaMessages.photoMustBeImage : MediaMessages.unsupportedFile);
+  }
+  if (collection === 'final-messages') requireFeature(caller, 'final-messages', MediaMessages.finalMessagesPlanRequired);
+  if (type === 'audio' && recorded) requireFeature(caller, 'audio-uploads');
+  if (request.size > maxUploadBytes) throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(maxUploadBytes));
+  return { collection, type, title, sha256, contentType, extension: extensionOf(contentType) };
+}
+
+/**
+ * Whether an upload's body may be taken now: someone else's upload, or none, is "not found" (ids
+ * reveal nothing); a saved one is a duplicate; a closed one is no longer open.
+ */
+export function requireOpenUpload(state: RecordingState, ownerId: string): void {
+  if (state.status === 'new' || state.ownerId !== ownerId) throw notFound();
+  if (state.status === 'saved') throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
+  if (state.status !== 'uploading') throw new DomainError('UPLOAD_INCOMPLETE', NO_LONGER_OPEN);
+}

@@ -18,70 +18,87 @@ export interface MediaObjectRow {
 
 const COLUMNS = 'recording_id, user_id, bucket, object_key, state, multipart_upload_id';
 
+/** `media_objects` as the use cases see it: PgMediaObjects is the SQL behind it. */
+export interface MediaObjects {
+  /** The row of a new upload. Its unique object key refuses a second upload to the same key (AlreadyTaken, from the command). */
+  insertPending(row: { recordingId: string; userId: string; bucket: string; objectKey: string }): Promise<void>;
+  /** Takes a pending upload for one request: false when another request already took it. */
+  claimForUpload(recordingId: string): Promise<boolean>;
+  /** An upload still moving: the sweeper leaves it alone. */
+  heartbeat(recordingId: string, bytesReceived: number): Promise<void>;
+  /** Remembers the multipart upload's id, so it can be aborted if this process dies mid-upload. */
+  recordMultipartUpload(recordingId: string, multipartUploadId: string): Promise<void>;
+  markStored(recordingId: string, bytesReceived: number): Promise<void>;
+  /** Marks the object for removal; with `onlyOpenUpload`, only an upload still pending or uploading. */
+  markRemoving(recordingId: string, options?: { onlyOpenUpload?: boolean }): Promise<void>;
+  /** Only a row being removed becomes removed. */
+  markRemoved(recordingId: string): Promise<void>;
+  find(recordingId: string): Promise<MediaObjectRow | null>;
+  /** Open uploads with no progress since `before` (their process died or their client left), claimed for this sweeper. */
+  claimStaleUploads(before: string): Promise<MediaObjectRow[]>;
+  /** Removals nobody finished since `before`, claimed for this sweeper. */
+  claimUnfinishedRemovals(before: string): Promise<MediaObjectRow[]>;
+}
+
 /**
- * SQL on `media_objects`, kept out of the service. Every method takes the EntityManager to run in:
- * the command's transaction when the row must change with the events, a fresh fork otherwise.
+ * SQL on `media_objects`, kept out of the use cases. `em` gives the EntityManager to run in: the
+ * command's transaction when the row must change with the events, a fresh fork otherwise.
  */
-export class MediaObjects {
-  /** The row of a new upload. Its unique object key refuses a second upload to the same key. */
-  async insertPending(em: EntityManager, row: { recordingId: string; userId: string; bucket: string; objectKey: string }): Promise<void> {
-    await em.execute(
+export class PgMediaObjects implements MediaObjects {
+  constructor(private readonly em: () => EntityManager) {}
+
+  async insertPending(row: { recordingId: string; userId: string; bucket: string; objectKey: string }): Promise<void> {
+    await this.em().execute(
       `insert into media_objects (recording_id, user_id, bucket, object_key, state) values (?, ?, ?, ?, 'pending')`,
       [row.recordingId, row.userId, row.bucket, row.objectKey],
     );
   }
 
-  /** Takes a pending upload for one request: false when another request already took it. */
-  async claimForUpload(em: EntityManager, recordingId: string): Promise<boolean> {
-    const claimed = await em.execute<{ recording_id: string }[]>(
+  async claimForUpload(recordingId: string): Promise<boolean> {
+    const claimed = await this.em().execute<{ recording_id: string }[]>(
       `update media_objects set state = 'uploading', last_activity_at = now() where recording_id = ? and state = 'pending' returning recording_id`,
       [recordingId],
     );
     return claimed.length > 0;
   }
 
-  /** An upload still moving: the sweeper leaves it alone. */
-  async heartbeat(em: EntityManager, recordingId: string, bytesReceived: number): Promise<void> {
-    await em.execute('update media_objects set last_activity_at = now(), bytes_received = ? where recording_id = ?', [bytesReceived, recordingId]);
+  async heartbeat(recordingId: string, bytesReceived: number): Promise<void> {
+    await this.em().execute('update media_objects set last_activity_at = now(), bytes_received = ? where recording_id = ?', [bytesReceived, recordingId]);
   }
 
-  /** Remembers the multipart upload's id, so it can be aborted if this process dies mid-upload. */
-  async recordMultipartUpload(em: EntityManager, recordingId: string, multipartUploadId: string): Promise<void> {
-    await em.execute('update media_objects set multipart_upload_id = ?, last_activity_at = now() where recording_id = ?', [multipartUploadId, recordingId]);
+  async recordMultipartUpload(recordingId: string, multipartUploadId: string): Promise<void> {
+    await this.em().execute('update media_objects set multipart_upload_id = ?, last_activity_at = now() where recording_id = ?', [multipartUploadId, recordingId]);
   }
 
-  async markStored(em: EntityManager, recordingId: string, bytesReceived: number): Promise<void> {
-    await em.execute(`update media_objects set state = 'stored', bytes_received = ?, last_activity_at = now() where recording_id = ?`, [bytesReceived, recordingId]);
+  async markStored(recordingId: string, bytesReceived: number): Promise<void> {
+    await this.em().execute(`update media_objects set state = 'stored', bytes_received = ?, last_activity_at = now() where recording_id = ?`, [bytesReceived, recordingId]);
   }
 
-  /** Marks the object for removal; with `onlyOpenUpload`, only an upload still pending or uploading. */
-  async markRemoving(em: EntityManager, recordingId: string, options: { onlyOpenUpload?: boolean } = {}): Promise<void> {
+  async markRemoving(recordingId: string, options: { onlyOpenUpload?: boolean } = {}): Promise<void> {
     const condition = options.onlyOpenUpload ? ` and state in ('pending', 'uploading')` : '';
-    await em.execute(`update media_objects set state = 'removing', last_activity_at = now() where recording_id = ?${condition}`, [recordingId]);
+    await this.em().execute(`update media_objects set state = 'removing', last_activity_at = now() where recording_id = ?${condition}`, [recordingId]);
   }
 
-  async markRemoved(em: EntityManager, recordingId: string): Promise<void> {
-    await em.execute(`update media_objects set state = 'removed', last_activity_at = now() where recording_id = ? and state = 'removing'`, [recordingId]);
+  async markRemoved(recordingId: string): Promise<void> {
+    await this.em().execute(`update media_objects set state = 'removed', last_activity_at = now() where recording_id = ? and state = 'removing'`, [recordingId]);
   }
 
-  async find(em: EntityManager, recordingId: string): Promise<MediaObjectRow | null> {
-    const [row] = await em.execute<MediaObjectRow[]>(`select ${COLUMNS} from media_objects where recording_id = ?`, [recordingId]);
+  async find(recordingId: string): Promise<MediaObjectRow | null> {
+    const [row] = await this.em().execute<MediaObjectRow[]>(`select ${COLUMNS} from media_objects where recording_id = ?`, [recordingId]);
     return row ?? null;
   }
 
-  /** Open uploads with no progress since `before` (their process died or their client left). */
-  claimStaleUploads(em: EntityManager, before: string): Promise<MediaObjectRow[]> {
-    return this.claim(em, `state in ('pending', 'uploading') and last_activity_at < ?::timestamptz`, before);
+  claimStaleUploads(before: string): Promise<MediaObjectRow[]> {
+    return this.claim(`state in ('pending', 'uploading') and last_activity_at < ?::timestamptz`, before);
   }
 
-  /** Removals nobody finished since `before`. */
-  claimUnfinishedRemovals(em: EntityManager, before: string): Promise<MediaObjectRow[]> {
-    return this.claim(em, `state = 'removing' and last_activity_at < ?::timestamptz`, before);
+  claimUnfinishedRemovals(before: string): Promise<MediaObjectRow[]> {
+    return this.claim(`state = 'removing' and last_activity_at < ?::timestamptz`, before);
   }
 
   /** Replicas may sweep at once: rows are claimed with SKIP LOCKED, 50 at a time, oldest first. */
-  private claim(em: EntityManager, condition: string, before: string): Promise<MediaObjectRow[]> {
-    return em.execute<MediaObjectRow[]>(
+  private claim(condition: string, before: string): Promise<MediaObjectRow[]> {
+    return this.em().execute<MediaObjectRow[]>(
       `update media_objects set last_activity_at = now()
         where recording_id in (select recording_id from media_objects where ${condition} order by last_activity_at limit 50 for update skip locked)
         returning ${COLUMNS}`,

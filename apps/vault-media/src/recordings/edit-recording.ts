@@ -1,0 +1,54 @@
+import { isUuid, MediaMessages, validateRecordingTitle, type DeleteEntryReply, type Recording } from '@lv/contracts';
+import { ownerOf, type Caller } from '@lv/platform/auth';
+import { DomainError, validationError } from '@lv/platform/errors';
+import { userActor, type MediaPorts } from '../media.ports.js';
+import { removeObject } from '../uploads/upload-cleanup.js';
+import { toRecording, type RecordingRow, type Recordings } from './recordings.repository.js';
+
+/** The caller's item by id; someone else's, or none, is "not found" (ids reveal nothing). */
+async function ownItem(recordings: Recordings, caller: Caller, id: string): Promise<RecordingRow> {
+  if (!isUuid(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
+  const recording = await recordings.find(id.toLowerCase());
+  if (!recording || recording.user_id !== ownerOf(caller).userId) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+  return recording;
+}
+
+/** RecordingDeleted, then the object (retried by the sweeper if storage is down). */
+export function removeRecording(ports: Pick<MediaPorts, 'streams' | 'objects' | 'storage' | 'logger' | 'now'>) {
+  return async (ownerId: string, id: string, correlationId?: string): Promise<void> => {
+    await ports.streams.execute(id, { type: 'DeleteRecording', recordingId: id, ownerId, now: new Date(ports.now()).toISOString() }, { actor: userActor(ownerId), correlationId },
+      (objects) => objects.markRemoving(id));
+    const row = await ports.objects.find(id);
+    if (row?.state === 'removing') {
+      await removeObject(ports, row).catch((err: unknown) => ports.logger.warn({ err, recordingId: id }, 'object removal failed after delete; the sweeper will retry'));
+    }
+  };
+}
+
+/**
+ * Deletes one of the caller's recordings (the timeline's delete): the recording goes, then the
+ * object. The timeline service drops its entry when it reads RecordingDeleted.
+ */
+export function deleteRecording(ports: Pick<MediaPorts, 'recordings' | 'streams' | 'objects' | 'storage' | 'logger' | 'now'>) {
+  const remove = removeRecording(ports);
+  return async (caller: Caller, id: string, correlationId?: string): Promise<DeleteEntryReply> => {
+    const recording = await ownItem(ports.recordings, caller, id);
+    await remove(ownerOf(caller).userId, recording.id, correlationId);
+    return { id: recording.id, deleted: true };
+  };
+}
+
+/** A new title for one of the caller's items (Who I Am's personal media: "Could not update image title" when it fails). */
+export function retitleRecording(ports: Pick<MediaPorts, 'recordings' | 'streams' | 'now'>) {
+  return async (caller: Caller, id: string, newTitle: string, correlationId?: string): Promise<Recording> => {
+    const { title, error } = validateRecordingTitle(newTitle);
+    if (error) throw validationError({ title: error }, error);
+    const recording = await ownItem(ports.recordings, caller, id);
+    const ownerId = ownerOf(caller).userId;
+    await ports.streams.execute(recording.id, { type: 'RetitleRecording', recordingId: recording.id, ownerId, title, now: new Date(ports.now()).toISOString() }, { actor: userActor(ownerId), correlationId });
+    const retitled = await ports.recordings.find(recording.id);
+    // Deleted between the command and this read: the item is gone.
+    if (!retitled) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    return toRecording(retitled);
+  };
+}

@@ -1,0 +1,106 @@
+import { MediaMessages } from '@lv/contracts';
+import { bodyOf, member, mediaWorld, png, uploadRequest, webm, type MediaWorld } from '../../test/test-support/in-memory-media.js';
+import { receiveUpload } from './receive-upload.js';
+import { startUpload } from './start-upload.js';
+
+const owner = member('11111111-1111-4111-8111-111111111111');
+const other = member('22222222-2222-4222-8222-222222222222');
+
+async function opened(world: MediaWorld, file = webm('a'), fields = {}) {
+  return { file, ticket: await startUpload(world.ports)(owner, uploadRequest(file, fields)) };
+}
+
+describe('receiveUpload', () => {
+  it('stores the object, then saves the recording: the read model answers with it', async () => {
+    const world = mediaWorld();
+    const { file, ticket } = await opened(world);
+    const recording = await receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body));
+    expect(recording).toMatchObject({ id: ticket.uploadId, title: 'For Sam', size: file.size, blob_hash: file.sha256, collection: 'vault', integrity: 'pending' });
+    expect(world.storage.has('vaultmedia', ticket.objectKey)).toBe(true);
+    expect((await world.objects.find(ticket.uploadId))?.state).toBe('stored');
+    expect(world.streams.typesOf(ticket.uploadId)).toEqual(['RecordingUploadStarted', 'RecordingSaved']);
+  });
+
+  it("answers not found for someone else's upload and for a malformed or unknown id, without touching it", async () => {
+    const world = mediaWorld();
+    const { file, ticket } = await opened(world);
+    for (const [caller, id] of [[other, ticket.uploadId], [owner, 'not-a-uuid'], [owner, '33333333-3333-4333-8333-333333333333']] as const) {
+      await expect(receiveUpload(world.ports)(caller, id, bodyOf(file.body))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    }
+    expect((await world.objects.find(ticket.uploadId))?.state).toBe('pending');
+    await expect(receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body))).resolves.toHaveProperty('id', ticket.uploadId);
+  });
+
+  it('calls a second body for a saved recording a duplicate, and keeps the saved object', async () => {
+    const world = mediaWorld();
+    const { file, ticket } = await opened(world);
+    await receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body));
+    await expect(receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body))).rejects.toMatchObject({ code: 'DUPLICATE_MEDIA' });
+    expect(world.storage.has('vaultmedia', ticket.objectKey)).toBe(true);
+  });
+
+  it('lets one request take an upload: a second one at the same time is a conflict', async () => {
+    const world = mediaWorld();
+    const { file, ticket } = await opened(world);
+    await world.objects.claimForUpload(ticket.uploadId);
+    await expect(receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body))).rejects.toMatchObject({ code: 'CONFLICT', message: MediaMessages.uploadInProgress });
+  });
+
+  it('closes the upload and removes what reached storage when the bytes are not the ones announced', async () => {
+    const world = mediaWorld();
+    const { ticket } = await opened(world);
+    const damaged = webm('z');
+    await expect(receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(damaged.body))).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+    expect(world.streams.typesOf(ticket.uploadId)).toEqual(['RecordingUploadStarted', 'RecordingUploadAbandoned']);
+    expect(world.storage.has('vaultmedia', ticket.objectKey)).toBe(false);
+    expect((await world.objects.find(ticket.uploadId))?.state).toBe('removed');
+    expect(await world.recordings.find(ticket.uploadId)).toBeNull();
+    // Closed for good: the same body again is too late.
+    await expect(receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(webm('a').body))).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+  });
+
+  it('refuses a body that is not WebM before storage keeps any of it', async () => {
+    const world = mediaWorld();
+    const { file, ticket } = await opened(world);
+    const notWebm = Buffer.from(file.body);
+    notWebm.set([0, 0, 0, 0], 0);
+    await expect(receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(notWebm))).rejects.toMatchObject({ code: 'UNSUPPORTED_MEDIA' });
+    expect(world.storage.objects.size).toBe(0);
+    expect(world.streams.typesOf(ticket.uploadId)).toContain('RecordingUploadAbandoned');
+  });
+
+  it('refuses an announced length over the limit before reading the body', async () => {
+    const world = mediaWorld();
+    const { file, ticket } = await opened(world);
+    await expect(receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body), { contentLength: world.ports.maxUploadBytes + 1 })).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(world.storage.objects.size).toBe(0);
+  });
+
+  it('turns the loser of two uploads of the same content into a duplicate, and removes its object', async () => {
+    const world = mediaWorld();
+    const file = webm('a');
+    // Both opened before either was saved: the early check could not see the other.
+    const first = await startUpload(world.ports)(owner, uploadRequest(file));
+    const second = await startUpload(world.ports)(owner, uploadRequest(file));
+    await receiveUpload(world.ports)(owner, first.uploadId, bodyOf(file.body));
+    await expect(receiveUpload(world.ports)(owner, second.uploadId, bodyOf(file.body))).rejects.toMatchObject({ code: 'DUPLICATE_MEDIA' });
+    expect(world.storage.has('vaultmedia', first.objectKey)).toBe(true);
+    expect(world.storage.has('vaultmedia', second.objectKey)).toBe(false);
+    expect(world.streams.typesOf(second.uploadId)).toEqual(['RecordingUploadStarted', 'RecordingUploadAbandoned']);
+  });
+
+  it('replaces the profile photo: the older one goes, object and all, once the new one is saved', async () => {
+    const world = mediaWorld();
+    const older = png('o');
+    const newer = png('n');
+    const fields = { collection: 'who-i-am-photo' as const, type: 'image' as const, contentType: 'image/png' };
+    const first = await opened(world, older, fields);
+    await receiveUpload(world.ports)(owner, first.ticket.uploadId, bodyOf(older.body));
+    world.advance(1000);
+    const second = await opened(world, newer, fields);
+    await receiveUpload(world.ports)(owner, second.ticket.uploadId, bodyOf(newer.body));
+    expect((await world.recordings.listCollections(owner.userId, ['who-i-am-photo'], 10)).map((r) => r.id)).toEqual([second.ticket.uploadId]);
+    expect(world.storage.has('vaultmedia', first.ticket.objectKey)).toBe(false);
+    expect(world.streams.typesOf(first.ticket.uploadId)).toContain('RecordingDeleted');
+  });
+});

@@ -1,0 +1,94 @@
+import { isUuid, MediaMessages, type Recording } from '@lv/contracts';
+import { ownerOf, type Caller } from '@lv/platform/auth';
+import { DomainError } from '@lv/platform/errors';
+import type { EventMetadata } from '@lv/platform/event-store';
+import { userActor, type MediaPorts } from '../media.ports.js';
+import { removeRecording } from '../recordings/edit-recording.js';
+import { AlreadyTaken } from '../recordings/recording-streams.js';
+import { NO_LONGER_OPEN, requireOpenUpload } from '../recordings/recording.decider.js';
+import { toRecording, type RecordingRow } from '../recordings/recordings.repository.js';
+import { discardUpload } from './upload-cleanup.js';
+import { UploadInspector } from './upload-inspector.js';
+
+/**
+ * Heartbeat of a running upload: the sweeper leaves an upload alone while this keeps moving. It beats
+ * at least four times per MEDIA_UPLOAD_STALE_SECONDS, so a live upload is never taken for a dead one.
+ */
+const HEARTBEAT_MS = 5000;
+
+type ReceivePorts = Pick<MediaPorts, 'recordings' | 'streams' | 'objects' | 'storage' | 'logger' | 'bucket' | 'maxUploadBytes' | 'uploadStaleSeconds' | 'now'>;
+
+/**
+ * Streams an upload's body into object storage: header check before storage is touched, the size
+ * limit counted as bytes arrive, SHA-256 computed on the way, parts of PART_SIZE so memory stays
+ * flat. Only when the object is complete is RecordingSaved appended (with the recordings row and
+ * the timeline entry, in one transaction): no entry ever points at a missing object. Whatever goes
+ * wrong, the upload is closed and its object (or parts) removed.
+ */
+export function receiveUpload(ports: ReceivePorts) {
+  const discard = discardUpload(ports);
+  const replacePhotos = replaceOlderPhotos(ports);
+  return async (caller: Caller, uploadId: string, body: AsyncIterable<Uint8Array | string>, options: { contentLength?: number; correlationId?: string } = {}): Promise<Recording> => {
+    if (!isUuid(uploadId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    const ownerId = ownerOf(caller).userId;
+    const state = await ports.streams.load(uploadId);
+    requireOpenUpload(state, ownerId);
+    if (!(await ports.objects.claimForUpload(uploadId))) throw new DomainError('CONFLICT', MediaMessages.uploadInProgress);
+
+    const metadata: EventMetadata = { actor: userActor(ownerId), correlationId: options.correlationId };
+    try {
+      if (options.contentLength !== undefined && options.contentLength > ports.maxUploadBytes) {
+        throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(ports.maxUploadBytes));
+      }
+      const beatEveryMs = Math.min(HEARTBEAT_MS, (ports.uploadStaleSeconds * 1000) / 4);
+      let lastBeat = ports.now();
+      const inspector = new UploadInspector({ maxBytes: ports.maxUploadBytes, declaredSize: state.declaredSize!, contentType: state.contentType! }, async (bytes) => {
+        if (ports.now() - lastBeat < beatEveryMs) return;
+        lastBeat = ports.now();
+        await ports.objects.heartbeat(uploadId, bytes);
+      });
+      await ports.storage.upload(ports.bucket, state.objectKey!, inspector.pipe(body), {
+        contentType: state.contentType!,
+        metadata: { owner: ownerId, recording: uploadId },
+        onMultipartStarted: (multipartId) => ports.objects.recordMultipartUpload(uploadId, multipartId),
+      }).catch(async (err: unknown) => {
+        // The sweeper closed the upload while its body was still coming (the client had stalled past
+        // MEDIA_UPLOAD_STALE_SECONDS) and aborted its multipart upload: storage refuses the rest. The
+        // client was too late; the server did nothing wrong.
+        if ((await ports.streams.load(uploadId)).status === 'abandoned') throw new DomainError('UPLOAD_INCOMPLETE', NO_LONGER_OPEN);
+        throw err;
+      });
+      const sha256 = inspector.digest();
+      try {
+        await ports.streams.execute(uploadId, { type: 'CompleteUpload', recordingId: uploadId, ownerId, size: inspector.bytes, sha256, now: new Date(ports.now()).toISOString() }, metadata,
+          (objects) => objects.markStored(uploadId, inspector.bytes));
+      } catch (err) {
+        // Two uploads of the same recording raced past the early check: the second one loses here.
+        if (err instanceof AlreadyTaken) throw new DomainError('DUPLICATE_MEDIA', MediaMessages.duplicate);
+        throw err;
+      }
+    } catch (err) {
+      const reason = err instanceof DomainError ? `${err.code}: ${err.message}` : `upload failed: ${(err as Error)?.message ?? String(err)}`;
+      await discard(uploadId, reason, { objectMayExist: true }).catch((e: unknown) => ports.logger.error({ err: e, recordingId: uploadId }, 'could not close a failed upload; the sweeper will'));
+      throw err;
+    }
+    const row = await ports.recordings.find(uploadId);
+    if (!row) throw new Error(`recording ${uploadId} saved but not in the read model`);
+    if (row.collection === 'who-i-am-photo') await replacePhotos(row, options.correlationId);
+    return toRecording(row);
+  };
+}
+
+/**
+ * The profile photo is one picture: once a new one is saved, the ones before it go (object and all).
+ * Only after the new one is complete, so the owner is never left without a photo by a failed upload.
+ */
+function replaceOlderPhotos(ports: ReceivePorts) {
+  const remove = removeRecording(ports);
+  return async (saved: RecordingRow, correlationId?: string): Promise<void> => {
+    const photos = await ports.recordings.listCollections(saved.user_id, ['who-i-am-photo'], 100);
+    for (const older of photos.filter((p) => p.id !== saved.id)) {
+      await remove(saved.user_id, older.id, correlationId).catch((err: unknown) => ports.logger.warn({ err, recordingId: older.id }, 'could not remove a replaced profile photo'));
+    }
+  };
+}

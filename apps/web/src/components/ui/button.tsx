@@ -1,6 +1,7 @@
 import { forwardRef, type ButtonHTMLAttributes } from 'react';
 import { Slot } from 'radix-ui';
 import { cn } from '../../lib/cn.js';
+import { useHydrated } from '../../lib/use-hydrated.js';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive' | 'link';
 export type ButtonSize = 'sm' | 'md' | 'lg' | 'icon';
@@ -41,6 +42,9 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
   { variant, size, asChild = false, className, type, ...props },
   ref,
 ) {
+  // A prerendered page's buttons wait for React: a tap before hydration would be lost (or, in a form,
+  // submitted by the browser itself, with what was typed in the address). Plain renders are ready at once.
+  const hydrated = useHydrated();
   if (asChild) return <Slot.Root ref={ref} className={buttonClasses({ variant, size, className })} {...props} />;
-  return <button ref={ref} type={type ?? 'button'} className={buttonClasses({ variant, size, className })} {...props} />;
+  return <button ref={ref} type={type ?? 'button'} className={buttonClasses({ variant, size, className })} {...props} disabled={props.disabled || !hydrated} />;
 });

@@ -6,7 +6,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Input, Label } from '../../components/ui/input.js';
 import { useKeyRedemption } from './use-key-redemption.js';
 import { redeemErrorText } from './viewer-session.js';
-import { useHydrated } from '../../lib/use-hydrated.js';
 
 /** The key a person pasted, or the spec's message for what is wrong with it. */
 export function parseKeyInput(input: string): { key: string } | { error: string } {
@@ -31,8 +30,6 @@ interface OpenWithKeyCardProps {
  */
 export function OpenWithKeyCard({ initialKey, ownerId, title = 'Already have an access key?', onOpened }: OpenWithKeyCardProps) {
   const [input, setInput] = useState(initialKey);
-  // Prerendered on /access: a tap before React owns the form would be lost in the page React then draws.
-  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
   const id = useId();
@@ -63,7 +60,7 @@ export function OpenWithKeyCard({ initialKey, ownerId, title = 'Already have an 
           <Label htmlFor={`${id}-key`}>Access key or link</Label>
           <Input id={`${id}-key`} value={input} onChange={(e) => setInput(e.target.value)} autoComplete="off" spellCheck={false} placeholder="Paste your key or the full link" />
           {error && <p role="alert" className="text-sm text-destructive">{error}</p>}
-          <Button type="submit" disabled={busy || !hydrated}>{busy ? 'Checking…' : 'Open vault'}</Button>
+          <Button type="submit" disabled={busy}>{busy ? 'Checking…' : 'Open vault'}</Button>
         </form>
       </CardContent>
       {disclaimer}

@@ -4,7 +4,6 @@ import { ApiError, NetworkError } from '../../api/client.js';
 import { submitAccessRequest } from '../../api/access.js';
 import { Button } from '../../components/ui/button.js';
 import { Input, Label, Textarea } from '../../components/ui/input.js';
-import { useHydrated } from '../../lib/use-hydrated.js';
 
 interface Fields {
   email: string;
@@ -36,8 +35,6 @@ const orNull = (value: string) => (value.trim() ? value.trim() : null);
 export function RequestAccessForm({ ownerId, signedInEmail, token }: { ownerId: string | null; signedInEmail: string | null; token: string | null }) {
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [busy, setBusy] = useState(false);
-  // Prerendered on /access: before React owns the form, the browser's own submit would drop what was typed.
-  const hydrated = useHydrated();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const id = useId();
   const set = (name: keyof Fields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: e.target.value }));
@@ -95,7 +92,7 @@ export function RequestAccessForm({ ownerId, signedInEmail, token }: { ownerId: 
       {outcome && (
         <p role={outcome.kind === 'error' ? 'alert' : 'status'} className={outcome.kind === 'error' ? 'text-sm text-destructive' : 'text-sm text-primary'}>{outcome.text}</p>
       )}
-      <Button type="submit" disabled={busy || !hydrated}>{busy ? 'Submitting…' : 'Submit Access Request'}</Button>
+      <Button type="submit" disabled={busy}>{busy ? 'Submitting…' : 'Submit Access Request'}</Button>
     </form>
   );
 }

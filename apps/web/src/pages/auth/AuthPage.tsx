@@ -26,7 +26,7 @@ export function AuthPage() {
   const [showPassword, setShowPassword] = useState(false);
   const [errors, setErrors] = useState<CredentialErrors>({});
   const [submitting, setSubmitting] = useState(false);
-  // Prerendered: before React owns the form, the browser's own submit would put the password in the address.
+  // Prerendered: its own buttons wait for React, as Button does (a tap before hydration would be lost).
   const hydrated = useHydrated();
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -145,6 +145,7 @@ export function AuthPage() {
                 />
                 <button
                   type="button"
+                  disabled={!hydrated}
                   onClick={() => setShowPassword((v) => !v)}
                   aria-controls={ids.password}
                   className="absolute top-1/2 right-1.5 grid h-9 w-9 -translate-y-1/2 place-items-center rounded-lg text-muted-foreground hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring"
@@ -181,7 +182,7 @@ export function AuthPage() {
               </div>
             ) : null}
 
-            <Button type="submit" size="lg" disabled={submitting || !hydrated} aria-busy={submitting || undefined}>
+            <Button type="submit" size="lg" disabled={submitting} aria-busy={submitting || undefined}>
               {submitting ? <Spinner className="h-4 w-4" /> : null}
               {isLogin ? 'Login' : 'Create Account'}
             </Button>
@@ -191,6 +192,7 @@ export function AuthPage() {
             {isLogin ? "Don't have an account? " : 'Already have an account? '}
             <button
               type="button"
+              disabled={!hydrated}
               onClick={switchMode}
               className="font-semibold text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
             >

@@ -26,14 +26,15 @@
 // with the uploads on two cores. Output: a table per phase, a BENCH_MEDIA_RESULT {...} line, and the
 // result in .data/bench-media/last-result.json. Knobs: BENCH_MEDIA_PORT (3210), BENCH_MEDIA_MB (200).
 // Not a test; do not run it next to another stack or a test run.
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
+import { startFloorServer } from './media-upload-floor.mjs';
+import { browserSha256, makeFile, putFile, rssOf, sampleRss } from './media-upload-measure.mjs';
 import { table } from './stats.mjs';
 
 const MiB = 1024 * 1024;
@@ -55,8 +56,6 @@ let finishing = false;
 
 /** The floor's server while it runs: detached, so it must be stopped here on every way out. */
 let floorServer;
-/** The worker's reader (libs/platform/dist, built by the bench's build check), loaded with the stack. */
-let readWholeObject;
 
 async function cleanup() {
   floorServer?.kill();
@@ -90,95 +89,6 @@ const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const mbps = (bytes, ms) => bytes / MiB / (ms / 1000);
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
-/**
- * The floor for (c): a bare Node HTTP server in a process of its own streams the file (4 MiB reads)
- * to this process, which hashes each piece as it arrives, as the worker does. No S3 protocol, no
- * signature, no queue: what any storage served by Node over loopback HTTP costs on this machine.
- * It runs in a session of its own (detached), as the S3 stand-in does: the kernel's autogroup
- * scheduling shares a busy machine's CPU per session, and in this process's session the server
- * would share one slice with its own client.
- */
-async function startFloorServer(path, expectedSha) {
-  const server = spawn(nodeBinary(), ['-e', `
-    const { createServer } = require('node:http');
-    const { createReadStream, statSync } = require('node:fs');
-    const path = process.argv[1];
-    const server = createServer((req, res) => {
-      res.writeHead(200, { 'content-length': statSync(path).size });
-      createReadStream(path, { highWaterMark: 4 * 1024 * 1024 }).pipe(res);
-    });
-    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`, path], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  floorServer = server;
-  const serverPort = await new Promise((resolvePort, reject) => {
-    server.stdout.once('data', (data) => resolvePort(Number(String(data).trim())));
-    server.once('exit', (code) => reject(new Error(`the bare HTTP server exited (${code})`)));
-  });
-  const check = (hex) => {
-    if (hex !== expectedSha) throw new Error('the bare HTTP read hashed differently');
-  };
-  return {
-    /**
-     * One GET read as the worker reads (the platform's readWholeObject: one reused buffer, no HTTP
-     * client objects per socket read), hashed; its time in ms. This is the floor: no S3, no queue.
-     */
-    async hashOnce() {
-      const started = performance.now();
-      const hash = createHash('sha256');
-      await readWholeObject(`http://127.0.0.1:${serverPort}/`, (piece) => hash.update(piece));
-      const ms = performance.now() - started;
-      check(hash.digest('hex'));
-      return ms;
-    },
-    /** The same GET through Node's HTTP client (the floor until 2026-11-27; shown for scale). */
-    async hashWithNodeHttp() {
-      const started = performance.now();
-      const hex = await new Promise((resolveHash, reject) => {
-        httpRequest({ host: '127.0.0.1', port: serverPort, path: '/' }, (res) => {
-          const hash = createHash('sha256');
-          res.on('data', (chunk) => hash.update(chunk));
-          res.on('end', () => resolveHash(hash.digest('hex')));
-          res.on('error', reject);
-        }).on('error', reject).end();
-      });
-      const ms = performance.now() - started;
-      check(hex);
-      return ms;
-    },
-    close: () => server.kill(),
-  };
-}
-
-/** A WebM-looking file: the EBML magic, then random bytes. */
-function makeFile(path, bytes) {
-  const out = createWriteStream(path);
-  return new Promise((resolve, reject) => {
-    let written = 0;
-    const write = () => {
-      while (written < bytes) {
-        const chunk = randomBytes(Math.min(4 * MiB, bytes - written));
-        if (written === 0) chunk.set([0x1a, 0x45, 0xdf, 0xa3], 0);
-        written += chunk.length;
-        if (!out.write(chunk)) return out.once('drain', write);
-      }
-      out.end(resolve);
-    };
-    out.on('error', reject);
-    write();
-  });
-}
-
-/**
- * The browser's fingerprint of a recording: SHA-256 over the Blob it already holds in memory
- * (apps/web/src/api/media.ts: crypto.subtle.digest, native BoringSSL in Chromium). Here the native
- * OpenSSL digest over the same bytes in memory stands in for it (Node's Web Crypto would add a copy
- * to its thread pool that the browser does not make). Only the digest is timed, as in the browser.
- */
-async function browserSha256(bytes) {
-  const started = performance.now();
-  const hex = createHash('sha256').update(bytes).digest('hex');
-  return { hex, ms: performance.now() - started };
-}
-
 async function api(path, { method = 'GET', body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -186,37 +96,6 @@ async function api(path, { method = 'GET', body, token } = {}) {
   return fetch(`${stack.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
-/** PUT a file through the gateway, streamed from disk with its length, as a browser sends a Blob. */
-function putFile(url, path, token) {
-  return new Promise((resolve, reject) => {
-    const size = statSync(path).size;
-    const req = httpRequest(url, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'video/webm', 'content-length': String(size) } }, (res) => {
-      const parts = [];
-      res.on('data', (c) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(parts).toString('utf8') }));
-    });
-    req.on('error', reject);
-    createReadStream(path, { highWaterMark: MiB }).pipe(req);
-  });
-}
-
-/** RSS in bytes of a process (Linux /proc). */
-function rssOf(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-}
-
-function sampleRss(pids) {
-  const peaks = Object.fromEntries(Object.keys(pids).map((name) => [name, 0]));
-  const timer = setInterval(() => {
-    for (const [name, pid] of Object.entries(pids)) peaks[name] = Math.max(peaks[name], rssOf(pid));
-  }, 50);
-  return () => {
-    clearInterval(timer);
-    for (const [name, pid] of Object.entries(pids)) peaks[name] = Math.max(peaks[name], rssOf(pid));
-    return peaks;
-  };
-}
 
 let exitCode = 0;
 const startedAt = Date.now();
@@ -322,8 +201,9 @@ try {
   await queue.remove(gateway[1].recording.id).catch(() => undefined);
   for (const job of await queue.getJobs(['waiting', 'delayed'])) if (job.id !== gateway[0].recording.id) await job.remove().catch(() => undefined);
   const { enqueue } = await import(pathToFileURL(join(root, 'libs', 'platform', 'dist', 'queues', 'index.js')).href);
-  ({ readWholeObject } = await import(pathToFileURL(join(root, 'libs', 'platform', 'dist', 'storage', 'whole-object-read.js')).href));
-  const floor = await startFloorServer(file, fileSha);
+  // The worker's reader (libs/platform/dist, built by the bench's build check).
+  const { readWholeObject } = await import(pathToFileURL(join(root, 'libs', 'platform', 'dist', 'storage', 'whole-object-read.js')).href);
+  const floor = await startFloorServer(file, fileSha, { readWholeObject, onSpawn: (server) => { floorServer = server; } });
   const hashRounds = [];
   let firstJob;
   try {

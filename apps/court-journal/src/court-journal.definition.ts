@@ -9,6 +9,7 @@ import { COURT_LINK_SECONDS } from '@lv/contracts';
 import { courtJournalConfigSchema } from './config.js';
 import { CourtJournalController } from './court-journal.controller.js';
 import { CourtJournalService } from './court-journal.service.js';
+import { CourtDocumentsRepository } from './documents/court-documents.repository.js';
 import { EvidenceChain } from './evidence/evidence-chain.js';
 import { previousEvidenceKeys } from './evidence/previous-keys.js';
 import { CourtHttpServer } from './http/court-http.server.js';
@@ -49,7 +50,7 @@ export const courtJournalService = defineService({
     });
     // A viewer's link is checked with the viewer's token (from the lv_view cookie), verified here, revocations included.
     const viewerTokens = config.VIEWER_JWT_PUBLIC_KEY ? new ViewerTokenVerifier(await readPem(config.VIEWER_JWT_PUBLIC_KEY), new RevokedViewSessions(core.redis)) : undefined;
-    const viewerDocuments = new ViewerDocuments({ orm: core.orm, storage, links: new ViewerLinks(links, 'view'), tokens: viewerTokens });
+    const viewerDocuments = new ViewerDocuments({ documents: CourtDocumentsRepository.of(core.orm), storage, links: new ViewerLinks(links, 'view'), tokens: viewerTokens });
     // A request may not outlive its ticket (10 MB needs far less than that, even on a slow line).
     const http = new CourtHttpServer(service, verifier, logger, {
       host: config.COURT_JOURNAL_HTTP_HOST, port: config.COURT_JOURNAL_HTTP_PORT, timeouts: { requestMs: config.COURT_UPLOAD_TICKET_SECONDS * 1000 },

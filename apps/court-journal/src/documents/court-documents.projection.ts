@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { COURT_FILE_KINDS, type CourtCategory, type CourtDocument, type CourtFileKind, type CourtVariant } from '@lv/contracts';
 import type { Projection, StoredEvent } from '@lv/platform/event-store';
 import type { OpenedCourtDocumentEvent } from './court-document-sealing.js';
@@ -90,42 +89,4 @@ export function toCourtDocument(row: CourtDocumentRow): CourtDocument {
     upload_date: new Date(row.upload_date).toISOString(),
     created_at: new Date(row.created_at).toISOString(),
   };
-}
-
-const COLUMNS = `id::text as id, owner_id::text as owner_id, title, description, category, variant, file_name, file_kind, content_type, bucket, object_key,
-  size::text as size, sha256, is_key_evidence, upload_date, created_at`;
-
-/** The owner's document, or null (someone else's is null too). */
-export async function findCourtDocument(em: EntityManager, ownerId: string, documentId: string): Promise<CourtDocumentRow | null> {
-  const [row] = await em.execute<CourtDocumentRow[]>(`select ${COLUMNS} from court_documents where id = ? and owner_id = ?`, [documentId, ownerId]);
-  return row ?? null;
-}
-
-/** The owner's documents, newest first (spec: order by upload_date desc), optionally of one category. */
-export async function listCourtDocuments(em: EntityManager, ownerId: string, category?: CourtCategory): Promise<CourtDocumentRow[]> {
-  const filter = category ? 'and category = ?' : '';
-  return em.execute<CourtDocumentRow[]>(
-    `select ${COLUMNS} from court_documents where owner_id = ? ${filter} order by upload_date desc, id desc`,
-    category ? [ownerId, category] : [ownerId],
-  );
-}
-
-/** The distinct UTC days the owner filed a document still in the vault. */
-export async function courtActiveDays(em: EntityManager, ownerId: string): Promise<string[]> {
-  const rows = await em.execute<{ day: string }[]>(
-    `select distinct to_char(upload_date at time zone 'UTC', 'YYYY-MM-DD') as day from court_documents where owner_id = ? order by 1`,
-    [ownerId],
-  );
-  return rows.map((r) => r.day);
-}
-
-/** Titles of the owner's documents among `ids` (the timeline's batch lookup); others' and unknown ids are absent. */
-export async function findCourtDocumentTitles(em: EntityManager, ownerId: string, ids: readonly string[], shown: 'title' | 'file_name' = 'title'): Promise<Record<string, string>> {
-  if (!ids.length) return {};
-  const column = shown === 'file_name' ? 'file_name' : 'title';
-  const rows = await em.execute<{ id: string; title: string }[]>(
-    `select id::text as id, ${column} as title from court_documents where owner_id = ? and id in (select jsonb_array_elements_text(?::jsonb)::uuid)`,
-    [ownerId, JSON.stringify(ids)],
-  );
-  return Object.fromEntries(rows.map((r) => [r.id, r.title]));
 }

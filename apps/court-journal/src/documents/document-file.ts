@@ -15,7 +15,7 @@ export function encodedFileName(name: string): string {
  * cached, and for a preview a policy under which nothing in the file may run script or reach out.
  * NOT_FOUND when storage no longer has the object.
  */
-export async function openDocumentFile(storage: ObjectStorage, row: CourtDocumentRow, disposition: 'inline' | 'attachment'): Promise<{ headers: Record<string, string>; body: Readable }> {
+export async function openDocumentFile(storage: Pick<ObjectStorage, 'getObject'>, row: CourtDocumentRow, disposition: 'inline' | 'attachment'): Promise<{ headers: Record<string, string>; body: Readable }> {
   const headers: Record<string, string> = {
     'content-type': COURT_FILE_KINDS[row.file_kind].contentType,
     'content-length': String(Number(row.size)),

@@ -1,7 +1,7 @@
 import { CourtJournalEvents, published } from '@lv/contracts';
 import type { PublishPolicy } from '@lv/platform/event-store';
 import type { CourtDocumentEvent } from './court-document.decider.js';
-import type { EvidenceEvent } from '../evidence/evidence-chain.js';
+import type { EvidenceEvent } from '../evidence/evidence-events.repository.js';
 
 /**
  * What other services (the timeline, the vault home) learn about court documents: that one was

@@ -2,26 +2,25 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { EvidenceEntrySummary, SignedEvidenceHead } from '@lv/contracts';
 import { nextEntry, ZERO_HASH, type EvidenceEntry, type EvidenceFacts, type EvidenceKeyRing } from '@lv/evidence';
 import { retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
+import { EVIDENCE_STREAM_TYPE, EvidenceEvents, evidenceStreamId, type EvidenceEvent } from './evidence-events.repository.js';
+
+const APPEND_ATTEMPTS = 12;
 
 /**
- * An owner's evidence chain: the stream `evidence-{ownerId}` in this service's event store, one
- * EvidenceEntryAppended per entry, carrying the entry (hashed with the previous one's hash by
- * @lv/evidence) and the chain's new head signed with the evidence key. The entries are the owner's
- * record for a court: they keep titles, file names and hashes, and are never shredded; a deleted
- * document's file is gone, its entries (that it existed, its hash, that it was deleted) stay.
+ * An owner's evidence chain: the stream `evidence-{ownerId}` in this service's event store (its
+ * reads in evidence-events.repository.ts), one EvidenceEntryAppended per entry, carrying the entry
+ * (hashed with the previous one's hash by @lv/evidence) and the chain's new head signed with the
+ * evidence key. The entries are the owner's record for a court: they keep titles, file names and
+ * hashes, and are never shredded; a deleted document's file is gone, its entries (that it existed,
+ * its hash, that it was deleted) stay.
  *
  * Appends state the version they read: two concurrent appends to one chain cannot both land on the
  * same sequence (unique (stream_id, version)); the loser gets a ConcurrencyError and decides again on
  * the new head, so the chain never forks.
  */
-export const EVIDENCE_STREAM_TYPE = 'evidence';
-export const evidenceStreamId = (ownerId: string) => `evidence-${ownerId}`;
-
-export type EvidenceEvent = { type: 'EvidenceEntryAppended'; data: { ownerId: string; entry: EvidenceEntry; head: SignedEvidenceHead } };
-
-const APPEND_ATTEMPTS = 12;
-
 export class EvidenceChain {
+  private readonly events = new EvidenceEvents();
+
   constructor(private readonly store: EventStore, private readonly keys: EvidenceKeyRing, private readonly now: () => number = Date.now) {}
 
   get publicKeys() {
@@ -30,10 +29,7 @@ export class EvidenceChain {
 
   /** The last entry of the chain and its version in the stream (0: empty). Only the last event is read. */
   private async last(em: EntityManager, ownerId: string): Promise<{ version: number; entry: EvidenceEntry | null; head: SignedEvidenceHead | null }> {
-    const [row] = await em.execute<{ version: number; data: EvidenceEvent['data'] }[]>(
-      `select version, data from events where stream_id = ? order by version desc limit 1`,
-      [evidenceStreamId(ownerId)],
-    );
+    const row = await this.events.last(em, ownerId);
     return row ? { version: row.version, entry: row.data.entry, head: row.data.head } : { version: 0, entry: null, head: null };
   }
 
@@ -70,9 +66,9 @@ export class EvidenceChain {
 
   /** Every entry, first to last, with the head signed after the last one (what a bundle carries). */
   async read(em: EntityManager, ownerId: string): Promise<{ entries: EvidenceEntry[]; head: SignedEvidenceHead }> {
-    const rows = await em.execute<{ data: EvidenceEvent['data'] }[]>(`select data from events where stream_id = ? order by version`, [evidenceStreamId(ownerId)]);
-    const entries = rows.map((r) => r.data.entry);
-    const head = rows.at(-1)?.data.head ?? (await this.head(em, ownerId));
+    const events = await this.events.all(em, ownerId);
+    const entries = events.map((e) => e.entry);
+    const head = events.at(-1)?.head ?? (await this.head(em, ownerId));
     return { entries, head };
   }
 

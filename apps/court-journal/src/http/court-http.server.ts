@@ -3,7 +3,8 @@ import { VIEW_TOKEN_HEADER } from '@lv/contracts';
 import type { AccessTokenVerifier } from '@lv/platform/auth';
 import { announcedLength, bearerUser, ByteStreamListener, streamedBody, type ByteStreamTimeouts } from '@lv/platform/byte-streams';
 import type { Logger } from '@lv/platform/logging';
-import type { ByteResponse, CourtJournalService } from '../court-journal.service.js';
+import type { CourtJournalService } from '../court-journal.service.js';
+import type { ByteResponse } from '../use-cases/court-answers.js';
 import type { ViewerDocuments } from '../viewer/viewer-documents.js';
 
 /** Header the gateway uses to pass the court-journal cookie (the owner binding of file and bundle links). */

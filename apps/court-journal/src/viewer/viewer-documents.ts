@@ -1,15 +1,15 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { COURT_FILE_KINDS, CourtMessages, isUuid, VIEW_DOCUMENTS_PATH, ViewerLinkMessages, type ViewerDocumentGrant } from '@lv/contracts';
 import { requireSection, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { authoriseViewerLink, type ViewerLinks, type ViewerTokenCheck } from '@lv/platform/links';
 import type { ObjectStorage } from '@lv/platform/storage';
-import { findCourtDocument, type CourtDocumentRow } from '../documents/court-documents.projection.js';
+import type { CourtDocumentRow } from '../documents/court-documents.projection.js';
+import type { CourtDocumentsReadModel } from '../documents/court-documents.repository.js';
 import { openDocumentFile } from '../documents/document-file.js';
 
 export interface ViewerDocumentsDeps {
-  orm: MikroORM;
-  storage: ObjectStorage;
+  documents: CourtDocumentsReadModel;
+  storage: Pick<ObjectStorage, 'getObject'>;
   links: ViewerLinks;
   /** ViewerTokenVerifier with RevokedViewSessions: undefined when no viewer key is configured (every viewer link is refused). */
   tokens: ViewerTokenCheck | undefined;
@@ -51,7 +51,7 @@ export class ViewerDocuments {
 
   private async find(ownerId: string, id: string): Promise<CourtDocumentRow> {
     if (!isUuid(id)) throw notFound();
-    const row = await findCourtDocument(this.deps.orm.em.fork(), ownerId, id.toLowerCase());
+    const row = await this.deps.documents.find(ownerId, id.toLowerCase());
     if (!row) throw notFound();
     return row;
   }

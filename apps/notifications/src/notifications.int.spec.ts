@@ -25,7 +25,8 @@ import { keyEmailMessageId } from './key-emails/key-email-message.js';
 import { notificationsMigrations } from './migrations.js';
 
 // notifications with its worker, against real PostgreSQL, Redis, NATS and the dev SMTP catcher; access-keys'
-// key-mail-state answered by a stand-in on NATS. Exactly once is counted at the catcher.
+// key-mail-state answered by a stand-in on NATS. Once is counted at the catcher (the window after SMTP's
+// acceptance, where one duplicate can go, is key-emails/key-email-crash-window.int.spec.ts).
 
 jest.setTimeout(240_000);
 
@@ -314,7 +315,7 @@ describe('notifications: key e-mails', () => {
     expect((await db.orm.em.fork().execute<{ state: string }[]>('select state from key_emails where key_id = ?', [job.keyId]))[0]!.state).toBe('sent');
   });
 
-  it('a worker killed (SIGKILL) in the middle of a send: another takes the job up, and the key arrives exactly once', async () => {
+  it('a worker killed (SIGKILL) in the middle of a send, before the server accepted the message: another takes the job up, and the key arrives exactly once', async () => {
     // A mail server that takes the connection and never answers: the first worker hangs in its send.
     const hung: Socket[] = [];
     const blackHole: Server = createServer((socket) => hung.push(socket));

@@ -1,29 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
-import { expect, test, type APIRequestContext } from './support/test.js';
+import { expect, test } from './support/test.js';
 import { newCredentials, PASSWORD, signInViaUi, uniqueEmail } from './support/auth.js';
 import { pdfFile, uploadViaApi } from './support/court.js';
 import { signUpWithToken, writeLetterViaApi } from './support/letters.js';
-import { runOperatorCommand } from './support/media.js';
+import { runOperatorCommand, saveRecordingViaApi } from './support/media.js';
 
 // Settings (/settings) and the Admin Dashboard (/admin): spec 02, "Settings" and "Admin Dashboard",
 // issue 14. Against the whole stack: gateway, identity, letters, vault-media, court-journal, access-keys.
 
 const SAVED = 'Settings Saved! Your changes have been updated successfully.';
 const sha = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
-
-/** A recording saved through the API (setup only): a WebM body (EBML header) of its own random bytes. */
-async function saveRecordingViaApi(request: APIRequestContext, accessToken: string, title: string): Promise<Buffer> {
-  const body = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(64 * 1024)]);
-  const auth = { authorization: `Bearer ${accessToken}` };
-  const ticket = await request.post('/api/media/uploads', { headers: auth, data: { type: 'video', title, sha256: sha(body), size: body.length } });
-  expect(ticket.status(), await ticket.text()).toBe(201);
-  const { uploadUrl } = (await ticket.json()) as { uploadUrl: string };
-  const put = await request.put(uploadUrl, { headers: { ...auth, 'content-type': 'video/webm' }, data: body });
-  expect(put.status(), await put.text()).toBe(201);
-  return body;
-}
 
 test.describe('settings', () => {
   test('saves the profile name and shows "Settings Saved!" for 3 seconds; the switches keep their state', async ({ page }) => {
@@ -93,7 +81,7 @@ test.describe('settings', () => {
     test.slow();
     const { accessToken } = await signUpWithToken(page.request, 'export');
     const letter = await writeLetterViaApi(page.request, accessToken, { title: 'For Sam, at eighteen', content: 'You were the best thing that ever happened to me.' });
-    const video = await saveRecordingViaApi(page.request, accessToken, 'Birthday wishes');
+    const { body: video } = await saveRecordingViaApi(page.request, accessToken, 'Birthday wishes');
     const pdf = pdfFile('contact-order.pdf', 'Contact order');
     await uploadViaApi(page.request, accessToken, { title: 'Contact order', category: 'Legal Notices or Orders', file: pdf });
 

@@ -12,3 +12,4 @@ export * from './slow-client.js';
 export * from './http-client.js';
 export * from './seeded-random.js';
 export * from './tamper.js';
+export * from './property-seeds.js';

@@ -1,4 +1,4 @@
-import { deciderSpecification, seededRandom } from '@lv/testing';
+import { deciderSpecification, propertySeeds, seededRandom } from '@lv/testing';
 import type { DeliveryTiming } from '@lv/contracts';
 import { deliveryDecider, type DeliveryCommand, type DeliveryEvent, type DeliveryState } from './delivery-release.decider.js';
 
@@ -59,8 +59,9 @@ describe('delivery decider', () => {
 });
 
 describe('delivery decider on a fake clock: 2,000 random histories', () => {
-  it('never releases early, never twice, never a cancelled or unverified delivery', () => {
-    const seed = Number(process.env.DELIVERY_SEED ?? Date.now() % 1_000_000);
+  const seeds = propertySeeds('delivery-release.decider.spec');
+
+  it.each(seeds.all)('never releases early, never twice, never a cancelled or unverified delivery (seed %i)', (seed) => {
     const random = seededRandom(seed);
     const timings: DeliveryTiming[] = ['immediately', 'after_30_days', 'legal_verification'];
     let releases = 0;

@@ -1,4 +1,4 @@
-import { deciderSpecification, seededRandom } from '@lv/testing';
+import { deciderSpecification, propertySeeds, seededRandom } from '@lv/testing';
 import { INACTIVITY_PERIODS } from '@lv/contracts';
 import { inactivityDecider, nextWake, watchView, type InactivityCommand, type InactivityEvent, type InactivityState } from './inactivity.decider.js';
 
@@ -118,8 +118,9 @@ describe('inactivity decider', () => {
  * duplicate and early ones. An independent model of "the owner's last sign of life" judges each lapse.
  */
 describe('inactivity watch on a fake clock: 2,000 random histories', () => {
-  it('never lapses early, while paused, after a check-in or twice for one clock; lapses at its due millisecond when nobody comes', () => {
-    const seed = Number(process.env.INACTIVITY_SEED ?? Date.now() % 1_000_000);
+  const seeds = propertySeeds('inactivity.decider.spec');
+
+  it.each(seeds.all)('never lapses early, while paused, after a check-in or twice for one clock; lapses at its due millisecond when nobody comes (seed %i)', (seed) => {
     const random = seededRandom(seed);
     let lapses = 0;
     let onTime = 0;

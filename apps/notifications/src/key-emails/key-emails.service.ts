@@ -33,11 +33,12 @@ export interface KeyEmailsServiceDeps {
 const SYSTEM: EventMetadata = { actor: { kind: 'system', id: 'notifications' } };
 
 /**
- * Key e-mails, at most once per key. Each send runs inside a transaction that holds the key's
+ * Key e-mails, once per key save one window. Each send runs inside a transaction that holds the key's
  * key_emails row locked (FOR UPDATE) from before the check to after the send is recorded, so a retried
- * job or a second worker waits, then finds it sent. The one gap no SMTP client can close: the server
+ * job or a second worker waits, then finds it sent. The window no SMTP client can close: the server
  * accepted the message and this process died before its commit; the retry then sends it again with
- * the same Message-ID (keyEmailMessageId), which receivers treat as the same message.
+ * the same Message-ID (keyEmailMessageId): at most one duplicate, which mail clients can de-duplicate
+ * (key-email-crash-window.int.spec.ts).
  */
 export class KeyEmailsService {
   readonly store = new EventStore({ publish: notificationsPublishPolicy, inlineProjections: [keyEmailsProjection] });

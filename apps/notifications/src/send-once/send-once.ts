@@ -1,7 +1,8 @@
 import type { Decider, Projection, StoredEvent } from '@lv/platform/event-store';
 
 /**
- * A message sent at most once, one stream per message (`<streamType>-<id>`): sent is final; a message
+ * A message sent once (or, should the worker die between SMTP's acceptance and recording it, once more
+ * with the same Message-ID), one stream per message (`<streamType>-<id>`): sent is final; a message
  * that could not go (its step never committed, it went stale, SMTP kept failing) is recorded once.
  * Trustee notices and inactivity warnings are both this, with their own event names and table.
  */

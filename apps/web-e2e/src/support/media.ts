@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Locator, type Page } from './test.js';
+import { expect, type APIRequestContext, type Locator, type Page } from './test.js';
 
 /**
  * Recording, tiers and media playback for the browser tests. Chromium runs with a fake camera and
@@ -112,4 +113,16 @@ export function wavTone(seconds: number): Buffer {
   header.write('data', 36, 'latin1');
   header.writeUInt32LE(samples.length, 40);
   return Buffer.concat([header, samples]);
+}
+
+/** A recording saved through the API (setup only): a WebM body (EBML header) of its own random bytes. */
+export async function saveRecordingViaApi(request: APIRequestContext, accessToken: string, title: string): Promise<{ id: string; body: Buffer }> {
+  const body = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(64 * 1024)]);
+  const auth = { authorization: `Bearer ${accessToken}` };
+  const ticket = await request.post('/api/media/uploads', { headers: auth, data: { type: 'video', title, sha256: createHash('sha256').update(body).digest('hex'), size: body.length } });
+  expect(ticket.status(), await ticket.text()).toBe(201);
+  const { uploadUrl } = (await ticket.json()) as { uploadUrl: string };
+  const put = await request.put(uploadUrl, { headers: { ...auth, 'content-type': 'video/webm' }, data: body });
+  expect(put.status(), await put.text()).toBe(201);
+  return { id: ((await put.json()) as { id: string }).id, body };
 }

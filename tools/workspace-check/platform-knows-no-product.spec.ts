@@ -30,7 +30,6 @@ const PRODUCT_DEBT: Record<string, string> = {
   VIEW_SECTIONS: 'viewer scopes are the vault sections; the viewer-token verifier and @Readers check them',
   ViewSection: 'the type of a viewer scope, with VIEW_SECTIONS',
   AccessMessages: "the viewer's words for an expired view and an unshared section, thrown by the platform's checks",
-  ViewerLinkMessages: "the viewer's words for a refused byte link, thrown by viewer-links",
   ServiceName: 'streams, consumers and the service runner are typed by the registry of services',
   SERVICES: 'a STACK_ID equal to a service name would fall inside that service unscoped stream (messaging/subjects.ts)',
 };

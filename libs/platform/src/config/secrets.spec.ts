@@ -51,6 +51,7 @@ describe('loadConfig in production: weak secrets', () => {
     ['DATABASE_URL', { DATABASE_URL: 'postgres://postgres:legacy-vault@postgres:5432/lv_vault_media' }],
     ['DATABASE_URL', { DATABASE_URL: 'postgres://lv_vault_media:CHANGE-ME@db.example.com:5432/lv_vault_media?sslmode=require' }],
     ['NATS_PASSWORD', { NATS_PASSWORD: 'hunter2-hunter2' }],
+    ['REDIS_URL', { REDIS_URL: 'redis://:changeme@redis:6379' }],
     ['MEDIA_LINK_SECRET', { MEDIA_LINK_SECRET: 'a'.repeat(64) }],
     ['COURT_LINK_SECRET', { COURT_LINK_SECRET: 'CHANGE-ME-64-hex-characters-from-openssl-rand' }],
     ['COURT_LINK_SECRET', { COURT_LINK_SECRET: 'short-court-secret' }],

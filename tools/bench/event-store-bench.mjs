@@ -47,8 +47,8 @@ mkdirSync(dataDir, { recursive: true });
 
 say(`[es-bench] ${buildIfNeeded(root, nodeBinary(), say)}`);
 const lib = (sub) => import(pathToFileURL(join(root, 'libs', 'platform', 'dist', sub, 'index.js')).href);
-const { createOrm, migrateUp, withEventStoreSchema } = await lib('database');
-const { EventStore, OutboxRelay, handleCommand, rebuildProjections } = await lib('event-store');
+const { createOrm, migrateUp } = await lib('database');
+const { EventStore, OutboxRelay, handleCommand, rebuildProjections, withEventStoreSchema } = await lib('event-store');
 const { connectNats, ensureServiceStream } = await lib('messaging');
 const { Migration } = await import('@mikro-orm/migrations');
 const { pino } = await import('pino');

@@ -29,8 +29,8 @@ const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.
 const baselineDir = process.env.BENCH_ES_CPU_BASELINE;
 const DATABASE = 'lv_esbench';
 const platform = (dir, sub) => import(pathToFileURL(join(dir, 'dist', sub, 'index.js')).href);
-const { createOrm, migrateUp, withEventStoreSchema } = await platform(join(root, 'libs', 'platform'), 'database');
-const { EventStore } = await platform(join(root, 'libs', 'platform'), 'event-store');
+const { createOrm, migrateUp } = await platform(join(root, 'libs', 'platform'), 'database');
+const { EventStore, withEventStoreSchema } = await platform(join(root, 'libs', 'platform'), 'event-store');
 const Baseline = baselineDir ? (await platform(baselineDir, 'event-store')).EventStore : undefined;
 const { Migration } = await import('@mikro-orm/migrations');
 

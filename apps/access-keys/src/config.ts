@@ -1,5 +1,5 @@
 import { ACCESS_REQUESTS_PER_HOUR, REDEEM_FAILURES_PER_MINUTE, REQUEST_FORM_LOOKUPS_PER_MINUTE } from '@lv/contracts';
-import { commonConfigSchema, databaseConfigSchema, z } from '@lv/platform/config';
+import { commonConfigSchema, databaseConfigSchema, markSecret, z } from '@lv/platform/config';
 
 export const accessKeysConfigSchema = commonConfigSchema.extend(databaseConfigSchema.shape).extend({
   /**
@@ -11,7 +11,7 @@ export const accessKeysConfigSchema = commonConfigSchema.extend(databaseConfigSc
    * Seals each key inside its e-mail job while the job waits in Redis (AES-256-GCM under its SHA-256);
    * notifications holds the same secret to open it. At least 32 characters.
    */
-  KEY_MAIL_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  KEY_MAIL_SECRET: markSecret(z.string().min(32, 'must be at least 32 characters')),
   /** Redemption and session renewal: failed attempts per client address per minute before 429. */
   REDEEM_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(REDEEM_FAILURES_PER_MINUTE),
   /** The public request form: submissions per client address per hour. */

@@ -1,5 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
-import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
+import type { ServiceMigration } from '@lv/platform/database';
+import { withEventStoreSchema } from '@lv/platform/event-store';
 
 /**
  * access-keys' read models (all rebuildable from its event store) and the one table that is not:

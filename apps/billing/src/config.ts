@@ -1,4 +1,4 @@
-import { commonConfigSchema, databaseConfigSchema, z } from '@lv/platform/config';
+import { commonConfigSchema, databaseConfigSchema, markSecret, z } from '@lv/platform/config';
 
 /**
  * Billing: its database, and one payment provider. With STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET
@@ -16,7 +16,7 @@ export const billingConfigSchema = commonConfigSchema.extend(databaseConfigSchem
   /** The signing secret of the webhook endpoint (whsec_…), from the provider's dashboard. */
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)').optional(),
   /** The local provider's signing secret (development and tests). At least 32 characters. */
-  LOCAL_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOCAL_WEBHOOK_SECRET: markSecret(z.string().min(32, 'must be at least 32 characters').optional()),
   /** The address people open the app at: the provider sends them back here after paying or cancelling. */
   PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
   /** Where the local provider delivers its webhooks: the gateway's public webhook route (default PUBLIC_URL/api/billing/webhook). */

@@ -1,4 +1,4 @@
-import { commonConfigSchema, databaseConfigSchema, objectStorageConfigSchema, z } from '@lv/platform/config';
+import { commonConfigSchema, databaseConfigSchema, markSecret, objectStorageConfigSchema, z } from '@lv/platform/config';
 
 export const courtJournalConfigSchema = commonConfigSchema
   .extend(databaseConfigSchema.shape)
@@ -11,13 +11,13 @@ export const courtJournalConfigSchema = commonConfigSchema
     COURT_JOURNAL_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
     COURT_JOURNAL_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(3402),
     /** HMAC key of signed file and bundle links and their owner bindings (at least 32 characters). */
-    COURT_LINK_SECRET: z.string().min(32, 'must be at least 32 characters'),
+    COURT_LINK_SECRET: markSecret(z.string().min(32, 'must be at least 32 characters')),
     /**
      * The evidence key: Ed25519 private key (PKCS#8 PEM) or a path to it. It signs every evidence
      * chain head; its public half is published (rpc.court-journal.public-keys). Required everywhere:
      * a chain head nobody can verify is worth nothing (tools/dev generates one for development).
      */
-    EVIDENCE_SIGNING_KEY: z.string().min(1),
+    EVIDENCE_SIGNING_KEY: markSecret(z.string().min(1), 'identifier'),
     /**
      * Keys that signed heads before the current one, still published so older bundles verify
      * (rotation with overlap): a JSON array of { publicKeyPem (or a path), validFrom, validUntil }.

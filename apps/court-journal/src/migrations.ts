@@ -1,5 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
-import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
+import type { ServiceMigration } from '@lv/platform/database';
+import { withEventStoreSchema } from '@lv/platform/event-store';
 
 /**
  * court-journal's own tables besides the event store (document streams `court-document-{id}` and

@@ -1,5 +1,5 @@
 import { SERVICES } from '@lv/contracts';
-import { commonConfigSchema, z } from '@lv/platform/config';
+import { commonConfigSchema, markSecret, z } from '@lv/platform/config';
 import { parseOrigins } from './http/cross-site.guard.js';
 
 /** Marks an unset COOKIE_SECURE until the whole object (and so NODE_ENV) is known. */
@@ -28,7 +28,7 @@ export const gatewayConfigSchema = commonConfigSchema.extend({
    * HMAC key of the lv_device cookie, which marks a browser that signed in to an account before, so
    * that failures from elsewhere do not lock it out (at least 32 characters; generated for the dev stack).
    */
-  DEVICE_COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  DEVICE_COOKIE_SECRET: markSecret(z.string().min(32, 'must be at least 32 characters')),
   /**
    * Origins the SPA is served from besides the one the gateway itself sees (scheme://host[:port] of the
    * request), comma-separated. State-changing /api requests from any other Origin are refused (403).

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { IdentityRpc, LettersRpc } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { commonConfigSchema, databaseConfigSchema } from '@lv/platform/config';
-import { withEventStoreSchema } from '@lv/platform/database';
+import { withEventStoreSchema } from '@lv/platform/event-store';
 import { EventStore } from '@lv/platform/event-store';
 import { createLogger, type Logger } from '@lv/platform/logging';
 import { Readers, RpcClient, RpcHandler, startService, type RunningService, type ServiceCore } from '@lv/platform/nest';

@@ -1,4 +1,4 @@
-import { commonConfigSchema, databaseConfigSchema, z } from '@lv/platform/config';
+import { commonConfigSchema, databaseConfigSchema, markSecret, z } from '@lv/platform/config';
 
 export const notificationsConfigSchema = commonConfigSchema.extend(databaseConfigSchema.shape).extend({
   /** The SMTP server key e-mails leave through: the dev stack's catcher, any provider in production. */
@@ -12,7 +12,7 @@ export const notificationsConfigSchema = commonConfigSchema.extend(databaseConfi
   SMTP_PASS: z.string().optional(),
   MAIL_FROM: z.string().min(3).default('Legacy Vault <no-reply@legacy-vault.local>'),
   /** Opens the key sealed in each job (access-keys seals it with the same secret). At least 32 characters. */
-  KEY_MAIL_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  KEY_MAIL_SECRET: markSecret(z.string().min(32, 'must be at least 32 characters')),
   /** Where the links in key e-mails point: the address family members open. */
   PUBLIC_URL: z.url().default('http://127.0.0.1:3000'),
   /**

@@ -1,5 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
-import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
+import type { ServiceMigration } from '@lv/platform/database';
+import { withEventStoreSchema } from '@lv/platform/event-store';
 
 /** A table of messages sent at most once: one row per message, its final states a read model of its events. */
 const sendOnceTable = (table: string, idColumn: string) => `

@@ -1,5 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
-import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
+import type { ServiceMigration } from '@lv/platform/database';
+import { withEventStoreSchema } from '@lv/platform/event-store';
 
 /**
  * The timeline's one table besides the event store's inbox and dead_letters (the timeline appends no

@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@lv/contracts';
-import { commonConfigSchema, databaseConfigSchema, objectStorageConfigSchema, z } from '@lv/platform/config';
+import { commonConfigSchema, databaseConfigSchema, markSecret, objectStorageConfigSchema, z } from '@lv/platform/config';
 
 export const vaultMediaConfigSchema = commonConfigSchema
   .extend(databaseConfigSchema.shape)
@@ -12,7 +12,7 @@ export const vaultMediaConfigSchema = commonConfigSchema
     MEDIA_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
     MEDIA_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(3401),
     /** HMAC key of signed playback links, owner bindings and the hashing jobs' report tokens (at least 32 characters). */
-    MEDIA_LINK_SECRET: z.string().min(32, 'must be at least 32 characters'),
+    MEDIA_LINK_SECRET: markSecret(z.string().min(32, 'must be at least 32 characters')),
     /** Largest recording accepted, in bytes (default 500 MiB): a bigger one is refused with 413. */
     MEDIA_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
     /** Multipart part size in MiB (8-16 keeps memory flat; S3 requires at least 5). */

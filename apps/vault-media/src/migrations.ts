@@ -1,6 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { withEventStoreSchema, type ServiceMigration } from '@lv/platform/database';
+import type { ServiceMigration } from '@lv/platform/database';
+import { withEventStoreSchema } from '@lv/platform/event-store';
 import { RecordingKeys, sealTitlesOfExistingRecordings } from './recordings/recording-sealing.js';
 
 /**

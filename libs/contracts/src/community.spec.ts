@@ -1,4 +1,4 @@
-import { canUseFeature } from './tiers.js';
+import { allowsFeature, canUseFeature, SUBSCRIPTION_TIERS } from './tiers.js';
 import { MUSIC_AUDIO_TYPES, musicCategoryOf, musicExtensionOf, musicTitleOf } from './community.js';
 
 describe('the music library’s file names (spec 9)', () => {
@@ -33,5 +33,10 @@ describe('the community gate (spec 6)', () => {
     expect(['none', 'essentials', 'pro', 'legacy'].map((tier) => canUseFeature(user(tier as 'none'), 'community'))).toEqual([false, false, true, true]);
     expect(canUseFeature(user('none', true), 'community')).toBe(true);
     expect(canUseFeature(null, 'community')).toBe(false);
+  });
+
+  it('reads the same from a verified account (the rule services pass to requireFeature)', () => {
+    expect(SUBSCRIPTION_TIERS.map((tier) => allowsFeature('community')({ tier, isAdmin: false }))).toEqual(SUBSCRIPTION_TIERS.map((tier) => canUseFeature({ subscription_tier: tier, ai_admin: false }, 'community')));
+    expect(allowsFeature('community')({ tier: 'none', isAdmin: true })).toBe(true);
   });
 });

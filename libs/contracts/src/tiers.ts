@@ -27,3 +27,7 @@ export function canUseFeature(user: { subscription_tier: SubscriptionTier; ai_ad
   if (user.ai_admin) return true;
   return TIERS_OF[feature].includes(user.subscription_tier);
 }
+
+/** canUseFeature as a rule over a verified account (its token's plan and admin claims), for the platform's requireFeature. */
+export const allowsFeature = (feature: GatedFeature) => (account: { tier: SubscriptionTier; isAdmin: boolean }): boolean =>
+  canUseFeature({ subscription_tier: account.tier, ai_admin: account.isAdmin }, feature);

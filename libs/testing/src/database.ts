@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createOrm, migrateUp, withEventStoreSchema, type MikroORM, type ServiceMigration } from '@lv/platform/database';
+import { createOrm, migrateUp, type MikroORM, type ServiceMigration } from '@lv/platform/database';
+import { withEventStoreSchema } from '@lv/platform/event-store';
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

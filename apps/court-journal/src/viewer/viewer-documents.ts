@@ -43,7 +43,7 @@ export class ViewerDocuments {
   /** GET /view/documents/:id on the byte listener: the token (cookie), the link, then the file (inline, or an attachment for a download link). */
   async open(id: string, query: Record<string, unknown>, viewerToken: string | undefined): ReturnType<typeof openDocumentFile> {
     if (!isUuid(id)) throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
-    const { viewer, link } = await authoriseViewerLink(this.deps.tokens, this.deps.links, id, query, viewerToken);
+    const { viewer, link } = await authoriseViewerLink(this.deps.tokens, this.deps.links, id, query, viewerToken, ViewerLinkMessages);
     requireSection(viewer, 'court-journal');
     const row = await this.find(viewer.vaultOwnerId, link.itemId);
     return openDocumentFile(this.deps.storage, row, link.download ? 'attachment' : 'inline');

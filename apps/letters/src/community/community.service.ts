@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { CommunityMessages, type CommunityPost, type CommunityStory, type RequestMeta, type StoryReceipt } from '@lv/contracts';
+import { allowsFeature, CommunityMessages, type CommunityPost, type CommunityStory, type RequestMeta, type StoryReceipt } from '@lv/contracts';
 import { ownerOf, requireFeature, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
@@ -28,7 +28,7 @@ export class CommunityService {
   }
 
   private member(caller: Caller) {
-    return requireFeature(caller, 'community', CommunityMessages.upgrade);
+    return requireFeature(caller, allowsFeature('community'), CommunityMessages.upgrade);
   }
 
   posts(caller: Caller): Promise<CommunityPost[]> {

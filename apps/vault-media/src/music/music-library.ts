@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  CommunityMessages, isUuid, MediaMessages, MUSIC_AUDIO_TYPES, MUSIC_BUCKET, MUSIC_MAX_BYTES, musicCategoryOf, musicExtensionOf, musicTitleOf,
+  allowsFeature, CommunityMessages, isUuid, MediaMessages, MUSIC_AUDIO_TYPES, MUSIC_BUCKET, MUSIC_MAX_BYTES, musicCategoryOf, musicExtensionOf, musicTitleOf,
   type LibraryTrack, type MusicTrack, type MusicUploadTicket, type PlaybackGrant, type StartMusicUploadPayload,
 } from '@lv/contracts';
 import { operatorOf, requireFeature, type Caller, type RevokedSessions } from '@lv/platform/auth';
@@ -55,13 +55,13 @@ export class MusicLibrary {
 
   /** The playlist: up to 100 tracks, title and category from each file's name (spec 9). Empty on a fresh install. */
   async tracks(caller: Caller): Promise<MusicTrack[]> {
-    requireFeature(caller, 'community', CommunityMessages.upgrade);
+    requireFeature(caller, allowsFeature('community'), CommunityMessages.upgrade);
     return (await listAddedTracks(this.em)).map(toMusicTrack);
   }
 
   /** A link (3600 s) to play one track, bound to the member and his session like a recording's. */
   async playbackLink(caller: Caller, trackId: string): Promise<PlaybackGrant> {
-    const member = requireFeature(caller, 'community', CommunityMessages.upgrade);
+    const member = requireFeature(caller, allowsFeature('community'), CommunityMessages.upgrade);
     const row = await this.addedTrack(trackId);
     const link = this.deps.signer.signMusicLink(member.userId, row.id);
     return { ...link, binding: this.deps.signer.signBinding(member.userId, member.sessionId) };

@@ -60,7 +60,7 @@ export class ViewerPlayback {
   /** GET /view/media/:id on the byte listener: the token (cookie), the link, then the item as for a link; 206 for a Range. */
   async open(id: string, query: Record<string, unknown>, viewerToken: string | undefined, rangeHeader: string | undefined, head: boolean, requestId: string): Promise<PlaybackResponse> {
     if (!isUuid(id)) throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
-    const { viewer, link } = await authoriseViewerLink(this.deps.tokens, this.deps.links, id, query, viewerToken);
+    const { viewer, link } = await authoriseViewerLink(this.deps.tokens, this.deps.links, id, query, viewerToken, ViewerLinkMessages);
     const row = await this.readable(viewer, link.itemId, viewerToken, requestId);
     const response = await serveObject(this.deps.storage, { bucket: row.bucket, objectKey: row.object_key, contentType: row.content_type, size: Number(row.size) }, rangeHeader, head);
     // Images are served as stored (no processing here); a download is the original under its file name.

@@ -1,5 +1,5 @@
 import { AccessMessages, VIEW_SECTIONS } from '@lv/contracts';
-import { readsSection, requireSection, type Caller, type ViewerCaller, type ViewerScope } from './caller.js';
+import { readsSection, requireFeature, requireSection, type Caller, type UserCaller, type ViewerCaller, type ViewerScope } from './caller.js';
 
 const viewer = (scopes: ViewerScope[]): ViewerCaller => ({ kind: 'viewer', vaultOwnerId: 'owner-1', viewSessionId: 'view-1', scopes, expiresAt: Date.now() + 60_000, mayDownload: false });
 const owner: Caller = { kind: 'user', userId: 'owner-1', sessionId: 's-1', email: 'a@example.com', tier: 'none', isAdmin: false };
@@ -25,5 +25,19 @@ describe('a viewer reads only the sections his key opens', () => {
       expect(() => requireSection(owner, section)).not.toThrow();
       expect(readsSection(operator, section)).toBe(true);
     }
+  });
+});
+
+describe('a gated feature takes the rule the product passes', () => {
+  const member: UserCaller = { kind: 'user', userId: 'member-1', sessionId: 's-2', email: 'm@example.com', tier: 'none', isAdmin: false };
+  const onlyMember1 = (user: UserCaller) => user.userId === 'member-1';
+
+  it('hands back the member the rule admits, and refuses one it does not with the caller\'s message', () => {
+    expect(requireFeature(member, onlyMember1, 'Upgrade to use this.')).toBe(member);
+    expect(() => requireFeature(owner, onlyMember1, 'Upgrade to use this.')).toThrow(expect.objectContaining({ code: 'UPGRADE_REQUIRED', message: 'Upgrade to use this.' }));
+  });
+
+  it('refuses viewers and operators whatever the rule says', () => {
+    for (const caller of [viewer(['letters']), operator]) expect(() => requireFeature(caller, () => true, 'Upgrade to use this.')).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
   });
 });

@@ -1,4 +1,4 @@
-import { AccessMessages, canUseFeature, VIEW_SECTIONS, type GatedFeature, type SubscriptionTier, type ViewSection } from '@lv/contracts';
+import { AccessMessages, VIEW_SECTIONS, type SubscriptionTier, type ViewSection } from '@lv/contracts';
 import { DomainError } from '../errors/index.js';
 
 /** A person signed in with their own account: the owner of their vault. */
@@ -90,12 +90,13 @@ export function accountOf(caller: Caller): AccountCaller {
 }
 
 /**
- * The signed-in member behind a call to a plan-gated feature, when his plan (or admin rights) includes
- * it: a viewer or an operator is FORBIDDEN, a plan without it UPGRADE_REQUIRED with the feature's message.
+ * The signed-in member behind a call to a gated feature, when `allowed` admits him (the product's
+ * rule, e.g. contracts' allowsFeature): a viewer or an operator is FORBIDDEN, a member it refuses
+ * UPGRADE_REQUIRED with `message`.
  */
-export function requireFeature(caller: Caller, feature: GatedFeature, message: string): UserCaller {
+export function requireFeature(caller: Caller, allowed: (member: UserCaller) => boolean, message: string): UserCaller {
   const user = ownerOf(caller);
-  if (!canUseFeature({ subscription_tier: user.tier, ai_admin: user.isAdmin }, feature)) throw new DomainError('UPGRADE_REQUIRED', message);
+  if (!allowed(user)) throw new DomainError('UPGRADE_REQUIRED', message);
   return user;
 }
 

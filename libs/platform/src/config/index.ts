@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { findWeakSecrets, MIN_SECRET_LENGTH } from './secrets.js';
+import { findWeakSecrets, markSecret, MIN_SECRET_LENGTH } from './secrets.js';
 
 export { z };
-export { findWeakSecrets, MIN_SECRET_LENGTH, type SecretProblem } from './secrets.js';
+export { findWeakSecrets, markSecret, MIN_SECRET_LENGTH, type SecretKind, type SecretProblem } from './secrets.js';
 
 /**
  * Reads and validates configuration at boot. A missing or malformed variable stops the process with
@@ -14,10 +14,10 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
     const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
     throw new ConfigError('CONFIG_INVALID', `Invalid configuration for ${appName}:\n${problems.join('\n')}`);
   }
-  // In production, shipped placeholders and short secrets stop the process (secrets.ts).
+  // In production, shipped placeholders and short secrets (the variables the schema marks) stop the process (secrets.ts).
   const data = result.data as Record<string, unknown>;
   if (data.NODE_ENV === 'production') {
-    const weak = findWeakSecrets(data);
+    const weak = findWeakSecrets(schema, data);
     if (weak.length) {
       const lines = weak.map((w) => `  ${w.variable}: ${w.problem}; set a random value of at least ${MIN_SECRET_LENGTH} characters (e.g. \`openssl rand -hex 32\`)`);
       throw new ConfigError('CONFIG_WEAK_SECRET', `Refusing to start ${appName} in production with weak secrets:\n${lines.join('\n')}`);
@@ -41,10 +41,10 @@ export const commonConfigSchema = z.object({
   /** This process's NATS user and its password (deploy/nats/auth.conf); unset on the development stack. */
   NATS_USER: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be a lower-case user name of deploy/nats/auth.conf').optional(),
   // nats-server reads passwords through its config parser ($NATS_PASSWORD_<USER>): "4e5…" would be a number.
-  NATS_PASSWORD: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'must start with a letter and hold only letters, digits, "-" and "_" (e.g. lv$(openssl rand -hex 32))').optional(),
+  NATS_PASSWORD: markSecret(z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'must start with a letter and hold only letters, digits, "-" and "_" (e.g. lv$(openssl rand -hex 32))').optional()),
   /** CA certificate (PEM file) of the NATS server's TLS certificate; set, connections require TLS. */
   NATS_TLS_CA: z.string().min(1).optional(),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  REDIS_URL: markSecret(z.string().url().default('redis://127.0.0.1:6379'), 'url-password'),
   /** PEM of the RS256 public key that verifies access tokens, or a path to it. */
   JWT_PUBLIC_KEY: z.string().min(1),
   /**
@@ -70,7 +70,7 @@ export const commonConfigSchema = z.object({
 
 /** Variables of a service that owns a PostgreSQL database. */
 export const databaseConfigSchema = z.object({
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  DATABASE_URL: markSecret(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'), 'url-password'),
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
 });
 
@@ -78,8 +78,8 @@ export const databaseConfigSchema = z.object({
 export const objectStorageConfigSchema = z.object({
   S3_ENDPOINT: z.string().url(),
   S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_ACCESS_KEY: z.string().min(1),
-  S3_SECRET_KEY: z.string().min(1),
+  S3_ACCESS_KEY: markSecret(z.string().min(1), 'identifier'),
+  S3_SECRET_KEY: markSecret(z.string().min(1)),
 });
 
 /** Reads a PEM given inline or as a file path (deploy/ mounts keys as files). */

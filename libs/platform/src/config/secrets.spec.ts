@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { commonConfigSchema, ConfigError, databaseConfigSchema, loadConfig, objectStorageConfigSchema, z } from './index.js';
+import { commonConfigSchema, ConfigError, databaseConfigSchema, loadConfig, markSecret, objectStorageConfigSchema, z } from './index.js';
 import { findWeakSecrets } from './secrets.js';
 
-// A service like vault-media: a database, object storage and a link-signing secret.
-// Court-journal's link secret and evidence key are checked the same way (optional here).
+// A service like vault-media: a database, object storage and a link-signing secret, each marked by
+// the schema that declares it. Court-journal's link secret and evidence key are marked the same way.
 const schema = commonConfigSchema.extend(databaseConfigSchema.shape).extend(objectStorageConfigSchema.shape).extend({
-  MEDIA_LINK_SECRET: z.string().min(32),
-  COURT_LINK_SECRET: z.string().optional(),
-  EVIDENCE_SIGNING_KEY: z.string().optional(),
-  LOCAL_WEBHOOK_SECRET: z.string().optional(),
+  MEDIA_LINK_SECRET: markSecret(z.string().min(32)),
+  COURT_LINK_SECRET: markSecret(z.string().optional()),
+  EVIDENCE_SIGNING_KEY: markSecret(z.string().optional(), 'identifier'),
+  LOCAL_WEBHOOK_SECRET: markSecret(z.string().optional()),
+  DEVICE_COOKIE_SECRET: markSecret(z.string()).optional(),
+  /** Not marked: the platform checks only what a schema marks, whatever the name says. */
+  PUBLIC_GREETING_SECRET: z.string().optional(),
 });
 
 const strong = () => randomBytes(32).toString('hex');
@@ -48,6 +51,7 @@ describe('loadConfig in production: weak secrets', () => {
     ['DATABASE_URL', { DATABASE_URL: 'postgres://postgres:legacy-vault@postgres:5432/lv_vault_media' }],
     ['DATABASE_URL', { DATABASE_URL: 'postgres://lv_vault_media:CHANGE-ME@db.example.com:5432/lv_vault_media?sslmode=require' }],
     ['NATS_PASSWORD', { NATS_PASSWORD: 'hunter2-hunter2' }],
+    ['REDIS_URL', { REDIS_URL: 'redis://:changeme@redis:6379' }],
     ['MEDIA_LINK_SECRET', { MEDIA_LINK_SECRET: 'a'.repeat(64) }],
     ['COURT_LINK_SECRET', { COURT_LINK_SECRET: 'CHANGE-ME-64-hex-characters-from-openssl-rand' }],
     ['COURT_LINK_SECRET', { COURT_LINK_SECRET: 'short-court-secret' }],
@@ -64,19 +68,26 @@ describe('loadConfig in production: weak secrets', () => {
   });
 
   it('refuses a short database password and a short DEVICE_COOKIE_SECRET where a process has one', () => {
-    expect(findWeakSecrets({ DATABASE_URL: 'postgres://u:s3cr3t@db:5432/x', DEVICE_COOKIE_SECRET: 'x'.repeat(10) + 'y' })).toEqual([
+    expect(findWeakSecrets(schema, { DATABASE_URL: 'postgres://u:s3cr3t@db:5432/x', DEVICE_COOKIE_SECRET: 'x'.repeat(10) + 'y' })).toEqual([
       { variable: 'DEVICE_COOKIE_SECRET', problem: 'is shorter than 32 characters' },
       { variable: 'DATABASE_URL', problem: 'has a password that is shorter than 32 characters' },
     ]);
   });
 
   it('accepts a database URL without a password (certificate or IAM authentication)', () => {
-    expect(findWeakSecrets({ DATABASE_URL: 'postgres://lv_letters@db:5432/lv_letters?sslmode=verify-full' })).toEqual([]);
+    expect(findWeakSecrets(schema, { DATABASE_URL: 'postgres://lv_letters@db:5432/lv_letters?sslmode=verify-full' })).toEqual([]);
   });
 
   it('lists every weak secret at once', () => {
     const error = refusal({ ...goodEnv(), MEDIA_LINK_SECRET: 'legacy-vault-compose-media-link-secret-change-me', S3_SECRET_KEY: 'legacy-vault-minio-secret' });
-    expect(error.message).toMatch(/MEDIA_LINK_SECRET:[^\n]*\n[^\n]*S3_SECRET_KEY:/);
+    expect(error.message).toMatch(/S3_SECRET_KEY:[^\n]*\n[^\n]*MEDIA_LINK_SECRET:/);
+  });
+
+  it('checks only the variables a schema marks as secrets', () => {
+    expect(findWeakSecrets(schema, { PUBLIC_GREETING_SECRET: 'hello' })).toEqual([]);
+    expect(findWeakSecrets(z.object({ SOME_TOKEN: markSecret(z.string().default('x')) }), { SOME_TOKEN: 'change-me-please' })).toEqual([
+      { variable: 'SOME_TOKEN', problem: 'looks like a placeholder to replace' },
+    ]);
   });
 
   it('leaves development and test alone (the dev stack derives its own secrets)', () => {

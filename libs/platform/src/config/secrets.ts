@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Secrets a production process refuses to start with: known placeholders (the values the repository
  * itself ships in examples and old compose files: anyone can read them) and secrets shorter than
@@ -6,15 +8,33 @@
  * playback links signed with a published key.
  */
 
-/** Secrets compared against the placeholders and the minimum length. */
-export const SECRET_VARIABLES = ['MEDIA_LINK_SECRET', 'COURT_LINK_SECRET', 'KEY_MAIL_SECRET', 'S3_SECRET_KEY', 'DEVICE_COOKIE_SECRET', 'NATS_PASSWORD', 'LOCAL_WEBHOOK_SECRET'] as const;
 /**
- * Identifiers that are not secret by themselves, but must not be a shipped default either; and keys
- * given as PEM text or a path (no length rule fits both), which must not be a stand-in either.
+ * How a variable is checked: a `secret` against the placeholders and the minimum length; an
+ * `identifier` (not secret by itself, or a key given as PEM text or a path, where no length rule fits
+ * both) only against the placeholders; a `url-password` on the password part of its URL
+ * (postgres://user:PASSWORD@host/db). Each schema marks its own variables (markSecret): the platform
+ * knows no service's secrets.
  */
-export const IDENTIFIER_VARIABLES = ['S3_ACCESS_KEY', 'EVIDENCE_SIGNING_KEY'] as const;
-/** URLs whose password part is a secret (postgres://user:PASSWORD@host/db). */
-export const URL_PASSWORD_VARIABLES = ['DATABASE_URL', 'REDIS_URL'] as const;
+export type SecretKind = 'secret' | 'identifier' | 'url-password';
+
+const secretKinds = z.registry<{ secretKind: SecretKind }>();
+
+/** Marks a config variable's schema as a secret of the given kind; loadConfig checks it in production. */
+export function markSecret<T extends z.ZodType>(schema: T, secretKind: SecretKind = 'secret'): T {
+  secretKinds.add(schema, { secretKind });
+  return schema;
+}
+
+/** The kind a variable's schema was marked with, looking through optional/default wrappers. */
+function secretKindOf(schema: z.ZodType): SecretKind | undefined {
+  let current: z.ZodType = schema;
+  for (;;) {
+    const kind = secretKinds.get(current)?.secretKind;
+    if (kind) return kind;
+    if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) current = current.unwrap() as z.ZodType;
+    else return undefined;
+  }
+}
 
 export const MIN_SECRET_LENGTH = 32;
 
@@ -22,7 +42,6 @@ export const MIN_SECRET_LENGTH = 32;
 const KNOWN_PLACEHOLDERS = new Set([
   'legacy-vault',
   'legacy-vault-minio-secret',
-  'legacy-vault-compose-media-link-secret-change-me',
   'minioadmin',
   'postgres',
   'password',
@@ -63,27 +82,28 @@ function urlPassword(value: string): string | null {
 }
 
 /**
- * The problems of the secrets present in `config` (variables a process does not have are skipped).
+ * The problems of the secrets `schema` marks, in `config` (variables a process does not have are skipped).
  * Never echoes a value: messages name the variable and what is wrong with it.
  */
-export function findWeakSecrets(config: Record<string, unknown>): SecretProblem[] {
+export function findWeakSecrets(schema: z.ZodObject, config: Record<string, unknown>): SecretProblem[] {
   const problems: SecretProblem[] = [];
-  const text = (name: string) => (typeof config[name] === 'string' ? (config[name] as string) : undefined);
-  for (const variable of SECRET_VARIABLES) {
-    const value = text(variable);
-    const problem = value === undefined ? null : secretProblem(value);
+  // Secrets first, then identifiers, then URLs: an operator reads the worst problems first.
+  const order: SecretKind[] = ['secret', 'identifier', 'url-password'];
+  const marked = Object.entries(schema.shape as Record<string, z.ZodType>)
+    .map(([variable, field]) => ({ variable, kind: secretKindOf(field) }))
+    .filter((entry): entry is { variable: string; kind: SecretKind } => entry.kind !== undefined)
+    .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+  for (const { variable, kind } of marked) {
+    const value = config[variable];
+    if (typeof value !== 'string') continue;
+    if (kind === 'url-password') {
+      const password = urlPassword(value);
+      const problem = password === null ? null : secretProblem(password);
+      if (problem) problems.push({ variable, problem: `has a password that ${problem}` });
+      continue;
+    }
+    const problem = kind === 'secret' ? secretProblem(value) : placeholderProblem(value);
     if (problem) problems.push({ variable, problem });
-  }
-  for (const variable of IDENTIFIER_VARIABLES) {
-    const value = text(variable);
-    const problem = value === undefined ? null : placeholderProblem(value);
-    if (problem) problems.push({ variable, problem });
-  }
-  for (const variable of URL_PASSWORD_VARIABLES) {
-    const value = text(variable);
-    const password = value === undefined ? null : urlPassword(value);
-    const problem = password === null ? null : secretProblem(password);
-    if (problem) problems.push({ variable, problem: `has a password that ${problem}` });
   }
   return problems;
 }

@@ -3,18 +3,12 @@ import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresq
 import { Migrator, type Migration } from '@mikro-orm/migrations';
 import type { Constructor } from '@mikro-orm/core';
 import type { Logger } from 'pino';
-import { EventStoreSchema20261122 } from '../event-store/schema.js';
 
 export type { EntityManager, MikroORM };
 
 export interface ServiceMigration {
   name: string;
   class: Constructor<Migration>;
-}
-
-/** Every service's migrations start with the event store's tables. */
-export function withEventStoreSchema(migrations: ServiceMigration[]): ServiceMigration[] {
-  return [{ name: 'event-store-schema-2026-11-22', class: EventStoreSchema20261122 }, ...migrations];
 }
 
 /** Creates the service's database when it does not exist yet (each service owns one database). */

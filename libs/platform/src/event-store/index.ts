@@ -7,6 +7,6 @@ export * from './command-handler.js';
 export * from './schema.js';
 export * from './outbox-relay.js';
 export * from './durable-consumer.js';
-export * from './sealing/sealed-text.js';
+export * from '../sealing/sealed-text.js';
 export * from './sealing/data-keys.js';
 export * from './sealing/stream-sealing.js';

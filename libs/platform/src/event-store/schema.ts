@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import type { ServiceMigration } from '../database/index.js';
 
 /**
  * The event store's tables, the same in every service's database:
@@ -73,4 +74,9 @@ export class EventStoreSchema20261122 extends Migration {
     this.addSql('drop table if exists dead_letters, projection_checkpoints, inbox, outbox, events');
     this.addSql('drop function if exists notify_outbox');
   }
+}
+
+/** Every service's migrations start with the event store's tables. */
+export function withEventStoreSchema(migrations: ServiceMigration[]): ServiceMigration[] {
+  return [{ name: 'event-store-schema-2026-11-22', class: EventStoreSchema20261122 }, ...migrations];
 }

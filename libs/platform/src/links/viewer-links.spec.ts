@@ -87,24 +87,24 @@ describe('authoriseViewerLink: the token from the cookie, then the link', () => 
 
   it('admits the viewer whose token names the link’s session, and says who it is', async () => {
     const { url } = links.sign('/x', session, item);
-    const { viewer: caller, link } = await authoriseViewerLink(verifier, links, item, queryOf(url), token(session));
+    const { viewer: caller, link } = await authoriseViewerLink(verifier, links, item, queryOf(url), token(session), ViewerLinkMessages);
     expect(caller).toMatchObject({ kind: 'viewer', vaultOwnerId: owner, viewSessionId: session, scopes: ['timeline'], mayDownload: false });
     expect(link).toMatchObject({ itemId: item, download: false });
   });
 
   it('refuses, with words that say why: no cookie, a forged token, another session, a revoked session, a download without permission, an altered link', async () => {
     const query = queryOf(links.sign('/x', session, item).url);
-    expect(await refusal(authoriseViewerLink(verifier, links, item, query, undefined))).toBe(`FORBIDDEN: ${ViewerLinkMessages.noViewer}`);
-    expect(await refusal(authoriseViewerLink(undefined, links, item, query, token(session)))).toBe(`FORBIDDEN: ${ViewerLinkMessages.noViewer}`);
-    expect(await refusal(authoriseViewerLink(verifier, links, item, query, alterMiddleCharacter(token(session))))).toBe(`FORBIDDEN: ${ViewerLinkMessages.noViewer}`);
-    expect(await refusal(authoriseViewerLink(verifier, links, item, query, token(otherSession)))).toBe(`FORBIDDEN: ${ViewerLinkMessages.otherSession}`);
+    expect(await refusal(authoriseViewerLink(verifier, links, item, query, undefined, ViewerLinkMessages))).toBe(`FORBIDDEN: ${ViewerLinkMessages.noViewer}`);
+    expect(await refusal(authoriseViewerLink(undefined, links, item, query, token(session), ViewerLinkMessages))).toBe(`FORBIDDEN: ${ViewerLinkMessages.noViewer}`);
+    expect(await refusal(authoriseViewerLink(verifier, links, item, query, alterMiddleCharacter(token(session)), ViewerLinkMessages))).toBe(`FORBIDDEN: ${ViewerLinkMessages.noViewer}`);
+    expect(await refusal(authoriseViewerLink(verifier, links, item, query, token(otherSession), ViewerLinkMessages))).toBe(`FORBIDDEN: ${ViewerLinkMessages.otherSession}`);
     const download = queryOf(links.sign('/x', session, item, true).url);
-    expect(await refusal(authoriseViewerLink(verifier, links, item, download, token(session)))).toBe(`FORBIDDEN: ${ViewerLinkMessages.downloadNotAllowed}`);
-    expect(await refusal(authoriseViewerLink(verifier, links, item, download, token(session, true)))).toBe('allowed');
-    expect(await refusal(authoriseViewerLink(verifier, links, item, { ...query, sig: alterMiddleCharacter(query.sig!) }, token(session)))).toBe(`FORBIDDEN: ${ViewerLinkMessages.linkInvalid}`);
+    expect(await refusal(authoriseViewerLink(verifier, links, item, download, token(session), ViewerLinkMessages))).toBe(`FORBIDDEN: ${ViewerLinkMessages.downloadNotAllowed}`);
+    expect(await refusal(authoriseViewerLink(verifier, links, item, download, token(session, true), ViewerLinkMessages))).toBe('allowed');
+    expect(await refusal(authoriseViewerLink(verifier, links, item, { ...query, sig: alterMiddleCharacter(query.sig!) }, token(session), ViewerLinkMessages))).toBe(`FORBIDDEN: ${ViewerLinkMessages.linkInvalid}`);
     const live = token(session);
     revoked.add(session);
-    expect(await refusal(authoriseViewerLink(verifier, links, item, query, live))).toBe(`FORBIDDEN: ${ViewerLinkMessages.accessEnded}`);
+    expect(await refusal(authoriseViewerLink(verifier, links, item, query, live, ViewerLinkMessages))).toBe(`FORBIDDEN: ${ViewerLinkMessages.accessEnded}`);
     revoked.delete(session);
   });
 });

@@ -1,4 +1,4 @@
-import { isUuid, ViewerLinkMessages } from '@lv/contracts';
+import { isUuid } from '@lv/contracts';
 import type { ViewerCaller } from '../auth/caller.js';
 import { DomainError } from '../errors/index.js';
 import { OwnerLinkSigner, type LinkProblem } from './index.js';
@@ -61,26 +61,40 @@ export interface ViewerTokenCheck {
   verify(token: string | undefined): Promise<ViewerCaller>;
 }
 
+/** The words a viewer reads for each refusal of a link (the product's, e.g. contracts' ViewerLinkMessages). */
+export interface ViewerLinkRefusals {
+  /** No token, or one that is not a viewer token: a link copied to another browser. */
+  noViewer: string;
+  /** The token ran out, or its key or view session was revoked. */
+  accessEnded: string;
+  /** The link was made for another view session than the token's. */
+  otherSession: string;
+  /** A download link for a key that allows viewing only. */
+  downloadNotAllowed: string;
+  /** An altered, expired or malformed link. */
+  linkInvalid: string;
+}
+
 /**
  * A byte listener's whole check of a viewer's link: the token from the cookie (absent: a link copied
  * to another browser), then the link for that token. Every refusal is FORBIDDEN with words that say
- * why, never a 401: a media element cannot sign in, and the page must show what happened.
+ * why (`refusals`), never a 401: a media element cannot sign in, and the page must show what happened.
  */
 export async function authoriseViewerLink(
-  tokens: ViewerTokenCheck | undefined, links: ViewerLinks, itemId: string, query: Record<string, unknown>, token: string | undefined,
+  tokens: ViewerTokenCheck | undefined, links: ViewerLinks, itemId: string, query: Record<string, unknown>, token: string | undefined, refusals: ViewerLinkRefusals,
 ): Promise<{ viewer: ViewerCaller; link: VerifiedViewerLink }> {
-  if (!tokens || !token) throw new DomainError('FORBIDDEN', ViewerLinkMessages.noViewer);
+  if (!tokens || !token) throw new DomainError('FORBIDDEN', refusals.noViewer);
   let viewer: ViewerCaller;
   try {
     viewer = await tokens.verify(token);
   } catch (error) {
     // SESSION_EXPIRED: the token ran out, the key expired (tokens never outlive it) or was revoked.
-    if (error instanceof DomainError && error.code === 'SESSION_EXPIRED') throw new DomainError('FORBIDDEN', ViewerLinkMessages.accessEnded);
-    throw new DomainError('FORBIDDEN', ViewerLinkMessages.noViewer);
+    if (error instanceof DomainError && error.code === 'SESSION_EXPIRED') throw new DomainError('FORBIDDEN', refusals.accessEnded);
+    throw new DomainError('FORBIDDEN', refusals.noViewer);
   }
   const link = links.verify(itemId, query, viewer);
-  if (link === 'other-session') throw new DomainError('FORBIDDEN', ViewerLinkMessages.otherSession);
-  if (link === 'download-not-allowed') throw new DomainError('FORBIDDEN', ViewerLinkMessages.downloadNotAllowed);
-  if (typeof link === 'string') throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
+  if (link === 'other-session') throw new DomainError('FORBIDDEN', refusals.otherSession);
+  if (link === 'download-not-allowed') throw new DomainError('FORBIDDEN', refusals.downloadNotAllowed);
+  if (typeof link === 'string') throw new DomainError('FORBIDDEN', refusals.linkInvalid);
   return { viewer, link };
 }

@@ -8,7 +8,7 @@ import { emptyPayload, healthRpc, replyType, rpc as declareRpc } from '@lv/contr
 import { generateTestKeys, POSTGRES_ADMIN_URL, uniqueStackId, waitFor } from '@lv/testing';
 import { AccessTokenSigner } from '../auth/index.js';
 import { commonConfigSchema, ConfigError, databaseConfigSchema, type z } from '../config/index.js';
-import { withEventStoreSchema } from '../database/index.js';
+import { withEventStoreSchema } from '../event-store/schema.js';
 import type { DomainError } from '../errors/index.js';
 import { createLogger } from '../logging/index.js';
 import { connectNats, scopedStreamName, scopedSubject } from '../messaging/index.js';

@@ -2,8 +2,8 @@ import { Queue, UnrecoverableError, Worker, type DefaultJobOptions, type Job, ty
 import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
-import type { QueueDeclaration, SealedText } from '@lv/contracts';
-import { openSealedText, sealText } from '../event-store/sealing/sealed-text.js';
+import type { QueueDeclaration } from '@lv/contracts';
+import { openSealedText, sealText, type SealedText } from '../sealing/sealed-text.js';
 import { currentTrace, withTrace, type TraceContext } from '../logging/trace-context.js';
 import { jobDuration, jobsProcessed, queueJobs } from '../observability/metrics.js';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newDataKey } from './sealed-text.js';
+import { newDataKey } from '../../sealing/sealed-text.js';
 
 /**
  * A table of data keys and its uuid column that names each key's stream. Both are spliced into SQL,

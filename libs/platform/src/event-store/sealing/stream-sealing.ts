@@ -30,7 +30,7 @@ export interface StreamSealing {
 
 /**
  * A sealing hook for the EventStore (letters, vault-media): the words of each sealed stream
- * encrypted under that stream's own key (AES-256-GCM, see sealed-text.ts).
+ * encrypted under that stream's own key (AES-256-GCM, see sealing/sealed-text.ts).
  *
  * - seal creates or checks the key before the events reach the events table, and afterAppend
  *   destroys it when the events shred the stream, all in the append's transaction; the read models

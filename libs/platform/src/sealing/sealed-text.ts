@@ -1,5 +1,15 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { SealedText } from '@lv/contracts';
+
+/**
+ * AES-256-GCM output, base64: what events and jobs carry instead of a secret or personal words.
+ * Contracts' sealedTextSchema validates the same shape on the wire (sealed-text.spec.ts holds them together).
+ */
+export interface SealedText {
+  alg: 'A256GCM';
+  iv: string;
+  tag: string;
+  ct: string;
+}
 
 /** A stream's data key: 32 random bytes, one per sealed stream (a letter, a recording). */
 export const DATA_KEY_BYTES = 32;

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { IdentityEvents, IdentityRpc, LettersRpc, NotificationsEvents, Queues, type RequestMeta, type EventDeclaration } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';

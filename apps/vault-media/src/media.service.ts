@@ -5,6 +5,7 @@ import {
   acceptedContentTypes, canUseFeature, extensionOf, FINAL_MESSAGES_MAX, isMediaCollection, isStoredMediaType, isUuid, MEDIA_BUCKET, MEDIA_CONTENT_TYPES, mediaObjectKey, MediaMessages, RECORDINGS_LIST_LIMIT, SHA256_HEX, validateRecordingTitle,
   type DeleteEntryReply, type GatedFeature, type MediaCollection, type MediaType, type StoredMediaType, type PlaybackGrant, type Recording, type ReportHashPayload, type ReportHashReply,
   type StartUploadRequest, type UploadTicket, type VaultStatsContribution,
+  EXPORT_LIST_PAGE, type ExportList, type StorageByDay, type TitlesReply,
 } from '@lv/contracts';
 import { ownerOf, vaultOwnerId, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
@@ -16,11 +17,9 @@ import { serveObject, type PlaybackResponse } from './playback/serve-object.js';
 import { vaultMediaPublishPolicy } from './recordings/publish-policy.js';
 import { RecordingKeys, recordingSealing } from './recordings/recording-sealing.js';
 import { RECORDING_STREAM_TYPE, recordingDecider, recordingStreamId, type RecordingCommand, type RecordingState } from './recordings/recording.decider.js';
-import { findRecording, findRecordingByHash, listCollections, listForExport, listRecordings, recordingStats, storageByDay, recordingsProjection, toRecording, type RecordingRow } from './recordings/recordings.projection.js';
+import { findRecording, findRecordingByHash, listCollections, listForExport, listRecordings, recordingStats, storageByDay, recordingsProjection, toRecording, type RecordingRow, findRecordingTitles } from './recordings/recordings.projection.js';
 import { MediaObjects, type MediaObjectRow } from './uploads/media-objects.repository.js';
 import { UploadInspector } from './uploads/upload-inspector.js';
-import { EXPORT_LIST_PAGE, type ExportList, type StorageByDay, type TitlesReply } from '@lv/contracts';
-import { findRecordingTitles } from './recordings/recordings.projection.js';
 
 /** The body's content types the upload endpoint takes (the recording's own type is what is stored). */
 export const UPLOAD_CONTENT_TYPES = ['video/webm', 'audio/webm', 'application/octet-stream'];

@@ -97,8 +97,6 @@ export const letterByIdPayloadSchema = z.object({ id: safeText().max(64) });
 export const writeLetterPayloadSchema = z.object({ id: z.uuid(), title: safeText(), content: safeText() });
 export const reviseLetterPayloadSchema = z.object({ id: safeText().max(64), title: safeText(), content: safeText(), expectedVersion: z.number().int().min(0) });
 export type ListLettersRequest = z.input<typeof listLettersPayloadSchema>;
-export type WriteLetterPayload = z.input<typeof writeLetterPayloadSchema>;
-export type ReviseLetterPayload = z.input<typeof reviseLetterPayloadSchema>;
 
 /**
  * GET and PUT /api/vault/reflection (rpc.letters.reflection.get / .save): the caller's own

@@ -6,12 +6,13 @@
 // module: two exports sharing a name count as used when either is, so it finds fewer than a resolver
 // would, never a used one. Run by the lint tier (tools/test/run-all.mjs); prints each finding and
 // exits 1 when there is one.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+// The workspace's root, or the directory given (the spec's fixture).
+const root = process.argv[2] ?? fileURLToPath(new URL('../..', import.meta.url));
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-results', 'playwright-report', '.data', '.nx']);
 
 /**
@@ -102,7 +103,7 @@ function scan(file) {
   return { exported, imported, loaded, text };
 }
 
-const files = ['apps', 'libs', 'tools'].flatMap((group) => [...sourceFiles(join(root, group))]);
+const files = ['apps', 'libs', 'tools'].filter((group) => existsSync(join(root, group))).flatMap((group) => [...sourceFiles(join(root, group))]);
 const scans = new Map(files.map((file) => [file, scan(file)]));
 /** How many files import each name. */
 const importers = new Map();

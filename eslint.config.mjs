@@ -12,6 +12,10 @@ export default defineConfig(
     ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', '**/.data/**', '**/.nx/**', '**/test-results/**', '**/playwright-report/**'],
   },
   {
+    // One import statement per module: type and value names share it (`import { type A, b } from 'x'`).
+    rules: { 'no-duplicate-imports': 'error' },
+  },
+  {
     files: ['**/*.{ts,tsx,mts,cts}'],
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
@@ -23,6 +27,9 @@ export default defineConfig(
       // Off: tsconfig has no noUncheckedIndexedAccess, so this rule asks to delete the `!` written on
       // `rows[0]!` and the like, which say what the code assumes and would be needed the day that flag is on.
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+      // A switch over a union names every member (or says in its default that it handles the rest), so a
+      // member added to the union is a compile-time finding at each switch that forgot it.
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false }],
     },
   },
   {

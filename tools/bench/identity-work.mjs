@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { root } from '../dev/stack.mjs';
 
-/** A module of the built platform or apps (their `dist`, which run.mjs builds when stale). */
+/** A module of the built platform (libs/platform/dist, which run.mjs builds when stale). */
 export const load = (path) => import(pathToFileURL(join(root, path)).href);
 
 const { AccessTokenVerifier, REVOCATION_CACHE_MS, RevokedSessions } = await load('libs/platform/dist/auth/index.js');
@@ -34,11 +34,18 @@ export async function openVerifier() {
   return { verifier, close: () => Promise.allSettled([verifier.close(), redis.quit()]) };
 }
 
-/** Identity's own profile read (findProfileById on its database); NOT_FOUND as identity answers it. */
+/**
+ * Identity's profile read on its database, restated: the statement and row mapping of its
+ * findProfileById (apps/identity/src/users/user-profile.projection.ts), since a tool may not load an
+ * app's modules (tools/workspace-check/module-boundaries.spec.ts). NOT_FOUND as identity answers it.
+ */
 export async function openProfiles() {
   const { createOrm } = await load('libs/platform/dist/database/index.js');
-  const { findProfileById } = await load('apps/identity/dist/users/user-profile.projection.js');
   const orm = await createOrm({ databaseUrl: need('DATABASE_URL'), migrations: [] });
+  const findProfileById = async (em, userId) => {
+    const [row] = await em.execute('select * from user_profiles where id = ?', [userId]);
+    return row ? { ...row, created_at: new Date(row.created_at).toISOString() } : null;
+  };
   return {
     async read(userId) {
       const profile = await findProfileById(orm.em.fork(), userId);

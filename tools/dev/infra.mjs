@@ -328,12 +328,6 @@ export async function provideInfrastructure({ dataDir, root, force = process.env
   };
 }
 
-/** host and port of a postgres/redis/nats URL. */
-export function hostPort(url, defaultPort) {
-  const u = new URL(url.split(',')[0]);
-  return { host: u.hostname, port: Number(u.port || defaultPort) };
-}
-
 /** The same PostgreSQL server, another database. */
 export function withDatabase(postgresUrl, database) {
   const u = new URL(postgresUrl);

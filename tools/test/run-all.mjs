@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test` (after tools/dev/ensure-install.mjs): every test tier in order, then one summary.
 //   typecheck  tsc --noEmit on tsconfig.json and apps/web/tsconfig.json (each counts as one test)
-//   lint       ESLint over the workspace (eslint.config.mjs; one test, passed with 0 findings)
+//   lint       ESLint over the workspace (eslint.config.mjs; one test, passed with 0 findings), and
+//              tools/workspace-check/unused-exports.mjs (one test: no export that nothing uses)
 //   build      node tools/build/build.mjs (one test)
 //   jest       the root jest.config.mjs once (its projects unit, web and int), counted per project
 //   e2e        Playwright on apps/web-e2e, against a fresh stack of its own: port 3100, databases
@@ -120,6 +121,9 @@ async function lint() {
   banner('lint eslint.config.mjs');
   const { code, timedOut } = await run([bin.eslint, '--max-warnings=0', '.'], { timeoutMs: minutes('LV_LINT_TIMEOUT_MIN', 10) });
   record('lint', 'eslint', code === 0 ? { passed: 1 } : { failed: 1, note: timedOut ? 'timed out' : code === 1 ? 'findings (listed above)' : `eslint exit ${code}` });
+  banner('lint unused exports');
+  const unused = await run([join(root, 'tools', 'workspace-check', 'unused-exports.mjs')], { timeoutMs: minutes('LV_LINT_TIMEOUT_MIN', 10) });
+  record('lint', 'unused-exports', unused.code === 0 ? { passed: 1 } : { failed: 1, note: unused.timedOut ? 'timed out' : 'exports that nothing uses (listed above)' });
 }
 
 // --- build ---------------------------------------------------------------------------------------

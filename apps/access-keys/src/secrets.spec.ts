@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { VIEWER_CONSENT_TEXT } from '@lv/contracts';
-import { keyEmailSealContext } from '@lv/contracts';
+import { VIEWER_CONSENT_TEXT, keyEmailSealContext } from '@lv/contracts';
 import { openFromJob } from '@lv/platform/queues';
 import { CONSENT_HASH, hashAccessKey, hashSessionSecret, newSessionSecret, sealKeyForMail } from './secrets.js';
 

@@ -29,4 +29,3 @@ export const courtJournalConfigSchema = commonConfigSchema
     COURT_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
   });
 
-export type CourtJournalConfig = z.infer<typeof courtJournalConfigSchema>;

@@ -1,11 +1,10 @@
-import { Buckets } from '@lv/contracts';
+import { Buckets, COURT_LINK_SECONDS } from '@lv/contracts';
 import { loadEvidenceKeyRing } from '@lv/evidence';
 import { RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { OwnerLinkSigner, ViewerLinks } from '@lv/platform/links';
 import { defineService } from '@lv/platform/nest';
 import { createObjectStorage } from '@lv/platform/storage';
-import { COURT_LINK_SECONDS } from '@lv/contracts';
 import { courtJournalConfigSchema } from './config.js';
 import { CourtJournalController } from './court-journal.controller.js';
 import { CourtJournalService } from './court-journal.service.js';

@@ -1,8 +1,7 @@
 import { Controller } from '@nestjs/common';
-import type { MilestoneReleaseReply, MilestonesDueReply } from '@lv/contracts';
 import {
   LettersRpc, type DeleteLetterReply, type Letter, type LetterPage, type PayloadOf, type Portrait, type PortraitSections, type RebuildReply, type Reflection, type RequestMeta, type TitlesReply,
-  type VaultStatsContribution,
+  type VaultStatsContribution, type MilestoneReleaseReply, type MilestonesDueReply,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';

@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
   isUuid, LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
   type VaultStatsContribution,
+  type LetterMilestone, type MilestoneReleaseJob, type MilestoneReleaseReply, type MilestonesDueReply, type SealLetterPayload, type Portrait, type PortraitSections, type SavePortraitPayload, type TitlesReply,
 } from '@lv/contracts';
 import { ownerOf, readsSection, requireSection, vaultOwnerId, type Caller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
@@ -10,20 +11,17 @@ import { LetterKeys } from './letters/letter-keys.js';
 import { letterSealing } from './letters/letter-sealing.js';
 import { lettersPublishPolicy } from './letters/publish-policy.js';
 import { LETTER_STREAM_TYPE, letterDecider, letterStreamId, type LetterCommand } from './letters/letter.decider.js';
-import { findLetter, findLetterPage, letterActivityProjection, letterStats, lettersProjection, type LetterVisibility } from './letters/letters.projection.js';
+import { findLetter, findLetterPage, letterActivityProjection, letterStats, lettersProjection, type LetterVisibility, findLetterTitles } from './letters/letters.projection.js';
 import { MilestonesService } from './letters/milestones.service.js';
 import { findMilestones, milestonesProjection } from './letters/milestones.projection.js';
-import type { LetterMilestone, MilestoneReleaseJob, MilestoneReleaseReply, MilestonesDueReply, SealLetterPayload } from '@lv/contracts';
 import { pageCursor } from '@lv/platform/paging';
 import type { TypedQueue } from '@lv/platform/queues';
 import { ReflectionKeys, reflectionSealing } from './reflection/reflection-sealing.js';
 import { REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
 import { findReflection, reflectionsProjection, reflectionStats } from './reflection/reflection.projection.js';
-import type { Portrait, PortraitSections, SavePortraitPayload, TitlesReply } from '@lv/contracts';
 import { PortraitKeys, portraitSealing } from './portrait/portrait-sealing.js';
 import { PORTRAIT_STREAM_TYPE, portraitDecider, portraitStreamId } from './portrait/portrait.decider.js';
 import { findPortrait, findPortraitSections, portraitsProjection } from './portrait/portrait.projection.js';
-import { findLetterTitles } from './letters/letters.projection.js';
 
 export interface LettersServiceDeps {
   orm: MikroORM;

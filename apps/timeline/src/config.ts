@@ -6,4 +6,3 @@ export const timelineConfigSchema = commonConfigSchema.extend(databaseConfigSche
   TIMELINE_TITLES_TIMEOUT_MS: z.coerce.number().int().positive().default(1500),
 });
 
-export type TimelineConfig = z.infer<typeof timelineConfigSchema>;

@@ -20,7 +20,7 @@ import { keyStatusBodySchema, keyStatusReplySchema } from './key-status.schemas.
 import { milestoneReleasePayloadSchema } from './letters.schemas.js';
 import { emptyPayload, healthRpc, rebuildRpc, replyType, rpc } from './rpc.js';
 import { ACCESS_KEY_SOURCES, VIEW_SECTIONS } from './access-keys.js';
-import { event, type EventData } from './events.js';
+import { event } from './events.js';
 
 /**
  * Family access (access-keys.ts): requests, keys (kept as hashes), view sessions and their consent.
@@ -127,4 +127,3 @@ export const AccessKeysEvents = {
   ViewSessionClosed: event('access-keys.view-session.closed.v1', z.object({ sessionId: z.string(), ownerId: z.string(), keyId: z.string(), closedAt: z.string() })),
 } as const;
 
-export type AccessKeyIssuedV1 = EventData<typeof AccessKeysEvents.AccessKeyIssued>;

@@ -62,16 +62,11 @@ export const VIEWER_CONSENT_TEXT =
   'and do not use it against anyone: misuse may be unlawful. Your access, the time of each view and this agreement are recorded ' +
   'and can be seen by the vault owner.';
 
-export type AccessRequestStatus = 'pending' | 'approved' | 'declined';
-export type AccessKeyStatus = 'active' | 'expired' | 'revoked';
-export type ViewSessionStatus = 'active' | 'expired' | 'revoked' | 'closed';
 /** How a key came to be: approving a request, or the owner's Generate Keys tab. */
 /** Who a key came from: an approved request, the owner's Generate Keys tab, an emergency contact's toggle, or a vault delivery. */
 /** `milestone`: a key limited to one letter, issued to its recipient on the day it was sealed until. */
 export const ACCESS_KEY_SOURCES = ['request', 'owner', 'contact', 'delivery', 'milestone'] as const;
 export type AccessKeySource = (typeof ACCESS_KEY_SOURCES)[number];
-/** The key e-mail, as notifications reports it back: queued, sent, or failed after every retry. */
-export type KeyEmailStatus = 'queued' | 'sent' | 'failed';
 
 /**
  * Spec strings of the access pages, the viewer and the owner's screens (sections 2, 5 and 8), word
@@ -146,18 +141,6 @@ export const VIEWER_TAB_LABELS: Record<ViewSection, string> = {
 
 // Events (stored in access-keys' event store). Published payloads carry ids, statuses and times only:
 // never an e-mail address, a name, a message or a key (keys are never stored either, only hashes).
-
-export type AccessKeysEventType =
-  | 'AccessRequestSubmitted'
-  | 'AccessRequestApproved'
-  | 'AccessRequestDeclined'
-  | 'AccessKeyIssued'
-  | 'AccessKeyRevoked'
-  | 'AccessKeyEmailStatusChanged'
-  | 'ViewSessionOpened'
-  | 'ViewSessionSectionViewed'
-  | 'ViewSessionRevoked'
-  | 'ViewSessionClosed';
 
 // What leaves on JetStream (ids and times only): AccessKeysEvents, access-keys.messaging.ts; notifications'
 // key e-mail events, which access-keys reads back: NotificationsEvents, notifications.messaging.ts.

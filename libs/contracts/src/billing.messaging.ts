@@ -6,7 +6,7 @@ import {
 } from './billing.schemas.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc } from './rpc.js';
 import { PAID_TIERS, type PaidTier } from './billing.js';
-import { event, type EventData } from './events.js';
+import { event } from './events.js';
 import { SUBSCRIPTION_TIERS } from './tiers.js';
 
 /**
@@ -51,8 +51,3 @@ export const BillingEvents = {
   SubscriptionEnded: event('billing.subscription.ended.v1', z.object({ ownerId: z.string(), tier, endedAt: z.string() })),
 } as const;
 
-export type CheckoutStartedV1 = EventData<typeof BillingEvents.CheckoutStarted>;
-export type SubscriptionActivatedV1 = EventData<typeof BillingEvents.SubscriptionActivated>;
-export type SubscriptionRenewedV1 = EventData<typeof BillingEvents.SubscriptionRenewed>;
-export type CancelRequestedV1 = EventData<typeof BillingEvents.CancelRequested>;
-export type SubscriptionEndedV1 = EventData<typeof BillingEvents.SubscriptionEnded>;

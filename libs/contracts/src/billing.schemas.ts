@@ -16,11 +16,9 @@ export const subscriptionViewSchema = z.object({
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
 
 export const startCheckoutBodySchema = z.object({ plan: z.enum(PAID_TIERS as [PaidTier, ...PaidTier[]]) });
-export type StartCheckoutRequest = z.infer<typeof startCheckoutBodySchema>;
 
 /** Another paid plan for the owner's live subscription (the provider prorates; the tier moves when its webhook arrives). */
 export const changePlanBodySchema = z.object({ plan: z.enum(PAID_TIERS as [PaidTier, ...PaidTier[]]).meta({ description: 'The paid plan to switch to.' }) });
-export type ChangePlanRequest = z.infer<typeof changePlanBodySchema>;
 
 export const checkoutSessionSchema = z.object({
   session_id: z.string(),

@@ -70,9 +70,6 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
 export const FAQ_QUESTION_MAX = 300;
 export const FAQ_ANSWER_MAX = 4000;
 
-/** Where the local development provider's hosted page lives in the SPA. */
-export const LOCAL_CHECKOUT_PATH = '/checkout/local';
-
 // Events of the stream `subscription-{ownerId}`: what leaves on JetStream is BillingEvents
 // (billing.messaging.ts): ids, the tier the owner is left on, and times.
 

@@ -53,6 +53,3 @@ export const CourtJournalEvents = {
 } as const;
 
 export type CourtDocumentUploadedV1 = EventData<typeof CourtJournalEvents.CourtDocumentUploaded>;
-export type CourtDocumentKeyEvidenceChangedV1 = EventData<typeof CourtJournalEvents.CourtDocumentKeyEvidenceChanged>;
-export type CourtDocumentDeletedV1 = EventData<typeof CourtJournalEvents.CourtDocumentDeleted>;
-export type EvidenceHeadSignedV1 = EventData<typeof CourtJournalEvents.EvidenceHeadSigned>;

@@ -23,7 +23,6 @@ export const COURT_JOURNAL_CATEGORIES = [
   'Legal Notices or Orders',
 ] as const;
 export const COURT_CATEGORIES = [...COURT_DOCUMENT_CATEGORIES, ...COURT_JOURNAL_CATEGORIES] as const;
-export type CourtDocumentCategory = (typeof COURT_DOCUMENT_CATEGORIES)[number];
 export type CourtJournalCategory = (typeof COURT_JOURNAL_CATEGORIES)[number];
 export type CourtCategory = (typeof COURT_CATEGORIES)[number];
 

@@ -5,7 +5,6 @@
  * the web app imports these constants without the schemas; the jobs are declared in queues.ts.)
  */
 export const INACTIVITY_PERIODS = [30, 60, 90, 180, 365] as const;
-export type InactivityPeriod = (typeof INACTIVITY_PERIODS)[number];
 /** The warning e-mails go this many days before the period lapses (every period is at least 30 days). */
 export const INACTIVITY_WARNING_DAYS = [14, 3] as const;
 

@@ -11,7 +11,6 @@ import { KEY_STATES } from './key-status.js';
 
 /** POST /api/view/key-status: the key, and the link's owner when it names one. No consent needed yet. */
 export const keyStatusBodySchema = redeemKeyBodySchema.pick({ access_key: true, owner: true });
-export type KeyStatusBody = z.input<typeof keyStatusBodySchema>;
 
 export const keyStatusReplySchema = z.object({
   status: z.enum(KEY_STATES),

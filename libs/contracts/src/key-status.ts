@@ -3,7 +3,6 @@
  * so the SPA's access page loads it without the wire schemas (key-status.schemas.ts).
  */
 export const KEY_STATES = ['active', 'expired', 'revoked'] as const;
-export type KeyState = (typeof KEY_STATES)[number];
 
 /** The landing page's words for a key that cannot open the vault any more. */
 export const KeyStatusMessages = {

@@ -62,5 +62,4 @@ export const LettersEvents = {
 } as const satisfies Record<LetterEventType, EventDeclaration>;
 
 export type LetterWrittenV1 = EventData<typeof LettersEvents.LetterWritten>;
-export type LetterRevisedV1 = EventData<typeof LettersEvents.LetterRevised>;
 export type LetterDeletedV1 = EventData<typeof LettersEvents.LetterDeleted>;

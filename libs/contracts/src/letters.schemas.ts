@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { queryInteger, safeText } from './text.schemas.js';
-import { LETTER_CONTENT_MAX, LETTER_TITLE_MAX, LETTERS_PAGE_MAX, LetterMessages, REFLECTION_MAX, ReflectionMessages } from './letters.js';
-import { isCalendarDay, isTimeZone, MILESTONE_EMAIL_MAX, MILESTONE_NAME_MAX, MilestoneMessages } from './letters.js';
+import { LETTER_CONTENT_MAX, LETTER_TITLE_MAX, LETTERS_PAGE_MAX, LetterMessages, REFLECTION_MAX, ReflectionMessages, isCalendarDay, isTimeZone, MILESTONE_EMAIL_MAX, MILESTONE_NAME_MAX, MilestoneMessages } from './letters.js';
 
 // The shapes of letters and the reflection on the wire, as zod schemas (the types are inferred from
 // them). Kept apart from letters.ts so the SPA, which imports only types and messages from here,
@@ -98,8 +97,6 @@ export const letterByIdPayloadSchema = z.object({ id: safeText().max(64) });
 export const writeLetterPayloadSchema = z.object({ id: z.uuid(), title: safeText(), content: safeText() });
 export const reviseLetterPayloadSchema = z.object({ id: safeText().max(64), title: safeText(), content: safeText(), expectedVersion: z.number().int().min(0) });
 export type ListLettersRequest = z.input<typeof listLettersPayloadSchema>;
-export type WriteLetterPayload = z.input<typeof writeLetterPayloadSchema>;
-export type ReviseLetterPayload = z.input<typeof reviseLetterPayloadSchema>;
 
 /**
  * GET and PUT /api/vault/reflection (rpc.letters.reflection.get / .save): the caller's own

@@ -11,7 +11,7 @@ import {
 import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
 import { titlesPayloadSchema, titlesReplySchema } from './timeline.schemas.js';
 import { viewerItemPayloadSchema, viewerMediaGrantSchema } from './viewer-links.schemas.js';
-import { event, type EventData } from './events.js';
+import { event } from './events.js';
 import { MEDIA_COLLECTIONS, STORED_MEDIA_TYPES } from './media.js';
 
 export const VaultMediaRpc = {
@@ -62,7 +62,3 @@ export const VaultMediaEvents = {
   RecordingDeleted: event('vault-media.recording.deleted.v1', z.object({ recordingId: z.string(), ownerId: z.string(), deletedAt: z.string() })),
 } as const;
 
-export type RecordingSavedV1 = EventData<typeof VaultMediaEvents.RecordingSaved>;
-export type RecordingHashVerifiedV1 = EventData<typeof VaultMediaEvents.RecordingHashVerified>;
-export type RecordingHashMismatchV1 = EventData<typeof VaultMediaEvents.RecordingHashMismatch>;
-export type RecordingDeletedV1 = EventData<typeof VaultMediaEvents.RecordingDeleted>;

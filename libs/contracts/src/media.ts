@@ -10,10 +10,6 @@
 export const MEDIA_TYPES = ['video', 'audio'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
-export function isMediaType(value: unknown): value is MediaType {
-  return value === 'video' || value === 'audio';
-}
-
 /**
  * Where a recording belongs. 'vault' recordings are the Record page's: listed under "Your Recordings"
  * and on the timeline. 'final-messages' are the If I'm Not There page's final messages: kept apart,
@@ -85,13 +81,6 @@ export const DEFAULT_MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
 /** The bucket and content types of the original application (spec, section 7: storage). */
 export const MEDIA_BUCKET = 'vaultmedia';
 export const MEDIA_CONTENT_TYPES: Record<MediaType, string> = { video: 'video/webm', audio: 'audio/webm' };
-
-/** Every WebM (Matroska/EBML) file starts with these four bytes. */
-export const WEBM_MAGIC = [0x1a, 0x45, 0xdf, 0xa3] as const;
-
-export function hasWebmHeader(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && WEBM_MAGIC.every((b, i) => bytes[i] === b);
-}
 
 /** `{userId}/{type}_{timestamp}.webm` in the vaultmedia bucket (spec, section 3); Who I Am's files keep their format's extension. */
 export function mediaObjectKey(userId: string, type: StoredMediaType, timestamp: number, extension = 'webm'): string {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { keyEmailResendReplySchema, keyIdPayloadSchema } from './access-keys.schemas.js';
 import { healthRpc, rebuildRpc, rpc } from './rpc.js';
-import { event, type EventData } from './events.js';
+import { event } from './events.js';
 
 /** E-mail (key e-mails today): BullMQ jobs on the key-emails queue, sent over SMTP at most once per key. */
 export const NotificationsRpc = {
@@ -23,5 +23,3 @@ export const NotificationsEvents = {
   KeyEmailFailed: event('notifications.key-email.failed.v1', z.object({ keyId: z.string(), failedAt: z.string(), attempts: z.number().int().min(0), reason: z.string() })),
 } as const;
 
-export type KeyEmailSentV1 = EventData<typeof NotificationsEvents.KeyEmailSent>;
-export type KeyEmailFailedV1 = EventData<typeof NotificationsEvents.KeyEmailFailed>;

@@ -45,7 +45,6 @@ export type TimelinePage = z.infer<typeof timelinePageSchema>;
 
 // RPC payloads (rpc.timeline.*, TimelineRpc in timeline.messaging.ts), checked by the timeline too.
 export const timelinePayloadSchema = z.object({ limit: z.number().int().min(1).max(TIMELINE_PAGE_MAX).optional(), before: safeText().max(200).optional() });
-export type TimelineRequest = z.input<typeof timelinePayloadSchema>;
 
 /** rpc.timeline.entry: one entry of the caller's vault (NOT_FOUND when it is not theirs or is gone). */
 export const timelineEntryPayloadSchema = z.object({ id: safeText().max(64) });
@@ -64,6 +63,5 @@ export type AwaitEntryGoneReply = z.infer<typeof awaitEntryGoneReplySchema>;
  * name the caller's items is the source's to decide; the ids are only bounded here.
  */
 export const titlesPayloadSchema = z.object({ ids: z.array(safeText().max(64)).max(TITLES_BATCH_MAX) });
-export type TitlesRequest = z.input<typeof titlesPayloadSchema>;
 export const titlesReplySchema = z.object({ titles: z.record(z.string(), z.string()) });
 export type TitlesReply = z.infer<typeof titlesReplySchema>;

@@ -63,11 +63,3 @@ export function validateCredentials(input: { email?: unknown; password?: unknown
   return Object.keys(errors).length ? errors : null;
 }
 
-/** The sign-up checklist: guidance shown while typing, not enforced on submit. */
-export const PASSWORD_GUIDANCE = [
-  { id: 'length', label: 'At least 8 characters', test: (p: string) => p.length >= 8 },
-  { id: 'lower', label: 'One lowercase letter', test: (p: string) => /[a-z]/.test(p) },
-  { id: 'upper', label: 'One uppercase letter', test: (p: string) => /[A-Z]/.test(p) },
-  { id: 'number', label: 'One number', test: (p: string) => /\d/.test(p) },
-  { id: 'symbol', label: 'One special symbol', test: (p: string) => /[^A-Za-z0-9]/.test(p) },
-] as const;

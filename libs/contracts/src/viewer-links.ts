@@ -1,5 +1,3 @@
-import type { ViewSection } from './access-keys.js';
-
 // A family viewer's links to bytes: recordings and Who I Am media (vault-media), court documents
 // (court-journal). Each link is signed for one item and one view session, expires, and is honoured
 // only with the viewer's current token in the lv_view cookie (see README, "Viewer links").
@@ -19,10 +17,6 @@ export const VIEW_TOKEN_HEADER = 'x-lv-view-token';
 
 /** What kind of element plays a viewer's media item. */
 export const VIEWER_MEDIA_KINDS = ['video', 'audio', 'image'] as const;
-export type ViewerMediaKind = (typeof VIEWER_MEDIA_KINDS)[number];
-
-/** Which section of the vault an item is read under (the scope a viewer's key must hold). */
-export type ViewerItemSection = Extract<ViewSection, 'timeline' | 'who-i-am' | 'if-im-not-there' | 'court-journal'>;
 
 export const ViewerLinkMessages = {
   /** No lv_view cookie, or one that is not a viewer token: a link copied to another browser. */

@@ -1,7 +1,6 @@
 import { ALL_QUEUES, CourtJournalRpc, IdentityRpc, TimelineRpc, type RpcDeclaration } from '@lv/contracts';
-import type { OperatorCall } from './commands.js';
+import { type OperatorCall, COMMANDS, helpText, UsageError } from './commands.js';
 import type { QueueOperations } from './queue-operations.js';
-import { COMMANDS, helpText, UsageError } from './commands.js';
 
 describe('vault CLI commands', () => {
   const calls: { pattern: string; payload: unknown }[] = [];

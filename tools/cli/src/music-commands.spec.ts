@@ -1,6 +1,5 @@
 import { VaultMediaRpc, type RpcDeclaration } from '@lv/contracts';
-import type { OperatorCall } from './commands.js';
-import { COMMANDS, helpText, UsageError } from './commands.js';
+import { type OperatorCall, COMMANDS, helpText, UsageError } from './commands.js';
 import type { ByteSender } from './music-commands.js';
 
 describe('music commands of the vault CLI', () => {

@@ -1,5 +1,4 @@
-import type { ViewedItem, ViewSection } from '@lv/contracts';
-import { AccessMessages } from '@lv/contracts';
+import { type ViewedItem, type ViewSection, AccessMessages } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 

@@ -57,11 +57,6 @@ export type SubscriptionCommand =
 export const SUBSCRIPTION_STREAM_TYPE = 'subscription';
 export const subscriptionStreamId = (ownerId: string) => `subscription-${ownerId}`;
 
-export function ownerIdOfSubscriptionStream(streamId: string): string {
-  if (!streamId.startsWith('subscription-')) throw new Error(`not a subscription stream: ${streamId}`);
-  return streamId.slice('subscription-'.length);
-}
-
 /** Access continues while the provider still collects: a failed renewal is retried by the provider (past_due) before it ends the subscription. */
 const LIVE_STATUSES: readonly ProviderSubscriptionStatus[] = ['active', 'trialing', 'past_due'];
 /** States after which the provider will not charge again: the subscription is over. */

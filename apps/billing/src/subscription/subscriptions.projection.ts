@@ -5,18 +5,23 @@ import type { SubscriptionEvent } from './subscription.decider.js';
 
 type Event = StoredEvent<SubscriptionEvent>;
 
+// PlanChangeRequested changes nothing here (the change shows once Stripe renews or activates).
+const HANDLES = ['CheckoutStarted', 'SubscriptionActivated', 'SubscriptionRenewed', 'CancelRequested', 'SubscriptionEnded'] as const;
+/** The events apply() is given: the store hands a projection only the types it handles. */
+type HandledEvent = Extract<Event, { type: (typeof HANDLES)[number] }>;
+
 /**
  * `subscriptions`: each owner's subscription as Settings shows it, in step with the decider's evolve
  * (applied in order inside each append; a rebuild replays every stream in order).
  */
 export const subscriptionsProjection: Projection = {
   name: 'subscriptions',
-  handles: ['CheckoutStarted', 'SubscriptionActivated', 'SubscriptionRenewed', 'CancelRequested', 'SubscriptionEnded'],
+  handles: HANDLES,
   // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
   writeOnly: true,
 
   async apply(em, events) {
-    for (const event of events as Event[]) {
+    for (const event of events as HandledEvent[]) {
       const at = event.occurredAt;
       switch (event.type) {
         case 'CheckoutStarted':

@@ -1,5 +1,4 @@
-import { readPem } from '@lv/platform/config';
-import { z } from '@lv/platform/config';
+import { readPem, z } from '@lv/platform/config';
 
 const previousKeysSchema = z.array(z.object({
   /** PEM (public or private) of the key rotated out, or a path to it. */

@@ -1,7 +1,6 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller } from '@lv/platform/auth';
-import { AccessTokenVerifier } from '@lv/platform/auth';
+import { type Caller, AccessTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { sendErrorResponse } from '../http/error-response.js';
 import { bearerToken, verifyAccessToken } from '../http/request-context.js';

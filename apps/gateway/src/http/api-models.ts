@@ -11,16 +11,14 @@ import {
   setContactKeyBodySchema, checkInLinkBodySchema, checkInReplySchema, inactivityWatchSchema, saveInactivityBodySchema,
   playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, retitleBodySchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
   timelineEntrySchema, timelinePageSchema, updateProfileBodySchema, uploadTicketSchema, userProfileSchema, vaultStatsSchema, writeLetterBodySchema,
-} from '@lv/contracts';
-import {
   adminOverviewSchema, changeEmailBodySchema, changePasswordBodySchema, changePasswordReplySchema, notificationPreferencesBodySchema, notificationPreferencesSchema,
   storageByDaySchema,
   communityPostSchema, communityStorySchema, deletePostReplySchema, likePostBodySchema, musicTrackSchema, publishPostBodySchema, storyReceiptSchema, submitStoryBodySchema,
   sealLetterBodySchema,
   keyStatusBodySchema, keyStatusReplySchema,
   requestFormInfoSchema, requestSettingSchema,
+  viewerDocumentLinkSchema, viewerMediaLinkSchema,
 } from '@lv/contracts';
-import { viewerDocumentLinkSchema, viewerMediaLinkSchema } from '@lv/contracts';
 
 // Names for the OpenAPI document. Swagger's decorators (@ApiBody, @ApiOkResponse) name a body or a
 // reply by a class; these classes are only that name. Their shape is the contracts' zod schema, which

@@ -20,10 +20,6 @@ export function attachCaller(request: FastifyRequest, caller: Caller, accessToke
   authenticated.set(request, { caller, accessToken });
 }
 
-export function authenticationOf(request: FastifyRequest): Authenticated | undefined {
-  return authenticated.get(request);
-}
-
 /** The token of an `Authorization: Bearer <token>` header, if there is one. */
 export function bearerToken(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;

@@ -5,8 +5,7 @@ import {
   AccessKeysRpc, AccessMessages, ErrorCodes, REDEEM_FAILURES_PER_MINUTE, VIEW_SECTIONS, viewSessionBodySchema, type Letter, type OpenedViewSession, type ViewerEntry,
   type ViewerTokenGrant,
 } from '@lv/contracts';
-import type { ViewerCaller, ViewerScope } from '@lv/platform/auth';
-import { VIEWER_SCOPES } from '@lv/platform/auth';
+import { type ViewerCaller, type ViewerScope, VIEWER_SCOPES } from '@lv/platform/auth';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { parseAccessBody, parseRedeemBody } from '../access/access-body.js';
 import { ViewerEntriesService } from '../access/viewer-entries.service.js';

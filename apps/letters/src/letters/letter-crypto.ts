@@ -1,9 +1,7 @@
-import { DATA_KEY_BYTES, newDataKey } from '@lv/platform/event-store';
+import { newDataKey } from '@lv/platform/event-store';
 
 export { openSealedText as open, sealText as seal } from '@lv/platform/event-store';
 
-/** A letter's data key: 32 random bytes, one per letter stream, kept in letter_keys until the letter is deleted. */
-export const LETTER_KEY_BYTES = DATA_KEY_BYTES;
 export const newLetterKey = newDataKey;
 
 /**

@@ -1,6 +1,5 @@
 import type { StoredLetterEvent, StoredLetterMilestoneEvent } from '@lv/contracts';
-import type { DomainEvent, StoredEvent } from '@lv/platform/event-store';
-import type { StreamSealing } from '@lv/platform/event-store';
+import type { DomainEvent, StoredEvent, StreamSealing } from '@lv/platform/event-store';
 import { open, seal, sealContext } from './letter-crypto.js';
 import { LETTER_STREAM_TYPE, letterIdOfStream, type LetterEvent } from './letter.decider.js';
 import type { LetterKeys } from './letter-keys.js';

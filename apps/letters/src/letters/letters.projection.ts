@@ -6,6 +6,10 @@ import type { LetterEvent } from './letter.decider.js';
 
 type Event = StoredEvent<LetterEvent>;
 
+const LETTERS_HANDLES = ['LetterWritten', 'LetterRevised', 'LetterDeleted'] as const;
+/** The events the `letters` projection is given: the store hands it only the types it handles. */
+type LettersEvent = Extract<Event, { type: (typeof LETTERS_HANDLES)[number] }>;
+
 interface LetterRow {
   id: string;
   owner_id: string;
@@ -23,7 +27,7 @@ interface LetterRow {
  * batch), a change to an existing row, or a deletion. Folding the batch first turns a rebuild of
  * thousands of events into three statements per batch instead of one per event.
  */
-function foldBatch(events: readonly Event[]) {
+function foldBatch(events: readonly LettersEvent[]) {
   const inserts = new Map<string, LetterRow>();
   const updates = new Map<string, Omit<LetterRow, 'owner_id' | 'created_at'>>();
   const deletes = new Set<string>();
@@ -67,10 +71,10 @@ function foldBatch(events: readonly Event[]) {
  */
 export const lettersProjection: Projection = {
   name: 'letters',
-  handles: ['LetterWritten', 'LetterRevised', 'LetterDeleted'],
+  handles: LETTERS_HANDLES,
 
   async apply(em, events) {
-    const { inserts, updates, deletes } = foldBatch(events as Event[]);
+    const { inserts, updates, deletes } = foldBatch(events as LettersEvent[]);
     if (deletes.length) {
       await em.execute('delete from letters where id in (select jsonb_array_elements_text(?::jsonb)::uuid)', [JSON.stringify(deletes)]);
     }

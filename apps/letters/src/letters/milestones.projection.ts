@@ -5,6 +5,10 @@ import type { LetterEvent } from './letter.decider.js';
 
 type Event = StoredEvent<LetterEvent>;
 
+const HANDLES = ['LetterSealed', 'LetterUnsealed', 'LetterReleased', 'LetterKeyIssued', 'LetterDeleted'] as const;
+/** The events apply() is given: the store hands a projection only the types it handles. */
+type HandledEvent = Extract<Event, { type: (typeof HANDLES)[number] }>;
+
 /**
  * `letter_milestones`: the letters sealed until a day, one row per letter, with its recipient in the
  * clear for the owner. The row stays after the release (a released letter is still no one's but its
@@ -14,10 +18,10 @@ type Event = StoredEvent<LetterEvent>;
  */
 export const milestonesProjection: Projection = {
   name: 'letter_milestones',
-  handles: ['LetterSealed', 'LetterUnsealed', 'LetterReleased', 'LetterKeyIssued', 'LetterDeleted'],
+  handles: HANDLES,
 
   async apply(em, events) {
-    for (const event of events as Event[]) {
+    for (const event of events as HandledEvent[]) {
       switch (event.type) {
         case 'LetterSealed': {
           const d = event.data;

@@ -1,5 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { Logger } from 'pino';

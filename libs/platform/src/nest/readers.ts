@@ -1,6 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { Caller, ViewerScope } from '../auth/index.js';
-import { isViewerScope } from '../auth/index.js';
+import { type Caller, type ViewerScope, isViewerScope } from '../auth/index.js';
 
 /** A viewer of the owner's vault holding one scope. */
 export interface ViewerReader {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
-  isUuid, LetterMessages, LettersRpc, listLettersQuerySchema, reviseLetterBodySchema, sealLetterBodySchema, writeLetterBodySchema, type Letter, type LetterPage, type ListLettersRequest,
+  isUuid, LetterMessages, LettersRpc, listLettersQuerySchema, reviseLetterBodySchema, sealLetterBodySchema, writeLetterBodySchema, type Letter, type LetterPage, type ListLettersRequest, letterPageSchema, letterSchema,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { ErrorBodyDto, LetterDto, LetterPageDto, ReviseLetterDto, SealLetterDto, WriteLetterDto } from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
+import { Route, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -24,8 +24,10 @@ function letterIdParam(id: string): string {
  */
 @ApiTags('letters')
 @ApiBearerAuth()
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
-@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'The letters service is unavailable.' })
+@RouteErrors({
+  401: 'No valid access token.',
+  503: 'The letters service is unavailable.',
+})
 @Controller('letters')
 export class LettersController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
@@ -33,8 +35,13 @@ export class LettersController {
   @Get()
   @ApiQuery({ name: 'limit', required: false, description: 'Page size, 1 to 200 (default 100).' })
   @ApiQuery({ name: 'cursor', required: false, description: 'nextCursor of the previous page.' })
-  @ApiOkResponse({ type: LetterPageDto, description: 'The caller’s letters, newest first: title, date, word count and the first 100 characters.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'A bad limit or cursor.' })
+  @Route({
+    reply: letterPageSchema,
+    description: 'The caller’s letters, newest first: title, date, word count and the first 100 characters.',
+    errors: {
+      400: 'A bad limit or cursor.',
+    },
+  })
   async list(@Query() query: unknown, @CallCtx() call: CallContext): Promise<LetterPage> {
     const { limit, cursor } = parseBody(listLettersQuerySchema, query);
     const payload: ListLettersRequest = {};
@@ -45,18 +52,27 @@ export class LettersController {
 
   @Get(':id')
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiOkResponse({ type: LetterDto })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
+  @Route({
+    reply: letterSchema,
+    errors: {
+      404: 'No such letter of the caller’s.',
+    },
+  })
   async get(@Param('id') id: string, @CallCtx() call: CallContext): Promise<Letter> {
     return this.rpc.call(LettersRpc.get, { id: letterIdParam(id) }, call);
   }
 
   @Post()
-  @HttpCode(201)
-  @ApiBody({ type: WriteLetterDto })
-  @ApiCreatedResponse({ type: LetterDto, description: 'Saved (or, for an id already saved with the same words, the letter saved then).' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a blank or too long title or body.' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the id is already used by a different letter.' })
+  @Route({
+    body: writeLetterBodySchema,
+    reply: letterSchema,
+    status: 201,
+    description: 'Saved (or, for an id already saved with the same words, the letter saved then).',
+    errors: {
+      400: 'VALIDATION_FAILED: a blank or too long title or body.',
+      409: 'CONFLICT: the id is already used by a different letter.',
+    },
+  })
   async write(@Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
     const { id, title, content } = parseBody(writeLetterBodySchema, body);
     return this.rpc.call(LettersRpc.write, { id: id ?? randomUUID(), title, content }, call);
@@ -64,11 +80,15 @@ export class LettersController {
 
   @Put(':id')
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiBody({ type: ReviseLetterDto })
-  @ApiOkResponse({ type: LetterDto })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a blank or too long title or body.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s (deleted ones included).' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the letter was changed elsewhere since expectedVersion; nothing was saved.' })
+  @Route({
+    body: reviseLetterBodySchema,
+    reply: letterSchema,
+    errors: {
+      400: 'VALIDATION_FAILED: a blank or too long title or body.',
+      404: 'No such letter of the caller’s (deleted ones included).',
+      409: 'CONFLICT: the letter was changed elsewhere since expectedVersion; nothing was saved.',
+    },
+  })
   async revise(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
     const letterId = letterIdParam(id);
     const { title, content, expectedVersion } = parseBody(reviseLetterBodySchema, body);
@@ -76,21 +96,30 @@ export class LettersController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiNoContentResponse({ description: 'Deleted: the words are destroyed; the fact that the letter existed stays in its history.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
+  @Route({
+    status: 204,
+    description: 'Deleted: the words are destroyed; the fact that the letter existed stays in its history.',
+    errors: {
+      404: 'No such letter of the caller’s.',
+    },
+  })
   async delete(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
     await this.rpc.call(LettersRpc.delete, { id: letterIdParam(id) }, call);
   }
 
   @Put(':id/seal')
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiBody({ type: SealLetterDto })
-  @ApiOkResponse({ type: LetterDto, description: 'Sealed until the day for the recipient (a new day or recipient replaces the seal): no key holder reads it before that day; on it, only the recipient, with a key e-mailed to them.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: no day, a day not after today in time_zone, an unknown time zone, no name, a bad e-mail.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the letter was already released to its recipient.' })
+  @Route({
+    body: sealLetterBodySchema,
+    reply: letterSchema,
+    description: 'Sealed until the day for the recipient (a new day or recipient replaces the seal): no key holder reads it before that day; on it, only the recipient, with a key e-mailed to them.',
+    errors: {
+      400: 'VALIDATION_FAILED: no day, a day not after today in time_zone, an unknown time zone, no name, a bad e-mail.',
+      404: 'No such letter of the caller’s.',
+      409: 'CONFLICT: the letter was already released to its recipient.',
+    },
+  })
   async seal(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
     const letterId = letterIdParam(id);
     const seal = parseBody(sealLetterBodySchema, body);
@@ -99,9 +128,14 @@ export class LettersController {
 
   @Delete(':id/seal')
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiOkResponse({ type: LetterDto, description: 'The seal is removed before its day: an ordinary letter again (no key is issued for it).' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such letter of the caller’s.' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the letter was already released to its recipient.' })
+  @Route({
+    reply: letterSchema,
+    description: 'The seal is removed before its day: an ordinary letter again (no key is issued for it).',
+    errors: {
+      404: 'No such letter of the caller’s.',
+      409: 'CONFLICT: the letter was already released to its recipient.',
+    },
+  })
   async unseal(@Param('id') id: string, @CallCtx() call: CallContext): Promise<Letter> {
     return this.rpc.call(LettersRpc.unseal, { id: letterIdParam(id) }, call);
   }

@@ -1,35 +1,39 @@
 import { Body, Controller, Get, Inject, Patch, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import {
   changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply,
-  type NotificationPreferencesView, type PayloadInput, type UserProfile,
+  type NotificationPreferencesView, type PayloadInput, type UserProfile, userProfileSchema, changePasswordReplySchema, notificationPreferencesSchema,
 } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import {
-  ChangeEmailDto, ChangePasswordDto, ChangePasswordReplyDto, ErrorBodyDto, NotificationPreferencesDto, SaveNotificationPreferencesDto, UpdateProfileDto, UserProfileDto,
-} from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
+import { Route, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
 /** The signed-in user's own profile. Whose profile is decided by identity from the verified token, never by the request. */
 @ApiTags('me')
 @ApiBearerAuth()
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
+@RouteErrors({
+  401: 'No valid access token.',
+})
 @Controller('me')
 export class MeController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get()
-  @ApiOkResponse({ type: UserProfileDto })
+  @Route({ reply: userProfileSchema })
   async getMe(@CallCtx() call: CallContext): Promise<UserProfile> {
     return this.rpc.call(IdentityRpc.getMe, {}, call);
   }
 
   @Patch()
-  @ApiBody({ type: UpdateProfileDto })
-  @ApiOkResponse({ type: UserProfileDto })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
+  @Route({
+    body: updateProfileBodySchema,
+    reply: userProfileSchema,
+    errors: {
+      400: 'VALIDATION_FAILED with per-field messages.',
+    },
+  })
   async updateMe(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UserProfile> {
     const changes = parseBody(updateProfileBodySchema, body);
     const request: PayloadInput<typeof IdentityRpc.updateMe> = {};
@@ -40,35 +44,48 @@ export class MeController {
 
   /** A new sign-in e-mail; needs the current password. */
   @Put('email')
-  @ApiBody({ type: ChangeEmailDto })
-  @ApiOkResponse({ type: UserProfileDto })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: the e-mail, or the current password missing or wrong (field currentPassword).' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'EMAIL_TAKEN: another account uses it.' })
-  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).' })
+  @Route({
+    body: changeEmailBodySchema,
+    reply: userProfileSchema,
+    errors: {
+      400: 'VALIDATION_FAILED: the e-mail, or the current password missing or wrong (field currentPassword).',
+      409: 'EMAIL_TAKEN: another account uses it.',
+      429: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).',
+    },
+  })
   async changeEmail(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UserProfile> {
     return this.rpc.call(IdentityRpc.changeEmail, parseBody(changeEmailBodySchema, body), call);
   }
 
   /** A new password; needs the current one. Every other session of the account ends; this one stays signed in. */
   @Put('password')
-  @ApiBody({ type: ChangePasswordDto })
-  @ApiOkResponse({ type: ChangePasswordReplyDto, description: 'How many other sessions were signed out.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: the new password (6 characters or more, not only spaces, not the current one), or the current password missing or wrong.' })
-  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).' })
+  @Route({
+    body: changePasswordBodySchema,
+    reply: changePasswordReplySchema,
+    description: 'How many other sessions were signed out.',
+    errors: {
+      400: 'VALIDATION_FAILED: the new password (6 characters or more, not only spaces, not the current one), or the current password missing or wrong.',
+      429: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).',
+    },
+  })
   async changePassword(@Body() body: unknown, @CallCtx() call: CallContext): Promise<ChangePasswordReply> {
     return this.rpc.call(IdentityRpc.changePassword, parseBody(changePasswordBodySchema, body), call);
   }
 
   @Get('notifications')
-  @ApiOkResponse({ type: NotificationPreferencesDto, description: 'The four switches; the defaults (updated_at null) until saved.' })
+  @Route({ reply: notificationPreferencesSchema, description: 'The four switches; the defaults (updated_at null) until saved.' })
   async notifications(@CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
     return this.rpc.call(IdentityRpc.notificationPreferences, {}, call);
   }
 
   @Put('notifications')
-  @ApiBody({ type: SaveNotificationPreferencesDto })
-  @ApiOkResponse({ type: NotificationPreferencesDto })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: each of the four is true or false; nothing else is accepted.' })
+  @Route({
+    body: notificationPreferencesBodySchema,
+    reply: notificationPreferencesSchema,
+    errors: {
+      400: 'VALIDATION_FAILED: each of the four is true or false; nothing else is accepted.',
+    },
+  })
   async saveNotifications(@Body() body: unknown, @CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
     return this.rpc.call(IdentityRpc.saveNotificationPreferences, parseBody(notificationPreferencesBodySchema, body), call);
   }

@@ -1,5 +1,6 @@
-import { Body, Controller, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import {
   ACCESS_REQUESTS_PER_HOUR, AccessKeysRpc, AccessMessages, approveAccessRequestBodySchema, createAccessKeyBodySchema, ErrorCodes, listAccessRequestsQuerySchema,
   PENDING_REQUESTS_PAGE_SIZE, REQUEST_FORM_LOOKUPS_PER_MINUTE, RequestLinkMessages, requestFormPayloadSchema, requestSettingSchema, submitAccessRequestBodySchema,
@@ -7,7 +8,7 @@ import {
 } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { Public } from '../http/public.decorator.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors, RouteQuery } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 import { idParam, parseAccessBody } from './access-body.js';
@@ -34,6 +35,7 @@ export class AccessController {
   @Public()
   @Post('requests')
   @Route({
+    parse: parseAccessBody,
     body: submitAccessRequestBodySchema,
     reply: submitAccessRequestReplySchema,
     status: 201,
@@ -44,8 +46,8 @@ export class AccessController {
       429: `RATE_LIMITED: more than ${ACCESS_REQUESTS_PER_HOUR} requests an hour from this address ("${AccessMessages.tooManyRequests}").`,
     },
   })
-  async submitRequest(@Body() body: unknown, @CallCtx() call: CallContext): Promise<{ success: true }> {
-    return this.rpc.call(AccessKeysRpc.submitRequest, parseAccessBody(submitAccessRequestBodySchema, body), call);
+  async submitRequest(@RouteBody() body: z.output<typeof submitAccessRequestBodySchema>, @CallCtx() call: CallContext): Promise<{ success: true }> {
+    return this.rpc.call(AccessKeysRpc.submitRequest, body, call);
   }
 
   /**
@@ -96,6 +98,7 @@ export class AccessController {
   @Put('request-setting')
   @ApiBearerAuth()
   @Route({
+    parse: parseAccessBody,
     body: requestSettingSchema,
     reply: requestSettingSchema,
     description: `Saved. Closed: your link shows "${RequestLinkMessages.requestsClosed}" and a request sent anyway is refused (REQUESTS_CLOSED); requests already received stay.`,
@@ -104,15 +107,19 @@ export class AccessController {
       ...UNAUTHENTICATED,
     },
   })
-  async saveRequestSetting(@Body() body: unknown, @CallCtx() call: CallContext): Promise<RequestSetting> {
-    return this.rpc.call(AccessKeysRpc.saveRequestSetting, parseAccessBody(requestSettingSchema, body), call);
+  async saveRequestSetting(@RouteBody() body: z.output<typeof requestSettingSchema>, @CallCtx() call: CallContext): Promise<RequestSetting> {
+    return this.rpc.call(AccessKeysRpc.saveRequestSetting, body, call);
   }
 
   @Get('requests')
   @ApiBearerAuth()
-  @ApiQuery({ name: 'status', required: false, enum: ['pending'], description: 'Only pending requests are listed (the default).' })
-  @ApiQuery({ name: 'limit', required: false, description: `Page size, 1 to ${PENDING_REQUESTS_PAGE_SIZE} (default ${PENDING_REQUESTS_PAGE_SIZE}).` })
   @Route({
+    query: listAccessRequestsQuerySchema,
+    queryDescriptions: {
+      status: 'Only pending requests are listed (the default).',
+      limit: `Page size, 1 to ${PENDING_REQUESTS_PAGE_SIZE} (default ${PENDING_REQUESTS_PAGE_SIZE}).`,
+    },
+    parse: parseAccessBody,
     reply: accessRequestPageSchema,
     description: 'Your pending connection requests, newest first.',
     errors: {
@@ -120,14 +127,15 @@ export class AccessController {
       ...UNAUTHENTICATED,
     },
   })
-  async listRequests(@Query() query: unknown, @CallCtx() call: CallContext): Promise<AccessRequestPage> {
-    return this.rpc.call(AccessKeysRpc.listRequests, parseAccessBody(listAccessRequestsQuerySchema, query), call);
+  async listRequests(@RouteQuery() query: z.output<typeof listAccessRequestsQuerySchema>, @CallCtx() call: CallContext): Promise<AccessRequestPage> {
+    return this.rpc.call(AccessKeysRpc.listRequests, query, call);
   }
 
   @Post('requests/:id/approve')
   @ApiBearerAuth()
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
+    parse: parseAccessBody,
     body: approveAccessRequestBodySchema,
     bodyRequired: false,
     reply: issuedAccessKeySchema,
@@ -139,10 +147,10 @@ export class AccessController {
       ...UNAUTHENTICATED,
     },
   })
-  async approveRequest(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<IssuedAccessKey> {
+  async approveRequest(@Param('id') id: string, @RouteBody() body: z.output<typeof approveAccessRequestBodySchema>, @CallCtx() call: CallContext): Promise<IssuedAccessKey> {
     const requestId = idParam(id);
     // Approving as asked (the requester's address, every section) needs no body at all.
-    const choices = parseAccessBody(approveAccessRequestBodySchema, body ?? {});
+    const choices = body;
     return this.rpc.call(AccessKeysRpc.approveRequest, { request_id: requestId, ...choices }, call);
   }
 
@@ -178,6 +186,7 @@ export class AccessController {
   @Post('keys')
   @ApiBearerAuth()
   @Route({
+    parse: parseAccessBody,
     body: createAccessKeyBodySchema,
     reply: issuedAccessKeySchema,
     status: 201,
@@ -188,8 +197,8 @@ export class AccessController {
       ...UNAUTHENTICATED,
     },
   })
-  async createKey(@Body() body: unknown, @CallCtx() call: CallContext): Promise<IssuedAccessKey> {
-    return this.rpc.call(AccessKeysRpc.createKey, parseAccessBody(createAccessKeyBodySchema, body), call);
+  async createKey(@RouteBody() body: z.output<typeof createAccessKeyBodySchema>, @CallCtx() call: CallContext): Promise<IssuedAccessKey> {
+    return this.rpc.call(AccessKeysRpc.createKey, body, call);
   }
 
   @Post('keys/:id/revoke')

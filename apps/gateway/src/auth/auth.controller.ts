@@ -1,14 +1,14 @@
-import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { credentialsBodySchema, ErrorCodes, signUpBodySchema, IdentityRpc, REFRESH_COOKIE, type IssuedSession, type SessionView, sessionViewSchema } from '@lv/contracts';
 import { AccessTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
-import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { bearerToken, CallCtx } from '../http/request-context.js';
 import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
 import { DEVICE_COOKIE, DeviceCookies, deviceCookieOptions } from './device-cookie.js';
@@ -41,7 +41,7 @@ export class AuthController {
   @Public()
   @Post('sign-up')
   @Route({
-    body: credentialsBodySchema,
+    body: signUpBodySchema,
     reply: sessionViewSchema,
     status: 201,
     description: 'Account created and signed in; sets the refresh cookie.',
@@ -51,8 +51,8 @@ export class AuthController {
       429: 'RATE_LIMITED (10 sign-ups an hour per address), with Retry-After.',
     },
   })
-  async signUp(@Body() body: unknown, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
-    const credentials = parseBody(signUpBodySchema, body);
+  async signUp(@RouteBody() body: z.output<typeof signUpBodySchema>, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const credentials = body;
     const session = await this.rpc.call(IdentityRpc.signUp, credentials, { meta: call.meta });
     return this.startSession(request, reply, session);
   }
@@ -69,8 +69,8 @@ export class AuthController {
       429: 'RATE_LIMITED, with Retry-After.',
     },
   })
-  async signIn(@Body() body: unknown, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
-    const credentials = parseBody(credentialsBodySchema, body);
+  async signIn(@RouteBody() body: z.output<typeof credentialsBodySchema>, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const credentials = body;
     const device = this.devices.deviceFor(request.cookies[DEVICE_COOKIE], credentials.email);
     const session = await this.rpc.call(IdentityRpc.signIn, credentials, { meta: { ...call.meta, device } });
     return this.startSession(request, reply, session);

@@ -1,13 +1,13 @@
-import { Body, Controller, Get, Inject, Param, Post, Put } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import {
   BillingRpc, changePlanBodySchema, isUuid, saveFaqBodySchema, startCheckoutBodySchema, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type SubscriptionView, subscriptionViewSchema, checkoutSessionSchema, localSessionSchema, faqEntrySchema,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -52,8 +52,8 @@ export class BillingController {
       409: 'CONFLICT: a plan is already active.',
     },
   })
-  checkout(@Body() body: unknown, @CallCtx() call: CallContext): Promise<CheckoutSession> {
-    return this.rpc.call(BillingRpc.startCheckout, parseBody(startCheckoutBodySchema, body), call);
+  checkout(@RouteBody() body: z.output<typeof startCheckoutBodySchema>, @CallCtx() call: CallContext): Promise<CheckoutSession> {
+    return this.rpc.call(BillingRpc.startCheckout, body, call);
   }
 
   @Post('cancel')
@@ -78,8 +78,8 @@ export class BillingController {
       409: 'CONFLICT: no active subscription, already on that plan, or a cancellation is pending.',
     },
   })
-  changePlan(@Body() body: unknown, @CallCtx() call: CallContext): Promise<SubscriptionView> {
-    return this.rpc.call(BillingRpc.changePlan, parseBody(changePlanBodySchema, body), call);
+  changePlan(@RouteBody() body: z.output<typeof changePlanBodySchema>, @CallCtx() call: CallContext): Promise<SubscriptionView> {
+    return this.rpc.call(BillingRpc.changePlan, body, call);
   }
 
   @Get('local/sessions/:id')
@@ -157,8 +157,8 @@ export class FaqController {
       403: 'FORBIDDEN: not an admin.',
     },
   })
-  addFaq(@Body() body: unknown, @CallCtx() call: CallContext): Promise<FaqEntry> {
-    const { id: _ignored, ...entry } = parseBody(saveFaqBodySchema, body);
+  addFaq(@RouteBody() body: z.output<typeof saveFaqBodySchema>, @CallCtx() call: CallContext): Promise<FaqEntry> {
+    const { id: _ignored, ...entry } = body;
     return this.rpc.call(BillingRpc.faqSave, entry, call);
   }
 
@@ -175,8 +175,8 @@ export class FaqController {
       403: 'FORBIDDEN: not an admin.',
     },
   })
-  editFaq(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<FaqEntry> {
+  editFaq(@Param('id') id: string, @RouteBody() body: z.output<typeof saveFaqBodySchema>, @CallCtx() call: CallContext): Promise<FaqEntry> {
     if (!isUuid(id)) throw new DomainError('NOT_FOUND');
-    return this.rpc.call(BillingRpc.faqSave, { ...parseBody(saveFaqBodySchema, body), id }, call);
+    return this.rpc.call(BillingRpc.faqSave, { ...body, id }, call);
   }
 }

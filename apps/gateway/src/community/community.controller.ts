@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CommunityMessages, IdentityRpc, isUuid, LettersRpc, likePostBodySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, publishPostBodySchema, submitStoryBodySchema, VaultMediaRpc,
@@ -8,10 +9,9 @@ import {
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
-import { parseBody } from '../http/body.js';
 import { signedLinkQuery, type ByteStreamProxy } from '../http/byte-stream-proxy.js';
 import { Public } from '../http/public.decorator.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
 import { VAULT_MEDIA_HTTP } from '../media/media.tokens.js';
@@ -73,8 +73,8 @@ export class CommunityController {
       400: 'VALIDATION_FAILED: an empty post, or one over 2,000 characters.',
     },
   })
-  async publish(@Body() body: unknown, @CallCtx() call: CallContext): Promise<CommunityPost> {
-    const { id, content, show_name } = parseBody(publishPostBodySchema, body);
+  async publish(@RouteBody() body: z.output<typeof publishPostBodySchema>, @CallCtx() call: CallContext): Promise<CommunityPost> {
+    const { id, content, show_name } = body;
     return this.rpc.call(LettersRpc.communityPublish, { id, content, author_name: await this.authorName(show_name, call) }, call);
   }
 
@@ -87,8 +87,8 @@ export class CommunityController {
       404: 'The post is no longer in the discussion.',
     },
   })
-  like(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<CommunityPost> {
-    return this.rpc.call(LettersRpc.communityLike, { id: this.postId(id), ...parseBody(likePostBodySchema, body) }, call);
+  like(@Param('id') id: string, @RouteBody() body: z.output<typeof likePostBodySchema>, @CallCtx() call: CallContext): Promise<CommunityPost> {
+    return this.rpc.call(LettersRpc.communityLike, { id: this.postId(id), ...body }, call);
   }
 
   @Delete('posts/:id')
@@ -113,8 +113,8 @@ export class CommunityController {
       400: "VALIDATION_FAILED: 'Please enter your story', or a story over 10,000 characters.",
     },
   })
-  async submitStory(@Body() body: unknown, @CallCtx() call: CallContext): Promise<StoryReceipt> {
-    const { id, story, show_name } = parseBody(submitStoryBodySchema, body);
+  async submitStory(@RouteBody() body: z.output<typeof submitStoryBodySchema>, @CallCtx() call: CallContext): Promise<StoryReceipt> {
+    const { id, story, show_name } = body;
     return this.rpc.call(LettersRpc.communitySubmitStory, { id, story, author_name: await this.authorName(show_name, call) }, call);
   }
 

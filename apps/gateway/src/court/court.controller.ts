@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  COURT_CATEGORIES, CourtJournalRpc, CourtMessages, courtFileLinkBodySchema, courtVariantOf, isCourtCategory, isUuid, listCourtDocumentsQuerySchema,
+  CourtJournalRpc, CourtMessages, courtFileLinkBodySchema, courtVariantOf, isCourtCategory, isUuid, listCourtDocumentsQuerySchema,
   setKeyEvidenceBodySchema, startCourtUploadBodySchema, type CourtDocument, type CourtFileGrant, type CourtFileLink, type CourtUploadTicket,
   type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead, type StartCourtUploadRequest, courtUploadTicketSchema, courtDocumentSchema, courtFileLinkSchema, signedEvidenceHeadSchema, evidenceEntrySummarySchema, evidencePublicKeysSchema,
 } from '@lv/contracts';
@@ -12,7 +13,7 @@ import type { GatewayConfig } from '../config.js';
 import { parseBody } from '../http/body.js';
 import { baseContentType, signedLinkQuery, type ByteStreamProxy } from '../http/byte-stream-proxy.js';
 import { Public } from '../http/public.decorator.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors, RouteQuery } from '../http/route.js';
 import { CallCtx, callContextOf } from '../http/request-context.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
 import { COURT_BINDING_COOKIE, COURT_BODY_TYPES, COURT_COOKIE_PATH, COURT_JOURNAL_HTTP } from './court.tokens.js';
@@ -98,16 +99,19 @@ export class CourtController {
 
   @Get('documents')
   @ApiBearerAuth()
-  @ApiQuery({ name: 'category', required: false, enum: COURT_CATEGORIES, description: 'Only this category (a Court Journal card\'s "View All").' })
   @Route({
+    query: listCourtDocumentsQuerySchema,
+    queryDescriptions: {
+      category: 'Only this category (a Court Journal card\'s "View All").',
+    },
     reply: [courtDocumentSchema],
     description: 'Your documents, newest first.',
     errors: {
       400: 'An unknown category.',
     },
   })
-  async list(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<CourtDocument[]> {
-    const { category } = parseBody(listCourtDocumentsQuerySchema, query);
+  async list(@RouteQuery() query: z.output<typeof listCourtDocumentsQuerySchema>, @CallCtx() call: CallContext): Promise<CourtDocument[]> {
+    const { category } = query;
     return this.rpc.call(CourtJournalRpc.list, category ? { category } : {}, call);
   }
 
@@ -123,9 +127,9 @@ export class CourtController {
       404: `"${CourtMessages.notFound}": no such document of yours.`,
     },
   })
-  async setKeyEvidence(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<CourtDocument> {
+  async setKeyEvidence(@Param('id') id: string, @RouteBody() body: z.output<typeof setKeyEvidenceBodySchema>, @CallCtx() call: CallContext): Promise<CourtDocument> {
     const documentId = documentIdParam(id);
-    const { is_key_evidence } = parseBody(setKeyEvidenceBodySchema, body);
+    const { is_key_evidence } = body;
     return this.rpc.call(CourtJournalRpc.setKeyEvidence, { id: documentId, isKeyEvidence: is_key_evidence }, call);
   }
 
@@ -154,9 +158,9 @@ export class CourtController {
       404: `"${CourtMessages.notFound}": no such document of yours.`,
     },
   })
-  async fileLink(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<CourtFileLink> {
+  async fileLink(@Param('id') id: string, @RouteBody() body: z.output<typeof courtFileLinkBodySchema>, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<CourtFileLink> {
     const documentId = documentIdParam(id);
-    const { disposition } = parseBody(courtFileLinkBodySchema, body);
+    const { disposition } = body;
     return this.bind(reply, await this.rpc.call(CourtJournalRpc.fileLink, { id: documentId, disposition }, call));
   }
 

@@ -6,7 +6,7 @@ import {
   viewerTokenGrantSchema, viewSessionBodySchema, viewSessionSummarySchema,
   courtDocumentSchema, courtFileLinkBodySchema, courtFileLinkSchema, courtUploadTicketSchema, evidenceEntrySummarySchema, evidencePublicKeysSchema,
   setKeyEvidenceBodySchema, signedEvidenceHeadSchema, startCourtUploadBodySchema,
-  credentialsBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
+  credentialsBodySchema, signUpBodySchema, deleteLetterReplySchema, errorBodySchema, healthCheckSchema, healthReportSchema, letterPageSchema, letterSchema, letterSummarySchema,
   addContactBodySchema, contactKeyReplySchema, deliveryCheckSchema, finalAccessSchema, deliverySettingsSchema, deliveryViewSchema, emergencyContactSchema, removeContactReplySchema, saveDeliverySettingsBodySchema,
   setContactKeyBodySchema, checkInLinkBodySchema, checkInReplySchema, inactivityWatchSchema, saveInactivityBodySchema,
   playbackLinkSchema, portraitSchema, recordingSchema, reflectionSchema, retitleBodySchema, savePortraitBodySchema, reviseLetterBodySchema, saveReflectionBodySchema, sessionViewSchema, startUploadBodySchema,
@@ -28,8 +28,10 @@ import { viewSessionViewSchema } from '../view/view-session-view.schema.js';
 // sends, `input`, or receives, `output`). Routes name their schemas (http/route.ts); the document
 // refers to them by these names, which the SPA's generated client keeps as type names.
 
-const NAMED_SCHEMAS: ReadonlyArray<readonly [name: string, schema: z.ZodType, io: 'input' | 'output']> = [
+export const NAMED_SCHEMAS: ReadonlyArray<readonly [name: string, schema: z.ZodType, io: 'input' | 'output']> = [
   ['CredentialsDto', credentialsBodySchema, 'input'],
+  // Sign-up refuses a password of spaces only: a refinement JSON Schema cannot show, so the same document.
+  ['CredentialsDto', signUpBodySchema, 'input'],
   ['UpdateProfileDto', updateProfileBodySchema, 'input'],
   ['UserProfileDto', userProfileSchema, 'output'],
   ['SessionViewDto', sessionViewSchema, 'output'],

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Inject, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import {
   AccessKeysRpc, addContactBodySchema, checkInLinkBodySchema, ErrorCodes, IfImNotThereMessages, INACTIVITY_PERIODS, saveDeliverySettingsBodySchema, saveInactivityBodySchema,
   setContactKeyBodySchema, type CheckInReply, type ContactKeyReply, type DeliverySettings, type DeliveryCheck, type DeliveryView, type EmergencyContact, type InactivityWatch, emergencyContactSchema, removeContactReplySchema, contactKeyReplySchema, deliverySettingsSchema, deliveryViewSchema, deliveryCheckSchema, inactivityWatchSchema, checkInReplySchema,
@@ -8,7 +9,7 @@ import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { idParam, parseAccessBody } from '../access/access-body.js';
 import { Public } from '../http/public.decorator.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -36,6 +37,7 @@ export class IfImNotThereController {
 
   @Post('contacts')
   @Route({
+    parse: parseAccessBody,
     body: addContactBodySchema,
     reply: emergencyContactSchema,
     status: 201,
@@ -45,8 +47,8 @@ export class IfImNotThereController {
       409: 'CONFLICT: the id names another contact.',
     },
   })
-  async addContact(@Body() body: unknown, @CallCtx() call: CallContext): Promise<EmergencyContact> {
-    return this.rpc.call(AccessKeysRpc.addContact, parseAccessBody(addContactBodySchema, body), call);
+  async addContact(@RouteBody() body: z.output<typeof addContactBodySchema>, @CallCtx() call: CallContext): Promise<EmergencyContact> {
+    return this.rpc.call(AccessKeysRpc.addContact, body, call);
   }
 
   @Delete('contacts/:id')
@@ -65,6 +67,7 @@ export class IfImNotThereController {
   @Put('contacts/:id/access-key')
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
+    parse: parseAccessBody,
     body: setContactKeyBodySchema,
     reply: contactKeyReplySchema,
     description: 'On: a key valid 7 days, e-mailed to the contact and answered once. Off: the key is revoked with its sessions.',
@@ -72,8 +75,8 @@ export class IfImNotThereController {
       404: 'No such contact of the caller.',
     },
   })
-  async setContactKey(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<ContactKeyReply> {
-    const { enabled } = parseAccessBody(setContactKeyBodySchema, body);
+  async setContactKey(@Param('id') id: string, @RouteBody() body: z.output<typeof setContactKeyBodySchema>, @CallCtx() call: CallContext): Promise<ContactKeyReply> {
+    const { enabled } = body;
     return this.rpc.call(AccessKeysRpc.setContactKey, { id: idParam(id), enabled }, call);
   }
 
@@ -85,6 +88,7 @@ export class IfImNotThereController {
 
   @Put('delivery-settings')
   @Route({
+    parse: parseAccessBody,
     body: saveDeliverySettingsBodySchema,
     reply: deliverySettingsSchema,
     description: 'Saved as a whole.',
@@ -92,8 +96,8 @@ export class IfImNotThereController {
       400: 'VALIDATION_FAILED: a timing not offered, a malformed trustee e-mail, a field over its limit.',
     },
   })
-  async saveDeliverySettings(@Body() body: unknown, @CallCtx() call: CallContext): Promise<DeliverySettings> {
-    return this.rpc.call(AccessKeysRpc.saveDeliverySettings, parseAccessBody(saveDeliverySettingsBodySchema, body), call);
+  async saveDeliverySettings(@RouteBody() body: z.output<typeof saveDeliverySettingsBodySchema>, @CallCtx() call: CallContext): Promise<DeliverySettings> {
+    return this.rpc.call(AccessKeysRpc.saveDeliverySettings, body, call);
   }
 
   @Get('delivery')
@@ -133,6 +137,7 @@ export class IfImNotThereController {
 
   @Put('inactivity')
   @Route({
+    parse: parseAccessBody,
     body: saveInactivityBodySchema,
     reply: inactivityWatchSchema,
     description: 'Saved; the watch counts from now (a period of null turns it off).',
@@ -140,8 +145,8 @@ export class IfImNotThereController {
       400: `VALIDATION_FAILED: a period other than ${INACTIVITY_PERIODS.join(', ')} days or null.`,
     },
   })
-  async saveInactivity(@Body() body: unknown, @CallCtx() call: CallContext): Promise<InactivityWatch> {
-    return this.rpc.call(AccessKeysRpc.saveInactivity, parseAccessBody(saveInactivityBodySchema, body), call);
+  async saveInactivity(@RouteBody() body: z.output<typeof saveInactivityBodySchema>, @CallCtx() call: CallContext): Promise<InactivityWatch> {
+    return this.rpc.call(AccessKeysRpc.saveInactivity, body, call);
   }
 
   @Post('inactivity/pause')

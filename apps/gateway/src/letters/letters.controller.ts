@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Inject, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import {
   isUuid, LetterMessages, LettersRpc, listLettersQuerySchema, reviseLetterBodySchema, sealLetterBodySchema, writeLetterBodySchema, type Letter, type LetterPage, type ListLettersRequest, letterPageSchema, letterSchema,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { parseBody } from '../http/body.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors, RouteQuery } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -33,17 +33,20 @@ export class LettersController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get()
-  @ApiQuery({ name: 'limit', required: false, description: 'Page size, 1 to 200 (default 100).' })
-  @ApiQuery({ name: 'cursor', required: false, description: 'nextCursor of the previous page.' })
   @Route({
+    query: listLettersQuerySchema,
+    queryDescriptions: {
+      limit: 'Page size, 1 to 200 (default 100).',
+      cursor: 'nextCursor of the previous page.',
+    },
     reply: letterPageSchema,
     description: 'The caller’s letters, newest first: title, date, word count and the first 100 characters.',
     errors: {
       400: 'A bad limit or cursor.',
     },
   })
-  async list(@Query() query: unknown, @CallCtx() call: CallContext): Promise<LetterPage> {
-    const { limit, cursor } = parseBody(listLettersQuerySchema, query);
+  async list(@RouteQuery() query: z.output<typeof listLettersQuerySchema>, @CallCtx() call: CallContext): Promise<LetterPage> {
+    const { limit, cursor } = query;
     const payload: ListLettersRequest = {};
     if (limit !== undefined) payload.limit = limit;
     if (cursor !== undefined) payload.cursor = cursor;
@@ -73,8 +76,8 @@ export class LettersController {
       409: 'CONFLICT: the id is already used by a different letter.',
     },
   })
-  async write(@Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
-    const { id, title, content } = parseBody(writeLetterBodySchema, body);
+  async write(@RouteBody() body: z.output<typeof writeLetterBodySchema>, @CallCtx() call: CallContext): Promise<Letter> {
+    const { id, title, content } = body;
     return this.rpc.call(LettersRpc.write, { id: id ?? randomUUID(), title, content }, call);
   }
 
@@ -89,9 +92,9 @@ export class LettersController {
       409: 'CONFLICT: the letter was changed elsewhere since expectedVersion; nothing was saved.',
     },
   })
-  async revise(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
+  async revise(@Param('id') id: string, @RouteBody() body: z.output<typeof reviseLetterBodySchema>, @CallCtx() call: CallContext): Promise<Letter> {
     const letterId = letterIdParam(id);
-    const { title, content, expectedVersion } = parseBody(reviseLetterBodySchema, body);
+    const { title, content, expectedVersion } = body;
     return this.rpc.call(LettersRpc.revise, { id: letterId, title, content, expectedVersion }, call);
   }
 
@@ -120,9 +123,8 @@ export class LettersController {
       409: 'CONFLICT: the letter was already released to its recipient.',
     },
   })
-  async seal(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<Letter> {
+  async seal(@Param('id') id: string, @RouteBody() seal: z.output<typeof sealLetterBodySchema>, @CallCtx() call: CallContext): Promise<Letter> {
     const letterId = letterIdParam(id);
-    const seal = parseBody(sealLetterBodySchema, body);
     return this.rpc.call(LettersRpc.seal, { id: letterId, ...seal }, call);
   }
 

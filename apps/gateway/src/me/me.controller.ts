@@ -1,12 +1,12 @@
-import { Body, Controller, Get, Inject, Patch, Put } from '@nestjs/common';
+import { Controller, Get, Inject, Patch, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import {
   changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply,
   type NotificationPreferencesView, type PayloadInput, type UserProfile, userProfileSchema, changePasswordReplySchema, notificationPreferencesSchema,
 } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { parseBody } from '../http/body.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -34,8 +34,8 @@ export class MeController {
       400: 'VALIDATION_FAILED with per-field messages.',
     },
   })
-  async updateMe(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UserProfile> {
-    const changes = parseBody(updateProfileBodySchema, body);
+  async updateMe(@RouteBody() body: z.output<typeof updateProfileBodySchema>, @CallCtx() call: CallContext): Promise<UserProfile> {
+    const changes = body;
     const request: PayloadInput<typeof IdentityRpc.updateMe> = {};
     if (changes.full_name !== undefined) request.full_name = changes.full_name;
     if (changes.avatar_url !== undefined) request.avatar_url = changes.avatar_url;
@@ -53,8 +53,8 @@ export class MeController {
       429: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).',
     },
   })
-  async changeEmail(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UserProfile> {
-    return this.rpc.call(IdentityRpc.changeEmail, parseBody(changeEmailBodySchema, body), call);
+  async changeEmail(@RouteBody() body: z.output<typeof changeEmailBodySchema>, @CallCtx() call: CallContext): Promise<UserProfile> {
+    return this.rpc.call(IdentityRpc.changeEmail, body, call);
   }
 
   /** A new password; needs the current one. Every other session of the account ends; this one stays signed in. */
@@ -68,8 +68,8 @@ export class MeController {
       429: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).',
     },
   })
-  async changePassword(@Body() body: unknown, @CallCtx() call: CallContext): Promise<ChangePasswordReply> {
-    return this.rpc.call(IdentityRpc.changePassword, parseBody(changePasswordBodySchema, body), call);
+  async changePassword(@RouteBody() body: z.output<typeof changePasswordBodySchema>, @CallCtx() call: CallContext): Promise<ChangePasswordReply> {
+    return this.rpc.call(IdentityRpc.changePassword, body, call);
   }
 
   @Get('notifications')
@@ -86,7 +86,7 @@ export class MeController {
       400: 'VALIDATION_FAILED: each of the four is true or false; nothing else is accepted.',
     },
   })
-  async saveNotifications(@Body() body: unknown, @CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
-    return this.rpc.call(IdentityRpc.saveNotificationPreferences, parseBody(notificationPreferencesBodySchema, body), call);
+  async saveNotifications(@RouteBody() body: z.output<typeof notificationPreferencesBodySchema>, @CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
+    return this.rpc.call(IdentityRpc.saveNotificationPreferences, body, call);
   }
 }

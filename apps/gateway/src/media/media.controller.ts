@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CourtJournalRpc, isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, retitleBodySchema, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
@@ -8,12 +9,11 @@ import {
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
-import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
 import { CallCtx, callContextOf } from '../http/request-context.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
 import { baseContentType, signedLinkQuery, type ByteStreamProxy } from '../http/byte-stream-proxy.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors, RouteQuery } from '../http/route.js';
 import { MEDIA_BODY_TYPES, VAULT_MEDIA_HTTP } from './media.tokens.js';
 
 /**
@@ -46,8 +46,8 @@ export class MediaController {
       403: 'UPGRADE_REQUIRED: audio messages need essentials, pro or legacy; final messages, pro or legacy.',
     },
   })
-  async startUpload(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UploadTicket> {
-    return this.rpc.call(VaultMediaRpc.startUpload, parseBody(startUploadBodySchema, body), call);
+  async startUpload(@RouteBody() body: z.output<typeof startUploadBodySchema>, @CallCtx() call: CallContext): Promise<UploadTicket> {
+    return this.rpc.call(VaultMediaRpc.startUpload, body, call);
   }
 
   @Put('uploads/:id')
@@ -73,11 +73,16 @@ export class MediaController {
 
   @Get('recordings')
   @ApiBearerAuth()
-  @ApiQuery({ name: 'limit', required: false, description: 'How many, 1 to 100 (default 10).' })
-  @ApiQuery({ name: 'collection', required: false, enum: ['vault', 'final-messages'], description: "The Record page's recordings (vault, the default) or the final messages." })
-  @Route({ reply: [recordingSchema], description: 'Your Recordings (or final messages), newest first (default 10).' })
-  async recordings(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<Recording[]> {
-    return this.rpc.call(VaultMediaRpc.listRecordings, parseBody(listRecordingsQuerySchema, query), call);
+  @Route({
+    query: listRecordingsQuerySchema,
+    queryDescriptions: {
+      limit: 'How many, 1 to 100 (default 10).',
+      collection: "The Record page's recordings (vault, the default) or the final messages.",
+    },
+    reply: [recordingSchema], description: 'Your Recordings (or final messages), newest first (default 10).',
+  })
+  async recordings(@RouteQuery() query: z.output<typeof listRecordingsQuerySchema>, @CallCtx() call: CallContext): Promise<Recording[]> {
+    return this.rpc.call(VaultMediaRpc.listRecordings, query, call);
   }
 
   @Patch('recordings/:id')
@@ -91,8 +96,8 @@ export class MediaController {
       404: 'No such item of yours.',
     },
   })
-  async retitle(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<Recording> {
-    return this.rpc.call(VaultMediaRpc.retitle, { id, ...parseBody(retitleBodySchema, body) }, call);
+  async retitle(@Param('id') id: string, @RouteBody() body: z.output<typeof retitleBodySchema>, @CallCtx() call: CallContext): Promise<Recording> {
+    return this.rpc.call(VaultMediaRpc.retitle, { id, ...body }, call);
   }
 
   @Delete('recordings/:id')
@@ -177,16 +182,19 @@ export class TimelineController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get()
-  @ApiQuery({ name: 'limit', required: false, description: 'Page size.' })
-  @ApiQuery({ name: 'before', required: false, description: 'nextCursor of the previous page: entries older than it.' })
   @Route({
+    query: timelineQuerySchema,
+    queryDescriptions: {
+      limit: 'Page size.',
+      before: 'nextCursor of the previous page: entries older than it.',
+    },
     reply: timelinePageSchema,
     errors: {
       403: 'UPGRADE_REQUIRED: the timeline needs essentials, pro or legacy.',
     },
   })
-  async timeline(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<TimelinePage> {
-    return this.rpc.call(TimelineRpc.list, parseBody(timelineQuerySchema, query), call);
+  async timeline(@RouteQuery() query: z.output<typeof timelineQuerySchema>, @CallCtx() call: CallContext): Promise<TimelinePage> {
+    return this.rpc.call(TimelineRpc.list, query, call);
   }
 
   @Delete(':id')

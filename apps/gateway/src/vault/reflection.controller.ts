@@ -1,9 +1,9 @@
-import { Body, Controller, Get, Inject, Put } from '@nestjs/common';
+import { Controller, Get, Inject, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import { LettersRpc, saveReflectionBodySchema, type Reflection, reflectionSchema } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { parseBody } from '../http/body.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -37,8 +37,8 @@ export class ReflectionController {
       400: 'VALIDATION_FAILED: not text, or longer than 20,000 characters once trimmed.',
     },
   })
-  async save(@Body() body: unknown, @CallCtx() call: CallContext): Promise<Reflection> {
-    const { text } = parseBody(saveReflectionBodySchema, body);
+  async save(@RouteBody() body: z.output<typeof saveReflectionBodySchema>, @CallCtx() call: CallContext): Promise<Reflection> {
+    const { text } = body;
     return this.rpc.call(LettersRpc.reflectionSave, { text }, call);
   }
 }

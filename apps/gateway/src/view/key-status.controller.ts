@@ -1,10 +1,11 @@
-import { Body, Controller, Inject, Post } from '@nestjs/common';
+import { Controller, Inject, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import { AccessKeysRpc, AccessMessages, ErrorCodes, KeyStatusMessages, keyStatusBodySchema, REDEEM_FAILURES_PER_MINUTE, type KeyStatusReply, keyStatusReplySchema } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { parseAccessBody } from '../access/access-body.js';
 import { Public } from '../http/public.decorator.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -25,6 +26,7 @@ export class KeyStatusController {
   @Public()
   @Post('key-status')
   @Route({
+    parse: parseAccessBody,
     body: keyStatusBodySchema,
     reply: keyStatusReplySchema,
     description: `active, expired ("${KeyStatusMessages.expired}") or revoked ("${KeyStatusMessages.revoked}"), and the owner's name.`,
@@ -34,7 +36,7 @@ export class KeyStatusController {
       429: `RATE_LIMITED: more than ${REDEEM_FAILURES_PER_MINUTE} failed checks or redemptions a minute from this address.`,
     },
   })
-  async keyStatus(@Body() body: unknown, @CallCtx() call: CallContext): Promise<KeyStatusReply> {
-    return this.rpc.call(AccessKeysRpc.keyStatus, parseAccessBody(keyStatusBodySchema, body), call);
+  async keyStatus(@RouteBody() body: z.output<typeof keyStatusBodySchema>, @CallCtx() call: CallContext): Promise<KeyStatusReply> {
+    return this.rpc.call(AccessKeysRpc.keyStatus, body, call);
   }
 }

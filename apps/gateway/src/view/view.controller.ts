@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import {
   AccessKeysRpc, AccessMessages, ErrorCodes, REDEEM_FAILURES_PER_MINUTE, VIEW_SECTIONS, viewSessionBodySchema, type Letter, type OpenedViewSession, type ViewerEntry,
   type ViewerTokenGrant, redeemKeyBodySchema, openedViewSessionSchema, viewerTokenGrantSchema, letterSchema, viewerEntrySchema,
@@ -11,7 +12,7 @@ import { parseAccessBody, parseRedeemBody } from '../access/access-body.js';
 import { ViewerEntriesService } from '../access/viewer-entries.service.js';
 import { Public } from '../http/public.decorator.js';
 import { CallCtx, CurrentViewer } from '../http/request-context.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { ViewerRoute } from '../http/viewer-route.decorator.js';
 import type { GatewayConfig } from '../config.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
@@ -63,6 +64,7 @@ export class ViewController {
   @Public()
   @Post('token')
   @Route({
+    parse: parseAccessBody,
     body: viewSessionBodySchema,
     reply: viewerTokenGrantSchema,
     description: 'A fresh viewer token (15 minutes, never past the session’s end nor the key’s expiry); the lv_view cookie follows it.',
@@ -72,8 +74,8 @@ export class ViewController {
       ...TOO_MANY_ATTEMPTS,
     },
   })
-  async token(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<ViewerTokenGrant> {
-    const grant = await this.rpc.call(AccessKeysRpc.viewToken, parseAccessBody(viewSessionBodySchema, body), call);
+  async token(@RouteBody() body: z.output<typeof viewSessionBodySchema>, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<ViewerTokenGrant> {
+    const grant = await this.rpc.call(AccessKeysRpc.viewToken, body, call);
     setViewCookie(reply, grant, this.config.COOKIE_SECURE);
     return grant;
   }
@@ -81,6 +83,7 @@ export class ViewController {
   @Public()
   @Post('close')
   @Route({
+    parse: parseAccessBody,
     body: viewSessionBodySchema,
     status: 204,
     description: 'Clear access: the session ends on the server too (also when it had already ended); the lv_view cookie is cleared.',
@@ -88,8 +91,8 @@ export class ViewController {
       400: `VALIDATION_FAILED: "${AccessMessages.noViewSession}" or "${AccessMessages.viewExpired}" (not a session secret).`,
     },
   })
-  async close(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
-    await this.rpc.call(AccessKeysRpc.closeSession, parseAccessBody(viewSessionBodySchema, body), call);
+  async close(@RouteBody() body: z.output<typeof viewSessionBodySchema>, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.rpc.call(AccessKeysRpc.closeSession, body, call);
     clearViewCookie(reply, this.config.COOKIE_SECURE);
   }
 

@@ -1,9 +1,9 @@
-import { Body, Controller, Get, Inject, Put } from '@nestjs/common';
+import { Controller, Get, Inject, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import { LettersRpc, savePortraitBodySchema, type Portrait, portraitSchema } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { parseBody } from '../http/body.js';
-import { Route, RouteErrors } from '../http/route.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -37,7 +37,7 @@ export class WhoIAmController {
       400: 'VALIDATION_FAILED: a trait the page does not offer, a field that is not text, or one over its limit.',
     },
   })
-  async save(@Body() body: unknown, @CallCtx() call: CallContext): Promise<Portrait> {
-    return this.rpc.call(LettersRpc.portraitSave, parseBody(savePortraitBodySchema, body), call);
+  async save(@RouteBody() body: z.output<typeof savePortraitBodySchema>, @CallCtx() call: CallContext): Promise<Portrait> {
+    return this.rpc.call(LettersRpc.portraitSave, body, call);
   }
 }

@@ -2,9 +2,7 @@ import { Controller, Get, Inject, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  ACCESS_REQUESTS_PER_HOUR, AccessKeysRpc, AccessMessages, approveAccessRequestBodySchema, createAccessKeyBodySchema, ErrorCodes, listAccessRequestsQuerySchema,
-  PENDING_REQUESTS_PAGE_SIZE, REQUEST_FORM_LOOKUPS_PER_MINUTE, RequestLinkMessages, requestFormPayloadSchema, requestSettingSchema, submitAccessRequestBodySchema,
-  type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type RequestFormInfo, type RequestSetting, type ViewerConsent, type ViewSessionSummary, submitAccessRequestReplySchema, requestFormInfoSchema, viewerConsentSchema, accessRequestPageSchema, issuedAccessKeySchema, accessRequestSchema, accessKeySummarySchema, viewSessionSummarySchema,
+  ACCESS_REQUESTS_PER_HOUR, AccessKeysRpc, AccessMessages, approveAccessRequestBodySchema, createAccessKeyBodySchema, ErrorCodes, listAccessRequestsQuerySchema, PENDING_REQUESTS_PAGE_SIZE, REQUEST_FORM_LOOKUPS_PER_MINUTE, RequestLinkMessages, requestFormPayloadSchema, requestSettingSchema, submitAccessRequestBodySchema, type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type RequestFormInfo, type RequestSetting, type ViewerConsent, type ViewSessionSummary, viewSessionSummarySchema,
 } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { Public } from '../http/public.decorator.js';
@@ -37,7 +35,7 @@ export class AccessController {
   @Route({
     parse: parseAccessBody,
     body: submitAccessRequestBodySchema,
-    reply: submitAccessRequestReplySchema,
+    reply: AccessKeysRpc.submitRequest.reply,
     status: 201,
     description: `Submitted: the owner sees it among the pending requests. The page says "${AccessMessages.submitted}"`,
     errors: {
@@ -60,7 +58,7 @@ export class AccessController {
   @Get('request-form/:id')
   @ApiParam({ name: 'id', format: 'uuid', description: "The owner's id, from his request link (/request?owner=...)." })
   @Route({
-    reply: requestFormInfoSchema,
+    reply: AccessKeysRpc.requestForm.reply,
     description: `open (false: the page shows "${RequestLinkMessages.requestsClosed}" instead of the form) and the owner's full name (null when none is given).`,
     errors: {
       400: 'VALIDATION_FAILED: the link does not end in an owner id ("This request link is not complete.").',
@@ -75,7 +73,7 @@ export class AccessController {
   @Public()
   @Get('consent')
   @Route({
-    reply: viewerConsentSchema,
+    reply: AccessKeysRpc.consent.reply,
     description: 'The viewer disclaimer, its version and its SHA-256 (hex); redemption sends the version and the hash back.',
   })
   async consent(@CallCtx() call: CallContext): Promise<ViewerConsent> {
@@ -85,7 +83,7 @@ export class AccessController {
   @Get('request-setting')
   @ApiBearerAuth()
   @Route({
-    reply: requestSettingSchema,
+    reply: AccessKeysRpc.requestSetting.reply,
     description: 'Whether your request link takes requests (open until you close it).',
     errors: {
       ...UNAUTHENTICATED,
@@ -100,7 +98,7 @@ export class AccessController {
   @Route({
     parse: parseAccessBody,
     body: requestSettingSchema,
-    reply: requestSettingSchema,
+    reply: AccessKeysRpc.saveRequestSetting.reply,
     description: `Saved. Closed: your link shows "${RequestLinkMessages.requestsClosed}" and a request sent anyway is refused (REQUESTS_CLOSED); requests already received stay.`,
     errors: {
       400: 'VALIDATION_FAILED: open is not true or false.',
@@ -120,7 +118,7 @@ export class AccessController {
       limit: `Page size, 1 to ${PENDING_REQUESTS_PAGE_SIZE} (default ${PENDING_REQUESTS_PAGE_SIZE}).`,
     },
     parse: parseAccessBody,
-    reply: accessRequestPageSchema,
+    reply: AccessKeysRpc.listRequests.reply,
     description: 'Your pending connection requests, newest first.',
     errors: {
       400: 'A bad status or limit.',
@@ -138,7 +136,7 @@ export class AccessController {
     parse: parseAccessBody,
     body: approveAccessRequestBodySchema,
     bodyRequired: false,
-    reply: issuedAccessKeySchema,
+    reply: AccessKeysRpc.approveRequest.reply,
     description: 'Approved: a key valid 30 days, shown in clear this once, and its e-mail queued.',
     errors: {
       400: `VALIDATION_FAILED: "${AccessMessages.emailInvalid}" (override_email) or "${AccessMessages.scopesRequired}".`,
@@ -147,10 +145,9 @@ export class AccessController {
       ...UNAUTHENTICATED,
     },
   })
-  async approveRequest(@Param('id') id: string, @RouteBody() body: z.output<typeof approveAccessRequestBodySchema>, @CallCtx() call: CallContext): Promise<IssuedAccessKey> {
+  async approveRequest(@Param('id') id: string, @RouteBody() choices: z.output<typeof approveAccessRequestBodySchema>, @CallCtx() call: CallContext): Promise<IssuedAccessKey> {
+    // Approving as asked (the requester's address, every section) needs no body at all (bodyRequired: false).
     const requestId = idParam(id);
-    // Approving as asked (the requester's address, every section) needs no body at all.
-    const choices = body;
     return this.rpc.call(AccessKeysRpc.approveRequest, { request_id: requestId, ...choices }, call);
   }
 
@@ -158,7 +155,7 @@ export class AccessController {
   @ApiBearerAuth()
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
-    reply: accessRequestSchema,
+    reply: AccessKeysRpc.declineRequest.reply,
     description: 'Declined: no key is issued.',
     errors: {
       404: 'No such request of yours.',
@@ -173,7 +170,7 @@ export class AccessController {
   @Get('keys')
   @ApiBearerAuth()
   @Route({
-    reply: [accessKeySummarySchema],
+    reply: AccessKeysRpc.listKeys.reply,
     description: 'Your keys, newest first (never the keys themselves: only their hashes are kept).',
     errors: {
       ...UNAUTHENTICATED,
@@ -188,7 +185,7 @@ export class AccessController {
   @Route({
     parse: parseAccessBody,
     body: createAccessKeyBodySchema,
-    reply: issuedAccessKeySchema,
+    reply: AccessKeysRpc.createKey.reply,
     status: 201,
     description: 'Saved (as a hash) and its e-mail queued.',
     errors: {
@@ -205,7 +202,7 @@ export class AccessController {
   @ApiBearerAuth()
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
-    reply: accessKeySummarySchema,
+    reply: AccessKeysRpc.revokeKey.reply,
     description: 'Revoked at once, with every view session opened with it.',
     errors: {
       404: 'No such key of yours.',
@@ -233,7 +230,7 @@ export class AccessController {
   @ApiBearerAuth()
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
-    reply: viewSessionSummarySchema,
+    reply: AccessKeysRpc.revokeSession.reply,
     description: 'Ended at once: the viewer’s next request is refused.',
     errors: {
       404: 'No such view session of your vault.',

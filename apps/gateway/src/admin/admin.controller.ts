@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { adminUsersQuerySchema, IdentityRpc, VaultMediaRpc, type AdminOverview, type StorageByDay, adminOverviewSchema, storageByDaySchema } from '@lv/contracts';
+import { adminUsersQuerySchema, IdentityRpc, VaultMediaRpc, type AdminOverview, type StorageByDay } from '@lv/contracts';
 import type { UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -25,7 +25,7 @@ export class AdminController {
 
   @Get('users')
   @ApiQuery({ name: 'q', required: false, description: 'A piece of an e-mail or a full name, any case.' })
-  @Route({ reply: adminOverviewSchema, description: 'Counters over every account, the users (newest first, at most 500) and sign-ups per day.' })
+  @Route({ reply: IdentityRpc.adminOverview.reply, description: 'Counters over every account, the users (newest first, at most 500) and sign-ups per day.' })
   async users(@Query() query: Record<string, unknown>, @CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<AdminOverview> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     const { q } = parseBody(adminUsersQuerySchema, query);
@@ -33,7 +33,7 @@ export class AdminController {
   }
 
   @Get('storage')
-  @Route({ reply: storageByDaySchema, description: 'Bytes kept in vault-media per UTC day they were saved, with the running total.' })
+  @Route({ reply: VaultMediaRpc.adminStorageByDay.reply, description: 'Bytes kept in vault-media per UTC day they were saved, with the running total.' })
   async storage(@CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<StorageByDay> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     return this.rpc.call(VaultMediaRpc.adminStorageByDay, {}, call);

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  BillingRpc, changePlanBodySchema, isUuid, saveFaqBodySchema, startCheckoutBodySchema, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type SubscriptionView, subscriptionViewSchema, checkoutSessionSchema, localSessionSchema, faqEntrySchema,
+  BillingRpc, changePlanBodySchema, isUuid, saveFaqBodySchema, startCheckoutBodySchema, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type SubscriptionView,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -36,7 +36,7 @@ export class BillingController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get('subscription')
-  @Route({ reply: subscriptionViewSchema, description: 'Your plan, its status and the next billing date (or when access ends after a cancellation).' })
+  @Route({ reply: BillingRpc.subscription.reply, description: 'Your plan, its status and the next billing date (or when access ends after a cancellation).' })
   subscription(@CallCtx() call: CallContext): Promise<SubscriptionView> {
     return this.rpc.call(BillingRpc.subscription, {}, call);
   }
@@ -44,7 +44,7 @@ export class BillingController {
   @Post('checkout')
   @Route({
     body: startCheckoutBodySchema,
-    reply: checkoutSessionSchema,
+    reply: BillingRpc.startCheckout.reply,
     status: 201,
     description: 'The provider’s hosted checkout page for the plan: send the browser to `url`.',
     errors: {
@@ -58,7 +58,7 @@ export class BillingController {
 
   @Post('cancel')
   @Route({
-    reply: subscriptionViewSchema,
+    reply: BillingRpc.cancel.reply,
     description: 'Cancelled at the period end: the plan stays active until then.',
     errors: {
       409: 'CONFLICT: no active subscription to cancel.',
@@ -71,7 +71,7 @@ export class BillingController {
   @Post('change-plan')
   @Route({
     body: changePlanBodySchema,
-    reply: subscriptionViewSchema,
+    reply: BillingRpc.changePlan.reply,
     description: 'The provider moved the live subscription to the plan (prorated); the tier follows its confirmation.',
     errors: {
       400: 'VALIDATION_FAILED: a plan other than essentials, pro or legacy.',
@@ -85,7 +85,7 @@ export class BillingController {
   @Get('local/sessions/:id')
   @ApiParam({ name: 'id', description: 'A local checkout session (cs_local_…).' })
   @Route({
-    reply: localSessionSchema,
+    reply: BillingRpc.localSession.reply,
     description: 'The local development provider’s checkout session (yours only).',
     errors: {
       404: 'No such session of yours, or the provider is Stripe.',
@@ -97,14 +97,14 @@ export class BillingController {
 
   @Post('local/sessions/:id/pay')
   @ApiParam({ name: 'id' })
-  @Route({ reply: localSessionSchema, description: 'Paid: the provider’s signed events are on their way to the webhook route.' })
+  @Route({ reply: BillingRpc.localPay.reply, description: 'Paid: the provider’s signed events are on their way to the webhook route.' })
   localPay(@Param('id') id: string, @CallCtx() call: CallContext): Promise<LocalCheckoutSession> {
     return this.rpc.call(BillingRpc.localPay, { session_id: localSessionId(id) }, call);
   }
 
   @Post('local/sessions/:id/cancel')
   @ApiParam({ name: 'id' })
-  @Route({ reply: localSessionSchema, description: 'The checkout was abandoned; nothing was charged.' })
+  @Route({ reply: BillingRpc.localCancel.reply, description: 'The checkout was abandoned; nothing was charged.' })
   localCancel(@Param('id') id: string, @CallCtx() call: CallContext): Promise<LocalCheckoutSession> {
     return this.rpc.call(BillingRpc.localCancel, { session_id: localSessionId(id) }, call);
   }
@@ -125,7 +125,7 @@ export class FaqController {
   /** Public on purpose: the pricing page's FAQ is shown to visitors before they sign up. */
   @Public()
   @Get('faq')
-  @Route({ reply: [faqEntrySchema], description: 'Active entries, by display order.' })
+  @Route({ reply: BillingRpc.faq.reply, description: 'Active entries, by display order.' })
   faq(@CallCtx() call: CallContext): Promise<FaqEntry[]> {
     return this.rpc.call(BillingRpc.faq, {}, call);
   }
@@ -133,7 +133,7 @@ export class FaqController {
   @Get('admin/faq')
   @ApiBearerAuth()
   @Route({
-    reply: [faqEntrySchema],
+    reply: BillingRpc.faqAll.reply,
     description: 'Every entry, inactive ones too (admins).',
     errors: {
       ...UNAUTHENTICATED,
@@ -148,7 +148,7 @@ export class FaqController {
   @ApiBearerAuth()
   @Route({
     body: saveFaqBodySchema,
-    reply: faqEntrySchema,
+    reply: BillingRpc.faqSave.reply,
     status: 201,
     description: 'Added (admins).',
     errors: {
@@ -167,7 +167,7 @@ export class FaqController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
     body: saveFaqBodySchema,
-    reply: faqEntrySchema,
+    reply: BillingRpc.faqSave.reply,
     description: 'Edited, deactivated or moved (admins).',
     errors: {
       404: 'No such entry.',

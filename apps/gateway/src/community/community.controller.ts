@@ -3,8 +3,7 @@ import { ApiBearerAuth, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CommunityMessages, IdentityRpc, isUuid, LettersRpc, likePostBodySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, publishPostBodySchema, submitStoryBodySchema, VaultMediaRpc,
-  type CommunityPost, type CommunityStory, type MusicTrack, type PlaybackLink, type StoryReceipt, musicTrackSchema, playbackLinkSchema, communityPostSchema, storyReceiptSchema, communityStorySchema,
+  CommunityMessages, IdentityRpc, isUuid, LettersRpc, likePostBodySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, publishPostBodySchema, submitStoryBodySchema, VaultMediaRpc, type CommunityPost, type CommunityStory, type MusicTrack, type PlaybackLink, type StoryReceipt, playbackLinkSchema,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -36,7 +35,7 @@ export class CommunityController {
   ) {}
 
   @Get('music')
-  @Route({ reply: [musicTrackSchema], description: 'The playlist (at most 100 tracks; empty on a fresh install).' })
+  @Route({ reply: VaultMediaRpc.musicTracks.reply, description: 'The playlist (at most 100 tracks; empty on a fresh install).' })
   music(@CallCtx() call: CallContext): Promise<MusicTrack[]> {
     return this.rpc.call(VaultMediaRpc.musicTracks, {}, call);
   }
@@ -58,7 +57,7 @@ export class CommunityController {
   }
 
   @Get('posts')
-  @Route({ reply: [communityPostSchema], description: 'The discussion, newest first (100 at most), signed by the names authors chose to show.' })
+  @Route({ reply: LettersRpc.communityPosts.reply, description: 'The discussion, newest first (100 at most), signed by the names authors chose to show.' })
   posts(@CallCtx() call: CallContext): Promise<CommunityPost[]> {
     return this.rpc.call(LettersRpc.communityPosts, {}, call);
   }
@@ -66,7 +65,7 @@ export class CommunityController {
   @Post('posts')
   @Route({
     body: publishPostBodySchema,
-    reply: communityPostSchema,
+    reply: LettersRpc.communityPublish.reply,
     status: 201,
     description: 'Published (sending the same post again saves it once).',
     errors: {
@@ -81,7 +80,7 @@ export class CommunityController {
   @Put('posts/:id/like')
   @Route({
     body: likePostBodySchema,
-    reply: communityPostSchema,
+    reply: LettersRpc.communityLike.reply,
     description: 'The post with its likes: liking (or unliking) twice changes nothing.',
     errors: {
       404: 'The post is no longer in the discussion.',
@@ -106,7 +105,7 @@ export class CommunityController {
   @Post('stories')
   @Route({
     body: submitStoryBodySchema,
-    reply: storyReceiptSchema,
+    reply: LettersRpc.communitySubmitStory.reply,
     status: 201,
     description: 'Kept for moderation (sending the same story again keeps it once).',
     errors: {
@@ -119,7 +118,7 @@ export class CommunityController {
   }
 
   @Get('stories')
-  @Route({ reply: [communityStorySchema], description: 'Admins only: the stories kept for moderation, newest first.' })
+  @Route({ reply: LettersRpc.communityStories.reply, description: 'Admins only: the stories kept for moderation, newest first.' })
   stories(@CallCtx() call: CallContext): Promise<CommunityStory[]> {
     return this.rpc.call(LettersRpc.communityStories, {}, call);
   }

@@ -3,9 +3,7 @@ import { ApiBearerAuth, ApiConsumes, ApiParam, ApiProduces, ApiQuery, ApiTags } 
 import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CourtJournalRpc, CourtMessages, courtFileLinkBodySchema, courtVariantOf, isCourtCategory, isUuid, listCourtDocumentsQuerySchema,
-  setKeyEvidenceBodySchema, startCourtUploadBodySchema, type CourtDocument, type CourtFileGrant, type CourtFileLink, type CourtUploadTicket,
-  type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead, type StartCourtUploadRequest, courtUploadTicketSchema, courtDocumentSchema, courtFileLinkSchema, signedEvidenceHeadSchema, evidenceEntrySummarySchema, evidencePublicKeysSchema,
+  CourtJournalRpc, CourtMessages, courtFileLinkBodySchema, courtVariantOf, isCourtCategory, isUuid, listCourtDocumentsQuerySchema, setKeyEvidenceBodySchema, startCourtUploadBodySchema, type CourtDocument, type CourtFileGrant, type CourtFileLink, type CourtUploadTicket, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead, type StartCourtUploadRequest, courtDocumentSchema, courtFileLinkSchema,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -63,7 +61,7 @@ export class CourtController {
   @ApiBearerAuth()
   @Route({
     body: startCourtUploadBodySchema,
-    reply: courtUploadTicketSchema,
+    reply: CourtJournalRpc.startUpload.reply,
     status: 201,
     description: 'PUT the file to uploadUrl next.',
     errors: {
@@ -104,7 +102,7 @@ export class CourtController {
     queryDescriptions: {
       category: 'Only this category (a Court Journal card\'s "View All").',
     },
-    reply: [courtDocumentSchema],
+    reply: CourtJournalRpc.list.reply,
     description: 'Your documents, newest first.',
     errors: {
       400: 'An unknown category.',
@@ -120,7 +118,7 @@ export class CourtController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
     body: setKeyEvidenceBodySchema,
-    reply: courtDocumentSchema,
+    reply: CourtJournalRpc.setKeyEvidence.reply,
     description: 'Marked or unmarked as key evidence (an entry of the evidence chain).',
     errors: {
       400: 'VALIDATION_FAILED: is_key_evidence is not true or false.',
@@ -188,14 +186,14 @@ export class CourtController {
 
   @Get('evidence/head')
   @ApiBearerAuth()
-  @Route({ reply: signedEvidenceHeadSchema, description: 'The signed head of your evidence chain.' })
+  @Route({ reply: CourtJournalRpc.evidenceHead.reply, description: 'The signed head of your evidence chain.' })
   async evidenceHead(@CallCtx() call: CallContext): Promise<SignedEvidenceHead> {
     return this.rpc.call(CourtJournalRpc.evidenceHead, {}, call);
   }
 
   @Get('evidence/entries')
   @ApiBearerAuth()
-  @Route({ reply: [evidenceEntrySummarySchema], description: 'The entries of your evidence chain, oldest first.' })
+  @Route({ reply: CourtJournalRpc.evidenceEntries.reply, description: 'The entries of your evidence chain, oldest first.' })
   async evidenceEntries(@CallCtx() call: CallContext): Promise<EvidenceEntrySummary[]> {
     return this.rpc.call(CourtJournalRpc.evidenceEntries, {}, call);
   }
@@ -232,7 +230,7 @@ export class CourtController {
   /** Public on purpose: anyone (a court) checks a bundle's signature with these keys. */
   @Public()
   @Get('evidence/keys')
-  @Route({ reply: evidencePublicKeysSchema, description: 'The evidence public keys (Ed25519): the current one and those still honoured.' })
+  @Route({ reply: CourtJournalRpc.publicKeys.reply, description: 'The evidence public keys (Ed25519): the current one and those still honoured.' })
   async evidenceKeys(@CallCtx() call: CallContext): Promise<EvidencePublicKeys> {
     return this.rpc.call(CourtJournalRpc.publicKeys, {}, call);
   }

@@ -138,6 +138,8 @@ for (const [name, schema, io] of NAMED_SCHEMAS) names.set(schema, { ...names.get
 export function apiSchemaRef(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const name = names.get(schema)?.[io];
   if (name) return { $ref: `#/components/schemas/${name}` };
+  // A list of a named shape (an RPC's `z.array(recordingSchema)` reply) is a list of references.
+  if (schema instanceof z.ZodArray) return { type: 'array', items: apiSchemaRef(schema.element as z.ZodType, io) };
   const inline = openApiSchema(schema, io);
   if (inline.type !== 'object' && inline.type !== 'array') return inline;
   throw new Error(`A route uses a schema with no ${io} name in the OpenAPI document: add it to NAMED_SCHEMAS (apps/gateway/src/http/api-schemas.ts).`);

@@ -10,6 +10,10 @@ describe('the OpenAPI names of the contracts schemas (api-schemas.ts)', () => {
     expect(apiSchemaRef(writeLetterBodySchema, 'input')).toEqual({ $ref: '#/components/schemas/WriteLetterDto' });
   });
 
+  it('documents an RPC reply that is a list of a named shape as a list of references', () => {
+    expect(apiSchemaRef(z.array(letterSchema), 'output')).toEqual({ type: 'array', items: { $ref: '#/components/schemas/LetterDto' } });
+  });
+
   it('refuses an object schema without a name (the generated client would have no type name for it), but inlines a plain value', () => {
     expect(() => apiSchemaRef(z.object({ unnamed: z.string() }), 'output')).toThrow(/add it to NAMED_SCHEMAS/);
     expect(() => apiSchemaRef(letterSchema, 'input')).toThrow(/no input name/);

@@ -2,8 +2,7 @@ import { Body, Controller, Delete, Get, Inject, Param, Post, Put } from '@nestjs
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  AccessKeysRpc, addContactBodySchema, checkInLinkBodySchema, ErrorCodes, IfImNotThereMessages, INACTIVITY_PERIODS, saveDeliverySettingsBodySchema, saveInactivityBodySchema,
-  setContactKeyBodySchema, type CheckInReply, type ContactKeyReply, type DeliverySettings, type DeliveryCheck, type DeliveryView, type EmergencyContact, type InactivityWatch, emergencyContactSchema, removeContactReplySchema, contactKeyReplySchema, deliverySettingsSchema, deliveryViewSchema, deliveryCheckSchema, inactivityWatchSchema, checkInReplySchema,
+  AccessKeysRpc, addContactBodySchema, checkInLinkBodySchema, ErrorCodes, IfImNotThereMessages, INACTIVITY_PERIODS, saveDeliverySettingsBodySchema, saveInactivityBodySchema, setContactKeyBodySchema, type CheckInReply, type ContactKeyReply, type DeliverySettings, type DeliveryCheck, type DeliveryView, type EmergencyContact, type InactivityWatch,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -30,7 +29,7 @@ export class IfImNotThereController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get('contacts')
-  @Route({ reply: [emergencyContactSchema], description: 'The caller’s emergency contacts, in the order they were added.' })
+  @Route({ reply: AccessKeysRpc.listContacts.reply, description: 'The caller’s emergency contacts, in the order they were added.' })
   async contacts(@CallCtx() call: CallContext): Promise<EmergencyContact[]> {
     return this.rpc.call(AccessKeysRpc.listContacts, {}, call);
   }
@@ -39,7 +38,7 @@ export class IfImNotThereController {
   @Route({
     parse: parseAccessBody,
     body: addContactBodySchema,
-    reply: emergencyContactSchema,
+    reply: AccessKeysRpc.addContact.reply,
     status: 201,
     description: 'Added (the same id and details again: the same contact, added once).',
     errors: {
@@ -54,7 +53,7 @@ export class IfImNotThereController {
   @Delete('contacts/:id')
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
-    reply: removeContactReplySchema,
+    reply: AccessKeysRpc.removeContact.reply,
     description: 'Removed; its access key, if any, was revoked first.',
     errors: {
       404: 'No such contact of the caller.',
@@ -69,7 +68,7 @@ export class IfImNotThereController {
   @Route({
     parse: parseAccessBody,
     body: setContactKeyBodySchema,
-    reply: contactKeyReplySchema,
+    reply: AccessKeysRpc.setContactKey.reply,
     description: 'On: a key valid 7 days, e-mailed to the contact and answered once. Off: the key is revoked with its sessions.',
     errors: {
       404: 'No such contact of the caller.',
@@ -81,7 +80,7 @@ export class IfImNotThereController {
   }
 
   @Get('delivery-settings')
-  @Route({ reply: deliverySettingsSchema, description: 'The caller’s delivery settings; the spec’s defaults (updated_at null) until saved.' })
+  @Route({ reply: AccessKeysRpc.deliverySettings.reply, description: 'The caller’s delivery settings; the spec’s defaults (updated_at null) until saved.' })
   async deliverySettings(@CallCtx() call: CallContext): Promise<DeliverySettings> {
     return this.rpc.call(AccessKeysRpc.deliverySettings, {}, call);
   }
@@ -90,7 +89,7 @@ export class IfImNotThereController {
   @Route({
     parse: parseAccessBody,
     body: saveDeliverySettingsBodySchema,
-    reply: deliverySettingsSchema,
+    reply: AccessKeysRpc.saveDeliverySettings.reply,
     description: 'Saved as a whole.',
     errors: {
       400: 'VALIDATION_FAILED: a timing not offered, a malformed trustee e-mail, a field over its limit.',
@@ -101,14 +100,14 @@ export class IfImNotThereController {
   }
 
   @Get('delivery')
-  @Route({ reply: deliveryViewSchema, description: 'Whether a delivery of the caller’s vault has started, and when it is due.' })
+  @Route({ reply: AccessKeysRpc.delivery.reply, description: 'Whether a delivery of the caller’s vault has started, and when it is due.' })
   async delivery(@CallCtx() call: CallContext): Promise<DeliveryView> {
     return this.rpc.call(AccessKeysRpc.delivery, {}, call);
   }
 
   /** /test-vault-delivery: the delivery pipeline's checks against the running services (nothing is written). */
   @Post('delivery/checks')
-  @Route({ reply: [deliveryCheckSchema], description: 'Each check, passed or failed, with what it found.' })
+  @Route({ reply: AccessKeysRpc.deliveryChecks.reply, description: 'Each check, passed or failed, with what it found.' })
   async deliveryChecks(@CallCtx() call: CallContext): Promise<DeliveryCheck[]> {
     return this.rpc.call(AccessKeysRpc.deliveryChecks, {}, call);
   }
@@ -116,7 +115,7 @@ export class IfImNotThereController {
   /** "I'm still here": stops a delivery that has started, before it happens. */
   @Post('delivery/cancel')
   @Route({
-    reply: deliveryViewSchema,
+    reply: AccessKeysRpc.cancelDelivery.reply,
     description: 'Cancelled (or there was nothing to cancel).',
     errors: {
       409: 'CONFLICT: the vault has already been delivered.',
@@ -128,7 +127,7 @@ export class IfImNotThereController {
 
   @Get('inactivity')
   @Route({
-    reply: inactivityWatchSchema,
+    reply: AccessKeysRpc.inactivity.reply,
     description: 'The caller’s inactivity watch: the period (null: off), paused or not, and when the warnings and the delivery are due.',
   })
   async inactivity(@CallCtx() call: CallContext): Promise<InactivityWatch> {
@@ -139,7 +138,7 @@ export class IfImNotThereController {
   @Route({
     parse: parseAccessBody,
     body: saveInactivityBodySchema,
-    reply: inactivityWatchSchema,
+    reply: AccessKeysRpc.saveInactivity.reply,
     description: 'Saved; the watch counts from now (a period of null turns it off).',
     errors: {
       400: `VALIDATION_FAILED: a period other than ${INACTIVITY_PERIODS.join(', ')} days or null.`,
@@ -151,7 +150,7 @@ export class IfImNotThereController {
 
   @Post('inactivity/pause')
   @Route({
-    reply: inactivityWatchSchema,
+    reply: AccessKeysRpc.pauseInactivity.reply,
     description: 'Paused: no warning and no delivery until resumed.',
     errors: {
       409: 'CONFLICT: no period is chosen.',
@@ -162,14 +161,14 @@ export class IfImNotThereController {
   }
 
   @Post('inactivity/resume')
-  @Route({ reply: inactivityWatchSchema, description: 'Resumed: the watch counts from now.' })
+  @Route({ reply: AccessKeysRpc.resumeInactivity.reply, description: 'Resumed: the watch counts from now.' })
   async resumeInactivity(@CallCtx() call: CallContext): Promise<InactivityWatch> {
     return this.rpc.call(AccessKeysRpc.resumeInactivity, {}, call);
   }
 
   @Post('inactivity/test-warning')
   @Route({
-    reply: inactivityWatchSchema,
+    reply: AccessKeysRpc.testInactivityWarning.reply,
     description: 'A test warning is on its way to the caller’s e-mail, with a working check-in link.',
     errors: {
       409: 'CONFLICT: the watch is off or paused.',
@@ -189,7 +188,7 @@ export class IfImNotThereController {
   @Post('check-in')
   @Route({
     body: checkInLinkBodySchema,
-    reply: checkInReplySchema,
+    reply: AccessKeysRpc.checkInByLink.reply,
     description: 'Checked in: the watch counts from now; a delivery under way, if any, was stopped.',
     errors: {
       400: `CHECK_IN_LINK_INVALID: "${ErrorCodes.CHECK_IN_LINK_INVALID.message}"`,

@@ -3,7 +3,7 @@ import { Controller, Delete, Get, Inject, Param, Post, Put } from '@nestjs/commo
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  isUuid, LetterMessages, LettersRpc, listLettersQuerySchema, reviseLetterBodySchema, sealLetterBodySchema, writeLetterBodySchema, type Letter, type LetterPage, type ListLettersRequest, letterPageSchema, letterSchema,
+  isUuid, LetterMessages, LettersRpc, listLettersQuerySchema, reviseLetterBodySchema, sealLetterBodySchema, writeLetterBodySchema, type Letter, type LetterPage, type ListLettersRequest,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -39,7 +39,7 @@ export class LettersController {
       limit: 'Page size, 1 to 200 (default 100).',
       cursor: 'nextCursor of the previous page.',
     },
-    reply: letterPageSchema,
+    reply: LettersRpc.list.reply,
     description: 'The caller’s letters, newest first: title, date, word count and the first 100 characters.',
     errors: {
       400: 'A bad limit or cursor.',
@@ -56,7 +56,7 @@ export class LettersController {
   @Get(':id')
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
-    reply: letterSchema,
+    reply: LettersRpc.get.reply,
     errors: {
       404: 'No such letter of the caller’s.',
     },
@@ -68,7 +68,7 @@ export class LettersController {
   @Post()
   @Route({
     body: writeLetterBodySchema,
-    reply: letterSchema,
+    reply: LettersRpc.write.reply,
     status: 201,
     description: 'Saved (or, for an id already saved with the same words, the letter saved then).',
     errors: {
@@ -85,7 +85,7 @@ export class LettersController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
     body: reviseLetterBodySchema,
-    reply: letterSchema,
+    reply: LettersRpc.revise.reply,
     errors: {
       400: 'VALIDATION_FAILED: a blank or too long title or body.',
       404: 'No such letter of the caller’s (deleted ones included).',
@@ -115,7 +115,7 @@ export class LettersController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
     body: sealLetterBodySchema,
-    reply: letterSchema,
+    reply: LettersRpc.seal.reply,
     description: 'Sealed until the day for the recipient (a new day or recipient replaces the seal): no key holder reads it before that day; on it, only the recipient, with a key e-mailed to them.',
     errors: {
       400: 'VALIDATION_FAILED: no day, a day not after today in time_zone, an unknown time zone, no name, a bad e-mail.',
@@ -131,7 +131,7 @@ export class LettersController {
   @Delete(':id/seal')
   @ApiParam({ name: 'id', format: 'uuid' })
   @Route({
-    reply: letterSchema,
+    reply: LettersRpc.unseal.reply,
     description: 'The seal is removed before its day: an ordinary letter again (no key is issued for it).',
     errors: {
       404: 'No such letter of the caller’s.',

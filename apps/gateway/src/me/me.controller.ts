@@ -2,8 +2,7 @@ import { Controller, Get, Inject, Patch, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply,
-  type NotificationPreferencesView, type PayloadInput, type UserProfile, userProfileSchema, changePasswordReplySchema, notificationPreferencesSchema,
+  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply, type NotificationPreferencesView, type PayloadInput, type UserProfile,
 } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { Route, RouteBody, RouteErrors } from '../http/route.js';
@@ -21,7 +20,7 @@ export class MeController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get()
-  @Route({ reply: userProfileSchema })
+  @Route({ reply: IdentityRpc.getMe.reply })
   async getMe(@CallCtx() call: CallContext): Promise<UserProfile> {
     return this.rpc.call(IdentityRpc.getMe, {}, call);
   }
@@ -29,7 +28,7 @@ export class MeController {
   @Patch()
   @Route({
     body: updateProfileBodySchema,
-    reply: userProfileSchema,
+    reply: IdentityRpc.updateMe.reply,
     errors: {
       400: 'VALIDATION_FAILED with per-field messages.',
     },
@@ -46,7 +45,7 @@ export class MeController {
   @Put('email')
   @Route({
     body: changeEmailBodySchema,
-    reply: userProfileSchema,
+    reply: IdentityRpc.changeEmail.reply,
     errors: {
       400: 'VALIDATION_FAILED: the e-mail, or the current password missing or wrong (field currentPassword).',
       409: 'EMAIL_TAKEN: another account uses it.',
@@ -61,7 +60,7 @@ export class MeController {
   @Put('password')
   @Route({
     body: changePasswordBodySchema,
-    reply: changePasswordReplySchema,
+    reply: IdentityRpc.changePassword.reply,
     description: 'How many other sessions were signed out.',
     errors: {
       400: 'VALIDATION_FAILED: the new password (6 characters or more, not only spaces, not the current one), or the current password missing or wrong.',
@@ -73,7 +72,7 @@ export class MeController {
   }
 
   @Get('notifications')
-  @Route({ reply: notificationPreferencesSchema, description: 'The four switches; the defaults (updated_at null) until saved.' })
+  @Route({ reply: IdentityRpc.notificationPreferences.reply, description: 'The four switches; the defaults (updated_at null) until saved.' })
   async notifications(@CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
     return this.rpc.call(IdentityRpc.notificationPreferences, {}, call);
   }
@@ -81,7 +80,7 @@ export class MeController {
   @Put('notifications')
   @Route({
     body: notificationPreferencesBodySchema,
-    reply: notificationPreferencesSchema,
+    reply: IdentityRpc.saveNotificationPreferences.reply,
     errors: {
       400: 'VALIDATION_FAILED: each of the four is true or false; nothing else is accepted.',
     },

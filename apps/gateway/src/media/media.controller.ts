@@ -3,8 +3,7 @@ import { ApiBearerAuth, ApiConsumes, ApiProduces, ApiQuery, ApiTags } from '@nes
 import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CourtJournalRpc, isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, retitleBodySchema, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
-  type Recording, type TimelinePage, type TimelineSource, type UploadTicket, uploadTicketSchema, recordingSchema, playbackLinkSchema, timelinePageSchema,
+  CourtJournalRpc, isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, retitleBodySchema, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink, type Recording, type TimelinePage, type TimelineSource, type UploadTicket, recordingSchema, playbackLinkSchema,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -37,7 +36,7 @@ export class MediaController {
   @ApiBearerAuth()
   @Route({
     body: startUploadBodySchema,
-    reply: uploadTicketSchema,
+    reply: VaultMediaRpc.startUpload.reply,
     status: 201,
     description: 'PUT the recording to uploadUrl next.',
     errors: {
@@ -79,7 +78,7 @@ export class MediaController {
       limit: 'How many, 1 to 100 (default 10).',
       collection: "The Record page's recordings (vault, the default) or the final messages.",
     },
-    reply: [recordingSchema], description: 'Your Recordings (or final messages), newest first (default 10).',
+    reply: VaultMediaRpc.listRecordings.reply, description: 'Your Recordings (or final messages), newest first (default 10).',
   })
   async recordings(@RouteQuery() query: z.output<typeof listRecordingsQuerySchema>, @CallCtx() call: CallContext): Promise<Recording[]> {
     return this.rpc.call(VaultMediaRpc.listRecordings, query, call);
@@ -89,7 +88,7 @@ export class MediaController {
   @ApiBearerAuth()
   @Route({
     body: retitleBodySchema,
-    reply: recordingSchema,
+    reply: VaultMediaRpc.retitle.reply,
     description: 'Retitled (Who I Am personal media).',
     errors: {
       400: '"Add a title." or the title is over 100 characters.',
@@ -188,7 +187,7 @@ export class TimelineController {
       limit: 'Page size.',
       before: 'nextCursor of the previous page: entries older than it.',
     },
-    reply: timelinePageSchema,
+    reply: TimelineRpc.list.reply,
     errors: {
       403: 'UPGRADE_REQUIRED: the timeline needs essentials, pro or legacy.',
     },

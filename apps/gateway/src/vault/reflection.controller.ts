@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { LettersRpc, saveReflectionBodySchema, type Reflection, reflectionSchema } from '@lv/contracts';
+import { LettersRpc, saveReflectionBodySchema, type Reflection } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
@@ -23,7 +23,7 @@ export class ReflectionController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get()
-  @Route({ reply: reflectionSchema, description: 'The caller’s reflection ("" and null when none is saved).' })
+  @Route({ reply: LettersRpc.reflectionGet.reply, description: 'The caller’s reflection ("" and null when none is saved).' })
   async get(@CallCtx() call: CallContext): Promise<Reflection> {
     return this.rpc.call(LettersRpc.reflectionGet, {}, call);
   }
@@ -31,7 +31,7 @@ export class ReflectionController {
   @Put()
   @Route({
     body: saveReflectionBodySchema,
-    reply: reflectionSchema,
+    reply: LettersRpc.reflectionSave.reply,
     description: 'Saved (trimmed); a blank text cleared it.',
     errors: {
       400: 'VALIDATION_FAILED: not text, or longer than 20,000 characters once trimmed.',

@@ -1,7 +1,7 @@
 import { Controller, Inject, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { AccessKeysRpc, AccessMessages, ErrorCodes, KeyStatusMessages, keyStatusBodySchema, REDEEM_FAILURES_PER_MINUTE, type KeyStatusReply, keyStatusReplySchema } from '@lv/contracts';
+import { AccessKeysRpc, AccessMessages, ErrorCodes, KeyStatusMessages, keyStatusBodySchema, REDEEM_FAILURES_PER_MINUTE, type KeyStatusReply } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { parseAccessBody } from '../access/access-body.js';
 import { Public } from '../http/public.decorator.js';
@@ -28,7 +28,7 @@ export class KeyStatusController {
   @Route({
     parse: parseAccessBody,
     body: keyStatusBodySchema,
-    reply: keyStatusReplySchema,
+    reply: AccessKeysRpc.keyStatus.reply,
     description: `active, expired ("${KeyStatusMessages.expired}") or revoked ("${KeyStatusMessages.revoked}"), and the owner's name.`,
     errors: {
       400: `VALIDATION_FAILED: "${AccessMessages.keyEmpty}", "${AccessMessages.keyMalformed}".`,

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { LettersRpc, savePortraitBodySchema, type Portrait, portraitSchema } from '@lv/contracts';
+import { LettersRpc, savePortraitBodySchema, type Portrait } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
@@ -23,7 +23,7 @@ export class WhoIAmController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get()
-  @Route({ reply: portraitSchema, description: 'The caller’s portrait (every field empty and updated_at null when none is saved).' })
+  @Route({ reply: LettersRpc.portraitGet.reply, description: 'The caller’s portrait (every field empty and updated_at null when none is saved).' })
   async get(@CallCtx() call: CallContext): Promise<Portrait> {
     return this.rpc.call(LettersRpc.portraitGet, {}, call);
   }
@@ -31,7 +31,7 @@ export class WhoIAmController {
   @Put()
   @Route({
     body: savePortraitBodySchema,
-    reply: portraitSchema,
+    reply: LettersRpc.portraitSave.reply,
     description: 'Saved as a whole: texts trimmed, empty core values ignored.',
     errors: {
       400: 'VALIDATION_FAILED: a trait the page does not offer, a field that is not text, or one over its limit.',

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CourtJournalRpc, CourtMessages, courtFileLinkBodySchema, courtVariantOf, isCourtCategory, isUuid, listCourtDocumentsQuerySchema, setKeyEvidenceBodySchema, startCourtUploadBodySchema, type CourtDocument, type CourtFileGrant, type CourtFileLink, type CourtUploadTicket, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead, type StartCourtUploadRequest, courtDocumentSchema, courtFileLinkSchema,
+  CourtJournalRpc, CourtMessages, courtFileLinkBodySchema, courtVariantOf, isCourtCategory, isUuid, listCourtDocumentsQuerySchema, setKeyEvidenceBodySchema, startCourtUploadBodySchema, type CourtDocument, type CourtFileGrant, type CourtFileLink, type CourtUploadTicket, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead, courtDocumentSchema, courtFileLinkSchema,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -22,12 +22,12 @@ function documentIdParam(id: string): string {
 }
 
 /**
- * The upload form's fields, checked at the edge. A card of the Court Journal asks for a title and a
- * file only, and says so in its own words ("Please provide a title and select a file").
+ * The upload form's fields (startCourtUploadBodySchema), checked at the edge. A card of the Court
+ * Journal asks for a title and a file only, and says so in its own words ("Please provide a title and select a file").
  */
-function parseStartUpload(body: unknown): StartCourtUploadRequest {
+function parseStartUpload<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   try {
-    return parseBody(startCourtUploadBodySchema, body);
+    return parseBody(schema, body);
   } catch (error) {
     const category = body !== null && typeof body === 'object' ? (body as { category?: unknown }).category : undefined;
     if (!(error instanceof DomainError) || !isCourtCategory(category) || courtVariantOf(category) !== 'journal') throw error;
@@ -61,6 +61,7 @@ export class CourtController {
   @ApiBearerAuth()
   @Route({
     body: startCourtUploadBodySchema,
+    parse: parseStartUpload,
     reply: CourtJournalRpc.startUpload.reply,
     status: 201,
     description: 'PUT the file to uploadUrl next.',
@@ -68,8 +69,8 @@ export class CourtController {
       400: `VALIDATION_FAILED: "${CourtMessages.missingInformation}" (a Court Journal card: "${CourtMessages.journalMissing}"), "${CourtMessages.fileTooLarge}", a file type not accepted.`,
     },
   })
-  async startUpload(@Body() body: unknown, @CallCtx() call: CallContext): Promise<CourtUploadTicket> {
-    const { title, category, description, fileName, size } = parseStartUpload(body);
+  async startUpload(@RouteBody() body: z.output<typeof startCourtUploadBodySchema>, @CallCtx() call: CallContext): Promise<CourtUploadTicket> {
+    const { title, category, description, fileName, size } = body;
     return this.rpc.call(CourtJournalRpc.startUpload, { title, category, fileName, size, ...(description ? { description } : {}) }, call);
   }
 

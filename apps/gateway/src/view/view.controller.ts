@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, Param, Post, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
@@ -45,6 +45,7 @@ export class ViewController {
   @Post('redeem')
   @Route({
     body: redeemKeyBodySchema,
+    parse: parseRedeemBody,
     reply: openedViewSessionSchema,
     status: 201,
     description: 'A 30-day view session, its secret and a first viewer token; the consent is recorded with it. Sets the httpOnly lv_view cookie (the token, under /api/view) that media and document links need.',
@@ -54,8 +55,8 @@ export class ViewController {
       ...TOO_MANY_ATTEMPTS,
     },
   })
-  async redeem(@Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<OpenedViewSession> {
-    const opened = await this.rpc.call(AccessKeysRpc.redeem, parseRedeemBody(body), call);
+  async redeem(@RouteBody() body: z.output<typeof redeemKeyBodySchema>, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<OpenedViewSession> {
+    const opened = await this.rpc.call(AccessKeysRpc.redeem, body, call);
     // The lv_view cookie (view-cookie.ts): what media elements present to the byte routes.
     setViewCookie(reply, opened, this.config.COOKIE_SECURE);
     return opened;

@@ -3,12 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { pino } from 'pino';
-import { z } from 'zod';
 import { REFRESH_COOKIE } from '@lv/contracts';
 import type { RpcClient } from '@lv/platform/nest';
 import { GatewayModule } from './app.module.js';
 import type { GatewayConfig } from './config.js';
-import { DOCUMENTED_SCHEMAS, HealthCheckDto } from './http/api-models.js';
+import { namedApiSchema } from './http/api-schemas.js';
 import { OPENAPI_PUBLIC_EXTENSION } from './http/public.decorator.js';
 import type { GatewayConnections } from './infra/connections.js';
 
@@ -17,15 +16,25 @@ export const OPENAPI_DOCS_PATH = '/api/docs';
 /** The committed copy, next to the gateway's package.json; `npm run openapi` rewrites it. */
 export const OPENAPI_FILE = 'apps/gateway/openapi.json';
 
-/** A contracts zod schema as an OpenAPI 3.0 schema object. */
-export function openApiSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'throw' }) as Record<string, unknown>;
-  return json;
+/** Components no route refers to that the document still offers (the SPA's client names the health check by it). */
+const EXTRA_COMPONENTS = ['HealthCheckDto'];
+
+/** Every component name a `$ref` in the document points at. */
+function referencedComponents(node: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) referencedComponents(item, found);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.add(value.replace('#/components/schemas/', ''));
+      else referencedComponents(value, found);
+    }
+  }
+  return found;
 }
 
 /**
- * The gateway's OpenAPI document: routes, parameters and statuses from the controllers' decorators;
- * every body and reply schema from the contracts' zod schemas (api-models.ts names them).
+ * The gateway's OpenAPI document: paths, parameters and security from the controllers; bodies, replies
+ * and statuses from each route's declaration (http/route.ts), whose contracts zod schemas become the
+ * components under the names http/api-schemas.ts gives them.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -38,11 +47,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addCookieAuth(REFRESH_COOKIE, { type: 'apiKey', in: 'cookie', name: REFRESH_COOKIE }, 'refresh-cookie')
     .build();
-  const document = SwaggerModule.createDocument(app, config, { extraModels: [HealthCheckDto] });
+  const document = SwaggerModule.createDocument(app, config);
   markPublicOperations(document);
-  const schemas: Record<string, unknown> = { ...document.components?.schemas };
-  for (const [name, { schema, io }] of DOCUMENTED_SCHEMAS) {
-    if (name.name in schemas) schemas[name.name] = openApiSchema(schema, io);
+  const schemas: Record<string, unknown> = {};
+  for (const name of [...referencedComponents(document.paths), ...EXTRA_COMPONENTS]) {
+    const schema = namedApiSchema(name);
+    if (!schema) throw new Error(`The document refers to ${name}, which no schema is named in http/api-schemas.ts.`);
+    schemas[name] = schema;
   }
   // Sorted, so the committed copy only changes where the API does.
   document.components = { ...document.components, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) as never };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isUuid, redeemKeyBodySchema } from '@lv/contracts';
+import { isUuid } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { parseBody } from '../http/body.js';
 
@@ -19,12 +19,12 @@ export function parseAccessBody<S extends z.ZodType>(schema: S, body: unknown): 
 }
 
 /**
- * A redemption body. When only the consent is missing or wrong, the refusal is CONSENT_REQUIRED (the
- * code the viewer's client asks for the disclaimer on), not a generic validation failure.
+ * A redemption body (redeemKeyBodySchema). When only the consent is missing or wrong, the refusal is
+ * CONSENT_REQUIRED (the code the viewer's client asks for the disclaimer on), not a generic validation failure.
  */
-export function parseRedeemBody(body: unknown): z.output<typeof redeemKeyBodySchema> {
+export function parseRedeemBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   try {
-    return parseAccessBody(redeemKeyBodySchema, body);
+    return parseAccessBody(schema, body);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const fields = error.details.fields ?? {};

@@ -1,11 +1,11 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { adminUsersQuerySchema, IdentityRpc, VaultMediaRpc, type AdminOverview, type StorageByDay } from '@lv/contracts';
 import type { UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { AdminOverviewDto, ErrorBodyDto, StorageByDayDto } from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
+import { Route, RouteErrors } from '../http/route.js';
 import { CallCtx, CurrentCaller } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -15,15 +15,17 @@ import { RPC_CLIENT } from '../infra/tokens.js';
  */
 @ApiTags('admin')
 @ApiBearerAuth()
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
-@ApiResponse({ status: 403, type: ErrorBodyDto, description: '"Access denied": not an admin.' })
+@RouteErrors({
+  401: 'No valid access token.',
+  403: '"Access denied": not an admin.',
+})
 @Controller('admin')
 export class AdminController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get('users')
   @ApiQuery({ name: 'q', required: false, description: 'A piece of an e-mail or a full name, any case.' })
-  @ApiOkResponse({ type: AdminOverviewDto, description: 'Counters over every account, the users (newest first, at most 500) and sign-ups per day.' })
+  @Route({ reply: IdentityRpc.adminOverview.reply, description: 'Counters over every account, the users (newest first, at most 500) and sign-ups per day.' })
   async users(@Query() query: Record<string, unknown>, @CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<AdminOverview> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     const { q } = parseBody(adminUsersQuerySchema, query);
@@ -31,7 +33,7 @@ export class AdminController {
   }
 
   @Get('storage')
-  @ApiOkResponse({ type: StorageByDayDto, description: 'Bytes kept in vault-media per UTC day they were saved, with the running total.' })
+  @Route({ reply: VaultMediaRpc.adminStorageByDay.reply, description: 'Bytes kept in vault-media per UTC day they were saved, with the running total.' })
   async storage(@CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<StorageByDay> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     return this.rpc.call(VaultMediaRpc.adminStorageByDay, {}, call);

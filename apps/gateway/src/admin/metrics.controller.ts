@@ -1,12 +1,13 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { z } from 'zod';
 import { IdentityRpc } from '@lv/contracts';
 import type { UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { METRICS_CONTENT_TYPE, renderMetrics } from '@lv/platform/observability';
-import { ErrorBodyDto } from '../http/api-models.js';
 import { CallCtx, CurrentCaller } from '../http/request-context.js';
+import { Route } from '../http/route.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
 /**
@@ -24,8 +25,13 @@ export class MetricsController {
   @ApiBearerAuth()
   @ApiProduces('text/plain')
   @Header('content-type', METRICS_CONTENT_TYPE)
-  @ApiOkResponse({ description: 'The gateway process\'s metrics in the Prometheus text format.', schema: { type: 'string' } })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'The caller is not an admin.' })
+  @Route({
+    reply: z.string(),
+    description: 'The gateway process\'s metrics in the Prometheus text format.',
+    errors: {
+      403: 'The caller is not an admin.',
+    },
+  })
   async metrics(@CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<string> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     // The token's admin claim was true when it was issued; identity confirms it still is.

@@ -1,13 +1,13 @@
-import { Controller, Delete, HttpCode, Inject, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Inject, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { IdentityRpc } from '@lv/contracts';
 import type { UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
-import { ErrorBodyDto } from '../http/api-models.js';
 import { Public } from '../http/public.decorator.js';
+import { Route } from '../http/route.js';
 import { CallCtx, CurrentCaller } from '../http/request-context.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
 import { ADMIN_COOKIE, adminCookieOptions, clearedAdminCookieOptions, tokenExpiresAt } from './admin-access.js';
@@ -22,10 +22,14 @@ export class QueueSessionController {
   ) {}
 
   @Post()
-  @HttpCode(204)
   @ApiBearerAuth()
-  @ApiNoContentResponse({ description: 'Sets the short-lived httpOnly lv_admin cookie for /api/admin/queues.' })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'The caller is not an admin.' })
+  @Route({
+    status: 204,
+    description: 'Sets the short-lived httpOnly lv_admin cookie for /api/admin/queues.',
+    errors: {
+      403: 'The caller is not an admin.',
+    },
+  })
   async open(@CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     // The token's admin claim was true when it was issued; identity confirms it still is.
@@ -38,8 +42,7 @@ export class QueueSessionController {
 
   @Public()
   @Delete()
-  @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Clears the lv_admin cookie.' })
+  @Route({ status: 204, description: 'Clears the lv_admin cookie.' })
   close(@Res({ passthrough: true }) reply: FastifyReply): void {
     reply.clearCookie(ADMIN_COOKIE, clearedAdminCookieOptions(this.config.COOKIE_SECURE));
   }

@@ -1,14 +1,14 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiCookieAuth, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { credentialsBodySchema, ErrorCodes, signUpBodySchema, IdentityRpc, REFRESH_COOKIE, type IssuedSession, type SessionView } from '@lv/contracts';
+import { credentialsBodySchema, ErrorCodes, signUpBodySchema, IdentityRpc, REFRESH_COOKIE, type IssuedSession, type SessionView, sessionViewSchema } from '@lv/contracts';
 import { AccessTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
-import { CredentialsDto, ErrorBodyDto, SessionViewDto } from '../http/api-models.js';
-import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { bearerToken, CallCtx } from '../http/request-context.js';
 import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
 import { DEVICE_COOKIE, DeviceCookies, deviceCookieOptions } from './device-cookie.js';
@@ -21,9 +21,11 @@ import { clearedRefreshCookieOptions, refreshCookieOptions } from './refresh-coo
  * does the device id of a browser whose lv_device cookie proves an earlier sign-in to the same email.
  */
 @ApiTags('auth')
-@ApiResponse({ status: 503, description: 'Identity is unavailable.', type: ErrorBodyDto })
-@ApiResponse({ status: 403, description: 'CROSS_SITE_REFUSED: sent from another site (Origin, Sec-Fetch-Site).', type: ErrorBodyDto })
-@ApiResponse({ status: 415, description: 'JSON_REQUIRED: a body that is not application/json.', type: ErrorBodyDto })
+@RouteErrors({
+  503: 'Identity is unavailable.',
+  403: 'CROSS_SITE_REFUSED: sent from another site (Origin, Sec-Fetch-Site).',
+  415: 'JSON_REQUIRED: a body that is not application/json.',
+})
 @Controller('auth')
 export class AuthController {
   private readonly devices: DeviceCookies;
@@ -38,28 +40,37 @@ export class AuthController {
 
   @Public()
   @Post('sign-up')
-  @HttpCode(201)
-  @ApiBody({ type: CredentialsDto })
-  @ApiCreatedResponse({ type: SessionViewDto, description: 'Account created and signed in; sets the refresh cookie.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'EMAIL_TAKEN' })
-  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED (10 sign-ups an hour per address), with Retry-After.' })
-  async signUp(@Body() body: unknown, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
-    const credentials = parseBody(signUpBodySchema, body);
+  @Route({
+    body: signUpBodySchema,
+    reply: sessionViewSchema,
+    status: 201,
+    description: 'Account created and signed in; sets the refresh cookie.',
+    errors: {
+      400: 'VALIDATION_FAILED with per-field messages.',
+      409: 'EMAIL_TAKEN',
+      429: 'RATE_LIMITED (10 sign-ups an hour per address), with Retry-After.',
+    },
+  })
+  async signUp(@RouteBody() body: z.output<typeof signUpBodySchema>, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const credentials = body;
     const session = await this.rpc.call(IdentityRpc.signUp, credentials, { meta: call.meta });
     return this.startSession(request, reply, session);
   }
 
   @Public()
   @Post('sign-in')
-  @HttpCode(200)
-  @ApiBody({ type: CredentialsDto })
-  @ApiOkResponse({ type: SessionViewDto, description: 'Signed in; sets the refresh cookie.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
-  @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'INVALID_CREDENTIALS' })
-  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED, with Retry-After.' })
-  async signIn(@Body() body: unknown, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
-    const credentials = parseBody(credentialsBodySchema, body);
+  @Route({
+    body: credentialsBodySchema,
+    reply: sessionViewSchema,
+    description: 'Signed in; sets the refresh cookie.',
+    errors: {
+      400: 'VALIDATION_FAILED with per-field messages.',
+      401: 'INVALID_CREDENTIALS',
+      429: 'RATE_LIMITED, with Retry-After.',
+    },
+  })
+  async signIn(@RouteBody() body: z.output<typeof credentialsBodySchema>, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const credentials = body;
     const device = this.devices.deviceFor(request.cookies[DEVICE_COOKIE], credentials.email);
     const session = await this.rpc.call(IdentityRpc.signIn, credentials, { meta: { ...call.meta, device } });
     return this.startSession(request, reply, session);
@@ -67,10 +78,14 @@ export class AuthController {
 
   @Public({ verifiesOwnToken: true })
   @Post('refresh')
-  @HttpCode(200)
   @ApiCookieAuth('refresh-cookie')
-  @ApiOkResponse({ type: SessionViewDto, description: 'A new access token; the refresh cookie is rotated.' })
-  @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No refresh cookie, or the session is over.' })
+  @Route({
+    reply: sessionViewSchema,
+    description: 'A new access token; the refresh cookie is rotated.',
+    errors: {
+      401: 'No refresh cookie, or the session is over.',
+    },
+  })
   async refresh(@Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
     const refreshToken = request.cookies[REFRESH_COOKIE];
     if (!refreshToken) throw new DomainError('UNAUTHENTICATED');
@@ -87,9 +102,8 @@ export class AuthController {
 
   @Public({ verifiesOwnToken: true })
   @Post('sign-out')
-  @HttpCode(204)
   @ApiCookieAuth('refresh-cookie')
-  @ApiNoContentResponse({ description: 'The session is revoked and the refresh cookie cleared (also when there was no session).' })
+  @Route({ status: 204, description: 'The session is revoked and the refresh cookie cleared (also when there was no session).' })
   async signOut(@Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const refreshToken = request.cookies[REFRESH_COOKIE] || undefined;
     // The cookie goes whatever happens next: signing out must never leave a usable cookie behind.

@@ -1,17 +1,17 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import {
   BillingRpc, changePlanBodySchema, isUuid, saveFaqBodySchema, startCheckoutBodySchema, type CheckoutSession, type FaqEntry, type LocalCheckoutSession, type SubscriptionView,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { ChangePlanDto, CheckoutSessionDto, ErrorBodyDto, FaqEntryDto, LocalCheckoutSessionDto, SaveFaqDto, StartCheckoutDto, SubscriptionViewDto } from '../http/api-models.js';
-import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
-const UNAUTHENTICATED = { status: 401, type: ErrorBodyDto, description: 'No valid access token.' } as const;
+const UNAUTHENTICATED = { 401: 'No valid access token.' } as const;
 const LOCAL_SESSION = /^cs_local_[0-9a-f]{32}$/;
 
 function localSessionId(id: string): string {
@@ -27,66 +27,84 @@ function localSessionId(id: string): string {
  */
 @ApiTags('billing')
 @ApiBearerAuth()
-@ApiResponse(UNAUTHENTICATED)
-@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'billing is unavailable.' })
+@RouteErrors({
+  ...UNAUTHENTICATED,
+  503: 'billing is unavailable.',
+})
 @Controller('billing')
 export class BillingController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get('subscription')
-  @ApiOkResponse({ type: SubscriptionViewDto, description: 'Your plan, its status and the next billing date (or when access ends after a cancellation).' })
+  @Route({ reply: BillingRpc.subscription.reply, description: 'Your plan, its status and the next billing date (or when access ends after a cancellation).' })
   subscription(@CallCtx() call: CallContext): Promise<SubscriptionView> {
     return this.rpc.call(BillingRpc.subscription, {}, call);
   }
 
   @Post('checkout')
-  @HttpCode(201)
-  @ApiBody({ type: StartCheckoutDto })
-  @ApiCreatedResponse({ type: CheckoutSessionDto, description: 'The provider’s hosted checkout page for the plan: send the browser to `url`.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a plan other than essentials, pro or legacy.' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: a plan is already active.' })
-  checkout(@Body() body: unknown, @CallCtx() call: CallContext): Promise<CheckoutSession> {
-    return this.rpc.call(BillingRpc.startCheckout, parseBody(startCheckoutBodySchema, body), call);
+  @Route({
+    body: startCheckoutBodySchema,
+    reply: BillingRpc.startCheckout.reply,
+    status: 201,
+    description: 'The provider’s hosted checkout page for the plan: send the browser to `url`.',
+    errors: {
+      400: 'VALIDATION_FAILED: a plan other than essentials, pro or legacy.',
+      409: 'CONFLICT: a plan is already active.',
+    },
+  })
+  checkout(@RouteBody() body: z.output<typeof startCheckoutBodySchema>, @CallCtx() call: CallContext): Promise<CheckoutSession> {
+    return this.rpc.call(BillingRpc.startCheckout, body, call);
   }
 
   @Post('cancel')
-  @HttpCode(200)
-  @ApiOkResponse({ type: SubscriptionViewDto, description: 'Cancelled at the period end: the plan stays active until then.' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: no active subscription to cancel.' })
+  @Route({
+    reply: BillingRpc.cancel.reply,
+    description: 'Cancelled at the period end: the plan stays active until then.',
+    errors: {
+      409: 'CONFLICT: no active subscription to cancel.',
+    },
+  })
   cancel(@CallCtx() call: CallContext): Promise<SubscriptionView> {
     return this.rpc.call(BillingRpc.cancel, {}, call);
   }
 
   @Post('change-plan')
-  @HttpCode(200)
-  @ApiBody({ type: ChangePlanDto })
-  @ApiOkResponse({ type: SubscriptionViewDto, description: 'The provider moved the live subscription to the plan (prorated); the tier follows its confirmation.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a plan other than essentials, pro or legacy.' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: no active subscription, already on that plan, or a cancellation is pending.' })
-  changePlan(@Body() body: unknown, @CallCtx() call: CallContext): Promise<SubscriptionView> {
-    return this.rpc.call(BillingRpc.changePlan, parseBody(changePlanBodySchema, body), call);
+  @Route({
+    body: changePlanBodySchema,
+    reply: BillingRpc.changePlan.reply,
+    description: 'The provider moved the live subscription to the plan (prorated); the tier follows its confirmation.',
+    errors: {
+      400: 'VALIDATION_FAILED: a plan other than essentials, pro or legacy.',
+      409: 'CONFLICT: no active subscription, already on that plan, or a cancellation is pending.',
+    },
+  })
+  changePlan(@RouteBody() body: z.output<typeof changePlanBodySchema>, @CallCtx() call: CallContext): Promise<SubscriptionView> {
+    return this.rpc.call(BillingRpc.changePlan, body, call);
   }
 
   @Get('local/sessions/:id')
   @ApiParam({ name: 'id', description: 'A local checkout session (cs_local_…).' })
-  @ApiOkResponse({ type: LocalCheckoutSessionDto, description: 'The local development provider’s checkout session (yours only).' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such session of yours, or the provider is Stripe.' })
+  @Route({
+    reply: BillingRpc.localSession.reply,
+    description: 'The local development provider’s checkout session (yours only).',
+    errors: {
+      404: 'No such session of yours, or the provider is Stripe.',
+    },
+  })
   localSession(@Param('id') id: string, @CallCtx() call: CallContext): Promise<LocalCheckoutSession> {
     return this.rpc.call(BillingRpc.localSession, { session_id: localSessionId(id) }, call);
   }
 
   @Post('local/sessions/:id/pay')
-  @HttpCode(200)
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ type: LocalCheckoutSessionDto, description: 'Paid: the provider’s signed events are on their way to the webhook route.' })
+  @Route({ reply: BillingRpc.localPay.reply, description: 'Paid: the provider’s signed events are on their way to the webhook route.' })
   localPay(@Param('id') id: string, @CallCtx() call: CallContext): Promise<LocalCheckoutSession> {
     return this.rpc.call(BillingRpc.localPay, { session_id: localSessionId(id) }, call);
   }
 
   @Post('local/sessions/:id/cancel')
-  @HttpCode(200)
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ type: LocalCheckoutSessionDto, description: 'The checkout was abandoned; nothing was charged.' })
+  @Route({ reply: BillingRpc.localCancel.reply, description: 'The checkout was abandoned; nothing was charged.' })
   localCancel(@Param('id') id: string, @CallCtx() call: CallContext): Promise<LocalCheckoutSession> {
     return this.rpc.call(BillingRpc.localCancel, { session_id: localSessionId(id) }, call);
   }
@@ -97,7 +115,9 @@ export class BillingController {
  * admins list every entry and add or edit one under /api/admin/faq (billing checks the admin claim).
  */
 @ApiTags('billing')
-@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'billing is unavailable.' })
+@RouteErrors({
+  503: 'billing is unavailable.',
+})
 @Controller()
 export class FaqController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
@@ -105,43 +125,58 @@ export class FaqController {
   /** Public on purpose: the pricing page's FAQ is shown to visitors before they sign up. */
   @Public()
   @Get('faq')
-  @ApiOkResponse({ type: [FaqEntryDto], description: 'Active entries, by display order.' })
+  @Route({ reply: BillingRpc.faq.reply, description: 'Active entries, by display order.' })
   faq(@CallCtx() call: CallContext): Promise<FaqEntry[]> {
     return this.rpc.call(BillingRpc.faq, {}, call);
   }
 
   @Get('admin/faq')
   @ApiBearerAuth()
-  @ApiOkResponse({ type: [FaqEntryDto], description: 'Every entry, inactive ones too (admins).' })
-  @ApiResponse(UNAUTHENTICATED)
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'FORBIDDEN: not an admin.' })
+  @Route({
+    reply: BillingRpc.faqAll.reply,
+    description: 'Every entry, inactive ones too (admins).',
+    errors: {
+      ...UNAUTHENTICATED,
+      403: 'FORBIDDEN: not an admin.',
+    },
+  })
   faqAll(@CallCtx() call: CallContext): Promise<FaqEntry[]> {
     return this.rpc.call(BillingRpc.faqAll, {}, call);
   }
 
   @Post('admin/faq')
-  @HttpCode(201)
   @ApiBearerAuth()
-  @ApiBody({ type: SaveFaqDto })
-  @ApiCreatedResponse({ type: FaqEntryDto, description: 'Added (admins).' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: an empty question or answer, or one too long.' })
-  @ApiResponse(UNAUTHENTICATED)
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'FORBIDDEN: not an admin.' })
-  addFaq(@Body() body: unknown, @CallCtx() call: CallContext): Promise<FaqEntry> {
-    const { id: _ignored, ...entry } = parseBody(saveFaqBodySchema, body);
+  @Route({
+    body: saveFaqBodySchema,
+    reply: BillingRpc.faqSave.reply,
+    status: 201,
+    description: 'Added (admins).',
+    errors: {
+      400: 'VALIDATION_FAILED: an empty question or answer, or one too long.',
+      ...UNAUTHENTICATED,
+      403: 'FORBIDDEN: not an admin.',
+    },
+  })
+  addFaq(@RouteBody() body: z.output<typeof saveFaqBodySchema>, @CallCtx() call: CallContext): Promise<FaqEntry> {
+    const { id: _ignored, ...entry } = body;
     return this.rpc.call(BillingRpc.faqSave, entry, call);
   }
 
   @Put('admin/faq/:id')
   @ApiBearerAuth()
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiBody({ type: SaveFaqDto })
-  @ApiOkResponse({ type: FaqEntryDto, description: 'Edited, deactivated or moved (admins).' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such entry.' })
-  @ApiResponse(UNAUTHENTICATED)
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'FORBIDDEN: not an admin.' })
-  editFaq(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<FaqEntry> {
+  @Route({
+    body: saveFaqBodySchema,
+    reply: BillingRpc.faqSave.reply,
+    description: 'Edited, deactivated or moved (admins).',
+    errors: {
+      404: 'No such entry.',
+      ...UNAUTHENTICATED,
+      403: 'FORBIDDEN: not an admin.',
+    },
+  })
+  editFaq(@Param('id') id: string, @RouteBody() body: z.output<typeof saveFaqBodySchema>, @CallCtx() call: CallContext): Promise<FaqEntry> {
     if (!isUuid(id)) throw new DomainError('NOT_FOUND');
-    return this.rpc.call(BillingRpc.faqSave, { ...parseBody(saveFaqBodySchema, body), id }, call);
+    return this.rpc.call(BillingRpc.faqSave, { ...body, id }, call);
   }
 }

@@ -1,17 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CommunityMessages, IdentityRpc, isUuid, LettersRpc, likePostBodySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, publishPostBodySchema, submitStoryBodySchema, VaultMediaRpc,
-  type CommunityPost, type CommunityStory, type MusicTrack, type PlaybackLink, type StoryReceipt,
+  CommunityMessages, IdentityRpc, isUuid, LettersRpc, likePostBodySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, publishPostBodySchema, submitStoryBodySchema, VaultMediaRpc, type CommunityPost, type CommunityStory, type MusicTrack, type PlaybackLink, type StoryReceipt, playbackLinkSchema,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
-import { CommunityPostDto, CommunityStoryDto, ErrorBodyDto, LikePostDto, MusicTrackDto, PlaybackLinkDto, PublishPostDto, StoryReceiptDto, SubmitStoryDto } from '../http/api-models.js';
-import { parseBody } from '../http/body.js';
 import { signedLinkQuery, type ByteStreamProxy } from '../http/byte-stream-proxy.js';
 import { Public } from '../http/public.decorator.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
 import { VAULT_MEDIA_HTTP } from '../media/media.tokens.js';
@@ -24,8 +23,10 @@ const UPGRADE = 'UPGRADE_REQUIRED: "This feature is available to Vault Pro & Leg
  */
 @ApiTags('community')
 @ApiBearerAuth()
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
-@ApiResponse({ status: 403, type: ErrorBodyDto, description: UPGRADE })
+@RouteErrors({
+  401: 'No valid access token.',
+  403: UPGRADE,
+})
 @Controller('community')
 export class CommunityController {
   constructor(
@@ -34,15 +35,19 @@ export class CommunityController {
   ) {}
 
   @Get('music')
-  @ApiOkResponse({ type: MusicTrackDto, isArray: true, description: 'The playlist (at most 100 tracks; empty on a fresh install).' })
+  @Route({ reply: VaultMediaRpc.musicTracks.reply, description: 'The playlist (at most 100 tracks; empty on a fresh install).' })
   music(@CallCtx() call: CallContext): Promise<MusicTrack[]> {
     return this.rpc.call(VaultMediaRpc.musicTracks, {}, call);
   }
 
   @Post('music/:id/playback')
-  @HttpCode(200)
-  @ApiOkResponse({ type: PlaybackLinkDto, description: `A link to the track signed for 3600 s; also sets the httpOnly ${MEDIA_BINDING_COOKIE} cookie that binds links to you.` })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'The track is no longer in the library.' })
+  @Route({
+    reply: playbackLinkSchema,
+    description: `A link to the track signed for 3600 s; also sets the httpOnly ${MEDIA_BINDING_COOKIE} cookie that binds links to you.`,
+    errors: {
+      404: 'The track is no longer in the library.',
+    },
+  })
   async playback(@Param('id') id: string, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<PlaybackLink> {
     const grant = await this.rpc.call(VaultMediaRpc.musicPlaybackLink, { id }, call);
     reply.setCookie(MEDIA_BINDING_COOKIE, grant.binding.value, {
@@ -52,49 +57,68 @@ export class CommunityController {
   }
 
   @Get('posts')
-  @ApiOkResponse({ type: CommunityPostDto, isArray: true, description: 'The discussion, newest first (100 at most), signed by the names authors chose to show.' })
+  @Route({ reply: LettersRpc.communityPosts.reply, description: 'The discussion, newest first (100 at most), signed by the names authors chose to show.' })
   posts(@CallCtx() call: CallContext): Promise<CommunityPost[]> {
     return this.rpc.call(LettersRpc.communityPosts, {}, call);
   }
 
   @Post('posts')
-  @HttpCode(201)
-  @ApiBody({ type: PublishPostDto })
-  @ApiCreatedResponse({ type: CommunityPostDto, description: 'Published (sending the same post again saves it once).' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: an empty post, or one over 2,000 characters.' })
-  async publish(@Body() body: unknown, @CallCtx() call: CallContext): Promise<CommunityPost> {
-    const { id, content, show_name } = parseBody(publishPostBodySchema, body);
+  @Route({
+    body: publishPostBodySchema,
+    reply: LettersRpc.communityPublish.reply,
+    status: 201,
+    description: 'Published (sending the same post again saves it once).',
+    errors: {
+      400: 'VALIDATION_FAILED: an empty post, or one over 2,000 characters.',
+    },
+  })
+  async publish(@RouteBody() body: z.output<typeof publishPostBodySchema>, @CallCtx() call: CallContext): Promise<CommunityPost> {
+    const { id, content, show_name } = body;
     return this.rpc.call(LettersRpc.communityPublish, { id, content, author_name: await this.authorName(show_name, call) }, call);
   }
 
   @Put('posts/:id/like')
-  @ApiBody({ type: LikePostDto })
-  @ApiOkResponse({ type: CommunityPostDto, description: 'The post with its likes: liking (or unliking) twice changes nothing.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'The post is no longer in the discussion.' })
-  like(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<CommunityPost> {
-    return this.rpc.call(LettersRpc.communityLike, { id: this.postId(id), ...parseBody(likePostBodySchema, body) }, call);
+  @Route({
+    body: likePostBodySchema,
+    reply: LettersRpc.communityLike.reply,
+    description: 'The post with its likes: liking (or unliking) twice changes nothing.',
+    errors: {
+      404: 'The post is no longer in the discussion.',
+    },
+  })
+  like(@Param('id') id: string, @RouteBody() body: z.output<typeof likePostBodySchema>, @CallCtx() call: CallContext): Promise<CommunityPost> {
+    return this.rpc.call(LettersRpc.communityLike, { id: this.postId(id), ...body }, call);
   }
 
   @Delete('posts/:id')
-  @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Your post (and its likes) is gone.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'The post is no longer in the discussion.' })
+  @Route({
+    status: 204,
+    description: 'Your post (and its likes) is gone.',
+    errors: {
+      404: 'The post is no longer in the discussion.',
+    },
+  })
   async remove(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
     await this.rpc.call(LettersRpc.communityDelete, { id: this.postId(id) }, call);
   }
 
   @Post('stories')
-  @HttpCode(201)
-  @ApiBody({ type: SubmitStoryDto })
-  @ApiCreatedResponse({ type: StoryReceiptDto, description: 'Kept for moderation (sending the same story again keeps it once).' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: "VALIDATION_FAILED: 'Please enter your story', or a story over 10,000 characters." })
-  async submitStory(@Body() body: unknown, @CallCtx() call: CallContext): Promise<StoryReceipt> {
-    const { id, story, show_name } = parseBody(submitStoryBodySchema, body);
+  @Route({
+    body: submitStoryBodySchema,
+    reply: LettersRpc.communitySubmitStory.reply,
+    status: 201,
+    description: 'Kept for moderation (sending the same story again keeps it once).',
+    errors: {
+      400: "VALIDATION_FAILED: 'Please enter your story', or a story over 10,000 characters.",
+    },
+  })
+  async submitStory(@RouteBody() body: z.output<typeof submitStoryBodySchema>, @CallCtx() call: CallContext): Promise<StoryReceipt> {
+    const { id, story, show_name } = body;
     return this.rpc.call(LettersRpc.communitySubmitStory, { id, story, author_name: await this.authorName(show_name, call) }, call);
   }
 
   @Get('stories')
-  @ApiOkResponse({ type: CommunityStoryDto, isArray: true, description: 'Admins only: the stories kept for moderation, newest first.' })
+  @Route({ reply: LettersRpc.communityStories.reply, description: 'Admins only: the stories kept for moderation, newest first.' })
   stories(@CallCtx() call: CallContext): Promise<CommunityStory[]> {
     return this.rpc.call(LettersRpc.communityStories, {}, call);
   }
@@ -124,10 +148,14 @@ export class MusicPlaybackController {
   @ApiQuery({ name: 'u', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'exp', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'sig', required: true, description: 'Part of the signed link.' })
-  @ApiResponse({ status: 200, description: 'The track.' })
-  @ApiResponse({ status: 206, description: 'The requested byte range (Range: bytes=...).' })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'The link is expired, altered, or not yours.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'File Not Found: the track is no longer in the library.' })
+  @Route({
+    description: 'The track.',
+    otherReplies: { 206: { description: 'The requested byte range (Range: bytes=...).' } },
+    errors: {
+      403: 'The link is expired, altered, or not yours.',
+      404: 'File Not Found: the track is no longer in the library.',
+    },
+  })
   async play(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const search = signedLinkQuery(request.url);
     if (!isUuid(id) || search === null) throw new DomainError('FORBIDDEN', MediaMessages.linkInvalid);

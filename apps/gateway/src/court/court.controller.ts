@@ -1,23 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags,
-} from '@nestjs/swagger';
+import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  COURT_CATEGORIES, CourtJournalRpc, CourtMessages, courtFileLinkBodySchema, courtVariantOf, isCourtCategory, isUuid, listCourtDocumentsQuerySchema,
-  setKeyEvidenceBodySchema, startCourtUploadBodySchema, type CourtDocument, type CourtFileGrant, type CourtFileLink, type CourtUploadTicket,
-  type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead, type StartCourtUploadRequest,
+  CourtJournalRpc, CourtMessages, courtFileLinkBodySchema, courtVariantOf, isCourtCategory, isUuid, listCourtDocumentsQuerySchema, setKeyEvidenceBodySchema, startCourtUploadBodySchema, type CourtDocument, type CourtFileGrant, type CourtFileLink, type CourtUploadTicket, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead, courtDocumentSchema, courtFileLinkSchema,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
-import {
-  CourtDocumentDto, CourtFileLinkDto, CourtFileLinkRequestDto, CourtUploadTicketDto, ErrorBodyDto, EvidenceEntrySummaryDto, EvidencePublicKeysDto,
-  SetKeyEvidenceDto, SignedEvidenceHeadDto, StartCourtUploadDto,
-} from '../http/api-models.js';
 import { parseBody } from '../http/body.js';
 import { baseContentType, signedLinkQuery, type ByteStreamProxy } from '../http/byte-stream-proxy.js';
 import { Public } from '../http/public.decorator.js';
+import { Route, RouteBody, RouteErrors, RouteQuery } from '../http/route.js';
 import { CallCtx, callContextOf } from '../http/request-context.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
 import { COURT_BINDING_COOKIE, COURT_BODY_TYPES, COURT_COOKIE_PATH, COURT_JOURNAL_HTTP } from './court.tokens.js';
@@ -28,12 +22,12 @@ function documentIdParam(id: string): string {
 }
 
 /**
- * The upload form's fields, checked at the edge. A card of the Court Journal asks for a title and a
- * file only, and says so in its own words ("Please provide a title and select a file").
+ * The upload form's fields (startCourtUploadBodySchema), checked at the edge. A card of the Court
+ * Journal asks for a title and a file only, and says so in its own words ("Please provide a title and select a file").
  */
-function parseStartUpload(body: unknown): StartCourtUploadRequest {
+function parseStartUpload<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   try {
-    return parseBody(startCourtUploadBodySchema, body);
+    return parseBody(schema, body);
   } catch (error) {
     const category = body !== null && typeof body === 'object' ? (body as { category?: unknown }).category : undefined;
     if (!(error instanceof DomainError) || !isCourtCategory(category) || courtVariantOf(category) !== 'journal') throw error;
@@ -51,8 +45,10 @@ function parseStartUpload(body: unknown): StartCourtUploadRequest {
  * piped to and from its HTTP listener, never held here.
  */
 @ApiTags('court')
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
-@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'court-journal is unavailable.' })
+@RouteErrors({
+  401: 'No valid access token.',
+  503: 'court-journal is unavailable.',
+})
 @Controller('court')
 export class CourtController {
   constructor(
@@ -62,13 +58,19 @@ export class CourtController {
   ) {}
 
   @Post('uploads')
-  @HttpCode(201)
   @ApiBearerAuth()
-  @ApiBody({ type: StartCourtUploadDto })
-  @ApiCreatedResponse({ type: CourtUploadTicketDto, description: 'PUT the file to uploadUrl next.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED: "${CourtMessages.missingInformation}" (a Court Journal card: "${CourtMessages.journalMissing}"), "${CourtMessages.fileTooLarge}", a file type not accepted.` })
-  async startUpload(@Body() body: unknown, @CallCtx() call: CallContext): Promise<CourtUploadTicket> {
-    const { title, category, description, fileName, size } = parseStartUpload(body);
+  @Route({
+    body: startCourtUploadBodySchema,
+    parse: parseStartUpload,
+    reply: CourtJournalRpc.startUpload.reply,
+    status: 201,
+    description: 'PUT the file to uploadUrl next.',
+    errors: {
+      400: `VALIDATION_FAILED: "${CourtMessages.missingInformation}" (a Court Journal card: "${CourtMessages.journalMissing}"), "${CourtMessages.fileTooLarge}", a file type not accepted.`,
+    },
+  })
+  async startUpload(@RouteBody() body: z.output<typeof startCourtUploadBodySchema>, @CallCtx() call: CallContext): Promise<CourtUploadTicket> {
+    const { title, category, description, fileName, size } = body;
     return this.rpc.call(CourtJournalRpc.startUpload, { title, category, fileName, size, ...(description ? { description } : {}) }, call);
   }
 
@@ -76,10 +78,16 @@ export class CourtController {
   @ApiBearerAuth()
   @ApiParam({ name: 'id', format: 'uuid', description: 'uploadId of the ticket.' })
   @ApiConsumes(...COURT_BODY_TYPES)
-  @ApiCreatedResponse({ type: CourtDocumentDto, description: 'Stored: the file is complete in storage, hashed, and entered in the evidence chain.' })
-  @ApiResponse({ status: 413, type: ErrorBodyDto, description: `PAYLOAD_TOO_LARGE: "${CourtMessages.fileTooLarge}" (counted while the body streams).` })
-  @ApiResponse({ status: 415, type: ErrorBodyDto, description: 'UNSUPPORTED_MEDIA: the bytes are not a PDF, Word document, JPEG, PNG (or, in the journal, text), or not the kind the name says.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'UPLOAD_INCOMPLETE: the body is not the size the upload announced.' })
+  @Route({
+    reply: courtDocumentSchema,
+    status: 201,
+    description: 'Stored: the file is complete in storage, hashed, and entered in the evidence chain.',
+    errors: {
+      413: `PAYLOAD_TOO_LARGE: "${CourtMessages.fileTooLarge}" (counted while the body streams).`,
+      415: 'UNSUPPORTED_MEDIA: the bytes are not a PDF, Word document, JPEG, PNG (or, in the journal, text), or not the kind the name says.',
+      400: 'UPLOAD_INCOMPLETE: the body is not the size the upload announced.',
+    },
+  })
   async upload(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const token = callContextOf(request).accessToken;
     if (!token) throw new DomainError('UNAUTHENTICATED');
@@ -90,47 +98,68 @@ export class CourtController {
 
   @Get('documents')
   @ApiBearerAuth()
-  @ApiQuery({ name: 'category', required: false, enum: COURT_CATEGORIES, description: 'Only this category (a Court Journal card\'s "View All").' })
-  @ApiOkResponse({ type: CourtDocumentDto, isArray: true, description: 'Your documents, newest first.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'An unknown category.' })
-  async list(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<CourtDocument[]> {
-    const { category } = parseBody(listCourtDocumentsQuerySchema, query);
+  @Route({
+    query: listCourtDocumentsQuerySchema,
+    queryDescriptions: {
+      category: 'Only this category (a Court Journal card\'s "View All").',
+    },
+    reply: CourtJournalRpc.list.reply,
+    description: 'Your documents, newest first.',
+    errors: {
+      400: 'An unknown category.',
+    },
+  })
+  async list(@RouteQuery() query: z.output<typeof listCourtDocumentsQuerySchema>, @CallCtx() call: CallContext): Promise<CourtDocument[]> {
+    const { category } = query;
     return this.rpc.call(CourtJournalRpc.list, category ? { category } : {}, call);
   }
 
   @Patch('documents/:id')
   @ApiBearerAuth()
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiBody({ type: SetKeyEvidenceDto })
-  @ApiOkResponse({ type: CourtDocumentDto, description: 'Marked or unmarked as key evidence (an entry of the evidence chain).' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: is_key_evidence is not true or false.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: `"${CourtMessages.notFound}": no such document of yours.` })
-  async setKeyEvidence(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<CourtDocument> {
+  @Route({
+    body: setKeyEvidenceBodySchema,
+    reply: CourtJournalRpc.setKeyEvidence.reply,
+    description: 'Marked or unmarked as key evidence (an entry of the evidence chain).',
+    errors: {
+      400: 'VALIDATION_FAILED: is_key_evidence is not true or false.',
+      404: `"${CourtMessages.notFound}": no such document of yours.`,
+    },
+  })
+  async setKeyEvidence(@Param('id') id: string, @RouteBody() body: z.output<typeof setKeyEvidenceBodySchema>, @CallCtx() call: CallContext): Promise<CourtDocument> {
     const documentId = documentIdParam(id);
-    const { is_key_evidence } = parseBody(setKeyEvidenceBodySchema, body);
+    const { is_key_evidence } = body;
     return this.rpc.call(CourtJournalRpc.setKeyEvidence, { id: documentId, isKeyEvidence: is_key_evidence }, call);
   }
 
   @Delete('documents/:id')
-  @HttpCode(204)
   @ApiBearerAuth()
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiNoContentResponse({ description: 'Deleted: the file is gone; the evidence chain keeps that it existed, with its hash.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: `"${CourtMessages.notFound}": no such document of yours.` })
+  @Route({
+    status: 204,
+    description: 'Deleted: the file is gone; the evidence chain keeps that it existed, with its hash.',
+    errors: {
+      404: `"${CourtMessages.notFound}": no such document of yours.`,
+    },
+  })
   async remove(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
     await this.rpc.call(CourtJournalRpc.delete, { id: documentIdParam(id) }, call);
   }
 
   @Post('documents/:id/link')
-  @HttpCode(200)
   @ApiBearerAuth()
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiBody({ type: CourtFileLinkRequestDto })
-  @ApiOkResponse({ type: CourtFileLinkDto, description: `A short-lived link to preview (inline) or download (attachment) the file; also sets the httpOnly ${COURT_BINDING_COOKIE} cookie that binds it to you. Recorded as a view in the evidence chain.` })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: `"${CourtMessages.notFound}": no such document of yours.` })
-  async fileLink(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<CourtFileLink> {
+  @Route({
+    body: courtFileLinkBodySchema,
+    reply: courtFileLinkSchema,
+    description: `A short-lived link to preview (inline) or download (attachment) the file; also sets the httpOnly ${COURT_BINDING_COOKIE} cookie that binds it to you. Recorded as a view in the evidence chain.`,
+    errors: {
+      404: `"${CourtMessages.notFound}": no such document of yours.`,
+    },
+  })
+  async fileLink(@Param('id') id: string, @RouteBody() body: z.output<typeof courtFileLinkBodySchema>, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<CourtFileLink> {
     const documentId = documentIdParam(id);
-    const { disposition } = parseBody(courtFileLinkBodySchema, body);
+    const { disposition } = body;
     return this.bind(reply, await this.rpc.call(CourtJournalRpc.fileLink, { id: documentId, disposition }, call));
   }
 
@@ -143,9 +172,13 @@ export class CourtController {
   @ApiQuery({ name: 'u', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'exp', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'sig', required: true, description: 'Part of the signed link.' })
-  @ApiResponse({ status: 200, description: 'The file, with X-Content-Type-Options: nosniff (a download as an attachment).' })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: `"${CourtMessages.linkInvalid}"` })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: `"${CourtMessages.notFound}"` })
+  @Route({
+    description: 'The file, with X-Content-Type-Options: nosniff (a download as an attachment).',
+    errors: {
+      403: `"${CourtMessages.linkInvalid}"`,
+      404: `"${CourtMessages.notFound}"`,
+    },
+  })
   async file(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const search = signedLinkQuery(request.url);
     if (!isUuid(id) || search === null) throw new DomainError('FORBIDDEN', CourtMessages.linkInvalid);
@@ -154,22 +187,24 @@ export class CourtController {
 
   @Get('evidence/head')
   @ApiBearerAuth()
-  @ApiOkResponse({ type: SignedEvidenceHeadDto, description: 'The signed head of your evidence chain.' })
+  @Route({ reply: CourtJournalRpc.evidenceHead.reply, description: 'The signed head of your evidence chain.' })
   async evidenceHead(@CallCtx() call: CallContext): Promise<SignedEvidenceHead> {
     return this.rpc.call(CourtJournalRpc.evidenceHead, {}, call);
   }
 
   @Get('evidence/entries')
   @ApiBearerAuth()
-  @ApiOkResponse({ type: EvidenceEntrySummaryDto, isArray: true, description: 'The entries of your evidence chain, oldest first.' })
+  @Route({ reply: CourtJournalRpc.evidenceEntries.reply, description: 'The entries of your evidence chain, oldest first.' })
   async evidenceEntries(@CallCtx() call: CallContext): Promise<EvidenceEntrySummary[]> {
     return this.rpc.call(CourtJournalRpc.evidenceEntries, {}, call);
   }
 
   @Post('evidence/bundle-link')
-  @HttpCode(200)
   @ApiBearerAuth()
-  @ApiOkResponse({ type: CourtFileLinkDto, description: `A short-lived link to your evidence bundle (ZIP); also sets the ${COURT_BINDING_COOKIE} cookie. Recorded as an export in the evidence chain.` })
+  @Route({
+    reply: courtFileLinkSchema,
+    description: `A short-lived link to your evidence bundle (ZIP); also sets the ${COURT_BINDING_COOKIE} cookie. Recorded as an export in the evidence chain.`,
+  })
   async bundleLink(@CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<CourtFileLink> {
     return this.bind(reply, await this.rpc.call(CourtJournalRpc.bundleLink, {}, call));
   }
@@ -181,8 +216,12 @@ export class CourtController {
   @ApiQuery({ name: 'u', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'exp', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'sig', required: true, description: 'Part of the signed link.' })
-  @ApiResponse({ status: 200, description: 'The evidence bundle: the original files, the manifest, the chain, the signed head and a README on how to verify it.' })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: `"${CourtMessages.linkInvalid}"` })
+  @Route({
+    description: 'The evidence bundle: the original files, the manifest, the chain, the signed head and a README on how to verify it.',
+    errors: {
+      403: `"${CourtMessages.linkInvalid}"`,
+    },
+  })
   async bundle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const search = signedLinkQuery(request.url);
     if (search === null) throw new DomainError('FORBIDDEN', CourtMessages.linkInvalid);
@@ -192,7 +231,7 @@ export class CourtController {
   /** Public on purpose: anyone (a court) checks a bundle's signature with these keys. */
   @Public()
   @Get('evidence/keys')
-  @ApiOkResponse({ type: EvidencePublicKeysDto, description: 'The evidence public keys (Ed25519): the current one and those still honoured.' })
+  @Route({ reply: CourtJournalRpc.publicKeys.reply, description: 'The evidence public keys (Ed25519): the current one and those still honoured.' })
   async evidenceKeys(@CallCtx() call: CallContext): Promise<EvidencePublicKeys> {
     return this.rpc.call(CourtJournalRpc.publicKeys, {}, call);
   }

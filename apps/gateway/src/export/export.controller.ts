@@ -1,5 +1,5 @@
-import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokenVerifier } from '@lv/platform/auth';
@@ -8,8 +8,8 @@ import type { Logger } from '@lv/platform/logging';
 import type { CallContext } from '@lv/platform/nest';
 import { tokenCookieOptions, tokenExpiresAt } from '../admin/admin-access.js';
 import type { GatewayConfig } from '../config.js';
-import { ErrorBodyDto } from '../http/api-models.js';
 import { Public } from '../http/public.decorator.js';
+import { Route } from '../http/route.js';
 import { bearerToken, CallCtx, callContextOf, verifyAccessToken } from '../http/request-context.js';
 import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, ROOT_LOGGER } from '../infra/tokens.js';
 import { VaultExportService } from './vault-export.service.js';
@@ -35,10 +35,14 @@ export class ExportController {
   ) {}
 
   @Post('session')
-  @HttpCode(204)
   @ApiBearerAuth()
-  @ApiNoContentResponse({ description: `Sets the httpOnly ${EXPORT_COOKIE} cookie (${EXPORT_COOKIE_MAX_AGE_SECONDS} s, path ${EXPORT_PATH}); then navigate to ${EXPORT_PATH}.` })
-  @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
+  @Route({
+    status: 204,
+    description: `Sets the httpOnly ${EXPORT_COOKIE} cookie (${EXPORT_COOKIE_MAX_AGE_SECONDS} s, path ${EXPORT_PATH}); then navigate to ${EXPORT_PATH}.`,
+    errors: {
+      401: 'No valid access token.',
+    },
+  })
   open(@CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): void {
     const expiresAt = tokenExpiresAt(call.accessToken!);
     if (!expiresAt) throw new DomainError('UNAUTHENTICATED');
@@ -50,9 +54,13 @@ export class ExportController {
   @Get()
   @ApiBearerAuth()
   @ApiProduces('application/zip')
-  @ApiResponse({ status: 200, description: 'vault_export-<date>.zip: the originals, a text file per letter, the settings as JSON, manifest.json (every item with its SHA-256) and index.html (browses it offline).' })
-  @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token (header or export cookie).' })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'Not an account of a person (an operator token).' })
+  @Route({
+    description: 'vault_export-<date>.zip: the originals, a text file per letter, the settings as JSON, manifest.json (every item with its SHA-256) and index.html (browses it offline).',
+    errors: {
+      401: 'No valid access token (header or export cookie).',
+      403: 'Not an account of a person (an operator token).',
+    },
+  })
   async download(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const token = bearerToken(request.headers.authorization) ?? request.cookies?.[EXPORT_COOKIE];
     const caller = await verifyAccessToken(this.verifier, token);

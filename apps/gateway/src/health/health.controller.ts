@@ -1,10 +1,10 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HealthReport } from '@lv/contracts';
+import { healthReportSchema, type HealthReport } from '@lv/contracts';
 import { AccessTokenVerifier } from '@lv/platform/auth';
-import { HealthReportDto } from '../http/api-models.js';
 import { Public } from '../http/public.decorator.js';
+import { Route } from '../http/route.js';
 import { bearerToken, callContextOf } from '../http/request-context.js';
 import { ACCESS_TOKEN_VERIFIER } from '../infra/tokens.js';
 import { HealthService } from './health.service.js';
@@ -26,8 +26,11 @@ export class HealthController {
    */
   @Public()
   @Get()
-  @ApiOkResponse({ type: HealthReportDto, description: 'Every check is up. Anonymous callers get `{ status }` only; an admin (Bearer token) gets every check with its detail.' })
-  @ApiResponse({ status: 503, type: HealthReportDto, description: 'At least one check is down (the same two shapes).' })
+  @Route({
+    reply: healthReportSchema,
+    description: 'Every check is up. Anonymous callers get `{ status }` only; an admin (Bearer token) gets every check with its detail.',
+    otherReplies: { 503: { reply: healthReportSchema, description: 'At least one check is down (the same two shapes).' } },
+  })
   async check(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport | PublicHealth> {
     const report = await this.health.report(callContextOf(request).meta);
     reply.status(report.status === 'up' ? 200 : 503);

@@ -1,17 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Inject, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import {
-  AccessKeysRpc, addContactBodySchema, checkInLinkBodySchema, ErrorCodes, IfImNotThereMessages, INACTIVITY_PERIODS, saveDeliverySettingsBodySchema, saveInactivityBodySchema,
-  setContactKeyBodySchema, type CheckInReply, type ContactKeyReply, type DeliverySettings, type DeliveryCheck, type DeliveryView, type EmergencyContact, type InactivityWatch,
+  AccessKeysRpc, addContactBodySchema, checkInLinkBodySchema, ErrorCodes, IfImNotThereMessages, INACTIVITY_PERIODS, saveDeliverySettingsBodySchema, saveInactivityBodySchema, setContactKeyBodySchema, type CheckInReply, type ContactKeyReply, type DeliverySettings, type DeliveryCheck, type DeliveryView, type EmergencyContact, type InactivityWatch,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { idParam, parseAccessBody } from '../access/access-body.js';
-import {
-  AddContactDto, CheckInLinkDto, CheckInReplyDto, ContactKeyReplyDto, DeliveryCheckDto, DeliverySettingsDto, DeliveryViewDto, EmergencyContactDto, ErrorBodyDto, InactivityWatchDto,
-  RemoveContactReplyDto, SaveDeliverySettingsDto, SaveInactivityDto, SetContactKeyDto,
-} from '../http/api-models.js';
 import { Public } from '../http/public.decorator.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -23,117 +20,161 @@ import { RPC_CLIENT } from '../infra/tokens.js';
  */
 @ApiTags('if-im-not-there')
 @ApiBearerAuth()
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
-@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'access-keys is unavailable.' })
+@RouteErrors({
+  401: 'No valid access token.',
+  503: 'access-keys is unavailable.',
+})
 @Controller('if-im-not-there')
 export class IfImNotThereController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get('contacts')
-  @ApiOkResponse({ type: EmergencyContactDto, isArray: true, description: 'The caller’s emergency contacts, in the order they were added.' })
+  @Route({ reply: AccessKeysRpc.listContacts.reply, description: 'The caller’s emergency contacts, in the order they were added.' })
   async contacts(@CallCtx() call: CallContext): Promise<EmergencyContact[]> {
     return this.rpc.call(AccessKeysRpc.listContacts, {}, call);
   }
 
   @Post('contacts')
-  @HttpCode(201)
-  @ApiBody({ type: AddContactDto })
-  @ApiCreatedResponse({ type: EmergencyContactDto, description: 'Added (the same id and details again: the same contact, added once).' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED: "${IfImNotThereMessages.nameAndEmailRequired}", a malformed e-mail or phone, a relationship not offered.` })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the id names another contact.' })
-  async addContact(@Body() body: unknown, @CallCtx() call: CallContext): Promise<EmergencyContact> {
-    return this.rpc.call(AccessKeysRpc.addContact, parseAccessBody(addContactBodySchema, body), call);
+  @Route({
+    parse: parseAccessBody,
+    body: addContactBodySchema,
+    reply: AccessKeysRpc.addContact.reply,
+    status: 201,
+    description: 'Added (the same id and details again: the same contact, added once).',
+    errors: {
+      400: `VALIDATION_FAILED: "${IfImNotThereMessages.nameAndEmailRequired}", a malformed e-mail or phone, a relationship not offered.`,
+      409: 'CONFLICT: the id names another contact.',
+    },
+  })
+  async addContact(@RouteBody() body: z.output<typeof addContactBodySchema>, @CallCtx() call: CallContext): Promise<EmergencyContact> {
+    return this.rpc.call(AccessKeysRpc.addContact, body, call);
   }
 
   @Delete('contacts/:id')
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiOkResponse({ type: RemoveContactReplyDto, description: 'Removed; its access key, if any, was revoked first.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such contact of the caller.' })
+  @Route({
+    reply: AccessKeysRpc.removeContact.reply,
+    description: 'Removed; its access key, if any, was revoked first.',
+    errors: {
+      404: 'No such contact of the caller.',
+    },
+  })
   async removeContact(@Param('id') id: string, @CallCtx() call: CallContext): Promise<{ id: string; removed: true }> {
     return this.rpc.call(AccessKeysRpc.removeContact, { id: idParam(id) }, call);
   }
 
   @Put('contacts/:id/access-key')
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiBody({ type: SetContactKeyDto })
-  @ApiOkResponse({ type: ContactKeyReplyDto, description: 'On: a key valid 7 days, e-mailed to the contact and answered once. Off: the key is revoked with its sessions.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such contact of the caller.' })
-  async setContactKey(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<ContactKeyReply> {
-    const { enabled } = parseAccessBody(setContactKeyBodySchema, body);
+  @Route({
+    parse: parseAccessBody,
+    body: setContactKeyBodySchema,
+    reply: AccessKeysRpc.setContactKey.reply,
+    description: 'On: a key valid 7 days, e-mailed to the contact and answered once. Off: the key is revoked with its sessions.',
+    errors: {
+      404: 'No such contact of the caller.',
+    },
+  })
+  async setContactKey(@Param('id') id: string, @RouteBody() body: z.output<typeof setContactKeyBodySchema>, @CallCtx() call: CallContext): Promise<ContactKeyReply> {
+    const { enabled } = body;
     return this.rpc.call(AccessKeysRpc.setContactKey, { id: idParam(id), enabled }, call);
   }
 
   @Get('delivery-settings')
-  @ApiOkResponse({ type: DeliverySettingsDto, description: 'The caller’s delivery settings; the spec’s defaults (updated_at null) until saved.' })
+  @Route({ reply: AccessKeysRpc.deliverySettings.reply, description: 'The caller’s delivery settings; the spec’s defaults (updated_at null) until saved.' })
   async deliverySettings(@CallCtx() call: CallContext): Promise<DeliverySettings> {
     return this.rpc.call(AccessKeysRpc.deliverySettings, {}, call);
   }
 
   @Put('delivery-settings')
-  @ApiBody({ type: SaveDeliverySettingsDto })
-  @ApiOkResponse({ type: DeliverySettingsDto, description: 'Saved as a whole.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a timing not offered, a malformed trustee e-mail, a field over its limit.' })
-  async saveDeliverySettings(@Body() body: unknown, @CallCtx() call: CallContext): Promise<DeliverySettings> {
-    return this.rpc.call(AccessKeysRpc.saveDeliverySettings, parseAccessBody(saveDeliverySettingsBodySchema, body), call);
+  @Route({
+    parse: parseAccessBody,
+    body: saveDeliverySettingsBodySchema,
+    reply: AccessKeysRpc.saveDeliverySettings.reply,
+    description: 'Saved as a whole.',
+    errors: {
+      400: 'VALIDATION_FAILED: a timing not offered, a malformed trustee e-mail, a field over its limit.',
+    },
+  })
+  async saveDeliverySettings(@RouteBody() body: z.output<typeof saveDeliverySettingsBodySchema>, @CallCtx() call: CallContext): Promise<DeliverySettings> {
+    return this.rpc.call(AccessKeysRpc.saveDeliverySettings, body, call);
   }
 
   @Get('delivery')
-  @ApiOkResponse({ type: DeliveryViewDto, description: 'Whether a delivery of the caller’s vault has started, and when it is due.' })
+  @Route({ reply: AccessKeysRpc.delivery.reply, description: 'Whether a delivery of the caller’s vault has started, and when it is due.' })
   async delivery(@CallCtx() call: CallContext): Promise<DeliveryView> {
     return this.rpc.call(AccessKeysRpc.delivery, {}, call);
   }
 
   /** /test-vault-delivery: the delivery pipeline's checks against the running services (nothing is written). */
   @Post('delivery/checks')
-  @HttpCode(200)
-  @ApiOkResponse({ type: DeliveryCheckDto, isArray: true, description: 'Each check, passed or failed, with what it found.' })
+  @Route({ reply: AccessKeysRpc.deliveryChecks.reply, description: 'Each check, passed or failed, with what it found.' })
   async deliveryChecks(@CallCtx() call: CallContext): Promise<DeliveryCheck[]> {
     return this.rpc.call(AccessKeysRpc.deliveryChecks, {}, call);
   }
 
   /** "I'm still here": stops a delivery that has started, before it happens. */
   @Post('delivery/cancel')
-  @HttpCode(200)
-  @ApiOkResponse({ type: DeliveryViewDto, description: 'Cancelled (or there was nothing to cancel).' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the vault has already been delivered.' })
+  @Route({
+    reply: AccessKeysRpc.cancelDelivery.reply,
+    description: 'Cancelled (or there was nothing to cancel).',
+    errors: {
+      409: 'CONFLICT: the vault has already been delivered.',
+    },
+  })
   async cancelDelivery(@CallCtx() call: CallContext): Promise<DeliveryView> {
     return this.rpc.call(AccessKeysRpc.cancelDelivery, {}, call);
   }
 
   @Get('inactivity')
-  @ApiOkResponse({ type: InactivityWatchDto, description: 'The caller’s inactivity watch: the period (null: off), paused or not, and when the warnings and the delivery are due.' })
+  @Route({
+    reply: AccessKeysRpc.inactivity.reply,
+    description: 'The caller’s inactivity watch: the period (null: off), paused or not, and when the warnings and the delivery are due.',
+  })
   async inactivity(@CallCtx() call: CallContext): Promise<InactivityWatch> {
     return this.rpc.call(AccessKeysRpc.inactivity, {}, call);
   }
 
   @Put('inactivity')
-  @ApiBody({ type: SaveInactivityDto })
-  @ApiOkResponse({ type: InactivityWatchDto, description: 'Saved; the watch counts from now (a period of null turns it off).' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `VALIDATION_FAILED: a period other than ${INACTIVITY_PERIODS.join(', ')} days or null.` })
-  async saveInactivity(@Body() body: unknown, @CallCtx() call: CallContext): Promise<InactivityWatch> {
-    return this.rpc.call(AccessKeysRpc.saveInactivity, parseAccessBody(saveInactivityBodySchema, body), call);
+  @Route({
+    parse: parseAccessBody,
+    body: saveInactivityBodySchema,
+    reply: AccessKeysRpc.saveInactivity.reply,
+    description: 'Saved; the watch counts from now (a period of null turns it off).',
+    errors: {
+      400: `VALIDATION_FAILED: a period other than ${INACTIVITY_PERIODS.join(', ')} days or null.`,
+    },
+  })
+  async saveInactivity(@RouteBody() body: z.output<typeof saveInactivityBodySchema>, @CallCtx() call: CallContext): Promise<InactivityWatch> {
+    return this.rpc.call(AccessKeysRpc.saveInactivity, body, call);
   }
 
   @Post('inactivity/pause')
-  @HttpCode(200)
-  @ApiOkResponse({ type: InactivityWatchDto, description: 'Paused: no warning and no delivery until resumed.' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: no period is chosen.' })
+  @Route({
+    reply: AccessKeysRpc.pauseInactivity.reply,
+    description: 'Paused: no warning and no delivery until resumed.',
+    errors: {
+      409: 'CONFLICT: no period is chosen.',
+    },
+  })
   async pauseInactivity(@CallCtx() call: CallContext): Promise<InactivityWatch> {
     return this.rpc.call(AccessKeysRpc.pauseInactivity, {}, call);
   }
 
   @Post('inactivity/resume')
-  @HttpCode(200)
-  @ApiOkResponse({ type: InactivityWatchDto, description: 'Resumed: the watch counts from now.' })
+  @Route({ reply: AccessKeysRpc.resumeInactivity.reply, description: 'Resumed: the watch counts from now.' })
   async resumeInactivity(@CallCtx() call: CallContext): Promise<InactivityWatch> {
     return this.rpc.call(AccessKeysRpc.resumeInactivity, {}, call);
   }
 
   @Post('inactivity/test-warning')
-  @HttpCode(200)
-  @ApiOkResponse({ type: InactivityWatchDto, description: 'A test warning is on its way to the caller’s e-mail, with a working check-in link.' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'CONFLICT: the watch is off or paused.' })
-  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED: a test warning was sent less than 10 minutes ago.' })
+  @Route({
+    reply: AccessKeysRpc.testInactivityWarning.reply,
+    description: 'A test warning is on its way to the caller’s e-mail, with a working check-in link.',
+    errors: {
+      409: 'CONFLICT: the watch is off or paused.',
+      429: 'RATE_LIMITED: a test warning was sent less than 10 minutes ago.',
+    },
+  })
   async testInactivityWarning(@CallCtx() call: CallContext): Promise<InactivityWatch> {
     return this.rpc.call(AccessKeysRpc.testInactivityWarning, {}, call);
   }
@@ -145,10 +186,14 @@ export class IfImNotThereController {
    */
   @Public()
   @Post('check-in')
-  @HttpCode(200)
-  @ApiBody({ type: CheckInLinkDto })
-  @ApiOkResponse({ type: CheckInReplyDto, description: 'Checked in: the watch counts from now; a delivery under way, if any, was stopped.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: `CHECK_IN_LINK_INVALID: "${ErrorCodes.CHECK_IN_LINK_INVALID.message}"` })
+  @Route({
+    body: checkInLinkBodySchema,
+    reply: AccessKeysRpc.checkInByLink.reply,
+    description: 'Checked in: the watch counts from now; a delivery under way, if any, was stopped.',
+    errors: {
+      400: `CHECK_IN_LINK_INVALID: "${ErrorCodes.CHECK_IN_LINK_INVALID.message}"`,
+    },
+  })
   async checkIn(@Body() body: unknown, @CallCtx() call: CallContext): Promise<CheckInReply> {
     const parsed = checkInLinkBodySchema.safeParse(body);
     if (!parsed.success) throw new DomainError('CHECK_IN_LINK_INVALID');

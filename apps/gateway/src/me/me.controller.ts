@@ -1,37 +1,40 @@
-import { Body, Controller, Get, Inject, Patch, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Patch, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import {
-  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply,
-  type NotificationPreferencesView, type PayloadInput, type UserProfile,
+  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply, type NotificationPreferencesView, type PayloadInput, type UserProfile,
 } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import {
-  ChangeEmailDto, ChangePasswordDto, ChangePasswordReplyDto, ErrorBodyDto, NotificationPreferencesDto, SaveNotificationPreferencesDto, UpdateProfileDto, UserProfileDto,
-} from '../http/api-models.js';
-import { parseBody } from '../http/body.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
 /** The signed-in user's own profile. Whose profile is decided by identity from the verified token, never by the request. */
 @ApiTags('me')
 @ApiBearerAuth()
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
+@RouteErrors({
+  401: 'No valid access token.',
+})
 @Controller('me')
 export class MeController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get()
-  @ApiOkResponse({ type: UserProfileDto })
+  @Route({ reply: IdentityRpc.getMe.reply })
   async getMe(@CallCtx() call: CallContext): Promise<UserProfile> {
     return this.rpc.call(IdentityRpc.getMe, {}, call);
   }
 
   @Patch()
-  @ApiBody({ type: UpdateProfileDto })
-  @ApiOkResponse({ type: UserProfileDto })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED with per-field messages.' })
-  async updateMe(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UserProfile> {
-    const changes = parseBody(updateProfileBodySchema, body);
+  @Route({
+    body: updateProfileBodySchema,
+    reply: IdentityRpc.updateMe.reply,
+    errors: {
+      400: 'VALIDATION_FAILED with per-field messages.',
+    },
+  })
+  async updateMe(@RouteBody() body: z.output<typeof updateProfileBodySchema>, @CallCtx() call: CallContext): Promise<UserProfile> {
+    const changes = body;
     const request: PayloadInput<typeof IdentityRpc.updateMe> = {};
     if (changes.full_name !== undefined) request.full_name = changes.full_name;
     if (changes.avatar_url !== undefined) request.avatar_url = changes.avatar_url;
@@ -40,36 +43,49 @@ export class MeController {
 
   /** A new sign-in e-mail; needs the current password. */
   @Put('email')
-  @ApiBody({ type: ChangeEmailDto })
-  @ApiOkResponse({ type: UserProfileDto })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: the e-mail, or the current password missing or wrong (field currentPassword).' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'EMAIL_TAKEN: another account uses it.' })
-  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).' })
-  async changeEmail(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UserProfile> {
-    return this.rpc.call(IdentityRpc.changeEmail, parseBody(changeEmailBodySchema, body), call);
+  @Route({
+    body: changeEmailBodySchema,
+    reply: IdentityRpc.changeEmail.reply,
+    errors: {
+      400: 'VALIDATION_FAILED: the e-mail, or the current password missing or wrong (field currentPassword).',
+      409: 'EMAIL_TAKEN: another account uses it.',
+      429: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).',
+    },
+  })
+  async changeEmail(@RouteBody() body: z.output<typeof changeEmailBodySchema>, @CallCtx() call: CallContext): Promise<UserProfile> {
+    return this.rpc.call(IdentityRpc.changeEmail, body, call);
   }
 
   /** A new password; needs the current one. Every other session of the account ends; this one stays signed in. */
   @Put('password')
-  @ApiBody({ type: ChangePasswordDto })
-  @ApiOkResponse({ type: ChangePasswordReplyDto, description: 'How many other sessions were signed out.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: the new password (6 characters or more, not only spaces, not the current one), or the current password missing or wrong.' })
-  @ApiResponse({ status: 429, type: ErrorBodyDto, description: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).' })
-  async changePassword(@Body() body: unknown, @CallCtx() call: CallContext): Promise<ChangePasswordReply> {
-    return this.rpc.call(IdentityRpc.changePassword, parseBody(changePasswordBodySchema, body), call);
+  @Route({
+    body: changePasswordBodySchema,
+    reply: IdentityRpc.changePassword.reply,
+    description: 'How many other sessions were signed out.',
+    errors: {
+      400: 'VALIDATION_FAILED: the new password (6 characters or more, not only spaces, not the current one), or the current password missing or wrong.',
+      429: 'RATE_LIMITED: too many wrong current passwords (counted as sign-in attempts).',
+    },
+  })
+  async changePassword(@RouteBody() body: z.output<typeof changePasswordBodySchema>, @CallCtx() call: CallContext): Promise<ChangePasswordReply> {
+    return this.rpc.call(IdentityRpc.changePassword, body, call);
   }
 
   @Get('notifications')
-  @ApiOkResponse({ type: NotificationPreferencesDto, description: 'The four switches; the defaults (updated_at null) until saved.' })
+  @Route({ reply: IdentityRpc.notificationPreferences.reply, description: 'The four switches; the defaults (updated_at null) until saved.' })
   async notifications(@CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
     return this.rpc.call(IdentityRpc.notificationPreferences, {}, call);
   }
 
   @Put('notifications')
-  @ApiBody({ type: SaveNotificationPreferencesDto })
-  @ApiOkResponse({ type: NotificationPreferencesDto })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: each of the four is true or false; nothing else is accepted.' })
-  async saveNotifications(@Body() body: unknown, @CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
-    return this.rpc.call(IdentityRpc.saveNotificationPreferences, parseBody(notificationPreferencesBodySchema, body), call);
+  @Route({
+    body: notificationPreferencesBodySchema,
+    reply: IdentityRpc.saveNotificationPreferences.reply,
+    errors: {
+      400: 'VALIDATION_FAILED: each of the four is true or false; nothing else is accepted.',
+    },
+  })
+  async saveNotifications(@RouteBody() body: z.output<typeof notificationPreferencesBodySchema>, @CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
+    return this.rpc.call(IdentityRpc.saveNotificationPreferences, body, call);
   }
 }

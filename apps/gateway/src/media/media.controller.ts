@@ -1,19 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CourtJournalRpc, isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, retitleBodySchema, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink,
-  type Recording, type TimelinePage, type TimelineSource, type UploadTicket,
+  CourtJournalRpc, isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, retitleBodySchema, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink, type Recording, type TimelinePage, type TimelineSource, type UploadTicket, recordingSchema, playbackLinkSchema,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import type { GatewayConfig } from '../config.js';
-import { ErrorBodyDto, PlaybackLinkDto, RecordingDto, RetitleDto, StartUploadDto, TimelinePageDto, UploadTicketDto } from '../http/api-models.js';
-import { parseBody } from '../http/body.js';
 import { Public } from '../http/public.decorator.js';
 import { CallCtx, callContextOf } from '../http/request-context.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
 import { baseContentType, signedLinkQuery, type ByteStreamProxy } from '../http/byte-stream-proxy.js';
+import { Route, RouteBody, RouteErrors, RouteQuery } from '../http/route.js';
 import { MEDIA_BODY_TYPES, VAULT_MEDIA_HTTP } from './media.tokens.js';
 
 /**
@@ -21,8 +20,10 @@ import { MEDIA_BODY_TYPES, VAULT_MEDIA_HTTP } from './media.tokens.js';
  * bodies, playback reads) are piped to and from its HTTP listener, never held here.
  */
 @ApiTags('media')
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
-@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'vault-media is unavailable.' })
+@RouteErrors({
+  401: 'No valid access token.',
+  503: 'vault-media is unavailable.',
+})
 @Controller('media')
 export class MediaController {
   constructor(
@@ -32,24 +33,35 @@ export class MediaController {
   ) {}
 
   @Post('uploads')
-  @HttpCode(201)
   @ApiBearerAuth()
-  @ApiBody({ type: StartUploadDto })
-  @ApiCreatedResponse({ type: UploadTicketDto, description: 'PUT the recording to uploadUrl next.' })
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'DUPLICATE_MEDIA: "Duplicate: Recording already exists." (checked before any byte is sent).' })
-  @ApiResponse({ status: 413, type: ErrorBodyDto, description: 'PAYLOAD_TOO_LARGE, naming the limit.' })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'UPGRADE_REQUIRED: audio messages need essentials, pro or legacy; final messages, pro or legacy.' })
-  async startUpload(@Body() body: unknown, @CallCtx() call: CallContext): Promise<UploadTicket> {
-    return this.rpc.call(VaultMediaRpc.startUpload, parseBody(startUploadBodySchema, body), call);
+  @Route({
+    body: startUploadBodySchema,
+    reply: VaultMediaRpc.startUpload.reply,
+    status: 201,
+    description: 'PUT the recording to uploadUrl next.',
+    errors: {
+      409: 'DUPLICATE_MEDIA: "Duplicate: Recording already exists." (checked before any byte is sent).',
+      413: 'PAYLOAD_TOO_LARGE, naming the limit.',
+      403: 'UPGRADE_REQUIRED: audio messages need essentials, pro or legacy; final messages, pro or legacy.',
+    },
+  })
+  async startUpload(@RouteBody() body: z.output<typeof startUploadBodySchema>, @CallCtx() call: CallContext): Promise<UploadTicket> {
+    return this.rpc.call(VaultMediaRpc.startUpload, body, call);
   }
 
   @Put('uploads/:id')
   @ApiBearerAuth()
   @ApiConsumes(...MEDIA_BODY_TYPES)
-  @ApiCreatedResponse({ type: RecordingDto, description: 'Saved: the object is complete in storage and the recording is on the timeline.' })
-  @ApiResponse({ status: 413, type: ErrorBodyDto, description: 'PAYLOAD_TOO_LARGE: the body grew past the limit.' })
-  @ApiResponse({ status: 415, type: ErrorBodyDto, description: 'UNSUPPORTED_MEDIA: the body does not start with the WebM (EBML) header.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'UPLOAD_INCOMPLETE: the body is not what the upload announced (size, SHA-256).' })
+  @Route({
+    reply: recordingSchema,
+    status: 201,
+    description: 'Saved: the object is complete in storage and the recording is on the timeline.',
+    errors: {
+      413: 'PAYLOAD_TOO_LARGE: the body grew past the limit.',
+      415: 'UNSUPPORTED_MEDIA: the body does not start with the WebM (EBML) header.',
+      400: 'UPLOAD_INCOMPLETE: the body is not what the upload announced (size, SHA-256).',
+    },
+  })
   async upload(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const token = callContextOf(request).accessToken;
     if (!token) throw new DomainError('UNAUTHENTICATED');
@@ -60,38 +72,56 @@ export class MediaController {
 
   @Get('recordings')
   @ApiBearerAuth()
-  @ApiQuery({ name: 'limit', required: false, description: 'How many, 1 to 100 (default 10).' })
-  @ApiQuery({ name: 'collection', required: false, enum: ['vault', 'final-messages'], description: "The Record page's recordings (vault, the default) or the final messages." })
-  @ApiOkResponse({ type: RecordingDto, isArray: true, description: 'Your Recordings (or final messages), newest first (default 10).' })
-  async recordings(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<Recording[]> {
-    return this.rpc.call(VaultMediaRpc.listRecordings, parseBody(listRecordingsQuerySchema, query), call);
+  @Route({
+    query: listRecordingsQuerySchema,
+    queryDescriptions: {
+      limit: 'How many, 1 to 100 (default 10).',
+      collection: "The Record page's recordings (vault, the default) or the final messages.",
+    },
+    reply: VaultMediaRpc.listRecordings.reply, description: 'Your Recordings (or final messages), newest first (default 10).',
+  })
+  async recordings(@RouteQuery() query: z.output<typeof listRecordingsQuerySchema>, @CallCtx() call: CallContext): Promise<Recording[]> {
+    return this.rpc.call(VaultMediaRpc.listRecordings, query, call);
   }
 
   @Patch('recordings/:id')
   @ApiBearerAuth()
-  @ApiBody({ type: RetitleDto })
-  @ApiOkResponse({ type: RecordingDto, description: 'Retitled (Who I Am personal media).' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: '"Add a title." or the title is over 100 characters.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such item of yours.' })
-  async retitle(@Param('id') id: string, @Body() body: unknown, @CallCtx() call: CallContext): Promise<Recording> {
-    return this.rpc.call(VaultMediaRpc.retitle, { id, ...parseBody(retitleBodySchema, body) }, call);
+  @Route({
+    body: retitleBodySchema,
+    reply: VaultMediaRpc.retitle.reply,
+    description: 'Retitled (Who I Am personal media).',
+    errors: {
+      400: '"Add a title." or the title is over 100 characters.',
+      404: 'No such item of yours.',
+    },
+  })
+  async retitle(@Param('id') id: string, @RouteBody() body: z.output<typeof retitleBodySchema>, @CallCtx() call: CallContext): Promise<Recording> {
+    return this.rpc.call(VaultMediaRpc.retitle, { id, ...body }, call);
   }
 
   @Delete('recordings/:id')
-  @HttpCode(204)
   @ApiBearerAuth()
-  @ApiNoContentResponse({ description: 'The recording (a final message, or one of Your Recordings) and its media object are gone.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'Invalid entry ID' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such recording of yours.' })
+  @Route({
+    status: 204,
+    description: 'The recording (a final message, or one of Your Recordings) and its media object are gone.',
+    errors: {
+      400: 'Invalid entry ID',
+      404: 'No such recording of yours.',
+    },
+  })
   async removeRecording(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
     await this.rpc.call(VaultMediaRpc.deleteEntry, { id }, call);
   }
 
   @Post('recordings/:id/playback')
-  @HttpCode(200)
   @ApiBearerAuth()
-  @ApiOkResponse({ type: PlaybackLinkDto, description: `A link signed for 3600 s; also sets the httpOnly ${MEDIA_BINDING_COOKIE} cookie that binds links to you.` })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such recording of yours.' })
+  @Route({
+    reply: playbackLinkSchema,
+    description: `A link signed for 3600 s; also sets the httpOnly ${MEDIA_BINDING_COOKIE} cookie that binds links to you.`,
+    errors: {
+      404: 'No such recording of yours.',
+    },
+  })
   async playback(@Param('id') id: string, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<PlaybackLink> {
     const grant = await this.rpc.call(VaultMediaRpc.playbackLink, { id }, call);
     reply.setCookie(MEDIA_BINDING_COOKIE, grant.binding.value, {
@@ -107,10 +137,14 @@ export class MediaController {
   @ApiQuery({ name: 'u', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'exp', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'sig', required: true, description: 'Part of the signed link.' })
-  @ApiResponse({ status: 200, description: 'The recording.' })
-  @ApiResponse({ status: 206, description: 'The requested byte range (Range: bytes=...).' })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'The link is expired, altered, or not yours.' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'File Not Found: The media file could not be located.' })
+  @Route({
+    description: 'The recording.',
+    otherReplies: { 206: { description: 'The requested byte range (Range: bytes=...).' } },
+    errors: {
+      403: 'The link is expired, altered, or not yours.',
+      404: 'File Not Found: The media file could not be located.',
+    },
+  })
   async play(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     // A link the signer made is a UUID and a short query: anything else is refused here as vault-media would.
     const search = signedLinkQuery(request.url);
@@ -139,25 +173,38 @@ const deleteInOwner: Record<TimelineSource, (rpc: RpcClient, id: string, call: C
  */
 @ApiTags('timeline')
 @ApiBearerAuth()
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
+@RouteErrors({
+  401: 'No valid access token.',
+})
 @Controller('timeline')
 export class TimelineController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get()
-  @ApiOkResponse({ type: TimelinePageDto })
-  @ApiQuery({ name: 'limit', required: false, description: 'Page size.' })
-  @ApiQuery({ name: 'before', required: false, description: 'nextCursor of the previous page: entries older than it.' })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'UPGRADE_REQUIRED: the timeline needs essentials, pro or legacy.' })
-  async timeline(@Query() query: Record<string, unknown>, @CallCtx() call: CallContext): Promise<TimelinePage> {
-    return this.rpc.call(TimelineRpc.list, parseBody(timelineQuerySchema, query), call);
+  @Route({
+    query: timelineQuerySchema,
+    queryDescriptions: {
+      limit: 'Page size.',
+      before: 'nextCursor of the previous page: entries older than it.',
+    },
+    reply: TimelineRpc.list.reply,
+    errors: {
+      403: 'UPGRADE_REQUIRED: the timeline needs essentials, pro or legacy.',
+    },
+  })
+  async timeline(@RouteQuery() query: z.output<typeof timelineQuerySchema>, @CallCtx() call: CallContext): Promise<TimelinePage> {
+    return this.rpc.call(TimelineRpc.list, query, call);
   }
 
   @Delete(':id')
-  @HttpCode(204)
-  @ApiNoContentResponse({ description: 'The entry and what it shows (a recording and its media object, a court document and its file) are gone.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: '"Invalid entry ID", or "Could not delete this entry" (a letter: delete it in Letters).' })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such entry of yours.' })
+  @Route({
+    status: 204,
+    description: 'The entry and what it shows (a recording and its media object, a court document and its file) are gone.',
+    errors: {
+      400: '"Invalid entry ID", or "Could not delete this entry" (a letter: delete it in Letters).',
+      404: 'No such entry of yours.',
+    },
+  })
   async remove(@Param('id') id: string, @CallCtx() call: CallContext): Promise<void> {
     if (!isUuid(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
     // The timeline knows whose entry this is: another vault's or an unknown id is NOT_FOUND there, so

@@ -1,9 +1,9 @@
-import { Body, Controller, Get, Inject, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import { LettersRpc, saveReflectionBodySchema, type Reflection } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { ErrorBodyDto, ReflectionDto, SaveReflectionDto } from '../http/api-models.js';
-import { parseBody } from '../http/body.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -14,24 +14,31 @@ import { RPC_CLIENT } from '../infra/tokens.js';
  */
 @ApiTags('vault')
 @ApiBearerAuth()
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
-@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'The letters service is unavailable.' })
+@RouteErrors({
+  401: 'No valid access token.',
+  503: 'The letters service is unavailable.',
+})
 @Controller('vault/reflection')
 export class ReflectionController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get()
-  @ApiOkResponse({ type: ReflectionDto, description: 'The caller’s reflection ("" and null when none is saved).' })
+  @Route({ reply: LettersRpc.reflectionGet.reply, description: 'The caller’s reflection ("" and null when none is saved).' })
   async get(@CallCtx() call: CallContext): Promise<Reflection> {
     return this.rpc.call(LettersRpc.reflectionGet, {}, call);
   }
 
   @Put()
-  @ApiBody({ type: SaveReflectionDto })
-  @ApiOkResponse({ type: ReflectionDto, description: 'Saved (trimmed); a blank text cleared it.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: not text, or longer than 20,000 characters once trimmed.' })
-  async save(@Body() body: unknown, @CallCtx() call: CallContext): Promise<Reflection> {
-    const { text } = parseBody(saveReflectionBodySchema, body);
+  @Route({
+    body: saveReflectionBodySchema,
+    reply: LettersRpc.reflectionSave.reply,
+    description: 'Saved (trimmed); a blank text cleared it.',
+    errors: {
+      400: 'VALIDATION_FAILED: not text, or longer than 20,000 characters once trimmed.',
+    },
+  })
+  async save(@RouteBody() body: z.output<typeof saveReflectionBodySchema>, @CallCtx() call: CallContext): Promise<Reflection> {
+    const { text } = body;
     return this.rpc.call(LettersRpc.reflectionSave, { text }, call);
   }
 }

@@ -1,10 +1,10 @@
 import { Controller, Get, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { vaultStatsSchema, type VaultStats } from '@lv/contracts';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import type { VaultStats } from '@lv/contracts';
 import type { CallContext } from '@lv/platform/nest';
-import { ErrorBodyDto, VaultStatsDto } from '../http/api-models.js';
 import { CallCtx } from '../http/request-context.js';
+import { Route } from '../http/route.js';
 import { VaultStatsService } from './vault-stats.service.js';
 
 @ApiTags('vault')
@@ -14,8 +14,13 @@ export class VaultStatsController {
   constructor(private readonly stats: VaultStatsService) {}
 
   @Get('stats')
-  @ApiOkResponse({ type: VaultStatsDto, description: 'The vault home numbers; a service that does not answer counts as 0.' })
-  @ApiResponse({ status: 401, type: ErrorBodyDto })
+  @Route({
+    reply: vaultStatsSchema,
+    description: 'The vault home numbers; a service that does not answer counts as 0.',
+    errors: {
+      401: '',
+    },
+  })
   async getStats(@CallCtx() call: CallContext, @Req() request: FastifyRequest): Promise<VaultStats> {
     return this.stats.statsFor(call, request.log);
   }

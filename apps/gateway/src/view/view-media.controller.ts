@@ -1,17 +1,17 @@
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccessMessages, CourtJournalRpc, isUuid, VaultMediaRpc, VIEW_TOKEN_COOKIE, ViewerLinkMessages, type ViewedItem, type ViewerDocumentLink, type ViewerMediaGrant,
-  type ViewerMediaLink,
+  type ViewerMediaLink, viewerMediaLinkSchema, viewerDocumentLinkSchema,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { ViewerEntriesService } from '../access/viewer-entries.service.js';
-import { ErrorBodyDto, ViewerDocumentLinkDto, ViewerMediaLinkDto } from '../http/api-models.js';
 import { signedLinkQuery, type ByteStreamProxy } from '../http/byte-stream-proxy.js';
 import { Public } from '../http/public.decorator.js';
 import { CallCtx } from '../http/request-context.js';
+import { Route, RouteErrors } from '../http/route.js';
 import { ViewerRoute } from '../http/viewer-route.decorator.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 import { VIEW_DOCUMENTS_HTTP, VIEW_MEDIA_HTTP } from './view-media.providers.js';
@@ -23,11 +23,8 @@ const MEDIA_ITEM_KIND: Record<ViewerMediaGrant['section'], ViewedItem['kind']> =
   'if-im-not-there': 'final-message',
 };
 
-const VIEWER_UNAUTHENTICATED = { status: 401, type: ErrorBodyDto, description: 'UNAUTHENTICATED or SESSION_EXPIRED (expired or revoked view session); an owner’s access token is refused here.' } as const;
-const LINK_REFUSED = {
-  status: 403, type: ErrorBodyDto,
-  description: `FORBIDDEN: no lv_view cookie ("${ViewerLinkMessages.noViewer}"), another view session ("${ViewerLinkMessages.otherSession}"), the key revoked or expired ("${ViewerLinkMessages.accessEnded}"), a download the key does not allow ("${ViewerLinkMessages.downloadNotAllowed}"), the section not shared, or an altered or expired link ("${ViewerLinkMessages.linkInvalid}").`,
-} as const;
+const VIEWER_UNAUTHENTICATED = { 401: 'UNAUTHENTICATED or SESSION_EXPIRED (expired or revoked view session); an owner’s access token is refused here.' } as const;
+const LINK_REFUSED = { 403: `FORBIDDEN: no lv_view cookie ("${ViewerLinkMessages.noViewer}"), another view session ("${ViewerLinkMessages.otherSession}"), the key revoked or expired ("${ViewerLinkMessages.accessEnded}"), a download the key does not allow ("${ViewerLinkMessages.downloadNotAllowed}"), the section not shared, or an altered or expired link ("${ViewerLinkMessages.linkInvalid}").` } as const;
 
 /**
  * A viewer's media and documents (/api/view/media, /api/view/documents): the link routes take the
@@ -37,7 +34,9 @@ const LINK_REFUSED = {
  * opened item is recorded in the view audit before its link is given.
  */
 @ApiTags('view')
-@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'The owning service (or access-keys, which records the view) is unavailable.' })
+@RouteErrors({
+  503: 'The owning service (or access-keys, which records the view) is unavailable.',
+})
 @ViewerRoute()
 @Controller('view')
 export class ViewMediaController {
@@ -50,10 +49,15 @@ export class ViewMediaController {
 
   @Get('media/:id/link')
   @ApiBearerAuth()
-  @ApiOkResponse({ type: ViewerMediaLinkDto, description: 'A recording (timeline), a Who I Am photo or medium (who-i-am) or a final message (if-im-not-there, while the owner allows a preview or the vault was released). The opening is recorded first.' })
-  @ApiResponse(VIEWER_UNAUTHENTICATED)
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: `FORBIDDEN: "${AccessMessages.sectionNotShared}", or "${ViewerLinkMessages.finalMessageClosed}"` })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such item in this vault.' })
+  @Route({
+    reply: viewerMediaLinkSchema,
+    description: 'A recording (timeline), a Who I Am photo or medium (who-i-am) or a final message (if-im-not-there, while the owner allows a preview or the vault was released). The opening is recorded first.',
+    errors: {
+      ...VIEWER_UNAUTHENTICATED,
+      403: `FORBIDDEN: "${AccessMessages.sectionNotShared}", or "${ViewerLinkMessages.finalMessageClosed}"`,
+      404: 'No such item in this vault.',
+    },
+  })
   async mediaLink(@Param('id') id: string, @CallCtx() call: CallContext): Promise<ViewerMediaLink> {
     const { section, ...link } = await this.rpc.call(VaultMediaRpc.viewerLink, { id }, call);
     await this.entries.recordOpened(section, { kind: MEDIA_ITEM_KIND[section], id: id.toLowerCase() }, call);
@@ -62,10 +66,15 @@ export class ViewMediaController {
 
   @Get('documents/:id/link')
   @ApiBearerAuth()
-  @ApiOkResponse({ type: ViewerDocumentLinkDto, description: 'A court document (court-journal), previewed inline. The opening is recorded first.' })
-  @ApiResponse(VIEWER_UNAUTHENTICATED)
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: `FORBIDDEN: "${AccessMessages.sectionNotShared}"` })
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such document in this vault.' })
+  @Route({
+    reply: viewerDocumentLinkSchema,
+    description: 'A court document (court-journal), previewed inline. The opening is recorded first.',
+    errors: {
+      ...VIEWER_UNAUTHENTICATED,
+      403: `FORBIDDEN: "${AccessMessages.sectionNotShared}"`,
+      404: 'No such document in this vault.',
+    },
+  })
   async documentLink(@Param('id') id: string, @CallCtx() call: CallContext): Promise<ViewerDocumentLink> {
     const { section, ...link } = await this.rpc.call(CourtJournalRpc.viewerLink, { id }, call);
     await this.entries.recordOpened(section, { kind: 'document', id: id.toLowerCase() }, call);
@@ -80,10 +89,14 @@ export class ViewMediaController {
   @ApiQuery({ name: 'exp', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'dl', required: false, description: 'Part of the signed link: a download (attachment).' })
   @ApiQuery({ name: 'sig', required: true, description: 'Part of the signed link.' })
-  @ApiResponse({ status: 200, description: 'The item (inline; an attachment under its file name for a download link).' })
-  @ApiResponse({ status: 206, description: 'The requested byte range (Range: bytes=...).' })
-  @ApiResponse(LINK_REFUSED)
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such item in this vault.' })
+  @Route({
+    description: 'The item (inline; an attachment under its file name for a download link).',
+    otherReplies: { 206: { description: 'The requested byte range (Range: bytes=...).' } },
+    errors: {
+      ...LINK_REFUSED,
+      404: 'No such item in this vault.',
+    },
+  })
   async playMedia(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.forward(this.media, 'media', id, request, reply);
   }
@@ -96,9 +109,13 @@ export class ViewMediaController {
   @ApiQuery({ name: 'exp', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'dl', required: false, description: 'Part of the signed link: a download (attachment).' })
   @ApiQuery({ name: 'sig', required: true, description: 'Part of the signed link.' })
-  @ApiResponse({ status: 200, description: 'The document (inline, sandboxed; an attachment under its file name for a download link).' })
-  @ApiResponse(LINK_REFUSED)
-  @ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such document in this vault.' })
+  @Route({
+    description: 'The document (inline, sandboxed; an attachment under its file name for a download link).',
+    errors: {
+      ...LINK_REFUSED,
+      404: 'No such document in this vault.',
+    },
+  })
   async readDocument(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.forward(this.documents, 'documents', id, request, reply);
   }

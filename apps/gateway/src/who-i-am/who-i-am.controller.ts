@@ -1,9 +1,9 @@
-import { Body, Controller, Get, Inject, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
 import { LettersRpc, savePortraitBodySchema, type Portrait } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
-import { ErrorBodyDto, PortraitDto, SavePortraitDto } from '../http/api-models.js';
-import { parseBody } from '../http/body.js';
+import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
 import { RPC_CLIENT } from '../infra/tokens.js';
 
@@ -14,23 +14,30 @@ import { RPC_CLIENT } from '../infra/tokens.js';
  */
 @ApiTags('who-i-am')
 @ApiBearerAuth()
-@ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No valid access token.' })
-@ApiResponse({ status: 503, type: ErrorBodyDto, description: 'The letters service is unavailable.' })
+@RouteErrors({
+  401: 'No valid access token.',
+  503: 'The letters service is unavailable.',
+})
 @Controller('who-i-am')
 export class WhoIAmController {
   constructor(@Inject(RPC_CLIENT) private readonly rpc: RpcClient) {}
 
   @Get()
-  @ApiOkResponse({ type: PortraitDto, description: 'The caller’s portrait (every field empty and updated_at null when none is saved).' })
+  @Route({ reply: LettersRpc.portraitGet.reply, description: 'The caller’s portrait (every field empty and updated_at null when none is saved).' })
   async get(@CallCtx() call: CallContext): Promise<Portrait> {
     return this.rpc.call(LettersRpc.portraitGet, {}, call);
   }
 
   @Put()
-  @ApiBody({ type: SavePortraitDto })
-  @ApiOkResponse({ type: PortraitDto, description: 'Saved as a whole: texts trimmed, empty core values ignored.' })
-  @ApiResponse({ status: 400, type: ErrorBodyDto, description: 'VALIDATION_FAILED: a trait the page does not offer, a field that is not text, or one over its limit.' })
-  async save(@Body() body: unknown, @CallCtx() call: CallContext): Promise<Portrait> {
-    return this.rpc.call(LettersRpc.portraitSave, parseBody(savePortraitBodySchema, body), call);
+  @Route({
+    body: savePortraitBodySchema,
+    reply: LettersRpc.portraitSave.reply,
+    description: 'Saved as a whole: texts trimmed, empty core values ignored.',
+    errors: {
+      400: 'VALIDATION_FAILED: a trait the page does not offer, a field that is not text, or one over its limit.',
+    },
+  })
+  async save(@RouteBody() body: z.output<typeof savePortraitBodySchema>, @CallCtx() call: CallContext): Promise<Portrait> {
+    return this.rpc.call(LettersRpc.portraitSave, body, call);
   }
 }

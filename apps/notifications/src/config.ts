@@ -22,6 +22,10 @@ export const notificationsConfigSchema = commonConfigSchema.extend(databaseConfi
   KEY_EMAIL_LOCK_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /** Key e-mails sent at once by one process. */
   KEY_EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** Key e-mails sent for one owner in a rolling 24 hours; past it they fail with 'daily-limit' (an owner's session cannot mail-bomb in the product's name). */
+  KEY_EMAILS_PER_OWNER_PER_DAY: z.coerce.number().int().min(1).default(50),
+  /** Key e-mails sent to one address in a rolling 24 hours, whoever the owner; past it they fail with 'daily-limit'. */
+  KEY_EMAILS_PER_RECIPIENT_PER_DAY: z.coerce.number().int().min(1).default(5),
 });
 
 export type NotificationsConfig = z.infer<typeof notificationsConfigSchema>;

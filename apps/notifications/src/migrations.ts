@@ -67,9 +67,26 @@ class AccessRequestNoticeTables20261206 extends Migration {
   }
 }
 
+/**
+ * key_emails remembers whom each sent e-mail was for (the owner, and a keyed hash of the address, never
+ * the address): the daily limits per owner and per recipient count these rows.
+ */
+class KeyEmailLimits20261206 extends Migration {
+  override up(): void {
+    this.addSql('alter table key_emails add column owner_id uuid, add column recipient_hash text');
+    this.addSql('create index key_emails_owner_sent_idx on key_emails (owner_id, sent_at)');
+    this.addSql('create index key_emails_recipient_sent_idx on key_emails (recipient_hash, sent_at)');
+  }
+
+  override down(): void {
+    this.addSql('alter table key_emails drop column if exists owner_id, drop column if exists recipient_hash');
+  }
+}
+
 export const notificationsMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'key-email-tables-2026-11-25', class: KeyEmailTables20261125 },
   { name: 'trustee-notice-tables-2026-11-25', class: TrusteeNoticeTables20261125 },
   { name: 'inactivity-warning-tables-2026-11-26', class: InactivityWarningTables20261126 },
   { name: 'access-request-notice-tables-2026-12-06', class: AccessRequestNoticeTables20261206 },
+  { name: 'key-email-limits-2026-12-06', class: KeyEmailLimits20261206 },
 ]);

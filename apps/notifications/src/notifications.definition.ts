@@ -45,6 +45,7 @@ export const notificationsService = defineService({
       keyMailSecret: config.KEY_MAIL_SECRET,
       publicUrl: config.PUBLIC_URL,
       queue,
+      limits: { perOwner: config.KEY_EMAILS_PER_OWNER_PER_DAY, perRecipient: config.KEY_EMAILS_PER_RECIPIENT_PER_DAY },
     });
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'notifications' });
     /**

@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import pg from 'pg';
-import { AccessKeysRpc, keyEmailSealContext, Queues, type SendKeyEmailJob } from '@lv/contracts';
-import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { keyEmailSealContext, Queues, type SendKeyEmailJob } from '@lv/contracts';
 import { startService, type RunningService } from '@lv/platform/nest';
-import { queuePrefix, sealForJob } from '@lv/platform/queues';
-import { compileForChildProcess, createTestDatabase, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
-import { startSmtpCatcher, type RunningSmtpCatcher } from '../../../../tools/dev/smtp-catcher.mjs';
+import { sealForJob } from '@lv/platform/queues';
+import { compileForChildProcess, startChild, uniqueStackId, waitFor, type ChildService } from '@lv/testing';
+import { startKeyEmailStack, type KeyEmailStack } from '../../test/support/key-email-stack.js';
 import type { NotificationsConfig } from '../config.js';
-import { notificationsMigrations } from '../migrations.js';
 import { keyEmailMessageId } from './key-email-message.js';
 import { keyEmailStreamId } from './key-email.decider.js';
 
@@ -33,51 +26,20 @@ const { notificationsService } = await import('../notifications.definition.js');
 const { KeyEmailsService } = await import('./key-emails.service.js');
 const { createLogger } = await import('@lv/platform/logging');
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const KEY_MAIL_SECRET = 'notify-crash-spec-key-mail-secret-'.padEnd(48, 'z');
-const keys = generateTestKeys();
 
 describe('notifications: a key e-mail accepted by SMTP, its worker killed before recording it', () => {
-  let db: TestDatabase;
-  let catcher: RunningSmtpCatcher;
-  let mailDir: string;
-  let nc: NatsConnection;
-  let redis: Redis;
-  let queue: Queue<SendKeyEmailJob>;
+  let stack: KeyEmailStack;
   let running: RunningService<NotificationsConfig> | undefined;
-  const env = () => ({
-    DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent', SMTP_HOST: '127.0.0.1', SMTP_PORT: String(catcher.smtpPort),
-    SMTP_IGNORE_TLS: 'true', KEY_MAIL_SECRET, PUBLIC_URL: 'http://127.0.0.1:3999', KEY_EMAIL_LOCK_SECONDS: '2',
-  });
+  const env = () => stack.env({ KEY_EMAIL_LOCK_SECONDS: '2' });
 
   beforeAll(async () => {
-    mailDir = await mkdtemp(join(tmpdir(), 'lv-notify-crash-mail-'));
-    catcher = await startSmtpCatcher({ smtpPort: 0, httpPort: 0, directory: mailDir });
-    db = await createTestDatabase(notificationsMigrations.slice(1), 'notifycrash');
-    nc = await connect({ servers: NATS_URL });
-    // access-keys' stand-in: every key is active.
-    nc.subscribe(scopedSubject(AccessKeysRpc.keyMailState, STACK_ID), {
-      callback: (_err, msg) => {
-        const packet = msg.json<{ id: string }>();
-        msg.respond(JSON.stringify({ response: { state: 'active' }, isDisposed: true, id: packet.id }));
-      },
-    });
-    await nc.flush();
-    redis = new Redis(REDIS_URL);
-    queue = new Queue<SendKeyEmailJob>(Queues.KeyEmails.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
+    stack = await startKeyEmailStack(STACK_ID, 'notify-crash', KEY_MAIL_SECRET);
   });
 
   afterAll(async () => {
-    await queue?.obliterate({ force: true }).catch(() => undefined);
-    await queue?.close();
     await running?.close();
-    await (await jetstreamManager(nc)).streams.delete(scopedStreamName('notifications', STACK_ID)).catch(() => undefined);
-    await nc?.close();
-    redis?.disconnect();
-    await catcher?.close();
-    await db?.drop();
-    await rm(mailDir, { recursive: true, force: true });
+    await stack?.close();
   });
 
   it('sends the retry with the same Message-ID: at most one duplicate reaches the recipient, and "sent" is recorded once', async () => {
@@ -87,6 +49,7 @@ describe('notifications: a key e-mail accepted by SMTP, its worker killed before
       keyId, ownerId: randomUUID(), recipientEmail: `crash-${keyId.slice(0, 8)}@example.com`, recipientName: 'Ellie', sharedBy: 'dad@example.com',
       sealedKey: sealForJob(KEY_MAIL_SECRET, keyEmailSealContext(keyId), key), expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), scopes: ['letters'],
     };
+    const { catcher, db, queue } = stack;
     const mails = () => catcher.messages.filter((m) => m.envelope.to.includes(job.recipientEmail));
     const scratch = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/notifications'], 'notify-crash');
     const blocker = new pg.Client({ connectionString: db.url });

@@ -17,9 +17,10 @@ export const keyEmailsProjection: Projection = {
       if (event.type === 'KeyEmailSent') {
         const d = event.data;
         await em.execute(
-          `insert into key_emails (key_id, state, attempts, message_id, sent_at, updated_at) values (?, 'sent', ?, ?, ?, ?)
-           on conflict (key_id) do update set state = 'sent', attempts = excluded.attempts, message_id = excluded.message_id, sent_at = excluded.sent_at, last_error = null, updated_at = excluded.updated_at`,
-          [d.keyId, d.attempts, d.messageId, d.sentAt, d.sentAt],
+          `insert into key_emails (key_id, state, attempts, message_id, sent_at, updated_at, owner_id, recipient_hash) values (?, 'sent', ?, ?, ?, ?, ?, ?)
+           on conflict (key_id) do update set state = 'sent', attempts = excluded.attempts, message_id = excluded.message_id, sent_at = excluded.sent_at, last_error = null,
+            updated_at = excluded.updated_at, owner_id = excluded.owner_id, recipient_hash = excluded.recipient_hash`,
+          [d.keyId, d.attempts, d.messageId, d.sentAt, d.sentAt, d.ownerId ?? null, d.recipientHash ?? null],
         );
       } else {
         const d = event.data;

@@ -1,4 +1,6 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import { createHmac } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { UnrecoverableError } from 'bullmq';
 import { DomainError } from '@lv/platform/errors';
 import {
   decideAndAppend, EventStore, handleCommand, rebuildProjections, retryOnConflict, type EventMetadata, type RebuildReport,
@@ -21,6 +23,28 @@ export class KeyNotCommittedYet extends Error {
   }
 }
 
+/**
+ * Over a daily limit: BullMQ fails the job at once, without retries (none would pass within the window),
+ * and the worker records it failed with this message as its reason, which names no address.
+ */
+export class DailyLimitReached extends UnrecoverableError {
+  constructor(what: 'owner' | 'recipient', limit: number) {
+    super(`daily-limit: ${limit} key e-mails already went ${what === 'owner' ? 'for this owner' : 'to this address'} in the last 24 hours`);
+    this.name = 'DailyLimitReached';
+  }
+}
+
+/** Key e-mails per rolling 24 hours (KEY_EMAILS_PER_OWNER_PER_DAY, KEY_EMAILS_PER_RECIPIENT_PER_DAY). */
+export interface KeyEmailLimits {
+  perOwner: number;
+  perRecipient: number;
+}
+
+/** What key_emails keeps of a recipient: a keyed hash of the address as typed, case aside (the limit counts it, nobody can read it back). */
+export const recipientHash = (secret: string, email: string) => createHmac('sha256', secret).update(`key-email-recipient:${email.trim().toLowerCase()}`).digest('hex');
+
+const DAY_SECONDS = 86_400;
+
 export interface KeyEmailsServiceDeps {
   orm: MikroORM;
   mailer: Mailer;
@@ -28,6 +52,7 @@ export interface KeyEmailsServiceDeps {
   keyMailSecret: string;
   publicUrl: string;
   queue: TypedQueue<SendKeyEmailJob>;
+  limits: KeyEmailLimits;
 }
 
 const SYSTEM: EventMetadata = { actor: { kind: 'system', id: 'notifications' } };
@@ -49,7 +74,7 @@ export class KeyEmailsService {
     return this.deps.orm;
   }
 
-  /** One attempt at a job (the worker's processor). Throws to have BullMQ retry it. */
+  /** One attempt at a job (the worker's processor). Throws to have BullMQ retry it (DailyLimitReached: to fail it for good). */
   send(job: SendKeyEmailJob, attempt: number): Promise<'sent' | 'already-sent' | 'refused'> {
     return retryOnConflict(3, () => this.deps.orm.em.fork().transactional(async (em) => {
       await em.execute(`insert into key_emails (key_id) values (?) on conflict (key_id) do nothing`, [job.keyId]);
@@ -62,9 +87,12 @@ export class KeyEmailsService {
         await this.record(em, { type: 'RecordFailed', keyId: job.keyId, attempts: attempt, reason: `the key is ${state}`, now: new Date().toISOString() });
         return 'refused';
       }
+      const sentFor = { ownerId: job.ownerId, recipientHash: recipientHash(this.deps.keyMailSecret, job.recipientEmail) };
+      // A key already recorded failed runs again only when an operator resends it: his decision bypasses the limits.
+      if (row!.state !== 'failed') await this.checkLimits(em, sentFor);
       const message = renderKeyEmail(job, openFromJob(this.deps.keyMailSecret, keyEmailSealContext(job.keyId), job.sealedKey), this.deps.publicUrl);
       const { messageId } = await this.deps.mailer(message);
-      await this.record(em, { type: 'RecordSent', keyId: job.keyId, messageId: messageId || message.messageId, attempts: attempt, now: new Date().toISOString() });
+      await this.record(em, { type: 'RecordSent', keyId: job.keyId, messageId: messageId || message.messageId, attempts: attempt, now: new Date().toISOString(), ...sentFor });
       return 'sent';
     }));
   }
@@ -76,7 +104,7 @@ export class KeyEmailsService {
     });
   }
 
-  /** Operators: retry a key e-mail whose job failed. A sent one is never sent again. */
+  /** Operators: retry a key e-mail whose job failed, a daily limit's included (send() lets it past them). A sent one is never sent again. */
   async resend(keyId: string): Promise<{ key_id: string; status: 'retried' | 'already-sent' | 'queued'; detail: string }> {
     const [row] = await this.deps.orm.em.fork().execute<{ state: string; message_id: string | null }[]>(`select state, message_id from key_emails where key_id = ?`, [keyId]);
     if (row?.state === 'sent') return { key_id: keyId, status: 'already-sent', detail: `Sent already (Message-ID ${row.message_id}); it is never sent twice.` };
@@ -84,14 +112,33 @@ export class KeyEmailsService {
     if (!job) throw new DomainError('NOT_FOUND', 'No e-mail job for this key (it was never queued, or was removed): ask the owner to issue a new key.');
     const state = await job.getState();
     if (state === 'failed') {
+      // retry() clears them on the job object.
+      const { attemptsMade, failedReason } = job;
       await job.retry();
-      return { key_id: keyId, status: 'retried', detail: `The job had failed after ${job.attemptsMade} attempt(s) (${job.failedReason}); it is queued again.` };
+      return { key_id: keyId, status: 'retried', detail: `The job had failed after ${attemptsMade} attempt(s) (${failedReason}); it is queued again.` };
     }
     return { key_id: keyId, status: 'queued', detail: `The job is ${state}: it will be sent (or retried) without help.` };
   }
 
   rebuildProjections(): Promise<RebuildReport[]> {
     return rebuildProjections(this.deps.orm.em, this.store, this.store.inlineProjections);
+  }
+
+  /**
+   * Throws DailyLimitReached past either limit. Sends for one owner, and to one address, go one after the
+   * other (advisory locks held to the commit, always owner first): the counts then see every send before.
+   */
+  private async checkLimits(em: EntityManager, { ownerId, recipientHash: hash }: { ownerId: string; recipientHash: string }): Promise<void> {
+    await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`key-emails-owner:${ownerId}`]);
+    await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`key-emails-recipient:${hash}`]);
+    const [counts] = await em.execute<{ owner: number; recipient: number }[]>(
+      `select count(*) filter (where owner_id = ?)::int as owner, count(*) filter (where recipient_hash = ?)::int as recipient
+         from key_emails where state = 'sent' and sent_at > now() - make_interval(secs => ?) and (owner_id = ? or recipient_hash = ?)`,
+      [ownerId, hash, DAY_SECONDS, ownerId, hash],
+    );
+    const { perOwner, perRecipient } = this.deps.limits;
+    if (counts!.owner >= perOwner) throw new DailyLimitReached('owner', perOwner);
+    if (counts!.recipient >= perRecipient) throw new DailyLimitReached('recipient', perRecipient);
   }
 
   private record(em: Parameters<typeof decideAndAppend>[0], command: KeyEmailCommand) {

@@ -7,7 +7,7 @@ import { keyEmailSealContext, Queues, type SendKeyEmailJob } from '@lv/contracts
 import { startService, type RunningService } from '@lv/platform/nest';
 import { sealForJob } from '@lv/platform/queues';
 import { compileForChildProcess, startChild, uniqueStackId, waitFor, type ChildService } from '@lv/testing';
-import { startKeyEmailStack, type KeyEmailStack } from '../../test/support/key-email-stack.js';
+import { startKeyEmailStack, type KeyEmailStack } from '../../test/test-support/key-email-stack.js';
 import type { NotificationsConfig } from '../config.js';
 import { keyEmailMessageId } from './key-email-message.js';
 import { keyEmailStreamId } from './key-email.decider.js';

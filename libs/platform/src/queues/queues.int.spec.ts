@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 import { queue as declareQueue, Queues, type HashMediaJob, type SendKeyEmailJob } from '@lv/contracts';
+import { waitFor } from '@lv/testing';
 import { withTrace } from '../logging/trace-context.js';
 import {
   DEFAULT_JOB_OPTIONS,
@@ -26,9 +27,8 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const Probes = declareQueue('queue-spec-probes', z.strictObject({ probeId: z.string().min(1), count: z.number().int() }));
 type Probe = z.infer<typeof Probes.payload>;
 
-async function untilFailed(queue: Queue, jobId: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while ((await queue.getJobState(jobId)) !== 'failed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+function untilFailed(queue: Queue, jobId: string): Promise<void> {
+  return waitFor(async () => (await queue.getJobState(jobId)) === 'failed', 20_000, `job ${jobId} failed`);
 }
 
 describe('queues (local Redis)', () => {
@@ -94,8 +94,7 @@ describe('queues (local Redis)', () => {
     workers.push(worker);
 
     const job = await enqueue(queue, { mediaId: 'm1', bucket: 'vault-media', key: 'm1.webm', reportToken: 't1' }, 'hash-m1', { attempts: 3 });
-    const deadline = Date.now() + 20_000;
-    while ((await job.getState()) !== 'failed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => (await job.getState()) === 'failed', 20_000, 'the hashing job failed after its attempts');
 
     const failed = await queue.getJob('hash-m1');
     expect(await failed!.getState()).toBe('failed');
@@ -145,8 +144,7 @@ describe('queues (local Redis)', () => {
     it('hands the processor its data without the trace the producer carried, and works under that trace', async () => {
       const job = await withTrace({ correlationId: 'req-probe-1' }, () => enqueue(probes, { probeId: 'p-ok', count: 3 }, 'p-ok'));
       expect(job.data).toMatchObject({ _trace: { correlationId: 'req-probe-1' } });
-      const deadline = Date.now() + 20_000;
-      while ((await probes.getJobState('p-ok')) !== 'completed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(async () => (await probes.getJobState('p-ok')) === 'completed', 20_000, 'the probe job completed');
       expect(worked).toEqual([{ data: { probeId: 'p-ok', count: 3 }, correlationId: 'req-probe-1' }]);
     });
   });

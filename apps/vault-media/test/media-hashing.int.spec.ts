@@ -84,6 +84,8 @@ describe('media-hashing (vault-media in-process, the worker as a child process)'
     const entries = await call(VaultMediaRpc.listRecordings, { limit: 100 }, token);
     expect(entries.find((e) => e.id === tampered.id)?.integrity).toBe('mismatch');
     expect(entries.find((e) => e.id === intact.id)?.integrity).toBe('verified');
+    // The worker reports the hash before BullMQ records its job completed: wait for that before reading its result.
+    await waitFor(async () => (await queue.getJobState(intact.id)) === 'completed', 30_000, "the intact recording's job completed");
     expect((await queue.getJob(intact.id))?.returnvalue).toMatchObject({ integrity: 'verified', sha256: intact.blob_hash });
 
     await waitFor(async () => (await queue.getJobState(forged)) === 'failed' && (await queue.getJobState(flaky)) === 'failed', 30_000, 'both bad jobs in the failed set');

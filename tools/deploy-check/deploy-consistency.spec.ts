@@ -374,7 +374,7 @@ describe('deploy consistency: deploy/k8s', () => {
     expect(problems).toEqual([]);
   });
 
-  it('lines up ports and probes: gateway PORT = containerPort = Service targetPort = probe port', () => {
+  it('lines up ports and probes: gateway PORT = containerPort = Service targetPort = liveness port; readiness on the ops port', () => {
     const problems: string[] = [];
     for (const svc of services) {
       const d = find('Deployment', svc.name);
@@ -402,8 +402,12 @@ describe('deploy consistency: deploy/k8s', () => {
       if (listed.join(',') !== healthServices.join(',')) problems.push(`${svc.name}: HEALTH_SERVICES=${listed.join(',')} but the manifest's services are ${healthServices.join(',')}`);
       const containerPorts = (c.ports ?? []).map((p: Json) => p.containerPort);
       if (!containerPorts.includes(port)) problems.push(`${svc.name}: PORT ${port} is not a containerPort (${containerPorts.join(', ') || 'none'})`);
+      // Its own readiness (NATS, Redis) on the ops listener: /api/health fans out to every service, and
+      // one service down must not take the whole site out of the Service.
+      const opsPort = Number(env.OPS_HTTP_PORT);
       const probe = c.readinessProbe?.httpGet;
-      if (!probe || probe.path !== '/api/health' || resolvePort(c, probe.port) !== port) problems.push(`${svc.name}: readinessProbe must GET /api/health on PORT ${port} (is ${JSON.stringify(probe ?? null)})`);
+      if (!probe || probe.path !== '/health/ready' || resolvePort(c, probe.port) !== opsPort) problems.push(`${svc.name}: readinessProbe must GET /health/ready on OPS_HTTP_PORT ${opsPort}, not the fan-out /api/health (is ${JSON.stringify(probe ?? null)})`);
+      if (!containerPorts.includes(opsPort)) problems.push(`${svc.name}: OPS_HTTP_PORT ${opsPort} is not a containerPort (${containerPorts.join(', ') || 'none'})`);
       for (const kind of ['livenessProbe', 'startupProbe']) {
         const p = c[kind];
         const target = p?.httpGet?.port ?? p?.tcpSocket?.port;
@@ -513,6 +517,98 @@ beforeAll(async () => {
       definedServices.push({ dir, file, definition: exported[0] as DefinedService['definition'] });
     }
   }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Pods: which selectors reach them, and how they run
+
+const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'];
+const workloads = () => manifests.filter((m) => WORKLOAD_KINDS.includes(m.kind));
+const podLabels = (workload: Json): Record<string, string> =>
+  (workload.spec?.template ?? workload.spec?.jobTemplate?.spec?.template)?.metadata?.labels ?? {};
+const isJobPod = (workload: Json) => workload.kind === 'Job' || workload.kind === 'CronJob';
+
+/** Whether a label selector (matchLabels and matchExpressions, or a Service's plain map) selects these labels. */
+function selects(selector: Json, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  const plain = !('matchLabels' in selector) && !('matchExpressions' in selector);
+  const matchLabels: Record<string, string> = plain ? selector : selector.matchLabels ?? {};
+  if (!Object.entries(matchLabels).every(([k, v]) => labels[k] === v)) return false;
+  return (plain ? [] : selector.matchExpressions ?? []).every((e: Json) => {
+    const has = e.key in labels;
+    switch (e.operator) {
+      case 'In': return has && e.values.includes(labels[e.key]);
+      case 'NotIn': return !has || !e.values.includes(labels[e.key]);
+      case 'Exists': return has;
+      case 'DoesNotExist': return !has;
+      default: throw new Error(`unknown selector operator ${String(e.operator)}`);
+    }
+  });
+}
+
+/** Mode 0440: the owner and the pod's group (fsGroup) read a mounted Secret, nobody else. */
+const SECRET_MODE = 0o440;
+
+describe('deploy consistency: deploy/k8s pods', () => {
+  it('lets PodDisruptionBudgets, Services and Deployments select only long-running pods, never a Job\'s', () => {
+    const problems: string[] = [];
+    const jobs = workloads().filter(isJobPod);
+    const longRunning = workloads().filter((w) => !isJobPod(w));
+    expect(jobs.length).toBeGreaterThanOrEqual(9); // the eight migrations and the bucket set-up
+    for (const pdb of byKind('PodDisruptionBudget')) {
+      for (const job of jobs) if (selects(pdb.spec?.selector, podLabels(job))) problems.push(`PodDisruptionBudget ${pdb.metadata.name} selects the pods of Job ${job.metadata.name}: a finished Job's pod blocks node drains`);
+      const covered = longRunning.filter((w) => selects(pdb.spec?.selector, podLabels(w)));
+      if (covered.length !== 1) problems.push(`PodDisruptionBudget ${pdb.metadata.name} must select the pods of exactly one workload (selects ${covered.map((w) => `${w.kind} ${w.metadata.name}`).join(', ') || 'none'})`);
+    }
+    for (const w of longRunning) if (!byKind('PodDisruptionBudget').some((pdb) => selects(pdb.spec?.selector, podLabels(w)))) problems.push(`${w.kind} ${w.metadata.name} has no PodDisruptionBudget`);
+    for (const s of byKind('Service')) for (const job of jobs) if (s.spec?.selector && selects(s.spec.selector, podLabels(job))) problems.push(`Service ${s.metadata.name} selects the pods of Job ${job.metadata.name}`);
+    for (const w of longRunning) for (const job of jobs) if (selects(w.spec?.selector, podLabels(job))) problems.push(`${w.kind} ${w.metadata.name}'s selector matches the pods of Job ${job.metadata.name}`);
+    expect(problems).toEqual([]);
+  });
+
+  it("has deploy/README.md's release steps delete and wait for every migration Job", () => {
+    const readme = readFileSync(join(root, 'deploy', 'README.md'), 'utf8');
+    const migrations = byKind('Job').filter((j) => j.metadata.name.endsWith('-migrate'));
+    expect(migrations.map((j) => j.metadata.name).sort()).toEqual(services.filter((s) => s.database).map((s) => `${s.name}-migrate`).sort());
+    /** The Jobs one `kubectl ... job` command names, by name or by `-l key=value`. */
+    const jobsOf = (command: string) => {
+      const selector = /\s-l\s+([\w./-]+)=([\w.-]+)/.exec(command);
+      if (selector) return migrations.filter((j) => j.spec.template.metadata.labels?.[selector[1]!] === selector[2] && j.metadata.labels?.[selector[1]!] === selector[2]);
+      const named = [...command.matchAll(/(?:job\/|\s)([a-z-]+-migrate)\b/g)].map((m) => m[1]);
+      return migrations.filter((j) => named.includes(j.metadata.name));
+    };
+    const commands = readme.split('\n').filter((line) => /^kubectl\b.*\bjob\b/.test(line));
+    for (const verb of ['delete job', 'wait --for=condition=complete job']) {
+      const line = commands.find((c) => c.includes(verb));
+      expect({ verb, found: Boolean(line) }).toEqual({ verb, found: true });
+      expect({ verb, jobs: jobsOf(line!).map((j) => j.metadata.name).sort() }).toEqual({ verb, jobs: migrations.map((j) => j.metadata.name).sort() });
+    }
+  });
+
+  it('runs every pod with seccomp RuntimeDefault, no service-account token, and Secrets mounted 0440 for its group', () => {
+    const problems: string[] = [];
+    expect(workloads().length).toBeGreaterThanOrEqual(20);
+    for (const w of workloads()) {
+      const where = `${w.kind} ${w.metadata.name}`;
+      const pod = podOf(w);
+      const context = pod.securityContext ?? {};
+      if (pod.automountServiceAccountToken !== false) problems.push(`${where}: automountServiceAccountToken must be false (no process calls the Kubernetes API)`);
+      if (context.seccompProfile?.type !== 'RuntimeDefault') problems.push(`${where}: securityContext.seccompProfile must be { type: RuntimeDefault } (is ${JSON.stringify(context.seccompProfile ?? null)})`);
+      const secretVolumes = (pod.volumes ?? []).filter((v: Json) => v.secret || v.projected?.sources?.some((src: Json) => src.secret));
+      for (const v of secretVolumes) {
+        const mode = v.secret ? v.secret.defaultMode : v.projected.defaultMode;
+        if (mode !== SECRET_MODE) problems.push(`${where}: Secret volume ${v.name} must have defaultMode 0440 (is ${mode === undefined ? 'unset, 0644' : `0${Number(mode).toString(8)}`})`);
+        for (const item of [...(v.secret?.items ?? []), ...(v.projected?.sources ?? []).flatMap((src: Json) => src.secret?.items ?? [])]) {
+          if (item.mode !== undefined && item.mode !== SECRET_MODE) problems.push(`${where}: Secret volume ${v.name} item ${item.key} must not override the mode (is 0${Number(item.mode).toString(8)})`);
+        }
+      }
+      if (secretVolumes.length) {
+        if (typeof context.fsGroup !== 'number') problems.push(`${where}: mounts Secrets but sets no fsGroup: mode 0440 files stay root's and the process cannot read them`);
+        else if (context.runAsGroup !== undefined && context.runAsGroup !== context.fsGroup) problems.push(`${where}: fsGroup ${context.fsGroup} is not the process's group ${context.runAsGroup}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 });
 
 describe('deploy consistency: every service definition (apps/*/src/*.definition.ts) is wired everywhere', () => {

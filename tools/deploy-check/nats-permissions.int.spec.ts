@@ -12,12 +12,13 @@ import { jest } from '@jest/globals';
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload, Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { z } from 'zod';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { IdentityRpc, LettersEvents, LettersRpc, VaultMediaEvents, type LetterDeletedV1, type PublishedEvent, type RpcRequest } from '@lv/contracts';
+import { event as declareEvent, IdentityRpc, LettersEvents, LettersRpc, VaultMediaEvents, type LetterDeletedV1, type PublishedEvent, type RpcRequest, type ServiceName } from '@lv/contracts';
 import { DurableConsumer } from '@lv/platform/event-store';
 import { createLogger } from '@lv/platform/logging';
-import { connectNats, ensureServiceStream, natsConnectionOptions, type NatsSettings } from '@lv/platform/messaging';
+import { connectNats, ensureServiceStream, natsConnectionOptions, scopedConsumerName, scopedStreamName, type NatsSettings } from '@lv/platform/messaging';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient } from '@lv/platform/nest';
 import { createTestDatabase, freePort, waitFor, type TestDatabase } from '@lv/testing';
@@ -105,12 +106,51 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
     await expect(connectOnce({ ...settings('letters'), NATS_PASSWORD: passwords.identity })).rejects.toThrow(/Authorization/i);
   });
 
+  it("runs every service's stream set-up under its own user: consumers wait for streams that are not there yet, owners make theirs", async () => {
+    // Before any owner has started: every consumer of another's stream starts (and waits), refused nothing.
+    const db = await createTestDatabase([], 'natsetup');
+    const consumers: { user: string; source: ServiceName; consumer: DurableConsumer; seen: string[] }[] = [];
+    const startConsumer = async (user: string, source: ServiceName) => {
+      const seen: string[] = [];
+      const consumer = new DurableConsumer({
+        name: `spec-setup-${user}-from-${source}`, source, events: [declareEvent(`${source}.spec.setup.v1`, z.object({}))], orm: db.orm, nats: await connectAs(user), logger,
+        handle: async (_em, e) => { seen.push(e.eventId); },
+      });
+      await consumer.start();
+      consumers.push({ user, source, consumer, seen });
+    };
+    try {
+      for (const u of NATS_USERS) for (const source of u.consumes) if (source !== u.stream) await startConsumer(u.user, source as ServiceName);
+      expect(consumers.length).toBeGreaterThan(0);
+      // Each owner makes its stream under its own user, twice (the second start is an update), and publishes.
+      const published = new Map<string, string>();
+      for (const u of NATS_USERS.filter((x) => x.stream)) {
+        const nc = await connectAs(u.user);
+        await ensureServiceStream(nc, u.stream as ServiceName);
+        await ensureServiceStream(nc, u.stream as ServiceName);
+        const e = event('SpecSetup');
+        await jetstream(nc).publish(`${u.stream}.spec.setup.v1`, JSON.stringify(e), { msgID: e.eventId });
+        published.set(u.stream!, e.eventId);
+      }
+      // A consumer of its own stream starts once the stream is there.
+      for (const u of NATS_USERS) if (u.stream && u.consumes.includes(u.stream)) await startConsumer(u.user, u.stream as ServiceName);
+      for (const c of consumers) await waitFor(() => c.seen.includes(published.get(c.source)!), 20_000, `${c.source}'s event at ${c.user}'s consumer`);
+      const admin = await jetstreamManager(await connectAs('timeline'));
+      expect((await admin.consumers.info(scopedStreamName('letters'), scopedConsumerName('spec-setup-timeline-from-letters'))).config.durable_name).toBe('spec-setup-timeline-from-letters');
+    } finally {
+      await Promise.allSettled(consumers.map((c) => c.consumer.stop()));
+      await db.drop();
+    }
+  });
+
   it('lets a service create its stream and publish its own events', async () => {
     const letters = await connectAs('letters');
     const { jsm, stream } = await ensureServiceStream(letters, 'letters');
+    // The set-up spec above left its own event there.
+    const before = (await jsm.streams.info(stream)).state.messages;
     const ack = await jetstream(letters).publish(LettersEvents.LetterWritten.subject, JSON.stringify(event('LetterWritten')));
     expect(ack.stream).toBe(stream);
-    expect((await jsm.streams.info(stream)).state.messages).toBe(1);
+    expect((await jsm.streams.info(stream)).state.messages).toBe(before + 1);
   });
 
   it("refuses letters' credentials publishing vault-media's events", async () => {

@@ -66,7 +66,7 @@ export const NATS_USERS = [
   },
   {
     user: 'notifications', stream: 'notifications', serves: ['notifications'],
-    calls: subjectsOf(AccessKeysRpc.keyMailState, AccessKeysRpc.trusteeNoticeState, AccessKeysRpc.inactivityWarningState, AccessKeysRpc.requestNoticeState, IdentityRpc.accessRequestMailTo),
+    calls: subjectsOf(AccessKeysRpc.keyMailState, AccessKeysRpc.trusteeNoticeState, AccessKeysRpc.inactivityWarningState, AccessKeysRpc.requestNoticeState, AccessKeysRpc.trusteeLinkState, AccessKeysRpc.trusteeReportNoticeState, IdentityRpc.accessRequestMailTo, IdentityRpc.ownerMailTo),
     deny: [], consumes: [],
     why: "key e-mails, trustee notices, inactivity warnings, owners' access-request notices (BullMQ workers, SMTP); asks access-keys whether a key is active, a delivery step committed, a warning current, a request pending, and identity where an owner's request e-mails go, before sending",
   },
@@ -92,8 +92,8 @@ export const NATS_USERS = [
     // only; so is an owner's display name.
     deny: [
       'rpc.*.op.>',
-      ...subjectsOf(AccessKeysRpc.keyMailState, AccessKeysRpc.trusteeNoticeState, AccessKeysRpc.inactivityWarningState, AccessKeysRpc.requestNoticeState),
-      ...subjectsOf(AccessKeysRpc.issueLetterKey, LettersRpc.milestoneRelease, IdentityRpc.ownerDisplayName, IdentityRpc.accessRequestMailTo),
+      ...subjectsOf(AccessKeysRpc.keyMailState, AccessKeysRpc.trusteeNoticeState, AccessKeysRpc.inactivityWarningState, AccessKeysRpc.requestNoticeState, AccessKeysRpc.trusteeLinkState, AccessKeysRpc.trusteeReportNoticeState),
+      ...subjectsOf(AccessKeysRpc.issueLetterKey, LettersRpc.milestoneRelease, IdentityRpc.ownerDisplayName, IdentityRpc.accessRequestMailTo, IdentityRpc.ownerMailTo),
     ],
     consumes: [],
     why: "the HTTP API: calls every service, never the operators' commands",

@@ -2,7 +2,7 @@
 // are what the table renders, every process has a user that compose and Kubernetes give it, the
 // subject registry's RPC subjects are served by their owner, and no deploy file ships a secret.
 // (nats-permissions.int.spec.ts proves on a real server what the rules allow.)
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
@@ -75,7 +75,7 @@ describe('NATS permissions: the subject registry', () => {
   /** Asked by one service of another only (a milestone letter's release and its key, an owner's request notice), never through the gateway. */
   const betweenServices: Record<string, string> = {
     [LettersRpc.milestoneRelease.subject]: 'access-keys', [AccessKeysRpc.issueLetterKey.subject]: 'letters', [IdentityRpc.ownerDisplayName.subject]: 'access-keys',
-    [AccessKeysRpc.requestNoticeState.subject]: 'notifications', [IdentityRpc.accessRequestMailTo.subject]: 'notifications',
+    [AccessKeysRpc.requestNoticeState.subject]: 'notifications', [IdentityRpc.accessRequestMailTo.subject]: 'notifications', [IdentityRpc.ownerMailTo.subject]: 'notifications',
   };
 
   it("lets the gateway call every service's requests but no operator command, and ops only those", () => {
@@ -97,6 +97,29 @@ describe('NATS permissions: the subject registry', () => {
       for (const service of SERVICES) {
         const mayPublish = canPublish(u.user, `${service}.x.y.v1`);
         expect({ user: u.user, stream: service, mayPublish }).toEqual({ user: u.user, stream: service, mayPublish: u.stream === service });
+      }
+    }
+  });
+
+  it('leaves stream creation to the platform: no app code calls ensureServiceStream (openServiceCore makes the own stream)', () => {
+    const appsDir = join(root, 'apps');
+    const callers: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) { if (!['node_modules', 'dist', 'test'].includes(entry.name)) walk(path); }
+        else if (/\.ts$/.test(entry.name) && !/\.spec\.ts$/.test(entry.name) && readFileSync(path, 'utf8').includes('ensureServiceStream(')) callers.push(path.slice(root.length + 1));
+      }
+    };
+    for (const app of readdirSync(appsDir)) if (existsSync(join(appsDir, app, 'src'))) walk(join(appsDir, app, 'src'));
+    expect(callers).toEqual([]);
+  });
+
+  it("lets a service create, update or delete no stream but its own (a consumer waits for another's stream)", () => {
+    for (const u of NATS_USERS) {
+      for (const service of SERVICES) {
+        const allowed = ['CREATE', 'UPDATE', 'DELETE', 'PURGE'].filter((op) => canPublish(u.user, `$JS.API.STREAM.${op}.${streamNameFor(service)}`));
+        expect({ user: u.user, stream: service, allowed }).toEqual({ user: u.user, stream: service, allowed: u.stream === service ? ['CREATE', 'UPDATE'] : [] });
       }
     }
   });

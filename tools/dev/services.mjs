@@ -86,6 +86,7 @@ export const services = [
       ...commonEnv(ctx),
       ...databaseEnv(ctx, 'identity'),
       JWT_PRIVATE_KEY: ctx.jwt.privateKey,
+      KEY_MAIL_SECRET: devSecret(ctx, 'key-mail'),
       // Test and bench stacks (a STACK_ID of their own) sign up hundreds of users from 127.0.0.1.
       ...(ctx.stackId ? { SIGNUP_MAX_PER_ADDRESS: '100000' } : {}),
     }),

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import {
-  AccessKeysRpc, type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type OpenedViewSession, type PayloadOf,
+  AccessKeysRpc, type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type KeyDraft, type OpenedViewSession, type PayloadOf,
   type RebuildReply, type RequestFormInfo, type RequestMeta, type RequestNoticeState, type RequestSetting, type ViewerConsent, type ViewerTokenGrant, type ViewSessionSummary,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
@@ -101,6 +101,12 @@ export class AccessKeysController {
   @RpcHandler(AccessKeysRpc.listKeys)
   listKeys(@CurrentCaller() caller: Caller): Promise<AccessKeySummary[]> {
     return this.access.listKeys(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(AccessKeysRpc.draftKey)
+  draftKey(@CurrentCaller() caller: Caller): KeyDraft {
+    return this.access.draftKey(caller);
   }
 
   @Writers('owner')

@@ -1,16 +1,15 @@
-import { IdentityEvents, IdentityRpc, LettersRpc, NotificationsEvents, Queues, type RequestMeta, type EventDeclaration } from '@lv/contracts';
+import { IdentityEvents, IdentityRpc, LettersRpc, NotificationsEvents, Queues, TRUSTEE_LINK_VALID_DAYS, type RequestMeta, type EventDeclaration } from '@lv/contracts';
 import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
+import { RedisRateBudgets } from '@lv/platform/limits';
 import { OwnerLinkSigner } from '@lv/platform/links';
 import { DurableConsumer, type DurableConsumerOptions } from '@lv/platform/event-store';
-import { ensureServiceStream } from '@lv/platform/messaging';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
 import { AccessKeysController } from './access-keys.controller.js';
 import { KeyStatusController } from './keys/key-status.controller.js';
 import { KeyStatusService } from './keys/key-status.service.js';
 import { AccessKeysService } from './access-keys.service.js';
-import { AddressLimits } from './address-limits.js';
 import { accessKeysConfigSchema } from './config.js';
 import { DeliveryService } from './if-im-not-there/delivery.service.js';
 import { IfImNotThereController } from './if-im-not-there/if-im-not-there.controller.js';
@@ -18,6 +17,8 @@ import { IfImNotThereService } from './if-im-not-there/if-im-not-there.service.j
 import { InactivityController } from './if-im-not-there/inactivity.controller.js';
 import { CHECK_IN_LINK_DAYS, CHECK_IN_PURPOSE, InactivityService } from './if-im-not-there/inactivity.service.js';
 import { accessKeysMigrations } from './migrations.js';
+import { TrusteesController } from './trustees/trustees.controller.js';
+import { TRUSTEE_LINK_PURPOSE, TrusteesService } from './trustees/trustees.service.js';
 import { LetterKeysService } from './milestones/letter-keys.service.js';
 import { MilestonesController } from './milestones/milestones.controller.js';
 
@@ -36,7 +37,7 @@ export const accessKeysService = defineService({
     const stackId = process.env.STACK_ID;
     const producer = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'access-keys' });
     const keyEmails = createQueue(Queues.KeyEmails, producer);
-    const limits = new AddressLimits(core.redis, stackId ? `lv:${stackId}:access` : 'lv:access');
+    const limits = new RedisRateBudgets(core.redis, stackId ? `lv:${stackId}:access` : 'lv:access');
     const requestNotices = createQueue(Queues.AccessRequestNotices, producer);
     // Milestone letters ask letters back; a key's landing page and a request link ask identity whose vault it is.
     const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'access-keys');
@@ -56,8 +57,7 @@ export const accessKeysService = defineService({
       requestNotices,
       ownerName,
     });
-    // notifications' stream may not exist yet (it starts later): made here so the consumer can attach.
-    await ensureServiceStream(core.nats, 'notifications', undefined, { replicas: config.JETSTREAM_REPLICAS });
+    // notifications' stream is notifications' own: the consumer waits for it when it is not there yet.
     const emailStatus = new DurableConsumer({
       name: 'access-keys-key-emails',
       source: 'notifications',
@@ -101,9 +101,18 @@ export const accessKeysService = defineService({
     });
     deliveryWorker.on('error', (err) => logger.error({ err }, 'delivery worker error'));
 
+    // Trustees: their invitations and links go to notifications, each link signed under its own sub-key.
+    const trusteeLinks = createQueue(Queues.TrusteeLinks, producer);
+    const trusteeReportNotices = createQueue(Queues.TrusteeReportNotices, producer);
+    const trustees = new TrusteesService({
+      orm: core.orm, store: service.store, mail: trusteeLinks, keyMailSecret: config.KEY_MAIL_SECRET, ownerName, limits, delivery, reportNotices: trusteeReportNotices,
+      vetoHours: config.TRUSTEE_REPORT_VETO_HOURS,
+      links: new OwnerLinkSigner({ namespace: 'access-keys/trustee', secret: config.KEY_MAIL_SECRET, secretName: 'KEY_MAIL_SECRET', purposes: [TRUSTEE_LINK_PURPOSE], ttlSeconds: TRUSTEE_LINK_VALID_DAYS * 24 * 3600 }),
+    });
     // The inactivity watch: its wakes are processed here; its warning e-mails go to notifications.
     const inactivity = new InactivityService({
       orm: core.orm, store: service.store, delivery, jobs: inactivityJobs, warnings: inactivityWarnings, keyMailSecret: config.KEY_MAIL_SECRET,
+      onCheckIn: (em, ownerId, at, metadata) => trustees.closeIn(em, ownerId, 'check-in', at, metadata),
       // Its own sub-key of the key e-mail secret (notifications, which sends the links, holds it too).
       links: new OwnerLinkSigner({ namespace: 'access-keys/check-in', secret: config.KEY_MAIL_SECRET, secretName: 'KEY_MAIL_SECRET', purposes: [CHECK_IN_PURPOSE], ttlSeconds: CHECK_IN_LINK_DAYS * 24 * 3600 }),
     });
@@ -112,13 +121,16 @@ export const accessKeysService = defineService({
       onDeadLetter: (job, error, data) => logger.error({ ownerId: data?.ownerId, jobId: job.id, attempts: job.attemptsMade, err: error }, 'inactivity wake failed for good'),
     });
     inactivityWorker.on('error', (err) => logger.error({ err }, 'inactivity worker error'));
-    await ensureServiceStream(core.nats, 'identity', undefined, { replicas: config.JETSTREAM_REPLICAS });
     /** A durable consumer of one of identity's events, handled inside its inbox transaction. */
     const fromIdentity = <E extends EventDeclaration>(name: string, declaration: E, handle: DurableConsumerOptions<E>['handle']) => new DurableConsumer({
       name, source: 'identity', events: [declaration], orm: core.orm, nats: core.nats, logger: logger.child({ component: name }), stackId, handle,
     });
     // Keeps the latest sign-in (greatest), so a redelivered or late event changes nothing.
-    const signIns = fromIdentity('access-keys-sign-ins', IdentityEvents.UserSignedIn, (em, { data }) => inactivity.recordSignIn(em, data.userId, data.signedInAt));
+    // A sign-in after a trustee's report closes it (one made before the report, delivered late, does not).
+    const signIns = fromIdentity('access-keys-sign-ins', IdentityEvents.UserSignedIn, async (em, { data }) => {
+      await inactivity.recordSignIn(em, data.userId, data.signedInAt);
+      await trustees.closeIn(em, data.userId, 'sign-in', data.signedInAt, { actor: { kind: 'user', id: data.userId } });
+    });
     // The inactivity warnings go to the account's current address; the same address again records nothing.
     const ownerEmails = fromIdentity('access-keys-owner-emails', IdentityEvents.EmailChanged, (em, { data }) => inactivity.followOwnerEmail(em, data.userId, data.email));
     // Milestone letters: letters asks for the recipient's key once a release has committed; we ask it back for whom.
@@ -129,12 +141,13 @@ export const accessKeysService = defineService({
     // A key's landing page: whose vault, from identity (the only thing access-keys asks it).
     const keyStatus = new KeyStatusService({ orm: core.orm, limits, redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE, ownerName });
     return {
-      controllers: [AccessKeysController, IfImNotThereController, InactivityController, MilestonesController, KeyStatusController],
+      controllers: [AccessKeysController, IfImNotThereController, InactivityController, TrusteesController, MilestonesController, KeyStatusController],
       providers: [
         { provide: AccessKeysService, useValue: service },
         { provide: IfImNotThereService, useValue: ifImNotThere },
         { provide: DeliveryService, useValue: delivery },
         { provide: InactivityService, useValue: inactivity },
+        { provide: TrusteesService, useValue: trustees },
         { provide: LetterKeysService, useValue: letterKeys },
         { provide: KeyStatusService, useValue: keyStatus },
       ],
@@ -161,6 +174,8 @@ export const accessKeysService = defineService({
         await trusteeNotices.close();
         await inactivityJobs.close();
         await inactivityWarnings.close();
+        await trusteeLinks.close();
+        await trusteeReportNotices.close();
         await rpc.close();
         producer.disconnect();
         workerConnection.disconnect();

@@ -5,7 +5,7 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, keyEmailSealContext, NotificationsEvents, Queues, VIEW_SECTIONS, type IssuedAccessKey, type OpenedViewSession,
+  AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, keyEmailSealContext, NotificationsEvents, Queues, VIEW_SECTIONS, type IssuedAccessKey, type KeyDraft, type OpenedViewSession,
   type DeliveryTimingJob, type TrusteeNoticeJob, type RpcDeclaration, type SendKeyEmailJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, RevokedViewSessions, signOperatorToken, ViewerTokenVerifier } from '@lv/platform/auth';
@@ -13,7 +13,7 @@ import type { DomainError } from '@lv/platform/errors';
 import { createQueue, openFromJob, queuePrefix } from '@lv/platform/queues';
 import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, generateTestKeys, makeStreamsAsOwners, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 import type { AccessKeysConfig } from './config.js';
 import { accessKeysMigrations } from './migrations.js';
 import { CONSENT_HASH } from './secrets.js';
@@ -63,11 +63,15 @@ describe('access-keys service over NATS', () => {
   const pending = (owner: Owner) => call(AccessKeysRpc.listRequests, {}, owner.token) as Promise<{ items: { id: string; requester_email: string; held_key: unknown }[] }>;
   const redeem = (key: string, ip = freshIp(), over: Record<string, unknown> = {}) =>
     call(AccessKeysRpc.redeem, { access_key: key, consent, ...over }, undefined, ip) as Promise<OpenedViewSession>;
-  const createKey = (owner: Owner, over: Record<string, unknown> = {}) =>
-    call(AccessKeysRpc.createKey, { access_key: randomUUID(), name: 'Ellie', email: 'ellie@example.com', ...over }, owner.token) as Promise<IssuedAccessKey>;
+  const draftKey = (owner: Owner) => call(AccessKeysRpc.draftKey, {}, owner.token) as Promise<KeyDraft>;
+  /** Generate Access Key, then Save: the key is the one the service made for this owner unless `over` says otherwise. */
+  const createKey = async (owner: Owner, over: Record<string, unknown> = {}) =>
+    call(AccessKeysRpc.createKey, { ...(await draftKey(owner)), name: 'Ellie', email: 'ellie@example.com', ...over }, owner.token) as Promise<IssuedAccessKey>;
 
   beforeAll(async () => {
     db = await createTestDatabase(accessKeysMigrations.slice(1), 'access');
+    // The key e-mail reports below are published as notifications would, into its own stream.
+    await makeStreamsAsOwners(NATS_URL, ['notifications'], STACK_ID);
     service = await startService(accessKeysService, {
       DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey,
       KEY_MAIL_SECRET, LOG_LEVEL: 'silent',
@@ -151,12 +155,18 @@ describe('access-keys service over NATS', () => {
     expect((await pending(ownerA)).items.find((r) => r.id === request.id)).toBeUndefined();
   });
 
-  it('saves an owner’s generated key once; the same key again is KEY_TAKEN and stores nothing', async () => {
-    const key = randomUUID();
-    await createKey(ownerA, { access_key: key, expires_in_days: 7 });
+  it('saves only a key it made for this owner, once: a chosen key, another vault’s key and a used draft store nothing', async () => {
+    const made = await draftKey(ownerA);
+    await createKey(ownerA, { ...made, expires_in_days: 7 });
     const count = async () => (await sql<{ n: number }>('select count(*)::int as n from access_keys'))[0]!.n;
     const before = await count();
-    expect(await codeOf(createKey(ownerB, { access_key: key.toUpperCase() }))).toBe('KEY_TAKEN');
+    // Another vault's key value is refused like any key not made for this owner: no KEY_TAKEN oracle.
+    expect(await codeOf(createKey(ownerB, { access_key: made.access_key.toUpperCase() }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(createKey(ownerB, made))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(createKey(ownerA, { access_key: '00000000-0000-4000-8000-000000000000' }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(createKey(ownerA, { draft: undefined }))).toBe('VALIDATION_FAILED');
+    // The owner's own draft saved twice (a double click) is the same key: taken.
+    expect(await codeOf(createKey(ownerA, made))).toBe('KEY_TAKEN');
     expect(await count()).toBe(before);
     expect(await codeOf(createKey(ownerA, { expires_in_days: 0 }))).toBe('VALIDATION_FAILED');
     expect(await codeOf(createKey(ownerA, { name: '' }))).toBe('VALIDATION_FAILED');

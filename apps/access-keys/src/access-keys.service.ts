@@ -1,16 +1,19 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  CONSENT_VERSION, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessKeysRpc, type AccessRequest, type AccessRequestNoticeJob, type AccessRequestPage, type IssuedAccessKey,
+  CONSENT_VERSION, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessKeysRpc, type AccessRequest, type AccessRequestNoticeJob, type AccessRequestPage, type CreateAccessKeyInput, type IssuedAccessKey, type KeyDraft,
   type OpenedViewSession, type PayloadOf, type RequestFormInfo, type RequestMeta, type RequestNoticeState, type RequestSetting, type SendKeyEmailJob, type ViewedItem,
   type ViewerConsent, type ViewerTokenGrant, type ViewSection, type ViewSessionSummary,
 } from '@lv/contracts';
 import { ownerOf, type Caller, type RevokedViewSessions, type UserCaller, type ViewerTokenSigner } from '@lv/platform/auth';
 import { EventStore, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
-import { RedeemBudget, type AddressLimits } from './address-limits.js';
+import type { RateBudgets } from '@lv/platform/limits';
+import { RedeemBudget } from './address-limits.js';
 import { keysProjection, requestSettingsProjection, requestsProjection, sessionsProjection } from './access.projections.js';
 import { accessKeysPublishPolicy } from './publish-policy.js';
 import { PersonalDataKeys, personalSealing } from './personal-sealing.js';
+import { TRUSTEES_STREAM_TYPE } from './trustees/trustees.decider.js';
+import { trusteesProjection } from './trustees/trustees.projection.js';
 import { CONSENT_HASH } from './secrets.js';
 import { IssueKey, type IssueKeyCommand } from './keys/issue-key.js';
 import { KEY_STREAM_TYPE } from './keys/key.decider.js';
@@ -44,7 +47,7 @@ export interface AccessKeysServiceDeps {
   orm: MikroORM;
   viewerTokens: ViewerTokenSigner;
   revokedViewSessions: RevokedViewSessions;
-  limits: AddressLimits;
+  limits: RateBudgets;
   limitValues: AccessKeysLimits;
   keyEmails: TypedQueue<SendKeyEmailJob>;
   keyMailSecret: string;
@@ -64,13 +67,14 @@ export interface AccessKeysServiceDeps {
 export class AccessKeysService {
   readonly store = new EventStore({
     publish: accessKeysPublishPolicy,
-    inlineProjections: [requestsProjection, keysProjection, sessionsProjection, contactsProjection, deliverySettingsProjection, requestSettingsProjection],
+    inlineProjections: [requestsProjection, keysProjection, sessionsProjection, contactsProjection, deliverySettingsProjection, requestSettingsProjection, trusteesProjection],
     sealing: new PerStreamSealing([
       personalSealing(REQUEST_STREAM_TYPE, new PersonalDataKeys()),
       personalSealing(KEY_STREAM_TYPE, new PersonalDataKeys()),
       personalSealing(CONTACT_STREAM_TYPE, new PersonalDataKeys()),
       personalSealing(DELIVERY_SETTINGS_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
       personalSealing(INACTIVITY_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
+      personalSealing(TRUSTEES_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
     ]),
   });
 
@@ -155,7 +159,11 @@ export class AccessKeysService {
 
   // --- owner: keys and sessions ----------------------------------------------------------------
 
-  createKey(caller: Caller, input: { access_key: string; name: string; email: string; expires_in_days: number; scopes?: ViewSection[]; allow_download?: boolean }, meta: RequestMeta): Promise<IssuedAccessKey> {
+  draftKey(caller: Caller): KeyDraft {
+    return this.keys.draft(caller);
+  }
+
+  createKey(caller: Caller, input: CreateAccessKeyInput, meta: RequestMeta): Promise<IssuedAccessKey> {
     return this.keys.create(caller, input, meta);
   }
 

@@ -1,5 +1,5 @@
 import type { Projection, StoredEvent } from '@lv/platform/event-store';
-import type { KeyEvent } from './keys/key.decider.js';
+import { emailFailureOf, type KeyEvent } from './keys/key.decider.js';
 import type { RequestEvent } from './requests/request.decider.js';
 import type { RequestSettingEvent } from './requests/request-setting.decider.js';
 import type { SessionEvent } from './sessions/session.decider.js';
@@ -91,8 +91,8 @@ export const keysProjection: Projection = {
           await em.execute(`update access_keys set revoked_at = ? where id = ?`, [event.data.revokedAt, event.data.keyId]);
           break;
         case 'AccessKeyEmailStatusChanged':
-          await em.execute(`update access_keys set email_status = ?, email_sent_at = ? where id = ?`, [
-            event.data.status, event.data.status === 'sent' ? event.data.at : null, event.data.keyId,
+          await em.execute(`update access_keys set email_status = ?, email_sent_at = ?, email_failure = ? where id = ?`, [
+            event.data.status, event.data.status === 'sent' ? event.data.at : null, emailFailureOf(event.data), event.data.keyId,
           ]);
           break;
       }

@@ -1,4 +1,4 @@
-import { ACCESS_REQUESTS_PER_HOUR, REDEEM_FAILURES_PER_MINUTE, REQUEST_FORM_LOOKUPS_PER_MINUTE } from '@lv/contracts';
+import { TRUSTEE_REPORT_VETO_HOURS_MIN, ACCESS_REQUESTS_PER_HOUR, REDEEM_FAILURES_PER_MINUTE, REQUEST_FORM_LOOKUPS_PER_MINUTE } from '@lv/contracts';
 import { commonConfigSchema, databaseConfigSchema, markSecret, z } from '@lv/platform/config';
 
 export const accessKeysConfigSchema = commonConfigSchema.extend(databaseConfigSchema.shape).extend({
@@ -18,6 +18,15 @@ export const accessKeysConfigSchema = commonConfigSchema.extend(databaseConfigSc
   ACCESS_REQUESTS_PER_HOUR: z.coerce.number().int().positive().default(ACCESS_REQUESTS_PER_HOUR),
   /** The request page's lookups of a link's vault (request-form) per client address per minute. */
   REQUEST_FORM_LOOKUPS_PER_MINUTE: z.coerce.number().int().positive().default(REQUEST_FORM_LOOKUPS_PER_MINUTE),
+  /**
+   * The owner's veto window after a trustee's report, in hours (fractions allowed so the specs can
+   * wait seconds). Production refuses to boot below 72: nothing may be released sooner.
+   */
+  TRUSTEE_REPORT_VETO_HOURS: z.coerce.number().positive().default(TRUSTEE_REPORT_VETO_HOURS_MIN),
+}).superRefine((config, ctx) => {
+  if (config.NODE_ENV === 'production' && config.TRUSTEE_REPORT_VETO_HOURS < TRUSTEE_REPORT_VETO_HOURS_MIN) {
+    ctx.addIssue({ code: 'custom', path: ['TRUSTEE_REPORT_VETO_HOURS'], message: `must be at least ${TRUSTEE_REPORT_VETO_HOURS_MIN} in production (the owner's veto window)` });
+  }
 });
 
 export type AccessKeysConfig = z.infer<typeof accessKeysConfigSchema>;

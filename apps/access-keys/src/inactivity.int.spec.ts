@@ -13,7 +13,7 @@ import { OwnerLinkSigner } from '@lv/platform/links';
 import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { createQueue, openFromJob, queuePrefix, type TypedQueue } from '@lv/platform/queues';
-import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, generateTestKeys, makeStreamsAsOwners, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 import type { AccessKeysConfig } from './config.js';
 import { accessKeysMigrations } from './migrations.js';
 
@@ -95,6 +95,8 @@ describe('access-keys: the inactivity watch', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase(accessKeysMigrations.slice(1), 'inactive');
+    // The sign-ins below are published as identity would, into its own stream.
+    await makeStreamsAsOwners(NATS_URL, ['identity'], STACK_ID);
     service = await startService(accessKeysService, {
       DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey,
       KEY_MAIL_SECRET, LOG_LEVEL: 'silent',

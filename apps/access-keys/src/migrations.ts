@@ -209,6 +209,43 @@ class RequestSettings20261206 extends Migration {
   }
 }
 
+/** Why a key's e-mail failed (a daily cap or the mail server), so the owner is told more than "failed". */
+class KeyEmailFailure20261206 extends Migration {
+  override up(): void {
+    this.addSql('alter table access_keys add column email_failure text');
+  }
+
+  override down(): void {
+    this.addSql('alter table access_keys drop column if exists email_failure');
+  }
+}
+
+/** trustees: each owner's trustees and their answers (rebuildable from the `trustees-{ownerId}` streams). */
+class Trustees20261206 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table trustees (
+        id uuid primary key,
+        owner_id uuid not null,
+        name text not null,
+        email text not null,
+        relationship text not null,
+        status text not null,
+        invited_at timestamptz,
+        invitation_expires_at timestamptz,
+        answered_at timestamptz,
+        removed_at timestamptz,
+        created_at timestamptz not null
+      )`);
+    this.addSql('create index trustees_owner_idx on trustees (owner_id, created_at)');
+    this.addSql('create index trustees_email_idx on trustees (email)');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists trustees');
+  }
+}
+
 export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'access-tables-2026-11-25', class: AccessTables20261125 },
   { name: 'if-im-not-there-tables-2026-11-25', class: IfImNotThereTables20261125 },
@@ -217,4 +254,6 @@ export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'viewed-items-2026-12-05', class: ViewedItems20261205 },
   { name: 'downloadable-keys-2026-12-05', class: DownloadableKeys20261205 },
   { name: 'request-settings-2026-12-06', class: RequestSettings20261206 },
+  { name: 'key-email-failure-2026-12-06', class: KeyEmailFailure20261206 },
+  { name: 'trustees-2026-12-06', class: Trustees20261206 },
 ]);

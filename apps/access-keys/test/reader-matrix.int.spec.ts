@@ -27,6 +27,7 @@ rpc.access-keys.list-requests            unauth    ok      ok          ok       
 rpc.access-keys.approve-request          unauth    invalid invalid     invalid  forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.access-keys.decline-request          unauth    invalid invalid     invalid  forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.access-keys.list-keys                unauth    ok      ok          ok       forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.access-keys.draft-key                unauth    ok      ok          ok       forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.access-keys.create-key               unauth    invalid invalid     invalid  forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.access-keys.revoke-key               unauth    invalid invalid     invalid  forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.access-keys.list-sessions            unauth    ok      ok          ok       forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
@@ -60,6 +61,21 @@ rpc.access-keys.inactivity.test-warning  unauth    ok      ok          ok       
 # The check-in link from a warning e-mail: public, and a forged signature is refused whoever sends it.
 rpc.access-keys.inactivity.check-in-link CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID | CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID | CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID CHECK_IN_LINK_INVALID
 rpc.access-keys.inactivity.warning-state ok        ok      ok          ok       ok       | ok       ok      ok            ok       ok              ok           | ok          ok      ok
+# Trustees: the owner's own list; the trustee's id in the payload is the owner's, added first: taken for everyone after.
+rpc.access-keys.trustees.list            unauth    ok      ok          ok       forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.access-keys.trustees.add             unauth    ok      CONFLICT    CONFLICT forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.access-keys.trustees.resend          unauth    invalid invalid     invalid  forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.access-keys.trustees.remove          unauth    invalid invalid     invalid  forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+# A trustee's page: public, the e-mailed link is the credential; a forged one is refused whoever sends it.
+rpc.access-keys.trustee.view             TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID | TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID | TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID
+rpc.access-keys.trustee.answer           TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID | TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID | TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID
+rpc.access-keys.trustees.open-report     unauth    ok      ok          ok       forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+# The owner's veto: nobody here has a report open, so every owner is refused alike.
+rpc.access-keys.trustees.veto-report     unauth    CONFLICT CONFLICT   CONFLICT forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.access-keys.trustee.report           TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID | TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID | TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID TRUSTEE_LINK_INVALID
+rpc.access-keys.trustee.request-link     invalid   invalid invalid     invalid  invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.access-keys.trustee.link-state       ok        ok      ok          ok       ok       | ok       ok      ok            ok       ok              ok           | ok          ok      ok
+rpc.access-keys.trustee.report-notice-state ok        ok      ok          ok       ok       | ok       ok      ok            ok       ok              ok           | ok          ok      ok
 # letters only (deploy/nats), checked against letters' own answer for the release.
 rpc.access-keys.issue-letter-key         invalid   invalid invalid     invalid  invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.access-keys.key-status               invalid   invalid invalid     invalid  invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
@@ -104,6 +120,12 @@ describe('access-keys reader matrix', () => {
         'rpc.access-keys.inactivity.warning-state': { owner_id: ownerId, warning_id: randomUUID() },
         'rpc.access-keys.request-setting.save': { open: true },
         'rpc.access-keys.request-notice-state': { owner_id: ownerId, request_id: randomUUID() },
+        'rpc.access-keys.trustees.add': { id: randomUUID(), name: 'Matrix trustee', relationship: 'Other', email: 'matrix-trustee@example.com' },
+        'rpc.access-keys.trustee.view': { t: randomUUID(), n: 'forged-secret-of-the-matrix', u: ownerId, exp: '9999999999', sig: 'forged' },
+        'rpc.access-keys.trustee.answer': { t: randomUUID(), n: 'forged-secret-of-the-matrix', u: ownerId, exp: '9999999999', sig: 'forged', answer: 'accept' },
+        'rpc.access-keys.trustee.report': { t: randomUUID(), n: 'forged-secret-of-the-matrix', u: ownerId, exp: '9999999999', sig: 'forged', kind: 'died', note: '' },
+        'rpc.access-keys.trustee.link-state': { ownerId, trusteeId: randomUUID(), linkId: randomUUID() },
+        'rpc.access-keys.trustee.report-notice-state': { ownerId, reportId: randomUUID() },
       },
       ownerSecrets: [ownerWords, contactName, finalThoughts],
       // Not delivery-settings.get: the matrix's own save (as the owner, in no fixed order) replaces the secret.

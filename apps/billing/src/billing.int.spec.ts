@@ -9,6 +9,7 @@ import { scopedStreamName } from '@lv/platform/messaging';
 import { RpcClient, type RunningService } from '@lv/platform/nest';
 import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 import type { BillingConfig } from './config.js';
+import { PLAN_FAQ_ANSWER } from './migrations.js';
 
 // billing in-process over the shared NATS (a STACK_ID of its own) on a fresh PostgreSQL database,
 // called the way the gateway calls it with users' access tokens. The local provider's signed webhooks
@@ -249,8 +250,10 @@ describe('billing service over NATS', () => {
     const adminToken = () => signUp(true).accessToken;
 
     it('lists the seeded entries to anyone, active only, by display order', async () => {
-      const faq = (await call(BillingRpc.faq, {})) as { question: string; display_order: number }[];
+      const faq = (await call(BillingRpc.faq, {})) as { question: string; answer: string; display_order: number }[];
       expect(faq.map((f) => f.question)).toEqual(['What does each plan include?', 'How do access keys work?', 'Can I cancel at any time?', 'What happens to my vault if I cancel?', 'How is my payment taken?']);
+      // The plans answer says what the plans table gives (no audio with Essentials).
+      expect(faq[0]!.answer).toBe(PLAN_FAQ_ANSWER);
     });
 
     it('lets an admin add, edit, deactivate and reorder entries; nobody else', async () => {

@@ -70,9 +70,30 @@ class BillingTables20261126 extends Migration {
   }
 }
 
+/**
+ * The seeded "What does each plan include?" answer promised audio uploads with Essentials; the plans
+ * table (contracts plans.ts) gives video and audio saving with Pro and Legacy. An answer an admin has
+ * already edited is left as it is.
+ */
+class PlanFaqFollowsTheTable20261206 extends Migration {
+  override up(): void {
+    this.addSql(`update faq_entries set answer = ${quote(PLAN_FAQ_ANSWER)}, updated_at = now() where id = '${PLAN_FAQ_ID}' and answer = ${quote(PLAN_FAQ_SEEDED)}`);
+  }
+
+  override down(): void {
+    this.addSql(`update faq_entries set answer = ${quote(PLAN_FAQ_SEEDED)} where id = '${PLAN_FAQ_ID}' and answer = ${quote(PLAN_FAQ_ANSWER)}`);
+  }
+}
+
+const PLAN_FAQ_ID = '7a3f0d1e-5b2c-4e8f-9a61-0c1d2e3f4a01';
+const PLAN_FAQ_SEEDED = 'Essentials (£9.99 a month) keeps your letters, Who I Am, your If I’m Gone message and Access Key request management, and opens the timeline and audio uploads. Pro (£20.00 a month) adds video and audio saving and final messages. Legacy (£149 a year) includes everything in Pro, with priority support and 2 bonus Access Key slots.';
+export const PLAN_FAQ_ANSWER =
+  'Essentials (£9.99 a month) keeps your letters, Who I Am, your If I’m Gone message and Access Key request management, and opens the timeline. Pro (£20.00 a month) adds video and audio saving, final messages and the Parent Circle community. Legacy (£149 a year) includes everything in Pro, with priority support and 2 bonus Access Key slots.';
+
 /** A SQL string literal (the seed's own constant texts). */
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 export const billingMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'billing-tables-2026-11-26', class: BillingTables20261126 },
+  { name: 'plan-faq-follows-the-table-2026-12-06', class: PlanFaqFollowsTheTable20261206 },
 ]);

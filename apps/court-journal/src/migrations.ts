@@ -1,6 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 import type { ServiceMigration } from '@lv/platform/database';
 import { withEventStoreSchema } from '@lv/platform/event-store';
+import { COURT_FILE_KINDS, courtCategoryOf, LEGACY_COURT_CATEGORIES, type CourtFileKind } from '@lv/contracts';
 
 /**
  * court-journal's own tables besides the event store (document streams `court-document-{id}` and
@@ -73,6 +74,39 @@ class CourtJournalTables20261125 extends Migration {
   }
 }
 
+const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/**
+ * The one category model (issue 35): every document is counted on one of the Court Journal's six
+ * cards. The events keep what was filed (they are immutable; court-document.upcast.ts reads an old
+ * category as its card, so a rebuild gives the same rows); this maps the read model's rows filed
+ * under the upload form's old categories to their cards, by the same table (courtCategoryOf), and
+ * gives upload tickets the screen they came from (before, the category told it).
+ */
+export function mapOldCourtCategoriesSql(): string {
+  const pairs = LEGACY_COURT_CATEGORIES.flatMap((old) =>
+    (Object.keys(COURT_FILE_KINDS) as CourtFileKind[]).map((kind) => `(${literal(old)}, ${literal(kind)}, ${literal(courtCategoryOf(old, kind)!)})`),
+  );
+  return `update court_documents d set category = m.card
+            from (values ${pairs.join(', ')}) as m(old, kind, card)
+           where d.category = m.old and d.file_kind = m.kind`;
+}
+
+class CourtOneCategoryModel20261206 extends Migration {
+  override up(): void {
+    this.addSql(mapOldCourtCategoriesSql());
+    this.addSql(`alter table court_uploads add column variant text`);
+    this.addSql(`update court_uploads set variant = case when category in (${LEGACY_COURT_CATEGORIES.map(literal).join(', ')}) then 'documents' else 'journal' end`);
+    this.addSql(`alter table court_uploads alter column variant set not null, add constraint court_uploads_variant_check check (variant in ('documents', 'journal'))`);
+  }
+
+  override down(): void {
+    // The old categories cannot be told back from the cards; a rebuild from the events would still map them.
+    this.addSql('alter table court_uploads drop column if exists variant');
+  }
+}
+
 export const courtJournalMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'court-journal-tables-2026-11-25', class: CourtJournalTables20261125 },
+  { name: 'court-journal-one-category-model-2026-12-06', class: CourtOneCategoryModel20261206 },
 ]);

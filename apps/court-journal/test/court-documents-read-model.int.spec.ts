@@ -11,7 +11,7 @@ const owner = randomUUID();
 const stranger = randomUUID();
 const seed = new InMemoryCourtDocuments();
 // Filed late on the 20th in New York: the 21st in UTC.
-const custody = seed.add(owner, { title: 'Custody order', description: null, category: 'Custody', variant: 'documents', file_name: 'order.pdf', upload_date: '2026-11-20T23:30:00.000-05:00' });
+const custody = seed.add(owner, { title: 'Custody order', description: null, category: 'Legal Notices or Orders', variant: 'documents', file_name: 'order.pdf', upload_date: '2026-11-20T23:30:00.000-05:00' });
 const receipts = seed.add(owner, { title: 'Receipts, March', file_name: 'receipts.pdf', size: '2048', upload_date: '2026-11-22T10:00:00.000Z' });
 // Two filed in the same instant: the greater id first.
 const [lowId, highId] = ((a: string, b: string): [string, string] => (a < b ? [a, b] : [b, a]))(randomUUID(), randomUUID());

@@ -25,6 +25,7 @@ import { MeController } from './me/me.controller.js';
 import { ReflectionController } from './vault/reflection.controller.js';
 import { WhoIAmController } from './who-i-am/who-i-am.controller.js';
 import { IfImNotThereController } from './if-im-not-there/if-im-not-there.controller.js';
+import { TrusteeController } from './if-im-not-there/trustee.controller.js';
 import { VaultStatsController } from './vault/vault-stats.controller.js';
 import { VaultStatsService } from './vault/vault-stats.service.js';
 import { ViewContentController } from './view/view-content.controller.js';
@@ -69,7 +70,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, KeyStatusController, ViewMediaController, ViewContentController, MetricsController, BillingController, FaqController, AdminController, ExportController, CommunityController, MusicPlaybackController],
+      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, TrusteeController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, KeyStatusController, ViewMediaController, ViewContentController, MetricsController, BillingController, FaqController, AdminController, ExportController, CommunityController, MusicPlaybackController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },

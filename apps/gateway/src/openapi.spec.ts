@@ -60,6 +60,7 @@ describe('the committed OpenAPI document (apps/gateway/openapi.json)', () => {
     expect(security('get', '/api/letters')).toEqual([{ bearer: [] }]);
     // Past the guard but checking a credential of their own: their requirement stays documented.
     expect(security('post', '/api/auth/refresh')).toEqual([{ 'refresh-cookie': [] }]);
+    expect(security('post', '/api/auth/session')).toEqual([{ 'refresh-cookie': [] }]);
     expect(security('get', '/api/me/export')).toEqual([{ bearer: [] }]);
     expect(generatedText).not.toContain('x-lv-public');
   });

@@ -131,6 +131,12 @@ interface Fixture { letterId: string; email: string; password: string; userId: s
 const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/auth/sign-up': () => ({ email: `fuzz-${randomUUID()}@example.com`, password: 'a new password' }),
   'POST /api/auth/sign-in': (f) => ({ email: f.email, password: f.password }),
+  'POST /api/auth/forgot-password': (f) => ({ email: f.email }),
+  // A well-formed link whose token is not one identity made: the base the broken variants start from.
+  'POST /api/auth/reset-password': (f) => ({ email: f.email, token: `${randomUUID()}.${'A'.repeat(43)}`, newPassword: 'a new password' }),
+  'POST /api/auth/confirm-email': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
+  'POST /api/auth/undo-email-change': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
+  'POST /api/auth/not-me': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
   'PATCH /api/me': () => ({ full_name: 'Sam Parent' }),
   'PUT /api/me/email': (f) => ({ email: `fuzz-${randomUUID()}@example.com`, currentPassword: f.password }),
   'PUT /api/me/password': (f) => ({ currentPassword: f.password, newPassword: 'another password' }),
@@ -141,6 +147,12 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'PUT /api/if-im-not-there/inactivity': () => ({ period_days: 90 }),
   // A well-formed link whose signature is wrong: the base the broken variants start from.
   'POST /api/if-im-not-there/check-in': () => ({ w: randomUUID(), u: randomUUID(), exp: String(Math.floor(Date.now() / 1000) + 3600), sig: 'not-a-signature' }),
+  'POST /api/if-im-not-there/trustees': () => ({ id: randomUUID(), name: 'Ann Lee', email: `ann-${randomUUID()}@example.com`, relationship: 'My Sibling' }),
+  // Well-formed trustee links whose signature is wrong: the base the broken variants start from.
+  'POST /api/trustee/view': () => ({ t: randomUUID(), n: 'a-secret-of-the-link-0123', u: randomUUID(), exp: String(Math.floor(Date.now() / 1000) + 3600), sig: 'not-a-signature' }),
+  'POST /api/trustee/answer': () => ({ t: randomUUID(), n: 'a-secret-of-the-link-0123', u: randomUUID(), exp: String(Math.floor(Date.now() / 1000) + 3600), sig: 'not-a-signature', answer: 'accept' }),
+  'POST /api/trustee/report': () => ({ t: randomUUID(), n: 'a-secret-of-the-link-0123', u: randomUUID(), exp: String(Math.floor(Date.now() / 1000) + 3600), sig: 'not-a-signature', kind: 'died', note: 'Passed away on Sunday.' }),
+  'POST /api/trustee/link': () => ({ email: `nobody-${randomUUID()}@example.com` }),
   'PUT /api/if-im-not-there/delivery-settings': () => ({
     delivery_timing: 'after_30_days', require_legal_verification: false, allow_preview: true, notify_trustee: true, trustee_name: 'Ruth', trustee_email: 'ruth@example.com', final_thoughts: 'Be kind.',
   }),
@@ -158,7 +170,8 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/access/requests': (f) => ({ user_id: f.userId, requester_email: 'sam@example.com', relationship: 'Son', message: 'May I read your letters?' }),
   'POST /api/access/requests/{id}/approve': () => ({ override_email: 'sam@example.com' }),
   'PUT /api/access/request-setting': () => ({ open: true }),
-  'POST /api/access/keys': () => ({ access_key: randomUUID(), name: 'Ellie', email: 'ellie@example.com', expires_in_days: 30 }),
+  // A well-formed key with a draft that is not the server's: the base the broken variants start from.
+  'POST /api/access/keys': () => ({ access_key: randomUUID(), draft: `1.${'A'.repeat(43)}`, name: 'Ellie', email: 'ellie@example.com', expires_in_days: 30 }),
   'POST /api/view/redeem': () => ({ access_key: randomUUID(), consent: { version: 'v1.0', text_hash: 'ab'.repeat(32) } }),
   'POST /api/view/token': () => ({ session: 'A'.repeat(43) }),
   'POST /api/view/key-status': () => ({ access_key: randomUUID() }),
@@ -182,6 +195,8 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/health': 'public status of the stack; it reads nothing from the request',
   'GET /api/me': 'the caller’s own profile; the token is the only input',
   'GET /api/me/notifications': 'the caller’s own notification switches; the token is the only input',
+  'GET /api/me/sessions': 'the caller’s own sessions; the token is the only input',
+  'POST /api/me/sessions/sign-out-others': 'signs the caller’s other sessions out, idempotent; the token is the only input',
   'GET /api/if-im-not-there/inactivity': 'the caller’s own inactivity watch; the token is the only input',
   'POST /api/me/export/session': 'sets the caller’s own export cookie; the token is the only input',
   'GET /api/me/export': 'the caller’s own vault as a ZIP; the token (header or export cookie) is the only input',
@@ -190,17 +205,22 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/who-i-am': 'the caller’s own portrait; the token is the only input',
   'GET /api/if-im-not-there/contacts': 'the caller’s own contacts; the token is the only input',
   'GET /api/if-im-not-there/delivery-settings': 'the caller’s own delivery settings; the token is the only input',
+  'GET /api/if-im-not-there/trustees': 'the caller’s own trustees; the token is the only input',
   'GET /api/if-im-not-there/delivery': 'the caller’s own delivery; the token is the only input',
+  'GET /api/if-im-not-there/trustee-report': 'the caller’s own open trustee report; the token is the only input',
+  'POST /api/if-im-not-there/trustee-report/veto': 'vetoes the caller’s own open trustee report; the token is the only input',
   'POST /api/if-im-not-there/delivery/checks': 'reads the caller’s own delivery pipeline and writes nothing; the token is the only input',
   'POST /api/if-im-not-there/delivery/cancel': 'cancels the caller’s own delivery, idempotent; the token is the only input',
   'POST /api/if-im-not-there/inactivity/pause': 'pauses the caller’s own inactivity watch; the token is the only input',
   'POST /api/if-im-not-there/inactivity/resume': 'resumes the caller’s own inactivity watch, idempotent; the token is the only input',
   'POST /api/if-im-not-there/inactivity/test-warning': 'sends the caller a test warning (rate-limited); the token is the only input',
   'POST /api/billing/cancel': 'cancels the caller’s own subscription at the period end; the token is the only input',
+  'POST /api/access/keys/draft': 'makes a key for the caller and stores nothing; the token is the only input',
   'GET /api/view/session': 'the caller’s own viewer session; the token is the only input',
   'GET /api/view/letter': 'the one letter the caller’s milestone key opens; the token is the only input',
   'GET /api/view/who-i-am': 'the Who I Am words of the vault the caller’s key opens; the token is the only input',
   'GET /api/view/if-im-not-there': 'the final words of the vault the caller’s key opens; the token is the only input',
+  'POST /api/auth/session': 'the page’s session check: a junk or missing refresh cookie is answered { session: null } (and cleared), never with a session',
   'POST /api/auth/sign-out': 'signing out is idempotent: with a junk or missing refresh cookie there is nothing to revoke, and the answer clears the cookie',
   'DELETE /api/admin/queue-session': 'leaving the queue dashboard only clears its cookie, for anyone',
   'GET /api/admin/storage': 'storage per day, for admins only (the fuzz account is refused); the token is the only input',
@@ -447,7 +467,7 @@ describe('bad input through the gateway, against the real services', () => {
     const courtPort = mediaPort + 1;
     const evidenceKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     await Promise.all([
-      startService('identity', { JWT_PRIVATE_KEY: keys.privateKey, SIGNUP_MAX_PER_ADDRESS: '100000' }),
+      startService('identity', { JWT_PRIVATE_KEY: keys.privateKey, SIGNUP_MAX_PER_ADDRESS: '100000', KEY_MAIL_SECRET: randomBytes(24).toString('hex'), PASSWORD_RESETS_PER_EMAIL: '100000', PASSWORD_RESETS_PER_ADDRESS: '100000' }),
       startService('letters', {}),
       startService('vault-media', {
         S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,

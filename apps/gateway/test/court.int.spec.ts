@@ -41,7 +41,7 @@ const token = signer.sign(claims, 600).token;
 const auth = { authorization: `Bearer ${token}` };
 
 const courtDocument = (over: Partial<CourtDocument> = {}): CourtDocument => ({
-  id: DOCUMENT_ID, title: 'Receipts, March', description: null, category: 'Support', variant: 'documents', file_name: 'receipts.pdf', file_kind: 'pdf',
+  id: DOCUMENT_ID, title: 'Receipts, March', description: null, category: 'Receipts or Payment Records', variant: 'documents', file_name: 'receipts.pdf', file_kind: 'pdf',
   file_type: 'application/pdf', file_path: `${USER_ID}/${DOCUMENT_ID}.pdf`, size: 1000, sha256: 'a'.repeat(64), previewable: true, is_key_evidence: false,
   upload_date: '2026-11-24T10:00:00.000Z', created_at: '2026-11-24T10:00:00.000Z', ...over,
 });

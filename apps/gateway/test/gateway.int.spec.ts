@@ -187,7 +187,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
     });
 
     it('answers sign-up with 201 and the cookie', async () => {
-      const response = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'new@example.com', password: 'secret1' } });
+      const response = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'new@example.com', password: 'secret-one' } });
       expect(response.statusCode).toBe(201);
       expect(cookieHeader(response, REFRESH_COOKIE)).toMatch(/^lv_refresh=rt-new;/);
       expect(json(response).profile.email).toBe('new@example.com');
@@ -197,7 +197,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       const wrong = await call({ method: 'POST', url: '/api/auth/sign-in', payload: { email: 'parent@example.com', password: 'wrong-password' } });
       expect(wrong.statusCode).toBe(401);
       expect(json(wrong)).toEqual({ code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials' });
-      const taken = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'taken@example.com', password: 'secret1' } });
+      const taken = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'taken@example.com', password: 'secret-one' } });
       expect(taken.statusCode).toBe(409);
       expect(json(taken).code).toBe('EMAIL_TAKEN');
     });
@@ -215,7 +215,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       expect(empty.statusCode).toBe(400);
       expect(json(empty)).toEqual({ code: 'VALIDATION_FAILED', message: ErrorCodes.VALIDATION_FAILED.message, fields: { email: 'Email is required', password: 'Password is required' } });
       const bad = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'not-an-email', password: '12345' } });
-      expect(json(bad).fields).toEqual({ email: 'Please enter a valid email', password: 'Password must be at least 6 characters' });
+      expect(json(bad).fields).toEqual({ email: 'Please enter a valid email', password: 'Password must be at least 8 characters' });
       const noBody = await call({ method: 'POST', url: '/api/auth/sign-in' });
       expect(noBody.statusCode).toBe(400);
       expect(identity.received.length).toBe(before);
@@ -289,7 +289,7 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       expect(cookie).toMatch(/Path=\/api\/auth/);
       expect(cookie).not.toMatch(/Secure/);
       expect(identity.callsTo(IdentityRpc.signIn).at(-1)!.meta.device).toBeUndefined();
-      const signUp = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'fresh@example.com', password: 'secret1' } });
+      const signUp = await call({ method: 'POST', url: '/api/auth/sign-up', payload: { email: 'fresh@example.com', password: 'secret-one' } });
       expect(deviceCookie(signUp)).toBeDefined();
     });
 
@@ -335,6 +335,27 @@ describe('gateway (in-process, real NATS and Redis)', () => {
       expect(response.statusCode).toBe(401);
       expect(json(response).code).toBe('SESSION_EXPIRED');
       expect(cookieHeader(response, REFRESH_COOKIE)).toMatch(/^lv_refresh=;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/);
+    });
+
+    it('answers the page\'s session check with no session as 200 { session: null }, not a 401 the browser logs', async () => {
+      const calls = identity.callsTo(IdentityRpc.refresh).length;
+      const none = await call({ method: 'POST', url: '/api/auth/session' });
+      expect(none.statusCode).toBe(200);
+      expect(json(none)).toEqual({ session: null });
+      expect(identity.callsTo(IdentityRpc.refresh).length).toBe(calls);
+      // A refused cookie: the same answer, and the cookie goes as it does on refresh.
+      const stale = await call({ method: 'POST', url: '/api/auth/session', cookies: { [REFRESH_COOKIE]: 'rt-stale' } });
+      expect(stale.statusCode).toBe(200);
+      expect(json(stale)).toEqual({ session: null });
+      expect(cookieHeader(stale, REFRESH_COOKIE)).toMatch(/^lv_refresh=;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/);
+    });
+
+    it('answers the session check of a signed-in browser with its session, rotating the cookie', async () => {
+      const response = await call({ method: 'POST', url: '/api/auth/session', cookies: { [REFRESH_COOKIE]: 'rt-1' } });
+      expect(response.statusCode).toBe(200);
+      expect(json(response)).toMatchObject({ session: { accessToken: expect.any(String), profile: { email: 'parent@example.com' } } });
+      expect(cookieHeader(response, REFRESH_COOKIE)).toMatch(/^lv_refresh=rt-2;.*HttpOnly/);
+      expect(response.body).not.toContain('rt-2');
     });
 
     it('signs out: revokes through identity with the cookie and the valid bearer, clears the cookie, 204', async () => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
-import { MediaMessages, TimelineRpc, VaultMediaRpc, type AccessTokenClaims } from '@lv/contracts';
+import { CourtJournalRpc, CourtMessages, LettersRpc, MediaMessages, TimelineRpc, VaultMediaRpc, type AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
@@ -28,6 +28,10 @@ const RECORDING_ID = '44444444-4444-4444-8444-444444444444';
 const LETTER_ID = '55555555-5555-4555-8555-555555555555';
 /** On the caller's timeline as a recording, but vault-media, checking the caller again, does not find it his. */
 const RECHECKED_ID = '66666666-6666-4666-8666-666666666666';
+/** Entries the timeline lists for the caller but their own service does not find his (another vault's, as that service judges it). */
+const FOREIGN_LETTER_ID = '77777777-7777-4777-8777-777777777777';
+const DOCUMENT_ID = '88888888-8888-4888-8888-888888888888';
+const FOREIGN_DOCUMENT_ID = '99999999-9999-4999-8999-999999999999';
 const MiB = 1024 * 1024;
 
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
@@ -48,6 +52,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
   let base: string;
   let vaultMedia: NestNatsResponder;
   let timeline: NestNatsResponder;
+  let owners: NestNatsResponder;
   let mediaHttp: Server;
   let mediaUrl: string;
   let s3: RunningS3Server;
@@ -124,14 +129,27 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     await vaultMedia.listen(['rpc.vault-media.>']);
     timeline = await NestNatsResponder.start(NATS_URL, STACK_ID);
     timeline
-      .handle(TimelineRpc.list, () => { throw new DomainError('UPGRADE_REQUIRED', 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.'); })
+      .handle(TimelineRpc.list, () => { throw new DomainError('UPGRADE_REQUIRED', MediaMessages.timelinePlanRequired); })
       .handle(TimelineRpc.entry, ({ payload }) => {
-        if (payload.id === LETTER_ID) return { id: LETTER_ID, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam' };
+        if (payload.id === LETTER_ID || payload.id === FOREIGN_LETTER_ID) return { id: payload.id, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam' };
+        if (payload.id === DOCUMENT_ID || payload.id === FOREIGN_DOCUMENT_ID) return { id: payload.id, source: 'court-journal', type: 'document', entry_type: 'media', title: 'Order' };
         if (payload.id === RECORDING_ID || payload.id === RECHECKED_ID) return { id: payload.id, source: 'vault-media', type: 'video', entry_type: 'media', title: 'Beach day' };
         throw new DomainError('NOT_FOUND', MediaMessages.notFound);
       })
       .handle(TimelineRpc.awaitEntryGone, ({ payload }) => ({ id: payload.id, gone: true }));
     await timeline.listen(['rpc.timeline.>']);
+    // Letters and court-journal: each deletes only what is the caller's, with its own delete command.
+    owners = await NestNatsResponder.start(NATS_URL, STACK_ID);
+    owners
+      .handle(LettersRpc.delete, ({ payload }) => {
+        if (payload.id !== LETTER_ID) throw new DomainError('NOT_FOUND', 'Letter not found');
+        return { id: payload.id, deleted: true };
+      })
+      .handle(CourtJournalRpc.delete, ({ payload }) => {
+        if (payload.id !== DOCUMENT_ID) throw new DomainError('NOT_FOUND', CourtMessages.notFound);
+        return { id: payload.id, deleted: true };
+      });
+    await owners.listen(['rpc.letters.>', 'rpc.court-journal.>']);
 
     const config = gatewayConfigSchema.parse({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
@@ -147,6 +165,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     await app?.close();
     await vaultMedia?.close();
     await timeline?.close();
+    await owners?.close();
     await new Promise((r) => mediaHttp?.close(r));
     await s3?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
@@ -183,6 +202,17 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     // Piped, not collected: nothing near the body's size ever sits in one buffer.
     expect(upstream.maxChunk).toBeLessThanOrEqual(MiB);
     expect(json(answer)).toMatchObject({ id: RECORDING_ID, size: body.length });
+  });
+
+  it('streams a Safari recording (MP4 video, MP4 audio with codecs named) through with its own content type', async () => {
+    uploadBehaviour = 'save';
+    for (const contentType of ['video/mp4', 'audio/mp4;codecs=mp4a.40.2']) {
+      // An ISO media file's first box: its size, then 'ftyp'.
+      const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from('ftypisom'), Buffer.alloc(2000, 2)]);
+      const answer = await send(`${base}/api/media/uploads/${RECORDING_ID}`, { method: 'PUT', headers: { ...auth, 'content-type': contentType }, chunks: [mp4] });
+      expect([contentType, answer.status]).toEqual([contentType, 201]);
+      expect(received.filter((r) => r.url === `/uploads/${RECORDING_ID}`).at(-1)!.headers['content-type']).toBe(contentType);
+    }
   });
 
   it('streams a Who I Am file (an image) through with its own content type, and retitles it with a title checked at the edge', async () => {
@@ -285,12 +315,34 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     expect((await send(`${base}/api/media/recordings/${RECORDING_ID}`, { method: 'DELETE' })).status).toBe(401);
   });
 
-  it('refuses to delete a letter from the timeline with the words the SPA shows, and an unknown id is 404, asking no owner', async () => {
+  it('deletes a letter in Letters and a court document in court-journal, each with the caller’s token, answering once the timeline dropped it', async () => {
+    for (const [id, owner, declaration] of [[LETTER_ID, () => owners.callsTo(LettersRpc.delete), 'letters'], [DOCUMENT_ID, () => owners.callsTo(CourtJournalRpc.delete), 'court-journal']] as const) {
+      const deleted = await send(`${base}/api/timeline/${id}`, { method: 'DELETE', headers: auth });
+      expect([declaration, deleted.status]).toEqual([declaration, 204]);
+      const asked = owner().at(-1)!;
+      expect(asked.payload).toEqual({ id });
+      expect(asked.auth.accessToken).toBe(token);
+      expect(timeline.callsTo(TimelineRpc.awaitEntryGone).at(-1)!.payload).toMatchObject({ id });
+    }
+  });
+
+  it('deletes nothing of another vault: a letter or a document its own service does not find the caller’s is 404, and not waited for', async () => {
+    const waitsBefore = timeline.callsTo(TimelineRpc.awaitEntryGone).length;
+    const letter = await send(`${base}/api/timeline/${FOREIGN_LETTER_ID}`, { method: 'DELETE', headers: auth });
+    expect([letter.status, json(letter)]).toEqual([404, { code: 'NOT_FOUND', message: 'Letter not found' }]);
+    const document = await send(`${base}/api/timeline/${FOREIGN_DOCUMENT_ID}`, { method: 'DELETE', headers: auth });
+    expect([document.status, json(document)]).toEqual([404, { code: 'NOT_FOUND', message: CourtMessages.notFound }]);
+    expect(owners.callsTo(LettersRpc.delete).at(-1)!.payload).toEqual({ id: FOREIGN_LETTER_ID });
+    expect(timeline.callsTo(TimelineRpc.awaitEntryGone).length).toBe(waitsBefore);
+    // Without a token nobody is asked at all.
+    const lettersAsked = owners.callsTo(LettersRpc.delete).length;
+    expect((await send(`${base}/api/timeline/${LETTER_ID}`, { method: 'DELETE' })).status).toBe(401);
+    expect(owners.callsTo(LettersRpc.delete).length).toBe(lettersAsked);
+  });
+
+  it('answers an unknown id 404 and a malformed one with the words the SPA shows, asking no owner', async () => {
     const waitsBefore = timeline.callsTo(TimelineRpc.awaitEntryGone).length;
     const deletesBefore = vaultMedia.callsTo(VaultMediaRpc.deleteEntry).length;
-    const letter = await send(`${base}/api/timeline/${LETTER_ID}`, { method: 'DELETE', headers: auth });
-    expect(letter.status).toBe(400);
-    expect(json(letter)).toMatchObject({ code: 'VALIDATION_FAILED', message: MediaMessages.cannotDeleteEntry });
     const unknown = await send(`${base}/api/timeline/${randomUUID()}`, { method: 'DELETE', headers: auth });
     expect(unknown.status).toBe(404);
     expect(json(unknown)).toMatchObject({ code: 'NOT_FOUND' });

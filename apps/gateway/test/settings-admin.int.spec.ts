@@ -249,14 +249,14 @@ describe('gateway settings, export and admin routes (in-process, stand-in servic
   });
 
   it('checks password and notification bodies at the edge with the sign-up rules', async () => {
-    const short = await send('/api/me/password', { method: 'PUT', ...jsonBody(ownerToken, { currentPassword: 'secret1', newPassword: '123' }) });
+    const short = await send('/api/me/password', { method: 'PUT', ...jsonBody(ownerToken, { currentPassword: 'secret-one', newPassword: '123' }) });
     expect(short.status).toBe(400);
-    expect(short.json<{ fields: Record<string, string> }>().fields).toEqual({ newPassword: 'Password must be at least 6 characters' });
+    expect(short.json<{ fields: Record<string, string> }>().fields).toEqual({ newPassword: 'Password must be at least 8 characters' });
     const missing = await send('/api/me/password', { method: 'PUT', ...jsonBody(ownerToken, { newPassword: 'better-secret' }) });
     expect(missing.json<{ fields: Record<string, string> }>().fields).toHaveProperty('currentPassword');
-    const ok = await send('/api/me/password', { method: 'PUT', ...jsonBody(ownerToken, { currentPassword: 'secret1', newPassword: 'better-secret', userId: 'someone-else' }) });
+    const ok = await send('/api/me/password', { method: 'PUT', ...jsonBody(ownerToken, { currentPassword: 'secret-one', newPassword: 'better-secret', userId: 'someone-else' }) });
     expect(ok.json()).toEqual({ otherSessionsEnded: 1 });
-    expect(services.callsTo(IdentityRpc.changePassword).at(-1)!.payload).toEqual({ currentPassword: 'secret1', newPassword: 'better-secret' });
+    expect(services.callsTo(IdentityRpc.changePassword).at(-1)!.payload).toEqual({ currentPassword: 'secret-one', newPassword: 'better-secret' });
     const prefs = await send('/api/me/notifications', { method: 'PUT', ...jsonBody(ownerToken, { emailNotifications: 'yes' }) });
     expect(prefs.status).toBe(400);
     expect((await send('/api/me/notifications', { method: 'PUT', headers: { 'content-type': 'application/json' }, chunks: [Buffer.from('{}')] })).status).toBe(401);

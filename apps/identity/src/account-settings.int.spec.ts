@@ -24,8 +24,8 @@ describe('identity account settings and admin overview', () => {
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
   let n = 0;
   const newEmail = (stem = 'parent') => `${stem}.${Date.now()}.${n++}@example.com`;
-  const signUp = (email: string, password = 'secret1') => call(IdentityRpc.signUp, { email, password });
-  const signIn = (email: string, password = 'secret1') => call(IdentityRpc.signIn, { email, password });
+  const signUp = (email: string, password = 'secret-one') => call(IdentityRpc.signUp, { email, password });
+  const signIn = (email: string, password = 'secret-one') => call(IdentityRpc.signIn, { email, password });
   const eventsOf = async (userId: string) =>
     (await identity.core.orm.em.fork().execute<{ type: string; data: Record<string, unknown> }[]>('select type, data from events where stream_id = ? order by version', [`user-${userId}`]));
 
@@ -37,7 +37,7 @@ describe('identity account settings and admin overview', () => {
 
   afterAll(() => harness?.close());
 
-  it('changes the sign-in e-mail with the current password only, keeping addresses unique', async () => {
+  it('asks for a new sign-in e-mail with the current password only, keeping addresses unique', async () => {
     const email = newEmail();
     const session = await signUp(email);
     const taken = newEmail('taken');
@@ -50,17 +50,17 @@ describe('identity account settings and admin overview', () => {
     await expect(call(IdentityRpc.changeEmail, { email: next, currentPassword: '' }, session.accessToken)).rejects.toMatchObject({
       details: { fields: { currentPassword: SettingsMessages.currentPasswordRequired } },
     });
-    expect(await codeOf(call(IdentityRpc.changeEmail, { email: taken.toUpperCase(), currentPassword: 'secret1' }, session.accessToken))).toBe('EMAIL_TAKEN');
-    await expect(call(IdentityRpc.changeEmail, { email: 'nope@', currentPassword: 'secret1' }, session.accessToken)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await codeOf(call(IdentityRpc.changeEmail, { email: taken.toUpperCase(), currentPassword: 'secret-one' }, session.accessToken))).toBe('EMAIL_TAKEN');
+    await expect(call(IdentityRpc.changeEmail, { email: 'nope@', currentPassword: 'secret-one' }, session.accessToken)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
 
-    const profile = await call(IdentityRpc.changeEmail, { email: ` ${next.toUpperCase()} `, currentPassword: 'secret1' }, session.accessToken);
-    expect(profile.email).toBe(next);
-    expect((await call(IdentityRpc.getMe, {}, session.accessToken)).email).toBe(next);
-    expect(await codeOf(signIn(email))).toBe('INVALID_CREDENTIALS');
-    expect((await signIn(next)).profile.id).toBe(session.profile.id);
-    // The old address is free again.
-    expect(await codeOf(signUp(email))).toBe('OK');
-    expect((await eventsOf(session.profile.id)).map((e) => e.type)).toContain('EmailChanged');
+    // Asked for: nothing changes until the new address confirms (email-change.int.spec.ts follows the links).
+    const profile = await call(IdentityRpc.changeEmail, { email: ` ${next.toUpperCase()} `, currentPassword: 'secret-one' }, session.accessToken);
+    expect(profile.email).toBe(email);
+    expect((await call(IdentityRpc.getMe, {}, session.accessToken)).email).toBe(email);
+    expect((await signIn(email)).profile.id).toBe(session.profile.id);
+    expect(await codeOf(signIn(next))).toBe('INVALID_CREDENTIALS');
+    expect((await eventsOf(session.profile.id)).map((e) => e.type)).toContain('EmailChangeRequested');
+    expect((await eventsOf(session.profile.id)).map((e) => e.type)).not.toContain('EmailChanged');
   });
 
   it('changes the password (argon2id), ends every other session at once, and keeps the one that changed it', async () => {
@@ -70,16 +70,16 @@ describe('identity account settings and admin overview', () => {
     const phone = await signIn(email);
 
     expect(await codeOf(call(IdentityRpc.changePassword, { currentPassword: 'wrong-1', newPassword: 'better-secret' }, here.accessToken))).toBe('VALIDATION_FAILED');
-    await expect(call(IdentityRpc.changePassword, { currentPassword: 'secret1', newPassword: '12345' }, here.accessToken)).rejects.toMatchObject({
-      details: { fields: { newPassword: 'Password must be at least 6 characters' } },
+    await expect(call(IdentityRpc.changePassword, { currentPassword: 'secret-one', newPassword: '12345' }, here.accessToken)).rejects.toMatchObject({
+      details: { fields: { newPassword: 'Password must be at least 8 characters' } },
     });
-    await expect(call(IdentityRpc.changePassword, { currentPassword: 'secret1', newPassword: 'secret1' }, here.accessToken)).rejects.toMatchObject({
+    await expect(call(IdentityRpc.changePassword, { currentPassword: 'secret-one', newPassword: 'secret-one' }, here.accessToken)).rejects.toMatchObject({
       details: { fields: { newPassword: SettingsMessages.samePassword } },
     });
     // Nothing was changed by the refusals: the other sessions still work.
     expect(await codeOf(call(IdentityRpc.getMe, {}, laptop.accessToken))).toBe('OK');
 
-    expect(await call(IdentityRpc.changePassword, { currentPassword: 'secret1', newPassword: 'better-secret' }, here.accessToken)).toEqual({ otherSessionsEnded: 2 });
+    expect(await call(IdentityRpc.changePassword, { currentPassword: 'secret-one', newPassword: 'better-secret' }, here.accessToken)).toEqual({ otherSessionsEnded: 2 });
 
     for (const other of [laptop, phone]) {
       expect(await codeOf(call(IdentityRpc.getMe, {}, other.accessToken))).toBe('SESSION_EXPIRED');
@@ -128,13 +128,15 @@ describe('identity account settings and admin overview', () => {
     expect(await call(IdentityRpc.notificationPreferences, {}, session.accessToken)).toEqual(saved);
   });
 
-  it('gives notifications the owner’s address for access-request e-mails while his Access Requests switch is on (the default), none while off or for no account', async () => {
+  it('gives notifications the owner’s address for access-request e-mails while his Email Notifications and Access Requests switches are on (the default), none while either is off or for no account', async () => {
     const email = newEmail();
     const session = await signUp(email);
     await call(IdentityRpc.updateMe, { full_name: ' Sam Taylor ' }, session.accessToken);
     const mailTo = () => call(IdentityRpc.accessRequestMailTo, { user_id: session.profile.id });
     expect(await mailTo()).toEqual({ email, full_name: 'Sam Taylor' });
     await call(IdentityRpc.saveNotificationPreferences, { emailNotifications: true, accessRequests: false, systemUpdates: false, marketingEmails: false }, session.accessToken);
+    expect(await mailTo()).toEqual({ email: null, full_name: 'Sam Taylor' });
+    await call(IdentityRpc.saveNotificationPreferences, { emailNotifications: false, accessRequests: true, systemUpdates: false, marketingEmails: false }, session.accessToken);
     expect(await mailTo()).toEqual({ email: null, full_name: 'Sam Taylor' });
     await call(IdentityRpc.saveNotificationPreferences, { emailNotifications: true, accessRequests: true, systemUpdates: false, marketingEmails: false }, session.accessToken);
     expect(await mailTo()).toEqual({ email, full_name: 'Sam Taylor' });

@@ -1,4 +1,4 @@
-import { commonConfigSchema, databaseConfigSchema, z } from '@lv/platform/config';
+import { commonConfigSchema, databaseConfigSchema, markSecret, z } from '@lv/platform/config';
 
 export const identityConfigSchema = commonConfigSchema.extend(databaseConfigSchema.shape).extend({
   /** PEM of the RS256 private key (or a path to it): only identity mints access tokens. */
@@ -20,6 +20,17 @@ export const identityConfigSchema = commonConfigSchema.extend(databaseConfigSche
   SIGNUP_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
   /** A used refresh token presented again within this window is a two-tab race, not theft. */
   REFRESH_REUSE_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Seals a password reset link inside its e-mail job while it waits in Redis; only notifications opens it. */
+  KEY_MAIL_SECRET: markSecret(z.string().min(32, 'must be at least 32 characters')),
+  /** How long a password reset link works. */
+  PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(1).default(30 * 60),
+  /** How long a new address's confirm link works, and the old address's undo link. */
+  EMAIL_CHANGE_TTL_SECONDS: z.coerce.number().int().min(1).default(24 * 3600),
+  EMAIL_CHANGE_UNDO_TTL_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
+  /** "Forgot password?" requests allowed inside PASSWORD_RESET_WINDOW_SECONDS: per e-mail address asked about, and per client address. */
+  PASSWORD_RESETS_PER_EMAIL: z.coerce.number().int().positive().default(3),
+  PASSWORD_RESETS_PER_ADDRESS: z.coerce.number().int().positive().default(10),
+  PASSWORD_RESET_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
 });
 
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { IdentityRpc, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile } from '@lv/contracts';
+import { IdentityRpc, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile } from '@lv/contracts';
 import { AccessTokenVerifier, ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcAccessToken, RpcHandler, RpcMeta, RpcPayload, Writers } from '@lv/platform/nest';
@@ -36,6 +36,59 @@ export class IdentityController {
     return { revoked: await this.identity.signOut(refreshToken, caller) };
   }
 
+  /** Public: the answer is the same whether or not the address has an account (see IdentityService.forgotPassword). */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.forgotPassword)
+  forgotPassword(@RpcPayload() input: PayloadOf<typeof IdentityRpc.forgotPassword>, @RpcMeta() meta: RequestMeta): Promise<ForgotPasswordReply> {
+    return this.identity.forgotPassword(input, meta);
+  }
+
+  /** Public: the reset link's token is the proof. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.resetPassword)
+  resetPassword(@RpcPayload() input: PayloadOf<typeof IdentityRpc.resetPassword>, @RpcMeta() meta: RequestMeta): Promise<ResetPasswordReply> {
+    return this.identity.resetPassword(input, meta);
+  }
+
+  /** Public: the link's token is the proof. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.confirmEmailChange)
+  confirmEmailChange(@RpcPayload() input: PayloadOf<typeof IdentityRpc.confirmEmailChange>, @RpcMeta() meta: RequestMeta): Promise<EmailChangeLinkReply> {
+    return this.identity.confirmEmailChange(input, meta);
+  }
+
+  /** Public: the link's token is the proof. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.undoEmailChange)
+  undoEmailChange(@RpcPayload() input: PayloadOf<typeof IdentityRpc.undoEmailChange>, @RpcMeta() meta: RequestMeta): Promise<EmailChangeLinkReply> {
+    return this.identity.undoEmailChange(input, meta);
+  }
+
+  /** Public: the link's token is the proof. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.disownSignIn)
+  disownSignIn(@RpcPayload() input: PayloadOf<typeof IdentityRpc.disownSignIn>, @RpcMeta() meta: RequestMeta): Promise<EmailChangeLinkReply> {
+    return this.identity.disownSignIn(input, meta);
+  }
+
+  @Readers('owner')
+  @RpcHandler(IdentityRpc.sessions)
+  sessions(@CurrentCaller() caller: Caller): Promise<AccountSessions> {
+    return this.identity.listSessions(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.endSession)
+  endSession(@RpcPayload() { sessionId }: PayloadOf<typeof IdentityRpc.endSession>, @CurrentCaller() caller: Caller): Promise<SessionsEnded> {
+    return this.identity.endSession(caller, sessionId);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.endOtherSessions)
+  endOtherSessions(@CurrentCaller() caller: Caller): Promise<SessionsEnded> {
+    return this.identity.endOtherSessions(caller);
+  }
+
   @Readers('owner')
   @RpcHandler(IdentityRpc.getMe)
   getMe(@CurrentCaller() caller: Caller): Promise<UserProfile> {
@@ -65,6 +118,13 @@ export class IdentityController {
   @RpcHandler(IdentityRpc.accessRequestMailTo)
   accessRequestMailTo(@RpcPayload() { user_id }: PayloadOf<typeof IdentityRpc.accessRequestMailTo>): Promise<{ email: string | null; full_name: string | null }> {
     return this.identity.accessRequestMailTo(user_id);
+  }
+
+  /** notifications only (deploy/nats denies it to the gateway and the other services): an owner's address for a trustee report's e-mails. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.ownerMailTo)
+  ownerMailTo(@RpcPayload() { user_id }: PayloadOf<typeof IdentityRpc.ownerMailTo>): Promise<{ email: string | null; full_name: string | null }> {
+    return this.identity.ownerMailTo(user_id);
   }
 
   @Writers('owner')

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessTokenSigner, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
-import { BillingEvents } from '@lv/contracts';
+import { BillingEvents, Queues } from '@lv/contracts';
 import { DurableConsumer } from '@lv/platform/event-store';
-import { ensureServiceStream } from '@lv/platform/messaging';
+import { createQueue, createRedisConnection, enqueue } from '@lv/platform/queues';
 import { defineService } from '@lv/platform/nest';
 import { identityConfigSchema } from './config.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
@@ -19,6 +19,9 @@ export const identityService = defineService({
   async setup({ config, core, logger }) {
     // Revocations are written to last as long as the longest access token they cut short.
     const revokedSessions = new RevokedSessions(core.redis, Math.max(3600, config.ACCESS_TOKEN_TTL_SECONDS));
+    // Account e-mails (reset links, password changed) go to notifications' worker through BullMQ.
+    const producer = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'identity' });
+    const accountEmails = createQueue(Queues.AccountEmails, producer);
     const service = new IdentityService({
       orm: core.orm,
       signer: new AccessTokenSigner(await readPem(config.JWT_PRIVATE_KEY)),
@@ -31,15 +34,21 @@ export const identityService = defineService({
         windowSeconds: config.SIGNIN_WINDOW_SECONDS,
         maxSignUpsPerAddress: config.SIGNUP_MAX_PER_ADDRESS,
         signUpWindowSeconds: config.SIGNUP_WINDOW_SECONDS,
+        maxResetsPerEmail: config.PASSWORD_RESETS_PER_EMAIL,
+        maxResetsPerAddress: config.PASSWORD_RESETS_PER_ADDRESS,
+        resetWindowSeconds: config.PASSWORD_RESET_WINDOW_SECONDS,
       }, process.env.STACK_ID ? `lv:${process.env.STACK_ID}:signin` : 'lv:signin'),
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
       refreshReuseGraceMs: config.REFRESH_REUSE_GRACE_MS,
+      sendAccountEmail: (job) => enqueue(accountEmails, job, `account-email-${job.emailId}`),
+      keyMailSecret: config.KEY_MAIL_SECRET,
+      passwordResetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
+      emailChangeTtlSeconds: config.EMAIL_CHANGE_TTL_SECONDS,
+      emailChangeUndoTtlSeconds: config.EMAIL_CHANGE_UNDO_TTL_SECONDS,
+      logger: logger.child({ component: 'account-recovery' }),
     });
-    // billing's stream may not exist yet (it may start later): made here so the consumer can attach. Where
-    // NATS permissions keep that to billing itself, the consumer attaches once billing has made it.
-    await ensureServiceStream(core.nats, 'billing', undefined, { replicas: config.JETSTREAM_REPLICAS })
-      .catch((err: unknown) => logger.warn({ err }, "billing's stream is not there yet: the tier consumer attaches once billing has made it"));
+    // billing's stream is billing's own: the consumer waits for it when billing has not started yet.
     const billingTiers = new DurableConsumer({
       name: 'identity-billing-tiers',
       source: 'billing',
@@ -81,8 +90,13 @@ export const identityService = defineService({
           stopping.abort();
           await attaching;
           await billingTiers.stop();
+          await service.settleResetRequests();
         },
       }],
+      close: async () => {
+        await accountEmails.close();
+        producer.disconnect();
+      },
     };
   },
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { BillingEvents, IdentityEvents, IdentityRpc, type EventDataInput, type IssuedSession, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
+import { AuthMessages, BillingEvents, IdentityEvents, IdentityRpc, type EventDataInput, type IssuedSession, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner, AccessTokenVerifier, signOperatorToken } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
@@ -46,7 +46,7 @@ describe('identity service over NATS', () => {
 
   it('signs up a new user with a default profile and a normalised email', async () => {
     const email = newEmail();
-    const session = await call(IdentityRpc.signUp, { email: `  ${email.toUpperCase()} `, password: 'secret1' });
+    const session = await call(IdentityRpc.signUp, { email: `  ${email.toUpperCase()} `, password: 'secret-one' });
     expect(session.profile).toMatchObject({ email, full_name: null, avatar_url: null, subscription_tier: 'none', ai_admin: false });
     expect(session.accessToken.split('.')).toHaveLength(3);
     expect(session.refreshToken).toMatch(/^[0-9a-f-]{36}\./);
@@ -58,51 +58,51 @@ describe('identity service over NATS', () => {
       code: 'VALIDATION_FAILED', details: { fields: { email: 'Email is required', password: 'Password is required' } },
     });
     await expect(call(IdentityRpc.signUp, { email: 'not-an-email', password: '12345' })).rejects.toMatchObject({
-      details: { fields: { email: 'Please enter a valid email', password: 'Password must be at least 6 characters' } },
+      details: { fields: { email: 'Please enter a valid email', password: 'Password must be at least 8 characters' } },
     });
   });
 
   it('refuses a duplicate email, whatever its case, and lets exactly one of racing sign-ups win', async () => {
     const email = newEmail();
-    await call(IdentityRpc.signUp, { email, password: 'secret1' });
-    expect(await codeOf(call(IdentityRpc.signUp, { email: email.toUpperCase(), password: 'other12' }))).toBe('EMAIL_TAKEN');
+    await call(IdentityRpc.signUp, { email, password: 'secret-one' });
+    expect(await codeOf(call(IdentityRpc.signUp, { email: email.toUpperCase(), password: 'other-one-2' }))).toBe('EMAIL_TAKEN');
     const racer = newEmail();
-    const results = await Promise.all(Array.from({ length: 6 }, () => codeOf(call(IdentityRpc.signUp, { email: racer, password: 'secret1' }))));
+    const results = await Promise.all(Array.from({ length: 6 }, () => codeOf(call(IdentityRpc.signUp, { email: racer, password: 'secret-one' }))));
     expect(results.filter((r) => r === 'OK')).toHaveLength(1);
     expect(results.filter((r) => r === 'EMAIL_TAKEN')).toHaveLength(5);
   });
 
   it('signs in with the right password only, with one message for a wrong email or password', async () => {
     const email = newEmail();
-    await call(IdentityRpc.signUp, { email, password: 'secret1' });
-    const session = await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.1.0.1');
+    await call(IdentityRpc.signUp, { email, password: 'secret-one' });
+    const session = await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.1.0.1');
     expect(session.profile.email).toBe(email);
     await expect(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, '10.1.0.2')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials' });
-    await expect(call(IdentityRpc.signIn, { email: newEmail(), password: 'secret1' }, undefined, '10.1.0.3')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials' });
+    await expect(call(IdentityRpc.signIn, { email: newEmail(), password: 'secret-one' }, undefined, '10.1.0.3')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials' });
   });
 
   it('rate-limits failed sign-ins per account and address, even for the right password, and per address', async () => {
     const email = newEmail();
-    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    await call(IdentityRpc.signUp, { email, password: 'secret-one' });
     for (let i = 0; i < 5; i++) expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, '10.2.0.1'))).toBe('INVALID_CREDENTIALS');
-    const limited = await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.2.0.1').catch((e: DomainError) => e);
-    expect(limited).toMatchObject({ code: 'RATE_LIMITED', message: 'Too many sign-in attempts. Please wait a few minutes and try again.' });
+    const limited = await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.2.0.1').catch((e: DomainError) => e);
+    expect(limited).toMatchObject({ code: 'RATE_LIMITED', message: AuthMessages.tooManySignIns });
     expect((limited as DomainError).details.retryAfter).toBeGreaterThan(0);
     expect((limited as DomainError).details.retryAfter).toBeLessThanOrEqual(60);
     // The same account from another address is not locked out by those failures.
-    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.2.0.2'))).toBe('OK');
+    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.2.0.2'))).toBe('OK');
     // Per address: one client trying many accounts.
     const ip = '10.3.0.1';
     for (let i = 0; i < 20; i++) expect(await codeOf(call(IdentityRpc.signIn, { email: newEmail(), password: 'wrong-1' }, undefined, ip))).toBe('INVALID_CREDENTIALS');
     const other = newEmail();
-    await call(IdentityRpc.signUp, { email: other, password: 'secret1' });
-    expect(await codeOf(call(IdentityRpc.signIn, { email: other, password: 'secret1' }, undefined, ip))).toBe('RATE_LIMITED');
-    expect(await codeOf(call(IdentityRpc.signIn, { email: other, password: 'secret1' }, undefined, '10.3.0.2'))).toBe('OK');
+    await call(IdentityRpc.signUp, { email: other, password: 'secret-one' });
+    expect(await codeOf(call(IdentityRpc.signIn, { email: other, password: 'secret-one' }, undefined, ip))).toBe('RATE_LIMITED');
+    expect(await codeOf(call(IdentityRpc.signIn, { email: other, password: 'secret-one' }, undefined, '10.3.0.2'))).toBe('OK');
   });
 
   it('counts before verifying, atomically: 40 parallel wrong attempts get exactly 5 answers of 401', async () => {
     const email = newEmail();
-    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    await call(IdentityRpc.signUp, { email, password: 'secret-one' });
     const results = await Promise.all(Array.from({ length: 40 }, () => codeOf(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, '10.4.0.1'))));
     expect(results.filter((r) => r === 'INVALID_CREDENTIALS')).toHaveLength(5);
     expect(results.filter((r) => r === 'RATE_LIMITED')).toHaveLength(35);
@@ -110,16 +110,16 @@ describe('identity service over NATS', () => {
 
   it('gives a success back: the owner mistyping now and then is never limited', async () => {
     const email = newEmail();
-    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    await call(IdentityRpc.signUp, { email, password: 'secret-one' });
     for (let round = 0; round < 3; round++) {
       for (let i = 0; i < 4; i++) expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, '10.5.0.1'))).toBe('INVALID_CREDENTIALS');
-      expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.5.0.1'))).toBe('OK');
+      expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.5.0.1'))).toBe('OK');
     }
   });
 
   it('lets the owner in at once on a device that signed in before, while an attacker fails 50 times', async () => {
     const email = newEmail();
-    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    await call(IdentityRpc.signUp, { email, password: 'secret-one' });
     const ownerDevice = 'owner-device-0123456789';
     // The attacker spreads 50 guesses over ten addresses: five each, the most one address gets.
     const guesses = await Promise.all(Array.from({ length: 50 }, (_, i) => codeOf(call(IdentityRpc.signIn, { email, password: `guess-${i}` }, undefined, `10.66.0.${i % 10}`))));
@@ -127,31 +127,31 @@ describe('identity service over NATS', () => {
     expect(guesses.filter((r) => r === 'INVALID_CREDENTIALS')).toHaveLength(25);
     expect(guesses.filter((r) => r === 'RATE_LIMITED')).toHaveLength(25);
     // Unknown browsers are held back now, wherever they are...
-    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.67.0.1'))).toBe('RATE_LIMITED');
+    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.67.0.1'))).toBe('RATE_LIMITED');
     // ...but the owner's known device signs in at once, even from an address the attacker used.
-    const session = await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.66.0.1', ownerDevice);
+    const session = await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.66.0.1', ownerDevice);
     expect(session.profile.email).toBe(email);
   });
 
   it("gives a known device a budget of its own (10), which does not touch another device's", async () => {
     const email = newEmail();
-    await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    await call(IdentityRpc.signUp, { email, password: 'secret-one' });
     const stolen = 'stolen-laptop-0123456789';
     for (let i = 0; i < 10; i++) expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, freshAddress(), stolen))).toBe('INVALID_CREDENTIALS');
-    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, freshAddress(), stolen))).toBe('RATE_LIMITED');
-    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, freshAddress(), 'owner-phone-0123456789'))).toBe('OK');
+    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, freshAddress(), stolen))).toBe('RATE_LIMITED');
+    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, freshAddress(), 'owner-phone-0123456789'))).toBe('OK');
     // Anything that is not a device id the gateway makes counts as no device.
-    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, freshAddress(), 'x'))).toBe('OK');
+    expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, freshAddress(), 'x'))).toBe('OK');
   });
 
   it('limits sign-ups to 10 an hour per address, with a message about sign-ups', async () => {
     const ip = '10.7.0.1';
-    for (let i = 0; i < 10; i++) expect(await codeOf(call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' }, undefined, ip))).toBe('OK');
-    const limited = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' }, undefined, ip).catch((e: DomainError) => e);
+    for (let i = 0; i < 10; i++) expect(await codeOf(call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' }, undefined, ip))).toBe('OK');
+    const limited = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' }, undefined, ip).catch((e: DomainError) => e);
     expect(limited).toMatchObject({ code: 'RATE_LIMITED', message: 'Too many accounts were created from this network recently. Please try again later.' });
     expect((limited as DomainError).details.retryAfter).toBeGreaterThan(60);
     expect((limited as DomainError).details.retryAfter).toBeLessThanOrEqual(3600);
-    expect(await codeOf(call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' }, undefined, '10.7.0.2'))).toBe('OK');
+    expect(await codeOf(call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' }, undefined, '10.7.0.2'))).toBe('OK');
   });
 
   it('refuses a new password made only of whitespace, naming the field', async () => {
@@ -161,7 +161,7 @@ describe('identity service over NATS', () => {
   });
 
   it('rotates refresh tokens, and reuse of an old one revokes the whole session', async () => {
-    const first = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const first = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' });
     const second = await call(IdentityRpc.refresh, { refreshToken: first.refreshToken });
     expect(second.refreshToken).not.toBe(first.refreshToken);
     expect(second.sessionId).toBe(first.sessionId);
@@ -176,17 +176,17 @@ describe('identity service over NATS', () => {
   it('records a sign-in (ids and time only, through the outbox) at most once an hour per user, refreshes included', async () => {
     const sql = <T>(text: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(text, params);
     const email = newEmail();
-    const session = await call(IdentityRpc.signUp, { email, password: 'secret1' });
+    const session = await call(IdentityRpc.signUp, { email, password: 'secret-one' });
     const userId = session.profile.id;
     const signIns = () => sql<{ data: Record<string, unknown> }>(`select data from events where stream_id = ? and type = 'UserSignedIn'`, [`user-activity-${userId}`]);
     expect(await signIns()).toEqual([{ data: { userId, sessionId: session.sessionId, signedInAt: expect.any(String) } }]);
     // A refresh and a second sign-in within the hour record nothing more; ten racing refreshes neither.
     await call(IdentityRpc.refresh, { refreshToken: session.refreshToken });
-    await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.88.0.1');
+    await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.88.0.1');
     expect(await signIns()).toHaveLength(1);
     // An hour later (the mark moved back), the next refresh records one, with its time.
     await sql(`update activity_marks set recorded_at = recorded_at - interval '61 minutes' where user_id = ?`, [userId]);
-    const again = await call(IdentityRpc.signIn, { email, password: 'secret1' }, undefined, '10.88.0.2');
+    const again = await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.88.0.2');
     const racing = await Promise.all(Array.from({ length: 10 }, () => call(IdentityRpc.refresh, { refreshToken: again.refreshToken }).catch(() => null)));
     expect(racing.some(Boolean)).toBe(true);
     expect(await signIns()).toHaveLength(2);
@@ -205,7 +205,7 @@ describe('identity service over NATS', () => {
     const { SessionStore } = await import('./sessions/session-store.js');
     const store = new SessionStore(3600, 10_000);
     const em = identity.core.orm.em.fork();
-    const user = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const user = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' });
     const { refreshToken } = await em.transactional((tem) => store.open(tem, user.profile.id, {}));
     const [a, b] = await Promise.all([
       identity.core.orm.em.fork().transactional((tem) => store.rotate(tem, refreshToken)),
@@ -221,7 +221,7 @@ describe('identity service over NATS', () => {
   });
 
   describe('a replayed refresh token with the default grace window (REFRESH_REUSE_GRACE_MS unset: 10 s)', () => {
-    const defaults = () => identityConfigSchema.parse({ DATABASE_URL: db.url, NATS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey });
+    const defaults = () => identityConfigSchema.parse({ DATABASE_URL: db.url, NATS_URL, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey, KEY_MAIL_SECRET: 'identity-spec-key-mail-secret-of-32-characters' });
     const rotate = async (store: InstanceType<typeof import('./sessions/session-store.js').SessionStore>, token: string) =>
       identity.core.orm.em.fork().transactional((tem) => store.rotate(tem, token));
     async function openSession() {
@@ -229,7 +229,7 @@ describe('identity service over NATS', () => {
       const config = defaults();
       expect(config.REFRESH_REUSE_GRACE_MS).toBe(10_000);
       const store = new SessionStore(3600, config.REFRESH_REUSE_GRACE_MS);
-      const user = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+      const user = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' });
       const { refreshToken, session } = await identity.core.orm.em.fork().transactional((tem) => store.open(tem, user.profile.id, {}));
       return { store, refreshToken, sessionId: session.id };
     }
@@ -265,14 +265,14 @@ describe('identity service over NATS', () => {
   });
 
   it('signs out on the server: the refresh and access tokens stop working at once', async () => {
-    const session = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const session = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' });
     expect(await call(IdentityRpc.signOut, { refreshToken: session.refreshToken })).toEqual({ revoked: true });
     expect(await codeOf(call(IdentityRpc.refresh, { refreshToken: session.refreshToken }))).toBe('SESSION_EXPIRED');
     expect(await codeOf(call(IdentityRpc.getMe, {}, session.accessToken))).toBe('SESSION_EXPIRED');
   });
 
   it('refuses at once a session it read a moment ago, once signed out: the announcement drops its cached "not revoked" answer', async () => {
-    const session = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const session = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' });
     const verifier = identity.app.get(AccessTokenVerifier);
     // The first look-up opens the revocation subscription; once it is live, reads reuse the answers.
     await waitFor(async () => (await call(IdentityRpc.getMe, {}, session.accessToken)).id === session.profile.id && verifier.revocationsCached, 5000, 'the revocation cache');
@@ -282,8 +282,8 @@ describe('identity service over NATS', () => {
   });
 
   it('scopes every read and write to the caller: a second user cannot read or change the first one’s profile', async () => {
-    const alice = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
-    const bob = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const alice = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' });
+    const bob = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' });
     expect((await call(IdentityRpc.getMe, { userId: alice.profile.id }, bob.accessToken)).id).toBe(bob.profile.id);
     expect(await codeOf(call(IdentityRpc.updateMe, { id: alice.profile.id, full_name: 'Mallory' }, bob.accessToken))).toBe('VALIDATION_FAILED');
     await call(IdentityRpc.updateMe, { full_name: 'Bob' }, bob.accessToken);
@@ -294,7 +294,7 @@ describe('identity service over NATS', () => {
   });
 
   it('keeps operator commands for operator tokens, acting through events', async () => {
-    const session = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const session = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' });
     const email = session.profile.email;
     expect(await codeOf(call(IdentityRpc.setAdmin, { email, admin: true }, session.accessToken))).toBe('FORBIDDEN');
     expect(await codeOf(call(IdentityRpc.setAdmin, { email, admin: true }))).toBe('UNAUTHENTICATED');
@@ -311,9 +311,9 @@ describe('identity service over NATS', () => {
 
   it('rebuilds user_profiles from the event store to the same state', async () => {
     // Its own users, one renamed and one made an admin, whatever ran before.
-    const named = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const named = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' });
     await call(IdentityRpc.updateMe, { full_name: 'Rebuilt Name' }, named.accessToken);
-    const admin = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' });
+    const admin = await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' });
     await call(IdentityRpc.setAdmin, { email: admin.profile.email, admin: true }, operatorToken());
     const em = identity.core.orm.em.fork();
     const before = await em.execute<{ id: string; full_name: string | null; ai_admin: boolean }[]>('select * from user_profiles order by id');
@@ -346,7 +346,7 @@ describe('identity service over NATS', () => {
     /** As billing publishes it: the data its declaration types. */
     const publish = <E extends BillingEvent>(declaration: E, data: EventDataInput<E> & { ownerId: string }, eventId?: string) => publishRaw(declaration.subject, data, eventId);
     const now = () => new Date().toISOString();
-    const signUp = async () => (await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret1' })) as IssuedSession;
+    const signUp = async () => (await call(IdentityRpc.signUp, { email: newEmail(), password: 'secret-one' })) as IssuedSession;
     const tierOf = async (session: IssuedSession) => ((await call(IdentityRpc.getMe, {}, session.accessToken)) as { subscription_tier: string }).subscription_tier;
     const parent = await signUp();
     const ownerId = parent.profile.id;

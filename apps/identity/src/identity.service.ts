@@ -2,21 +2,24 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import {
-  ADMIN_USERS_LIMIT, AuthMessages, normaliseEmail, SettingsMessages, validateCredentials, type AdminOverview, type ChangePasswordReply, type Credentials, type IssuedSession,
+  accountEmailSealContext, ADMIN_USERS_LIMIT, EmailChangeMessages, NewSignInMessages, type EmailChangeLinkReply, normaliseEmail, ResetMessages, SettingsMessages, validateCredentials, type AccountEmailJob, type AccountSessions, type AdminOverview,
+  type ChangePasswordReply, type Credentials, type ForgotPasswordReply, type IssuedSession, type ResetPasswordReply, type SessionsEnded,
   type NotificationPreferences, type NotificationPreferencesView, type RequestMeta, type SubscriptionTier, type UpdateProfileRequest, type UserProfile,
 } from '@lv/contracts';
 import { accountOf, ownerOf, type AccessTokenSigner, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { sealForJob } from '@lv/platform/queues';
+import type { Logger } from '@lv/platform/logging';
+import { newPasswordRefusal } from './credentials/new-password.js';
 import { PasswordHasher } from './credentials/password-hasher.js';
+import { confirmEmailLinkPath, newResetToken, notMeLinkPath, resetIdOf, resetLinkPath, tokenMatches, undoEmailChangeLinkPath } from './credentials/reset-tokens.js';
+import { describeUserAgent } from './sessions/user-agent.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
 import { SessionStore, type SessionRow } from './sessions/session-store.js';
 import { userActivityStreamId, userDecider, userStreamId, type UserCommand } from './users/user.decider.js';
 import { adminOverview, findNotificationPreferences, findProfileByEmail, findProfileById, userProfileProjection } from './users/user-profile.projection.js';
 import { identityPublishPolicy } from './users/publish-policy.js';
-
-/** Shown under the password field when a new password is nothing but spaces (tabs, line breaks...). */
-export const PASSWORD_ONLY_SPACES = AuthMessages.passwordOnlySpaces;
 
 export interface IdentityServiceDeps {
   orm: MikroORM;
@@ -27,6 +30,15 @@ export interface IdentityServiceDeps {
   refreshTokenTtlSeconds: number;
   /** See CONCURRENT_REFRESH_GRACE_MS. */
   refreshReuseGraceMs?: number;
+  /** Hands an account e-mail (reset link, password changed) to notifications' queue. */
+  sendAccountEmail: (job: AccountEmailJob) => Promise<unknown>;
+  /** Seals reset links inside their e-mail jobs (only notifications opens them). */
+  keyMailSecret: string;
+  passwordResetTtlSeconds: number;
+  /** How long an e-mail change's confirm link (new address) and undo link (old address) work. */
+  emailChangeTtlSeconds: number;
+  emailChangeUndoTtlSeconds: number;
+  logger: Pick<Logger, 'error'>;
 }
 
 /**
@@ -41,6 +53,8 @@ export class IdentityService {
   readonly store = new EventStore({ publish: identityPublishPolicy, inlineProjections: [userProfileProjection] });
   private readonly hasher = new PasswordHasher();
   private readonly sessions: SessionStore;
+  /** Reset requests still being worked on after their answer went (see forgotPassword). */
+  private readonly resetsInFlight = new Set<Promise<void>>();
 
   constructor(private readonly deps: IdentityServiceDeps) {
     this.sessions = new SessionStore(deps.refreshTokenTtlSeconds, deps.refreshReuseGraceMs);
@@ -55,8 +69,12 @@ export class IdentityService {
   }
 
   async signUp(input: Credentials, meta: RequestMeta): Promise<IssuedSession> {
+    // A new password follows the new-password rules (8 characters, not a common one), not sign-in's.
+    const problems = { ...validateCredentials(input) };
+    const refusal = typeof input.password === 'string' ? newPasswordRefusal(input.password) : undefined;
+    if (refusal) problems.password = refusal;
+    if (problems.email || problems.password) throw validationError(problems, problems.email ?? problems.password);
     const { email, password } = this.checkCredentials(input);
-    if (password.trim() === '') throw validationError({ password: PASSWORD_ONLY_SPACES }, PASSWORD_ONLY_SPACES);
     // Counted before the costly hash: one address cannot mass-create accounts (or probe emails).
     await this.deps.limiter.beginSignUp(meta.ip);
     const passwordHash = await this.hasher.hash(password);
@@ -88,7 +106,11 @@ export class IdentityService {
     // A wrong password stays counted.
     if (!verified || !row) throw new DomainError('INVALID_CREDENTIALS');
     await this.deps.limiter.signInSucceeded(attempt);
-    return this.openSession(row.user_id, meta);
+    const session = await this.openSession(row.user_id, meta);
+    // A browser without the gateway's proof of an earlier sign-in to this address: the owner hears of it.
+    if (!meta.device) await this.alertNewSignIn(session, meta);
+    // Accounts older than the password rules are asked for a new password at each sign-in until they change it.
+    return newPasswordRefusal(password) ? { ...session, passwordChangeRequired: true } : session;
   }
 
   async refresh(refreshToken: string): Promise<IssuedSession> {
@@ -130,22 +152,141 @@ export class IdentityService {
   // Account settings (/settings).
 
   /**
-   * A new e-mail for signing in. Needs the current password (checked and counted like a sign-in, so a
-   * stolen access token cannot guess it freely); the address stays unique through credentials' index.
+   * A new e-mail for signing in, asked for with the current password (checked and counted like a
+   * sign-in, so a stolen access token cannot guess it freely). Nothing changes yet: the new address gets
+   * a confirm link (EMAIL_CHANGE_TTL_SECONDS), the old one is told at once with an undo link
+   * (EMAIL_CHANGE_UNDO_TTL_SECONDS); a newer request replaces the pending one. The reply is the profile,
+   * still on the old address.
    */
   async changeEmail(caller: Caller, input: { email: string; currentPassword: string }, meta: RequestMeta): Promise<UserProfile> {
     const owner = ownerOf(caller);
     await this.checkCurrentPassword(owner.userId, input.currentPassword, meta);
     const email = normaliseEmail(input.email);
+    const [taken] = await this.em.execute<{ user_id: string }[]>('select user_id from credentials where email = ? and user_id <> ?', [email, owner.userId]);
+    if (taken) throw new DomainError('EMAIL_TAKEN', 'An account with this email already exists.');
+    const confirm = newResetToken();
+    const undo = newResetToken();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.deps.emailChangeTtlSeconds * 1000).toISOString();
+    const undoExpiresAt = new Date(now.getTime() + this.deps.emailChangeUndoTtlSeconds * 1000).toISOString();
+    const command: UserCommand = { type: 'RequestEmailChange', userId: owner.userId, email, changeId: confirm.resetId, undoId: undo.resetId, now: now.toISOString(), expiresAt, undoExpiresAt };
+    let previousEmail: string | null = null;
+    await this.execute(owner.userId, command, { actor: { kind: 'user', id: owner.userId }, correlationId: meta.requestId }, async (em, events) => {
+      const requested = events.find((event) => event.type === 'EmailChangeRequested');
+      if (!requested) return;
+      previousEmail = (requested.data as { previousEmail: string }).previousEmail;
+      await em.execute('insert into email_change_links (id, user_id, purpose, session_id, token_hash, expires_at) values (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)', [
+        confirm.resetId, owner.userId, 'confirm', owner.sessionId ?? null, confirm.tokenHash, expiresAt,
+        undo.resetId, owner.userId, 'undo', null, undo.tokenHash, undoExpiresAt,
+      ]);
+    });
+    if (previousEmail) {
+      const at = now.toISOString();
+      await this.deps.sendAccountEmail({
+        emailId: confirm.resetId, userId: owner.userId, kind: 'email-change-confirm', to: email, at, expiresAt,
+        sealedLink: sealForJob(this.deps.keyMailSecret, accountEmailSealContext(confirm.resetId), confirmEmailLinkPath(confirm.token)),
+      });
+      await this.deps.sendAccountEmail({
+        emailId: undo.resetId, userId: owner.userId, kind: 'email-change-notice', to: previousEmail, at, expiresAt: undoExpiresAt,
+        sealedLink: sealForJob(this.deps.keyMailSecret, accountEmailSealContext(undo.resetId), undoEmailChangeLinkPath(undo.token)),
+      });
+    }
+    return this.getProfile(owner.userId);
+  }
+
+  /**
+   * The new address's confirm link: the address changes, and every session ends but the one that asked.
+   * Used, lapsed, replaced, undone, altered or another account's: the same EMAIL_CHANGE_LINK_INVALID.
+   */
+  async confirmEmailChange(input: { token: string }, meta: RequestMeta): Promise<EmailChangeLinkReply> {
+    const link = await this.emailChangeLink(input.token, 'confirm');
+    let ended: string[] = [];
     try {
-      await this.execute(owner.userId, { type: 'ChangeEmail', userId: owner.userId, email }, { actor: { kind: 'user', id: owner.userId }, correlationId: meta.requestId }, async (em, events) => {
-        if (events.length) await em.execute('update credentials set email = ?, updated_at = now() where user_id = ?', [email, owner.userId]);
+      await this.execute(link.user_id, { type: 'ConfirmEmailChange', userId: link.user_id, changeId: link.id, now: new Date().toISOString() }, { actor: { kind: 'user', id: link.user_id }, correlationId: meta.requestId }, async (em, events) => {
+        const changed = events.find((event) => event.type === 'EmailChanged');
+        await em.execute('update credentials set email = ?, updated_at = now() where user_id = ?', [(changed!.data as { email: string }).email, link.user_id]);
+        ended = await this.sessions.revokeAllBut(em, link.user_id, link.session_id, 'e-mail address changed');
       });
     } catch (error) {
+      // Another account took the address since the request.
       if (error instanceof UniqueConstraintViolationException) throw new DomainError('EMAIL_TAKEN', 'An account with this email already exists.');
       throw error;
     }
-    return this.getProfile(owner.userId);
+    for (const sessionId of ended) await this.deps.revokedSessions.revoke(sessionId);
+    return { message: EmailChangeMessages.confirmed, sessionsEnded: ended.length };
+  }
+
+  /**
+   * The old address's "this wasn't me" link: the old address comes back (if the change was confirmed),
+   * every session ends, and a reset link goes to that address, since whoever asked knew the password.
+   */
+  async undoEmailChange(input: { token: string }, meta: RequestMeta): Promise<EmailChangeLinkReply> {
+    const link = await this.emailChangeLink(input.token, 'undo');
+    let ended: string[] = [];
+    let restored: string | null = null;
+    await this.execute(link.user_id, { type: 'UndoEmailChange', userId: link.user_id, undoId: link.id, now: new Date().toISOString() }, { actor: { kind: 'user', id: link.user_id }, correlationId: meta.requestId }, async (em, events) => {
+      const changed = events.find((event) => event.type === 'EmailChanged');
+      if (changed) {
+        restored = (changed.data as { email: string }).email;
+        await em.execute('update credentials set email = ?, updated_at = now() where user_id = ?', [restored, link.user_id]);
+      }
+      ended = await this.sessions.revokeAllBut(em, link.user_id, null, 'e-mail change undone');
+    });
+    for (const sessionId of ended) await this.deps.revokedSessions.revoke(sessionId);
+    const email = restored ?? (await this.getProfile(link.user_id)).email;
+    await this.sendResetLink(email, meta);
+    return { message: EmailChangeMessages.undone, sessionsEnded: ended.length };
+  }
+
+  /**
+   * E-mails the owner about a sign-in from a browser the account had not seen, with a "this wasn't me"
+   * link (EMAIL_CHANGE_UNDO_TTL_SECONDS, as the undo of an e-mail change). The sign-in stands if the
+   * e-mail cannot be queued: a notice lost is logged, a locked-out owner would be worse.
+   */
+  private async alertNewSignIn(session: IssuedSession, meta: RequestMeta): Promise<void> {
+    const { resetId, token, tokenHash } = newResetToken();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.deps.emailChangeUndoTtlSeconds * 1000).toISOString();
+    try {
+      await this.em.execute('insert into sign_in_alerts (id, user_id, session_id, token_hash, expires_at) values (?, ?, ?, ?, ?)', [resetId, session.profile.id, session.sessionId, tokenHash, expiresAt]);
+      await this.deps.sendAccountEmail({
+        emailId: resetId, userId: session.profile.id, kind: 'new-sign-in', to: session.profile.email, at: now.toISOString(), expiresAt,
+        device: describeUserAgent(meta.userAgent),
+        sealedLink: sealForJob(this.deps.keyMailSecret, accountEmailSealContext(resetId), notMeLinkPath(token)),
+      });
+    } catch (err) {
+      this.deps.logger.error({ err, requestId: meta.requestId }, 'the e-mail about a sign-in from a new browser could not be queued');
+    }
+  }
+
+  /**
+   * A new-sign-in alert's "this wasn't me" link, once: every session of the account ends and a reset
+   * link goes to its address, since whoever signed in knew the password. Used, lapsed, altered or
+   * another account's: the same SIGN_IN_ALERT_LINK_INVALID.
+   */
+  async disownSignIn(input: { token: string }, meta: RequestMeta): Promise<EmailChangeLinkReply> {
+    const id = resetIdOf(input.token);
+    const [alert] = id ? await this.em.execute<{ user_id: string; token_hash: string }[]>('select user_id, token_hash from sign_in_alerts where id = ?', [id]) : [];
+    if (!id || !alert || !tokenMatches(input.token, alert.token_hash)) throw new DomainError('SIGN_IN_ALERT_LINK_INVALID');
+    const ended = await this.em.transactional(async (em) => {
+      const claimed = await em.execute<{ id: string }[]>('update sign_in_alerts set used_at = now() where id = ? and used_at is null and expires_at > now() returning id', [id]);
+      if (!claimed.length) throw new DomainError('SIGN_IN_ALERT_LINK_INVALID');
+      return this.sessions.revokeAllBut(em, alert.user_id, null, 'sign-in disowned');
+    });
+    for (const sessionId of ended) await this.deps.revokedSessions.revoke(sessionId);
+    await this.sendResetLink((await this.getProfile(alert.user_id)).email, meta);
+    return { message: NewSignInMessages.disowned, sessionsEnded: ended.length };
+  }
+
+  /** The stored link a token names, of that purpose and matching its hash, or EMAIL_CHANGE_LINK_INVALID. */
+  private async emailChangeLink(token: string, purpose: 'confirm' | 'undo'): Promise<{ id: string; user_id: string; session_id: string | null }> {
+    const id = resetIdOf(token);
+    const [link] = id
+      ? await this.em.execute<{ id: string; user_id: string; session_id: string | null; token_hash: string }[]>(
+        'select id, user_id, session_id, token_hash from email_change_links where id = ? and purpose = ?', [id, purpose])
+      : [];
+    if (!link || !tokenMatches(token, link.token_hash)) throw new DomainError('EMAIL_CHANGE_LINK_INVALID');
+    return link;
   }
 
   /**
@@ -155,8 +296,7 @@ export class IdentityService {
    */
   async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string }, meta: RequestMeta): Promise<ChangePasswordReply> {
     const owner = ownerOf(caller);
-    const problem = validateCredentials({ email: 'x@example.com', password: input.newPassword })?.password
-      ?? (input.newPassword.trim() === '' ? PASSWORD_ONLY_SPACES : undefined);
+    const problem = newPasswordRefusal(input.newPassword);
     if (problem) throw validationError({ newPassword: problem }, problem);
     await this.checkCurrentPassword(owner.userId, input.currentPassword, meta);
     if (input.newPassword === input.currentPassword) throw validationError({ newPassword: SettingsMessages.samePassword }, SettingsMessages.samePassword);
@@ -169,7 +309,116 @@ export class IdentityService {
     // After the commit: a failure here leaves the sessions revoked in the database (no refresh works),
     // and the caller sees the error; their access tokens would then lapse within their lifetime.
     for (const sessionId of ended) await this.deps.revokedSessions.revoke(sessionId);
+    await this.tellPasswordChanged(owner.userId);
     return { otherSessionsEnded: ended.length };
+  }
+
+  // Account recovery ("Forgot password?" on /auth, the link's /reset-password page).
+
+  /**
+   * Answers at once, with the same words and status whether or not the address has an account: the
+   * limit is counted on the address typed, then the reply goes, and only after it is the account looked
+   * up, the link made and its e-mail queued, so no timing tells one case from the other. A request lost
+   * to a crash in between is simply asked again.
+   */
+  async forgotPassword(input: { email: string }, meta: RequestMeta): Promise<ForgotPasswordReply> {
+    const problem = validateCredentials({ email: input.email, password: 'x'.repeat(8) })?.email;
+    if (problem) throw validationError({ email: problem }, problem);
+    const email = normaliseEmail(input.email);
+    await this.deps.limiter.beginResetRequest(email, meta.ip);
+    const work = this.sendResetLink(email, meta)
+      .catch((err: unknown) => this.deps.logger.error({ err, requestId: meta.requestId }, 'a password reset request failed after its answer'))
+      .finally(() => this.resetsInFlight.delete(work));
+    this.resetsInFlight.add(work);
+    return { message: ResetMessages.requested };
+  }
+
+  /** Waits for reset requests still being worked on (at shutdown, and in specs). */
+  async settleResetRequests(): Promise<void> {
+    while (this.resetsInFlight.size) await Promise.all([...this.resetsInFlight]);
+  }
+
+  private async sendResetLink(email: string, meta: RequestMeta): Promise<void> {
+    const [row] = await this.em.execute<{ user_id: string }[]>('select user_id from credentials where email = ?', [email]);
+    if (!row) return;
+    const { resetId, token, tokenHash } = newResetToken();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.deps.passwordResetTtlSeconds * 1000).toISOString();
+    await this.execute(row.user_id, { type: 'RequestPasswordReset', userId: row.user_id, resetId, now: now.toISOString(), expiresAt }, { actor: { kind: 'user', id: row.user_id }, correlationId: meta.requestId }, async (em) => {
+      await em.execute('insert into password_resets (id, user_id, token_hash, expires_at) values (?, ?, ?, ?)', [resetId, row.user_id, tokenHash, expiresAt]);
+    });
+    await this.deps.sendAccountEmail({
+      emailId: resetId, userId: row.user_id, kind: 'password-reset', to: email, at: now.toISOString(), expiresAt,
+      sealedLink: sealForJob(this.deps.keyMailSecret, accountEmailSealContext(resetId), resetLinkPath(email, token)),
+    });
+  }
+
+  /**
+   * Sets a new password from a reset link: the link's token must match a reset of the address's account
+   * that is open (not used, not lapsed, no password change since); every refusal is the same
+   * RESET_LINK_INVALID. Every session of the account ends (the caller signs in again with the new
+   * password), so does every known device's own sign-in budget, and the owner is told by e-mail.
+   */
+  async resetPassword(input: { email: string; token: string; newPassword: string }, meta: RequestMeta): Promise<ResetPasswordReply> {
+    const problem = newPasswordRefusal(input.newPassword);
+    if (problem) throw validationError({ newPassword: problem }, problem);
+    const email = normaliseEmail(input.email);
+    const resetId = resetIdOf(input.token);
+    const [reset] = resetId
+      ? await this.em.execute<{ user_id: string; token_hash: string }[]>(
+        'select r.user_id, r.token_hash from password_resets r join credentials c on c.user_id = r.user_id where r.id = ? and c.email = ?', [resetId, email])
+      : [];
+    if (!reset || !resetId || !tokenMatches(input.token, reset.token_hash)) throw new DomainError('RESET_LINK_INVALID');
+    const passwordHash = await this.hasher.hash(input.newPassword);
+    let ended: string[] = [];
+    await this.execute(reset.user_id, { type: 'ResetPassword', userId: reset.user_id, resetId, now: new Date().toISOString() }, { actor: { kind: 'user', id: reset.user_id }, correlationId: meta.requestId }, async (em) => {
+      await em.execute('update credentials set password_hash = ?, updated_at = now() where user_id = ?', [passwordHash, reset.user_id]);
+      ended = await this.sessions.revokeAllBut(em, reset.user_id, null, 'password reset');
+    });
+    for (const sessionId of ended) await this.deps.revokedSessions.revoke(sessionId);
+    await this.deps.limiter.forgetDevices(email);
+    await this.deps.limiter.reopenAccount(email);
+    await this.tellPasswordChanged(reset.user_id);
+    return { message: ResetMessages.done, sessionsEnded: ended.length };
+  }
+
+  /** "Your password was changed": after the change committed; a failure to queue it is logged, never undoes the change. */
+  private async tellPasswordChanged(userId: string): Promise<void> {
+    try {
+      const profile = await this.getProfile(userId);
+      const at = new Date().toISOString();
+      await this.deps.sendAccountEmail({ emailId: randomUUID(), userId, kind: 'password-changed', to: profile.email, at });
+    } catch (err) {
+      this.deps.logger.error({ err, userId }, 'could not queue the password-changed notice');
+    }
+  }
+
+  // The signed-in browsers of /settings.
+
+  async listSessions(caller: Caller): Promise<AccountSessions> {
+    const owner = ownerOf(caller);
+    const rows = await this.sessions.live(this.em, owner.userId);
+    return {
+      sessions: rows.map((row) => ({
+        id: row.id, device: describeUserAgent(row.user_agent), createdAt: new Date(row.created_at).toISOString(), lastSeenAt: new Date(row.last_seen_at).toISOString(), current: row.id === owner.sessionId,
+      })),
+    };
+  }
+
+  /** Signs one of the caller's sessions out (another account's or an ended one is NOT_FOUND alike). */
+  async endSession(caller: Caller, sessionId: string): Promise<SessionsEnded> {
+    const owner = ownerOf(caller);
+    if (!(await this.sessions.revokeOwn(this.em, owner.userId, sessionId, 'signed out from settings'))) throw new DomainError('NOT_FOUND', 'No such session.');
+    await this.deps.revokedSessions.revoke(sessionId);
+    return { sessionsEnded: 1 };
+  }
+
+  /** "Sign out everywhere else": every session of the account but the caller's. */
+  async endOtherSessions(caller: Caller): Promise<SessionsEnded> {
+    const owner = ownerOf(caller);
+    const ended = await this.sessions.revokeAllBut(this.em, owner.userId, owner.sessionId, 'signed out everywhere else');
+    for (const sessionId of ended) await this.deps.revokedSessions.revoke(sessionId);
+    return { sessionsEnded: ended.length };
   }
 
   getNotificationPreferences(caller: Caller): Promise<NotificationPreferencesView> {
@@ -178,15 +427,21 @@ export class IdentityService {
 
   /**
    * Where an owner's access-request e-mails go (notifications asks before each): his address and name
-   * while his "Access Requests" switch is on (the default), no address while it is off or when there
-   * is no such account.
+   * while his "Email Notifications" and "Access Requests" switches are both on (the default), no address
+   * while either is off or when there is no such account.
    */
   async accessRequestMailTo(userId: string): Promise<{ email: string | null; full_name: string | null }> {
     const em = this.em;
     const profile = await findProfileById(em, userId);
     if (!profile) return { email: null, full_name: null };
     const preferences = await findNotificationPreferences(em, userId);
-    return { email: preferences.accessRequests ? profile.email : null, full_name: profile.full_name?.trim() || null };
+    return { email: preferences.emailNotifications && preferences.accessRequests ? profile.email : null, full_name: profile.full_name?.trim() || null };
+  }
+
+  /** Where an owner's e-mails about his own safety go (a trustee's report): his address and name, whatever his switches. */
+  async ownerMailTo(userId: string): Promise<{ email: string | null; full_name: string | null }> {
+    const profile = await findProfileById(this.em, userId);
+    return { email: profile?.email ?? null, full_name: profile?.full_name?.trim() || null };
   }
 
   async saveNotificationPreferences(caller: Caller, preferences: NotificationPreferences): Promise<NotificationPreferencesView> {

@@ -103,9 +103,86 @@ class ActivityMarks20261126 extends Migration {
   }
 }
 
+/**
+ * password_resets: the reset links' tokens, SHA-256 only, written with PasswordResetRequested (which
+ * says when it lapses; whether it was used is the user stream's to say). sessions.last_seen_at: the
+ * sessions list of /settings, moved on at each refresh.
+ */
+class PasswordResets20261206 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table password_resets (
+        id uuid primary key,
+        user_id uuid not null,
+        token_hash text not null,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null
+      )`);
+    this.addSql('create index password_resets_user_idx on password_resets (user_id)');
+    this.addSql('alter table sessions add column last_seen_at timestamptz');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists password_resets');
+    this.addSql('alter table sessions drop column last_seen_at');
+  }
+}
+
+/**
+ * email_change_links: an e-mail change's two links (the new address's confirm link, the old address's
+ * undo link), SHA-256 only, written with EmailChangeRequested (whether a link still works is the user
+ * stream's to say). session_id: the session that asked, the one a confirmation leaves signed in.
+ */
+class EmailChangeLinks20261206 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table email_change_links (
+        id uuid primary key,
+        user_id uuid not null,
+        purpose text not null check (purpose in ('confirm', 'undo')),
+        session_id uuid,
+        token_hash text not null,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null
+      )`);
+    this.addSql('create index email_change_links_user_idx on email_change_links (user_id)');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists email_change_links');
+  }
+}
+
+/**
+ * sign_in_alerts: the "this wasn't me" link of each e-mail about a sign-in from a browser the account
+ * had not seen, SHA-256 only; used_at makes it single-use. session_id: the session that sign-in opened.
+ */
+class SignInAlerts20261207 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table sign_in_alerts (
+        id uuid primary key,
+        user_id uuid not null,
+        session_id uuid not null,
+        token_hash text not null,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null,
+        used_at timestamptz
+      )`);
+    this.addSql('create index sign_in_alerts_user_idx on sign_in_alerts (user_id)');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists sign_in_alerts');
+  }
+}
+
 export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-tables-2026-11-22', class: IdentityTables20261122 },
   { name: 'identity-refresh-sibling-2026-11-23', class: RefreshTokenSibling20261123 },
   { name: 'identity-notification-preferences-2026-11-26', class: NotificationPreferences20261126 },
   { name: 'identity-activity-marks-2026-11-26', class: ActivityMarks20261126 },
+  { name: 'identity-password-resets-2026-12-06', class: PasswordResets20261206 },
+  { name: 'identity-email-change-links-2026-12-06', class: EmailChangeLinks20261206 },
+  { name: 'identity-sign-in-alerts-2026-12-07', class: SignInAlerts20261207 },
 ]);

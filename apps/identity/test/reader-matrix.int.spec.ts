@@ -15,13 +15,23 @@ rpc.identity.sign-in                       invalid   invalid invalid     invalid
 rpc.identity.refresh                       invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.sign-out                      ok        ok      ok          ok      ok       | ok       ok      ok            ok       ok              ok           | ok          ok      ok
 rpc.identity.get-me                        unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+# Account recovery: public, the address or the link's token is the whole input.
+rpc.identity.forgot-password               invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.identity.reset-password                invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.identity.confirm-email-change          invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.identity.undo-email-change             invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.identity.disown-sign-in                invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 # Public on NATS for access-keys and notifications (deploy/nats keeps the gateway from them).
 rpc.identity.owner-display-name            invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.access-request-mail-to        invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.identity.owner-mail-to               invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 # A user's own account; never a viewer's or an operator's.
 rpc.identity.update-me                     unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.change-email                  unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.change-password               unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.sessions.list                 unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.sessions.end                  unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.sessions.end-others           unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.notification-preferences.get  unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.notification-preferences.save unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 # The admin dashboard: the token's claim and identity's own record must both say admin.
@@ -45,9 +55,9 @@ describe('identity reader matrix', () => {
       definition: async () => (await import('../src/identity.definition.js')).identityService,
       // identity signs the access tokens it issues; the matrix signs its callers' tokens with the same key.
       accessTokenKeys: keys,
-      env: { JWT_PRIVATE_KEY: keys.privateKey },
+      env: { JWT_PRIVATE_KEY: keys.privateKey, KEY_MAIL_SECRET: randomBytes(24).toString('hex') },
     });
-    const signUp = (email: string) => service.callers.rpc.call<{ profile: { id: string } }>('rpc.identity.sign-up', { email, password: 'secret1' });
+    const signUp = (email: string) => service.callers.rpc.call<{ profile: { id: string } }>('rpc.identity.sign-up', { email, password: 'secret-one' });
     const ownerEmail = `owner${randomBytes(6).toString('hex')}@example.com`;
     const owner = await signUp(ownerEmail);
     const another = await signUp(`other${randomBytes(6).toString('hex')}@example.com`);

@@ -39,6 +39,12 @@ export const lettersService = defineService({
       onDeadLetter: (job, error, data) => logger.error({ releaseId: data?.releaseId, jobId: job.id, attempts: job.attemptsMade, err: error }, 'milestone letter release failed for good'),
     });
     worker.on('error', (err) => logger.error({ err }, 'milestone worker error'));
+    // Release jobs live in Redis, the seals in PostgreSQL: the jobs are re-derived at start and then periodically.
+    const rearm = () => milestones.rearm().then(
+      (pending) => logger.info({ pending }, 'milestone release jobs re-derived'),
+      (err: unknown) => logger.error({ err }, 'could not re-derive the milestone release jobs'),
+    );
+    let rearmTimer: NodeJS.Timeout | undefined;
     return {
       controllers: [LettersController, CommunityController],
       providers: [{ provide: LettersService, useValue: service }, { provide: CommunityService, useValue: new CommunityService(core.orm) }],
@@ -47,9 +53,15 @@ export const lettersService = defineService({
       consumers: [{
         start: () => {
           void worker.run().catch((err: unknown) => logger.error({ err }, 'milestone worker stopped'));
+          void rearm();
+          rearmTimer = setInterval(() => void rearm(), config.MILESTONE_REARM_INTERVAL_SECONDS * 1000);
+          rearmTimer.unref();
           return Promise.resolve();
         },
-        stop: () => worker.close(),
+        stop: () => {
+          clearInterval(rearmTimer);
+          return worker.close();
+        },
       }],
       close: async () => {
         await jobs.close();

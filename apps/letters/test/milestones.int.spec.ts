@@ -6,7 +6,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysRpc, keyEmailSealContext, LettersRpc, Queues, type IssuedAccessKey, type Letter, type LetterPage, type MilestoneReleaseJob, type OpenedViewSession,
+  AccessKeysRpc, keyEmailSealContext, LettersRpc, Queues, type IssuedAccessKey, type KeyDraft, type Letter, type LetterPage, type MilestoneReleaseJob, type OpenedViewSession,
   type RpcDeclaration, type SendKeyEmailJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
@@ -71,6 +71,11 @@ describe('letters for a milestone', () => {
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, token?: string) =>
     rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: 'milestone-spec', ip: freshIp(), userAgent: 'SpecAgent/1', origin: 'http://127.0.0.1:3000' } });
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
+  /** Generate Access Key, then Save: a whole-vault key for Gran. */
+  const keyFor = async (who: Owner) => {
+    const drafted = (await call(AccessKeysRpc.draftKey, {}, who.token)) as KeyDraft;
+    return (await call(AccessKeysRpc.createKey, { ...drafted, name: 'Gran', email: 'gran@example.com', expires_in_days: 7 }, who.token)) as IssuedAccessKey;
+  };
   const write = async (who: Owner, title: string) => (await call(LettersRpc.write, { id: randomUUID(), title, content: `${title}: words for later.` }, who.token)) as Letter;
   const seal = (who: Owner, id: string, over: Record<string, unknown> = {}) =>
     call(LettersRpc.seal, { id, until: dayAfter(10), time_zone: 'UTC', recipient_name: 'Ellie', recipient_email: 'Ellie@Example.com', ...over }, who.token) as Promise<Letter>;
@@ -166,7 +171,7 @@ describe('letters for a milestone', () => {
     const dueAt = Date.parse(`${dayAfter(3)}T00:00:00.000Z`);
 
     // A key holder of this vault with every section, and another owner: before the day, nothing.
-    const holderKey = (await call(AccessKeysRpc.createKey, { access_key: randomUUID(), name: 'Gran', email: 'gran@example.com', expires_in_days: 7 }, owner.token)) as IssuedAccessKey;
+    const holderKey = await keyFor(owner);
     const holder = await viewerOf(holderKey.access_key);
     expect(await titles(holder)).toContain('An ordinary letter');
     expect(await titles(holder)).not.toContain('Open on your wedding day');
@@ -230,8 +235,30 @@ describe('letters for a milestone', () => {
     expect(await call(AccessKeysRpc.issueLetterKey, { letter_id: doomed.id, release_id: doomedRelease })).toEqual({ key_id: null });
     const keys = await accessSql<{ id: string }>('select id::text as id from access_keys where id in (?, ?)', [doomedRelease, changedRelease]);
     expect(keys).toEqual([]);
-    const holderKey = (await call(AccessKeysRpc.createKey, { access_key: randomUUID(), name: 'Gran', email: 'gran@example.com', expires_in_days: 7 }, owner.token)) as IssuedAccessKey;
+    const holderKey = await keyFor(owner);
     expect(await titles(await viewerOf(holderKey.access_key))).toContain('Unsealed before the day');
+  });
+
+  it('re-derives every pending release job from the letters after Redis lost them, under the seal\'s job id, once', async () => {
+    const letter = await write(owner, 'Kept through a Redis loss');
+    const until = dayAfter(3);
+    await seal(owner, letter.id, { until });
+    const releaseId = (await releaseIdOf(letter.id))!;
+    // Redis loses every job of this stack's queue (a failover that dropped its last writes, a new empty Redis).
+    await milestoneQueue.obliterate({ force: true });
+    expect(await milestoneQueue.getJob(`milestone-${releaseId}`)).toBeUndefined();
+
+    const pending = await lettersSql<{ release_id: string }>(`select release_id::text as release_id from letter_milestones where status = 'sealed' or (status = 'released' and key_id is null)`);
+    expect(await dueService.milestones!.rearm()).toBe(pending.length);
+    const job = await milestoneQueue.getJob(`milestone-${releaseId}`);
+    expect(job?.data).toMatchObject({ letterId: letter.id, releaseId, ownerId: owner.id, dueAt: `${until}T00:00:00.000Z` });
+    expect(job!.opts.delay).toBeGreaterThan(2 * DAY);
+    // Only what is still to happen: nothing for a letter released with its key, deleted or unsealed.
+    const queued = (await milestoneQueue.getJobs(['waiting', 'delayed', 'active'])).map((j) => j.data.releaseId).sort();
+    expect(queued).toEqual(pending.map((row) => row.release_id).sort());
+    // Again: the jobs still there are left as they are.
+    await dueService.milestones!.rearm();
+    expect((await milestoneQueue.getJobs(['waiting', 'delayed', 'active'])).length).toBe(pending.length);
   });
 
   it('the due check is the operator’s: owners and the anonymous are refused', async () => {

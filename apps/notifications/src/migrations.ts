@@ -83,10 +83,46 @@ class KeyEmailLimits20261206 extends Migration {
   }
 }
 
+/** account_emails: one row per e-mail about an owner's own account (reset link, password changed), locked for its send. */
+class AccountEmailTables20261206 extends Migration {
+  override up(): void {
+    this.addSql(sendOnceTable('account_emails', 'email_id uuid'));
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists account_emails');
+  }
+}
+
+/** trustee_links: one row per trustee invitation or link e-mail, locked for its send as key_emails are. */
+class TrusteeLinkTables20261206 extends Migration {
+  override up(): void {
+    this.addSql(sendOnceTable('trustee_links', 'link_id uuid'));
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists trustee_links');
+  }
+}
+
+/** trustee_report_notices: one row per e-mail about a trustee's report (to the owner, a reminder, the reporter's withdrawn notice). */
+class TrusteeReportNoticeTables20261207 extends Migration {
+  override up(): void {
+    this.addSql(sendOnceTable('trustee_report_notices', 'notice_id text'));
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists trustee_report_notices');
+  }
+}
+
 export const notificationsMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'key-email-tables-2026-11-25', class: KeyEmailTables20261125 },
   { name: 'trustee-notice-tables-2026-11-25', class: TrusteeNoticeTables20261125 },
   { name: 'inactivity-warning-tables-2026-11-26', class: InactivityWarningTables20261126 },
   { name: 'access-request-notice-tables-2026-12-06', class: AccessRequestNoticeTables20261206 },
   { name: 'key-email-limits-2026-12-06', class: KeyEmailLimits20261206 },
+  { name: 'account-email-tables-2026-12-06', class: AccountEmailTables20261206 },
+  { name: 'trustee-link-tables-2026-12-06', class: TrusteeLinkTables20261206 },
+  { name: 'trustee-report-notice-tables-2026-12-07', class: TrusteeReportNoticeTables20261207 },
 ]);

@@ -2,19 +2,22 @@ import nodemailer from 'nodemailer';
 import { AccessKeysRpc, IdentityRpc, Queues } from '@lv/contracts';
 import { defineService, rememberUp, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker, type DeclaredQueue } from '@lv/platform/queues';
+import { AccountEmailsService } from './account-emails/account-emails.service.js';
 import { AccessRequestNoticesService } from './access-request-notices/access-request-notices.service.js';
 import { notificationsConfigSchema } from './config.js';
 import { InactivityWarningsService } from './inactivity-warnings/inactivity-warnings.service.js';
+import { TrusteeLinksService } from './trustee-notices/trustee-links.service.js';
 import { KeyEmailsService, type Mailer } from './key-emails/key-emails.service.js';
 import { notificationsMigrations } from './migrations.js';
 import { TrusteeNoticesService } from './trustee-notices/trustee-notices.service.js';
+import { TrusteeReportNoticesService } from './trustee-report-notices/trustee-report-notices.service.js';
 import { NotificationsController } from './notifications.controller.js';
 
 /** How long a successful SMTP health check is trusted before the next one connects again. */
 const SMTP_HEALTH_REMEMBERED_MS = 30_000;
 
 /**
- * notifications: e-mail. Its BullMQ workers take key e-mail jobs, trustee notices, inactivity warnings and
+ * notifications: e-mail. Its BullMQ workers take key e-mail jobs, trustee notices and report notices, inactivity warnings and
  * the owners' access-request notices (all queued by access-keys) and send each once over SMTP; it reports sent and failed key e-mails as events, which
  * access-keys shows the owner.
  */
@@ -88,6 +91,18 @@ export const notificationsService = defineService({
       Queues.InactivityWarnings, 'inactivity warning', (job, attempt) => inactivityWarnings.send(job, attempt), (job, attempts, reason) => inactivityWarnings.recordFailed(job, attempts, reason),
       (job) => ({ warningId: job.warningId }),
     );
+    const trusteeLinks = new TrusteeLinksService({
+      orm: core.orm,
+      mailer,
+      linkState: async (ownerId, trusteeId, linkId) =>
+        (await rpc.call(AccessKeysRpc.trusteeLinkState, { ownerId, trusteeId, linkId }, { meta: { requestId: `trustee-link-${linkId}` } })).state,
+      keyMailSecret: config.KEY_MAIL_SECRET,
+      publicUrl: config.PUBLIC_URL,
+    });
+    const trusteeLinkWorker = mailWorker(
+      Queues.TrusteeLinks, 'trustee link', (job, attempt) => trusteeLinks.send(job, attempt), (job, attempts, reason) => trusteeLinks.recordFailed(job, attempts, reason),
+      (job) => ({ linkId: job.linkId }),
+    );
     const requestNotices = new AccessRequestNoticesService({
       orm: core.orm,
       mailer,
@@ -99,6 +114,22 @@ export const notificationsService = defineService({
       Queues.AccessRequestNotices, 'access request notice', (job, attempt) => requestNotices.send(job, attempt), (job, attempts, reason) => requestNotices.recordFailed(job, attempts, reason),
       (job) => ({ requestId: job.requestId }),
     );
+    const reportNotices = new TrusteeReportNoticesService({
+      orm: core.orm,
+      mailer,
+      reportState: (ownerId, reportId) => rpc.call(AccessKeysRpc.trusteeReportNoticeState, { ownerId, reportId }, { meta: { requestId: `trustee-report-${reportId}` } }),
+      ownerMailTo: (ownerId) => rpc.call(IdentityRpc.ownerMailTo, { user_id: ownerId }, { meta: { requestId: `trustee-report-mail-to-${ownerId}` } }),
+      publicUrl: config.PUBLIC_URL,
+    });
+    const reportNoticeWorker = mailWorker(
+      Queues.TrusteeReportNotices, 'trustee report notice', (job, attempt) => reportNotices.send(job, attempt), (job, attempts, reason) => reportNotices.recordFailed(job, attempts, reason),
+      (job) => ({ noticeId: job.noticeId }),
+    );
+    const accountEmails = new AccountEmailsService({ orm: core.orm, mailer, keyMailSecret: config.KEY_MAIL_SECRET, publicUrl: config.PUBLIC_URL });
+    const accountEmailWorker = mailWorker(
+      Queues.AccountEmails, 'account e-mail', (job, attempt) => accountEmails.send(job, attempt), (job, attempts, reason) => accountEmails.recordFailed(job, attempts, reason),
+      (job) => ({ emailId: job.emailId, kind: job.kind }),
+    );
     return {
       controllers: [NotificationsController],
       providers: [
@@ -106,6 +137,9 @@ export const notificationsService = defineService({
         { provide: TrusteeNoticesService, useValue: trusteeNotices },
         { provide: InactivityWarningsService, useValue: inactivityWarnings },
         { provide: AccessRequestNoticesService, useValue: requestNotices },
+        { provide: AccountEmailsService, useValue: accountEmails },
+        { provide: TrusteeLinksService, useValue: trusteeLinks },
+        { provide: TrusteeReportNoticesService, useValue: reportNotices },
       ],
       health: {
         redis: async () => void (await producer.ping()),
@@ -118,11 +152,14 @@ export const notificationsService = defineService({
           void worker.run().catch((err: unknown) => logger.error({ err }, 'key e-mail worker stopped'));
           void noticeWorker.run().catch((err: unknown) => logger.error({ err }, 'trustee notice worker stopped'));
           void warningWorker.run().catch((err: unknown) => logger.error({ err }, 'inactivity warning worker stopped'));
+          void trusteeLinkWorker.run().catch((err: unknown) => logger.error({ err }, 'trustee link worker stopped'));
           void requestNoticeWorker.run().catch((err: unknown) => logger.error({ err }, 'access request notice worker stopped'));
+          void accountEmailWorker.run().catch((err: unknown) => logger.error({ err }, 'account e-mail worker stopped'));
+          void reportNoticeWorker.run().catch((err: unknown) => logger.error({ err }, 'trustee report notice worker stopped'));
           return Promise.resolve();
         },
         stop: async () => {
-          await Promise.all([worker.close(), noticeWorker.close(), warningWorker.close(), requestNoticeWorker.close()]);
+          await Promise.all([worker.close(), noticeWorker.close(), warningWorker.close(), requestNoticeWorker.close(), accountEmailWorker.close(), trusteeLinkWorker.close(), reportNoticeWorker.close()]);
         },
       }],
       close: async () => {

@@ -10,7 +10,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
   AccessKeysRpc, inactivityWarningSealContext, keyEmailSealContext, NotificationsEvents, NotificationsRpc, Queues, type InactivityWarningJob, type RpcDeclaration, type SendKeyEmailJob,
-  type TrusteeNoticeJob,
+  trusteeLinkSealContext, type TrusteeLinkJob, type TrusteeNoticeJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
@@ -35,6 +35,7 @@ const { notificationsService } = await import('./notifications.definition.js');
 const { KeyEmailsService } = await import('./key-emails/key-emails.service.js');
 const { TrusteeNoticesService } = await import('./trustee-notices/trustee-notices.service.js');
 const { InactivityWarningsService } = await import('./inactivity-warnings/inactivity-warnings.service.js');
+const { TrusteeLinksService } = await import('./trustee-notices/trustee-links.service.js');
 const { createLogger } = await import('@lv/platform/logging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -48,6 +49,8 @@ const keyStates = new Map<string, 'active' | 'expired' | 'revoked'>();
 const deliveryStates = new Map<string, 'started' | 'released' | 'cancelled'>();
 /** What access-keys would say of each inactivity warning; absent = 'unknown'. */
 const warningStates = new Map<string, 'current' | 'stale'>();
+/** What access-keys would say of each trustee link; absent = 'unknown'. */
+const trusteeLinkStates = new Map<string, 'current' | 'stale'>();
 
 function newJob(over: Partial<SendKeyEmailJob> = {}): { job: SendKeyEmailJob; key: string } {
   const keyId = randomUUID();
@@ -108,6 +111,12 @@ describe('notifications: key e-mails', () => {
       callback: (_err, msg) => {
         const packet = msg.json<{ id: string; data: { payload: { release_id: string } } }>();
         msg.respond(JSON.stringify({ response: { state: deliveryStates.get(packet.data.payload.release_id) ?? 'unknown' }, isDisposed: true, id: packet.id }));
+      },
+    });
+    nc.subscribe(scopedSubject(AccessKeysRpc.trusteeLinkState, STACK_ID), {
+      callback: (_err, msg) => {
+        const packet = msg.json<{ id: string; data: { payload: { linkId: string } } }>();
+        msg.respond(JSON.stringify({ response: { state: trusteeLinkStates.get(packet.data.payload.linkId) ?? 'unknown' }, isDisposed: true, id: packet.id }));
       },
     });
     nc.subscribe(scopedSubject(AccessKeysRpc.inactivityWarningState, STACK_ID), {
@@ -257,6 +266,60 @@ describe('notifications: key e-mails', () => {
     });
   });
 
+  describe('trustee links', () => {
+    const trusteeLink = (kind: 'invitation' | 'link'): { job: TrusteeLinkJob; link: string } => {
+      const linkId = randomUUID();
+      const trusteeId = randomUUID();
+      const link = `/trustee?t=${trusteeId}&n=spec-secret-of-the-link&u=${randomUUID()}&exp=1900000000&sig=spec-signature`;
+      return {
+        link,
+        job: {
+          linkId, ownerId: randomUUID(), trusteeId, kind, trusteeEmail: `trustee-${linkId.slice(0, 8)}@example.com`, trusteeName: 'Ann Lee', ownerName: 'Sam Taylor',
+          expiresAt: '2026-12-20T10:00:00.000Z', sealedLink: sealForJob(KEY_MAIL_SECRET, trusteeLinkSealContext(linkId), link),
+        },
+      };
+    };
+    const links = () => running.app.get(TrusteeLinksService);
+
+    it('e-mails a trustee their invitation once it is committed, exactly once: a job added twice or two attempts at once give one message', async () => {
+      const { job, link } = trusteeLink('invitation');
+      const linkQueue = new Queue<TrusteeLinkJob>(Queues.TrusteeLinks.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
+      const add = () => linkQueue.add(Queues.TrusteeLinks.name, job, { jobId: `trustee-link-${job.linkId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });
+      await add();
+      const firstAttempt = await firstAttemptAt(linkQueue, `trustee-link-${job.linkId}`);
+      expect(firstAttempt).toMatch(/is not committed yet$/);
+      expect(mailsTo(job.trusteeEmail)).toHaveLength(0);
+      trusteeLinkStates.set(job.linkId, 'current');
+      await waitFor(() => mailsTo(job.trusteeEmail).length === 1, 20_000, 'the invitation');
+      await waitFor(async () => (await linkQueue.getJob(`trustee-link-${job.linkId}`)) === undefined, 20_000, 'the sent job to leave Redis');
+      // The same job id again, kept once completed so its end can be awaited (the sentinel: nothing sent after it).
+      const again = await linkQueue.add(Queues.TrusteeLinks.name, job, { jobId: `trustee-link-${job.linkId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 } });
+      await waitFor(async () => (await again.getState()) === 'completed', 20_000, 'the job added again to complete');
+      expect((await linkQueue.getJob(`trustee-link-${job.linkId}`))?.returnvalue).toBe('already-sent');
+      const [mail] = mailsTo(job.trusteeEmail);
+      expect(mail!.subject).toBe('Sam Taylor has named you a trustee of their Legacy Vault');
+      expect(mail!.text).toContain(`http://127.0.0.1:3999${link}`);
+      expect(mail!.text).toContain('Being a trustee gives you no access to the vault.');
+      expect(mailsTo(job.trusteeEmail)).toHaveLength(1);
+      const other = trusteeLink('link');
+      trusteeLinkStates.set(other.job.linkId, 'current');
+      expect((await Promise.all([links().send(other.job, 1), links().send(other.job, 1)])).sort()).toEqual(['already-sent', 'sent']);
+      expect(mailsTo(other.job.trusteeEmail).map((m) => m.subject)).toEqual(["Your trustee link for Sam Taylor's Legacy Vault"]);
+      await linkQueue.obliterate({ force: true }).catch(() => undefined);
+      await linkQueue.close();
+    });
+
+    it('sends nothing for a link replaced, used or ended by removal before it went', async () => {
+      const { job } = trusteeLink('invitation');
+      trusteeLinkStates.set(job.linkId, 'stale');
+      expect(await links().send(job, 1)).toBe('stale');
+      expect(await links().send(job, 2)).toBe('stale');
+      expect(mailsTo(job.trusteeEmail)).toHaveLength(0);
+      const [row] = await db.orm.em.fork().execute<{ state: string }[]>('select state from trustee_links where link_id = ?', [job.linkId]);
+      expect(row!.state).toBe('failed');
+    });
+  });
+
   it('sends a key once: the e-mail carries the key and its link, the job leaves Redis, KeyEmailSent is published', async () => {
     const { job, key } = newJob();
     keyStates.set(job.keyId, 'active');
@@ -310,7 +373,7 @@ describe('notifications: key e-mails', () => {
     expect(await call(NotificationsRpc.resendKeyEmail, { key_id: randomUUID() }, operator).catch((e: DomainError) => e.code)).toBe('NOT_FOUND');
     expect(await call(NotificationsRpc.resendKeyEmail, { key_id: job.keyId }).catch((e: DomainError) => e.code)).toBe('UNAUTHENTICATED');
     const rebuilt = (await call(NotificationsRpc.rebuildProjections, {}, operator)) as { projections: { projection: string }[] };
-    expect(rebuilt.projections.map((p) => p.projection)).toEqual(['key_emails', 'trustee_notices', 'inactivity_warnings', 'access_request_notices']);
+    expect(rebuilt.projections.map((p) => p.projection)).toEqual(['key_emails', 'trustee_notices', 'inactivity_warnings', 'access_request_notices', 'account_emails', 'trustee_links', 'trustee_report_notices']);
     expect((await db.orm.em.fork().execute<{ state: string }[]>('select state from key_emails where key_id = ?', [job.keyId]))[0]!.state).toBe('sent');
   });
 

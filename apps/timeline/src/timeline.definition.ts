@@ -3,7 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { DurableConsumer } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
-import { ensureServiceStream, scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
+import { scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { timelineConfigSchema } from './config.js';
 import { timelineMigrations } from './migrations.js';
@@ -57,9 +57,8 @@ export const timelineService = defineService({
   configSchema: timelineConfigSchema,
   migrations: timelineMigrations,
   async setup({ config, core, logger }) {
-    // The source streams are created (with their owners' settings) if their services have not started
-    // yet, so the durable consumers attach now and read every event once they come.
-    for (const feed of TIMELINE_FEEDS) await ensureServiceStream(core.nats, feed.source, undefined, { replicas: config.JETSTREAM_REPLICAS });
+    // The source streams are their owners': a feed whose source has not started yet waits for its stream
+    // (DurableConsumer), then reads every event from the first.
     // vault-media's durable consumer of the timeline it no longer keeps: nothing reads it any more.
     const jsm = await jetstreamManager(core.nats);
     await jsm.consumers.delete(scopedStreamName('letters'), scopedConsumerName('timeline-from-letters')).catch((err: Error) => {

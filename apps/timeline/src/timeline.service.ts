@@ -66,7 +66,7 @@ export class TimelineService {
   async list(caller: Caller, query: { limit?: number; before?: string }, context: CallerContext): Promise<TimelinePage> {
     // The plan gates the owner's own timeline screen. A viewer's reach is what the owner's key opens
     // (its sections, checked by @Readers), so family see the vault's history whatever the plan.
-    if (caller.kind !== 'viewer' && !canUseFeature(callerProfile(caller), 'timeline')) throw new DomainError('UPGRADE_REQUIRED', MediaMessages.upgradeRequired);
+    if (caller.kind !== 'viewer' && !canUseFeature(callerProfile(caller), 'timeline')) throw new DomainError('UPGRADE_REQUIRED', MediaMessages.timelinePlanRequired);
     const limit = Math.min(Math.max(query.limit ?? TIMELINE_PAGE_DEFAULT, 1), TIMELINE_PAGE_MAX);
     const after = query.before ? timelineCursor.decode(query.before) : null;
     if (query.before && !after) throw validationError({ before: 'This page cursor is not valid; reload the timeline.' }, 'This page cursor is not valid; reload the timeline.');

@@ -8,14 +8,14 @@ import { jest } from '@jest/globals';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
-  CourtJournalEvents, CourtJournalRpc, TimelineRpc, type CourtCategory, type CourtDocumentUploadedV1, type RpcDeclaration, type TitlesReply,
+  CourtJournalEvents, CourtJournalRpc, TimelineRpc, type CourtDocumentUploadedV1, type RpcDeclaration, type TitlesReply,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { createOrm, migrateUp } from '@lv/platform/database';
 import type { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, generateTestKeys, TestViewerIssuer, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, generateTestKeys, makeStreamsAsOwners, TestViewerIssuer, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 
 jest.setTimeout(120_000);
 
@@ -63,7 +63,7 @@ describe('timeline: the court-journal feed', () => {
     await jetstream(nc).publish(scopedSubject(subject, STACK_ID), JSON.stringify(body), { headers: h });
   }
 
-  async function upload(user: User, title: string, category: CourtCategory, over: Partial<CourtDocumentUploadedV1> = {}, eventId: string = randomUUID()): Promise<CourtDocumentUploadedV1> {
+  async function upload(user: User, title: string, category: CourtDocumentUploadedV1['category'], over: Partial<CourtDocumentUploadedV1> = {}, eventId: string = randomUUID()): Promise<CourtDocumentUploadedV1> {
     const data: CourtDocumentUploadedV1 = {
       documentId: randomUUID(), ownerId: user.id, category, variant: category === 'Photo Evidence' || category === 'Receipts or Payment Records' ? 'journal' : 'documents',
       size: 4321, sha256: 'c'.repeat(64), uploadedAt: new Date().toISOString(), ...over,
@@ -87,6 +87,8 @@ describe('timeline: the court-journal feed', () => {
     const orm = await createOrm({ databaseUrl: db.url, migrations: timelineMigrations, poolMax: 4 });
     await migrateUp(orm);
     (db as { orm: unknown }).orm = orm;
+    // court-journal's events are published here as court-journal would, into its own stream.
+    await makeStreamsAsOwners(NATS_URL, ['court-journal'], STACK_ID);
     app = await startService(timelineService, {
       DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000',
     }, { logger: createLogger('timeline-court-spec', 'silent') });
@@ -127,7 +129,7 @@ describe('timeline: the court-journal feed', () => {
     expect(entries.map((e) => e.id)).toEqual([receipt.documentId, order.documentId]);
     expect(entries[1]).toEqual({
       id: order.documentId, source: 'court-journal', type: 'document', entry_type: 'media', title: 'Custody order', file_path: null, blob_hash: 'a'.repeat(64),
-      size: 1000, integrity: null, word_count: null, metadata: { category: 'Custody', is_key_evidence: false }, timestamp: order.uploadedAt, created_at: order.uploadedAt,
+      size: 1000, integrity: null, word_count: null, metadata: { category: 'Legal Notices or Orders', is_key_evidence: false }, timestamp: order.uploadedAt, created_at: order.uploadedAt,
     });
     expect(entries[0]).toMatchObject({ type: 'journal', title: 'Receipt for school shoes', metadata: { category: 'Receipts or Payment Records' } });
     // The gateway's timeline delete asks for the entry to route a court document to court-journal.
@@ -155,16 +157,17 @@ describe('timeline: the court-journal feed', () => {
   it('marks and unmarks key evidence on the entry, and only for its owner', async () => {
     const dad = newUser();
     const other = newUser();
+    // Published before the one category model: the entry names the card, Timeline of Events.
     const doc = await upload(dad, 'Texts about the weekend', 'Visitation');
     await publish(CourtJournalEvents.CourtDocumentKeyEvidenceChanged.subject, { documentId: doc.documentId, ownerId: dad.id, isKeyEvidence: true, changedAt: new Date().toISOString() });
     await waitFor(async () => (await row(doc.documentId))?.metadata !== undefined && ((await row(doc.documentId))!.metadata as { is_key_evidence: boolean }).is_key_evidence, 15_000, 'key evidence marked');
     // Another vault's event with the same id changes nothing.
     await publish(CourtJournalEvents.CourtDocumentKeyEvidenceChanged.subject, { documentId: doc.documentId, ownerId: other.id, isKeyEvidence: false, changedAt: new Date().toISOString() });
     await sentinel(dad);
-    expect((await timeline(dad)).entries.find((e) => e.id === doc.documentId)!.metadata).toEqual({ category: 'Visitation', is_key_evidence: true });
+    expect((await timeline(dad)).entries.find((e) => e.id === doc.documentId)!.metadata).toEqual({ category: 'Timeline of Events', is_key_evidence: true });
     await publish(CourtJournalEvents.CourtDocumentKeyEvidenceChanged.subject, { documentId: doc.documentId, ownerId: dad.id, isKeyEvidence: false, changedAt: new Date().toISOString() });
     await sentinel(dad);
-    expect((await timeline(dad)).entries.find((e) => e.id === doc.documentId)!.metadata).toEqual({ category: 'Visitation', is_key_evidence: false });
+    expect((await timeline(dad)).entries.find((e) => e.id === doc.documentId)!.metadata).toEqual({ category: 'Timeline of Events', is_key_evidence: false });
   });
 
   it('applies a redelivered upload once, drops a deleted document, and a late upload does not bring it back', async () => {

@@ -18,7 +18,7 @@ import { createOrm, migrateUp } from '@lv/platform/database';
 import type { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { TestViewerIssuer, compileForChildProcess, createTestDatabase, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
+import { TestViewerIssuer, compileForChildProcess, createTestDatabase, generateTestKeys, makeStreamsAsOwners, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
 
 jest.setTimeout(180_000);
 
@@ -132,6 +132,8 @@ describe('timeline service (in-process, with the real letters service)', () => {
     await letters.waitForLine(/letters is listening on NATS/, 60_000);
 
     timelineDb = await serviceDatabase(timelineMigrations, 'timeline');
+    // vault-media's events are published here as vault-media would, into its own stream.
+    await makeStreamsAsOwners(NATS_URL, ['vault-media'], STACK_ID);
     timelineApp = await startService(timelineService, { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000' }, { logger });
 
     // vault-media's titles, standing in: Nest's NATS wire format, and only the caller's own recordings.

@@ -39,13 +39,14 @@ describe('vault-media killed mid-upload (child process)', () => {
   let rpc: import('@lv/platform/nest').RpcClient;
   let token: string;
 
-  const env = () => ({
+  const env = (overrides: Record<string, string> = {}) => ({
     DATABASE_URL: db.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info',
     S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
     MEDIA_HTTP_PORT: String(port), MEDIA_LINK_SECRET, MEDIA_PART_SIZE_MB: '5', MEDIA_UPLOAD_STALE_SECONDS: String(STALE_SECONDS), MEDIA_SWEEP_INTERVAL_SECONDS: '1',
+    ...overrides,
   });
-  async function startService(): Promise<ChildService> {
-    const child = startChild(script, [], env());
+  async function startService(overrides: Record<string, string> = {}): Promise<ChildService> {
+    const child = startChild(script, [], env(overrides));
     // Its readiness log line, for as long as it takes (the test's timeout is the bound).
     await child.waitForLine(/vault-media is listening on NATS/, null);
     return child;
@@ -134,7 +135,10 @@ describe('vault-media killed mid-upload (child process)', () => {
     expect(types).toEqual(['RecordingUploadStarted', 'RecordingUploadAbandoned']);
     await service.waitForLine(/sweeper cleaned up after dead uploads/);
 
-    // The parent can simply save the same recording again.
+    // The parent can simply save the same recording again, on a process with a production-like
+    // threshold: a 2-second one could sweep the new upload on a busy machine before its first bytes come.
+    await service.kill('SIGTERM');
+    service = await startService({ MEDIA_UPLOAD_STALE_SECONDS: '900' });
     const again = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Cut short', sha256: sha(body), size: body.length });
     const answer = await sendHttp(`http://127.0.0.1:${port}/uploads/${again.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'video/webm' }, chunks: [body] });
     expect(answer.status).toBe(201);
@@ -150,7 +154,7 @@ describe('vault-media killed mid-upload (child process)', () => {
     await query(`update media_objects set state = 'uploading' where recording_id = ?`, [ticket.uploadId]);
     await storage.upload('vaultmedia', ticket.objectKey, Readable.from([body]), { contentType: 'video/webm' });
     expect(await objectExists(ticket.objectKey)).toBe(true);
-    await query(`update media_objects set last_activity_at = now() - interval '1 minute' where recording_id = ?`, [ticket.uploadId]);
+    await query(`update media_objects set last_activity_at = now() - interval '1 hour' where recording_id = ?`, [ticket.uploadId]);
     // The running process's periodic sweep (every second here) finds it.
     await waitFor(async () => !(await objectExists(ticket.objectKey)), 15_000, 'the orphaned object to be removed');
     // The sweep deletes the object first and records it as removed right after.

@@ -48,7 +48,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
   beforeAll(async () => {
     h = await startVaultMedia('vaultmedia');
     aliceToken = h.tokenFor(alice, 'pro');
-    bobToken = h.tokenFor(bob, 'essentials');
+    bobToken = h.tokenFor(bob, 'legacy');
     // The harness's database handle was closed after migrating: open one for assertions.
     const { createOrm } = await import('@lv/platform/database');
     const { vaultMediaMigrations } = await import('../src/migrations.js');
@@ -111,7 +111,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Not a video', sha256: sha(pdf), size: pdf.length }, aliceToken);
       const answer = await put(ticket, aliceToken, [pdf]);
       expect(answer.status).toBe(415);
-      expect(answer.json()).toEqual({ code: 'UNSUPPORTED_MEDIA', message: MediaMessages.notWebm });
+      expect(answer.json()).toEqual({ code: 'UNSUPPORTED_MEDIA', message: MediaMessages.notARecording });
       expect(await objectExists(ticket.objectKey)).toBe(false);
       expect(await uploadState(ticket.uploadId)).toBe('removed');
       // The upload is closed: the body cannot be sent again under that ticket.
@@ -165,15 +165,24 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
   });
 
   describe('feature gate', () => {
-    it('keeps audio uploads for essentials, pro, legacy and admins (the timeline service gates the timeline)', async () => {
-      const freeUser = randomUUID();
-      const free = h.tokenFor(freeUser, 'none');
-      const body = webmBody(5000);
-      const audio = await call(VaultMediaRpc.startUpload, { type: 'audio', title: 'Voice', sha256: sha(body), size: body.length }, free).catch((e: DomainError) => e);
-      expect(audio).toMatchObject({ code: 'UPGRADE_REQUIRED', message: MediaMessages.upgradeRequired });
-      // Video and the recordings list are for everyone signed in.
-      expect((await save(free, body, 'video')).type).toBe('video');
-      expect(await call(VaultMediaRpc.listRecordings, {}, free)).toHaveLength(1);
+    it('refuses video and audio saving without Pro or Legacy, with the code and the plans table\'s words, before a byte is kept; with the plan it saves', async () => {
+      for (const tier of ['none', 'essentials'] as const) {
+        const token = h.tokenFor(randomUUID(), tier);
+        const body = webmBody(5000);
+        const audio = await call(VaultMediaRpc.startUpload, { type: 'audio', title: 'Voice', sha256: sha(body), size: body.length }, token).catch((e: DomainError) => e);
+        expect(audio).toMatchObject({ code: 'UPGRADE_REQUIRED', message: 'Saving audio messages is part of the Pro and Legacy plans.' });
+        const video = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Hello', sha256: sha(body), size: body.length }, token).catch((e: DomainError) => e);
+        expect(video).toMatchObject({ code: 'UPGRADE_REQUIRED', message: MediaMessages.videoPlanRequired });
+        // Nothing was opened or kept: the recordings list is empty.
+        expect(await call(VaultMediaRpc.listRecordings, {}, token)).toEqual([]);
+      }
+      // The same owner, once on Pro, saves both.
+      const owner = randomUUID();
+      expect(await codeOf(call(VaultMediaRpc.startUpload, { type: 'video', title: 'Hello', sha256: sha(webmBody(5001)), size: 5001 }, h.tokenFor(owner, 'essentials')))).toBe('UPGRADE_REQUIRED');
+      const pro = h.tokenFor(owner, 'pro');
+      expect((await save(pro, webmBody(5001), 'video')).type).toBe('video');
+      expect((await save(pro, webmBody(5002), 'audio', 'Voice')).type).toBe('audio');
+      expect(await call(VaultMediaRpc.listRecordings, {}, pro)).toHaveLength(2);
       // Admins pass whatever their tier; audio is stored as audio/webm.
       const admin = h.tokenFor(randomUUID(), 'none', true);
       const voice = await save(admin, webmBody(4000), 'audio', 'Admin voice');
@@ -188,10 +197,10 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
     const outcomeFor = (collection: 'vault' | 'final-messages', type: 'video' | 'audio', tier: SubscriptionTier, admin: boolean) =>
       call(VaultMediaRpc.startUpload, { type, title: 'Gate', sha256: sha(body), size: body.length, collection }, h.tokenFor(randomUUID(), tier, admin)).then(() => 'OK', (e: DomainError) => e.code);
 
-    it('audio uploads: essentials, pro, legacy and admins; video: everyone signed in', async () => {
+    it('video and audio saving: pro, legacy and admins (spec 02, section 9: Pro adds video and audio saving)', async () => {
       const outcomes = [];
       for (const [tier, admin] of callers) outcomes.push([`${tier}${admin ? ' admin' : ''}`, await outcomeFor('vault', 'audio', tier, admin), await outcomeFor('vault', 'video', tier, admin)]);
-      expect(outcomes).toEqual([['none', 'UPGRADE_REQUIRED', 'OK'], ['essentials', 'OK', 'OK'], ['pro', 'OK', 'OK'], ['legacy', 'OK', 'OK'], ['none admin', 'OK', 'OK']]);
+      expect(outcomes).toEqual([['none', 'UPGRADE_REQUIRED', 'UPGRADE_REQUIRED'], ['essentials', 'UPGRADE_REQUIRED', 'UPGRADE_REQUIRED'], ['pro', 'OK', 'OK'], ['legacy', 'OK', 'OK'], ['none admin', 'OK', 'OK']]);
     });
 
     it('final messages: pro, legacy and admins only', async () => {

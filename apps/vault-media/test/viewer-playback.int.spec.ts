@@ -5,9 +5,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { VaultMediaRpc, ViewerLinkMessages, type ViewerMediaGrant } from '@lv/contracts';
+import { MediaMessages, VaultMediaRpc, ViewerLinkMessages, type PlaybackGrant, type ViewerMediaGrant } from '@lv/contracts';
 import { scopedSubject } from '@lv/platform/messaging';
 import { RawRpc, TestViewerIssuer, generateTestKeys, type IssuedViewerToken } from '@lv/testing';
+import sharp from 'sharp';
 import { NATS_URL, sendHttp, startVaultMedia, webmBody, type Harness } from './test-support/harness.js';
 
 jest.setTimeout(120_000);
@@ -34,6 +35,15 @@ describe('vault-media: viewer links bound to the view session', () => {
     const id = answer.json<{ id: string }>().id;
     bodies.set(id, body);
     return id;
+  }
+
+  /** A Who I Am picture (the profile photo, or a personal image) saved as the browser saves a file. */
+  async function savePicture(owner: string, body: Buffer, collection: 'who-i-am-photo' | 'who-i-am', contentType = 'image/jpeg'): Promise<string> {
+    const token = h.tokenFor(owner);
+    const ticket = await rpc.call<{ uploadId: string; contentType: string }>('rpc.vault-media.start-upload', { type: 'image', title: 'Our house', sha256: sha(body), size: body.length, collection, contentType }, token);
+    const answer = await sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': ticket.contentType }, chunks: [body] });
+    if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
+    return answer.json<{ id: string }>().id;
   }
 
   const link = (id: string, viewer: IssuedViewerToken) => rpc.call<ViewerMediaGrant>(VaultMediaRpc.viewerLink.subject, { id }, viewer.token);
@@ -151,6 +161,80 @@ describe('vault-media: viewer links bound to the view session', () => {
     finalsOpen = false;
     const closed = await play(grant.url, contact.token, 'bytes=10-19');
     expect([closed.status, closed.json<{ message: string }>().message]).toEqual([403, ViewerLinkMessages.finalMessageClosed]);
+  });
+
+  describe('pictures tell nothing more than the picture', () => {
+    const GPS_IFD_POINTER = 0x8825;
+    /** Whether raw EXIF (a TIFF block, as sharp's metadata() gives it) has a GPS block: IFD0's GPS pointer tag. */
+    function hasGpsBlock(exif: Buffer | undefined): boolean {
+      if (!exif) return false;
+      const tiff = exif.subarray(exif.indexOf('Exif\0\0') === 0 ? 6 : 0);
+      const little = tiff.toString('latin1', 0, 2) === 'II';
+      const u16 = (at: number) => (little ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+      const ifd0 = little ? tiff.readUInt32LE(4) : tiff.readUInt32BE(4);
+      return Array.from({ length: u16(ifd0) }, (_, i) => u16(ifd0 + 2 + i * 12)).includes(GPS_IFD_POINTER);
+    }
+
+    /** A phone's photo: its camera, its position (the house it was taken in), XMP, and turned on its side (EXIF orientation 6). */
+    const phonePhoto = (format: 'jpeg' | 'png' | 'webp', shade: number) =>
+      sharp({ create: { width: 64, height: 48, channels: 3, background: { r: shade, g: 120, b: 60 } } })
+        .withExif({
+          IFD0: { Make: 'AcmePhone', Model: 'Acme 15 Pro' },
+          IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 700/100' },
+        })
+        .withMetadata({ orientation: 6 })
+        .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="48,51.4N"/></rdf:RDF></x:xmpmeta>')
+        .toFormat(format)
+        .toBuffer();
+
+    it('shows a viewer the GPS-tagged profile photo with no location, camera or XMP, upright; the owner keeps the original byte for byte', async () => {
+      const original = await phonePhoto('jpeg', 200);
+      const before = await sharp(original).metadata();
+      // The spec's photo really carries what must not leak.
+      expect([hasGpsBlock(before.exif), before.exif?.includes('AcmePhone'), Boolean(before.xmp), before.orientation]).toEqual([true, true, true, 6]);
+      const id = await savePicture(ownerId, original, 'who-i-am-photo');
+
+      const family = viewers.issue(ownerId, ['who-i-am']);
+      const grant = await link(id, family);
+      expect(grant).toMatchObject({ contentType: 'image/jpeg', mediaKind: 'image', title: 'Profile photo' });
+      const shown = await play(grant.url, family.token);
+      expect(shown.status).toBe(200);
+      expect(shown.headers['content-type']).toBe('image/jpeg');
+      expect(Number(shown.headers['content-length'])).toBe(shown.body.length);
+      const seen = await sharp(shown.body).metadata();
+      expect({ format: seen.format, exif: seen.exif, xmp: seen.xmp, iptc: seen.iptc, orientation: seen.orientation, gps: hasGpsBlock(seen.exif) })
+        .toEqual({ format: 'jpeg', exif: undefined, xmp: undefined, iptc: undefined, orientation: undefined, gps: false });
+      expect(shown.body.includes('AcmePhone')).toBe(false);
+      // Turned upright: the orientation is in the pixels now.
+      expect([seen.width, seen.height]).toEqual([48, 64]);
+      // A Range of the cleaned picture is a Range of the same cleaned bytes.
+      const part = await play(grant.url, family.token, 'bytes=0-99');
+      expect([part.status, part.headers['content-range']]).toEqual([206, `bytes 0-99/${shown.body.length}`]);
+      expect(part.body.equals(shown.body.subarray(0, 100))).toBe(true);
+
+      // The owner's own playback is the original, metadata and all.
+      const ownerGrant = await rpc.call<PlaybackGrant>(VaultMediaRpc.playbackLink.subject, { id }, h.tokenFor(ownerId));
+      const mine = await sendHttp(`${h.mediaUrl}${ownerGrant.url.replace('/api/media/play/', '/media/')}`, { headers: { 'x-lv-media-binding': ownerGrant.binding.value } });
+      expect(sha(mine.body)).toBe(sha(original));
+    });
+
+    it.each(['png', 'webp'] as const)('shows a personal %s image without its metadata, in its own format', async (format) => {
+      const id = await savePicture(ownerId, await phonePhoto(format, format === 'png' ? 10 : 20), 'who-i-am', `image/${format}`);
+      const family = viewers.issue(ownerId, ['who-i-am']);
+      const shown = await play((await link(id, family)).url, family.token);
+      expect(shown.headers['content-type']).toBe(`image/${format}`);
+      const seen = await sharp(shown.body).metadata();
+      expect({ format: seen.format, exif: seen.exif, xmp: seen.xmp }).toEqual({ format, exif: undefined, xmp: undefined });
+    });
+
+    it('refuses, in words, to show a picture it cannot read rather than serve it with its metadata', async () => {
+      // JPEG's magic bytes (the upload check passes), then nothing a decoder can read, and a GPS-looking tail.
+      const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe1]), Buffer.from(`Exif GPS 48.8566N 2.3522E ${randomUUID()}`)]);
+      const id = await savePicture(ownerId, broken, 'who-i-am');
+      const family = viewers.issue(ownerId, ['who-i-am']);
+      const refused = await play((await link(id, family)).url, family.token);
+      expect([refused.status, refused.json()]).toEqual([415, { code: 'UNSUPPORTED_MEDIA', message: MediaMessages.pictureUnreadable }]);
+    });
   });
 
   it('gives a download link only to a key that allows downloads, and refuses a download link without the permission', async () => {

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { VIEW_SECTIONS, VIEWER_CONSENT_TEXT } from '@lv/contracts';
 import type { APIRequestContext } from '@playwright/test';
+import { draftKeyViaApi } from './support/access.js';
 import { newCredentials } from './support/auth.js';
-import { runOperatorCommand, stackUnderTest } from './support/media.js';
+import { runOperatorCommand, setTier, stackUnderTest, tokenOnPlan } from './support/media.js';
 import { expect, test } from './support/test.js';
 
 // Every family-access HTTP route against every kind of caller, over HTTP like a browser, and a
@@ -20,14 +21,14 @@ const consent = { version: 'v1.0', text_hash: createHash('sha256').update(VIEWER
 const TOKEN_ISSUER = 'legacy-vault-access-keys';
 const TOKEN_AUDIENCE = 'legacy-vault-viewer';
 
-interface Account { id: string; email: string; token: string }
+interface Account { id: string; email: string; token: string; credentials: { email: string; password: string } }
 
 async function signUp(request: APIRequestContext, tag: string): Promise<Account> {
   const credentials = newCredentials(tag);
   const response = await request.post('/api/auth/sign-up', { data: credentials });
   expect(response.status(), await response.text()).toBe(201);
   const body = (await response.json()) as { accessToken: string; profile: { id: string } };
-  return { id: body.profile.id, email: credentials.email, token: body.accessToken };
+  return { id: body.profile.id, email: credentials.email, token: body.accessToken, credentials };
 }
 
 const bearer = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
@@ -54,8 +55,9 @@ test.describe('family access: route x caller matrix and brute force', () => {
     }
     const requests = ((await (await request.get('/api/access/requests', { headers: bearer(a.token) })).json()) as { items: { id: string }[] }).items;
     const createKey = async (owner: Account, scopes?: string[]) => {
-      const key = randomUUID();
-      const r = await request.post('/api/access/keys', { data: { access_key: key, name: 'Kid', email: `kid-${randomUUID().slice(0, 6)}@example.com`, ...(scopes ? { scopes } : {}) }, headers: bearer(owner.token) });
+      const drafted = await draftKeyViaApi(request, owner.token);
+      const key = drafted.access_key;
+      const r = await request.post('/api/access/keys', { data: { ...drafted, name: 'Kid', email: `kid-${randomUUID().slice(0, 6)}@example.com`, ...(scopes ? { scopes } : {}) }, headers: bearer(owner.token) });
       expect(r.status(), await r.text()).toBe(201);
       return { key, id: ((await r.json()) as { key_id: string }).key_id };
     };
@@ -66,12 +68,16 @@ test.describe('family access: route x caller matrix and brute force', () => {
     };
     // A recording and a court document of A's, for the viewer's media and document link routes.
     const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4000, 7)]);
-    const started = await request.post('/api/media/uploads', { data: { type: 'video', title: `Matrix recording ${randomUUID()}`, sha256: createHash('sha256').update(webm).digest('hex'), size: webm.length }, headers: bearer(a.token) });
+    // Saving a video is part of Pro (the plans table): A saves it from a Pro session; the matrix keeps A's first token.
+    const aOnPro = await tokenOnPlan(request, a.credentials, 'pro');
+    const started = await request.post('/api/media/uploads', { data: { type: 'video', title: `Matrix recording ${randomUUID()}`, sha256: createHash('sha256').update(webm).digest('hex'), size: webm.length }, headers: bearer(aOnPro) });
     expect(started.status(), await started.text()).toBe(201);
     const mediaTicket = (await started.json()) as { uploadUrl: string; contentType: string };
-    const recordingPut = await request.put(mediaTicket.uploadUrl, { data: webm, headers: { ...bearer(a.token), 'content-type': mediaTicket.contentType } });
+    const recordingPut = await request.put(mediaTicket.uploadUrl, { data: webm, headers: { ...bearer(aOnPro), 'content-type': mediaTicket.contentType } });
     expect(recordingPut.status(), await recordingPut.text()).toBe(201);
     const recordingId = ((await recordingPut.json()) as { id: string }).id;
+    // Back on no plan, as the rest of the matrix was written for.
+    setTier(a.email, 'none');
     const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x20)]);
     const courtStart = await request.post('/api/court/uploads', { data: { title: 'Matrix document', category: 'Custody', fileName: 'matrix.pdf', size: pdf.length }, headers: bearer(a.token) });
     expect(courtStart.status(), await courtStart.text()).toBe(201);
@@ -127,7 +133,16 @@ test.describe('family access: route x caller matrix and brute force', () => {
       { key: 'approve', method: 'POST', path: `/api/access/requests/${requests[0]!.id}/approve`, body: {}, expect: (w) => (w === 'owner A' ? 'A' : 'deny') },
       { key: 'decline', method: 'POST', path: `/api/access/requests/${requests[1]!.id}/decline`, expect: (w) => (w === 'owner A' ? 'A' : 'deny') },
       { key: 'GET keys', method: 'GET', path: '/api/access/keys', expect: (w) => (w === 'owner A' ? 'A' : account(w) ? 'own' : 'deny') },
-      { key: 'create key', method: 'POST', path: '/api/access/keys', body: () => ({ access_key: randomUUID(), name: 'New', email: 'new@example.com' }), expect: (w) => (w === 'owner A' ? 'A' : account(w) ? 'own' : 'deny') },
+      { key: 'draft key', method: 'POST', path: '/api/access/keys/draft', expect: (w) => (w === 'owner A' ? 'A' : account(w) ? 'own' : 'deny') },
+      // Each account saves the key the server drafted for it; callers that cannot draft send a made-up one.
+      {
+        key: 'create key', method: 'POST', path: '/api/access/keys', expect: (w) => (w === 'owner A' ? 'A' : account(w) ? 'own' : 'deny'),
+        body: async (token?: string) => {
+          const drafted = await request.post('/api/access/keys/draft', { headers: bearer(token) });
+          const made = drafted.status() === 201 ? ((await drafted.json()) as object) : { access_key: randomUUID(), draft: `${Date.now() + 60_000}.${'A'.repeat(43)}` };
+          return { ...made, name: 'New', email: 'new@example.com' };
+        },
+      },
       { key: 'revoke key', method: 'POST', path: `/api/access/keys/${spareKey.id}/revoke`, expect: (w) => (w === 'owner A' ? 'A' : 'deny') },
       { key: 'GET sessions', method: 'GET', path: '/api/access/sessions', expect: (w) => (w === 'owner A' ? 'A' : account(w) ? 'own' : 'deny') },
       { key: 'revoke session', method: 'POST', path: `/api/access/sessions/${spareSession.session_id}/revoke`, expect: (w) => (w === 'owner A' ? 'A' : 'deny') },
@@ -160,7 +175,7 @@ test.describe('family access: route x caller matrix and brute force', () => {
     const order = Object.keys(callers).filter((w) => w !== 'owner A').concat('owner A');
     for (const route of routes) {
       for (const who of order) {
-        const body = typeof route.body === 'function' ? (route.body as () => unknown)() : route.body;
+        const body = typeof route.body === 'function' ? await (route.body as (token?: string) => Promise<unknown>)(callers[who]) : route.body;
         const response = await request.fetch(route.path, { method: route.method, headers: bearer(callers[who]), ...(body !== undefined ? { data: body } : {}) });
         const text = await response.text();
         const leaked = aData.some((secret) => text.includes(secret));
@@ -192,8 +207,9 @@ test.describe('family access: route x caller matrix and brute force', () => {
   test('1,000 random keys are all refused; the limit engages per address and then refuses even a good key', async ({ request }) => {
     test.setTimeout(180_000);
     const owner = await signUp(request, 'brute-owner');
-    const key = randomUUID();
-    expect((await request.post('/api/access/keys', { data: { access_key: key, name: 'Kid', email: 'kid@example.com' }, headers: bearer(owner.token) })).status()).toBe(201);
+    const drafted = await draftKeyViaApi(request, owner.token);
+    const key = drafted.access_key;
+    expect((await request.post('/api/access/keys', { data: { ...drafted, name: 'Kid', email: 'kid@example.com' }, headers: bearer(owner.token) })).status()).toBe(201);
     const from = (address: string) => ({ 'x-forwarded-for': address });
     const tryKey = async (k: string, address: string) => (await request.post('/api/view/redeem', { data: { access_key: k, consent }, headers: from(address) })).status();
 

@@ -98,7 +98,7 @@ test.describe('sign-up and session', () => {
   test('a reload of /vault keeps the session (refresh cookie)', async ({ page }) => {
     const credentials = await signUpViaUi(page);
 
-    const refreshed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/refresh');
+    const refreshed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/session');
     await page.reload();
     expect((await refreshed).status()).toBe(200);
     await expect(page).toHaveURL(/\/vault$/);
@@ -117,12 +117,12 @@ test.describe('sign-up and session', () => {
     const credentials = await signUpViaApi(page.request, newCredentials('tabs'));
     const second = await context.newPage();
     // Both tabs exchange the same refresh cookie for a session on load (a restored browser window, a
-    // link opened in a new tab). Hold each tab's POST /api/auth/refresh until both have been sent, so
+    // link opened in a new tab). Hold each tab's POST /api/auth/session until both have been sent, so
     // they reach the server together every time, not only when the timing happens to line up.
     const held: Route[] = [];
     let releaseBoth!: () => void;
     const bothSent = new Promise<void>((resolve) => (releaseBoth = resolve));
-    await context.route('**/api/auth/refresh', async (route) => {
+    await context.route('**/api/auth/session', async (route) => {
       if (held.length >= 2) return route.continue();
       held.push(route);
       if (held.length === 2) releaseBoth();
@@ -137,7 +137,7 @@ test.describe('sign-up and session', () => {
       await expectAccountMenuShows(tab, credentials.email);
     }
     // And the browser still holds a usable cookie afterwards.
-    await context.unroute('**/api/auth/refresh');
+    await context.unroute('**/api/auth/session');
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome Back' })).toBeVisible();
     await second.close();
@@ -268,10 +268,17 @@ test.describe('login form validation', () => {
     await password.press('Backspace');
     await expectMet(labels.filter((l) => l !== 'At least 8 characters'));
 
-    // Guidance only: six lowercase characters are enough to create an account.
+    // Guidance only beyond the length: eight lowercase letters (not a common password) create an account,
+    // while six, and a common password, are refused with their words (NIST SP 800-63B).
     await password.fill('abcdef');
-    await expectMet(['One lowercase letter']);
     await emailField(page).fill(newCredentials('weakpw').email);
+    await page.getByRole('button', { name: 'Create Account', exact: true }).click();
+    await expect(passwordField(page)).toHaveAccessibleDescription(/Password must be at least 8 characters/);
+    await password.fill('password1');
+    await page.getByRole('button', { name: 'Create Account', exact: true }).click();
+    await expect(passwordField(page)).toHaveAccessibleDescription(/This password is too common/);
+    await password.fill('lanternhill');
+    await expectMet(['At least 8 characters', 'One lowercase letter']);
     await page.getByRole('button', { name: 'Create Account', exact: true }).click();
     await expect(page).toHaveURL(/\/vault$/);
     await expectToast(page, 'Account created!');

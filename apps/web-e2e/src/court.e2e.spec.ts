@@ -36,13 +36,14 @@ test.describe('court documents', () => {
     // Upload a PDF: the form resets and the list reloads.
     const title = marker('Custody order');
     const pdf = pdfFile('custody-order.pdf');
-    const stored = await uploadViaForm(page, { title: `  ${title} `, category: 'Custody', description: 'Weekends and half the holidays', file: pdf });
+    // The form offers the Court Journal's cards: what is filed here counts on one.
+    const stored = await uploadViaForm(page, { title: `  ${title} `, category: 'Legal Notices or Orders', description: 'Weekends and half the holidays', file: pdf });
     await expectToast(page, 'Document Uploaded', 'Your court document has been securely stored.');
     await expect(uploadForm(page).getByLabel('Title', { exact: true })).toHaveValue('');
     await expect(uploadForm(page).getByLabel('Category', { exact: true })).toHaveValue('');
     await expect(page.getByRole('heading', { name: 'Your Documents (1)' })).toBeVisible();
     const item = courtItem(page, title);
-    await expect(item).toContainText('Custody');
+    await expect(item).toContainText('Legal Notices or Orders');
     await expect(item).toContainText(longDate(new Date()));
     await expect(item).toContainText('custody-order.pdf');
     await expect(item).toContainText(`${pdf.buffer.length} bytes`);
@@ -137,17 +138,17 @@ test.describe('court documents', () => {
     await expectToast(page, 'Missing Information', 'Please fill in all required fields and select a file.');
     await clearToasts(page);
 
-    await fillCourtForm(page, { title: 'Too big', category: 'Divorce', file: { name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.concat([pdfFile().buffer, Buffer.alloc(MAX_BYTES)]) } });
+    await fillCourtForm(page, { title: 'Too big', category: 'Legal Notices or Orders', file: { name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.concat([pdfFile().buffer, Buffer.alloc(MAX_BYTES)]) } });
     await submitCourtForm(page);
     await expectToast(page, 'File Too Large', 'Please select a file smaller than 10MB.');
 
-    await fillCourtForm(page, { title: 'Text', category: 'Other', file: textFile() });
+    await fillCourtForm(page, { title: 'Text', category: 'Witness Statements', file: textFile() });
     await submitCourtForm(page);
     await expectToast(page, 'Upload Failed', UNSUPPORTED);
     expect(tickets()).toBe(0);
 
     // A PNG renamed .pdf passes the name check; the service reads its first bytes and refuses it.
-    await fillCourtForm(page, { title: 'Disguised', category: 'Other', file: { ...pngFile(), name: 'disguised.pdf', mimeType: 'application/pdf' } });
+    await fillCourtForm(page, { title: 'Disguised', category: 'Photo Evidence', file: { ...pngFile(), name: 'disguised.pdf', mimeType: 'application/pdf' } });
     const refused = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/api/court/uploads/'));
     await submitCourtForm(page);
     expect((await refused).status()).toBe(415);
@@ -234,7 +235,7 @@ test.describe('the court journal', () => {
 });
 
 test.describe('the vault timeline', () => {
-  test('an uploaded court document reaches the timeline, and View leads back to its screen', async ({ page }) => {
+  test('an uploaded court document reaches the timeline; View opens it there, and Delete removes it from the journal and the timeline', async ({ page }) => {
     test.slow();
     const { credentials, accessToken } = await signUpWithToken(page.request, 'court-timeline');
     setTier(credentials.email, 'pro');
@@ -250,9 +251,35 @@ test.describe('the vault timeline', () => {
       return entry.count();
     }, { timeout: 30_000, intervals: [500, 1_000, 2_000] }).toBe(1);
     await expect(entry).toHaveAttribute('data-entry-type', 'journal');
-    await entry.getByRole('link', { name: 'View' }).click();
-    await expect(page).toHaveURL(/\/court-journal$/);
-    await expect(courtItem(page, title)).toBeVisible();
+    await entry.getByRole('button', { name: `View ${title}` }).click();
+    const viewer = page.getByRole('dialog', { name: title });
+    await expect(viewer.getByTitle(`Preview of ${title}`)).toBeVisible();
+    await expect(page).toHaveURL(/\/timeline$/);
+    await viewer.getByRole('button', { name: 'Close' }).click();
+
+    await entry.getByRole('button', { name: `Delete ${title}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Are you sure?' });
+    await expect(confirm).toContainText('Your evidence record keeps a note that it existed');
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(entry).toHaveCount(0);
+    // Gone in its own service too: the Court Journal no longer lists it, and its card counts nothing.
+    await openCourtJournal(page);
+    await expect(page.getByText('No documents uploaded yet')).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Categories' }).getByRole('listitem', { name: 'Receipts or Payment Records' })).toContainText('0 documents');
+  });
+
+  test('a document filed on /court-documents counts on its Court Journal card', async ({ page }) => {
+    test.slow();
+    await signUpWithToken(page.request, 'court-cards');
+    await openCourtDocuments(page);
+    const title = marker('Nanny statement');
+    await uploadViaForm(page, { title, category: 'Witness Statements', description: 'Signed', file: pdfFile('nanny.pdf') });
+    await expectToast(page, 'Document Uploaded', 'Your court document has been securely stored.');
+    await openCourtJournal(page);
+    const card = page.getByRole('list', { name: 'Categories' }).getByRole('listitem', { name: 'Witness Statements' });
+    await expect(card).toContainText('1 document');
+    await card.getByRole('button', { name: 'View All' }).click();
+    await expect(page.getByRole('dialog', { name: 'Witness Statements' }).getByRole('listitem', { name: title })).toBeVisible();
   });
 });
 

@@ -33,10 +33,10 @@ test('two users in two browsers each see only their own profile', async ({ brows
 
     // Each browser's own API calls answer with its own user, after a reload as well.
     for (const [page, who] of [[pageA, alice], [pageB, bob]] as const) {
-      const me = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/refresh');
+      const me = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/session');
       await page.reload();
-      const view = (await (await me).json()) as { profile: { email: string } };
-      expect(view.profile.email).toBe(who.email);
+      const { session } = (await (await me).json()) as { session: { profile: { email: string } } };
+      expect(session.profile.email).toBe(who.email);
       await expectAccountMenuShows(page, who.email);
     }
 

@@ -214,7 +214,9 @@ test.describe('Write with AI Assistant', () => {
 
     await wizard.getByRole('button', { name: 'Save Letter' }).click();
     await expect(wizard).toHaveCount(0);
-    const title = await page.evaluate(() => `AI-Assisted Letter - ${new Date().toLocaleDateString()}`);
+    // The app's one date style in the browser's language ("December 5, 2026" in en-US), never "12/5/2026".
+    const title = await page.evaluate(() => `AI-Assisted Letter - ${new Intl.DateTimeFormat(navigator.language, { dateStyle: 'long' }).format(new Date())}`);
+    expect(title).not.toMatch(/\d+\/\d+\/\d+/);
     const item = letterItem(page, title);
     await expect(item).toBeVisible();
     await expect(item).toContainText('My dear child,');

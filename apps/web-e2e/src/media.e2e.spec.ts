@@ -1,4 +1,4 @@
-import { RECORDER_TICK_MS } from '@lv/contracts';
+import { MediaMessages, PLANS, RECORDER_TICK_MS } from '@lv/contracts';
 import { expect, test, type Page } from './support/test.js';
 import { newCredentials, signedInOnVault } from './support/auth.js';
 import { captureUpload, chooseType, readyState, recordClip, recorderTimer, setTier, titleField } from './support/media.js';
@@ -10,7 +10,7 @@ import { expectToast, getLocalStorage, unsavedIndicator } from './support/ui.js'
 test.use({ colorScheme: 'light' });
 
 /** A signed-in user with the given tier, on the page (the page load's session refresh carries the tier). */
-async function signedInWithTier(page: Page, tier: 'none' | 'pro', path: string): Promise<string> {
+async function signedInWithTier(page: Page, tier: 'none' | 'essentials' | 'pro', path: string): Promise<string> {
   const credentials = newCredentials(`media-${tier}`);
   await signedInOnVault(page, credentials);
   if (tier !== 'none') setTier(credentials.email, tier);
@@ -154,7 +154,7 @@ test.describe('recording and the timeline', () => {
   });
 
   test('keeps an unsaved recording as a draft across a reload', async ({ page }) => {
-    await signedInWithTier(page, 'none', '/record');
+    await signedInWithTier(page, 'pro', '/record');
     await recordClip(page, 1);
     await titleField(page).fill('Not saved yet');
     await expect.poll(async () => JSON.parse((await getLocalStorage(page, 'unsaved_draft')) ?? '{}').title).toBe('Not saved yet');
@@ -167,30 +167,58 @@ test.describe('recording and the timeline', () => {
   });
 });
 
-test.describe('the feature gate', () => {
-  test('a tier-none user gets an upgrade prompt for the timeline and audio, and can still save a video', async ({ page }) => {
-    test.setTimeout(60_000);
-    await signedInWithTier(page, 'none', '/timeline');
-    await expect(page.getByRole('heading', { name: 'Your Timeline is a paid feature' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Upgrade your plan' })).toHaveAttribute('href', '/pricing');
-    await page.goto('/enhanced-timeline');
-    await expect(page.getByRole('heading', { name: 'Your Timeline is a paid feature' })).toBeVisible();
+// The plans table (contracts plans.ts) walked per tier, on a desktop and on a phone: the pricing cards
+// say what each plan includes, and the recorder tells a user whose plan does not include video or
+// audio saving before he records; a Pro user records, saves, and is told it went to his Vault & Timeline.
+for (const [device, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 412, height: 823 }]] as const) {
+  test.describe(`the plans' gates on a ${device}`, () => {
+    test.use({ viewport });
 
-    await page.goto('/record');
-    await chooseType(page, 'Audio');
-    await expect(page.getByRole('heading', { name: 'Audio messages are a paid feature' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Start Recording' })).toHaveCount(0);
-    await chooseType(page, 'Video');
-    await recordClip(page, 1);
-    await saveAs(page, 'Free plan video');
-    await expect(page.getByRole('list', { name: 'Your Recordings' })).toContainText('Free plan video');
+    for (const tier of ['none', 'essentials'] as const) {
+      test(`tier ${tier}: pricing lists the table's lines; the recorder refuses video and audio before recording`, async ({ page }) => {
+        test.setTimeout(60_000);
+        await signedInWithTier(page, tier, '/pricing');
+        for (const plan of PLANS) {
+          const card = page.getByRole('list', { name: `${plan.name} includes` });
+          await expect(card.getByRole('listitem')).toHaveText([...plan.features]);
+        }
+        await page.goto('/record');
+        for (const [type, heading, words] of [['Video', 'Video messages are a paid feature', MediaMessages.videoPlanRequired], ['Audio', 'Audio messages are a paid feature', MediaMessages.audioPlanRequired]] as const) {
+          await chooseType(page, type);
+          await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+          await expect(page.getByText(words)).toBeVisible();
+          await expect(page.getByRole('button', { name: 'Start Recording' })).toHaveCount(0);
+          await expect(page.getByRole('link', { name: 'Upgrade your plan' })).toHaveAttribute('href', '/pricing');
+        }
+        // The timeline: Essentials has it, no plan does not.
+        await page.goto('/timeline');
+        if (tier === 'none') await expect(page.getByRole('heading', { name: 'Your Timeline is a paid feature' })).toBeVisible();
+        else {
+          await expect(page.getByText('Your timeline is empty')).toBeVisible();
+          await expect(page.getByTestId('upgrade-prompt')).toHaveCount(0);
+        }
+      });
+    }
+
+    test('tier pro: records a video, saves it, and is told it is in the Vault & Timeline', async ({ page }) => {
+      test.setTimeout(90_000);
+      await signedInWithTier(page, 'pro', '/record');
+      await chooseType(page, 'Audio');
+      await expect(page.getByRole('button', { name: 'Start Recording' })).toBeVisible();
+      await chooseType(page, 'Video');
+      await expect(page.getByTestId('upgrade-prompt')).toHaveCount(0);
+      await recordClip(page, 1);
+      await saveAs(page, `Pro plan video on a ${device}`);
+      await expect(page.getByText(MediaMessages.savedToVaultAndTimeline)).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Your Recordings' })).toContainText(`Pro plan video on a ${device}`);
+    });
   });
-});
+}
 
 test.describe('title rules', () => {
   test('"Title *" is required and at most 100 characters: "Missing Info" / "Add a title."', async ({ page }) => {
     test.setTimeout(60_000);
-    await signedInWithTier(page, 'none', '/record');
+    await signedInWithTier(page, 'pro', '/record');
     // Saving with no recording.
     await titleField(page).fill('A title but no recording');
     await page.getByRole('button', { name: 'Save', exact: true }).click();

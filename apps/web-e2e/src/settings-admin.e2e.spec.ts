@@ -5,7 +5,7 @@ import { expect, test } from './support/test.js';
 import { newCredentials, PASSWORD, signInViaUi, uniqueEmail } from './support/auth.js';
 import { pdfFile, uploadViaApi } from './support/court.js';
 import { signUpWithToken, writeLetterViaApi } from './support/letters.js';
-import { runOperatorCommand, saveRecordingViaApi } from './support/media.js';
+import { runOperatorCommand, saveRecordingViaApi, tokenOnPlan } from './support/media.js';
 
 // Settings (/settings) and the Admin Dashboard (/admin): spec 02, "Settings" and "Admin Dashboard",
 // issue 14. Against the whole stack: gateway, identity, letters, vault-media, court-journal, access-keys.
@@ -27,11 +27,13 @@ test.describe('settings', () => {
 
     // Notification Settings: the spec's defaults, and a change that survives a reload.
     await expect(page.getByRole('switch', { name: 'Email Notifications' })).toHaveAttribute('aria-checked', 'true');
-    await expect(page.getByRole('switch', { name: 'Marketing Emails' })).toHaveAttribute('aria-checked', 'false');
-    await page.getByRole('switch', { name: 'Marketing Emails' }).click();
+    await expect(page.getByRole('switch', { name: 'Access Requests' })).toHaveAttribute('aria-checked', 'true');
+    // Only switches that control an e-mail the product sends.
+    await expect(page.getByRole('switch')).toHaveCount(2);
+    await page.getByRole('switch', { name: 'Access Requests' }).click();
     await expect(banner).toBeVisible();
     await page.reload();
-    await expect(page.getByRole('switch', { name: 'Marketing Emails' })).toHaveAttribute('aria-checked', 'true');
+    await expect(page.getByRole('switch', { name: 'Access Requests' })).toHaveAttribute('aria-checked', 'false');
     await expect(page.getByRole('form', { name: 'Account Profile' }).getByLabel('Full Name')).toHaveValue('John Smith');
     // The plan shown is the account's own, with the way to the plans.
     const subscription = page.locator('[data-slot="subscription-status"]');
@@ -79,7 +81,9 @@ test.describe('settings', () => {
 
   test('Export Vault Data downloads the whole vault: a ZIP with every original, manifest.json and index.html', async ({ page }) => {
     test.slow();
-    const { accessToken } = await signUpWithToken(page.request, 'export');
+    const { credentials } = await signUpWithToken(page.request, 'export');
+    // Saving a video is part of Pro (the plans table).
+    const accessToken = await tokenOnPlan(page.request, credentials, 'pro');
     const letter = await writeLetterViaApi(page.request, accessToken, { title: 'For Sam, at eighteen', content: 'You were the best thing that ever happened to me.' });
     const { body: video } = await saveRecordingViaApi(page.request, accessToken, 'Birthday wishes');
     const pdf = pdfFile('contact-order.pdf', 'Contact order');

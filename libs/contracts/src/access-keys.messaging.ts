@@ -1,7 +1,7 @@
 // access-keys' subjects: its RPC (family access, If I'm Not There, the inactivity watch, milestone keys) and its events.
 import { z } from 'zod';
 import {
-  accessKeySummarySchema, accessRequestPageSchema, accessRequestSchema, approveAccessRequestPayloadSchema, createAccessKeyBodySchema, issuedAccessKeySchema,
+  accessKeySummarySchema, accessRequestPageSchema, accessRequestSchema, approveAccessRequestPayloadSchema, createAccessKeyBodySchema, issuedAccessKeySchema, keyDraftSchema,
   keyIdPayloadSchema, listAccessRequestsPayloadSchema, openedViewSessionSchema, ownerIdPayloadSchema, recordViewPayloadSchema, redeemKeyBodySchema,
   requestIdPayloadSchema, sessionIdPayloadSchema, submitAccessRequestBodySchema, submitAccessRequestReplySchema, viewerConsentSchema, viewerTokenGrantSchema,
   viewSessionBodySchema, viewSessionSummarySchema,
@@ -16,6 +16,10 @@ import {
 import {
   checkInLinkBodySchema, checkInReplySchema, inactivityWarningStatePayloadSchema, inactivityWarningStateReplySchema, inactivityWatchSchema, saveInactivityBodySchema,
 } from './inactivity.schemas.js';
+import {
+  addTrusteeBodySchema, trusteeAnswerBodySchema, trusteeByIdPayloadSchema, trusteeLinkBodySchema, trusteeLinkRequestBodySchema, trusteeLinkRequestReplySchema,
+  trusteeLinkStatePayloadSchema, trusteeLinkStateReplySchema, trusteeReportNoticeStatePayloadSchema, trusteeReportNoticeStateReplySchema, trusteeSchema, trusteeViewSchema, trusteeReportBodySchema, openTrusteeReportReplySchema, vetoTrusteeReportReplySchema,
+} from './trustees.schemas.js';
 import { keyStatusBodySchema, keyStatusReplySchema } from './key-status.schemas.js';
 import { milestoneReleasePayloadSchema } from './letters.schemas.js';
 import { emptyPayload, healthRpc, rebuildRpc, replyType, rpc } from './rpc.js';
@@ -46,6 +50,7 @@ export const AccessKeysRpc = {
   requestSetting: rpc('rpc.access-keys.request-setting.get', { payload: emptyPayload, reply: requestSettingSchema }),
   saveRequestSetting: rpc('rpc.access-keys.request-setting.save', { payload: requestSettingSchema, reply: requestSettingSchema }),
   listKeys: rpc('rpc.access-keys.list-keys', { payload: emptyPayload, reply: z.array(accessKeySummarySchema) }),
+  draftKey: rpc('rpc.access-keys.draft-key', { payload: emptyPayload, reply: keyDraftSchema }),
   createKey: rpc('rpc.access-keys.create-key', { payload: createAccessKeyBodySchema, reply: issuedAccessKeySchema }),
   revokeKey: rpc('rpc.access-keys.revoke-key', { payload: keyIdPayloadSchema, reply: accessKeySummarySchema }),
   listSessions: rpc('rpc.access-keys.list-sessions', { payload: emptyPayload, reply: z.array(viewSessionSummarySchema) }),
@@ -97,6 +102,25 @@ export const AccessKeysRpc = {
   checkInByLink: rpc('rpc.access-keys.inactivity.check-in-link', { payload: checkInLinkBodySchema, reply: checkInReplySchema }),
   /** notifications' warning worker only (like trustee-notice-state): is this warning still current? */
   inactivityWarningState: rpc('rpc.access-keys.inactivity.warning-state', { payload: inactivityWarningStatePayloadSchema, reply: inactivityWarningStateReplySchema }),
+  /** The owner's trustees (If I'm Not There): named, invited by e-mail, answered, removed. */
+  listTrustees: rpc('rpc.access-keys.trustees.list', { payload: emptyPayload, reply: z.array(trusteeSchema) }),
+  addTrustee: rpc('rpc.access-keys.trustees.add', { payload: addTrusteeBodySchema, reply: trusteeSchema }),
+  resendTrusteeInvitation: rpc('rpc.access-keys.trustees.resend', { payload: trusteeByIdPayloadSchema, reply: trusteeSchema }),
+  removeTrustee: rpc('rpc.access-keys.trustees.remove', { payload: trusteeByIdPayloadSchema, reply: trusteeSchema }),
+  /** Public: a trustee's page, opened from their e-mailed link (the link is the credential). */
+  trusteeView: rpc('rpc.access-keys.trustee.view', { payload: trusteeLinkBodySchema, reply: trusteeViewSchema }),
+  answerTrustee: rpc('rpc.access-keys.trustee.answer', { payload: trusteeAnswerBodySchema, reply: trusteeViewSchema }),
+  /** Public: an accepted trustee's report (their link is the credential); starts the delivery, held back by the owner's veto window. */
+  reportOwner: rpc('rpc.access-keys.trustee.report', { payload: trusteeReportBodySchema, reply: trusteeViewSchema }),
+  /** The owner: the trustee report under way, if any (the banner), and his veto ("I'm still here"). */
+  openTrusteeReport: rpc('rpc.access-keys.trustees.open-report', { payload: emptyPayload, reply: openTrusteeReportReplySchema }),
+  vetoTrusteeReport: rpc('rpc.access-keys.trustees.veto-report', { payload: emptyPayload, reply: vetoTrusteeReportReplySchema }),
+  /** Public: "send me my trustee link" (the same answer whether or not the address is a trustee; limited per client address). */
+  requestTrusteeLink: rpc('rpc.access-keys.trustee.request-link', { payload: trusteeLinkRequestBodySchema, reply: trusteeLinkRequestReplySchema }),
+  /** notifications' trustee-link worker only (like trustee-notice-state): is this link still the trustee's current one? */
+  trusteeLinkState: rpc('rpc.access-keys.trustee.link-state', { payload: trusteeLinkStatePayloadSchema, reply: trusteeLinkStateReplySchema }),
+  /** notifications' report-notice worker only (like trustee-notice-state): is this report committed, open or closed, and what to say. */
+  trusteeReportNoticeState: rpc('rpc.access-keys.trustee.report-notice-state', { payload: trusteeReportNoticeStatePayloadSchema, reply: trusteeReportNoticeStateReplySchema }),
   // Operator commands (ops CLI).
   listPendingForOwner: rpc('rpc.access-keys.op.list-pending', { payload: ownerIdPayloadSchema, reply: accessRequestPageSchema }),
   reportAbsence: rpc('rpc.access-keys.op.report-absence', { payload: deliveryOperatorPayloadSchema, reply: deliveryViewSchema }),

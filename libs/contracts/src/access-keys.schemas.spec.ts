@@ -33,6 +33,8 @@ describe('family-access schemas', () => {
     expect(firstMessage(redeemKeyBodySchema.safeParse({ access_key: KEY }))).toBe(AccessMessages.consentRequired);
     expect(redeemKeyBodySchema.parse({ access_key: KEY.toUpperCase(), consent: { version: 'v1.0', text_hash: 'a'.repeat(64) } }).access_key).toBe(KEY);
     expect(createAccessKeyBodySchema.safeParse({ access_key: '0d5f6b3e-4a51-1c7e-9c39-2b7f8d1e6a10', name: 'E', email: 'e@x.co' }).success).toBe(false);
-    expect(createAccessKeyBodySchema.parse({ access_key: KEY, name: 'E', email: 'e@x.co' }).expires_in_days).toBe(30);
+    expect(createAccessKeyBodySchema.parse({ access_key: KEY, draft: `1.${'a'.repeat(43)}`, name: 'E', email: 'e@x.co' }).expires_in_days).toBe(30);
+    // Save without the server's draft: no key was generated here.
+    expect(createAccessKeyBodySchema.safeParse({ access_key: KEY, name: 'E', email: 'e@x.co' }).success).toBe(false);
   });
 });

@@ -165,7 +165,11 @@ export const issuedAccessKeySchema = z.object({
 });
 export type IssuedAccessKey = z.infer<typeof issuedAccessKeySchema>;
 
-/** Generate Keys tab: the key the browser generated (crypto.randomUUID), who it is for, how long it lasts. */
+/** "Generate Access Key": a key made by the server, and the draft that lets Save bring it back (valid an hour). */
+export const keyDraftSchema = z.object({ access_key: z.uuid(), draft: z.string() });
+export type KeyDraft = z.infer<typeof keyDraftSchema>;
+
+/** Generate Keys tab: the key the server generated (with its draft), who it is for, how long it lasts. */
 export const createAccessKeyBodySchema = z.object({
   access_key: z
     .string({ error: AccessMessages.noKeyGenerated })
@@ -174,6 +178,12 @@ export const createAccessKeyBodySchema = z.object({
     // Only random (version 4) UUIDs are accepted here: the others carry time or a name, not 122 random bits.
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i, AccessMessages.keyMalformed)
     .transform((k) => k.toLowerCase()),
+  /** What "Generate Access Key" answered with the key: proof the server made it for this owner. */
+  draft: z
+    .string({ error: AccessMessages.noKeyGenerated })
+    .min(1, AccessMessages.noKeyGenerated)
+    // Its expiry (ms) and an HMAC-SHA256 in base64url: anything else was not made by the service.
+    .regex(/^\d{1,16}\.[A-Za-z0-9_-]{43}$/, AccessMessages.keyDraftInvalid),
   name: safeText({ error: AccessMessages.missingName }).trim().min(1, AccessMessages.missingName).max(ACCESS_FIELD_MAX.keyName, AccessMessages.fieldTooLong),
   email: email(AccessMessages.missingEmail),
   expires_in_days: z
@@ -187,6 +197,8 @@ export const createAccessKeyBodySchema = z.object({
   allow_download: z.boolean({ error: AccessMessages.allowDownloadInvalid }).default(false),
 });
 export type CreateAccessKeyBody = z.input<typeof createAccessKeyBodySchema>;
+/** The body as the service receives it, defaults filled in. */
+export type CreateAccessKeyInput = z.output<typeof createAccessKeyBodySchema>;
 
 /** One of the owner's keys (never the key itself: only its hash is kept). */
 export const accessKeySummarySchema = z.object({
@@ -202,6 +214,8 @@ export const accessKeySummarySchema = z.object({
   revoked_at: z.string().nullable(),
   email_status: z.enum(['queued', 'sent', 'failed']),
   email_sent_at: z.string().nullable(),
+  /** Why the e-mail failed (null unless it did): a daily cap on key e-mails, or the mail server refused it. */
+  email_failure: z.enum(['daily_limit', 'undeliverable']).nullable(),
   /** View sessions opened with it, and when the vault was last viewed through it. */
   sessions: z.number().int(),
   last_viewed_at: z.string().nullable(),

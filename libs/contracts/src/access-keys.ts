@@ -115,10 +115,13 @@ export const AccessMessages = {
   noKeyGenerated: 'No key generated: Click "Generate Access Key" first.',
   keyExpiryInvalid: `Expiry must be a whole number of days from ${KEY_EXPIRY_DAYS_MIN} to ${KEY_EXPIRY_DAYS_MAX}.`,
   keyTaken: 'This key is already in use. Generate a new one.',
+  keyDraftInvalid: 'This key was not generated here, or over an hour ago. Click "Generate Access Key" again.',
   scopesRequired: 'Choose at least one part of the vault to share.',
   saveFailed: 'Save failed',
   couldNotSaveKey: 'Could not save key.',
+  couldNotGenerateKey: 'Could not generate a key. Try again.',
   emailSendFailed: 'Email Send Failed',
+  emailDailyLimit: 'Email not sent: the daily limit of key e-mails was reached. Copy the key and share it yourself, or issue it again tomorrow.',
 } as const;
 
 /** Spec 2: the viewer's empty texts, per tab. */

@@ -5,6 +5,7 @@
  *   POST  /api/auth/sign-up   {email, password}  -> 201 SessionView, sets the refresh cookie
  *   POST  /api/auth/sign-in   {email, password}  -> 200 SessionView, sets the refresh cookie
  *   POST  /api/auth/refresh   (refresh cookie)   -> 200 SessionView (rotates the cookie) | 401
+ *   POST  /api/auth/session   (refresh cookie)   -> 200 { session: SessionView } (rotates the cookie) | 200 { session: null }
  *   POST  /api/auth/sign-out  (refresh cookie)   -> 204, session revoked on the server
  *   GET   /api/me             Bearer             -> 200 UserProfile
  *   PATCH /api/me             Bearer, UpdateProfileRequest -> 200 UserProfile

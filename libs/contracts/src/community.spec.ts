@@ -1,4 +1,5 @@
-import { allowsFeature, canUseFeature, SUBSCRIPTION_TIERS } from './tiers.js';
+import { allowsFeature, canUseFeature } from './plans.js';
+import { SUBSCRIPTION_TIERS } from './tiers.js';
 import { MUSIC_AUDIO_TYPES, musicCategoryOf, musicExtensionOf, musicTitleOf } from './community.js';
 
 describe('the music library’s file names (spec 9)', () => {

@@ -8,7 +8,7 @@ import {
 import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
 import { titlesPayloadSchema, titlesReplySchema } from './timeline.schemas.js';
 import { viewerDocumentGrantSchema, viewerItemPayloadSchema } from './viewer-links.schemas.js';
-import { COURT_CATEGORIES } from './court-journal.js';
+import { COURT_CATEGORIES, COURT_VARIANTS, LEGACY_COURT_CATEGORIES } from './court-journal.js';
 import { event, type EventData } from './events.js';
 
 /**
@@ -43,8 +43,9 @@ export const CourtJournalRpc = {
 
 /** Published payloads carry ids, categories, sizes, hashes and times only; titles, descriptions and file names stay in court-journal. */
 export const CourtJournalEvents = {
+  /** `category` is a card; a message published before the one category model may carry an old category: read it with courtCategoryOf. */
   CourtDocumentUploaded: event('court-journal.document.uploaded.v1', z.object({
-    documentId: z.string(), ownerId: z.string(), category: z.enum(COURT_CATEGORIES), variant: z.enum(['documents', 'journal']), size: z.number().int().min(0), sha256: z.string(), uploadedAt: z.string(),
+    documentId: z.string(), ownerId: z.string(), category: z.enum([...COURT_CATEGORIES, ...LEGACY_COURT_CATEGORIES]), variant: z.enum(COURT_VARIANTS), size: z.number().int().min(0), sha256: z.string(), uploadedAt: z.string(),
   })),
   CourtDocumentKeyEvidenceChanged: event('court-journal.document.key-evidence-changed.v1', z.object({ documentId: z.string(), ownerId: z.string(), isKeyEvidence: z.boolean(), changedAt: z.string() })),
   CourtDocumentDeleted: event('court-journal.document.deleted.v1', z.object({ documentId: z.string(), ownerId: z.string(), sha256: z.string(), deletedAt: z.string() })),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  COURT_CATEGORIES, COURT_DESCRIPTION_MAX, COURT_FILE_KINDS, COURT_FILE_MAX_BYTES, COURT_FILE_NAME_MAX, COURT_TITLE_MAX,
+  COURT_CATEGORIES, COURT_VARIANTS, LEGACY_COURT_CATEGORIES, COURT_DESCRIPTION_MAX, COURT_FILE_KINDS, COURT_FILE_MAX_BYTES, COURT_FILE_NAME_MAX, COURT_TITLE_MAX,
   CourtMessages, EVIDENCE_ACTIONS,
 } from './court-journal.js';
 import { SHA256_HEX } from './media.js';
@@ -30,7 +30,10 @@ export const startCourtUploadBodySchema = z.object({
     .min(1, CourtMessages.missingInformation)
     .refine((t) => Array.from(t).length <= COURT_TITLE_MAX, CourtMessages.titleTooLong)
     .meta({ example: 'Child maintenance receipts, March', maxLength: COURT_TITLE_MAX }),
-  category: z.enum(COURT_CATEGORIES, { error: CourtMessages.categoryRequired }),
+  /** One of the Court Journal's six cards. An old category (Custody, Divorce, Support, Visitation, Other) from a page loaded before is filed under its card. */
+  category: z.enum([...COURT_CATEGORIES, ...LEGACY_COURT_CATEGORIES], { error: CourtMessages.categoryRequired }),
+  /** The screen the file is sent from: the upload form of /court-documents, or a card of /court-journal (which also takes .txt). */
+  variant: z.enum(COURT_VARIANTS, { error: 'variant is documents or journal.' }).optional(),
   description: safeText()
     .trim()
     .refine((t) => Array.from(t).length <= COURT_DESCRIPTION_MAX, CourtMessages.descriptionTooLong)
@@ -59,8 +62,9 @@ export const courtDocumentSchema = z.object({
   id: z.uuid(),
   title: z.string(),
   description: z.string().nullable(),
+  /** The Court Journal card the document is counted on (one filed under an old category: its card). */
   category: z.enum(COURT_CATEGORIES),
-  variant: z.enum(['documents', 'journal']),
+  variant: z.enum(COURT_VARIANTS),
   file_name: z.string(),
   /** The kind the service found in the bytes (never the name's claim). */
   file_kind: z.enum(kinds),
@@ -141,6 +145,7 @@ export type EvidenceEntrySummary = z.infer<typeof evidenceEntrySummarySchema>;
 export const startCourtUploadPayloadSchema = z.object({
   title: safeText().max(1000),
   category: safeText().max(100),
+  variant: z.enum(COURT_VARIANTS).optional(),
   description: safeText().max(10_000).optional(),
   fileName: fileNameText().max(1000),
   size: z.number(),

@@ -11,10 +11,12 @@
  */
 import { formatCount } from './count-format.js';
 
-/** The upload form's categories (spec, section 3: court_documents.category). */
-export const COURT_DOCUMENT_CATEGORIES = ['Custody', 'Divorce', 'Support', 'Visitation', 'Other'] as const;
-/** The Court Journal's six category cards (spec, section 2), in the spec's order. */
-export const COURT_JOURNAL_CATEGORIES = [
+/**
+ * The one category model of court papers: the Court Journal's six cards (spec, section 2), in the
+ * spec's order. Every document belongs to exactly one; the upload form of /court-documents offers
+ * these and nothing else, and the cards count and filter the owner's documents by them.
+ */
+export const COURT_CATEGORIES = [
   'Receipts or Payment Records',
   'Photo Evidence',
   'Emails or Messages',
@@ -22,23 +24,56 @@ export const COURT_JOURNAL_CATEGORIES = [
   'Timeline of Events',
   'Legal Notices or Orders',
 ] as const;
-export const COURT_CATEGORIES = [...COURT_DOCUMENT_CATEGORIES, ...COURT_JOURNAL_CATEGORIES] as const;
-export type CourtJournalCategory = (typeof COURT_JOURNAL_CATEGORIES)[number];
 export type CourtCategory = (typeof COURT_CATEGORIES)[number];
+
+/**
+ * The upload form's old categories (spec, section 3: court_documents.category). No document is filed
+ * under them any more; documents filed before are read under a card (courtCategoryOf), and a request
+ * from an old page still open in a tab is filed under the card its category maps to.
+ */
+export const LEGACY_COURT_CATEGORIES = ['Custody', 'Divorce', 'Support', 'Visitation', 'Other'] as const;
+export type LegacyCourtCategory = (typeof LEGACY_COURT_CATEGORIES)[number];
+
+/** Which card an old category's document is counted on. "Other" goes by the file: a photo is photo evidence. */
+export const LEGACY_CATEGORY_CARDS = {
+  Custody: 'Legal Notices or Orders',
+  Divorce: 'Legal Notices or Orders',
+  Support: 'Receipts or Payment Records',
+  Visitation: 'Timeline of Events',
+  Other: 'Legal Notices or Orders',
+} as const satisfies Record<LegacyCourtCategory, CourtCategory>;
 
 /**
  * Which screen a document was filed from: the upload form of /court-documents ("documents": title,
  * category and file required; no .txt) or a category card of /court-journal ("journal": title and
- * file; .txt also accepted). The category decides it.
+ * file; .txt also accepted). Both file under the same six cards.
  */
-export type CourtVariant = 'documents' | 'journal';
-
-export function courtVariantOf(category: CourtCategory): CourtVariant {
-  return (COURT_JOURNAL_CATEGORIES as readonly string[]).includes(category) ? 'journal' : 'documents';
-}
+export const COURT_VARIANTS = ['documents', 'journal'] as const;
+export type CourtVariant = (typeof COURT_VARIANTS)[number];
 
 export function isCourtCategory(value: unknown): value is CourtCategory {
   return typeof value === 'string' && (COURT_CATEGORIES as readonly string[]).includes(value);
+}
+
+export function isLegacyCourtCategory(value: unknown): value is LegacyCourtCategory {
+  return typeof value === 'string' && (LEGACY_COURT_CATEGORIES as readonly string[]).includes(value);
+}
+
+/**
+ * The card of a category as stored (events are immutable: one filed before the one model still says
+ * "Custody"), given the file's kind; null for a value that is neither a card nor an old category.
+ * Every reader of stored or published categories goes through this.
+ */
+export function courtCategoryOf(stored: unknown, fileKind?: CourtFileKind | null): CourtCategory | null {
+  if (isCourtCategory(stored)) return stored;
+  if (!isLegacyCourtCategory(stored)) return null;
+  if (stored === 'Other' && (fileKind === 'jpeg' || fileKind === 'png')) return 'Photo Evidence';
+  return LEGACY_CATEGORY_CARDS[stored];
+}
+
+/** The screen a request came from when it does not say: an old category is the old upload form's, a card a card's. */
+export function defaultCourtVariant(category: unknown): CourtVariant {
+  return isLegacyCourtCategory(category) ? 'documents' : 'journal';
 }
 
 /** 10 MB (spec, section 9), enforced by the SPA before sending and by the service while streaming. */
@@ -155,15 +190,16 @@ export const CourtMessages = {
 } as const;
 
 /** Trims and checks the form's fields the way the service does (spec, section 5). */
-export function validateCourtUpload(input: { title?: unknown; category?: unknown; description?: unknown; fileName?: unknown; size?: unknown }): {
+export function validateCourtUpload(input: { title?: unknown; category?: unknown; variant?: unknown; description?: unknown; fileName?: unknown; size?: unknown }): {
   title: string;
   description: string;
+  variant: CourtVariant;
   errors: { title?: string; category?: string; description?: string; file?: string } | null;
 } {
   const title = typeof input.title === 'string' ? input.title.trim() : '';
   const description = typeof input.description === 'string' ? input.description.trim() : '';
-  const category = isCourtCategory(input.category) ? input.category : null;
-  const variant: CourtVariant = category ? courtVariantOf(category) : 'documents';
+  const category = isCourtCategory(input.category) || isLegacyCourtCategory(input.category) ? input.category : null;
+  const variant: CourtVariant = input.variant === 'journal' || input.variant === 'documents' ? input.variant : defaultCourtVariant(category);
   const missing = variant === 'journal' ? CourtMessages.journalMissing : CourtMessages.missingInformation;
   const errors: { title?: string; category?: string; description?: string; file?: string } = {};
   if (!title) errors.title = missing;
@@ -176,7 +212,7 @@ export function validateCourtUpload(input: { title?: unknown; category?: unknown
   else if (!courtKindForName(fileName, variant)) errors.file = variant === 'journal' ? CourtMessages.journalUnsupportedType : CourtMessages.unsupportedType;
   else if (typeof input.size === 'number' && input.size > COURT_FILE_MAX_BYTES) errors.file = CourtMessages.fileTooLarge;
   else if (typeof input.size === 'number' && input.size <= 0) errors.file = CourtMessages.emptyFile;
-  return { title, description, errors: Object.keys(errors).length ? errors : null };
+  return { title, description, variant, errors: Object.keys(errors).length ? errors : null };
 }
 
 // What leaves the service on JetStream (ids, categories, sizes, hashes and times; never a title,

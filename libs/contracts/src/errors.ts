@@ -32,11 +32,24 @@ export const ErrorCodes = {
   KEY_TAKEN: { status: 409, message: 'This key is already in use. Generate a new one.' },
   /** The owner turned his request link off: the request page shows this instead of the form (RequestLinkMessages.requestsClosed). */
   REQUESTS_CLOSED: { status: 403, message: 'This vault is not taking access requests at the moment. Please contact its owner directly.' },
-  UPGRADE_REQUIRED: { status: 403, message: 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.' },
+  /** Each gate passes the plans table's words for its feature (planRequiredMessage); this is the fallback. */
+  UPGRADE_REQUIRED: { status: 403, message: 'Your plan does not include this. See the plans on the pricing page.' },
   /** Neutral on purpose: each limit passes its own message (sign-in: AuthMessages.tooManySignIns). */
   RATE_LIMITED: { status: 429, message: 'Too many requests. Please wait a few minutes and try again.' },
   /** The check-in link of an inactivity warning: forged, altered, expired or already used, never saying which. */
   CHECK_IN_LINK_INVALID: { status: 400, message: 'This check-in link is invalid, expired, or already used. Sign in to check in instead.' },
+  /** A password reset link: used, expired, altered or another account's, never saying which. */
+  RESET_LINK_INVALID: { status: 400, message: 'This password reset link is invalid, expired, or already used. Please ask for a new one.' },
+  /** An e-mail change's link (confirm, or undo): used, expired, altered, replaced or another account's, never saying which. */
+  EMAIL_CHANGE_LINK_INVALID: { status: 400, message: 'This e-mail change link is invalid, expired, or already used.' },
+  /** A new-sign-in alert's "this wasn't me" link: used, lapsed, altered or another account's, never saying which. */
+  SIGN_IN_ALERT_LINK_INVALID: { status: 400, message: 'This link is invalid, expired, or already used. If someone else is in your account, choose a new password with "Forgot password?" on the sign-in page.' },
+  /** A trustee's e-mailed link: forged, altered, expired, used, replaced or of a removed trustee, never saying which. */
+  TRUSTEE_LINK_INVALID: { status: 400, message: 'This trustee link is invalid, expired, or already used. Ask for a new one below.' },
+  /** A trustee whose last report the owner vetoed, within 30 days of the veto. */
+  TRUSTEE_REPORT_BLOCKED: { status: 403, message: 'The owner said he is still here. You cannot report again for 30 days after that.' },
+  /** A trustee who has not accepted the role (invited, declined) cannot report. */
+  TRUSTEE_NOT_ACCEPTED: { status: 403, message: 'Only a trustee who has accepted the role can report.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The vault is temporarily unavailable. Please try again in a moment.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
 } as const satisfies Record<string, { status: number; message: string }>;

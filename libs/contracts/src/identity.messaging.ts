@@ -4,7 +4,8 @@ import { accessRequestMailToPayloadSchema, accessRequestMailToReplySchema } from
 import {
   adminOverviewSchema, adminUsersQuerySchema, changeEmailPayloadSchema, changePasswordPayloadSchema, changePasswordReplySchema, credentialsPayloadSchema,
   findUserPayloadSchema, issuedSessionSchema, notificationPreferencesBodySchema, notificationPreferencesSchema, refreshPayloadSchema, setAdminPayloadSchema,
-  setTierPayloadSchema, signOutPayloadSchema, signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
+  setTierPayloadSchema, signOutPayloadSchema, forgotPasswordPayloadSchema, forgotPasswordReplySchema, resetPasswordPayloadSchema, resetPasswordReplySchema, emailChangeLinkPayloadSchema, emailChangeLinkReplySchema,
+  accountSessionsSchema, sessionIdParamSchema, sessionsEndedSchema, signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
 } from './identity.schemas.js';
 import { ownerDisplayNamePayloadSchema, ownerDisplayNameReplySchema } from './key-status.schemas.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc } from './rpc.js';
@@ -36,6 +37,20 @@ export const IdentityRpc = {
   ownerDisplayName: rpc('rpc.identity.owner-display-name', { payload: ownerDisplayNamePayloadSchema, reply: ownerDisplayNameReplySchema }),
   /** notifications, before it e-mails an owner about an access request: his address while his "Access Requests" switch is on. Publishable by notifications only. */
   accessRequestMailTo: rpc('rpc.identity.access-request-mail-to', { payload: accessRequestMailToPayloadSchema, reply: accessRequestMailToReplySchema }),
+  /** notifications only: an owner's address and name for e-mails about his own safety (a trustee's report), whatever his switches. */
+  ownerMailTo: rpc('rpc.identity.owner-mail-to', { payload: accessRequestMailToPayloadSchema, reply: accessRequestMailToReplySchema }),
+  // Account recovery: public; the answer to a request is the same whether or not the address has an account.
+  forgotPassword: rpc('rpc.identity.forgot-password', { payload: forgotPasswordPayloadSchema, reply: forgotPasswordReplySchema }),
+  resetPassword: rpc('rpc.identity.reset-password', { payload: resetPasswordPayloadSchema, reply: resetPasswordReplySchema }),
+  // An e-mail change's links: public, the token is the proof (the new address confirms, the old one undoes).
+  confirmEmailChange: rpc('rpc.identity.confirm-email-change', { payload: emailChangeLinkPayloadSchema, reply: emailChangeLinkReplySchema }),
+  undoEmailChange: rpc('rpc.identity.undo-email-change', { payload: emailChangeLinkPayloadSchema, reply: emailChangeLinkReplySchema }),
+  /** A new-sign-in alert's "this wasn't me" link: public, the token is the proof; every session ends and a reset link follows. */
+  disownSignIn: rpc('rpc.identity.disown-sign-in', { payload: emailChangeLinkPayloadSchema, reply: emailChangeLinkReplySchema }),
+  // The signed-in browsers of the caller's own account.
+  sessions: rpc('rpc.identity.sessions.list', { payload: emptyPayload, reply: accountSessionsSchema }),
+  endSession: rpc('rpc.identity.sessions.end', { payload: sessionIdParamSchema, reply: sessionsEndedSchema }),
+  endOtherSessions: rpc('rpc.identity.sessions.end-others', { payload: emptyPayload, reply: sessionsEndedSchema }),
 } as const;
 
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { safeText } from './text.schemas.js';
 import { SUBSCRIPTION_TIERS } from './tiers.js';
 import { SettingsMessages } from './identity.js';
-import { AuthMessages } from './validation.js';
+import { AuthMessages, newPasswordProblem } from './validation.js';
 
 // Profiles, sessions and their requests on the wire, as zod schemas (the types are inferred from
 // them). Kept apart from identity.ts so the SPA, which imports only types from here, never bundles zod.
@@ -25,8 +25,19 @@ export const sessionViewSchema = z.object({
   /** Epoch milliseconds. */
   accessTokenExpiresAt: z.number().meta({ description: 'Epoch milliseconds.' }),
   profile: userProfileSchema,
+  /** Sign-in only: the password fails today's rules (8+, not common), so the SPA asks for a new one. */
+  passwordChangeRequired: z.literal(true).optional().meta({ description: 'Sign-in only: the password no longer meets the password rules; ask the user to change it.' }),
 });
 export type SessionView = z.infer<typeof sessionViewSchema>;
+
+/**
+ * POST /api/auth/session, the SPA's session check: a browser with no session (or a refused cookie) is
+ * an answer, `{ session: null }`, not a 401 the browser would log on every page a visitor opens.
+ */
+export const sessionProbeSchema = z.object({
+  session: sessionViewSchema.nullable().meta({ description: 'The renewed session, or null when the browser has none.' }),
+});
+export type SessionProbe = z.infer<typeof sessionProbeSchema>;
 
 /** What sign-in, sign-up and refresh return to the gateway. The refresh token never reaches the SPA's JavaScript: the gateway puts it in an httpOnly cookie. */
 export const issuedSessionSchema = sessionViewSchema.extend({
@@ -61,10 +72,19 @@ export const credentialsBodySchema = z.object({
 });
 export type Credentials = z.input<typeof credentialsBodySchema>;
 
-/** POST /api/auth/sign-up: as sign-in, and a new password must hold something besides whitespace. */
-export const signUpBodySchema = credentialsBodySchema.extend({
-  password: credentialsBodySchema.shape.password.refine((value) => value.trim() !== '', AuthMessages.passwordOnlySpaces),
-});
+/**
+ * A new password (sign-up, change, reset): 8 characters at least, not only whitespace, not one character
+ * repeated (newPasswordProblem); identity also refuses the listed common and breached passwords.
+ */
+const newPassword = safeText({ error: AuthMessages.passwordRequired })
+  .max(PASSWORD_HTTP_MAX_LENGTH, `Password must be at most ${PASSWORD_HTTP_MAX_LENGTH} characters`)
+  .superRefine((value, ctx) => {
+    const problem = newPasswordProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** POST /api/auth/sign-up: as sign-in, with the rules of a new password. */
+export const signUpBodySchema = credentialsBodySchema.extend({ password: newPassword });
 
 /**
  * PATCH /api/me: only the two editable fields; anything else in the body (an id, an email, a tier)
@@ -153,3 +173,56 @@ export const adminOverviewSchema = z.object({
   signupsByDay: z.array(z.object({ day: z.string().meta({ example: '2026-11-26' }), count: z.number().int() })),
 });
 export type AdminOverview = z.infer<typeof adminOverviewSchema>;
+
+// Account recovery (Forgot password?) and the sessions list of /settings.
+
+/** POST /api/auth/forgot-password: only an address; the answer never says whether it has an account. */
+export const forgotPasswordBodySchema = z.object({ email: credentialsBodySchema.shape.email });
+export const forgotPasswordReplySchema = z.object({ message: z.string() });
+export type ForgotPasswordReply = z.infer<typeof forgotPasswordReplySchema>;
+
+/** A reset link's token: `<reset id>.<256 random bits, base64url>`; only its SHA-256 is stored. */
+const resetToken = safeText({ error: 'The reset link is incomplete.' }).min(1, 'The reset link is incomplete.').max(200, 'The reset link is incomplete.');
+
+/** POST /api/auth/reset-password: the link's address and token, and the new password (the sign-up rules). */
+export const resetPasswordBodySchema = z.object({
+  email: credentialsBodySchema.shape.email,
+  token: resetToken,
+  newPassword,
+});
+export type ResetPasswordRequest = z.input<typeof resetPasswordBodySchema>;
+export const resetPasswordReplySchema = z.object({
+  message: z.string(),
+  sessionsEnded: z.number().int().min(0).meta({ description: 'How many sessions of the account were signed out.' }),
+});
+export type ResetPasswordReply = z.infer<typeof resetPasswordReplySchema>;
+
+export const forgotPasswordPayloadSchema = z.object({ email: safeText().max(300) }).strict();
+export const resetPasswordPayloadSchema = z.object({ email: safeText().max(300), token: safeText().max(200), newPassword: safeText().max(PASSWORD_HTTP_MAX_LENGTH + 1) }).strict();
+
+/** An e-mail change's link token (confirm or undo): `<id>.<256 random bits, base64url>`; only its SHA-256 is stored. */
+const emailChangeToken = safeText({ error: 'The link is incomplete.' }).min(1, 'The link is incomplete.').max(200, 'The link is incomplete.');
+/** POST /api/auth/confirm-email and /api/auth/undo-email-change: the token is the proof. */
+export const emailChangeLinkBodySchema = z.object({ token: emailChangeToken });
+export type EmailChangeLinkRequest = z.input<typeof emailChangeLinkBodySchema>;
+export const emailChangeLinkReplySchema = z.object({
+  message: z.string(),
+  sessionsEnded: z.number().int().min(0).meta({ description: 'How many sessions of the account were signed out.' }),
+});
+export type EmailChangeLinkReply = z.infer<typeof emailChangeLinkReplySchema>;
+export const emailChangeLinkPayloadSchema = z.object({ token: safeText().max(200) }).strict();
+
+/** One signed-in browser of the account (GET /api/me/sessions). */
+export const accountSessionSchema = z.object({
+  id: z.uuid(),
+  device: z.string().meta({ description: 'Browser and system read from the user agent, e.g. "Firefox on Windows".' }),
+  createdAt: z.iso.datetime(),
+  lastSeenAt: z.iso.datetime(),
+  current: z.boolean().meta({ description: 'The session making this request.' }),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+export const accountSessionsSchema = z.object({ sessions: z.array(accountSessionSchema) });
+export type AccountSessions = z.infer<typeof accountSessionsSchema>;
+export const sessionIdParamSchema = z.object({ sessionId: z.uuid({ error: 'Not a session id.' }) });
+export const sessionsEndedSchema = z.object({ sessionsEnded: z.number().int().min(0) });
+export type SessionsEnded = z.infer<typeof sessionsEndedSchema>;

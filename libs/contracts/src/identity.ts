@@ -57,4 +57,6 @@ export const SettingsMessages = {
   currentPasswordWrong: 'Your current password is not correct.',
   passwordsDoNotMatch: 'The new passwords do not match.',
   samePassword: 'The new password must be different from the current one.',
+  /** Shown after a sign-in whose password fails today's rules (set before they existed). */
+  weakPassword: 'Your password is shorter than 8 characters or is a common or breached one. Please choose a new password to keep your vault safe.',
 } as const;

@@ -28,6 +28,8 @@ export * from './access-requests.schemas.js';
 export * from './key-links.js';
 export * from './if-im-not-there.js';
 export * from './if-im-not-there.schemas.js';
+export * from './trustees.js';
+export * from './trustees.schemas.js';
 export * from './timeline.js';
 export * from './timeline.schemas.js';
 export * from './identity.messaging.js';

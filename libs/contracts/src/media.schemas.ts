@@ -9,7 +9,7 @@ import {
 // never bundles zod.
 //
 //   POST   /api/media/uploads              StartUploadRequest -> 201 UploadTicket | 409 DUPLICATE_MEDIA | 413 | 403 UPGRADE_REQUIRED
-//   PUT    /api/media/uploads/:id          raw webm body (video/webm | audio/webm) -> 201 Recording | 413 | 415 | 400 UPLOAD_INCOMPLETE
+//   PUT    /api/media/uploads/:id          raw body in the ticket's format (video/webm | video/mp4 | audio/webm | audio/mp4 | a Who I Am file) -> 201 Recording | 413 | 415 | 400 UPLOAD_INCOMPLETE
 //   GET    /api/media/recordings?limit=10&collection=vault|final-messages -> Recording[] (newest first)
 //   POST   /api/media/recordings/:id/playback -> PlaybackLink (and the lv_media cookie that binds links to the owner)
 //   GET    /api/media/play/:id?u&exp&sig   -> the bytes, with Range (206) support; 403 for an expired, altered or foreign link
@@ -33,8 +33,8 @@ export const startUploadBodySchema = z.object({
   size: z.number({ error: 'The recording size is required.' }).int().positive('The recording is empty.').meta({ description: 'Bytes the PUT will send.' }),
   /** 'final-messages' for the If I'm Not There page's final messages (Pro and Legacy plans); 'vault' otherwise. */
   collection: z.enum(MEDIA_COLLECTIONS, { error: 'Choose where the recording belongs.' }).optional().meta({ description: "Default 'vault'." }),
-  /** Who I Am's files: the file's format (image/png, video/mp4, audio/mpeg...); recordings are WebM. */
-  contentType: safeText().max(100).optional().meta({ description: "The file's format (Who I Am uploads); checked against its first bytes." }),
+  /** The file's format: a recording's (video/webm, video/mp4, audio/webm, audio/mp4; default WebM) or a Who I Am file's (image/png, audio/mpeg...). */
+  contentType: safeText().max(100).optional().meta({ description: "The file's format (a recording: WebM, the default, or MP4; a Who I Am file: its type); checked against its first bytes." }),
 });
 export type StartUploadRequest = z.input<typeof startUploadBodySchema>;
 

@@ -7,6 +7,8 @@
  * object storage over HTTP, and playback reads come back the same way with HTTP Range.
  */
 
+import { planRequiredMessage } from './plans.js';
+
 export const MEDIA_TYPES = ['video', 'audio'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
@@ -41,12 +43,24 @@ export const UPLOADED_CONTENT_TYPES: Record<StoredMediaType, readonly string[]> 
   audio: ['audio/webm', 'audio/mpeg', 'audio/mp4', 'audio/wav', 'audio/ogg'],
 };
 
-/** The content types a collection takes for a type: recordings are WebM; Who I Am takes uploaded files. */
+/**
+ * What the recorder makes, by type: WebM where the browser records it, MP4 where it does not (Safari
+ * on iPhones, iPads and Macs: H.264/AAC video, AAC audio as audio/mp4). The first is the default.
+ */
+export const RECORDED_CONTENT_TYPES: Record<MediaType, readonly string[]> = {
+  video: ['video/webm', 'video/mp4'],
+  audio: ['audio/webm', 'audio/mp4'],
+};
+
+/** The content types a collection takes for a type: recordings are WebM or MP4; Who I Am takes uploaded files. */
 export function acceptedContentTypes(collection: MediaCollection, type: StoredMediaType): readonly string[] {
   if (collection === 'who-i-am') return UPLOADED_CONTENT_TYPES[type];
   if (collection === 'who-i-am-photo') return type === 'image' ? UPLOADED_CONTENT_TYPES.image : [];
-  return type === 'image' ? [] : [MEDIA_CONTENT_TYPES[type]];
+  return type === 'image' ? [] : RECORDED_CONTENT_TYPES[type];
 }
+
+/** A content type without its parameters, lower case: `video/mp4;codecs="avc1,mp4a"` is video/mp4. */
+export const baseContentTypeOf = (contentType: string): string => contentType.split(';', 1)[0]!.trim().toLowerCase();
 
 /** The kind of an uploaded file from the type the browser gives it (audio/x-m4a is audio/mp4, audio/x-wav is audio/wav). */
 export function uploadedKindOf(browserType: string): { type: StoredMediaType; contentType: string } | null {
@@ -78,11 +92,11 @@ export const SAVE_NOTICE_MS = 5000;
 export const AFTER_SAVE_REDIRECT_MS = 1500;
 /** Default upload limit (vault-media's MEDIA_MAX_UPLOAD_BYTES): 500 MiB. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
-/** The bucket and content types of the original application (spec, section 7: storage). */
+/** The bucket and the recordings' default content types (spec, section 7: storage; MP4 where the browser records no WebM). */
 export const MEDIA_BUCKET = 'vaultmedia';
 export const MEDIA_CONTENT_TYPES: Record<MediaType, string> = { video: 'video/webm', audio: 'audio/webm' };
 
-/** `{userId}/{type}_{timestamp}.webm` in the vaultmedia bucket (spec, section 3); Who I Am's files keep their format's extension. */
+/** `{userId}/{type}_{timestamp}.webm` in the vaultmedia bucket (spec, section 3); MP4 recordings and Who I Am's files keep their format's extension. */
 export function mediaObjectKey(userId: string, type: StoredMediaType, timestamp: number, extension = 'webm'): string {
   return `${userId}/${type}_${timestamp}.${extension}`;
 }
@@ -100,20 +114,27 @@ export const MediaMessages = {
   missingInfoTitle: 'Missing Info',
   missingInfo: 'Add a title.',
   titleTooLong: `The title can be at most ${RECORDING_TITLE_MAX} characters.`,
-  notWebm: 'Only WebM video and audio recordings can be saved.',
+  notARecording: 'Only WebM or MP4 video and audio recordings can be saved.',
   tooLarge: (limitBytes: number) => `This recording is too large: the limit is ${megabytes(limitBytes)} MB.`,
   uploadIncomplete: 'The recording did not arrive complete. Please try again.',
   uploadInProgress: 'This recording is already being uploaded.',
-  upgradeRequired: 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.',
+  /** A refused gate's words come from the plans table (plans.ts), so they name the plans that include it. */
+  timelinePlanRequired: planRequiredMessage('timeline'),
+  videoPlanRequired: planRequiredMessage('video-saving'),
+  audioPlanRequired: planRequiredMessage('audio-saving'),
+  /** After a save: the timeline is named only when the plan includes it (spec 5's words when it does). */
+  savedToVaultAndTimeline: 'Your message has been saved to your Vault & Timeline.',
+  savedToVault: 'Your message has been saved to your Vault, under Your Recordings.',
   notFound: 'Recording not found',
   fileNotFound: 'File Not Found: The media file could not be located.',
   linkInvalid: 'This media link is not valid for you, or it has expired.',
   invalidEntryId: 'Invalid entry ID',
   cannotDeleteEntry: 'Could not delete this entry',
-  finalMessagesPlanRequired: 'Final messages are part of the Pro and Legacy plans.',
+  finalMessagesPlanRequired: planRequiredMessage('final-messages'),
   unsupportedFile: 'This file type cannot be kept here: choose an image (JPEG, PNG, GIF, WebP), a video (WebM, MP4, MOV) or audio (MP3, M4A, WAV, OGG, WebM).',
   photoMustBeImage: 'The profile photo must be an image (JPEG, PNG, GIF or WebP).',
   notTheAnnouncedFormat: 'This file is not what its type says it is.',
+  pictureUnreadable: 'This picture cannot be shown: its file could not be read.',
   uploadFailed: 'Upload failed.',
   deleteFailed: 'Failed to delete file.',
   retitleFailed: 'Could not update image title',

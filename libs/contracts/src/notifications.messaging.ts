@@ -13,6 +13,19 @@ export const NotificationsRpc = {
 } as const;
 
 
+/**
+ * How a key e-mail's failure reason starts when a daily cap stopped it (notifications writes it,
+ * access-keys reads it to tell the owner why, rather than a bare "failed").
+ */
+export const KEY_EMAIL_DAILY_LIMIT_REASON = 'daily-limit';
+
+/** Why a key e-mail was not sent, as the owner is told: a daily cap, or the mail server's refusal. */
+export type KeyEmailFailure = 'daily_limit' | 'undeliverable';
+
+export function keyEmailFailureOf(reason: string): KeyEmailFailure {
+  return reason.startsWith(`${KEY_EMAIL_DAILY_LIMIT_REASON}:`) ? 'daily_limit' : 'undeliverable';
+}
+
 /** Each key e-mail's outcome, for access-keys to show the key's e-mail status. */
 export const NotificationsEvents = {
   KeyEmailSent: event('notifications.key-email.sent.v1', z.object({

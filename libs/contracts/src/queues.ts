@@ -110,6 +110,41 @@ export const Queues = {
   })),
 
   /**
+   * A trustee's link by e-mail (notifications' worker): the invitation to accept the role, or the link
+   * they asked for again. access-keys adds it as `trustee-link-<linkId>` inside the transaction that
+   * records the link (only its hash); the worker sends once, only while it is still the trustee's current link.
+   */
+  TrusteeLinks: queue('trustee-links', z.object({
+    linkId: id,
+    ownerId: id,
+    trusteeId: id,
+    kind: z.enum(['invitation', 'link']),
+    trusteeEmail: z.string().min(1),
+    trusteeName: z.string(),
+    /** The owner as the e-mail names them (their display name, or their account e-mail). */
+    ownerName: z.string().min(1),
+    expiresAt: timestamp,
+    /** The link's path and query (`/trustee?...`), sealed with KEY_MAIL_SECRET (trusteeLinkSealContext). */
+    sealedLink: sealedTextSchema,
+  })),
+
+  /**
+   * An e-mail about a trustee's report (notifications' worker): to the owner at once ('reported') and
+   * during his veto window ('reminder', a delayed job), and to the reporter once the owner's sign of
+   * life closed it ('withdrawn'). access-keys adds it as `trustee-report-<noticeId>` inside the
+   * transaction that records the report or its close; the job carries no personal data: the worker asks
+   * access-keys for the report (still open? closed?) and identity for the owner's address, and sends
+   * at most once.
+   */
+  TrusteeReportNotices: queue('trustee-report-notices', z.object({
+    /** `<reportId>-reported`, `<reportId>-reminder-1|2`, `<reportId>-withdrawn`. */
+    noticeId: id,
+    reportId: id,
+    ownerId: id,
+    kind: z.enum(['reported', 'reminder', 'withdrawn']),
+  })),
+
+  /**
    * Wakes a letter sealed until a day (letters' own worker) at the first instant of that day. The job
    * only wakes the letters service, whose decider checks the time again: a job that fires early sleeps
    * again, and a duplicate, a retry or a job of a seal since removed or replaced releases nothing.
@@ -133,16 +168,43 @@ export const Queues = {
     requestId: id,
     ownerId: id,
   })),
+
+  /**
+   * An e-mail about the owner's own account (notifications' worker): the password reset link, or the
+   * notice that his password was changed. identity adds it under the job id `account-email-<emailId>`
+   * once the fact it tells of has committed (a request lost in between is simply asked again).
+   */
+  AccountEmails: queue('account-emails', z.object({
+    emailId: id,
+    userId: id,
+    /** email-change-confirm goes to the new address (its confirm link); email-change-notice to the old one (its undo link). */
+    kind: z.enum(['password-reset', 'password-changed', 'email-change-confirm', 'email-change-notice', 'new-sign-in']),
+    to: z.string().min(1),
+    /** When it happened (a reset asked for, a password changed). */
+    at: timestamp,
+    /** password-reset, email-change-*, new-sign-in: the link's path and fragment (`/reset-password#...`, `/confirm-email#...`, `/undo-email-change#...`, `/not-me#...`), sealed with KEY_MAIL_SECRET (accountEmailSealContext). */
+    sealedLink: sealedTextSchema.optional(),
+    /** password-reset, email-change-*, new-sign-in: when the link stops working. */
+    expiresAt: timestamp.optional(),
+    /** new-sign-in: the browser and system that signed in, read from its user agent ("Firefox on Windows"). */
+    device: z.string().max(100).optional(),
+  })),
 } as const;
+
+/** The seal of an account e-mail's link (identity seals, notifications opens). */
+export const accountEmailSealContext = (emailId: string) => `account-email:${emailId}`;
 
 export type SendKeyEmailJob = JobOf<typeof Queues.KeyEmails>;
 export type HashMediaJob = JobOf<typeof Queues.MediaHashing>;
+export type TrusteeLinkJob = JobOf<typeof Queues.TrusteeLinks>;
 export type DeliveryTimingJob = JobOf<typeof Queues.DeliveryTiming>;
 export type TrusteeNoticeJob = JobOf<typeof Queues.TrusteeNotices>;
 export type InactivityTimingJob = JobOf<typeof Queues.InactivityTiming>;
 export type InactivityWarningJob = JobOf<typeof Queues.InactivityWarnings>;
 export type MilestoneReleaseJob = JobOf<typeof Queues.MilestoneRelease>;
 export type AccessRequestNoticeJob = JobOf<typeof Queues.AccessRequestNotices>;
+export type AccountEmailJob = JobOf<typeof Queues.AccountEmails>;
+export type TrusteeReportNoticeJob = JobOf<typeof Queues.TrusteeReportNotices>;
 
 export type QueueName = (typeof Queues)[keyof typeof Queues]['name'];
 /** Every queue (the admin board and the CLI's jobs commands list them). */

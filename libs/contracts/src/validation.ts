@@ -10,9 +10,33 @@ export const AuthMessages = {
   /** Sign-up only: a new password must hold something besides whitespace (sign-in takes whatever was typed). */
   passwordOnlySpaces: 'Password cannot be only spaces',
   /** RATE_LIMITED of sign-in (the shared error table's text is neutral). */
-  tooManySignIns: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+  tooManySignIns: 'Too many sign-in attempts. Please wait a few minutes and try again, or use “Forgot password?” to choose a new password by e-mail and sign in now.',
   /** RATE_LIMITED of sign-up: accounts made from one address in an hour. */
   tooManySignUps: 'Too many accounts were created from this network recently. Please try again later.',
+  /** A new password (sign-up, change, reset): NIST SP 800-63B asks for 8 characters at least. */
+  newPasswordTooShort: 'Password must be at least 8 characters',
+  /** A new password found in the list of common and breached passwords, or one character repeated. */
+  passwordTooCommon: 'This password is too common and easy to guess. Please choose another one.',
+} as const;
+
+/** Changing the sign-in address: it takes effect only once the new address confirms; the old one can undo it. */
+export const EmailChangeMessages = {
+  sent: (email: string) => `We sent a confirmation link to ${email}. Your e-mail address changes when you open it (within 24 hours); until then you sign in with your current address.`,
+  confirmed: 'Your e-mail address has been changed, and every other session of your account was signed out.',
+  undone: 'The change of your e-mail address was undone and every session of your account was signed out. We sent a link to your address to choose a new password.',
+} as const;
+
+/** The "this wasn't me" link of a new-sign-in alert (/not-me). */
+export const NewSignInMessages = {
+  disowned: 'Every browser was signed out of your account. We sent a link to your address to choose a new password.',
+} as const;
+
+/** Forgot password (/auth) and the reset link's page: the same words whatever the address. */
+export const ResetMessages = {
+  requested: 'If an account uses this address, we have sent it a link to choose a new password. The link works once, for 30 minutes.',
+  tooManyRequests: 'Too many password reset requests. Please wait a while and try again.',
+  done: 'Your password has been changed and every session of your account was signed out. Please sign in with your new password.',
+  passwordsDoNotMatch: 'The passwords do not match.',
 } as const;
 
 /**
@@ -40,6 +64,8 @@ export function isUuid(value: unknown): value is string {
 }
 
 export const PASSWORD_MIN_LENGTH = 6;
+/** Sign-in still takes the old 6-character passwords; every new one (sign-up, change, reset) needs 8. */
+export const NEW_PASSWORD_MIN_LENGTH = 8;
 /** argon2 accepts long inputs, but there is no reason to hash megabytes sent by an attacker. */
 export const PASSWORD_MAX_LENGTH = 256;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -63,3 +89,19 @@ export function validateCredentials(input: { email?: unknown; password?: unknown
   return Object.keys(errors).length ? errors : null;
 }
 
+
+/**
+ * What is wrong with a new password (sign-up, change, reset), or undefined. Length counts characters as
+ * a person sees them (code points); one character repeated is as weak as a listed password. identity
+ * also checks its list of common and breached passwords, which the SPA does not ship.
+ */
+export function newPasswordProblem(password: string): string | undefined {
+  if (!isSafeText(password)) return TextMessages.unsafe;
+  if (!password) return AuthMessages.passwordRequired;
+  if (password.trim() === '') return AuthMessages.passwordOnlySpaces;
+  const characters = Array.from(password);
+  if (characters.length < NEW_PASSWORD_MIN_LENGTH) return AuthMessages.newPasswordTooShort;
+  if (password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
+  if (characters.every((c) => c === characters[0])) return AuthMessages.passwordTooCommon;
+  return undefined;
+}

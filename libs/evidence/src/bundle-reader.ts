@@ -5,7 +5,7 @@ import { evidencePublicKeysSchema, signedEvidenceHeadSchema, type EvidencePublic
 import { sha256Hex } from './canonical.js';
 import { replayChain, type ChainDocument, type EvidenceEntry } from './chain.js';
 import { canonicalHeadBytes, keyFingerprint, verifyHead } from './keys.js';
-import { BUNDLE_FILES, BUNDLE_FILES_DIR, buildManifest, bundleJson, EVIDENCE_BUNDLE_FORMAT, EVIDENCE_CHAIN_FORMAT, headJson, keysJson, manifestDocuments, type ManifestDocument } from './manifest.js';
+import { BUNDLE_FILES, BUNDLE_FILES_DIR, buildManifest, bundleJson, EVIDENCE_BUNDLE_FORMAT, EVIDENCE_BUNDLE_FORMATS, EVIDENCE_CHAIN_FORMAT, type EvidenceBundleFormat, headJson, keysJson, manifestDocuments, type ManifestDocument } from './manifest.js';
 import { bundleReadme } from './readme.js';
 
 /** Something that does not hold: `where` is "entry N", a file's path in the ZIP, "head" or "bundle". */
@@ -40,7 +40,8 @@ export type BundleVerdict =
 // Far above any real member (documents are at most 10 MB), low enough that a ZIP bomb cannot exhaust memory.
 const MEMBER_MAX_BYTES = 512 * 1024 * 1024;
 const FIXED = new Set<string>(Object.values(BUNDLE_FILES));
-const SAFE_MEMBER = /^files\/[A-Za-z0-9._-]+$/;
+// files/<name> (v1) or files/<card>/<name> (v2): one folder level at most, no dot-led card folder.
+const SAFE_MEMBER = /^files\/(?:[a-z0-9][a-z0-9-]*\/)?[A-Za-z0-9._-]+$/;
 
 /** Pins one public key (PEM) as the only trusted evidence key, whatever its validity window. */
 export function pinnedKeys(publicKeyPem: string): EvidencePublicKeys {
@@ -171,11 +172,15 @@ export async function verifyEvidenceBundle(input: Uint8Array | string, options: 
   // 4. The manifest says what the chain says.
   const manifestText = text(BUNDLE_FILES.manifest);
   let manifestDocs: ManifestDocument[] | null = null;
+  // A bundle is checked in the layout of its own format (one exported before the cards is flat).
+  let format: EvidenceBundleFormat = EVIDENCE_BUNDLE_FORMAT;
   if (manifestText !== null) {
     const manifest = parseJson(manifestText) as Record<string, unknown> | undefined;
-    if (!manifest || typeof manifest !== 'object' || manifest.format !== EVIDENCE_BUNDLE_FORMAT || !Array.isArray(manifest.documents)) {
-      fail(BUNDLE_FILES.manifest, `is not a bundle manifest (${EVIDENCE_BUNDLE_FORMAT})`);
+    const known = EVIDENCE_BUNDLE_FORMATS.find((f) => f === manifest?.format);
+    if (!manifest || typeof manifest !== 'object' || !known || !Array.isArray(manifest.documents)) {
+      fail(BUNDLE_FILES.manifest, `is not a bundle manifest (${EVIDENCE_BUNDLE_FORMATS.join(' or ')})`);
     } else {
+      format = known;
       manifestDocs = manifest.documents as ManifestDocument[];
       if (facts.ownerId !== null && manifest.ownerId !== facts.ownerId) fail(BUNDLE_FILES.manifest, `ownerId says ${String(manifest.ownerId)}, the chain ${facts.ownerId}`);
       if (head) {
@@ -187,9 +192,9 @@ export async function verifyEvidenceBundle(input: Uint8Array | string, options: 
       if (entries && manifest.entries !== entries.length) fail(BUNDLE_FILES.manifest, `entries says ${JSON.stringify(manifest.entries)}, the chain has ${entries.length}`);
       if (chainDocs) {
         const before = failures.length;
-        compareManifest(manifestDocs, manifestDocuments(chainDocs), fail);
+        compareManifest(manifestDocs, manifestDocuments(chainDocs, format), fail);
         if (head && facts.ownerId !== null) {
-          const derived = buildManifest({ ownerId: facts.ownerId, head, documents: chainDocs });
+          const derived = buildManifest({ ownerId: facts.ownerId, head, documents: chainDocs, format });
           if (failures.length === before && manifestText !== bundleJson(derived)) fail(BUNDLE_FILES.manifest, `${EDITED}: it is not the manifest the chain gives`);
           // The README a court reads must be the one the vault wrote: same facts, same key, same fingerprint.
           const readme = text(BUNDLE_FILES.readme);
@@ -202,7 +207,7 @@ export async function verifyEvidenceBundle(input: Uint8Array | string, options: 
   }
 
   // 5. Every original the chain says exists is there, byte for byte; nothing else is.
-  const expected = chainDocs ? manifestDocuments(chainDocs) : (manifestDocs ?? []).filter((d) => d && typeof d === 'object');
+  const expected = chainDocs ? manifestDocuments(chainDocs, format) : (manifestDocs ?? []).filter((d) => d && typeof d === 'object');
   const reports: BundleFileReport[] = [];
   const expectedPaths = new Set<string>();
   for (const doc of expected) {

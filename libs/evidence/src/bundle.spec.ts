@@ -41,17 +41,19 @@ describe('evidence bundle', () => {
   it('holds the originals, manifest, chain, signed head and keys, and verifies', async () => {
     const files = members(zip);
     expect(Object.keys(files).sort()).toEqual([
-      'README.txt', 'chain.json', 'files/1-Beschluss_Marz_2026.pdf', 'files/2-transfer.png', 'head.bin', 'head.json', 'head.sig', 'key.pem', 'keys.json', 'manifest.json',
+      'README.txt', 'chain.json', 'files/legal-notices-or-orders/1-Beschluss_Marz_2026.pdf', 'files/receipts-or-payment-records/2-transfer.png', 'head.bin', 'head.json', 'head.sig', 'key.pem', 'keys.json', 'manifest.json',
     ]);
-    expect(Buffer.from(files['files/1-Beschluss_Marz_2026.pdf']!).equals(record.originals.get(record.ids.pdf)!)).toBe(true);
+    expect(Buffer.from(files['files/legal-notices-or-orders/1-Beschluss_Marz_2026.pdf']!).equals(record.originals.get(record.ids.pdf)!)).toBe(true);
     const manifest = json(files['manifest.json']!);
-    expect(manifest.documents.map((d: { title: string; status: string; isKeyEvidence: boolean }) => [d.title, d.status, d.isKeyEvidence])).toEqual([
-      ['Custody order — Familiengericht München', 'present', true],
-      ['Bank transfer, child support March', 'present', false],
-      ['Late pick-up, 14 March', 'deleted', false],
+    // Grouped by Court Journal card, in the journal's order; an old category ("Custody") counts on its card.
+    expect(manifest.format).toBe('legacy-vault/evidence-bundle/v2');
+    expect(manifest.documents.map((d: { title: string; category: string; card: string; status: string; isKeyEvidence: boolean }) => [d.title, d.category, d.card, d.status, d.isKeyEvidence])).toEqual([
+      ['Bank transfer, child support March', 'Receipts or Payment Records', 'Receipts or Payment Records', 'present', false],
+      ['Late pick-up, 14 March', 'Timeline of Events', 'Timeline of Events', 'deleted', false],
+      ['Custody order — Familiengericht München', 'Custody', 'Legal Notices or Orders', 'present', true],
     ]);
     // The deleted document keeps its fingerprint, not its content.
-    expect(manifest.documents[2]).toMatchObject({ sha256: record.chain[3]!.sha256, path: null, deleteEntry: 6 });
+    expect(manifest.documents[1]).toMatchObject({ sha256: record.chain[3]!.sha256, path: null, deleteEntry: 6 });
     expect(Buffer.from(zip).includes(Buffer.from('14 March: he collected'))).toBe(false);
     expect(json(files['chain.json']!).entries).toEqual(record.chain);
 
@@ -59,7 +61,7 @@ describe('evidence bundle', () => {
     expect(verdict).toMatchObject({ ok: true, ownerId: OWNER, deletedDocuments: 1, key: { keyId: record.ring.keyId, source: 'bundle' } });
     if (!verdict.ok) return;
     expect(verdict.entries).toHaveLength(7);
-    expect(verdict.files.map((f) => f.path)).toEqual(['files/1-Beschluss_Marz_2026.pdf', 'files/2-transfer.png']);
+    expect(verdict.files.map((f) => f.path)).toEqual(['files/receipts-or-payment-records/2-transfer.png', 'files/legal-notices-or-orders/1-Beschluss_Marz_2026.pdf']);
     expect(verdict.head).toMatchObject({ sequence: 7, headHash: record.chain[6]!.hash });
   });
 
@@ -72,6 +74,32 @@ describe('evidence bundle', () => {
     expect(readme).toContain(VERIFY_EVIDENCE_COMMAND);
     expect(readme).toContain('openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in head.bin -sigfile head.sig');
     expect(readme).toContain('sha256sum');
+    expect(readme).toContain('Present, by card:\n  Receipts or Payment Records: 1\n  Legal Notices or Orders: 1\n');
+    expect(readme).toContain('files/<card>/<entry>-<name>');
+  });
+
+  it('still verifies a bundle exported before the cards (v1, one flat folder), and refuses it with a file moved', async () => {
+    const v2 = json(members(zip)['manifest.json']!);
+    const replay = replayChain(record.chain);
+    if (!replay.ok) throw new Error('sample chain does not verify');
+    const head = json(members(zip)['head.json']!);
+    const v1 = buildManifest({ ownerId: OWNER, head, documents: replay.documents, format: 'legacy-vault/evidence-bundle/v1' });
+    expect(v1.documents.map((d) => d.path)).toEqual(['files/1-Beschluss_Marz_2026.pdf', 'files/2-transfer.png', null]);
+    expect(v1.documents.some((d) => 'card' in d)).toBe(false);
+    const signingKey = { keyId: record.ring.keyId, fingerprint: keyFingerprint(record.ring.publicKeys.keys[0]!.publicKeyPem), publicKeyPem: record.ring.publicKeys.keys[0]!.publicKeyPem };
+    const old = rezip(zip, (f) => {
+      for (const d of v2.documents as { path: string | null }[]) if (d.path) delete f[d.path];
+      f['files/1-Beschluss_Marz_2026.pdf'] = record.originals.get(record.ids.pdf)!;
+      f['files/2-transfer.png'] = record.originals.get(record.ids.png)!;
+      f['manifest.json'] = Buffer.from(bundleJson(v1));
+      f['README.txt'] = Buffer.from(bundleReadme({ manifest: v1, head, signingKey }));
+    });
+    expect(await verifyEvidenceBundle(old)).toMatchObject({ ok: true, files: [{ path: 'files/1-Beschluss_Marz_2026.pdf' }, { path: 'files/2-transfer.png' }] });
+    const moved = rezip(old, (f) => {
+      f['files/x/2-transfer.png'] = f['files/2-transfer.png']!;
+      delete f['files/2-transfer.png'];
+    });
+    expect(failuresOf(await verifyEvidenceBundle(moved)).map((x) => x.where).sort()).toEqual(['files/2-transfer.png', 'files/x/2-transfer.png']);
   });
 
   it('can be checked by hand with unzip, sha256sum, jq and openssl, exactly as its README says', () => {
@@ -93,7 +121,7 @@ describe('evidence bundle', () => {
       expect(sh(commands[0]!)).toMatch(/Signature Verified Successfully/);
       expect(sh(commands[1]!)).toContain(keyFingerprint(record.ring.publicKeys.keys[0]!.publicKeyPem));
       sh(commands[2]!);
-      expect(sh(commands[3]!)).toMatch(/1-Beschluss_Marz_2026.pdf: OK\nfiles\/2-transfer.png: OK/);
+      expect(sh(commands[3]!)).toMatch(/receipts-or-payment-records\/2-transfer.png: OK\nfiles\/legal-notices-or-orders\/1-Beschluss_Marz_2026.pdf: OK/);
       expect(readme).toContain(`jq -cjS '.entries[N-1] | del(.hash)' chain.json | sha256sum`);
       for (const entry of record.chain) {
         expect(sh(`jq -cjS '.entries[${entry.sequence - 1}] | del(.hash)' chain.json | sha256sum`).slice(0, 64)).toBe(entry.hash);
@@ -104,7 +132,7 @@ describe('evidence bundle', () => {
   });
 
   it('names a file with one flipped byte', async () => {
-    for (const path of ['files/1-Beschluss_Marz_2026.pdf', 'files/2-transfer.png']) {
+    for (const path of ['files/legal-notices-or-orders/1-Beschluss_Marz_2026.pdf', 'files/receipts-or-payment-records/2-transfer.png']) {
       for (const at of [0, 1000, -1]) {
         const tampered = rezip(zip, (f) => {
           const copy = Buffer.from(f[path]!);
@@ -146,17 +174,18 @@ describe('evidence bundle', () => {
   it('names the document and field of an edited manifest line', async () => {
     const tampered = rezip(zip, (f) => {
       const manifest = json(f['manifest.json']!);
-      manifest.documents[1].title = 'Bank transfer, child support March and April';
-      manifest.documents[0].isKeyEvidence = false;
+      // By card: the receipt first, the deleted pick-up note, then the order.
+      manifest.documents[0].title = 'Bank transfer, child support March and April';
+      manifest.documents[2].isKeyEvidence = false;
       f['manifest.json'] = pretty(manifest);
     });
     expect(failuresOf(await verifyEvidenceBundle(tampered))).toEqual([
-      { where: `manifest.json (document ${record.ids.pdf})`, reason: 'isKeyEvidence says false, but the chain (entry 1) says true' },
       { where: `manifest.json (document ${record.ids.png})`, reason: 'title says "Bank transfer, child support March and April", but the chain (entry 2) says "Bank transfer, child support March"' },
+      { where: `manifest.json (document ${record.ids.pdf})`, reason: 'isKeyEvidence says false, but the chain (entry 1) says true' },
     ]);
     const hidden = rezip(zip, (f) => {
       const manifest = json(f['manifest.json']!);
-      manifest.documents.pop();
+      manifest.documents.splice(1, 1);
       f['manifest.json'] = pretty(manifest);
     });
     expect(failuresOf(await verifyEvidenceBundle(hidden))).toEqual([{ where: `manifest.json (document ${record.ids.txt})`, reason: 'missing: entry 4 of the chain uploaded it' }]);
@@ -234,8 +263,8 @@ describe('evidence bundle', () => {
   });
 
   it('names a missing file and an unexpected one', async () => {
-    const missing = rezip(zip, (f) => delete f['files/2-transfer.png']);
-    expect(failuresOf(await verifyEvidenceBundle(missing))).toEqual([{ where: 'files/2-transfer.png', reason: expect.stringMatching(/^missing: document .* was not deleted/) }]);
+    const missing = rezip(zip, (f) => delete f['files/receipts-or-payment-records/2-transfer.png']);
+    expect(failuresOf(await verifyEvidenceBundle(missing))).toEqual([{ where: 'files/receipts-or-payment-records/2-transfer.png', reason: expect.stringMatching(/^missing: document .* was not deleted/) }]);
     const extra = rezip(zip, (f) => {
       f['files/9-planted.pdf'] = Buffer.from('%PDF-1.7 planted');
       f['notes/readme.md'] = Buffer.from('hello');
@@ -262,10 +291,10 @@ describe('evidence bundle', () => {
       file.push(bytes, true);
     };
     for (const [name, bytes] of Object.entries(files)) add(name, bytes);
-    add('files/2-transfer.png', Buffer.from('a different picture'));
+    add('files/receipts-or-payment-records/2-transfer.png', Buffer.from('a different picture'));
     twice.end();
     const failures = failuresOf(await verifyEvidenceBundle(Buffer.concat(parts)));
-    expect(failures).toContainEqual({ where: 'files/2-transfer.png', reason: expect.stringMatching(/appears twice/) });
+    expect(failures).toContainEqual({ where: 'files/receipts-or-payment-records/2-transfer.png', reason: expect.stringMatching(/appears twice/) });
   });
 
   it('writes and verifies the bundle of an empty record', async () => {

@@ -37,7 +37,8 @@
  *      writeEvidenceBundle({ ownerId, chain, signedHead, publicKeys, documents: [{ documentId,
  *        content: bytes | Readable | () => Readable }], generatedAt }) -> Readable (a ZIP)
  *        README.txt, manifest.json, chain.json, head.json, head.bin, head.sig, key.pem, keys.json,
- *        files/<upload entry>-<safe file name> for each document not deleted. Streams one file at a
+ *        files/<card>/<upload entry>-<safe file name> for each document not deleted, grouped by
+ *        Court Journal card (manifest format v2; a v1 bundle, flat, still verifies). Streams one file at a
  *        time with backpressure; checks its input first (EvidenceBundleError).
  *      verifyEvidenceBundle(zip bytes | path, { trustedKeys? }) ->
  *        { ok: true, ownerId, head, key, entries, files, deletedDocuments }

@@ -1,5 +1,5 @@
 import { EVIDENCE_KEYS_PATH, VERIFY_EVIDENCE_COMMAND, type SignedEvidenceHead } from '@lv/contracts';
-import { BUNDLE_FILES, BUNDLE_FILES_DIR, type EvidenceManifest } from './manifest.js';
+import { BUNDLE_FILES, BUNDLE_FILES_DIR, EVIDENCE_BUNDLE_FORMAT_V1, type EvidenceManifest } from './manifest.js';
 
 /**
  * The README.txt of a bundle: what it is and how to check it, with the product and by hand. Made from
@@ -16,12 +16,25 @@ export function bundleReadme(input: {
   const deleted = manifest.documents.length - present;
   const keysAt = `https://<the vault's address>${EVIDENCE_KEYS_PATH}`;
   const F = BUNDLE_FILES;
+  const v1 = manifest.format === EVIDENCE_BUNDLE_FORMAT_V1;
+  // v2 groups the originals by Court Journal card: a count per card, in the manifest's (the journal's) order.
+  const cards = new Map<string, number>();
+  for (const d of manifest.documents) if (d.status === 'present' && d.card) cards.set(d.card, (cards.get(d.card) ?? 0) + 1);
+  const byCard = v1 ? '' : [...cards].map(([card, n]) => `\n  ${card}: ${n}`).join('');
+  const filesLine = v1
+    ? `${BUNDLE_FILES_DIR}<entry>-<name> the original files of documents that still exist; <entry> is
+                 the number of the entry that recorded the upload`
+    : `${BUNDLE_FILES_DIR}<card>/<entry>-<name> the original files of documents that still exist, in a
+                 folder per Court Journal card; <entry> is the number of the entry that
+                 recorded the upload`;
+  const filesGlob = v1 ? `${BUNDLE_FILES_DIR}*` : `${BUNDLE_FILES_DIR}*/*`;
   return `LEGACY VAULT EVIDENCE BUNDLE
 ============================
 
 Owner (account id):   ${manifest.ownerId}
 Record entries:       ${head.sequence}
-Documents:            ${present} present in this bundle, ${deleted} deleted (recorded, contents not kept)
+Documents:            ${present} present in this bundle, ${deleted} deleted (recorded, contents not kept)${v1 ? '' : `
+Present, by card:${byCard || ' none'}`}
 Signed head:          entry ${head.sequence}, hash ${head.headHash}
 Record signed at:     ${head.signedAt}
 Signing key id:       ${signingKey.keyId}
@@ -62,8 +75,7 @@ WHAT IS IN THE BUNDLE
   ${F.keys.padEnd(14)} the vault's evidence public keys (current and still-honoured ones) when
                  the bundle was made; not covered by the signature: trust comes from
                  comparing the key with the one the vault publishes (see below)
-  ${BUNDLE_FILES_DIR}<entry>-<name> the original files of documents that still exist; <entry> is
-                 the number of the entry that recorded the upload
+  ${filesLine}
 
 CHECKING IT WITH THE PRODUCT'S VERIFIER
 
@@ -109,7 +121,7 @@ ${signingKey.publicKeyPem.trim().split('\n').map((l) => `  ${l}`).join('\n')}
 
 3. The files. Each file's SHA-256 must be the one the manifest and the chain's "uploaded" entry give:
 
-     sha256sum ${BUNDLE_FILES_DIR}*
+     sha256sum ${filesGlob}
      jq -r '.documents[] | select(.status=="present") | "\\(.sha256)  \\(.path)"' ${F.manifest} | sha256sum -c -
 
 4. The chain. Entries are numbered 1, 2, 3 ... with no gaps. For every entry:

@@ -13,3 +13,4 @@ export * from './http-client.js';
 export * from './seeded-random.js';
 export * from './tamper.js';
 export * from './property-seeds.js';
+export * from './stream-owners.js';

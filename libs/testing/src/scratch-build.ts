@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,6 +23,12 @@ export async function compileForChildProcess(projects: string[], label: string):
     const src = join(repoRoot, project, 'src');
     for (const entry of await readdir(src, { recursive: true, withFileTypes: true })) {
       const file = join(entry.parentPath, entry.name);
+      // Data files the code reads beside itself (identity's common-passwords.txt), as tools/build copies them.
+      if (entry.isFile() && /\.(json|sql|html|txt)$/.test(file) && !file.includes('test-support')) {
+        await mkdir(dirname(join(scratch, project, relative(src, file))), { recursive: true });
+        await copyFile(file, join(scratch, project, relative(src, file)));
+        continue;
+      }
       if (!entry.isFile() || !file.endsWith('.ts') || file.endsWith('.d.ts') || /\.spec\.ts$/.test(file) || file.includes('test-support')) continue;
       const target = join(scratch, project, relative(src, file)).replace(/\.ts$/, '.js');
       const { code } = await transformFile(file, { ...swcOptions, filename: file, sourceMaps: false } as never);

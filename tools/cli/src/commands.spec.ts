@@ -113,4 +113,12 @@ describe('vault CLI commands', () => {
     expect(calls[0]!.pattern).toBe('rpc.letters.op.rebuild-projections');
     await expect(COMMANDS['projections:replay']!.run(['nope'], call)).rejects.toThrow('unknown service');
   });
+
+  it('backup, restore and backup:verify call no service, and check their arguments before anything else', async () => {
+    for (const name of ['backup', 'restore', 'backup:verify']) expect(COMMANDS[name]!.local).toBe(true);
+    await expect(COMMANDS.backup!.run(['--now'], call)).rejects.toThrow(UsageError);
+    await expect(COMMANDS.restore!.run([], call)).rejects.toThrow('missing <snapshot>');
+    await expect(COMMANDS['backup:verify']!.run(['024b6943', 'extra'], call)).rejects.toThrow('unexpected "extra"');
+    expect(calls).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import { AccessKeysRpc, ALL_QUEUES, IdentityRpc, isSubscriptionTier, LettersRpc, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
+import { backupCommands } from './backup/backup-commands.js';
 import { musicCommands, type ByteSender } from './music-commands.js';
 import { isQueueName, type QueueOperations } from './queue-operations.js';
 
@@ -15,6 +16,8 @@ export interface OperatorTools {
 export interface CommandSpec {
   usage: string;
   summary: string;
+  /** Acts on no service (backups): run without the operator token and NATS. */
+  local?: boolean;
   run(args: string[], call: OperatorCall, tools?: OperatorTools): Promise<unknown>;
 }
 
@@ -152,6 +155,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     },
   },
   ...musicCommands,
+  ...backupCommands,
 };
 
 export function helpText(): string {

@@ -1,28 +1,20 @@
 #!/usr/bin/env node
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
-import { readPem } from '@lv/platform/config';
+import { ConfigError, readPem } from '@lv/platform/config';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient } from '@lv/platform/nest';
 import { queuePrefix } from '@lv/platform/queues';
 import { COMMANDS, helpText, UsageError, type OperatorTools } from './commands.js';
 import type { ByteSender } from './music-commands.js';
 import { bullmqQueueOperations, type QueueOperations } from './queue-operations.js';
+import { runningStack } from './running-stack.js';
 import { CommandError } from './usage-error.js';
-
-/** What the stack running from this checkout recorded (it may use private instances and a STACK_ID). */
-function runningStack(): { natsUrl?: string; redisUrl?: string; stackId?: string } {
-  try {
-    return JSON.parse(readFileSync(join(process.cwd(), '.data', 'stack.json'), 'utf8')) as { natsUrl?: string; redisUrl?: string; stackId?: string };
-  } catch {
-    return {}; // no running stack here: the default addresses
-  }
-}
 
 /** NATS_URL, else the NATS of the stack running from this checkout. */
 function natsUrl(): string {
@@ -46,14 +38,7 @@ function lazyQueues(): { tools: OperatorTools; close(): Promise<void> } {
 
 /** vault-media's byte listener: VAULT_MEDIA_URL, else the one of the stack running from this checkout, else the dev default. */
 function vaultMediaUrl(): string {
-  if (process.env.VAULT_MEDIA_URL) return process.env.VAULT_MEDIA_URL;
-  try {
-    const stack = JSON.parse(readFileSync(join(process.cwd(), '.data', 'stack.json'), 'utf8')) as { mediaUrl?: string };
-    if (stack.mediaUrl) return stack.mediaUrl;
-  } catch {
-    // no running stack here: the default address
-  }
-  return 'http://127.0.0.1:3001';
+  return process.env.VAULT_MEDIA_URL ?? runningStack().mediaUrl ?? 'http://127.0.0.1:3001';
 }
 
 /** Files go to a service's own byte listener over HTTP, streamed from disk, with the operator's token. */
@@ -104,6 +89,15 @@ async function main(argv: string[]): Promise<number> {
     console.error(`Unknown command "${name}".\n\n${helpText()}`);
     return 1;
   }
+  if (command.local) {
+    try {
+      const result = await command.run(args, () => Promise.reject(new Error(`${name} calls no service`)));
+      console.log(JSON.stringify(result, null, 2));
+      return 0;
+    } catch (error) {
+      return reportFailure(error, command.usage);
+    }
+  }
   const keyPath = process.env.JWT_PRIVATE_KEY ?? join(process.cwd(), '.data', 'keys', 'jwt-private.pem');
   if (!keyPath.includes('-----BEGIN') && !existsSync(keyPath)) {
     console.error(`No identity key at ${keyPath}: start the stack once (npm start) or set JWT_PRIVATE_KEY.`);
@@ -121,15 +115,20 @@ async function main(argv: string[]): Promise<number> {
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) console.error(`${error.message}\nUsage: npm run vault -- ${command.usage}`);
-    else if (error instanceof DomainError) console.error(`${error.code}: ${error.message}`);
-    else if (error instanceof CommandError) console.error(error.message);
-    else throw error;
-    return 1;
+    return reportFailure(error, command.usage);
   } finally {
     await queues.close();
     await rpc.close();
   }
+}
+
+/** An expected failure on stderr without a stack (exit 1); anything else is a defect and throws. */
+function reportFailure(error: unknown, usage: string): number {
+  if (error instanceof UsageError) console.error(`${error.message}\nUsage: npm run vault -- ${usage}`);
+  else if (error instanceof DomainError || error instanceof ConfigError) console.error(`${error.code}: ${error.message}`);
+  else if (error instanceof CommandError) console.error(error.message);
+  else throw error;
+  return 1;
 }
 
 process.exitCode = await main(process.argv.slice(2));

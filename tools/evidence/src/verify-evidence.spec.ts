@@ -83,13 +83,13 @@ describe('npm run verify-evidence', () => {
 
   it('names a changed file', () => {
     const flipped = write('flipped.zip', rezip(good, (f) => {
-      const copy = Buffer.from(f['files/2-transfer.png']!);
+      const copy = Buffer.from(f['files/receipts-or-payment-records/2-transfer.png']!);
       copy[100]! ^= 0x80;
-      f['files/2-transfer.png'] = copy;
+      f['files/receipts-or-payment-records/2-transfer.png'] = copy;
     }));
     const r = run([flipped]);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^ {2}files\/2-transfer\.png: SHA-256 is [0-9a-f]{64}, but entry 2 recorded/m);
+    expect(r.out).toMatch(/^ {2}files\/receipts-or-payment-records\/2-transfer\.png: SHA-256 is [0-9a-f]{64}, but entry 2 recorded/m);
   });
 
   it('pins the published keys: a bundle re-signed by another key passes only unpinned', async () => {

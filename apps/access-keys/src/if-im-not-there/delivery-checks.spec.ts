@@ -27,6 +27,14 @@ describe('delivery checks (/test-vault-delivery)', () => {
     expect(byName(await runDeliveryChecks(inputs({ timing: 'immediately', legal: true })))['Never released early']!.detail).toContain(now);
   });
 
+  it('counts the delivery workers in words that agree with the count', async () => {
+    const detail = async (workers: number) => byName(await runDeliveryChecks(inputs({
+      deliveryQueue: { getJobCounts: async () => ({ delayed: 0, waiting: 0, failed: 0 }), getWorkers: async () => Array.from({ length: workers }, () => ({})) as never },
+    })))['Delivery worker running']!.detail;
+    expect(await detail(1)).toBe('1 worker takes due deliveries.');
+    expect(await detail(2)).toBe('2 workers take due deliveries.');
+  });
+
   it('fails what is missing, and says why, without stopping the other checks', async () => {
     const checks = byName(await runDeliveryChecks(inputs({
       contactCount: async () => 0,

@@ -76,7 +76,7 @@ export async function runDeliveryChecks(inputs: DeliveryCheckInputs): Promise<De
     }),
     await check('Delivery worker running', async () => {
       const workers = (await inputs.deliveryQueue.getWorkers()).length;
-      return { passed: workers > 0, detail: workers > 0 ? `${workers} worker${workers === 1 ? '' : 's'} take due deliveries.` : 'No worker takes due deliveries.' };
+      return { passed: workers > 0, detail: workers > 0 ? `${workers} worker${workers === 1 ? ' takes' : 's take'} due deliveries.` : 'No worker takes due deliveries.' };
     }),
     await check('Key e-mail worker running', async () => {
       const workers = (await inputs.keyEmailQueue.getWorkers()).length;

@@ -49,6 +49,21 @@ describe('delivery decider', () => {
     spec.given(history).when({ type: 'CancelDelivery', ownerId: owner, now: at(1) }).thenThrows('CONFLICT');
   });
 
+  it("a trustee's report: nothing is due before the owner's veto window ends, whatever the timing", () => {
+    const vetoEnds = at(3);
+    const reported = (timing: DeliveryTiming, dueAt: string | null, needsVerification = false): DeliveryEvent => ({
+      type: 'DeliveryTriggered', data: { ...(triggered(timing, dueAt, needsVerification).data as object), notBefore: vetoEnds } as never,
+    });
+    spec.given([]).when({ ...trigger('immediately'), notBefore: vetoEnds } as DeliveryCommand).then([reported('immediately', vetoEnds)]);
+    spec.given([reported('immediately', vetoEnds)]).when(releaseAt(at(3, -1))).thenThrows('CONFLICT');
+    spec.given([reported('immediately', vetoEnds)]).when(releaseAt(vetoEnds)).then([released(vetoEnds, vetoEnds)]);
+    // 30 days is later than the window: the 30 days stand.
+    spec.given([]).when({ ...trigger('after_30_days'), notBefore: vetoEnds } as DeliveryCommand).then([reported('after_30_days', at(30))]);
+    // Verified on day 1: still due only when the window ends.
+    spec.given([reported('legal_verification', null, true)]).when({ type: 'VerifyDelivery', ownerId: owner, now: at(1) })
+      .then([{ type: 'DeliveryVerified', data: { releaseId: release, ownerId: owner, dueAt: vetoEnds, verifiedAt: at(1) } }]);
+  });
+
   it('cancelled by the owner before it happens: its job finds nothing to release', () => {
     const cancelled: DeliveryEvent = { type: 'DeliveryCancelled', data: { releaseId: release, ownerId: owner, cancelledAt: at(1) } };
     spec.given([triggered('after_30_days', at(30))]).when({ type: 'CancelDelivery', ownerId: owner, now: at(1) }).then([cancelled]);

@@ -18,7 +18,9 @@ export type DeliveryTrigger = 'trustee-report' | 'inactivity';
 export type DeliveryEvent =
   | {
       type: 'DeliveryTriggered';
-      data: { releaseId: string; ownerId: string; trigger: DeliveryTrigger; timing: DeliveryTiming; needsVerification: boolean; dueAt: string | null; triggeredAt: string };
+      data: { releaseId: string; ownerId: string; trigger: DeliveryTrigger; timing: DeliveryTiming; needsVerification: boolean; dueAt: string | null; triggeredAt: string;
+        /** A trustee's report: the end of the owner's veto window, before which nothing is due (absent in older events). */
+        notBefore?: string | null };
     }
   | { type: 'DeliveryVerified'; data: { releaseId: string; ownerId: string; dueAt: string; verifiedAt: string } }
   | { type: 'DeliveryCancelled'; data: { releaseId: string; ownerId: string; cancelledAt: string } }
@@ -32,10 +34,11 @@ export interface DeliveryState {
   timing: DeliveryTiming | null;
   triggeredAt: string | null;
   dueAt: string | null;
+  notBefore: string | null;
 }
 
 export type DeliveryCommand =
-  | { type: 'TriggerDelivery'; releaseId: string; ownerId: string; trigger: DeliveryTrigger; timing: DeliveryTiming; requireLegalVerification: boolean; now: string }
+  | { type: 'TriggerDelivery'; releaseId: string; ownerId: string; trigger: DeliveryTrigger; timing: DeliveryTiming; requireLegalVerification: boolean; now: string; notBefore?: string | null }
   | { type: 'VerifyDelivery'; ownerId: string; now: string }
   | { type: 'CancelDelivery'; ownerId: string; now: string }
   /** The due job: `keyIds` are the keys the service issues in the same transaction when it is due. */
@@ -56,7 +59,7 @@ export function dueTime(timing: DeliveryTiming, triggeredAt: string, from: strin
 export const isDue = (state: DeliveryState, now: string) => state.status === 'waiting' && state.dueAt !== null && Date.parse(now) >= Date.parse(state.dueAt);
 
 export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEvent> = {
-  initialState: () => ({ status: 'none', releaseId: null, timing: null, triggeredAt: null, dueAt: null }),
+  initialState: () => ({ status: 'none', releaseId: null, timing: null, triggeredAt: null, dueAt: null, notBefore: null }),
 
   decide(command, state) {
     switch (command.type) {
@@ -64,18 +67,21 @@ export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEv
         // One delivery at a time, and a released vault stays released: a second report changes nothing.
         if (state.status === 'waiting' || state.status === 'awaiting-verification' || state.status === 'released') return [];
         const needsVerification = command.timing === 'legal_verification' || command.requireLegalVerification;
+        // A report's veto window holds back every timing, "immediately" included.
+        const notBefore = command.notBefore ?? null;
         return [{
           type: 'DeliveryTriggered',
           data: {
             releaseId: command.releaseId, ownerId: command.ownerId, trigger: command.trigger, timing: command.timing, needsVerification,
-            dueAt: needsVerification ? null : dueTime(command.timing, command.now, command.now), triggeredAt: command.now,
+            dueAt: needsVerification ? null : dueTime(command.timing, command.now, notBefore ? later(notBefore, command.now) : command.now), triggeredAt: command.now,
+            ...(notBefore ? { notBefore } : {}),
           },
         }];
       }
       case 'VerifyDelivery':
         if (state.status === 'waiting' || state.status === 'released') return [];
         if (state.status !== 'awaiting-verification') throw new DomainError('CONFLICT', 'There is no delivery waiting for verification.');
-        return [{ type: 'DeliveryVerified', data: { releaseId: state.releaseId!, ownerId: command.ownerId, dueAt: dueTime(state.timing!, state.triggeredAt!, command.now), verifiedAt: command.now } }];
+        return [{ type: 'DeliveryVerified', data: { releaseId: state.releaseId!, ownerId: command.ownerId, dueAt: dueTime(state.timing!, state.triggeredAt!, state.notBefore ? later(state.notBefore, command.now) : command.now), verifiedAt: command.now } }];
       case 'CancelDelivery':
         if (state.status === 'released') throw new DomainError('CONFLICT', 'Your vault has already been delivered.');
         if (state.status !== 'waiting' && state.status !== 'awaiting-verification') return [];
@@ -94,7 +100,7 @@ export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEv
       case 'DeliveryTriggered':
         return {
           status: event.data.needsVerification ? 'awaiting-verification' : 'waiting', releaseId: event.data.releaseId, timing: event.data.timing, triggeredAt: event.data.triggeredAt,
-          dueAt: event.data.dueAt,
+          dueAt: event.data.dueAt, notBefore: event.data.notBefore ?? null,
         };
       case 'DeliveryVerified':
         return { ...state, status: 'waiting', dueAt: event.data.dueAt };

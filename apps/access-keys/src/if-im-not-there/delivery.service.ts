@@ -81,14 +81,15 @@ export class DeliveryService {
   }
 
   /** The trigger inside the caller's transaction (the inactivity watch records its lapse in the same one). */
-  async triggerIn(em: EntityManager, ownerId: string, sharedBy: string, trigger: DeliveryTrigger, metadata: EventMetadata): Promise<void> {
+  async triggerIn(em: EntityManager, ownerId: string, sharedBy: string, trigger: DeliveryTrigger, metadata: EventMetadata, notBefore: string | null = null): Promise<void> {
     const settings = await findDeliverySettings(em, ownerId);
     await this.decideIn(em, ownerId, sharedBy, metadata, {
       type: 'TriggerDelivery', releaseId: randomUUID(), ownerId, trigger, timing: settings.delivery_timing, requireLegalVerification: settings.require_legal_verification, now: this.now(),
+      ...(notBefore ? { notBefore } : {}),
     });
   }
 
-  /** "I'm still here" inside the caller's transaction (a check-in link): true when a delivery under way was stopped. */
+  /** "I'm still here" inside the caller's transaction (a check-in link, a veto): true when a delivery under way was stopped. */
   async cancelIn(em: EntityManager, ownerId: string, metadata: EventMetadata): Promise<boolean> {
     const { state } = await this.state(em, ownerId);
     if (state.status !== 'waiting' && state.status !== 'awaiting-verification') return false;

@@ -30,6 +30,8 @@ export interface InactivityDeps {
   links: OwnerLinkSigner;
   /** Seals the link into its e-mail job (the same secret as key e-mails: notifications opens it). */
   keyMailSecret: string;
+  /** A check-in is a sign of life: it closes a trustee's open report (inside the check-in's transaction). */
+  onCheckIn?: (em: EntityManager, ownerId: string, at: string, metadata: EventMetadata) => Promise<unknown>;
   now?: () => Date;
 }
 
@@ -103,8 +105,9 @@ export class InactivityService {
     const metadata: EventMetadata = { actor: { kind: 'user', id: ownerId }, correlationId: meta.requestId };
     const now = this.now();
     return retryOnConflict(5, () => this.deps.orm.em.fork().transactional(async (em) => {
-      await this.decideIn(em, ownerId, metadata, { type: 'CheckIn', ownerId, via: 'link' satisfies CheckInVia, warningId: link.w, now });
+      // The delivery first: the check-in then also closes a trustee's report (whose delivery this is) with nothing left to cancel.
       const cancelled = await this.deps.delivery.cancelIn(em, ownerId, metadata);
+      await this.decideIn(em, ownerId, metadata, { type: 'CheckIn', ownerId, via: 'link' satisfies CheckInVia, warningId: link.w, now });
       return { checked_in_at: now, delivery_cancelled: cancelled };
     }));
   }
@@ -201,6 +204,8 @@ export class InactivityService {
     const lastSignIn = await this.lastSignIn(em, ownerId);
     const before = await this.state(em, ownerId);
     const result = await decideAndAppend(em, this.deps.store, inactivityDecider, command, { streamId: inactivityStreamId(ownerId), streamType: INACTIVITY_STREAM_TYPE, metadata });
+    // Any check-in (even one that changes nothing on the watch) answers a trustee's report.
+    if (command.type === 'CheckIn' && this.deps.onCheckIn) await this.deps.onCheckIn(em, ownerId, command.now, metadata);
     if (!result.events.length) return;
     const now = this.now();
     const next = nextWake(result.state, lastSignIn, now);

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { AccessMessages, VIEW_SECTIONS, type IssuedAccessKey, type RequestMeta, type SendKeyEmailJob, type ViewSection } from '@lv/contracts';
+import { AccessMessages, VIEW_SECTIONS, type CreateAccessKeyInput, type IssuedAccessKey, type KeyDraft, type RequestMeta, type SendKeyEmailJob } from '@lv/contracts';
 import { ownerOf, type Caller, type UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { decideAndAppend, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import { ownerActor } from '../owner-actor.js';
 import { hashAccessKey, sealKeyForMail } from '../secrets.js';
+import { KeyDrafts } from './key-drafts.js';
 import { KEY_STREAM_TYPE, keyDecider, keyStreamId, type KeyCommand } from './key.decider.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -27,11 +28,21 @@ export interface IssueKeyDeps {
  * a delivery's, a milestone letter's. The key itself is returned once and stored only as its hash.
  */
 export class IssueKey {
-  constructor(private readonly deps: IssueKeyDeps) {}
+  private readonly drafts: KeyDrafts;
 
-  /** Generate Keys tab: the key the owner's browser generated, for a named family member. */
-  create(caller: Caller, input: { access_key: string; name: string; email: string; expires_in_days: number; scopes?: ViewSection[]; allow_download?: boolean }, meta: RequestMeta): Promise<IssuedAccessKey> {
+  constructor(private readonly deps: IssueKeyDeps) {
+    this.drafts = new KeyDrafts(deps.keyMailSecret, deps.now);
+  }
+
+  /** "Generate Access Key": a key made here for the owner, which Save brings back with its draft. */
+  draft(caller: Caller): KeyDraft {
+    return this.drafts.make(ownerOf(caller).userId);
+  }
+
+  /** Generate Keys tab: the key "Generate Access Key" made for this owner, for a named family member. */
+  create(caller: Caller, input: CreateAccessKeyInput, meta: RequestMeta): Promise<IssuedAccessKey> {
     const owner = ownerOf(caller);
+    if (!this.drafts.verify(owner.userId, input.access_key, input.draft)) throw new DomainError('VALIDATION_FAILED', AccessMessages.keyDraftInvalid);
     const now = this.deps.now().toISOString();
     return this.issue(owner, meta, {
       type: 'IssueKey', keyId: randomUUID(), ownerId: owner.userId, keyHash: hashAccessKey(input.access_key), source: 'owner', requestId: null,

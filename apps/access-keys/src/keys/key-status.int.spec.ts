@@ -44,7 +44,10 @@ describe('key status (rpc.access-keys.key-status)', () => {
     rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: 'key-status-spec', ip } });
   const status = (key: string, ip = freshIp(), owner: string | null = null) => call(AccessKeysRpc.keyStatus, { access_key: key, owner }, ip);
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
-  const createKey = () => call(AccessKeysRpc.createKey, { access_key: randomUUID(), name: 'Ellie', email: 'ellie@example.com' }, freshIp(), ownerToken) as Promise<IssuedAccessKey>;
+  const createKey = async () => {
+    const made = await call(AccessKeysRpc.draftKey, {}, freshIp(), ownerToken);
+    return call(AccessKeysRpc.createKey, { ...(made as object), name: 'Ellie', email: 'ellie@example.com' }, freshIp(), ownerToken) as Promise<IssuedAccessKey>;
+  };
   const sql = (text: string, params: unknown[]) => db.orm.em.fork().execute(text, params);
 
   beforeAll(async () => {

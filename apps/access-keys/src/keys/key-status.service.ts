@@ -1,7 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AccessMessages, type KeyStatusReply, type RequestMeta } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
-import { addressOf, RedeemBudget, type AddressCounters } from '../address-limits.js';
+import type { RateBudgets } from '@lv/platform/limits';
+import { addressOf, RedeemBudget } from '../address-limits.js';
 import { hashAccessKey } from '../secrets.js';
 import { keyStatusAt } from './key.decider.js';
 import { SqlKeysRepository } from './keys.repository.js';
@@ -9,7 +10,7 @@ import { SqlKeysRepository } from './keys.repository.js';
 export interface KeyStatusDeps {
   orm: MikroORM;
   /** The same limiter and bucket as redeem: a failed check here is a failed redemption there. */
-  limits: AddressCounters;
+  limits: RateBudgets;
   redeemFailuresPerMinute: number;
   /** identity's display name for a vault owner (null when they gave none). */
   ownerName: (ownerId: string, meta: RequestMeta) => Promise<string | null>;

@@ -1,4 +1,4 @@
-import type { AccessKeySource, ViewSection } from '@lv/contracts';
+import { keyEmailFailureOf, type AccessKeySource, type KeyEmailFailure, type ViewSection } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
@@ -46,6 +46,13 @@ export const KEY_STREAM_TYPE = 'access-key';
 export const keyStatusAt = (key: { revoked_at: Date | string | null; expires_at: Date | string }, now: number): 'active' | 'expired' | 'revoked' =>
   key.revoked_at ? 'revoked' : new Date(key.expires_at).getTime() <= now ? 'expired' : 'active';
 export const keyStreamId = (keyId: string) => `access-key-${keyId}`;
+
+type EmailStatusChange = Extract<KeyEvent, { type: 'AccessKeyEmailStatusChanged' }>['data'];
+
+/** Why a key's e-mail failed, as its owner is told (null once it is sent). */
+export function emailFailureOf(change: EmailStatusChange): KeyEmailFailure | null {
+  return change.status === 'failed' ? keyEmailFailureOf(change.reason ?? '') : null;
+}
 
 export const keyDecider: Decider<KeyState, KeyCommand, KeyEvent> = {
   initialState: () => ({ status: 'none', keyId: null, ownerId: null, expiresAt: null, emailStatus: 'queued' }),

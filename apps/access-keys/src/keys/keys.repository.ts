@@ -1,9 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AccessKeySource } from '@lv/contracts';
+import type { AccessKeySource, KeyEmailFailure } from '@lv/contracts';
 
 export interface KeyRow {
   id: string; owner_id: string; key_hash: string; name: string | null; recipient_email: string; source: AccessKeySource; request_id: string | null;
   scopes: string[]; created_at: Date; expires_at: Date; revoked_at: Date | null; email_status: 'queued' | 'sent' | 'failed'; email_sent_at: Date | null;
+  /** Why its e-mail failed (null unless it did). */
+  email_failure: KeyEmailFailure | null;
   /** A milestone key's one letter (null for every other key). */
   letter_id: string | null;
   /** The owner allowed downloads of originals with this key. */

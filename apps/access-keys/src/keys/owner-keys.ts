@@ -43,6 +43,6 @@ function toKeySummary(row: KeyInUse, now: number): AccessKeySummary {
   return {
     id: row.id, name: row.name, recipient_email: row.recipient_email, source: row.source, request_id: row.request_id, scopes: row.scopes as ViewSection[],
     created_at: new Date(row.created_at).toISOString(), expires_at: new Date(row.expires_at).toISOString(), status: keyStatusAt(row, now), revoked_at: iso(row.revoked_at),
-    email_status: row.email_status, email_sent_at: iso(row.email_sent_at), sessions: row.sessions, last_viewed_at: iso(row.last_viewed_at), allow_download: row.allow_download === true,
+    email_status: row.email_status, email_sent_at: iso(row.email_sent_at), email_failure: row.email_failure ?? null, sessions: row.sessions, last_viewed_at: iso(row.last_viewed_at), allow_download: row.allow_download === true,
   };
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AccessMessages, RequestLinkMessages, type AccessKeysRpc, type AccessRequestNoticeJob, type PayloadOf, type RequestMeta, type RequestFormInfo } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
-import { addressLimited, addressOf, type AddressCounters } from '../address-limits.js';
+import { takeOrRefuse, type RateBudgets } from '@lv/platform/limits';
+import { addressOf } from '../address-limits.js';
 import type { KeysRepository } from '../keys/keys.repository.js';
 import { hashAccessKey } from '../secrets.js';
 import type { StreamCommands } from '../stream-commands.js';
@@ -12,7 +13,7 @@ export interface SubmitRequestDeps {
   keys: Pick<KeysRepository, 'byHash'>;
   requests: Pick<RequestsRepository, 'isOpen'>;
   commands: StreamCommands;
-  limits: AddressCounters;
+  limits: RateBudgets;
   limitValues: { requestsPerHour: number; requestFormLookupsPerMinute: number };
   /** Queues the owner's e-mail about a request (notifications sends it), inside the request's transaction. */
   queueNotice: (job: AccessRequestNoticeJob, jobId: string) => Promise<unknown>;
@@ -33,7 +34,7 @@ export class SubmitRequest {
    */
   async submit(input: PayloadOf<typeof AccessKeysRpc.submitRequest>, meta: RequestMeta): Promise<{ success: true }> {
     const address = addressOf(meta.ip);
-    if ((await this.deps.limits.add('request', address, 3600)) > this.deps.limitValues.requestsPerHour) throw addressLimited(AccessMessages.tooManyRequests, 3600);
+    await takeOrRefuse(this.deps.limits, [{ key: `request:${address}`, limit: this.deps.limitValues.requestsPerHour }], 3600, AccessMessages.tooManyRequests);
     if (!(await this.deps.requests.isOpen(input.user_id))) throw new DomainError('REQUESTS_CLOSED', RequestLinkMessages.requestsClosed);
     // A key the requester says they hold is looked up among this owner's keys only, and never stored.
     const held = input.access_key ? await this.deps.keys.byHash(hashAccessKey(input.access_key)) : undefined;
@@ -61,7 +62,7 @@ export class SubmitRequest {
    */
   async form(input: { user_id: string }, meta: RequestMeta): Promise<RequestFormInfo> {
     const address = addressOf(meta.ip);
-    if ((await this.deps.limits.add('request-form', address, 60)) > this.deps.limitValues.requestFormLookupsPerMinute) throw addressLimited(AccessMessages.tooManyKeyAttempts, 60);
+    await takeOrRefuse(this.deps.limits, [{ key: `request-form:${address}`, limit: this.deps.limitValues.requestFormLookupsPerMinute }], 60, AccessMessages.tooManyKeyAttempts);
     const ownerId = input.user_id.toLowerCase();
     const [open, ownerName] = await Promise.all([this.deps.requests.isOpen(ownerId), this.deps.ownerName(ownerId, meta)]);
     return { open, owner_name: ownerName };

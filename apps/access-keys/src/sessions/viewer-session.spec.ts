@@ -102,6 +102,16 @@ describe("the owner's keys", () => {
     const at = new Date().toISOString();
     await states.recordEmailStatus({ keyId, status: 'sent', at, messageId: 'm-1', reason: null });
     await states.recordEmailStatus({ keyId, status: 'failed', at, messageId: null, reason: 'bounced' });
-    expect((await ownerKeys.list(owner))[0]).toMatchObject({ email_status: 'sent', email_sent_at: at });
+    expect((await ownerKeys.list(owner))[0]).toMatchObject({ email_status: 'sent', email_sent_at: at, email_failure: null });
+  });
+
+  it("tells the owner a key e-mail stopped by the daily cap apart from one the mail server refused", async () => {
+    const { owner, keyId, states, ownerKeys } = await openedVault();
+    const at = new Date().toISOString();
+    await states.recordEmailStatus({ keyId, status: 'failed', at, messageId: null, reason: 'smtp: 550 mailbox unavailable' });
+    expect((await ownerKeys.list(owner))[0]).toMatchObject({ email_status: 'failed', email_failure: 'undeliverable' });
+    const capped = await openedVault();
+    await capped.states.recordEmailStatus({ keyId: capped.keyId, status: 'failed', at, messageId: null, reason: 'daily-limit: 50 key e-mails already went for this owner in the last 24 hours' });
+    expect((await capped.ownerKeys.list(capped.owner))[0]).toMatchObject({ email_status: 'failed', email_failure: 'daily_limit' });
   });
 });

@@ -5,7 +5,8 @@ import { generateTestKeys } from '@lv/testing';
 import { RedeemBudget } from '../address-limits.js';
 import { KEY_STREAM_TYPE, keyDecider, keyStreamId } from '../keys/key.decider.js';
 import { CONSENT_HASH, hashAccessKey } from '../secrets.js';
-import { InMemoryAccess, InMemoryAddressCounters } from './in-memory-access.js';
+import { InMemoryRateBudgets } from '@lv/platform/limits';
+import { InMemoryAccess } from './in-memory-access.js';
 
 const DAY_MS = 86_400_000;
 const viewerKeys = generateTestKeys();
@@ -23,7 +24,7 @@ export function accessFixture(options: { redeemFailuresPerMinute?: number } = {}
   const clock = { now: Date.now() };
   const now = () => new Date(clock.now);
   const access = new InMemoryAccess(now);
-  const counters = new InMemoryAddressCounters(now);
+  const counters = new InMemoryRateBudgets(() => now().getTime());
   const revoked = new Set<string>();
   const revokedViewSessions = { revoke: (sessionId: string) => Promise.resolve(void revoked.add(sessionId)) };
   const viewerTokens = new ViewerTokenSigner(viewerKeys.privateKey);

@@ -1,7 +1,6 @@
 import type { ViewedItem } from '@lv/contracts';
 import { foldEvents, type Decider, type DomainEvent, type EventMetadata } from '@lv/platform/event-store';
-import type { AddressCounters } from '../address-limits.js';
-import type { KeyEvent } from '../keys/key.decider.js';
+import { emailFailureOf, type KeyEvent } from '../keys/key.decider.js';
 import type { KeyInUse, KeyRow, KeysRepository } from '../keys/keys.repository.js';
 import type { RequestEvent } from '../requests/request.decider.js';
 import type { RequestSettingEvent } from '../requests/request-setting.decider.js';
@@ -95,7 +94,7 @@ export class InMemoryAccess implements StreamCommands {
         this.keyRows.set(d.keyId, {
           id: d.keyId, owner_id: d.ownerId, key_hash: d.keyHash, name: d.personal?.name ?? null, recipient_email: d.personal?.recipientEmail ?? '',
           source: d.source, request_id: d.requestId, scopes: d.scopes, created_at: new Date(d.issuedAt), expires_at: new Date(d.expiresAt),
-          revoked_at: null, email_status: 'queued', email_sent_at: null, letter_id: d.letterId ?? null, allow_download: d.allowDownload === true,
+          revoked_at: null, email_status: 'queued', email_sent_at: null, email_failure: null, letter_id: d.letterId ?? null, allow_download: d.allowDownload === true,
         });
         break;
       }
@@ -103,7 +102,7 @@ export class InMemoryAccess implements StreamCommands {
         this.updateKey(event.data.keyId, { revoked_at: new Date(event.data.revokedAt) });
         break;
       case 'AccessKeyEmailStatusChanged':
-        this.updateKey(event.data.keyId, { email_status: event.data.status, email_sent_at: event.data.status === 'sent' ? new Date(event.data.at) : null });
+        this.updateKey(event.data.keyId, { email_status: event.data.status, email_sent_at: event.data.status === 'sent' ? new Date(event.data.at) : null, email_failure: emailFailureOf(event.data) });
         break;
       case 'AccessRequestSubmitted': {
         const { requestId, ownerId, heldKeyId, submittedAt, personal: p } = event.data;
@@ -162,33 +161,5 @@ export class InMemoryAccess implements StreamCommands {
   private updateSession(id: string, change: Partial<SessionRow>): void {
     const row = this.sessionRows.get(id);
     if (row) this.sessionRows.set(id, { ...row, ...change });
-  }
-}
-
-/** Per-address counters in fixed windows, as AddressLimits keeps them in Redis, on the spec's clock. */
-export class InMemoryAddressCounters implements AddressCounters {
-  private readonly counts = new Map<string, number>();
-
-  constructor(private readonly now: () => Date) {}
-
-  private key(scope: string, address: string, windowSeconds: number, now: number): string {
-    return `${scope}:${address}:${Math.floor(now / 1000 / windowSeconds)}`;
-  }
-
-  count(scope: string, address: string, windowSeconds: number, now = this.now().getTime()): Promise<number> {
-    return Promise.resolve(this.counts.get(this.key(scope, address, windowSeconds, now)) ?? 0);
-  }
-
-  add(scope: string, address: string, windowSeconds: number, now = this.now().getTime()): Promise<number> {
-    const key = this.key(scope, address, windowSeconds, now);
-    const count = (this.counts.get(key) ?? 0) + 1;
-    this.counts.set(key, count);
-    return Promise.resolve(count);
-  }
-
-  async reserve(scope: string, address: string, windowSeconds: number, limit: number, now = this.now().getTime()): Promise<{ allowed: boolean; release: () => Promise<void> }> {
-    const key = this.key(scope, address, windowSeconds, now);
-    const count = await this.add(scope, address, windowSeconds, now);
-    return { allowed: count <= limit, release: () => Promise.resolve(void this.counts.set(key, (this.counts.get(key) ?? 1) - 1)) };
   }
 }

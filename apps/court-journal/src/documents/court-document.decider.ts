@@ -1,4 +1,4 @@
-import { CourtMessages, type CourtCategory, type CourtFileKind, type CourtVariant } from '@lv/contracts';
+import { CourtMessages, type CourtCategory, type CourtFileKind, type CourtVariant, type LegacyCourtCategory } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
@@ -13,7 +13,8 @@ export interface CourtDocumentUploadedData {
   ownerId: string;
   title: string;
   description: string | null;
-  category: CourtCategory;
+  /** A card; an event stored before the one category model holds an old category (read it through upcastCourtDocumentEvent). */
+  category: CourtCategory | LegacyCourtCategory;
   variant: CourtVariant;
   fileName: string;
   fileKind: CourtFileKind;

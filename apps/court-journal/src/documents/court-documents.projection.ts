@@ -1,6 +1,7 @@
 import { COURT_FILE_KINDS, type CourtCategory, type CourtDocument, type CourtFileKind, type CourtVariant } from '@lv/contracts';
 import type { Projection, StoredEvent } from '@lv/platform/event-store';
 import type { OpenedCourtDocumentEvent } from './court-document-sealing.js';
+import { upcastCourtDocumentEvent } from './court-document.upcast.js';
 
 type Event = StoredEvent<OpenedCourtDocumentEvent>;
 
@@ -8,14 +9,15 @@ type Event = StoredEvent<OpenedCourtDocumentEvent>;
  * court_documents: one row per live document, kept in step with the document streams inside each
  * append. Only CourtDocumentUploaded creates a row, appended once the object is complete in storage:
  * no row points at a missing object. Words arrive opened (court-document-sealing.ts); a rebuild finds
- * a deleted document's words shredded and gives it no row.
+ * a deleted document's words shredded and gives it no row. Every row's category is a Court Journal card.
  */
 export const courtDocumentsProjection: Projection = {
   name: 'court_documents',
   handles: ['CourtDocumentUploaded', 'CourtDocumentKeyEvidenceChanged', 'CourtDocumentDeleted'],
 
   async apply(em, events) {
-    for (const event of events as Event[]) {
+    // Old categories are read as their cards (court-document.upcast.ts): a rebuild maps every old document.
+    for (const event of (events as Event[]).map(upcastCourtDocumentEvent)) {
       switch (event.type) {
         case 'CourtDocumentUploaded': {
           const d = event.data;

@@ -2,6 +2,7 @@ import { CourtJournalEvents, published } from '@lv/contracts';
 import type { PublishPolicy } from '@lv/platform/event-store';
 import type { CourtDocumentEvent } from './court-document.decider.js';
 import type { EvidenceEvent } from '../evidence/evidence-events.repository.js';
+import { upcastCourtDocumentEvent } from './court-document.upcast.js';
 
 /**
  * What other services (the timeline, the vault home) learn about court documents: that one was
@@ -10,7 +11,7 @@ import type { EvidenceEvent } from '../evidence/evidence-events.repository.js';
  * for replay and cannot forget them; the timeline asks rpc.court-journal.titles when it renders.
  */
 export const courtJournalPublishPolicy: PublishPolicy = (stored) => {
-  const event = stored as unknown as CourtDocumentEvent | EvidenceEvent;
+  const event = upcastCourtDocumentEvent(stored) as unknown as CourtDocumentEvent | EvidenceEvent;
   switch (event.type) {
     case 'CourtDocumentUploaded': {
       const { documentId, ownerId, category, variant, size, sha256, uploadedAt } = event.data;

@@ -1,19 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CourtCategory } from '@lv/contracts';
+import type { CourtVariant } from '@lv/contracts';
 
 export interface CourtUploadRow {
   id: string;
   owner_id: string;
   title: string;
   description: string | null;
-  category: CourtCategory;
+  /** As stored: a ticket opened before the one category model may hold an old category (courtCategoryOf reads it). */
+  category: string;
+  variant: CourtVariant;
   file_name: string;
   declared_size: string | number;
   object_key: string | null;
   multipart_upload_id: string | null;
 }
 
-const COLUMNS = 'id::text as id, owner_id::text as owner_id, title, description, category, file_name, declared_size::text as declared_size, object_key, multipart_upload_id';
+const COLUMNS = 'id::text as id, owner_id::text as owner_id, title, description, category, variant, file_name, declared_size::text as declared_size, object_key, multipart_upload_id';
 
 /**
  * SQL on court_uploads (tickets) and court_removals (objects to remove), kept out of the service.
@@ -21,11 +23,11 @@ const COLUMNS = 'id::text as id, owner_id::text as owner_id, title, description,
  * with the events, a fresh fork otherwise.
  */
 export class CourtUploads {
-  async open(em: EntityManager, row: { id: string; ownerId: string; title: string; description: string | null; category: CourtCategory; fileName: string; declaredSize: number; ttlSeconds: number }): Promise<void> {
+  async open(em: EntityManager, row: { id: string; ownerId: string; title: string; description: string | null; category: string; variant: CourtVariant; fileName: string; declaredSize: number; ttlSeconds: number }): Promise<void> {
     await em.execute(
-      `insert into court_uploads (id, owner_id, title, description, category, file_name, declared_size, state, expires_at)
-       values (?, ?, ?, ?, ?, ?, ?, 'pending', now() + make_interval(secs => ?))`,
-      [row.id, row.ownerId, row.title, row.description, row.category, row.fileName, row.declaredSize, row.ttlSeconds],
+      `insert into court_uploads (id, owner_id, title, description, category, variant, file_name, declared_size, state, expires_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, 'pending', now() + make_interval(secs => ?))`,
+      [row.id, row.ownerId, row.title, row.description, row.category, row.variant, row.fileName, row.declaredSize, row.ttlSeconds],
     );
   }
 

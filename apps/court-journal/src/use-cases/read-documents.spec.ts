@@ -8,7 +8,7 @@ describe('reading a vault’s court documents', () => {
   const reads = new ReadDocuments(documents);
   const owner = ownerCaller();
   const stranger = ownerCaller();
-  const older = documents.add(owner.userId, { title: 'Custody order', description: 'The judge’s order.', category: 'Custody', variant: 'documents', file_name: 'order.pdf', upload_date: '2026-11-20T23:30:00.000Z' });
+  const older = documents.add(owner.userId, { title: 'Custody order', description: 'The judge’s order.', category: 'Legal Notices or Orders', variant: 'documents', file_name: 'order.pdf', upload_date: '2026-11-20T23:30:00.000Z' });
   const newer = documents.add(owner.userId, { title: 'Receipts, March', description: 'Handed over on the 14th.', file_name: 'receipts.pdf', upload_date: '2026-11-22T10:00:00.000Z' });
   const sameDay = documents.add(owner.userId, { title: 'Receipts, April', file_name: 'april.pdf', upload_date: '2026-11-22T18:00:00.000Z' });
   const strangers = documents.add(stranger.userId, { title: 'Someone else’s matter', file_name: 'theirs.pdf' });
@@ -22,7 +22,7 @@ describe('reading a vault’s court documents', () => {
     });
 
     it('lists one category when asked, and refuses a category the Court Journal does not have', async () => {
-      expect((await reads.list(owner, 'Custody')).map((d) => d.id)).toEqual([older.id]);
+      expect((await reads.list(owner, 'Legal Notices or Orders')).map((d) => d.id)).toEqual([older.id]);
       await expect(reads.list(owner, 'Groceries')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     });
 

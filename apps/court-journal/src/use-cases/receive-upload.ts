@@ -1,4 +1,4 @@
-import { COURT_FILE_MAX_BYTES, type CourtDocument } from '@lv/contracts';
+import { COURT_FILE_MAX_BYTES, courtCategoryOf, type CourtDocument } from '@lv/contracts';
 import { safeFileName } from '@lv/evidence';
 import type { UserCaller } from '@lv/platform/auth';
 import { StreamInspector } from '@lv/platform/byte-streams';
@@ -58,8 +58,11 @@ export class ReceiveUpload {
           await uploads.recordMultipartUpload(orm.em.fork(), id, multipartId);
         },
       });
+      // A ticket opened before the one category model (an old category) is filed under its card.
+      const category = courtCategoryOf(ticket.category, kind);
+      if (!category) throw new Error(`court upload ${id} has an unknown category`);
       const uploaded: CourtDocumentUploadedData = {
-        documentId: id, ownerId: owner, title: ticket.title, description: ticket.description, category: ticket.category, variant, fileName: ticket.file_name,
+        documentId: id, ownerId: owner, title: ticket.title, description: ticket.description, category, variant, fileName: ticket.file_name,
         fileKind: kind, contentType: expected.contentType, bucket, objectKey, size: inspector.bytes, sha256: inspector.digest(), uploadedAt: new Date(this.deps.now()).toISOString(),
       };
       await executeDocumentCommand(orm, this.deps.store, { type: 'RecordUpload', ...uploaded }, metadata, async (em) => {

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  ACCESS_REQUESTS_PER_HOUR, AccessKeysRpc, AccessMessages, approveAccessRequestBodySchema, createAccessKeyBodySchema, ErrorCodes, listAccessRequestsQuerySchema, PENDING_REQUESTS_PAGE_SIZE, REQUEST_FORM_LOOKUPS_PER_MINUTE, RequestLinkMessages, requestFormPayloadSchema, requestSettingSchema, submitAccessRequestBodySchema, type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type RequestFormInfo, type RequestSetting, type ViewerConsent, type ViewSessionSummary, viewSessionSummarySchema,
+  ACCESS_REQUESTS_PER_HOUR, AccessKeysRpc, AccessMessages, approveAccessRequestBodySchema, createAccessKeyBodySchema, ErrorCodes, listAccessRequestsQuerySchema, PENDING_REQUESTS_PAGE_SIZE, REQUEST_FORM_LOOKUPS_PER_MINUTE, RequestLinkMessages, requestFormPayloadSchema, requestSettingSchema, submitAccessRequestBodySchema, type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type KeyDraft, type RequestFormInfo, type RequestSetting, type ViewerConsent, type ViewSessionSummary, viewSessionSummarySchema,
 } from '@lv/contracts';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { Public } from '../http/public.decorator.js';
@@ -180,6 +180,20 @@ export class AccessController {
     return this.rpc.call(AccessKeysRpc.listKeys, {}, call);
   }
 
+  @Post('keys/draft')
+  @ApiBearerAuth()
+  @Route({
+    reply: AccessKeysRpc.draftKey.reply,
+    status: 201,
+    description: '"Generate Access Key": a key made by the server for you, with the draft Save must send back within the hour. Nothing is stored yet.',
+    errors: {
+      ...UNAUTHENTICATED,
+    },
+  })
+  async draftKey(@CallCtx() call: CallContext): Promise<KeyDraft> {
+    return this.rpc.call(AccessKeysRpc.draftKey, {}, call);
+  }
+
   @Post('keys')
   @ApiBearerAuth()
   @Route({
@@ -189,7 +203,7 @@ export class AccessController {
     status: 201,
     description: 'Saved (as a hash) and its e-mail queued.',
     errors: {
-      400: `VALIDATION_FAILED, with the tab's words as the message: "${AccessMessages.noKeyGenerated}", "${AccessMessages.missingName}", "${AccessMessages.missingEmail}", "${AccessMessages.keyExpiryInvalid}"...`,
+      400: `VALIDATION_FAILED, with the tab's words as the message: "${AccessMessages.noKeyGenerated}", "${AccessMessages.keyDraftInvalid}", "${AccessMessages.missingName}", "${AccessMessages.missingEmail}", "${AccessMessages.keyExpiryInvalid}"...`,
       409: `KEY_TAKEN: "${ErrorCodes.KEY_TAKEN.message}"`,
       ...UNAUTHENTICATED,
     },

@@ -14,7 +14,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import {
-  AccessKeysRpc, AccessMessages, CONSENT_VERSION, CourtJournalRpc, ErrorCodes, LettersRpc, RequestLinkMessages, TimelineRpc, VaultMediaRpc, VIEWER_CONSENT_TEXT, type AccessKeySummary,
+  AccessKeysRpc, AccessMessages, CONSENT_VERSION, CourtJournalRpc, ErrorCodes, LettersRpc, RequestLinkMessages, TimelineRpc, TrusteeMessages, VaultMediaRpc, VIEWER_CONSENT_TEXT, type AccessKeySummary,
   type AccessRequest, type CourtDocument, type IssuedAccessKey, type LetterSummary, type OpenedViewSession, type TimelineEntry, type ViewSection, type ViewSessionSummary,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
@@ -46,10 +46,11 @@ const accessRequest = (over: Partial<AccessRequest> = {}): AccessRequest => ({
   id: REQUEST_ID, owner_id: OWNER_ID, requester_email: 'sam@example.com', requester_name: 'Sam', relationship: 'Son', message: 'Please.', child_name: null, child_dob: null,
   created_at: AT, status: 'pending', decided_at: null, key_id: null, held_key: null, ...over,
 });
+const DRAFT = `1799999999999.${'s'.repeat(43)}`;
 const issuedKey: IssuedAccessKey = { key_id: KEY_ID, access_key: ACCESS_KEY, recipient_email: 'sam@example.com', expires_at: AT, scopes: ['letters'], emailed: true };
 const keySummary: AccessKeySummary = {
   id: KEY_ID, name: 'Sam', recipient_email: 'sam@example.com', source: 'owner', request_id: null, scopes: ['letters'], created_at: AT, expires_at: AT, status: 'revoked',
-  revoked_at: AT, email_status: 'sent', email_sent_at: AT, sessions: 0, last_viewed_at: null, allow_download: false,
+  revoked_at: AT, email_status: 'sent', email_sent_at: AT, email_failure: null, sessions: 0, last_viewed_at: null, allow_download: false,
 };
 const sessionSummary: ViewSessionSummary = {
   id: SESSION_ID, key_id: KEY_ID, key_name: 'Sam', recipient_email: 'sam@example.com', scopes: ['letters'], opened_at: AT, expires_at: AT, status: 'revoked', ended_at: AT,
@@ -66,7 +67,7 @@ const letterSummary = (id: string, title: string, createdAt: string): LetterSumm
   id, title, preview: 'The words of a letter.', word_count: 5, created_at: createdAt, updated_at: createdAt, version: 1,
 });
 const courtDocument = (id: string, fileName: string, createdAt: string): CourtDocument => ({
-  id, title: 'Secret title of the hearing', description: 'Private description of the hearing', category: 'Custody', variant: 'documents', file_name: fileName,
+  id, title: 'Secret title of the hearing', description: 'Private description of the hearing', category: 'Legal Notices or Orders', variant: 'documents', file_name: fileName,
   file_kind: 'pdf', file_type: 'application/pdf', file_path: `owner/${id}.pdf`, size: 10, sha256: 'a'.repeat(64), previewable: true, is_key_evidence: false,
   upload_date: createdAt, created_at: createdAt,
 });
@@ -86,6 +87,12 @@ const OWNER_ROUTES: readonly [InjectOptions['method'], string][] = [
   ['POST', '/api/if-im-not-there/contacts'],
   ['DELETE', `/api/if-im-not-there/contacts/${REQUEST_ID}`],
   ['PUT', `/api/if-im-not-there/contacts/${REQUEST_ID}/access-key`],
+  ['GET', '/api/if-im-not-there/trustees'],
+  ['POST', '/api/if-im-not-there/trustees'],
+  ['POST', `/api/if-im-not-there/trustees/${REQUEST_ID}/invitation`],
+  ['DELETE', `/api/if-im-not-there/trustees/${REQUEST_ID}`],
+  ['GET', '/api/if-im-not-there/trustee-report'],
+  ['POST', '/api/if-im-not-there/trustee-report/veto'],
   ['GET', '/api/if-im-not-there/delivery-settings'],
   ['PUT', '/api/if-im-not-there/delivery-settings'],
   ['GET', '/api/if-im-not-there/delivery'],
@@ -125,6 +132,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
       .handle(AccessKeysRpc.approveRequest, () => issuedKey)
       .handle(AccessKeysRpc.declineRequest, () => accessRequest({ status: 'declined', decided_at: AT }))
       .handle(AccessKeysRpc.listKeys, () => [keySummary])
+      .handle(AccessKeysRpc.draftKey, () => ({ access_key: ACCESS_KEY, draft: DRAFT }))
       .handle(AccessKeysRpc.createKey, () => issuedKey)
       .handle(AccessKeysRpc.revokeKey, () => keySummary)
       .handle(AccessKeysRpc.listSessions, () => [sessionSummary])
@@ -402,9 +410,11 @@ describe('gateway family access (/api/access, /api/view)', () => {
       expect([declined.statusCode, declined.json<AccessRequest>().status]).toEqual([200, 'declined']);
       expect(services.callsTo(AccessKeysRpc.declineRequest)[0]!.payload).toEqual({ request_id: REQUEST_ID });
 
-      const created = await send({ method: 'POST', url: '/api/access/keys', payload: { access_key: ACCESS_KEY, name: ' Sam ', email: 'Sam@example.com' } }, ownerToken);
+      const drafted = await send({ method: 'POST', url: '/api/access/keys/draft' }, ownerToken);
+      expect([drafted.statusCode, drafted.json()]).toEqual([201, { access_key: ACCESS_KEY, draft: DRAFT }]);
+      const created = await send({ method: 'POST', url: '/api/access/keys', payload: { access_key: ACCESS_KEY, draft: DRAFT, name: ' Sam ', email: 'Sam@example.com' } }, ownerToken);
       expect([created.statusCode, created.json()]).toEqual([201, issuedKey]);
-      expect(services.callsTo(AccessKeysRpc.createKey)[0]!.payload).toEqual({ access_key: ACCESS_KEY, name: 'Sam', email: 'sam@example.com', expires_in_days: 30, allow_download: false });
+      expect(services.callsTo(AccessKeysRpc.createKey)[0]!.payload).toEqual({ access_key: ACCESS_KEY, draft: DRAFT, name: 'Sam', email: 'sam@example.com', expires_in_days: 30, allow_download: false });
 
       expect((await send({ method: 'GET', url: '/api/access/keys' }, ownerToken)).json()).toEqual([keySummary]);
       expect((await send({ method: 'POST', url: `/api/access/keys/${KEY_ID}/revoke` }, ownerToken)).json()).toEqual(keySummary);
@@ -413,7 +423,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
       expect((await send({ method: 'POST', url: `/api/access/sessions/${SESSION_ID}/revoke` }, ownerToken)).json()).toEqual(sessionSummary);
       expect(services.callsTo(AccessKeysRpc.revokeSession)[0]!.payload).toEqual({ session_id: SESSION_ID });
 
-      expect(services.received).toHaveLength(9);
+      expect(services.received).toHaveLength(10);
       for (const { request } of services.received) expect(request.auth.accessToken).toBe(ownerToken);
     });
 
@@ -433,9 +443,11 @@ describe('gateway family access (/api/access, /api/view)', () => {
     });
 
     it('refuse bad bodies and ids with the spec’s words, forwarding nothing', async () => {
-      const key = { access_key: ACCESS_KEY, name: 'Sam', email: 'sam@example.com' };
+      const key = { access_key: ACCESS_KEY, draft: DRAFT, name: 'Sam', email: 'sam@example.com' };
       const refusals: [string, Record<string, unknown>, string, string][] = [
         ['/api/access/keys', { ...key, access_key: '' }, 'access_key', AccessMessages.noKeyGenerated],
+        ['/api/access/keys', { ...key, draft: '' }, 'draft', AccessMessages.noKeyGenerated],
+        ['/api/access/keys', { ...key, draft: 'x'.repeat(201) }, 'draft', AccessMessages.keyDraftInvalid],
         // Only random (version 4) keys are accepted from the Generate Keys tab.
         ['/api/access/keys', { ...key, access_key: '6ba7b810-9dad-11d1-80b4-00c04fd430c8' }, 'access_key', AccessMessages.keyMalformed],
         ['/api/access/keys', { ...key, name: '  ' }, 'name', AccessMessages.missingName],
@@ -466,7 +478,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
       const validBodies: [string, Record<string, unknown>, string | undefined][] = [
         ['/api/access/requests', { user_id: OWNER_ID, requester_email: 'sam@example.com', requester_name: 'Sam', relationship: 'Son', message: 'Hi', child_name: 'Alex', child_dob: '2015-04-01', access_key: ACCESS_KEY }, undefined],
         [`/api/access/requests/${REQUEST_ID}/approve`, { override_email: 'other@example.com', scopes: ['letters'] }, ownerToken],
-        ['/api/access/keys', { access_key: ACCESS_KEY, name: 'Sam', email: 'sam@example.com', expires_in_days: 30, scopes: ['letters'] }, ownerToken],
+        ['/api/access/keys', { access_key: ACCESS_KEY, draft: DRAFT, name: 'Sam', email: 'sam@example.com', expires_in_days: 30, scopes: ['letters'] }, ownerToken],
         ['/api/view/redeem', { access_key: ACCESS_KEY, owner: OWNER_ID, consent: CONSENT }, undefined],
         ['/api/view/token', { session: SESSION_SECRET }, undefined],
         ['/api/view/close', { session: SESSION_SECRET }, undefined],
@@ -496,7 +508,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
         });
       const again = await send({ method: 'POST', url: `/api/access/requests/${REQUEST_ID}/approve`, payload: {} }, ownerToken);
       expect([again.statusCode, again.json()]).toEqual([409, { code: 'ALREADY_DECIDED', message: AccessMessages.alreadyDecided }]);
-      const taken = await send({ method: 'POST', url: '/api/access/keys', payload: { access_key: ACCESS_KEY, name: 'Sam', email: 'sam@example.com' } }, ownerToken);
+      const taken = await send({ method: 'POST', url: '/api/access/keys', payload: { access_key: ACCESS_KEY, draft: DRAFT, name: 'Sam', email: 'sam@example.com' } }, ownerToken);
       expect([taken.statusCode, taken.json()]).toEqual([409, { code: 'KEY_TAKEN', message: ErrorCodes.KEY_TAKEN.message }]);
     });
 
@@ -589,6 +601,69 @@ describe('gateway family access (/api/access, /api/view)', () => {
       const response = await send({ method: 'POST', url: '/api/if-im-not-there/check-in', payload: CHECK_IN_LINK });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ code: 'CHECK_IN_LINK_INVALID', message: ErrorCodes.CHECK_IN_LINK_INVALID.message });
+    });
+  });
+
+  describe('trustees and their page', () => {
+    const LINK = { t: REQUEST_ID, n: 'a-secret-of-the-link-0123', u: OWNER_ID, exp: '1900000000', sig: 'c2lnbmF0dXJlLW9mLXRoZS1saW5r' };
+    const trustee = { id: REQUEST_ID, name: 'Ann', email: 'ann@example.com', relationship: 'My Sibling', status: 'invited', invitedAt: AT, invitationExpiresAt: AT, answeredAt: null, removedAt: null };
+
+    it('lists, adds, re-invites and removes the owner’s trustees with the owner’s token; a bad body is refused here', async () => {
+      services
+        .handle(AccessKeysRpc.listTrustees, () => [trustee])
+        .handle(AccessKeysRpc.addTrustee, () => trustee)
+        .handle(AccessKeysRpc.resendTrusteeInvitation, () => trustee)
+        .handle(AccessKeysRpc.removeTrustee, () => ({ ...trustee, status: 'removed', removedAt: AT }));
+      expect((await send({ method: 'GET', url: '/api/if-im-not-there/trustees' }, ownerToken)).json()).toEqual([trustee]);
+      const added = await send({ method: 'POST', url: '/api/if-im-not-there/trustees', payload: { id: REQUEST_ID, name: 'Ann', email: 'Ann@Example.com', relationship: 'My Sibling' } }, ownerToken);
+      expect(added.statusCode).toBe(201);
+      expect(services.callsTo(AccessKeysRpc.addTrustee).map((c) => c.payload)).toEqual([{ id: REQUEST_ID, name: 'Ann', email: 'ann@example.com', relationship: 'My Sibling' }]);
+      for (const payload of [{ id: REQUEST_ID, name: '', email: 'ann@example.com', relationship: 'My Sibling' }, { id: REQUEST_ID, name: 'Ann', email: 'not-an-email', relationship: 'My Sibling' }]) {
+        expect((await send({ method: 'POST', url: '/api/if-im-not-there/trustees', payload }, ownerToken)).statusCode).toBe(400);
+      }
+      expect((await send({ method: 'POST', url: `/api/if-im-not-there/trustees/${REQUEST_ID}/invitation` }, ownerToken)).statusCode).toBe(200);
+      expect((await send({ method: 'DELETE', url: `/api/if-im-not-there/trustees/${REQUEST_ID}` }, ownerToken)).json()).toMatchObject({ status: 'removed' });
+      expect((await send({ method: 'DELETE', url: '/api/if-im-not-there/trustees/not-an-id' }, ownerToken)).statusCode).toBe(404);
+      for (const { request } of services.received) expect(request.auth.accessToken).toBe(ownerToken);
+    });
+
+    it('the trustee’s page is public: no token is forwarded, and a malformed link is refused like a forged one without forwarding it', async () => {
+      const view = { ownerName: 'Sam Taylor', trusteeName: 'Ann', relationship: 'My Sibling', status: 'invited', report: null, blockedUntil: null };
+      services.handle(AccessKeysRpc.trusteeView, () => view).handle(AccessKeysRpc.answerTrustee, () => ({ ...view, status: 'accepted' }));
+      for (const token of [undefined, ownerToken, viewers.issue(OWNER_ID).token]) {
+        const response = await send({ method: 'POST', url: '/api/trustee/view', payload: LINK }, token);
+        expect([response.statusCode, response.json()]).toEqual([200, view]);
+      }
+      expect((await send({ method: 'POST', url: '/api/trustee/answer', payload: { ...LINK, answer: 'accept' } })).json()).toMatchObject({ status: 'accepted' });
+      expect(services.received.map((r) => r.request.auth.accessToken)).toEqual([undefined, undefined, undefined, undefined]);
+      services.received.length = 0;
+      for (const payload of [{}, { ...LINK, t: 'not-a-trustee' }, { ...LINK, n: 'short' }, { ...LINK, exp: 'soon' }, [LINK]]) {
+        for (const url of ['/api/trustee/view', '/api/trustee/answer']) {
+          const refused = await send({ method: 'POST', url, payload: url.endsWith('answer') && !Array.isArray(payload) ? { ...payload, answer: 'accept' } : payload });
+          expect([url, refused.statusCode, refused.json<{ code: string }>().code]).toEqual([url, 400, 'TRUSTEE_LINK_INVALID']);
+        }
+      }
+      expect((await send({ method: 'POST', url: '/api/trustee/answer', payload: { ...LINK, answer: 'maybe' } })).json<{ code: string }>().code).toBe('TRUSTEE_LINK_INVALID');
+      // A report: a malformed link is a bad link; a bad kind or a long note gets its own words.
+      expect((await send({ method: 'POST', url: '/api/trustee/report', payload: { ...LINK, n: 'short', kind: 'died' } })).json<{ code: string }>().code).toBe('TRUSTEE_LINK_INVALID');
+      const badKind = await send({ method: 'POST', url: '/api/trustee/report', payload: { ...LINK, kind: 'missing' } });
+      expect([badKind.statusCode, badKind.json<{ message: string }>().message]).toEqual([400, TrusteeMessages.reportInvalid]);
+      const longNote = await send({ method: 'POST', url: '/api/trustee/report', payload: { ...LINK, kind: 'died', note: 'x'.repeat(1001) } });
+      expect([longNote.statusCode, longNote.json<{ message: string }>().message]).toEqual([400, TrusteeMessages.noteTooLong]);
+      expect(services.received).toEqual([]);
+      services.handle(AccessKeysRpc.reportOwner, () => ({ ...view, status: 'accepted' }));
+      expect((await send({ method: 'POST', url: '/api/trustee/report', payload: { ...LINK, kind: 'died' } })).statusCode).toBe(200);
+      expect(services.callsTo(AccessKeysRpc.reportOwner).map((c) => c.payload)).toEqual([{ ...LINK, kind: 'died', note: '' }]);
+      expect(services.received.map((r) => r.request.auth.accessToken)).toEqual([undefined]);
+    });
+
+    it('"send me my trustee link" is public and answers as the service does; a malformed address is refused here', async () => {
+      services.handle(AccessKeysRpc.requestTrusteeLink, () => ({ message: TrusteeMessages.linkRequested }));
+      const response = await send({ method: 'POST', url: '/api/trustee/link', payload: { email: 'Ann@Example.com' } });
+      expect([response.statusCode, response.json()]).toEqual([200, { message: TrusteeMessages.linkRequested }]);
+      expect(services.callsTo(AccessKeysRpc.requestTrusteeLink).map((c) => c.payload)).toEqual([{ email: 'ann@example.com' }]);
+      const refused = await send({ method: 'POST', url: '/api/trustee/link', payload: { email: 'nope' } });
+      expect([refused.statusCode, refused.json<{ message: string }>().message]).toEqual([400, TrusteeMessages.emailInvalid]);
     });
   });
 

@@ -2,7 +2,10 @@ import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { credentialsBodySchema, ErrorCodes, signUpBodySchema, IdentityRpc, REFRESH_COOKIE, type IssuedSession, type SessionView, sessionViewSchema } from '@lv/contracts';
+import {
+  credentialsBodySchema, emailChangeLinkBodySchema, ErrorCodes, forgotPasswordBodySchema, forgotPasswordReplySchema, IdentityRpc, REFRESH_COOKIE, resetPasswordBodySchema, signUpBodySchema, sessionProbeSchema, sessionViewSchema,
+  type EmailChangeLinkReply, type ForgotPasswordReply, type IssuedSession, type ResetPasswordReply, type SessionProbe, type SessionView,
+} from '@lv/contracts';
 import { AccessTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -76,6 +79,90 @@ export class AuthController {
     return this.startSession(request, reply, session);
   }
 
+  /** "Forgot password?": the same answer (status, words, about the same time) whether or not the address has an account. */
+  @Public()
+  @Post('forgot-password')
+  @Route({
+    body: forgotPasswordBodySchema,
+    reply: forgotPasswordReplySchema,
+    description: 'Taken: when the address has an account, a single-use link valid 30 minutes is e-mailed to it. The answer never says whether it has.',
+    errors: {
+      400: 'VALIDATION_FAILED: the e-mail address.',
+      429: 'RATE_LIMITED (3 an hour per e-mail address asked about, 10 per client address), with Retry-After.',
+    },
+  })
+  async forgotPassword(@RouteBody() body: z.output<typeof forgotPasswordBodySchema>, @CallCtx() call: CallContext): Promise<ForgotPasswordReply> {
+    return this.rpc.call(IdentityRpc.forgotPassword, body, { meta: call.meta });
+  }
+
+  /** The reset link's page: a new password; every session of the account ends, and the person signs in again with it. */
+  @Public()
+  @Post('reset-password')
+  @Route({
+    body: resetPasswordBodySchema,
+    reply: IdentityRpc.resetPassword.reply,
+    description: 'The password is changed, every session of the account signed out and the owner told by e-mail; sign in with the new password.',
+    errors: {
+      400: 'RESET_LINK_INVALID (used, expired, altered or another account’s: one answer for all), or VALIDATION_FAILED: the new password (8 characters or more, not a common one).',
+    },
+  })
+  async resetPassword(@RouteBody() body: z.output<typeof resetPasswordBodySchema>, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResetPasswordReply> {
+    const result = await this.rpc.call(IdentityRpc.resetPassword, body, { meta: call.meta });
+    // This browser's own session (if any) ended with the others: its cookie goes too.
+    reply.clearCookie(REFRESH_COOKIE, clearedRefreshCookieOptions(this.config.COOKIE_SECURE));
+    return result;
+  }
+
+  /** The confirm link e-mailed to a new address: the address changes; every other session of the account ends. */
+  @Public()
+  @Post('confirm-email')
+  @Route({
+    body: emailChangeLinkBodySchema,
+    reply: IdentityRpc.confirmEmailChange.reply,
+    description: 'The account signs in with the new address from now on; every session but the one that asked for the change is signed out.',
+    errors: {
+      400: 'EMAIL_CHANGE_LINK_INVALID (used, expired, replaced, undone, altered or another account’s: one answer for all), or VALIDATION_FAILED: no token.',
+      409: 'EMAIL_TAKEN: another account took the address since.',
+    },
+  })
+  async confirmEmail(@RouteBody() body: z.output<typeof emailChangeLinkBodySchema>, @CallCtx() call: CallContext): Promise<EmailChangeLinkReply> {
+    return this.rpc.call(IdentityRpc.confirmEmailChange, body, { meta: call.meta });
+  }
+
+  /** The "this wasn't me" link e-mailed to the old address: the old address stays or comes back, every session ends, a reset link follows. */
+  @Public()
+  @Post('undo-email-change')
+  @Route({
+    body: emailChangeLinkBodySchema,
+    reply: IdentityRpc.undoEmailChange.reply,
+    description: 'The old address is kept (or restored), every session of the account signed out, and a link to choose a new password e-mailed to it.',
+    errors: {
+      400: 'EMAIL_CHANGE_LINK_INVALID (used, expired, altered or another account’s: one answer for all), or VALIDATION_FAILED: no token.',
+    },
+  })
+  async undoEmailChange(@RouteBody() body: z.output<typeof emailChangeLinkBodySchema>, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<EmailChangeLinkReply> {
+    const result = await this.rpc.call(IdentityRpc.undoEmailChange, body, { meta: call.meta });
+    reply.clearCookie(REFRESH_COOKIE, clearedRefreshCookieOptions(this.config.COOKIE_SECURE));
+    return result;
+  }
+
+  /** A new-sign-in alert's "this wasn't me" link: every session ends, a reset link follows. */
+  @Public()
+  @Post('not-me')
+  @Route({
+    body: emailChangeLinkBodySchema,
+    reply: IdentityRpc.disownSignIn.reply,
+    description: 'Every session of the account is signed out and a link to choose a new password is e-mailed to its address.',
+    errors: {
+      400: 'SIGN_IN_ALERT_LINK_INVALID (used, expired, altered or another account’s: one answer for all), or VALIDATION_FAILED: no token.',
+    },
+  })
+  async notMe(@RouteBody() body: z.output<typeof emailChangeLinkBodySchema>, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<EmailChangeLinkReply> {
+    const result = await this.rpc.call(IdentityRpc.disownSignIn, body, { meta: call.meta });
+    reply.clearCookie(REFRESH_COOKIE, clearedRefreshCookieOptions(this.config.COOKIE_SECURE));
+    return result;
+  }
+
   @Public({ verifiesOwnToken: true })
   @Post('refresh')
   @ApiCookieAuth('refresh-cookie')
@@ -87,6 +174,29 @@ export class AuthController {
     },
   })
   async refresh(@Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    return this.renew(request, call, reply);
+  }
+
+  /** The SPA's session check on every page load: the same exchange as refresh, but no session is a 200. */
+  @Public({ verifiesOwnToken: true })
+  @Post('session')
+  @ApiCookieAuth('refresh-cookie')
+  @Route({
+    reply: sessionProbeSchema,
+    description: 'The session with a new access token (the refresh cookie is rotated), or null when there is no refresh cookie or its session is over (the cookie is then cleared).',
+  })
+  async session(@Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionProbe> {
+    try {
+      return { session: await this.renew(request, call, reply) };
+    } catch (error) {
+      // A signed-out visitor is an answer, not an error the browser logs; identity being down still is one.
+      if (error instanceof DomainError && ErrorCodes[error.code].status === 401) return { session: null };
+      throw error;
+    }
+  }
+
+  /** Exchanges the refresh cookie for a new session; 401 (UNAUTHENTICATED or identity's refusal) when there is none. */
+  private async renew(request: FastifyRequest, call: CallContext, reply: FastifyReply): Promise<SessionView> {
     const refreshToken = request.cookies[REFRESH_COOKIE];
     if (!refreshToken) throw new DomainError('UNAUTHENTICATED');
     let session: IssuedSession;
@@ -125,7 +235,8 @@ export class AuthController {
   private startSession(request: FastifyRequest, reply: FastifyReply, session: IssuedSession, signedIn = true): SessionView {
     reply.setCookie(REFRESH_COOKIE, session.refreshToken, refreshCookieOptions(session.refreshTokenExpiresAt, this.config.COOKIE_SECURE));
     if (signedIn) reply.setCookie(DEVICE_COOKIE, this.devices.issue(session.profile.email, request.cookies[DEVICE_COOKIE]), deviceCookieOptions(this.config.COOKIE_SECURE));
-    return { accessToken: session.accessToken, accessTokenExpiresAt: session.accessTokenExpiresAt, profile: session.profile };
+    const view: SessionView = { accessToken: session.accessToken, accessTokenExpiresAt: session.accessTokenExpiresAt, profile: session.profile };
+    return session.passwordChangeRequired ? { ...view, passwordChangeRequired: true } : view;
   }
 
   private async validAccessToken(token: string | undefined): Promise<string | undefined> {

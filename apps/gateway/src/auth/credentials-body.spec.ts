@@ -31,8 +31,8 @@ describe('sign-in / sign-up body validation (spec section 5 texts)', () => {
   });
 
   it('rejects an email that does not look like one', () => {
-    expect(fieldsOf({ email: 'parent', password: 'secret1' })).toEqual({ email: 'Please enter a valid email' });
-    expect(fieldsOf({ email: 'parent@', password: 'secret1' })).toEqual({ email: 'Please enter a valid email' });
+    expect(fieldsOf({ email: 'parent', password: 'secret-one' })).toEqual({ email: 'Please enter a valid email' });
+    expect(fieldsOf({ email: 'parent@', password: 'secret-one' })).toEqual({ email: 'Please enter a valid email' });
   });
 
   it('needs at least 6 characters of password', () => {
@@ -62,6 +62,13 @@ describe('sign-up body validation', () => {
     expect(signUpFields({ email: 'a@b.co', password: '        ' })).toEqual({ password: 'Password cannot be only spaces' });
     expect(signUpFields({ email: 'a@b.co', password: ' \t\n \u00a0  ' })).toEqual({ password: 'Password cannot be only spaces' });
     expect(signUpFields({ email: 'a@b.co', password: '  pass  ' })).toBeUndefined();
+  });
+
+  it('asks a new password for 8 characters, and refuses one character repeated (NIST SP 800-63B)', () => {
+    expect(signUpFields({ email: 'a@b.co', password: '123456' })).toEqual({ password: 'Password must be at least 8 characters' });
+    expect(signUpFields({ email: 'a@b.co', password: 'aaaaaa' })).toEqual({ password: 'Password must be at least 8 characters' });
+    expect(signUpFields({ email: 'a@b.co', password: 'aaaaaaaaaa' })).toEqual({ password: 'This password is too common and easy to guess. Please choose another one.' });
+    expect(signUpFields({ email: 'a@b.co', password: 'lantern-on-the-hill' })).toBeUndefined();
   });
 
   it('still lets sign-in send whatever was typed', () => {

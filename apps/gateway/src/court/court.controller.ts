@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiConsumes, ApiParam, ApiProduces, ApiQuery, ApiTags } 
 import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CourtJournalRpc, CourtMessages, courtFileLinkBodySchema, courtVariantOf, isCourtCategory, isUuid, listCourtDocumentsQuerySchema, setKeyEvidenceBodySchema, startCourtUploadBodySchema, type CourtDocument, type CourtFileGrant, type CourtFileLink, type CourtUploadTicket, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead, courtDocumentSchema, courtFileLinkSchema,
+  CourtJournalRpc, CourtMessages, courtFileLinkBodySchema, defaultCourtVariant, isUuid, listCourtDocumentsQuerySchema, setKeyEvidenceBodySchema, startCourtUploadBodySchema, type CourtDocument, type CourtFileGrant, type CourtFileLink, type CourtUploadTicket, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead, courtDocumentSchema, courtFileLinkSchema,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -29,8 +29,9 @@ function parseStartUpload<S extends z.ZodType>(schema: S, body: unknown): z.outp
   try {
     return parseBody(schema, body);
   } catch (error) {
-    const category = body !== null && typeof body === 'object' ? (body as { category?: unknown }).category : undefined;
-    if (!(error instanceof DomainError) || !isCourtCategory(category) || courtVariantOf(category) !== 'journal') throw error;
+    const { category, variant } = body !== null && typeof body === 'object' ? (body as { category?: unknown; variant?: unknown }) : {};
+    const journal = variant === 'journal' || (variant === undefined && category !== undefined && defaultCourtVariant(category) === 'journal');
+    if (!(error instanceof DomainError) || !journal) throw error;
     const fields = Object.fromEntries(
       Object.entries(error.details.fields ?? {}).map(([field, message]) => [field, message === CourtMessages.missingInformation ? CourtMessages.journalMissing : message]),
     );
@@ -70,8 +71,8 @@ export class CourtController {
     },
   })
   async startUpload(@RouteBody() body: z.output<typeof startCourtUploadBodySchema>, @CallCtx() call: CallContext): Promise<CourtUploadTicket> {
-    const { title, category, description, fileName, size } = body;
-    return this.rpc.call(CourtJournalRpc.startUpload, { title, category, fileName, size, ...(description ? { description } : {}) }, call);
+    const { title, category, variant, description, fileName, size } = body;
+    return this.rpc.call(CourtJournalRpc.startUpload, { title, category, fileName, size, ...(variant ? { variant } : {}), ...(description ? { description } : {}) }, call);
   }
 
   @Put('uploads/:id')

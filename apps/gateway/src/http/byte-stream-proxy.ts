@@ -1,12 +1,13 @@
 import type { OnApplicationShutdown, Provider } from '@nestjs/common';
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { baseContentTypeOf } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 
 /** The base type of a Content-Type header (no parameters, lower case); '' when there is none. */
 export function baseContentType(value: string | string[] | undefined): string {
   const header = Array.isArray(value) ? value[0] : value;
-  return String(header ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  return baseContentTypeOf(String(header ?? ''));
 }
 
 /**

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Inject, Param, Post, Put } from '@nestjs
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  AccessKeysRpc, addContactBodySchema, checkInLinkBodySchema, ErrorCodes, IfImNotThereMessages, INACTIVITY_PERIODS, saveDeliverySettingsBodySchema, saveInactivityBodySchema, setContactKeyBodySchema, type CheckInReply, type ContactKeyReply, type DeliverySettings, type DeliveryCheck, type DeliveryView, type EmergencyContact, type InactivityWatch,
+  AccessKeysRpc, addContactBodySchema, addTrusteeBodySchema, TRUSTEES_MAX, TrusteeMessages, type Trustee, checkInLinkBodySchema, ErrorCodes, IfImNotThereMessages, INACTIVITY_PERIODS, saveDeliverySettingsBodySchema, saveInactivityBodySchema, setContactKeyBodySchema, type CheckInReply, type ContactKeyReply, type DeliverySettings, type DeliveryCheck, type DeliveryView, type EmergencyContact, type InactivityWatch,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -79,6 +79,58 @@ export class IfImNotThereController {
     return this.rpc.call(AccessKeysRpc.setContactKey, { id: idParam(id), enabled }, call);
   }
 
+  @Get('trustees')
+  @Route({
+    reply: AccessKeysRpc.listTrustees.reply,
+    description: 'The caller’s trustees (named, invited, accepted, declined, removed); the delivery settings’ single trustee, if any, is listed first, not yet invited.',
+  })
+  async trustees(@CallCtx() call: CallContext): Promise<Trustee[]> {
+    return this.rpc.call(AccessKeysRpc.listTrustees, {}, call);
+  }
+
+  @Post('trustees')
+  @Route({
+    parse: parseAccessBody,
+    body: addTrusteeBodySchema,
+    reply: AccessKeysRpc.addTrustee.reply,
+    status: 201,
+    description: 'Named and e-mailed an invitation (a signed link valid 14 days, used once). The same id and details again: the same trustee, invited once.',
+    errors: {
+      400: `VALIDATION_FAILED: "${TrusteeMessages.nameAndEmailRequired}", a malformed e-mail, a relationship not offered, more than ${TRUSTEES_MAX} trustees, an address already a trustee.`,
+      409: 'CONFLICT: the id names another trustee.',
+    },
+  })
+  async addTrustee(@RouteBody() body: z.output<typeof addTrusteeBodySchema>, @CallCtx() call: CallContext): Promise<Trustee> {
+    return this.rpc.call(AccessKeysRpc.addTrustee, body, call);
+  }
+
+  @Post('trustees/:id/invitation')
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @Route({
+    reply: AccessKeysRpc.resendTrusteeInvitation.reply,
+    description: 'The invitation sent again with a new link (the old one stops working).',
+    errors: {
+      404: 'No such trustee of the caller.',
+      409: `CONFLICT: "${TrusteeMessages.cannotResend}"`,
+    },
+  })
+  async resendTrusteeInvitation(@Param('id') id: string, @CallCtx() call: CallContext): Promise<Trustee> {
+    return this.rpc.call(AccessKeysRpc.resendTrusteeInvitation, { id: idParam(id) }, call);
+  }
+
+  @Delete('trustees/:id')
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @Route({
+    reply: AccessKeysRpc.removeTrustee.reply,
+    description: 'Removed: their link stops working at once; they stay listed as removed.',
+    errors: {
+      404: 'No such trustee of the caller.',
+    },
+  })
+  async removeTrustee(@Param('id') id: string, @CallCtx() call: CallContext): Promise<Trustee> {
+    return this.rpc.call(AccessKeysRpc.removeTrustee, { id: idParam(id) }, call);
+  }
+
   @Get('delivery-settings')
   @Route({ reply: AccessKeysRpc.deliverySettings.reply, description: 'The caller’s delivery settings; the spec’s defaults (updated_at null) until saved.' })
   async deliverySettings(@CallCtx() call: CallContext): Promise<DeliverySettings> {
@@ -123,6 +175,27 @@ export class IfImNotThereController {
   })
   async cancelDelivery(@CallCtx() call: CallContext): Promise<DeliveryView> {
     return this.rpc.call(AccessKeysRpc.cancelDelivery, {}, call);
+  }
+
+  @Get('trustee-report')
+  @Route({
+    reply: AccessKeysRpc.openTrusteeReport.reply,
+    description: 'The trustee report under way, if any: who reported what, and when the veto window ends.',
+  })
+  async trusteeReport(@CallCtx() call: CallContext) {
+    return this.rpc.call(AccessKeysRpc.openTrusteeReport, {}, call);
+  }
+
+  @Post('trustee-report/veto')
+  @Route({
+    reply: AccessKeysRpc.vetoTrusteeReport.reply,
+    description: '"I\'m still here": the report ends, the delivery it started is cancelled, and its reporter cannot report again for 30 days.',
+    errors: {
+      409: `CONFLICT: "${TrusteeMessages.noOpenReport}"`,
+    },
+  })
+  async vetoTrusteeReport(@CallCtx() call: CallContext) {
+    return this.rpc.call(AccessKeysRpc.vetoTrusteeReport, {}, call);
   }
 
   @Get('inactivity')

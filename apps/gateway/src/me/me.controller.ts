@@ -1,9 +1,10 @@
-import { Controller, Get, Inject, Patch, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Inject, Param, Patch, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply, type NotificationPreferencesView, type PayloadInput, type UserProfile,
+  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, isUuid, type AccountSessions, type SessionsEnded, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply, type NotificationPreferencesView, type PayloadInput, type UserProfile,
 } from '@lv/contracts';
+import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
 import { Route, RouteBody, RouteErrors } from '../http/route.js';
 import { CallCtx } from '../http/request-context.js';
@@ -41,11 +42,12 @@ export class MeController {
     return this.rpc.call(IdentityRpc.updateMe, request, call);
   }
 
-  /** A new sign-in e-mail; needs the current password. */
+  /** A new sign-in e-mail; needs the current password. It takes effect once the new address confirms. */
   @Put('email')
   @Route({
     body: changeEmailBodySchema,
     reply: IdentityRpc.changeEmail.reply,
+    description: 'Nothing changes yet: the new address is e-mailed a confirm link (24 hours), the old one is told at once with an undo link (7 days). The reply is the profile, still on the current address.',
     errors: {
       400: 'VALIDATION_FAILED: the e-mail, or the current password missing or wrong (field currentPassword).',
       409: 'EMAIL_TAKEN: another account uses it.',
@@ -87,5 +89,34 @@ export class MeController {
   })
   async saveNotifications(@RouteBody() body: z.output<typeof notificationPreferencesBodySchema>, @CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
     return this.rpc.call(IdentityRpc.saveNotificationPreferences, body, call);
+  }
+
+  /** The account's signed-in browsers, the caller's marked `current`. */
+  @Get('sessions')
+  @Route({ reply: IdentityRpc.sessions.reply, description: 'Live sessions, the most recently seen first.' })
+  async sessions(@CallCtx() call: CallContext): Promise<AccountSessions> {
+    return this.rpc.call(IdentityRpc.sessions, {}, call);
+  }
+
+  /** "Sign out everywhere else": every session of the account but this one. */
+  @Post('sessions/sign-out-others')
+  @Route({ reply: IdentityRpc.endOtherSessions.reply, description: 'How many sessions were signed out.' })
+  async endOtherSessions(@CallCtx() call: CallContext): Promise<SessionsEnded> {
+    return this.rpc.call(IdentityRpc.endOtherSessions, {}, call);
+  }
+
+  @Delete('sessions/:sessionId')
+  @ApiParam({ name: 'sessionId', format: 'uuid' })
+  @Route({
+    reply: IdentityRpc.endSession.reply,
+    description: 'That session is signed out at once (its access token is refused by every service).',
+    errors: {
+      404: 'No live session of the caller’s account with this id.',
+    },
+  })
+  async endSession(@Param('sessionId') sessionId: string, @CallCtx() call: CallContext): Promise<SessionsEnded> {
+    // An id that cannot name a session is simply not found, as another account's is.
+    if (!isUuid(sessionId)) throw new DomainError('NOT_FOUND', 'No such session.');
+    return this.rpc.call(IdentityRpc.endSession, { sessionId: sessionId.toLowerCase() }, call);
   }
 }

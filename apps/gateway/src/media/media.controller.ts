@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiConsumes, ApiProduces, ApiQuery, ApiTags } from '@nes
 import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CourtJournalRpc, isUuid, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, retitleBodySchema, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink, type Recording, type TimelinePage, type TimelineSource, type UploadTicket, recordingSchema, playbackLinkSchema,
+  CourtJournalRpc, isUuid, LettersRpc, listRecordingsQuerySchema, MEDIA_BINDING_COOKIE, MEDIA_PLAY_PATH, MediaMessages, retitleBodySchema, startUploadBodySchema, TimelineRpc, timelineQuerySchema, VaultMediaRpc, type PlaybackLink, type Recording, type TimelinePage, type TimelineSource, type UploadTicket, recordingSchema, playbackLinkSchema,
 } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -42,7 +42,7 @@ export class MediaController {
     errors: {
       409: 'DUPLICATE_MEDIA: "Duplicate: Recording already exists." (checked before any byte is sent).',
       413: 'PAYLOAD_TOO_LARGE, naming the limit.',
-      403: 'UPGRADE_REQUIRED: audio messages need essentials, pro or legacy; final messages, pro or legacy.',
+      403: 'UPGRADE_REQUIRED: saving a video or audio recording (vault or final messages) needs pro or legacy (the plans table, PLAN_FEATURE_TABLE).',
     },
   })
   async startUpload(@RouteBody() body: z.output<typeof startUploadBodySchema>, @CallCtx() call: CallContext): Promise<UploadTicket> {
@@ -58,7 +58,7 @@ export class MediaController {
     description: 'Saved: the object is complete in storage and the recording is on the timeline.',
     errors: {
       413: 'PAYLOAD_TOO_LARGE: the body grew past the limit.',
-      415: 'UNSUPPORTED_MEDIA: the body does not start with the WebM (EBML) header.',
+      415: "UNSUPPORTED_MEDIA: the body does not start like the ticket's format (WebM's EBML header, MP4's 'ftyp' box, a Who I Am file's magic bytes).",
       400: 'UPLOAD_INCOMPLETE: the body is not what the upload announced (size, SHA-256).',
     },
   })
@@ -66,7 +66,7 @@ export class MediaController {
     const token = callContextOf(request).accessToken;
     if (!token) throw new DomainError('UNAUTHENTICATED');
     // Any other type was read by a body parser already (JSON): there is no stream left to pass on.
-    if (!MEDIA_BODY_TYPES.includes(baseContentType(request.headers['content-type']))) throw new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notWebm);
+    if (!MEDIA_BODY_TYPES.includes(baseContentType(request.headers['content-type']))) throw new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notARecording);
     await this.media.forwardUpload(request, reply, `/uploads/${encodeURIComponent(id)}`, token);
   }
 
@@ -133,7 +133,7 @@ export class MediaController {
   /** Public for the Bearer guard (a media element sends no Authorization): the signed link and the owner-binding cookie are checked by vault-media. */
   @Public()
   @Get('play/:id')
-  @ApiProduces('video/webm', 'audio/webm')
+  @ApiProduces('video/webm', 'video/mp4', 'audio/webm', 'audio/mp4')
   @ApiQuery({ name: 'u', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'exp', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'sig', required: true, description: 'Part of the signed link.' })
@@ -157,19 +157,19 @@ export class MediaController {
 const ENTRY_GONE_WAIT_MS = 3000;
 
 /**
- * How each source's entry is deleted, by the service that owns it and checks the caller again. A letter
- * is deleted in Letters, never from the timeline: the SPA shows the words that say so.
+ * How each source's entry is deleted: by the service that owns it, with its own delete command, which
+ * checks the caller again (another vault's item is NOT_FOUND there too).
  */
 const deleteInOwner: Record<TimelineSource, (rpc: RpcClient, id: string, call: CallContext) => Promise<unknown>> = {
   'vault-media': (rpc, id, call) => rpc.call(VaultMediaRpc.deleteEntry, { id }, call),
   'court-journal': (rpc, id, call) => rpc.call(CourtJournalRpc.delete, { id }, call),
-  letters: () => Promise.reject(validationError({ id: MediaMessages.cannotDeleteEntry }, MediaMessages.cannotDeleteEntry)),
+  letters: (rpc, id, call) => rpc.call(LettersRpc.delete, { id }, call),
 };
 
 /**
  * The timeline (essentials, pro, legacy and admins): every service's entries, newest first, read
  * from the timeline service; an entry is deleted in the service it came from (recordings in
- * vault-media, court documents in court-journal), which owns it.
+ * vault-media, letters in Letters, court documents in court-journal), which owns it.
  */
 @ApiTags('timeline')
 @ApiBearerAuth()
@@ -189,7 +189,7 @@ export class TimelineController {
     },
     reply: TimelineRpc.list.reply,
     errors: {
-      403: 'UPGRADE_REQUIRED: the timeline needs essentials, pro or legacy.',
+      403: 'UPGRADE_REQUIRED: the timeline needs essentials, pro or legacy (the plans table, PLAN_FEATURE_TABLE).',
     },
   })
   async timeline(@RouteQuery() query: z.output<typeof timelineQuerySchema>, @CallCtx() call: CallContext): Promise<TimelinePage> {
@@ -201,7 +201,7 @@ export class TimelineController {
     status: 204,
     description: 'The entry and what it shows (a recording and its media object, a court document and its file) are gone.',
     errors: {
-      400: '"Invalid entry ID", or "Could not delete this entry" (a letter: delete it in Letters).',
+      400: '"Invalid entry ID".',
       404: 'No such entry of yours.',
     },
   })

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  AccessMessages, CourtJournalRpc, isUuid, VaultMediaRpc, VIEW_TOKEN_COOKIE, ViewerLinkMessages, type ViewedItem, type ViewerDocumentLink, type ViewerMediaGrant,
+  AccessMessages, CourtJournalRpc, isUuid, MediaMessages, VaultMediaRpc, VIEW_TOKEN_COOKIE, ViewerLinkMessages, type ViewedItem, type ViewerDocumentLink, type ViewerMediaGrant,
   type ViewerMediaLink, viewerMediaLinkSchema, viewerDocumentLinkSchema,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
@@ -84,17 +84,18 @@ export class ViewMediaController {
   /** Public for the Bearer guard: the signed link and the lv_view cookie are checked by vault-media, on every (Range) request. */
   @Public()
   @Get('media/:id')
-  @ApiProduces('video/webm', 'audio/webm', 'image/jpeg', 'image/png')
+  @ApiProduces('video/webm', 'video/mp4', 'audio/webm', 'audio/mp4', 'image/jpeg', 'image/png', 'image/gif', 'image/webp')
   @ApiQuery({ name: 's', required: true, description: 'Part of the signed link (the view session).' })
   @ApiQuery({ name: 'exp', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'dl', required: false, description: 'Part of the signed link: a download (attachment).' })
   @ApiQuery({ name: 'sig', required: true, description: 'Part of the signed link.' })
   @Route({
-    description: 'The item (inline; an attachment under its file name for a download link).',
+    description: 'The item (inline, a picture without its EXIF, GPS or XMP metadata; the original under its file name for a download link).',
     otherReplies: { 206: { description: 'The requested byte range (Range: bytes=...).' } },
     errors: {
       ...LINK_REFUSED,
       404: 'No such item in this vault.',
+      415: `UNSUPPORTED_MEDIA: "${MediaMessages.pictureUnreadable}"`,
     },
   })
   async playMedia(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {

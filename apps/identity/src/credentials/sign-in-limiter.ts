@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import { AuthMessages } from '@lv/contracts';
-import { DomainError } from '@lv/platform/errors';
+import { AuthMessages, ResetMessages } from '@lv/contracts';
 import { addressBucket } from '@lv/platform/auth';
+import { RedisRateBudgets, takeOrRefuse, type Budget, type RateBudgets } from '@lv/platform/limits';
 
 export interface SignInLimits {
   /** Failed sign-ins for one account from one address (the usual guessing budget). */
@@ -16,60 +16,30 @@ export interface SignInLimits {
   /** Sign-ups allowed from one address per sign-up window. */
   maxSignUpsPerAddress: number;
   signUpWindowSeconds: number;
+  /** "Forgot password?" requests per e-mail address asked about and per client address, inside the reset window. */
+  maxResetsPerEmail: number;
+  maxResetsPerAddress: number;
+  resetWindowSeconds: number;
 }
 
 /** Device ids are made by the gateway (16 random bytes, base64url); anything else is ignored. */
 const DEVICE_ID = /^[A-Za-z0-9_-]{16,64}$/;
-
-/**
- * Checks every counter and, only when all are under their limits, increments them all, in one
- * Redis script: nothing runs between the check and the count, so parallel attempts cannot slip past.
- *   KEYS   the counters the attempt is charged to
- *   ARGV   [windowSeconds, limit of KEYS[1], limit of KEYS[2], ...]
- * Returns { 1 } when counted, { 0, ttl } when a counter is at its limit (then nothing is counted).
- */
-const CHARGE_SCRIPT = `
-for i, key in ipairs(KEYS) do
-  local count = tonumber(redis.call('GET', key) or '0')
-  if count >= tonumber(ARGV[i + 1]) then
-    return {0, redis.call('TTL', key)}
-  end
-end
-for _, key in ipairs(KEYS) do
-  redis.call('INCR', key)
-  redis.call('EXPIRE', key, ARGV[1], 'NX')
-end
-return {1}
-`;
-
-/** Gives back an attempt that turned out not to be a failure: decrements (never below 0); KEYS[1..ARGV[1]] are deleted instead. */
-const RELEASE_SCRIPT = `
-local cleared = tonumber(ARGV[1])
-for i, key in ipairs(KEYS) do
-  if i <= cleared then
-    redis.call('DEL', key)
-  elseif tonumber(redis.call('GET', key) or '0') > 0 then
-    redis.call('DECR', key)
-  end
-end
-return 1
-`;
 
 /** A counted sign-in attempt, to settle once the password is checked. */
 export interface SignInAttempt {
   /** Counters charged, in order; `clearOnSuccess` of them first. */
   readonly keys: readonly string[];
   readonly clearOnSuccess: number;
+  /** The device's "seen" mark (whether or not it had its own budget this time), renewed when the password proves right. */
+  readonly deviceSeenKey?: string;
 }
 
-type RedisWithScripts = Redis & {
-  lvChargeAttempt(...args: (string | number)[]): Promise<[number, number?]>;
-  lvReleaseAttempt(...args: (string | number)[]): Promise<number>;
-};
+/** How long a device's "seen" mark and an account's reset mark are kept: the device cookie's life. */
+const DEVICE_MARK_SECONDS = 180 * 24 * 3600;
 
 /**
  * Sign-in and sign-up limits on Redis, fixed windows. Every attempt is counted before the password
- * is hashed or checked (atomically, see CHARGE_SCRIPT), and given back when it succeeds, so the
+ * is hashed or checked (atomically, by the platform's RateBudgets), and given back when it succeeds, so the
  * counters hold failures only and the limit can never be overrun by parallel guesses.
  *
  * Nobody can lock an owner out: a stranger's failures fill the budgets of the stranger's address
@@ -78,51 +48,84 @@ type RedisWithScripts = Redis & {
  * cookie) is charged only to its own budget (10), so the owner on a known device signs in at once.
  */
 export class SignInLimiter {
-  private readonly redis: RedisWithScripts;
+  private readonly budgets: RateBudgets;
 
-  constructor(redis: Redis, private readonly limits: SignInLimits, private readonly prefix = 'lv:signin') {
-    if (!('lvChargeAttempt' in redis)) {
-      redis.defineCommand('lvChargeAttempt', { lua: CHARGE_SCRIPT });
-      redis.defineCommand('lvReleaseAttempt', { lua: RELEASE_SCRIPT });
-    }
-    this.redis = redis as RedisWithScripts;
+  constructor(private readonly redis: Redis, private readonly limits: SignInLimits, private readonly prefix = 'lv:signin') {
+    // The budgets' keys carry the prefix themselves (the device marks beside them are plain keys).
+    this.budgets = new RedisRateBudgets(redis, prefix);
   }
 
   /** Counts a sign-in attempt, or throws RATE_LIMITED (with retryAfter) when a budget it draws on is spent. */
   async beginSignIn(email: string, ip: string | undefined, device: string | undefined): Promise<SignInAttempt> {
     const address = addressBucket(ip);
-    const budgets: [string, number][] =
-      device && DEVICE_ID.test(device)
-        ? [[`${this.prefix}:dev:${device}|${email}`, this.limits.maxFailuresPerDevice]]
+    const deviceSeenKey = device && DEVICE_ID.test(device) ? `${this.prefix}:dev-seen:${device}|${email}` : undefined;
+    const budgets: Budget[] =
+      deviceSeenKey && (await this.deviceStillKnown(deviceSeenKey, email))
+        ? [{ key: `dev:${device}|${email}`, limit: this.limits.maxFailuresPerDevice }]
         : [
-            [`${this.prefix}:aa:${email}|${address}`, this.limits.maxFailuresPerAccountAddress],
-            [`${this.prefix}:ip:${address}`, this.limits.maxFailuresPerAddress],
-            [`${this.prefix}:acct:${email}`, this.limits.maxFailuresPerAccount],
+            { key: `aa:${email}|${address}`, limit: this.limits.maxFailuresPerAccountAddress },
+            { key: `ip:${address}`, limit: this.limits.maxFailuresPerAddress },
+            { key: `acct:${email}`, limit: this.limits.maxFailuresPerAccount },
           ];
-    await this.charge(budgets, this.limits.windowSeconds, AuthMessages.tooManySignIns);
+    await takeOrRefuse(this.budgets, budgets, this.limits.windowSeconds, AuthMessages.tooManySignIns);
     // Success proves the person at this address (or on this device) knows the password: their own
     // counter starts again; the shared ones just get this attempt back.
-    return { keys: budgets.map(([key]) => key), clearOnSuccess: 1 };
+    return { keys: budgets.map((b) => b.key), clearOnSuccess: 1, ...(deviceSeenKey ? { deviceSeenKey } : {}) };
   }
 
-  /** The password was right: the attempt was no failure. */
+  /** The password was right: the attempt was no failure (and a known device is known since now). */
   async signInSucceeded(attempt: SignInAttempt): Promise<void> {
-    await this.redis.lvReleaseAttempt(attempt.keys.length, ...attempt.keys, attempt.clearOnSuccess);
+    await this.budgets.giveBack(attempt.keys, attempt.clearOnSuccess);
+    if (attempt.deviceSeenKey) await this.redis.set(attempt.deviceSeenKey, String(Date.now()), 'EX', DEVICE_MARK_SECONDS);
+  }
+
+  /**
+   * A password reset ends every device's own budget: a browser known before it (an ex's laptop, say)
+   * is charged to the shared budgets again until it signs in with the new password.
+   */
+  async forgetDevices(email: string): Promise<void> {
+    await this.redis.set(`${this.prefix}:dev-reset:${email}`, String(Date.now()), 'EX', DEVICE_MARK_SECONDS);
+  }
+
+  /**
+   * The owner's way through the account's ceiling (issue 29): a reset proves the mailbox, so the
+   * failures strangers spent on the account are forgiven and he signs in with the new password at
+   * once, from any address. Their own addresses' budgets stay spent.
+   */
+  async reopenAccount(email: string): Promise<void> {
+    await this.budgets.clear([`acct:${email}`]);
+  }
+
+  /**
+   * Whether a device the gateway vouches for still has its own budget: always, unless the account's
+   * password was reset after the device was last seen. A device is marked seen when first met (the
+   * gateway only issues its cookie after a sign-in or sign-up to this address) and at each success.
+   */
+  private async deviceStillKnown(seenKey: string, email: string): Promise<boolean> {
+    const [seen, reset] = await this.redis.mget(seenKey, `${this.prefix}:dev-reset:${email}`);
+    if (reset !== null) return seen !== null && Number(seen) > Number(reset);
+    if (seen === null) await this.redis.set(seenKey, String(Date.now()), 'EX', DEVICE_MARK_SECONDS, 'NX');
+    return true;
   }
 
   /** The attempt could not be judged (the database failed): give it back without clearing anything. */
   async signInUndecided(attempt: SignInAttempt): Promise<void> {
-    await this.redis.lvReleaseAttempt(attempt.keys.length, ...attempt.keys, 0);
+    await this.budgets.giveBack(attempt.keys);
   }
 
   /** Counts a sign-up from this address, or throws RATE_LIMITED naming sign-ups. */
   async beginSignUp(ip: string | undefined): Promise<void> {
-    await this.charge([[`${this.prefix}:signup:${addressBucket(ip)}`, this.limits.maxSignUpsPerAddress]], this.limits.signUpWindowSeconds, AuthMessages.tooManySignUps);
+    await takeOrRefuse(this.budgets, [{ key: `signup:${addressBucket(ip)}`, limit: this.limits.maxSignUpsPerAddress }], this.limits.signUpWindowSeconds, AuthMessages.tooManySignUps);
   }
 
-  private async charge(budgets: [string, number][], windowSeconds: number, message?: string): Promise<void> {
-    const [counted, ttl] = await this.redis.lvChargeAttempt(budgets.length, ...budgets.map(([key]) => key), windowSeconds, ...budgets.map(([, limit]) => limit));
-    if (counted === 1) return;
-    throw new DomainError('RATE_LIMITED', message, { retryAfter: ttl !== undefined && ttl > 0 ? ttl : windowSeconds });
+  /**
+   * Counts a "Forgot password?" request, or throws RATE_LIMITED. Keyed on the address typed, account or
+   * not, so the limit itself never tells whether an account exists.
+   */
+  async beginResetRequest(email: string, ip: string | undefined): Promise<void> {
+    await takeOrRefuse(this.budgets, [
+      { key: `reset:${email}`, limit: this.limits.maxResetsPerEmail },
+      { key: `reset-ip:${addressBucket(ip)}`, limit: this.limits.maxResetsPerAddress },
+    ], this.limits.resetWindowSeconds, ResetMessages.tooManyRequests);
   }
 }

@@ -72,6 +72,7 @@ export class SessionStore {
     } else {
       await em.execute('update refresh_tokens set used_at = now() where token_hash = ?', [hashToken(refreshToken)]);
     }
+    await em.execute('update sessions set last_seen_at = now() where id = ?', [session.id]);
     return { kind: 'rotated', session, refreshToken: await this.issue(em, session.id) };
   }
 
@@ -89,6 +90,21 @@ export class SessionStore {
 
   async revoke(em: EntityManager, sessionId: string, reason: string): Promise<boolean> {
     const rows = await em.execute<{ id: string }[]>('update sessions set revoked_at = now(), revoked_reason = ? where id = ? and revoked_at is null returning id', [reason, sessionId]);
+    return rows.length > 0;
+  }
+
+  /** The user's live sessions, the most recently seen first. */
+  live(em: EntityManager, userId: string): Promise<{ id: string; user_agent: string | null; created_at: Date; last_seen_at: Date }[]> {
+    return em.execute(
+      `select id, user_agent, created_at, coalesce(last_seen_at, created_at) as last_seen_at from sessions
+        where user_id = ? and revoked_at is null and expires_at > now() order by coalesce(last_seen_at, created_at) desc, created_at desc limit 200`,
+      [userId],
+    );
+  }
+
+  /** Ends one live session of the user; false when it is not his or not live. */
+  async revokeOwn(em: EntityManager, userId: string, sessionId: string, reason: string): Promise<boolean> {
+    const rows = await em.execute<{ id: string }[]>('update sessions set revoked_at = now(), revoked_reason = ? where id = ? and user_id = ? and revoked_at is null returning id', [reason, sessionId, userId]);
     return rows.length > 0;
   }
 

@@ -1,8 +1,15 @@
 import { IdentityEvents, type IdentityEvent } from '@lv/contracts';
 import type { PublishPolicy } from '@lv/platform/event-store';
 
-/** Every identity event is public to the other services; none carries a secret (see migrations). */
+/**
+ * Every identity event is public to the other services (none carries a secret, see migrations) but
+ * account recovery's own (PasswordResetRequested, PasswordResetUsed): PasswordChanged tells the rest;
+ * and an e-mail change's steps (EmailChangeRequested, ...Confirmed, ...Undone): EmailChanged tells the rest.
+ */
+const PRIVATE = new Set(['PasswordResetRequested', 'PasswordResetUsed', 'EmailChangeRequested', 'EmailChangeConfirmed', 'EmailChangeUndone']);
+
 export const identityPublishPolicy: PublishPolicy = (event) => {
+  if (PRIVATE.has(event.type)) return null;
   const type = event.type as IdentityEvent['type'];
   return { subject: IdentityEvents[type].subject, data: event.data };
 };

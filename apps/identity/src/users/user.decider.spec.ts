@@ -1,6 +1,13 @@
 import type { IdentityEvent } from '@lv/contracts';
+import type { StoredEvent } from '@lv/platform/event-store';
 import { deciderSpecification } from '@lv/testing';
-import { userDecider } from './user.decider.js';
+import { identityPublishPolicy } from './publish-policy.js';
+import { userDecider, type UserEvent } from './user.decider.js';
+
+/** An identity event as the store hands it to the publish policy (only its type matters there). */
+const stored = (type: UserEvent['type']): StoredEvent => ({
+  type, data: {}, eventId: 'e1', streamId: 'user-1', streamType: 'user', version: 1, globalPosition: '1', metadata: {}, occurredAt: new Date(0),
+});
 
 const spec = deciderSpecification(userDecider);
 const userId = '6f1c9a52-3a8e-4d52-9a55-0f7f3b1f8c11';
@@ -51,18 +58,54 @@ describe('user decider', () => {
       spec.given([registered]).when({ type: 'SetAdmin', userId, admin: false }).then([]));
   });
 
-  describe('ChangeEmail', () => {
-    it('records the new address, lower-cased, with the one it replaces', () =>
-      spec.given([registered]).when({ type: 'ChangeEmail', userId, email: ' Dad.New@Example.com ' })
-        .then([{ type: 'EmailChanged', data: { userId, email: 'dad.new@example.com', previousEmail: 'dad@example.com' } }]));
+  describe('an e-mail change', () => {
+    const changeId = '1b2c3d4e-0000-4000-8000-000000000001';
+    const undoId = '1b2c3d4e-0000-4000-8000-000000000002';
+    const ask = (email: string) => ({ type: 'RequestEmailChange' as const, userId, email, changeId, undoId, now: '2026-12-06T10:00:00.000Z', expiresAt: '2026-12-07T10:00:00.000Z', undoExpiresAt: '2026-12-13T10:00:00.000Z' });
+    const requested: UserEvent = { type: 'EmailChangeRequested', data: { userId, changeId, undoId, email: 'dad.new@example.com', previousEmail: 'dad@example.com', requestedAt: '2026-12-06T10:00:00.000Z', expiresAt: '2026-12-07T10:00:00.000Z', undoExpiresAt: '2026-12-13T10:00:00.000Z' } };
+    const confirm = (now: string, id = changeId) => ({ type: 'ConfirmEmailChange' as const, userId, changeId: id, now });
+    const undo = (now: string, id = undoId) => ({ type: 'UndoEmailChange' as const, userId, undoId: id, now });
+    const confirmed: UserEvent[] = [
+      { type: 'EmailChangeConfirmed', data: { userId, changeId, confirmedAt: '2026-12-06T11:00:00.000Z' } },
+      { type: 'EmailChanged', data: { userId, email: 'dad.new@example.com', previousEmail: 'dad@example.com' } },
+    ];
+
+    it('asks the new address, lower-cased, to confirm: the address does not change yet', () =>
+      spec.given([registered]).when(ask(' Dad.New@Example.com ')).then([requested]));
     it('emits nothing for the same address', () =>
-      spec.given([registered]).when({ type: 'ChangeEmail', userId, email: 'DAD@example.com' }).then([]));
+      spec.given([registered]).when(ask('DAD@example.com')).then([]));
     it('refuses an address that is not one', () =>
-      spec.given([registered]).when({ type: 'ChangeEmail', userId, email: 'dad@' }).thenThrows('VALIDATION_FAILED'));
-    it('follows the latest address', () =>
-      spec.given([registered, { type: 'EmailChanged', data: { userId, email: 'b@example.com', previousEmail: 'dad@example.com' } }])
-        .when({ type: 'ChangeEmail', userId, email: 'dad@example.com' })
-        .then([{ type: 'EmailChanged', data: { userId, email: 'dad@example.com', previousEmail: 'b@example.com' } }]));
+      spec.given([registered]).when(ask('dad@')).thenThrows('VALIDATION_FAILED'));
+    it('changes the address when the new one confirms within 24 hours', () =>
+      spec.given([registered, requested]).when(confirm('2026-12-06T11:00:00.000Z')).then(confirmed));
+    it('refuses a confirm link used twice, lapsed, or never this account\'s', () => {
+      spec.given([registered, requested, ...confirmed]).when(confirm('2026-12-06T12:00:00.000Z')).thenThrows('EMAIL_CHANGE_LINK_INVALID');
+      spec.given([registered, requested]).when(confirm('2026-12-07T10:00:00.000Z')).thenThrows('EMAIL_CHANGE_LINK_INVALID');
+      spec.given([registered, requested]).when(confirm('2026-12-06T11:00:00.000Z', undoId)).thenThrows('EMAIL_CHANGE_LINK_INVALID');
+      spec.given([]).when(confirm('2026-12-06T11:00:00.000Z')).thenThrows('EMAIL_CHANGE_LINK_INVALID');
+    });
+    it('lets only the latest request\'s link confirm', () =>
+      spec.given([registered, requested, { ...requested, data: { ...requested.data, changeId: undoId, undoId: changeId, email: 'c@example.com' } }])
+        .when(confirm('2026-12-06T11:00:00.000Z')).thenThrows('EMAIL_CHANGE_LINK_INVALID'));
+    it('undo after the confirmation restores the old address', () =>
+      spec.given([registered, requested, ...confirmed]).when(undo('2026-12-12T10:00:00.000Z')).then([
+        { type: 'EmailChangeUndone', data: { userId, undoId, undoneAt: '2026-12-12T10:00:00.000Z' } },
+        { type: 'EmailChanged', data: { userId, email: 'dad@example.com', previousEmail: 'dad.new@example.com' } },
+      ]));
+    it('undo before the confirmation ends the pending change, and its confirm link with it', () => {
+      const undone: UserEvent = { type: 'EmailChangeUndone', data: { userId, undoId, undoneAt: '2026-12-06T10:30:00.000Z' } };
+      spec.given([registered, requested]).when(undo('2026-12-06T10:30:00.000Z')).then([undone]);
+      spec.given([registered, requested, undone]).when(confirm('2026-12-06T11:00:00.000Z')).thenThrows('EMAIL_CHANGE_LINK_INVALID');
+    });
+    it('refuses an undo link used twice, after its 7 days, or never this account\'s', () => {
+      spec.given([registered, requested, { type: 'EmailChangeUndone', data: { userId, undoId, undoneAt: 'x' } }]).when(undo('2026-12-06T11:00:00.000Z')).thenThrows('EMAIL_CHANGE_LINK_INVALID');
+      spec.given([registered, requested]).when(undo('2026-12-13T10:00:00.000Z')).thenThrows('EMAIL_CHANGE_LINK_INVALID');
+      spec.given([registered, requested]).when(undo('2026-12-06T11:00:00.000Z', changeId)).thenThrows('EMAIL_CHANGE_LINK_INVALID');
+    });
+    it('keeps its steps out of the published stream: EmailChanged tells the rest', () => {
+      for (const type of ['EmailChangeRequested', 'EmailChangeConfirmed', 'EmailChangeUndone'] as const) expect(identityPublishPolicy(stored(type))).toBeNull();
+      expect(identityPublishPolicy(stored('EmailChanged'))).toMatchObject({ subject: 'identity.user.email-changed.v1' });
+    });
   });
 
   describe('RecordPasswordChange', () => {
@@ -83,5 +126,36 @@ describe('user decider', () => {
     it('keeps only the four switches', () =>
       spec.given([registered]).when({ type: 'SetNotificationPreferences', userId, preferences: { ...preferences, sms: true } as never })
         .then([{ type: 'NotificationPreferencesChanged', data: { userId, preferences } }]));
+  });
+
+  describe('password reset', () => {
+    const resetId = '0b7e3c1a-6f0e-4a8e-9b1d-2c3d4e5f6a7b';
+    const requested: UserEvent = { type: 'PasswordResetRequested', data: { userId, resetId, requestedAt: '2026-12-06T10:00:00.000Z', expiresAt: '2026-12-06T10:30:00.000Z' } };
+    const reset = (now: string, id = resetId) => ({ type: 'ResetPassword' as const, userId, resetId: id, now });
+
+    it('records a request with the time its link stops working', () =>
+      spec.given([registered]).when({ type: 'RequestPasswordReset', userId, resetId, now: '2026-12-06T10:00:00.000Z', expiresAt: '2026-12-06T10:30:00.000Z' }).then([requested]));
+    it('refuses a request for a user that does not exist', () =>
+      spec.given([]).when({ type: 'RequestPasswordReset', userId, resetId, now: 'x', expiresAt: 'y' }).thenThrows('NOT_FOUND'));
+    it('uses an open link once: the password changes', () =>
+      spec.given([registered, requested]).when(reset('2026-12-06T10:29:59.000Z')).then([
+        { type: 'PasswordResetUsed', data: { userId, resetId, usedAt: '2026-12-06T10:29:59.000Z' } },
+        { type: 'PasswordChanged', data: { userId, changedAt: '2026-12-06T10:29:59.000Z' } },
+      ]));
+    it('refuses a link used before', () =>
+      spec.given([registered, requested, { type: 'PasswordResetUsed', data: { userId, resetId, usedAt: 'x' } }, { type: 'PasswordChanged', data: { userId, changedAt: 'x' } }])
+        .when(reset('2026-12-06T10:05:00.000Z')).thenThrows('RESET_LINK_INVALID'));
+    it('refuses a link at the end of its 30 minutes', () =>
+      spec.given([registered, requested]).when(reset('2026-12-06T10:30:00.000Z')).thenThrows('RESET_LINK_INVALID'));
+    it('refuses a link this account never asked for', () =>
+      spec.given([registered, requested]).when(reset('2026-12-06T10:05:00.000Z', '9d3c2b1a-0000-4000-8000-000000000000')).thenThrows('RESET_LINK_INVALID'));
+    it('keeps its own events out of the published stream', () => {
+      expect(identityPublishPolicy(stored('PasswordResetRequested'))).toBeNull();
+      expect(identityPublishPolicy(stored('PasswordResetUsed'))).toBeNull();
+      expect(identityPublishPolicy(stored('PasswordChanged'))).toMatchObject({ subject: 'identity.user.password-changed.v1' });
+    });
+    it('refuses an open link once the password was changed another way', () =>
+      spec.given([registered, requested, { type: 'PasswordChanged', data: { userId, changedAt: '2026-12-06T10:01:00.000Z' } }])
+        .when(reset('2026-12-06T10:05:00.000Z')).thenThrows('RESET_LINK_INVALID'));
   });
 });

@@ -2,6 +2,26 @@ import { DEFAULT_NOTIFICATION_PREFERENCES, normaliseEmail, validateCredentials, 
 import { DomainError, validationError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
+/**
+ * Account recovery's facts, stored in the user's stream but never published: when a reset link was
+ * asked for and until when it works (its token's hash lives in password_resets), and that it was used.
+ */
+export type PasswordResetEvent =
+  | { type: 'PasswordResetRequested'; data: { userId: string; resetId: string; requestedAt: string; expiresAt: string } }
+  | { type: 'PasswordResetUsed'; data: { userId: string; resetId: string; usedAt: string } };
+
+/**
+ * An e-mail change's facts, also kept out of the published stream (EmailChanged tells the rest): the
+ * new address was asked for (its confirm link and the old address's undo link, their hashes in
+ * email_change_links), the new address confirmed, or the old address undid it.
+ */
+export type EmailChangeEvent =
+  | { type: 'EmailChangeRequested'; data: { userId: string; changeId: string; undoId: string; email: string; previousEmail: string; requestedAt: string; expiresAt: string; undoExpiresAt: string } }
+  | { type: 'EmailChangeConfirmed'; data: { userId: string; changeId: string; confirmedAt: string } }
+  | { type: 'EmailChangeUndone'; data: { userId: string; undoId: string; undoneAt: string } };
+
+export type UserEvent = IdentityEvent | PasswordResetEvent | EmailChangeEvent;
+
 /** A user's stream: `user-{id}`. State is only what the rules below need. */
 export interface UserState {
   status: 'new' | 'registered';
@@ -11,6 +31,12 @@ export interface UserState {
   tier: SubscriptionTier;
   isAdmin: boolean;
   notifications: NotificationPreferences;
+  /** Reset links not used yet, by id: when each stops working. Any password change voids them all. */
+  openResets: Readonly<Record<string, string>>;
+  /** The address waiting for its confirmation: only the latest request's link works. */
+  pendingEmail: { changeId: string; email: string; expiresAt: string } | null;
+  /** Undo links not used yet, by id: the address each restores and when it stops working. */
+  openUndos: Readonly<Record<string, { restoreTo: string; expiresAt: string }>>;
 }
 
 export type UserCommand =
@@ -19,9 +45,15 @@ export type UserCommand =
   | { type: 'ChangeSubscriptionTier'; userId: string; tier: SubscriptionTier }
   | { type: 'SetAdmin'; userId: string; admin: boolean }
   /** The caller proved the current password first (the service checks it; a decider does no I/O). */
-  | { type: 'ChangeEmail'; userId: string; email: string }
+  | { type: 'RequestEmailChange'; userId: string; email: string; changeId: string; undoId: string; now: string; expiresAt: string; undoExpiresAt: string }
+  /** The service matched the link's token to the stored hash first, as for a reset. */
+  | { type: 'ConfirmEmailChange'; userId: string; changeId: string; now: string }
+  | { type: 'UndoEmailChange'; userId: string; undoId: string; now: string }
   | { type: 'RecordPasswordChange'; userId: string; now: string }
-  | { type: 'SetNotificationPreferences'; userId: string; preferences: NotificationPreferences };
+  | { type: 'SetNotificationPreferences'; userId: string; preferences: NotificationPreferences }
+  | { type: 'RequestPasswordReset'; userId: string; resetId: string; now: string; expiresAt: string }
+  /** The service matched the link's token to this reset's stored hash first (a decider does no I/O). */
+  | { type: 'ResetPassword'; userId: string; resetId: string; now: string };
 
 export const FULL_NAME_MAX = 120;
 
@@ -33,8 +65,8 @@ function requireRegistered(state: UserState): void {
   if (state.status !== 'registered') throw new DomainError('NOT_FOUND', 'User not found');
 }
 
-export const userDecider: Decider<UserState, UserCommand, IdentityEvent> = {
-  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false, notifications: DEFAULT_NOTIFICATION_PREFERENCES }),
+export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
+  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false, notifications: DEFAULT_NOTIFICATION_PREFERENCES, openResets: {}, pendingEmail: null, openUndos: {} }),
 
   decide(command, state) {
     switch (command.type) {
@@ -67,13 +99,32 @@ export const userDecider: Decider<UserState, UserCommand, IdentityEvent> = {
         if (command.admin === state.isAdmin) return [];
         return [command.admin ? { type: 'AdminGranted', data: { userId: command.userId } } : { type: 'AdminRevoked', data: { userId: command.userId } }];
 
-      case 'ChangeEmail': {
+      case 'RequestEmailChange': {
         requireRegistered(state);
         const problem = validateCredentials({ email: command.email, password: 'xxxxxx' })?.email;
         if (problem) throw validationError({ email: problem }, problem);
         const email = normaliseEmail(command.email);
         if (email === state.email) return [];
-        return [{ type: 'EmailChanged', data: { userId: command.userId, email, previousEmail: state.email! } }];
+        const { userId, changeId, undoId, now, expiresAt, undoExpiresAt } = command;
+        return [{ type: 'EmailChangeRequested', data: { userId, changeId, undoId, email, previousEmail: state.email!, requestedAt: now, expiresAt, undoExpiresAt } }];
+      }
+
+      case 'ConfirmEmailChange': {
+        // Used, lapsed, replaced by a newer request, undone, or never this account's: one refusal for all.
+        const pending = state.status === 'registered' ? state.pendingEmail : null;
+        if (!pending || pending.changeId !== command.changeId || Date.parse(pending.expiresAt) <= Date.parse(command.now)) throw new DomainError('EMAIL_CHANGE_LINK_INVALID');
+        return [
+          { type: 'EmailChangeConfirmed', data: { userId: command.userId, changeId: command.changeId, confirmedAt: command.now } },
+          { type: 'EmailChanged', data: { userId: command.userId, email: pending.email, previousEmail: state.email! } },
+        ];
+      }
+
+      case 'UndoEmailChange': {
+        const undo = state.status === 'registered' ? state.openUndos[command.undoId] : undefined;
+        if (!undo || Date.parse(undo.expiresAt) <= Date.parse(command.now)) throw new DomainError('EMAIL_CHANGE_LINK_INVALID');
+        const undone: UserEvent = { type: 'EmailChangeUndone', data: { userId: command.userId, undoId: command.undoId, undoneAt: command.now } };
+        // Not confirmed yet: nothing to restore, the pending change simply ends.
+        return undo.restoreTo === state.email ? [undone] : [undone, { type: 'EmailChanged', data: { userId: command.userId, email: undo.restoreTo, previousEmail: state.email! } }];
       }
 
       case 'RecordPasswordChange':
@@ -86,6 +137,20 @@ export const userDecider: Decider<UserState, UserCommand, IdentityEvent> = {
         const preferences = { emailNotifications, accessRequests, systemUpdates, marketingEmails };
         const same = (Object.keys(preferences) as (keyof NotificationPreferences)[]).every((key) => preferences[key] === state.notifications[key]);
         return same ? [] : [{ type: 'NotificationPreferencesChanged', data: { userId: command.userId, preferences } }];
+      }
+
+      case 'RequestPasswordReset':
+        requireRegistered(state);
+        return [{ type: 'PasswordResetRequested', data: { userId: command.userId, resetId: command.resetId, requestedAt: command.now, expiresAt: command.expiresAt } }];
+
+      case 'ResetPassword': {
+        // Used, lapsed, voided by a password change since, or never this account's: one refusal for all.
+        const expiresAt = state.status === 'registered' ? state.openResets[command.resetId] : undefined;
+        if (!expiresAt || Date.parse(expiresAt) <= Date.parse(command.now)) throw new DomainError('RESET_LINK_INVALID');
+        return [
+          { type: 'PasswordResetUsed', data: { userId: command.userId, resetId: command.resetId, usedAt: command.now } },
+          { type: 'PasswordChanged', data: { userId: command.userId, changedAt: command.now } },
+        ];
       }
     }
   },
@@ -107,10 +172,28 @@ export const userDecider: Decider<UserState, UserCommand, IdentityEvent> = {
       case 'AdminRevoked':
         return { ...state, isAdmin: false };
       case 'PasswordChanged':
+        return { ...state, openResets: {} };
+      case 'PasswordResetRequested':
+        return { ...state, openResets: { ...state.openResets, [event.data.resetId]: event.data.expiresAt } };
+      case 'PasswordResetUsed': {
+        const { [event.data.resetId]: _used, ...rest } = state.openResets;
+        return { ...state, openResets: rest };
+      }
       case 'UserSignedIn':
         return state;
       case 'EmailChanged':
         return { ...state, email: event.data.email };
+      case 'EmailChangeRequested':
+        return {
+          ...state,
+          pendingEmail: { changeId: event.data.changeId, email: event.data.email, expiresAt: event.data.expiresAt },
+          openUndos: { ...state.openUndos, [event.data.undoId]: { restoreTo: event.data.previousEmail, expiresAt: event.data.undoExpiresAt } },
+        };
+      case 'EmailChangeConfirmed':
+        return { ...state, pendingEmail: null };
+      case 'EmailChangeUndone':
+        // The owner said "this wasn't me": every change link in flight ends with it.
+        return { ...state, pendingEmail: null, openUndos: {} };
       case 'NotificationPreferencesChanged':
         return { ...state, notifications: event.data.preferences };
     }

@@ -110,6 +110,20 @@ export async function findMilestoneWork(em: EntityManager, now: string, limit: n
   return rows.map((r) => ({ letterId: r.letter_id, releaseId: r.release_id, ownerId: r.owner_id, dueAt: r.due_at, status: r.status }));
 }
 
+/**
+ * Every release a job must still wake, by release id after `afterReleaseId` (a page of `limit`): sealed
+ * letters, whatever their day, and released ones whose key is not recorded (the rearm's work).
+ */
+export async function findPendingMilestones(em: EntityManager, afterReleaseId: string | null, limit: number): Promise<MilestoneWork[]> {
+  const rows = await em.execute<{ letter_id: string; release_id: string; owner_id: string; due_at: string; status: 'sealed' | 'released' }[]>(
+    `select letter_id::text as letter_id, release_id::text as release_id, owner_id::text as owner_id, ${ISO('due_at')} as due_at, status
+       from letter_milestones where (status = 'sealed' or (status = 'released' and key_id is null)) and release_id > ?::uuid
+      order by release_id limit ?`,
+    [afterReleaseId ?? '00000000-0000-0000-0000-000000000000', limit],
+  );
+  return rows.map((r) => ({ letterId: r.letter_id, releaseId: r.release_id, ownerId: r.owner_id, dueAt: r.due_at, status: r.status }));
+}
+
 /** Who a committed release is for (access-keys asks before it issues the key); null when it is not released. */
 export async function findRelease(em: EntityManager, letterId: string, releaseId: string): Promise<{ owner_id: string; recipient_name: string; recipient_email: string; shared_by: string } | null> {
   const [row] = await em.execute<{ owner_id: string; recipient_name: string; recipient_email: string; shared_by: string }[]>(

@@ -4,7 +4,7 @@ import type { MilestoneReleaseJob, MilestoneReleaseReply, MilestonesDueReply } f
 import { aggregateStream, decideAndAppend, handleCommand, retryOnConflict, type AggregatedStream, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import { isMilestoneDue, LETTER_STREAM_TYPE, letterDecider, letterStreamId, type LetterCommand, type LetterState } from './letter.decider.js';
-import { findMilestoneWork, findRelease } from './milestones.projection.js';
+import { findMilestoneWork, findPendingMilestones, findRelease } from './milestones.projection.js';
 
 /** How many due letters one operator's due check takes on. */
 const DUE_CHECK_BATCH = 500;
@@ -103,6 +103,25 @@ export class MilestonesService {
       if (result.outcome === 'not-due') reply.not_due++;
     }
     return reply;
+  }
+
+  /**
+   * Re-derives the release jobs from the letters (at start and every MILESTONE_REARM_INTERVAL_SECONDS):
+   * every sealed letter and every release without its key gets its job again under the seal's own job
+   * id, so a Redis that lost its writes, failed over or was replaced never cancels a letter, and a job
+   * still there is left as it is (BullMQ keeps one job per id; the decider releases once in any case).
+   * Returns how many releases it looked at.
+   */
+  async rearm(): Promise<number> {
+    let after: string | null = null;
+    let count = 0;
+    for (;;) {
+      const page = await findPendingMilestones(this.deps.orm.em.fork(), after, DUE_CHECK_BATCH);
+      for (const work of page) await this.schedule({ letterId: work.letterId, releaseId: work.releaseId, ownerId: work.ownerId, dueAt: work.dueAt });
+      count += page.length;
+      if (page.length < DUE_CHECK_BATCH) return count;
+      after = page.at(-1)!.releaseId;
+    }
   }
 
   /** access-keys' question before it issues a key: has this release committed, and for whom? */

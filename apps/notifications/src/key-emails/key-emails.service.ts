@@ -5,7 +5,7 @@ import { DomainError } from '@lv/platform/errors';
 import {
   decideAndAppend, EventStore, handleCommand, rebuildProjections, retryOnConflict, type EventMetadata, type RebuildReport,
 } from '@lv/platform/event-store';
-import { keyEmailSealContext, type SendKeyEmailJob } from '@lv/contracts';
+import { KEY_EMAIL_DAILY_LIMIT_REASON, keyEmailSealContext, type SendKeyEmailJob } from '@lv/contracts';
 import { openFromJob, type TypedQueue } from '@lv/platform/queues';
 import { renderKeyEmail, type KeyEmailMessage } from './key-email-message.js';
 import { KEY_EMAIL_STREAM_TYPE, keyEmailDecider, keyEmailStreamId, type KeyEmailCommand } from './key-email.decider.js';
@@ -29,7 +29,7 @@ export class KeyNotCommittedYet extends Error {
  */
 export class DailyLimitReached extends UnrecoverableError {
   constructor(what: 'owner' | 'recipient', limit: number) {
-    super(`daily-limit: ${limit} key e-mails already went ${what === 'owner' ? 'for this owner' : 'to this address'} in the last 24 hours`);
+    super(`${KEY_EMAIL_DAILY_LIMIT_REASON}: ${limit} key e-mails already went ${what === 'owner' ? 'for this owner' : 'to this address'} in the last 24 hours`);
     this.name = 'DailyLimitReached';
   }
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CourtJournalEvents, LettersEvents, MEDIA_CONTENT_TYPES, VaultMediaEvents, type EventDeclaration, type ReceivedEvent, type ServiceName, type TimelineSource } from '@lv/contracts';
+import { courtCategoryOf, CourtJournalEvents, LettersEvents, MEDIA_CONTENT_TYPES, VaultMediaEvents, type EventDeclaration, type ReceivedEvent, type ServiceName, type TimelineSource } from '@lv/contracts';
 
 /** One stream the timeline reads: whose, which events, and how each one changes the rows. */
 export interface TimelineFeed<E extends EventDeclaration = EventDeclaration> {
@@ -118,10 +118,11 @@ export const courtJournalFeed: TimelineFeed<(typeof courtJournalEvents)[number]>
       case CourtJournalEvents.CourtDocumentUploaded.subject: {
         const d = event.data;
         const type = d.variant === 'journal' ? 'journal' : 'document';
+        // A message published before the one category model carries an old category: the entry names its card.
         await em.execute(
           `insert into timeline_entries (source, id, owner_id, type, entry_type, blob_hash, size, metadata, "timestamp", created_at)
            values ('court-journal', ?, ?, ?, 'media', ?, ?, ?::jsonb, ?, ?) on conflict (source, id) do nothing`,
-          [d.documentId, d.ownerId, type, d.sha256, d.size, JSON.stringify({ category: d.category, is_key_evidence: false }), d.uploadedAt, d.uploadedAt],
+          [d.documentId, d.ownerId, type, d.sha256, d.size, JSON.stringify({ category: courtCategoryOf(d.category) ?? d.category, is_key_evidence: false }), d.uploadedAt, d.uploadedAt],
         );
         break;
       }

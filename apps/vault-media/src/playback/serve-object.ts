@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { MediaMessages } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import type { ObjectStorage } from '@lv/platform/storage';
@@ -19,14 +19,16 @@ export interface PlayableObject {
   size: number;
 }
 
+/** Reads `length` bytes from `start` (the whole thing when length is undefined). */
+type ReadBytes = (start: number, length: number | undefined) => Promise<Readable>;
+
 /**
- * Serves an object a signed link was checked for: 206 for a Range, 416 past the end, 200 otherwise,
- * never cached, never sniffed; NOT_FOUND ("File Not Found") when storage no longer has it.
+ * Serves bytes a signed link was checked for: 206 for a Range, 416 past the end, 200 otherwise,
+ * never cached, never sniffed.
  */
-export async function serveObject(storage: Pick<ObjectStorage, 'getObject' | 'getRange'>, object: PlayableObject, rangeHeader: string | undefined, head: boolean): Promise<PlaybackResponse> {
-  const { size } = object;
+async function serve(size: number, contentType: string, rangeHeader: string | undefined, head: boolean, read: ReadBytes): Promise<PlaybackResponse> {
   const base: Record<string, string> = {
-    'content-type': object.contentType,
+    'content-type': contentType,
     'accept-ranges': 'bytes',
     'cache-control': 'private, no-store',
     'x-content-type-options': 'nosniff',
@@ -34,15 +36,29 @@ export async function serveObject(storage: Pick<ObjectStorage, 'getObject' | 'ge
   };
   const range = parseRange(rangeHeader, size);
   if (range.kind === 'unsatisfiable') return { status: 416, headers: { ...base, 'content-range': `bytes */${size}` }, body: null };
-  try {
-    if (range.kind === 'partial') {
-      const length = range.end - range.start + 1;
-      const headers = { ...base, 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': String(length) };
-      return { status: 206, headers, body: head ? null : await storage.getRange(object.bucket, object.objectKey, range.start, length) };
-    }
-    return { status: 200, headers: { ...base, 'content-length': String(size) }, body: head ? null : await storage.getObject(object.bucket, object.objectKey) };
-  } catch (err) {
-    if ((err as { code?: string })?.code === 'NoSuchKey' || (err as { code?: string })?.code === 'NotFound') throw new DomainError('NOT_FOUND', MediaMessages.fileNotFound);
-    throw err;
+  if (range.kind === 'partial') {
+    const length = range.end - range.start + 1;
+    const headers = { ...base, 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': String(length) };
+    return { status: 206, headers, body: head ? null : await read(range.start, length) };
   }
+  return { status: 200, headers: { ...base, 'content-length': String(size) }, body: head ? null : await read(0, undefined) };
+}
+
+/** Storage's "no such object" as the person's words: NOT_FOUND ("File Not Found"). */
+export function missingAsNotFound(err: unknown): never {
+  const code = (err as { code?: string })?.code;
+  if (code === 'NoSuchKey' || code === 'NotFound') throw new DomainError('NOT_FOUND', MediaMessages.fileNotFound);
+  throw err;
+}
+
+/** Serves a stored object; NOT_FOUND ("File Not Found") when storage no longer has it. */
+export function serveObject(storage: Pick<ObjectStorage, 'getObject' | 'getRange'>, object: PlayableObject, rangeHeader: string | undefined, head: boolean): Promise<PlaybackResponse> {
+  return serve(object.size, object.contentType, rangeHeader, head, (start, length) =>
+    length === undefined ? storage.getObject(object.bucket, object.objectKey) : storage.getRange(object.bucket, object.objectKey, start, length),
+  ).catch(missingAsNotFound);
+}
+
+/** Serves bytes made for this response (a picture without its metadata), with the same Range rules. */
+export function serveBytes(bytes: Buffer, contentType: string, rangeHeader: string | undefined, head: boolean): Promise<PlaybackResponse> {
+  return serve(bytes.length, contentType, rangeHeader, head, (start, length) => Promise.resolve(Readable.from([bytes.subarray(start, length === undefined ? undefined : start + length)])));
 }

@@ -4,7 +4,8 @@ import { DomainError } from '@lv/platform/errors';
 import { authoriseViewerLink, type ViewerLinks, type ViewerTokenCheck } from '@lv/platform/links';
 import type { ObjectStorage } from '@lv/platform/storage';
 import type { RecordingRow, Recordings } from '../recordings/recordings.repository.js';
-import { serveObject, type PlaybackResponse } from './serve-object.js';
+import { imageWithoutMetadata } from './image-metadata.js';
+import { missingAsNotFound, serveBytes, serveObject, type PlaybackResponse } from './serve-object.js';
 
 /** The section of the vault each collection is read under: the scope a viewer's key must hold. */
 const SECTION_OF: Record<MediaCollection, ViewerMediaGrant['section']> = {
@@ -62,10 +63,19 @@ export class ViewerPlayback {
     if (!isUuid(id)) throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
     const { viewer, link } = await authoriseViewerLink(this.deps.tokens, this.deps.links, id, query, viewerToken, ViewerLinkMessages);
     const row = await this.readable(viewer, link.itemId, viewerToken, requestId);
-    const response = await serveObject(this.deps.storage, { bucket: row.bucket, objectKey: row.object_key, contentType: row.content_type, size: Number(row.size) }, rangeHeader, head);
-    // Images are served as stored (no processing here); a download is the original under its file name.
-    if (link.download) response.headers['content-disposition'] = `attachment; filename*=UTF-8''${encodedFileName(fileNameOf(row))}`;
-    return response;
+    const stored = { bucket: row.bucket, objectKey: row.object_key, contentType: row.content_type, size: Number(row.size) };
+    if (link.download) {
+      // A download (only for a key the owner allowed downloads) is the original, under its file name.
+      const response = await serveObject(this.deps.storage, stored, rangeHeader, head);
+      response.headers['content-disposition'] = `attachment; filename*=UTF-8''${encodedFileName(fileNameOf(row))}`;
+      return response;
+    }
+    if (row.type === 'image') {
+      // A picture shown tells nothing more than the picture: no GPS position of the house, no phone model.
+      const original = await this.deps.storage.getObject(row.bucket, row.object_key).catch(missingAsNotFound);
+      return serveBytes(await imageWithoutMetadata(original, row.content_type), row.content_type, rangeHeader, head);
+    }
+    return serveObject(this.deps.storage, stored, rangeHeader, head);
   }
 
   /** The viewer's vault's item, if its section is one the key holds (and, for a final message, open now). */

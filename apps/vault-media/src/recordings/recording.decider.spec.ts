@@ -115,8 +115,19 @@ describe('admitUpload (before a byte is sent)', () => {
   };
 
   it("admits a vault recording as WebM of its type, with the hash in lower case and the vault as its collection", () =>
-    expect(admitUpload(member('essentials'), request({ type: 'audio' }), 2000))
+    expect(admitUpload(member('pro'), request({ type: 'audio' }), 2000))
       .toEqual({ collection: 'vault', type: 'audio', title: 'For Sam', sha256: hash, contentType: 'audio/webm', extension: 'webm' }));
+  it('admits a recording in MP4 (what Safari records), codecs and all, with the .mp4 or .m4a extension', () => {
+    expect(admitUpload(member('pro'), request({ contentType: 'video/mp4; codecs="avc1.42E01E, mp4a.40.2"' }), 2000)).toMatchObject({ contentType: 'video/mp4', extension: 'mp4' });
+    expect(admitUpload(member('pro'), request({ type: 'audio', contentType: 'audio/mp4', collection: 'final-messages' }), 2000)).toMatchObject({ contentType: 'audio/mp4', extension: 'm4a' });
+    expect(admitUpload(member('pro'), request({ contentType: 'video/webm;codecs=vp8,opus' }), 2000)).toMatchObject({ contentType: 'video/webm', extension: 'webm' });
+  });
+  it('refuses a recording in any other format, or in the other type\'s, in words', () => {
+    for (const contentType of ['video/quicktime', 'audio/mpeg', 'image/jpeg', 'audio/mp4']) {
+      const { code, message } = refusal(() => admitUpload(member('pro'), request({ contentType }), 2000));
+      expect({ code, message }).toEqual({ code: 'UNSUPPORTED_MEDIA', message: 'Only WebM or MP4 video and audio recordings can be saved.' });
+    }
+  });
   it('admits a Who I Am file in the format the browser names, whatever the plan', () =>
     expect(admitUpload(member('none'), request({ collection: 'who-i-am-photo', type: 'image', contentType: 'IMAGE/PNG' }), 2000))
       .toMatchObject({ collection: 'who-i-am-photo', contentType: 'image/png', extension: 'png' }));
@@ -131,8 +142,12 @@ describe('admitUpload (before a byte is sent)', () => {
     expect(refusal(() => admitUpload(member('pro'), request({ collection: 'who-i-am-photo', type: 'video', contentType: 'video/mp4' }), 2000)))
       .toMatchObject({ code: 'UNSUPPORTED_MEDIA', message: MediaMessages.photoMustBeImage });
   });
-  it('keeps audio recordings and final messages to the plans that include them', () => {
-    expect(refusal(() => admitUpload(member('none'), request({ type: 'audio' }), 2000)).code).toBe('UPGRADE_REQUIRED');
+  it('keeps video and audio recordings and final messages to the plans that include them (Pro and Legacy), in the table\'s words', () => {
+    for (const tier of ['none', 'essentials'] as const) {
+      expect(refusal(() => admitUpload(member(tier), request({ type: 'video' }), 2000))).toMatchObject({ code: 'UPGRADE_REQUIRED', message: MediaMessages.videoPlanRequired });
+      expect(refusal(() => admitUpload(member(tier), request({ type: 'audio' }), 2000))).toMatchObject({ code: 'UPGRADE_REQUIRED', message: MediaMessages.audioPlanRequired });
+    }
+    for (const tier of ['pro', 'legacy'] as const) expect(admitUpload(member(tier), request({ type: 'video' }), 2000).type).toBe('video');
     expect(refusal(() => admitUpload(member('essentials'), request({ collection: 'final-messages' }), 2000)))
       .toMatchObject({ code: 'UPGRADE_REQUIRED', message: MediaMessages.finalMessagesPlanRequired });
     expect(admitUpload({ ...member('none'), isAdmin: true }, request({ type: 'audio' }), 2000).type).toBe('audio');

@@ -1,5 +1,5 @@
 import {
-  acceptedContentTypes, canUseFeature, extensionOf, isMediaCollection, isStoredMediaType, MEDIA_CONTENT_TYPES, MediaMessages, SHA256_HEX, validateRecordingTitle,
+  acceptedContentTypes, baseContentTypeOf, canUseFeature, extensionOf, isMediaCollection, isStoredMediaType, MEDIA_CONTENT_TYPES, MediaMessages, planRequiredMessage, recordingFeature, SHA256_HEX, validateRecordingTitle,
   type GatedFeature, type MediaCollection, type MediaIntegrity, type MediaType, type RecordingEvent, type StartUploadRequest, type StoredMediaType,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
@@ -157,16 +157,17 @@ export interface AdmittedUpload {
   extension: string;
 }
 
-function requireFeature(caller: Caller, feature: GatedFeature, message: string = MediaMessages.upgradeRequired): void {
+/** Refuses what the caller's plan does not include, in the plans table's words for the feature. */
+function requireFeature(caller: Caller, feature: GatedFeature): void {
   // A viewer reads under the owner's view session, which access-keys grants only for what the owner's plan includes.
   if (caller.kind === 'viewer') return;
-  if (!canUseFeature({ subscription_tier: caller.tier, ai_admin: caller.isAdmin }, feature)) throw new DomainError('UPGRADE_REQUIRED', message);
+  if (!canUseFeature({ subscription_tier: caller.tier, ai_admin: caller.isAdmin }, feature)) throw new DomainError('UPGRADE_REQUIRED', planRequiredMessage(feature));
 }
 
 /**
  * Whether an upload may open, before a byte is sent (the duplicate check, which reads the owner's
  * items, comes after): the fields (one message for all), the format its collection takes, the plan
- * (final messages, audio recordings) and the size limit, in that order.
+ * (final messages, video and audio recordings: the plans table) and the size limit, in that order.
  */
 export function admitUpload(caller: Caller, request: StartUploadRequest, maxUploadBytes: number): AdmittedUpload {
   const fields: Record<string, string> = {};
@@ -183,13 +184,16 @@ export function admitUpload(caller: Caller, request: StartUploadRequest, maxUplo
     throw validationError(fields, fields.title === MediaMessages.missingInfo ? MediaMessages.missingInfo : (fields.title ?? Object.values(fields)[0]));
   }
   const type = request.type as StoredMediaType;
-  // A recording is WebM of its type; a Who I Am file is one of the formats its kind takes (checked again on its first bytes).
-  const contentType = recorded ? MEDIA_CONTENT_TYPES[type as MediaType] : (request.contentType ?? '').toLowerCase();
+  // A recording is WebM (the default) or MP4 of its type, as the browser recorded it; a Who I Am file is
+  // one of the formats its kind takes. Either is checked again on its first bytes.
+  const announced = request.contentType ? baseContentTypeOf(request.contentType) : '';
+  const contentType = recorded && !announced ? MEDIA_CONTENT_TYPES[type as MediaType] : announced;
   if (!acceptedContentTypes(collection, type).includes(contentType)) {
-    throw new DomainError('UNSUPPORTED_MEDIA', collection === 'who-i-am-photo' ? MediaMessages.photoMustBeImage : MediaMessages.unsupportedFile);
+    throw new DomainError('UNSUPPORTED_MEDIA', collection === 'who-i-am-photo' ? MediaMessages.photoMustBeImage : recorded ? MediaMessages.notARecording : MediaMessages.unsupportedFile);
   }
-  if (collection === 'final-messages') requireFeature(caller, 'final-messages', MediaMessages.finalMessagesPlanRequired);
-  if (type === 'audio' && recorded) requireFeature(caller, 'audio-uploads');
+  if (collection === 'final-messages') requireFeature(caller, 'final-messages');
+  // Spec 02, section 9: Pro adds video and audio saving (the plans table); Who I Am's files are Who I Am's.
+  if (collection === 'vault') requireFeature(caller, recordingFeature(type as MediaType));
   if (request.size > maxUploadBytes) throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(maxUploadBytes));
   return { collection, type, title, sha256, contentType, extension: extensionOf(contentType) };
 }

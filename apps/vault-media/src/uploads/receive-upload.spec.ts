@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { MediaMessages } from '@lv/contracts';
 import { bodyOf, member, mediaWorld, png, uploadRequest, webm, type MediaWorld } from '../../test/test-support/in-memory-media.js';
 import { receiveUpload } from './receive-upload.js';
@@ -102,5 +103,71 @@ describe('receiveUpload', () => {
     expect((await world.recordings.listCollections(owner.userId, ['who-i-am-photo'], 10)).map((r) => r.id)).toEqual([second.ticket.uploadId]);
     expect(world.storage.has('vaultmedia', first.ticket.objectKey)).toBe(false);
     expect(world.streams.typesOf(first.ticket.uploadId)).toContain('RecordingDeleted');
+  });
+
+  describe('heartbeat (what keeps the sweeper away)', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    const countBeats = (world: MediaWorld) => {
+      const beats: number[] = [];
+      const beat = world.objects.heartbeat.bind(world.objects);
+      world.objects.heartbeat = async (id, bytes) => {
+        beats.push(bytes);
+        await beat(id, bytes);
+      };
+      return beats;
+    };
+    const staleWindowMs = (world: MediaWorld) => world.ports.uploadStaleSeconds * 1000;
+
+    it('beats while the server is busy completing the object, though no byte arrives', async () => {
+      const world = mediaWorld();
+      const beats = countBeats(world);
+      const { file, ticket } = await opened(world);
+      let atCompletion!: () => void;
+      const reachedCompletion = new Promise<void>((resolve) => (atCompletion = resolve));
+      let complete!: () => void;
+      world.storage.holdCompletion = () => {
+        atCompletion();
+        return new Promise<void>((resolve) => (complete = resolve));
+      };
+      const saving = receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body));
+      await reachedCompletion;
+      const before = beats.length;
+      await jest.advanceTimersByTimeAsync(2 * staleWindowMs(world));
+      expect(beats.length - before).toBeGreaterThanOrEqual(4);
+      complete();
+      await expect(saving).resolves.toHaveProperty('id', ticket.uploadId);
+      // Stopped with the upload: nothing beats for a finished one.
+      const after = beats.length;
+      await jest.advanceTimersByTimeAsync(2 * staleWindowMs(world));
+      expect(beats.length).toBe(after);
+    });
+
+    it('does not beat while the server waits on a client that sends nothing, so the sweeper can close it', async () => {
+      const world = mediaWorld();
+      const beats = countBeats(world);
+      const { file, ticket } = await opened(world);
+      let atSilence!: () => void;
+      const clientFellSilent = new Promise<void>((resolve) => (atSilence = resolve));
+      let speak!: () => void;
+      const clientSpeaks = new Promise<void>((resolve) => (speak = resolve));
+      async function* stallingClient() {
+        yield file.body.subarray(0, 8);
+        atSilence();
+        await clientSpeaks;
+        yield file.body.subarray(8);
+      }
+      const saving = receiveUpload(world.ports)(owner, ticket.uploadId, stallingClient());
+      await clientFellSilent;
+      // One beat may still count the bytes that came before the silence; then none.
+      await jest.advanceTimersByTimeAsync(staleWindowMs(world) / 4);
+      const before = beats.length;
+      await jest.advanceTimersByTimeAsync(2 * staleWindowMs(world));
+      expect(beats.length).toBe(before);
+      speak();
+      await jest.advanceTimersByTimeAsync(staleWindowMs(world) / 4);
+      await expect(saving).resolves.toHaveProperty('size', file.size);
+    });
   });
 });

@@ -12,9 +12,57 @@ import { UploadInspector } from './upload-inspector.js';
 
 /**
  * Heartbeat of a running upload: the sweeper leaves an upload alone while this keeps moving. It beats
- * at least four times per MEDIA_UPLOAD_STALE_SECONDS, so a live upload is never taken for a dead one.
+ * at least four times per MEDIA_UPLOAD_STALE_SECONDS while the client sends bytes or the server itself
+ * is busy (storing a part, completing the object, recording it): a slow storage on a loaded machine is
+ * never taken for a dead client. Only a client that sends nothing lets the upload go stale.
  */
 const HEARTBEAT_MS = 5000;
+
+interface ClientActivity {
+  /** The server waits for the client's next bytes (nothing to do until they come). */
+  waiting: boolean;
+  /** Chunks received so far (a beat is due when it moved). */
+  chunks: number;
+}
+
+/** The request body, noting whether the server is waiting for the client or working on what came. */
+function watchClient(body: AsyncIterable<Uint8Array | string>) {
+  const activity: ClientActivity = { waiting: false, chunks: 0 };
+  async function* chunks() {
+    const source = body[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        activity.waiting = true;
+        const next = await source.next();
+        activity.waiting = false;
+        if (next.done) return;
+        activity.chunks += 1;
+        yield next.value;
+      }
+    } finally {
+      activity.waiting = false;
+      await source.return?.();
+    }
+  }
+  return { chunks: chunks(), activity };
+}
+
+function startHeartbeat(ports: Pick<ReceivePorts, 'objects' | 'logger' | 'uploadStaleSeconds'>, uploadId: string, bytes: () => number, activity: ClientActivity) {
+  const beatEveryMs = Math.min(HEARTBEAT_MS, (ports.uploadStaleSeconds * 1000) / 4);
+  let seenChunks = 0;
+  let beating = false;
+  const timer = setInterval(() => {
+    const clientSent = activity.chunks !== seenChunks;
+    if (beating || (activity.waiting && !clientSent)) return;
+    seenChunks = activity.chunks;
+    beating = true;
+    ports.objects.heartbeat(uploadId, bytes())
+      .catch((err: unknown) => ports.logger.warn({ err, recordingId: uploadId }, 'upload heartbeat failed; the next one retries'))
+      .finally(() => (beating = false));
+  }, beatEveryMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
 
 type ReceivePorts = Pick<MediaPorts, 'recordings' | 'streams' | 'objects' | 'storage' | 'logger' | 'bucket' | 'maxUploadBytes' | 'uploadStaleSeconds' | 'now'>;
 
@@ -36,18 +84,15 @@ export function receiveUpload(ports: ReceivePorts) {
     if (!(await ports.objects.claimForUpload(uploadId))) throw new DomainError('CONFLICT', MediaMessages.uploadInProgress);
 
     const metadata: EventMetadata = { actor: userActor(ownerId), correlationId: options.correlationId };
+    let heartbeat: { stop(): void } | undefined;
     try {
       if (options.contentLength !== undefined && options.contentLength > ports.maxUploadBytes) {
         throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(ports.maxUploadBytes));
       }
-      const beatEveryMs = Math.min(HEARTBEAT_MS, (ports.uploadStaleSeconds * 1000) / 4);
-      let lastBeat = ports.now();
-      const inspector = new UploadInspector({ maxBytes: ports.maxUploadBytes, declaredSize: state.declaredSize!, contentType: state.contentType! }, async (bytes) => {
-        if (ports.now() - lastBeat < beatEveryMs) return;
-        lastBeat = ports.now();
-        await ports.objects.heartbeat(uploadId, bytes);
-      });
-      await ports.storage.upload(ports.bucket, state.objectKey!, inspector.pipe(body), {
+      const inspector = new UploadInspector({ maxBytes: ports.maxUploadBytes, declaredSize: state.declaredSize!, contentType: state.contentType! });
+      const body$ = watchClient(body);
+      heartbeat = startHeartbeat(ports, uploadId, () => inspector.bytes, body$.activity);
+      await ports.storage.upload(ports.bucket, state.objectKey!, inspector.pipe(body$.chunks), {
         contentType: state.contentType!,
         metadata: { owner: ownerId, recording: uploadId },
         onMultipartStarted: (multipartId) => ports.objects.recordMultipartUpload(uploadId, multipartId),
@@ -68,9 +113,12 @@ export function receiveUpload(ports: ReceivePorts) {
         throw err;
       }
     } catch (err) {
+      heartbeat?.stop();
       const reason = err instanceof DomainError ? `${err.code}: ${err.message}` : `upload failed: ${(err as Error)?.message ?? String(err)}`;
       await discard(uploadId, reason, { objectMayExist: true }).catch((e: unknown) => ports.logger.error({ err: e, recordingId: uploadId }, 'could not close a failed upload; the sweeper will'));
       throw err;
+    } finally {
+      heartbeat?.stop();
     }
     const row = await ports.recordings.find(uploadId);
     if (!row) throw new Error(`recording ${uploadId} saved but not in the read model`);

@@ -13,12 +13,12 @@ export interface UploadLimits {
 }
 
 const WEBM = new Set(['video/webm', 'audio/webm']);
-const notTheFormat = (contentType: string) => new DomainError('UNSUPPORTED_MEDIA', WEBM.has(contentType) ? MediaMessages.notWebm : MediaMessages.notTheAnnouncedFormat);
+const notTheFormat = (contentType: string) => new DomainError('UNSUPPORTED_MEDIA', WEBM.has(contentType) ? MediaMessages.notARecording : MediaMessages.notTheAnnouncedFormat);
 
 /**
  * Watches a recording's body on its way to object storage (the platform's StreamInspector): bytes
- * pass only once the first ones are the announced format's magic (a recording: WebM's EBML 1a45dfa3;
- * Who I Am's files: see media-formats.ts), counted against the limits and hashed (SHA-256) as they pass.
+ * pass only once the first ones are the announced format's magic (a recording: WebM's EBML 1a45dfa3
+ * or MP4's 'ftyp' box; Who I Am's files: see media-formats.ts), counted against the limits and hashed (SHA-256) as they pass.
  */
 export class UploadInspector extends StreamInspector {
   constructor(limits: UploadLimits, onProgress?: (bytes: number) => void | Promise<void>) {

@@ -207,6 +207,8 @@ export class InMemoryStorage implements MediaStorage {
   readonly abortedMultiparts: string[] = [];
   /** Set to make removals fail, as when storage is down. */
   failRemovals = false;
+  /** Set to hold an upload after its last byte, as a slow storage completing the object would. */
+  holdCompletion?: () => Promise<void>;
   private multiparts = 0;
 
   async upload(bucket: string, key: string, source: Readable | AsyncIterable<Uint8Array>, options: UploadOptions = {}): Promise<UploadResult> {
@@ -219,6 +221,7 @@ export class InMemoryStorage implements MediaStorage {
       this.abortedMultiparts.push(multipartId);
       throw err;
     }
+    await this.holdCompletion?.();
     const body = Buffer.concat(chunks);
     this.objects.set(`${bucket}/${key}`, body);
     return { etag: 'etag', size: body.length, parts: 1 };

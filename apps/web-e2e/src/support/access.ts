@@ -75,8 +75,15 @@ export async function acceptDisclaimer(page: Page): Promise<void> {
 
 /** An owner's key made through the API (Generate Keys), for tests about the viewer. */
 export async function createKeyViaApi(request: APIRequestContext, owner: Owner, body: { name: string; email: string; scopes?: string[] }): Promise<{ key: string; keyId: string }> {
-  const key = crypto.randomUUID();
-  const response = await request.post('/api/access/keys', { data: { access_key: key, ...body }, headers: { authorization: `Bearer ${owner.accessToken}` } });
+  const drafted = await draftKeyViaApi(request, owner.accessToken);
+  const response = await request.post('/api/access/keys', { data: { ...drafted, ...body }, headers: { authorization: `Bearer ${owner.accessToken}` } });
   expect(response.status(), await response.text()).toBe(201);
-  return { key, keyId: ((await response.json()) as { key_id: string }).key_id };
+  return { key: drafted.access_key, keyId: ((await response.json()) as { key_id: string }).key_id };
+}
+
+/** "Generate Access Key" through the API: a key the server made for this owner, and its draft for Save. */
+export async function draftKeyViaApi(request: APIRequestContext, accessToken: string): Promise<{ access_key: string; draft: string }> {
+  const response = await request.post('/api/access/keys/draft', { headers: { authorization: `Bearer ${accessToken}` } });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { access_key: string; draft: string };
 }

@@ -43,6 +43,17 @@ export function setTier(email: string, tier: 'none' | 'essentials' | 'pro' | 'le
 }
 
 /**
+ * Puts a user on a plan and signs in again: the returned access token carries the new tier (saving
+ * video or audio is Pro and Legacy, per the plans table).
+ */
+export async function tokenOnPlan(request: APIRequestContext, credentials: { email: string; password: string }, tier: 'none' | 'essentials' | 'pro' | 'legacy'): Promise<string> {
+  setTier(credentials.email, tier);
+  const signIn = await request.post('/api/auth/sign-in', { data: credentials });
+  if (signIn.status() !== 200) throw new Error(`sign-in after the plan change answered ${signIn.status()}: ${await signIn.text()}`);
+  return ((await signIn.json()) as { accessToken: string }).accessToken;
+}
+
+/**
  * `npm run vault -- <command> ...` against the stack under test, the way an operator runs it (the ops
  * CLI signs an operator token with the stack's identity key and calls the services over NATS).
  */

@@ -61,3 +61,13 @@ export async function openSideMenu(page: Page): Promise<Locator> {
   await expect(menu).toBeVisible();
   return menu;
 }
+
+/** Console errors and uncaught exceptions of `page` from now on (failed requests and hydration mismatches are console errors). */
+export function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}

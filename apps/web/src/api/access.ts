@@ -1,5 +1,5 @@
 import type {
-  AccessKeySummary, AccessRequest, AccessRequestPage, RequestFormInfo, RequestSetting, ApproveAccessRequestBody, CreateAccessKeyBody, IssuedAccessKey, KeyStatusReply, Letter, OpenedViewSession, SubmitAccessRequestBody,
+  AccessKeySummary, AccessRequest, AccessRequestPage, RequestFormInfo, RequestSetting, ApproveAccessRequestBody, CreateAccessKeyBody, IssuedAccessKey, KeyDraft, KeyStatusReply, Letter, OpenedViewSession, SubmitAccessRequestBody,
   ViewerConsent, ViewerEntry, ViewerTokenGrant, ViewSection, ViewSessionSummary,
 } from '@lv/contracts';
 import { api } from './api.js';
@@ -85,6 +85,11 @@ export function declineAccessRequest(id: string): Promise<AccessRequest> {
 
 export function fetchAccessKeys(signal?: AbortSignal): Promise<AccessKeySummary[]> {
   return api.get('/api/access/keys', { signal });
+}
+
+/** "Generate Access Key": the server makes the key; Save sends it back with this draft. */
+export function draftAccessKey(): Promise<KeyDraft> {
+  return api.post('/api/access/keys/draft');
 }
 
 export function createAccessKey(body: CreateAccessKeyBody): Promise<IssuedAccessKey> {

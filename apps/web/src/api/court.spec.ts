@@ -37,10 +37,10 @@ describe('uploadCourtDocument', () => {
     const file = new File(['%PDF-1.7 court order'], 'order.pdf', { type: 'application/pdf' });
     answers.push((c) => (c.method === 'POST' && c.url === '/api/court/uploads' ? json(201, ticket) : undefined));
     answers.push((c) => (c.method === 'PUT' && c.url === ticket.uploadUrl ? json(201, { id: 'doc-1', title: 'Order' }) : undefined));
-    const document = await uploadCourtDocument({ title: 'Order', category: 'Custody', description: 'The March order', file });
+    const document = await uploadCourtDocument({ title: 'Order', category: 'Legal Notices or Orders', variant: 'documents', description: 'The March order', file });
     expect(document).toEqual({ id: 'doc-1', title: 'Order' });
     expect(seen).toHaveLength(2);
-    expect(JSON.parse(String(seen[0]!.body))).toEqual({ title: 'Order', category: 'Custody', description: 'The March order', fileName: 'order.pdf', size: file.size });
+    expect(JSON.parse(String(seen[0]!.body))).toEqual({ title: 'Order', category: 'Legal Notices or Orders', variant: 'documents', description: 'The March order', fileName: 'order.pdf', size: file.size });
     expect(seen[0]!.headers.Authorization).toBe('Bearer tok-1');
     expect(seen[1]!.body).toBe(file);
     expect(seen[1]!.headers['Content-Type']).toBe('application/octet-stream');
@@ -50,14 +50,14 @@ describe('uploadCourtDocument', () => {
   it('leaves out an empty description', async () => {
     answers.push((c) => (c.method === 'POST' ? json(201, ticket) : undefined));
     answers.push((c) => (c.method === 'PUT' ? json(201, { id: 'doc-2' }) : undefined));
-    await uploadCourtDocument({ title: 'Photo', category: 'Photo Evidence', file: new File(['x'], 'p.png') });
-    expect(JSON.parse(String(seen[0]!.body))).toEqual({ title: 'Photo', category: 'Photo Evidence', fileName: 'p.png', size: 1 });
+    await uploadCourtDocument({ title: 'Photo', category: 'Photo Evidence', variant: 'journal', file: new File(['x'], 'p.png') });
+    expect(JSON.parse(String(seen[0]!.body))).toEqual({ title: 'Photo', category: 'Photo Evidence', variant: 'journal', fileName: 'p.png', size: 1 });
   });
 
   it("rejects with the server's refusal of the bytes (415, its message)", async () => {
     answers.push((c) => (c.method === 'POST' ? json(201, ticket) : undefined));
     answers.push((c) => (c.method === 'PUT' ? json(415, { code: 'UNSUPPORTED_MEDIA', message: CourtMessages.typeMismatch }) : undefined));
-    const error = await uploadCourtDocument({ title: 'Fake', category: 'Other', file: new File(['\x89PNG'], 'fake.pdf') }).catch((e: unknown) => e);
+    const error = await uploadCourtDocument({ title: 'Fake', category: 'Witness Statements', variant: 'documents', file: new File(['\x89PNG'], 'fake.pdf') }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(415);
     expect((error as ApiError).message).toBe(CourtMessages.typeMismatch);
@@ -65,7 +65,7 @@ describe('uploadCourtDocument', () => {
 
   it('sends no bytes when the ticket is refused', async () => {
     answers.push((c) => (c.method === 'POST' ? json(400, { code: 'VALIDATION_FAILED', message: CourtMessages.fileTooLarge }) : undefined));
-    await expect(uploadCourtDocument({ title: 'Big', category: 'Other', file: new File(['x'], 'a.pdf') })).rejects.toThrow(CourtMessages.fileTooLarge);
+    await expect(uploadCourtDocument({ title: 'Big', category: 'Witness Statements', variant: 'documents', file: new File(['x'], 'a.pdf') })).rejects.toThrow(CourtMessages.fileTooLarge);
     expect(seen.map((c) => c.method)).toEqual(['POST']);
   });
 
@@ -79,7 +79,7 @@ describe('uploadCourtDocument', () => {
     answers.push((c) => (c.method === 'POST' ? json(201, ticket) : undefined));
     answers.push((c) => (c.method === 'PUT' && c.headers.Authorization === 'Bearer old' ? json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' }) : undefined));
     answers.push((c) => (c.method === 'PUT' && c.headers.Authorization === 'Bearer new' ? json(201, { id: 'doc-3' }) : undefined));
-    await expect(uploadCourtDocument({ title: 'T', category: 'Divorce', file: new File(['x'], 'a.docx') })).resolves.toEqual({ id: 'doc-3' });
+    await expect(uploadCourtDocument({ title: 'T', category: 'Legal Notices or Orders', variant: 'documents', file: new File(['x'], 'a.docx') })).resolves.toEqual({ id: 'doc-3' });
     expect(refresh).toHaveBeenCalledTimes(1);
     expect(seen.filter((c) => c.method === 'PUT')).toHaveLength(2);
   });

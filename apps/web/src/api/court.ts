@@ -1,4 +1,4 @@
-import type { CourtCategory, CourtDocument, CourtFileLink, CourtUploadTicket, StartCourtUploadRequest } from '@lv/contracts';
+import type { CourtCategory, CourtDocument, CourtFileLink, CourtUploadTicket, CourtVariant, StartCourtUploadRequest } from '@lv/contracts';
 import { appSession } from './app-session.js';
 import { api } from './api.js';
 import { ApiError, NetworkError, toErrorBody } from './client.js';
@@ -80,13 +80,15 @@ export async function uploadCourtFile(ticket: CourtUploadTicket, file: Blob, sig
 export interface CourtUploadInput {
   title: string;
   category: CourtCategory;
+  /** The screen it is sent from: the /court-documents form, or a Court Journal card (which also takes .txt). */
+  variant: CourtVariant;
   description?: string;
   file: File;
 }
 
 /** The whole upload: ask for a ticket (the fields are checked there), then send the bytes. */
 export async function uploadCourtDocument(input: CourtUploadInput, signal?: AbortSignal): Promise<CourtDocument> {
-  const request: StartCourtUploadRequest = { title: input.title, category: input.category, fileName: input.file.name, size: input.file.size };
+  const request: StartCourtUploadRequest = { title: input.title, category: input.category, variant: input.variant, fileName: input.file.name, size: input.file.size };
   if (input.description) request.description = input.description;
   const ticket = await startCourtUpload(request);
   return uploadCourtFile(ticket, input.file, signal);

@@ -117,8 +117,10 @@ export async function uploadRecordingBody(ticket: UploadTicket, body: Blob, onPr
 export async function saveRecording(input: { type: StoredMediaType; title: string; blob: Blob; collection?: MediaCollection; contentType?: string }, onPhase?: (phase: 'hashing' | 'uploading', progress?: UploadProgress) => void, signal?: AbortSignal): Promise<Recording> {
   onPhase?.('hashing');
   const sha256 = await fingerprintOf(input.blob);
+  // A recording's format is its blob's (WebM, or MP4 where the browser records that); a file's is given.
+  const contentType = input.contentType || input.blob.type;
   const ticket = await startUpload({
-    type: input.type, title: input.title, sha256, size: input.blob.size, ...(input.collection ? { collection: input.collection } : {}), ...(input.contentType ? { contentType: input.contentType } : {}),
+    type: input.type, title: input.title, sha256, size: input.blob.size, ...(input.collection ? { collection: input.collection } : {}), ...(contentType ? { contentType } : {}),
   });
   onPhase?.('uploading', { loaded: 0, total: input.blob.size });
   return uploadRecordingBody(ticket, input.blob, (p) => onPhase?.('uploading', p), signal);

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { SessionView, UserProfile } from '@lv/contracts';
 import { ApiError, NetworkError } from './client.js';
 import { REFRESH_TICK_MS, shouldRefresh } from './refresh-schedule.js';
-import { SessionManager, type AuthTransport } from './session.js';
+import { createHttpAuthTransport, SessionManager, type AuthTransport } from './session.js';
 
 const profile: UserProfile = {
   id: 'u1',
@@ -97,6 +97,33 @@ describe('SessionManager', () => {
     expect(t.refresh).toHaveBeenCalledTimes(1);
   });
 
+  it('restores a signed-out browser as anonymous, quietly: no session is an answer, not a failure', async () => {
+    // beforeEach's spy on console.warn is shared by the whole file: count from here.
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    warn.mockClear();
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const t = transport({ refresh: jest.fn(async () => null) });
+      const session = new SessionManager(t);
+      await session.restore();
+      expect(session.getState()).toEqual({ status: 'anonymous' });
+      expect(warn).not.toHaveBeenCalled();
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  it('drops a signed-in session when the check finds none', async () => {
+    const t = transport();
+    const session = new SessionManager(t);
+    await session.signIn({ email: 'sam@example.com', password: 'secret1' });
+    t.refresh.mockImplementationOnce(async () => null);
+    await expect(session.refresh()).resolves.toBe(false);
+    expect(session.getState().status).toBe('anonymous');
+    expect(session.getAccessToken()).toBeNull();
+  });
+
   it('keeps the session through a network failure but drops it on a refused refresh', async () => {
     const t = transport();
     const session = new SessionManager(t);
@@ -175,5 +202,19 @@ describe('SessionManager', () => {
     const session = new SessionManager(transport());
     await session.signIn({ email: 'sam@example.com', password: 'secret1' });
     expect(JSON.stringify({ ...localStorage })).not.toContain('signed-in');
+  });
+});
+
+describe('the session check over HTTP (POST /api/auth/session)', () => {
+  const answer = (body: unknown) => jest.fn(async (_input: string, _init?: RequestInit) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }));
+
+  it('asks /api/auth/session, never /api/auth/refresh whose 401 the browser logs, and reads a signed-out answer as no session', async () => {
+    const fetchImpl = answer({ session: null });
+    await expect(createHttpAuthTransport(fetchImpl).refresh()).resolves.toBeNull();
+    expect(fetchImpl.mock.calls.map(([url, init]) => [url, init?.method])).toEqual([['/api/auth/session', 'POST']]);
+  });
+
+  it('gives the session of a signed-in answer', async () => {
+    await expect(createHttpAuthTransport(answer({ session: view('restored') })).refresh()).resolves.toEqual(view('restored'));
   });
 });

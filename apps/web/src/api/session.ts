@@ -1,4 +1,4 @@
-import type { Credentials, SessionView, UserProfile } from '@lv/contracts';
+import type { Credentials, SessionProbe, SessionView, UserProfile } from '@lv/contracts';
 import { ApiError, sendRequest } from './client.js';
 import { shouldRefresh } from './refresh-schedule.js';
 
@@ -11,8 +11,11 @@ export type SessionState =
 export interface AuthTransport {
   signIn(credentials: Credentials): Promise<SessionView>;
   signUp(credentials: Credentials): Promise<SessionView>;
-  /** Uses the httpOnly refresh cookie; rejects with a 401 ApiError when there is no valid session. */
-  refresh(): Promise<SessionView>;
+  /**
+   * Uses the httpOnly refresh cookie; null when there is no valid session. Asks POST /api/auth/session,
+   * which answers a signed-out browser with 200 `{ session: null }`, not a 401 the console would log.
+   */
+  refresh(): Promise<SessionView | null>;
   signOut(accessToken: string | null): Promise<void>;
 }
 
@@ -23,7 +26,10 @@ export function createHttpAuthTransport(fetchImpl?: FetchLike, baseUrl = ''): Au
   return {
     signIn: (credentials) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-in`, { method: 'POST', body: credentials }),
     signUp: (credentials) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-up`, { method: 'POST', body: credentials }),
-    refresh: () => sendRequest<SessionView>(f, `${baseUrl}/api/auth/refresh`, { method: 'POST' }),
+    refresh: async () => {
+      const probe = await sendRequest<SessionProbe>(f, `${baseUrl}/api/auth/session`, { method: 'POST' });
+      return probe.session;
+    },
     signOut: (accessToken) => sendRequest<void>(f, `${baseUrl}/api/auth/sign-out`, { method: 'POST', token: accessToken }),
   };
 }
@@ -35,6 +41,12 @@ const isAuthRefusal = (error: unknown): boolean => error instanceof ApiError && 
  * the refresh token is an httpOnly cookie that only the gateway reads. React subscribes through
  * useSyncExternalStore (see AuthProvider); the API client asks it for the token and for refreshes.
  */
+/** What a sign-in tells the page beyond the session itself. */
+export interface SignInOutcome {
+  user: UserProfile;
+  passwordChangeRequired: boolean;
+}
+
 export class SessionManager {
   private state: SessionState = { status: 'loading' };
   private accessToken: string | null = null;
@@ -59,7 +71,7 @@ export class SessionManager {
     return this.accessToken;
   }
 
-  /** Restores the session from the refresh cookie once per page load. A 401 (or no answer) means signed out. */
+  /** Restores the session from the refresh cookie once per page load. No session (or no answer) means signed out. */
   restore(): Promise<void> {
     this.restoring ??= this.refresh().then(() => {
       if (this.state.status === 'loading') this.setState({ status: 'anonymous' });
@@ -70,7 +82,7 @@ export class SessionManager {
   /**
    * Exchanges the refresh cookie for a new access token. Concurrent callers share one request (the
    * gateway rotates the cookie, so two parallel refreshes would race). Resolves true when a session
-   * was issued. A 401/403 drops the session; a network failure leaves it as it is.
+   * was issued. No session (or a 401/403) drops it; a network failure leaves it as it is.
    */
   refresh(): Promise<boolean> {
     if (this.refreshInFlight) return this.refreshInFlight;
@@ -79,6 +91,10 @@ export class SessionManager {
       .refresh()
       .then((view) => {
         if (generation !== this.generation) return false;
+        if (!view) {
+          this.clear();
+          return false;
+        }
         this.apply(view);
         return true;
       })
@@ -100,11 +116,12 @@ export class SessionManager {
     return this.refresh();
   }
 
-  async signIn(credentials: Credentials): Promise<UserProfile> {
+  /** Signs in; passwordChangeRequired when the password fails today's rules and should be changed now. */
+  async signIn(credentials: Credentials): Promise<SignInOutcome> {
     const view = await this.transport.signIn(credentials);
     this.generation++;
     this.apply(view);
-    return view.profile;
+    return { user: view.profile, passwordChangeRequired: view.passwordChangeRequired === true };
   }
 
   async signUp(credentials: Credentials): Promise<UserProfile> {

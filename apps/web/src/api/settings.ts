@@ -1,9 +1,25 @@
 import type {
-  ChangeEmailRequest, ChangePasswordReply, ChangePasswordRequest, NotificationPreferences, NotificationPreferencesView, UpdateProfileRequest, UserProfile,
+  AccountSession, AccountSessions, SessionsEnded, ChangeEmailRequest, ChangePasswordReply, ChangePasswordRequest, NotificationPreferences, NotificationPreferencesView, UpdateProfileRequest, UserProfile,
 } from '@lv/contracts';
 import { api } from './api.js';
 
-export const settingsKeys = { notifications: ['settings', 'notifications'] as const };
+export const settingsKeys = { notifications: ['settings', 'notifications'] as const, sessions: ['settings', 'sessions'] as const };
+
+export type { AccountSession };
+
+/** The account's signed-in browsers, this one marked `current`. */
+export function fetchSessions(signal?: AbortSignal): Promise<AccountSessions> {
+  return api.get<AccountSessions>('/api/me/sessions', { signal });
+}
+
+export function endSession(sessionId: string): Promise<SessionsEnded> {
+  return api.request<SessionsEnded>(`/api/me/sessions/${encodeURIComponent(sessionId)}`, { method: 'DELETE' });
+}
+
+/** "Sign out everywhere else": every session but this one. */
+export function endOtherSessions(): Promise<SessionsEnded> {
+  return api.request<SessionsEnded>('/api/me/sessions/sign-out-others', { method: 'POST' });
+}
 
 export const EXPORT_DOWNLOAD_PATH = '/api/me/export';
 

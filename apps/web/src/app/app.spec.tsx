@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import type { RouteObject } from 'react-router-dom';
-import type { SessionView, UserProfile } from '@lv/contracts';
+import { SettingsMessages, type SessionView, type UserProfile } from '@lv/contracts';
 import { ApiError } from '../api/client.js';
 import { SessionManager, type AuthTransport } from '../api/session.js';
 import { useSetRecordingActive } from '../shell/UnsavedChangesProvider.js';
@@ -182,12 +182,12 @@ describe('session guard', () => {
     expect(router.state.location.state).toEqual({ from: '/vault' });
 
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'sam@example.com' } });
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-one' } });
     fireEvent.click(screen.getByRole('button', { name: 'Login' }));
 
     await screen.findByRole('heading', { name: 'Welcome Back, Sam' });
     expect(router.state.location.pathname).toBe('/vault');
-    expect(transport.signIn).toHaveBeenCalledWith({ email: 'sam@example.com', password: 'secret1' });
+    expect(transport.signIn).toHaveBeenCalledWith({ email: 'sam@example.com', password: 'secret-one' });
     await screen.findByText('Welcome back!');
     expect(screen.getByText('Successfully logged in to your vault')).toBeTruthy();
     // Stats from GET /api/vault/stats.
@@ -195,6 +195,20 @@ describe('session guard', () => {
     expect(screen.getByRole('link', { name: /2\s*Letters Written/ }).getAttribute('href')).toBe('/letters');
     expect(screen.getByRole('link', { name: /3\s*Days Active/ }).getAttribute('href')).toBe('/timeline');
     expect(screen.getByRole('link', { name: /0\s*Thoughts Saved/ })).toBeTruthy();
+  });
+
+  it('sends a sign-in whose password fails today\'s rules to the password fields, saying why', async () => {
+    const { router, transport } = renderApp('/auth');
+    transport.signIn.mockImplementationOnce(async () => ({ ...view(sam), passwordChangeRequired: true }));
+    await screen.findByRole('heading', { name: 'Your legacy begins here.' });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'sam@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+
+    expect((await screen.findByText(SettingsMessages.weakPassword)).getAttribute('role')).toBe('alert');
+    expect(router.state.location.pathname).toBe('/settings');
+    const form = screen.getByRole('form', { name: 'Account Profile' });
+    await waitFor(() => expect(document.activeElement).toBe(within(form).getByLabelText('Current Password')));
   });
 
   it('protects not-yet-built routes, then shows the not-found screen', async () => {
@@ -292,7 +306,7 @@ describe('sign-in screen', () => {
     });
     await screen.findByRole('heading', { name: 'Your legacy begins here.' });
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'sam@example.com' } });
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-one' } });
     fireEvent.click(screen.getByRole('button', { name: 'Login' }));
     await screen.findByText('Authentication Error');
     expect(screen.getByText('Too many sign-in attempts. Please wait a few minutes and try again.')).toBeTruthy();
@@ -303,10 +317,10 @@ describe('sign-in screen', () => {
     await screen.findByRole('heading', { name: 'Your legacy begins here.' });
     fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'new@example.com' } });
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-one' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
     await screen.findByText('Account created!');
-    expect(transport.signUp).toHaveBeenCalledWith({ email: 'new@example.com', password: 'secret1' });
+    expect(transport.signUp).toHaveBeenCalledWith({ email: 'new@example.com', password: 'secret-one' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/vault'));
   });
 });

@@ -33,6 +33,11 @@ const RedeemPage = page(() => import('../pages/access/RedeemPages.js'), 'RedeemP
 const RedeemTimelinePage = page(() => import('../pages/access/RedeemPages.js'), 'RedeemTimelinePage');
 const VaultViewerPage = page(() => import('../pages/access/VaultViewerPage.js'), 'VaultViewerPage');
 const AuthPage = page(() => import('../pages/auth/AuthPage.js'), 'AuthPage', { queries: false });
+const ForgotPasswordPage = page(() => import('../pages/auth/PasswordRecoveryPages.js'), 'ForgotPasswordPage', { queries: false });
+const ResetPasswordPage = page(() => import('../pages/auth/PasswordRecoveryPages.js'), 'ResetPasswordPage', { queries: false });
+const ConfirmEmailPage = page(() => import('../pages/auth/EmailChangePages.js'), 'ConfirmEmailPage', { queries: false });
+const UndoEmailChangePage = page(() => import('../pages/auth/EmailChangePages.js'), 'UndoEmailChangePage', { queries: false });
+const NotMePage = page(() => import('../pages/auth/EmailChangePages.js'), 'NotMePage', { queries: false });
 const CourtDocumentsPage = page(() => import('../pages/court/CourtDocumentsPage.js'), 'CourtDocumentsPage');
 const CourtJournalPage = page(() => import('../pages/court/CourtJournalPage.js'), 'CourtJournalPage');
 const HowItWorksPage = page(() => import('../pages/how-it-works/HowItWorksPage.js'), 'HowItWorksPage', { queries: false });
@@ -56,6 +61,7 @@ const SettingsPage = page(() => import('../pages/settings/SettingsPage.js'), 'Se
 const PrivacyPage = page(() => import('../pages/privacy/PrivacyPage.js'), 'PrivacyPage', { queries: false });
 const AdminDashboardPage = page(() => import('../pages/admin/AdminDashboardPage.js'), 'AdminDashboardPage');
 const StillHerePage = page(() => import('../pages/if-im-not-there/StillHerePage.js'), 'StillHerePage');
+const TrusteePage = page(() => import('../pages/trustee/TrusteePage.js'), 'TrusteePage');
 
 /**
  * The route table. The session guard lives in RootLayout (see route-access.ts): /vault, /letters and
@@ -86,6 +92,14 @@ export const routes: RouteObject[] = [
           { path: 'auth', element: <AuthPage /> },
           { path: 'login', element: <AuthPage /> },
           { path: 'login-signup', element: <AuthPage /> },
+          // Public: "Forgot password?" and the reset e-mail's link (its token is its own credential).
+          { path: 'forgot-password', element: <ForgotPasswordPage /> },
+          { path: 'reset-password', element: <ResetPasswordPage /> },
+          // Public too: an e-mail change's links (the new address confirms, the old one undoes).
+          { path: 'confirm-email', element: <ConfirmEmailPage /> },
+          { path: 'undo-email-change', element: <UndoEmailChangePage /> },
+          // And the "this wasn't me" link of the e-mail about a sign-in from a new browser.
+          { path: 'not-me', element: <NotMePage /> },
           { path: 'vault', element: <VaultHomePage /> },
           { path: 'letters', element: <LettersPage /> },
           { path: 'record', element: <RecordPage variant="record" /> },
@@ -113,6 +127,8 @@ export const routes: RouteObject[] = [
           { path: 'parent-community', element: <CommunityPage /> },
           // Public: the "I'm still here" link of an inactivity warning (the link is its own credential).
           { path: 'still-here', element: <StillHerePage /> },
+          // Public: a trustee's page, opened from their e-mailed link (the link is their credential).
+          { path: 'trustee', element: <TrusteePage /> },
           // Family access: the request form and key entry are public; /vault/view is the family's viewer.
           { path: 'access', element: <AccessPage /> },
           { path: 'request/*', element: <AccessPage /> },

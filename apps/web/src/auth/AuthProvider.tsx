@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, ty
 import type { Credentials, UserProfile } from '@lv/contracts';
 import { appSession } from '../api/app-session.js';
 import { REFRESH_TICK_MS } from '../api/refresh-schedule.js';
-import type { SessionManager } from '../api/session.js';
+import type { SessionManager, SignInOutcome } from '../api/session.js';
 
 export type AuthStatus = 'loading' | 'anonymous' | 'authenticated';
 
@@ -10,7 +10,7 @@ export interface AuthContextValue {
   status: AuthStatus;
   /** The signed-in user's profile, or null. */
   user: UserProfile | null;
-  signIn(credentials: Credentials): Promise<UserProfile>;
+  signIn(credentials: Credentials): Promise<SignInOutcome>;
   signUp(credentials: Credentials): Promise<UserProfile>;
   /** Revokes the session on the server; local state is untouched until clearSession(). */
   revokeSession(): Promise<void>;
@@ -26,7 +26,7 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 export function AuthProvider({ children, session = appSession }: { children: ReactNode; session?: SessionManager }) {
   const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
 
-  // Restore the session from the refresh cookie (POST /api/auth/refresh) once per page load.
+  // Restore the session from the refresh cookie (POST /api/auth/session) once per page load.
   useEffect(() => {
     void session.restore();
   }, [session]);

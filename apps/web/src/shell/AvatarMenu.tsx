@@ -5,15 +5,17 @@ import type { UserProfile } from '@lv/contracts';
 import { isAdmin } from '../auth/route-access.js';
 import { cn } from '../lib/cn.js';
 import { getInitials } from './initials.js';
+import { useAvatarSource } from './portrait-avatar.js';
 import { AccountButton } from './TopBarLayout.js';
 
 const itemClass =
   'flex cursor-pointer items-center gap-2.5 rounded-lg px-2.5 py-2 text-sm outline-none select-none data-[highlighted]:bg-muted';
 
 export function UserAvatar({ user, className }: { user: UserProfile; className?: string }) {
+  const source = useAvatarSource(user);
   return (
     <Avatar.Root className={cn('inline-flex h-9 w-9 items-center justify-center overflow-hidden rounded-full bg-primary/15 align-middle', className)}>
-      {user.avatar_url ? <Avatar.Image src={user.avatar_url} alt="" className="h-full w-full object-cover" /> : null}
+      {source ? <Avatar.Image src={source} alt="" className="h-full w-full object-cover" /> : null}
       <Avatar.Fallback delayMs={user.avatar_url ? 600 : 0} className="text-sm font-semibold text-primary" aria-hidden="true">
         {getInitials(user.full_name, user.email)}
       </Avatar.Fallback>

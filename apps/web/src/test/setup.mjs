@@ -26,3 +26,7 @@ g.IS_REACT_ACT_ENVIRONMENT = true;
 // Only a failing wait lasts this long.
 const { configure } = await import('@testing-library/react');
 configure({ asyncUtilTimeout: 15000 });
+
+// The reader's language in specs is en-GB, the app's default (jsdom's navigator says en-US): the pages'
+// words are checked as a British reader sees them. lib/dates.spec.ts changes it to check other locales.
+if (typeof navigator !== 'undefined') Object.defineProperty(navigator, 'language', { get: () => 'en-GB', configurable: true });

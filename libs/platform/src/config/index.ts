@@ -82,6 +82,18 @@ export const objectStorageConfigSchema = z.object({
   S3_SECRET_KEY: markSecret(z.string().min(1)),
 });
 
+/**
+ * Variables of a process that writes or reads the backup repository (restic: a local folder, sftp:,
+ * s3:, ...). The repository's password encrypts every copy of every vault: production refuses to
+ * start without one, or with a weak one, like any other secret.
+ */
+export const backupRepositoryConfigSchema = z.object({
+  BACKUP_REPOSITORY: z.string().min(1).default('.data/backups'),
+  /** The password itself; a process may instead read it from BACKUP_PASSWORD_FILE into this variable. */
+  BACKUP_PASSWORD: markSecret(z.string().min(1).optional(), 'secret', { requiredInProduction: true }),
+  BACKUP_PASSWORD_FILE: z.string().min(1).optional(),
+});
+
 /** Reads a PEM given inline or as a file path (deploy/ mounts keys as files). */
 export async function readPem(value: string): Promise<string> {
   if (value.includes('-----BEGIN')) return value;

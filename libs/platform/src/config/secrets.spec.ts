@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { commonConfigSchema, ConfigError, databaseConfigSchema, loadConfig, markSecret, objectStorageConfigSchema, z } from './index.js';
+import { backupRepositoryConfigSchema, commonConfigSchema, ConfigError, databaseConfigSchema, loadConfig, markSecret, objectStorageConfigSchema, z } from './index.js';
 import { findWeakSecrets } from './secrets.js';
 
 // A service like vault-media: a database, object storage and a link-signing secret, each marked by
@@ -99,5 +99,36 @@ describe('loadConfig in production: weak secrets', () => {
   it('still reports schema problems with their own code', () => {
     const { MEDIA_LINK_SECRET: _omitted, ...env } = goodEnv();
     expect(refusal(env).code).toBe('CONFIG_INVALID');
+  });
+});
+
+describe('loadConfig in production: the backup repository password', () => {
+  const backupSchema = commonConfigSchema.extend(backupRepositoryConfigSchema.shape);
+  const env = (extra: Record<string, string>) => ({ NODE_ENV: 'production', JWT_PUBLIC_KEY: '/run/keys/public/jwt-public.pem', ...extra });
+  const refused = (extra: Record<string, string>) => {
+    try {
+      loadConfig(backupSchema, env(extra), 'vault-backup');
+    } catch (error) {
+      return error as ConfigError;
+    }
+    throw new Error('loadConfig accepted the configuration');
+  };
+
+  it('refuses to start without one, naming it', () => {
+    const error = refused({});
+    expect(error.code).toBe('CONFIG_WEAK_SECRET');
+    expect(error.message).toContain('BACKUP_PASSWORD: is missing');
+  });
+
+  it('refuses a weak one without echoing it', () => {
+    const error = refused({ BACKUP_PASSWORD: 'restic-pw-2026' });
+    expect(error.message).toContain('BACKUP_PASSWORD: is shorter than 32 characters');
+    expect(error.message).not.toContain('restic-pw-2026');
+    expect(refused({ BACKUP_PASSWORD: 'CHANGE-ME-64-hex-characters-from-openssl-rand' }).message).toContain('BACKUP_PASSWORD: looks like a placeholder');
+  });
+
+  it('starts with a strong one, and development does without', () => {
+    expect(loadConfig(backupSchema, env({ BACKUP_PASSWORD: strong() })).BACKUP_REPOSITORY).toBe('.data/backups');
+    expect(() => loadConfig(backupSchema, { ...env({}), NODE_ENV: 'development' })).not.toThrow();
   });
 });

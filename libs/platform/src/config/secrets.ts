@@ -17,20 +17,26 @@ import { z } from 'zod';
  */
 export type SecretKind = 'secret' | 'identifier' | 'url-password';
 
-const secretKinds = z.registry<{ secretKind: SecretKind }>();
+interface SecretMark {
+  secretKind: SecretKind;
+  /** Optional where a process can do without it (development, or a command that never needs it), required in production. */
+  requiredInProduction?: boolean;
+}
+
+const secretKinds = z.registry<SecretMark>();
 
 /** Marks a config variable's schema as a secret of the given kind; loadConfig checks it in production. */
-export function markSecret<T extends z.ZodType>(schema: T, secretKind: SecretKind = 'secret'): T {
-  secretKinds.add(schema, { secretKind });
+export function markSecret<T extends z.ZodType>(schema: T, secretKind: SecretKind = 'secret', options: { requiredInProduction?: boolean } = {}): T {
+  secretKinds.add(schema, { secretKind, ...options });
   return schema;
 }
 
-/** The kind a variable's schema was marked with, looking through optional/default wrappers. */
-function secretKindOf(schema: z.ZodType): SecretKind | undefined {
+/** The mark of a variable's schema, looking through optional/default wrappers. */
+function secretMarkOf(schema: z.ZodType): SecretMark | undefined {
   let current: z.ZodType = schema;
   for (;;) {
-    const kind = secretKinds.get(current)?.secretKind;
-    if (kind) return kind;
+    const mark = secretKinds.get(current);
+    if (mark) return mark;
     if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) current = current.unwrap() as z.ZodType;
     else return undefined;
   }
@@ -82,7 +88,8 @@ function urlPassword(value: string): string | null {
 }
 
 /**
- * The problems of the secrets `schema` marks, in `config` (variables a process does not have are skipped).
+ * The problems of the secrets `schema` marks, in `config` (variables a process does not have are skipped,
+ * unless marked `requiredInProduction`: then they are "missing").
  * Never echoes a value: messages name the variable and what is wrong with it.
  */
 export function findWeakSecrets(schema: z.ZodObject, config: Record<string, unknown>): SecretProblem[] {
@@ -90,12 +97,16 @@ export function findWeakSecrets(schema: z.ZodObject, config: Record<string, unkn
   // Secrets first, then identifiers, then URLs: an operator reads the worst problems first.
   const order: SecretKind[] = ['secret', 'identifier', 'url-password'];
   const marked = Object.entries(schema.shape as Record<string, z.ZodType>)
-    .map(([variable, field]) => ({ variable, kind: secretKindOf(field) }))
-    .filter((entry): entry is { variable: string; kind: SecretKind } => entry.kind !== undefined)
+    .map(([variable, field]) => ({ variable, mark: secretMarkOf(field) }))
+    .filter((entry): entry is { variable: string; mark: SecretMark } => entry.mark !== undefined)
+    .map(({ variable, mark }) => ({ variable, kind: mark.secretKind, required: mark.requiredInProduction === true }))
     .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
-  for (const { variable, kind } of marked) {
+  for (const { variable, kind, required } of marked) {
     const value = config[variable];
-    if (typeof value !== 'string') continue;
+    if (typeof value !== 'string') {
+      if (required) problems.push({ variable, problem: 'is missing' });
+      continue;
+    }
     if (kind === 'url-password') {
       const password = urlPassword(value);
       const problem = password === null ? null : secretProblem(password);

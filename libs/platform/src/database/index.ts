@@ -32,6 +32,40 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
   }
 }
 
+/**
+ * Runs `work` (a service's migrations) while holding a PostgreSQL advisory lock keyed by the database's
+ * name, on a connection of its own: two runners of one database (a retried Job pod, a release applied
+ * during a run, two compose containers) never interleave; the second waits, then finds nothing left to
+ * apply. A session lock: a runner that dies releases it with its connection. `onWait` is told once
+ * when another runner holds the lock.
+ */
+export async function withMigrationLock<T>(databaseUrl: string, work: () => Promise<T>, onWait?: (holder: { pid: number | null }) => void): Promise<T> {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'lv-migrate' });
+  await client.connect();
+  const key = [migrationLockKey(name)];
+  try {
+    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', key);
+    if (!rows[0]?.locked) {
+      const holder = await client.query<{ pid: number }>(
+        `select pid from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())
+           and ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`, key).catch(() => ({ rows: [] as { pid: number }[] }));
+      onWait?.({ pid: holder.rows[0]?.pid ?? null });
+      await client.query('select pg_advisory_lock(hashtextextended($1, 0))', key);
+    }
+    try {
+      return await work();
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', key).catch(() => undefined);
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The text whose 64-bit hash is the advisory lock key of a database's migrations. */
+export const migrationLockKey = (database: string) => `lv:migrations:${database}`;
+
 export interface OrmOptions {
   databaseUrl: string;
   migrations: ServiceMigration[];

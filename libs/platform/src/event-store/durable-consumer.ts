@@ -1,10 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import { receiveEvent, type EventDeclaration, type PublishedEvent, type ReceivedEvent, type ServiceName } from '@lv/contracts';
 import { withTrace } from '../logging/trace-context.js';
 import { consumerEvents, consumerRedeliveries } from '../observability/metrics.js';
+import { awaitServiceStream, isStreamNotFound } from '../messaging/jetstream.js';
 import { scopedConsumerName, scopedStreamName, scopedSubject, subjectMatches, unscopedSubject } from '../messaging/subjects.js';
 
 export interface DurableConsumerOptions<E extends EventDeclaration = EventDeclaration> {
@@ -44,11 +46,17 @@ function supportsMultipleFilters(nats: NatsConnection): boolean {
  * so each event is handled by one of them. An event that keeps failing is parked in dead_letters and
  * logged, never dropped silently; so is one whose data its declaration refuses, at once, as no retry
  * can make it pass.
+ *
+ * The consumer never creates or updates the stream it reads (only its own durable on it): when the
+ * source's stream is not there yet, start() returns and the consumer attaches in the background once
+ * the owner has made it (DeliverPolicy.All: nothing published meanwhile is missed).
  */
 export class DurableConsumer<E extends EventDeclaration = EventDeclaration> {
   private messages: ConsumerMessages | null = null;
   private running = false;
   private loop: Promise<void> | null = null;
+  /** Ends a background wait for the source's stream when the consumer stops first. */
+  private waiting: AbortController | null = null;
   private handled = 0;
   private duplicates = 0;
   private parked = 0;
@@ -74,10 +82,47 @@ export class DurableConsumer<E extends EventDeclaration = EventDeclaration> {
 
   async start(): Promise<void> {
     if (this.running) return;
-    const { nats, source, events, stackId } = this.options;
-    const subjects = events.map((e) => e.subject);
+    const { nats, source, stackId, logger } = this.options;
     const jsm = await jetstreamManager(nats);
     const stream = scopedStreamName(source, stackId);
+    // A refusal (permissions) surfaces here, at start; only "not found" is waited out.
+    const there = await jsm.streams.info(stream).then(() => true, (error: unknown) => {
+      if (isStreamNotFound(error)) return false;
+      throw error;
+    });
+    if (!there) {
+      const waiting = new AbortController();
+      this.waiting = waiting;
+      this.running = true;
+      this.loop = (async () => {
+        try {
+          await awaitServiceStream(nats, source, { stackId, logger, signal: waiting.signal });
+          // Attaching can fail like any request (NATS reconnecting): retried, never given up while running.
+          for (let delayMs = 1000; this.running; delayMs = Math.min(delayMs * 2, MAX_RETRY_BACKOFF_MS)) {
+            try {
+              const durable = await this.attach(jsm, stream);
+              if (this.running) await this.consume(stream, durable);
+              return;
+            } catch (error) {
+              logger.error({ err: error, stream, consumer: this.options.name, retryInMs: delayMs }, 'could not attach the consumer to its stream');
+              await sleep(delayMs, undefined, { signal: waiting.signal });
+            }
+          }
+        } catch (error) {
+          if (!waiting.signal.aborted) logger.error({ err: error, stream, consumer: this.options.name }, 'stopped waiting for the stream');
+        }
+      })();
+      return;
+    }
+    const durable = await this.attach(jsm, stream);
+    this.running = true;
+    this.loop = this.consume(stream, durable);
+  }
+
+  /** Creates or updates this consumer's own durable on the stream; returns its name. */
+  private async attach(jsm: JetStreamManager, stream: string): Promise<string> {
+    const { nats, events, stackId } = this.options;
+    const subjects = events.map((e) => e.subject);
     const durable = scopedConsumerName(this.options.name, stackId);
     const scoped = subjects.map((s) => scopedSubject(s, stackId));
     // One subject filters on the server everywhere; several need nats-server 2.10 (`filter_subjects`
@@ -101,12 +146,12 @@ export class DurableConsumer<E extends EventDeclaration = EventDeclaration> {
       if (!String((error as Error).message).includes('not found')) throw error;
       await jsm.consumers.add(stream, config);
     }
-    this.running = true;
-    this.loop = this.consume(stream, durable);
+    return durable;
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.waiting?.abort();
     // close() ends the iterator, but its promise settles only once the iterator is drained by the
     // loop, so it is not awaited here: awaiting the loop is what waits for the message in hand.
     void this.messages?.close().catch(() => undefined);

@@ -5,7 +5,7 @@ import { MessagePattern, ServerNats, type MicroserviceOptions } from '@nestjs/mi
 import { healthRpc, type ServiceHealthReply, type ServiceName } from '@lv/contracts';
 import { AccessTokenVerifier, REVOCATION_CACHE_MS, RevokedSessions } from '../auth/index.js';
 import { databaseConfigSchema, loadConfig, readPem, z } from '../config/index.js';
-import { createOrm, ensureDatabase, migrateUp, pingDatabase, type ServiceMigration } from '../database/index.js';
+import { createOrm, ensureDatabase, migrateUp, pingDatabase, withMigrationLock, type ServiceMigration } from '../database/index.js';
 import { createLogger, PinoNestLogger, type Logger } from '../logging/index.js';
 import { scopedSubject } from '../messaging/subjects.js';
 import { natsConnectionOptions } from '../messaging/connection.js';
@@ -222,14 +222,16 @@ export class ServiceNatsServer extends ServerNats {
 export async function migrateService(definition: Pick<ServiceDefinition, 'name' | 'migrations'>, env: NodeJS.ProcessEnv = process.env, logger: Logger = createLogger(definition.name, env.LOG_LEVEL)): Promise<string[]> {
   const config = loadConfig(databaseConfigSchema.pick({ DATABASE_URL: true }), env, `${definition.name} migrate`);
   if (await ensureDatabase(config.DATABASE_URL)) logger.info(`created the ${definition.name} database`);
-  const orm = await createOrm({ databaseUrl: config.DATABASE_URL, migrations: definition.migrations, logger });
-  try {
-    const applied = await migrateUp(orm);
-    logger.info({ applied }, applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
-    return applied;
-  } finally {
-    await orm.close();
-  }
+  return withMigrationLock(config.DATABASE_URL, async () => {
+    const orm = await createOrm({ databaseUrl: config.DATABASE_URL, migrations: definition.migrations, logger });
+    try {
+      const applied = await migrateUp(orm);
+      logger.info({ applied }, applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
+      return applied;
+    } finally {
+      await orm.close();
+    }
+  }, ({ pid }) => logger.info({ holderPid: pid }, `another runner is migrating the ${definition.name} database; waiting for its lock`));
 }
 
 /**

@@ -1,16 +1,17 @@
 import { Link } from 'react-router-dom';
 import { Sparkles } from 'lucide-react';
-import { MediaMessages } from '@lv/contracts';
+import { planRequiredMessage, type PlanFeature } from '@lv/contracts';
 import { buttonClasses } from '../ui/button.js';
 
 const FEATURE_TEXT = {
   timeline: { title: 'Your Timeline is a paid feature', body: 'See every message, letter and document you have saved, day by day, in one place.' },
-  'audio-uploads': { title: 'Audio messages are a paid feature', body: 'Record voice notes for your children alongside your video messages.' },
-} as const;
+  'video-saving': { title: 'Video messages are a paid feature', body: 'Record video messages for your children, kept in your vault.' },
+  'audio-saving': { title: 'Audio messages are a paid feature', body: 'Record voice notes for your children, kept in your vault.' },
+} as const satisfies Partial<Record<PlanFeature, { title: string; body: string }>>;
 
 /**
- * Shown instead of a gated feature (spec, section 5: the timeline and audio uploads are for
- * essentials, pro and legacy, and admins): what it is, who has it, and the way to /pricing.
+ * Shown instead of a gated feature, before anything is made with it: what it is, which plans include
+ * it (the plans table's words) and the way to /pricing.
  */
 export function UpgradePrompt({ feature }: { feature: keyof typeof FEATURE_TEXT }) {
   const text = FEATURE_TEXT[feature];
@@ -23,7 +24,7 @@ export function UpgradePrompt({ feature }: { feature: keyof typeof FEATURE_TEXT 
         {text.title}
       </h2>
       <p className="mx-auto mt-2 max-w-md text-muted-foreground">{text.body}</p>
-      <p className="mx-auto mt-1 max-w-md text-sm text-muted-foreground">{MediaMessages.upgradeRequired}</p>
+      <p className="mx-auto mt-1 max-w-md text-sm text-muted-foreground">{planRequiredMessage(feature)}</p>
       <Link to="/pricing" className={buttonClasses({ className: 'mt-6' })}>
         Upgrade your plan
       </Link>

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import {
   AccessMessages, CONSENT_VERSION, RequestLinkMessages, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessRequest, type SessionView, type UserProfile, type ViewSessionSummary,
@@ -27,17 +27,21 @@ const view: SessionView = { accessToken: 'owner-token', accessTokenExpiresAt: Da
 
 interface Call { method: string; path: string; body?: any; auth?: string | null }
 
+const DRAFTED_KEY = '2f6e8a1c-3b4d-4e5f-9a6b-7c8d9e0f1a2b';
+
+const KEY_FIXTURE: AccessKeySummary = {
+  id: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', name: 'Ellie', recipient_email: 'ellie@example.com', source: 'owner', request_id: null, scopes: ['letters'],
+  created_at: '2026-11-01T10:00:00.000Z', expires_at: '2026-12-01T10:00:00.000Z', status: 'active', revoked_at: null, email_status: 'failed', email_sent_at: null, email_failure: 'undeliverable',
+  sessions: 1, last_viewed_at: '2026-11-02T18:30:00.000Z', allow_download: true,
+};
+
 function fakeGateway() {
   const calls: Call[] = [];
   const pending: AccessRequest[] = [{
     id: '9b2e4c71-1d3f-4e8a-b5c6-7a8b9c0d1e2f', owner_id: OWNER, requester_email: 'sam@example.com', requester_name: 'Sam', relationship: 'Son', message: 'I miss you',
     child_name: 'Sam', child_dob: '2012-05-01', created_at: '2026-11-20T10:00:00.000Z', status: 'pending', decided_at: null, key_id: null, held_key: null,
   }];
-  const keys: AccessKeySummary[] = [{
-    id: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', name: 'Ellie', recipient_email: 'ellie@example.com', source: 'owner', request_id: null, scopes: ['letters'],
-    created_at: '2026-11-01T10:00:00.000Z', expires_at: '2026-12-01T10:00:00.000Z', status: 'active', revoked_at: null, email_status: 'failed', email_sent_at: null,
-    sessions: 1, last_viewed_at: '2026-11-02T18:30:00.000Z', allow_download: true,
-  }];
+  const keys: AccessKeySummary[] = [{ ...KEY_FIXTURE }];
   const sessions: ViewSessionSummary[] = [{
     id: SESSION_ID, key_id: keys[0]!.id, key_name: 'Ellie', recipient_email: 'ellie@example.com', scopes: ['letters'], opened_at: '2026-11-02T18:00:00.000Z',
     expires_at: '2026-12-01T10:00:00.000Z', status: 'active', ended_at: null,
@@ -75,7 +79,7 @@ function fakeGateway() {
       case 'PUT /api/access/request-setting':
         setting.open = body.open;
         return json(200, setting);
-      case 'POST /api/auth/refresh': return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+      case 'POST /api/auth/session': return json(200, { session: null });
       case 'POST /api/access/requests': return json(201, { success: true });
       case 'GET /api/access/consent': return json(200, { version: CONSENT_VERSION, text: VIEWER_CONSENT_TEXT, hash: CONSENT_HASH });
       case 'POST /api/view/redeem':
@@ -91,6 +95,7 @@ function fakeGateway() {
         return json(200, { key_id: 'k1', access_key: KEY, recipient_email: 'sam@example.com', expires_at: '2026-12-25T10:00:00.000Z', scopes: body.scopes, emailed: true });
       case `POST /api/access/requests/${pending[0]?.id}/decline`: return json(200, { ...pending.splice(0, 1)[0], status: 'declined' });
       case 'GET /api/access/keys': return json(200, keys);
+      case 'POST /api/access/keys/draft': return json(201, { access_key: DRAFTED_KEY, draft: 'draft-signature' });
       case 'POST /api/access/keys':
         return json(201, { key_id: '8d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a', access_key: body.access_key, recipient_email: body.email, expires_at: '2026-12-25T10:00:00.000Z', scopes: body.scopes, emailed: true });
       case `POST /api/access/keys/${keys[0]!.id}/revoke`: return json(200, Object.assign(keys[0]!, { status: 'revoked' }));
@@ -108,9 +113,16 @@ function fakeGateway() {
 
 let gateway: ReturnType<typeof fakeGateway>;
 
+/** Waits until the fake gateway has answered every request so far and React has rendered the answers. */
+async function everyAnswerRendered(): Promise<void> {
+  await act(async () => {
+    await Promise.all(gateway.fetch.mock.results.map((result) => result.value));
+  });
+}
+
 function renderAt(path: string, user?: UserProfile) {
   const session = new SessionManager({
-    signIn: async () => view, signUp: async () => view, refresh: async () => (user ? view : Promise.reject(new Error('no session'))) as Promise<SessionView>, signOut: async () => undefined,
+    signIn: async () => view, signUp: async () => view, refresh: async () => (user ? view : null), signOut: async () => undefined,
   });
   if (user) void session.signIn({ email: user.email, password: 'x' });
   const { router, element } = memoryApp(path);
@@ -125,6 +137,8 @@ function renderAt(path: string, user?: UserProfile) {
 }
 
 const sent = (method: string, path: string) => gateway.calls.filter((c) => c.method === method && c.path.startsWith(path));
+/** Calls to exactly this path (`sent` matches a prefix, so /api/access/keys also finds /api/access/keys/draft). */
+const sentTo = (method: string, path: string) => gateway.calls.filter((c) => c.method === method && c.path === path);
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
 beforeEach(() => {
@@ -431,20 +445,31 @@ describe('generate keys', () => {
     fireEvent.click(save);
     expect(await screen.findByText(AccessMessages.noKeyGenerated)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Generate Access Key' }));
-    expect((screen.getByLabelText('Access key') as HTMLInputElement).value).toMatch(/^[0-9a-f-]{36}$/);
+    // The server makes the key: the browser only shows what it was given.
+    await waitFor(() => expect((screen.getByLabelText('Access key') as HTMLInputElement).value).toBe(DRAFTED_KEY));
+    expect(sent('POST', '/api/access/keys/draft')).toHaveLength(1);
     fireEvent.click(save);
     expect(await screen.findByText(AccessMessages.missingName)).toBeTruthy();
     type('Family member name', 'Ellie');
     fireEvent.click(save);
     expect(await screen.findByText(AccessMessages.missingEmail)).toBeTruthy();
     expect((screen.getByLabelText('Expiry (days)') as HTMLInputElement).value).toBe(String(30));
-    expect(sent('POST', '/api/access/keys')).toHaveLength(0);
+    expect(sentTo('POST', '/api/access/keys')).toHaveLength(0);
+  });
+
+  it('says when a key e-mail was stopped by the daily limit, so the owner shares the key himself', async () => {
+    gateway.answer('GET /api/access/keys', 200, [{ ...KEY_FIXTURE, email_failure: 'daily_limit' }]);
+    renderAt('/access-key', dad);
+    const ellie = await screen.findByRole('listitem', { name: 'Ellie' });
+    expect(ellie.textContent).toContain(AccessMessages.emailDailyLimit);
+    expect(ellie.textContent).not.toContain(AccessMessages.emailSendFailed);
   });
 
   it('saves a key with the sections chosen, shows it once, and lists the owner’s keys and who viewed what', async () => {
     renderAt('/access-key', dad);
     fireEvent.click(await screen.findByRole('button', { name: 'Generate Access Key' }));
-    const key = (screen.getByLabelText('Access key') as HTMLInputElement).value;
+    await waitFor(() => expect((screen.getByLabelText('Access key') as HTMLInputElement).value).toBe(DRAFTED_KEY));
+    const key = DRAFTED_KEY;
     type('Family member name', 'Sam');
     type('Recipient email', 'sam@example.com');
     type('Expiry (days)', '14');
@@ -454,8 +479,8 @@ describe('generate keys', () => {
     fireEvent.click(downloads);
     fireEvent.click(screen.getByRole('button', { name: 'Save Key' }));
     expect(((await screen.findByLabelText('Saved access key')) as HTMLInputElement).value).toBe(key);
-    expect(sent('POST', '/api/access/keys')[0]!.body).toEqual({
-      access_key: key, name: 'Sam', email: 'sam@example.com', expires_in_days: 14, scopes: ['timeline', 'letters', 'who-i-am', 'if-im-not-there'], allow_download: true,
+    expect(sentTo('POST', '/api/access/keys')[0]!.body).toEqual({
+      access_key: key, draft: 'draft-signature', name: 'Sam', email: 'sam@example.com', expires_in_days: 14, scopes: ['timeline', 'letters', 'who-i-am', 'if-im-not-there'], allow_download: true,
     });
     const ellie = await screen.findByRole('listitem', { name: 'Ellie' });
     expect(ellie.textContent).toContain('Active');
@@ -623,7 +648,8 @@ describe('requests waiting (issue 28)', () => {
     renderAt('/request');
     menu = await openMenu();
     expect(within(menu).queryByTestId('pending-requests-badge')).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A query would be asked as its observer mounts: once React's effects have run, none was.
+    await act(async () => undefined);
     expect(sent('GET', '/api/access/requests')).toHaveLength(0);
   });
 
@@ -642,7 +668,7 @@ describe('requests waiting (issue 28)', () => {
     renderAt('/vault', dad);
     await screen.findByRole('heading', { level: 1, name: /Welcome Back/ });
     await waitFor(() => expect(sent('GET', '/api/access/requests')).toHaveLength(1));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await everyAnswerRendered();
     expect(screen.queryByRole('link', { name: /access requests? waiting/ })).toBeNull();
   });
 });

@@ -2,12 +2,11 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import {
-  AccessMessages, KEY_EXPIRY_DAYS_DEFAULT, KEY_EXPIRY_DAYS_MAX, KEY_EXPIRY_DAYS_MIN, VIEW_SECTIONS, VIEWER_TAB_LABELS, type AccessKeySummary, type IssuedAccessKey,
+  AccessMessages, KEY_EXPIRY_DAYS_DEFAULT, KEY_EXPIRY_DAYS_MAX, KEY_EXPIRY_DAYS_MIN, VIEW_SECTIONS, VIEWER_TAB_LABELS, type AccessKeySummary, type IssuedAccessKey, type KeyDraft,
   type ViewSection, type ViewSessionSummary,
 } from '@lv/contracts';
 import { errorMessage } from '../../api/client.js';
 import { useAuth } from '../../auth/AuthProvider.js';
-import { randomUuid } from '../../lib/uuid.js';
 import { Button, buttonClasses } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Input, Label } from '../../components/ui/input.js';
@@ -15,7 +14,7 @@ import { ConfirmDeleteDialog } from '../../components/ui/modal.js';
 import { formatDate, formatDateTime, sectionNames } from './access-format.js';
 import { copyKey } from './clipboard.js';
 import { AllowDownloadChoice, SectionChoice } from './SectionChoice.js';
-import { useAccessKeyList, useCreateKey, useRevokeKey, useRevokeSession, useViewSessions } from './use-access.js';
+import { useAccessKeyList, useCreateKey, useDraftKey, useRevokeKey, useRevokeSession, useViewSessions } from './use-access.js';
 
 /** The first rule the key form breaks (spec 5), in the spec's words. */
 export function keyFormError(form: { key: string; name: string; email: string; days: string; sections: ViewSection[] }): string | null {
@@ -32,9 +31,15 @@ export function keyFormError(form: { key: string; name: string; email: string; d
 const STATUS_TEXT = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const;
 const EMAIL_TEXT = { queued: 'Email queued', sent: 'Emailed', failed: AccessMessages.emailSendFailed } as const;
 
+/** The key's e-mail status in words; a daily cap says so, since the owner can share the key himself. */
+function emailText(item: AccessKeySummary): string {
+  return item.email_status === 'failed' && item.email_failure === 'daily_limit' ? AccessMessages.emailDailyLimit : EMAIL_TEXT[item.email_status];
+}
+
 function KeyForm() {
   const id = useId();
-  const [key, setKey] = useState('');
+  const [generated, setGenerated] = useState<KeyDraft | null>(null);
+  const key = generated?.access_key ?? '';
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [days, setDays] = useState(String(KEY_EXPIRY_DAYS_DEFAULT));
@@ -43,16 +48,25 @@ function KeyForm() {
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<IssuedAccessKey | null>(null);
   const create = useCreateKey();
+  const draft = useDraftKey();
+
+  const generate = () => {
+    setSaved(null);
+    draft.mutate(undefined, {
+      onSuccess: (made) => setGenerated(made),
+      onError: (e) => toast.error(AccessMessages.couldNotGenerateKey, { description: errorMessage(e, AccessMessages.couldNotGenerateKey) }),
+    });
+  };
 
   const save = (event: FormEvent) => {
     event.preventDefault();
     const error = keyFormError({ key, name, email, days, sections });
     setProblem(error);
-    if (error) return;
-    create.mutate({ access_key: key, name: name.trim(), email: email.trim(), expires_in_days: Number(days), scopes: sections, allow_download: allowDownload }, {
+    if (error || !generated) return;
+    create.mutate({ access_key: generated.access_key, draft: generated.draft, name: name.trim(), email: email.trim(), expires_in_days: Number(days), scopes: sections, allow_download: allowDownload }, {
       onSuccess: (issued) => {
         setSaved(issued);
-        setKey('');
+        setGenerated(null);
         setName('');
         setEmail('');
         toast.success('Access key saved', { description: `We'll email it to ${issued.recipient_email}.` });
@@ -69,7 +83,7 @@ function KeyForm() {
           <Label htmlFor={`${id}-key`}>Access key</Label>
           <Input id={`${id}-key`} value={key} readOnly placeholder="Click Generate Access Key" className="font-mono" />
         </div>
-        <Button type="button" variant="outline" onClick={() => { setKey(randomUuid()); setSaved(null); }}>Generate Access Key</Button>
+        <Button type="button" variant="outline" disabled={draft.isPending} onClick={generate}>Generate Access Key</Button>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="space-y-1.5">
@@ -109,7 +123,7 @@ function KeyItem({ item, onRevoke }: { item: AccessKeySummary; onRevoke: () => v
         <p className="font-medium">{item.name ?? item.recipient_email} <span className="text-muted-foreground">({item.recipient_email})</span></p>
         <p>
           <span className="rounded-full bg-secondary px-2 py-0.5 text-xs font-medium">{STATUS_TEXT[item.status]}</span>{' '}
-          <span className={item.email_status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}>{EMAIL_TEXT[item.email_status]}</span>
+          <span className={item.email_status === 'failed' ? 'text-destructive' : 'text-muted-foreground'}>{emailText(item)}</span>
         </p>
         <p className="text-muted-foreground">Opens: {sectionNames(item.scopes)} · expires {formatDate(item.expires_at)}{item.allow_download ? ' · Downloads allowed' : ''}</p>
         <p className="text-muted-foreground">

@@ -35,7 +35,7 @@ const fakeFetch = async (input: string, init: RequestInit = {}) => {
 function openAt(address: string) {
   window.history.replaceState(null, '', address);
   const replaceState = jest.spyOn(window.history, 'replaceState');
-  const session = new SessionManager({ signIn: jest.fn<any>(), signUp: jest.fn<any>(), refresh: async () => Promise.reject(new Error('no session')), signOut: async () => undefined });
+  const session = new SessionManager({ signIn: jest.fn<any>(), signUp: jest.fn<any>(), refresh: async () => null, signOut: async () => undefined });
   render(
     <AppProviders session={session} queryClient={createQueryClient()}>
       <BrowserRouter><AppRoutes /></BrowserRouter>
@@ -60,7 +60,7 @@ beforeEach(() => {
     'POST /api/view/token': [200, GRANT],
     'POST /api/view/close': [204],
     'GET /api/view/entries/timeline': [200, []],
-    'POST /api/auth/refresh': [401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' }],
+    'POST /api/auth/session': [200, { session: null }],
   };
   (globalThis as { fetch: unknown }).fetch = jest.fn(fakeFetch);
   if (!process.env.DEBUG_CONSOLE) jest.spyOn(console, 'warn').mockImplementation(() => undefined);

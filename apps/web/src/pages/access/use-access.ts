@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CreateAccessKeyBody, ViewSection } from '@lv/contracts';
 import {
-  accessKeys, approveAccessRequest, createAccessKey, declineAccessRequest, fetchAccessKeys, fetchPendingRequests, fetchRequestSetting, fetchViewSessions, revokeAccessKey,
+  accessKeys, approveAccessRequest, createAccessKey, declineAccessRequest, draftAccessKey, fetchAccessKeys, fetchPendingRequests, fetchRequestSetting, fetchViewSessions, revokeAccessKey,
   revokeViewSession, saveRequestSetting,
 } from '../../api/access.js';
 
@@ -18,6 +18,8 @@ function useAccessMutation<A, R>(run: (arg: A) => Promise<R>) {
 
 export const useApproveRequest = () => useAccessMutation(({ id, scopes, allowDownload = false }: { id: string; scopes: ViewSection[]; allowDownload?: boolean }) => approveAccessRequest(id, { scopes, allow_download: allowDownload }));
 export const useDeclineRequest = () => useAccessMutation((id: string) => declineAccessRequest(id));
+/** "Generate Access Key": the server makes the key (nothing is stored until Save, so no list goes stale). */
+export const useDraftKey = () => useMutation({ mutationFn: draftAccessKey });
 export const useCreateKey = () => useAccessMutation((body: CreateAccessKeyBody) => createAccessKey(body));
 export const useRevokeKey = () => useAccessMutation((id: string) => revokeAccessKey(id));
 export const useRevokeSession = () => useAccessMutation((id: string) => revokeViewSession(id));

@@ -21,7 +21,7 @@ function fakeGateway() {
   const searches: string[] = [];
   const handler = async (input: string) => {
     const url = new URL(input, 'http://vault.test');
-    if (url.pathname === '/api/auth/refresh') return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    if (url.pathname === '/api/auth/session') return json(200, { session: null });
     if (url.pathname === '/api/admin/users') {
       const q = (url.searchParams.get('q') ?? '').toLowerCase();
       searches.push(q);
@@ -52,7 +52,7 @@ describe('Admin Dashboard (/admin)', () => {
     const table = within(screen.getByRole('table', { name: 'Users' }));
     for (const badge of ['Pro', 'Essentials', 'Legacy']) expect(table.getByText(badge)).toBeTruthy();
     expect(table.getAllByRole('row')).toHaveLength(5);
-    expect(screen.getByRole('img', { name: /Sign-ups per day: 3 days from 2026-11-21 to 2026-11-23; highest 3/ })).toBeTruthy();
+    expect(screen.getByRole('img', { name: /Sign-ups per day: 3 days from 21 November 2026 to 23 November 2026; highest 3/ })).toBeTruthy();
     expect(await screen.findByRole('img', { name: /Storage kept: 1 day .* latest 2.0 KB/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Queue dashboard' })).toBeTruthy();
   });

@@ -11,6 +11,7 @@ import { Input, Label } from '../../components/ui/input.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { DayChart, fillDays, formatBytes } from './charts.js';
+import { formatDate } from '../../lib/dates.js';
 
 /** A search is sent once typing pauses this long. */
 const SEARCH_DEBOUNCE_MS = 250;
@@ -154,7 +155,7 @@ function UserTable({ users, truncated, searching }: { users: UserProfile[]; trun
               <td className="py-2 pr-4 break-all">{user.email}</td>
               <td className="py-2 pr-4"><TierBadge tier={user.subscription_tier} /></td>
               <td className="py-2 pr-4">{user.ai_admin ? 'Admin' : 'Member'}</td>
-              <td className="py-2">{user.created_at.slice(0, 10)}</td>
+              <td className="py-2">{formatDate(user.created_at)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { formatCalendarDay } from '../../lib/dates.js';
 
 export interface Point {
   /** A UTC day, YYYY-MM-DD. */
@@ -52,7 +53,7 @@ export function DayChart({ title, points, kind, format = String }: { title: stri
   const barW = Math.max(2, Math.min(24, plotW / points.length - 2));
   const first = points[0]!;
   const last = points[points.length - 1]!;
-  const summary = `${title}: ${points.length} ${points.length === 1 ? 'day' : 'days'} from ${first.day} to ${last.day}; highest ${format(max)}; latest ${format(last.value)}.`;
+  const summary = `${title}: ${points.length} ${points.length === 1 ? 'day' : 'days'} from ${formatCalendarDay(first.day)} to ${formatCalendarDay(last.day)}; highest ${format(max)}; latest ${format(last.value)}.`;
   return (
     <figure className="flex flex-col gap-2">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={titleId} className="h-auto w-full text-primary">
@@ -60,8 +61,8 @@ export function DayChart({ title, points, kind, format = String }: { title: stri
         <line x1={PAD.left} x2={WIDTH - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} className="stroke-border" />
         <text x={PAD.left - 6} y={PAD.top + 4} textAnchor="end" className="fill-muted-foreground text-[11px]">{format(max)}</text>
         <text x={PAD.left - 6} y={PAD.top + plotH} textAnchor="end" className="fill-muted-foreground text-[11px]">0</text>
-        <text x={PAD.left} y={HEIGHT - 8} className="fill-muted-foreground text-[11px]">{first.day}</text>
-        <text x={WIDTH - PAD.right} y={HEIGHT - 8} textAnchor="end" className="fill-muted-foreground text-[11px]">{last.day}</text>
+        <text x={PAD.left} y={HEIGHT - 8} className="fill-muted-foreground text-[11px]">{formatCalendarDay(first.day)}</text>
+        <text x={WIDTH - PAD.right} y={HEIGHT - 8} textAnchor="end" className="fill-muted-foreground text-[11px]">{formatCalendarDay(last.day)}</text>
         {kind === 'bars' ? (
           points.map((p, i) => <rect key={p.day} x={x(i) - barW / 2} y={y(p.value)} width={barW} height={PAD.top + plotH - y(p.value)} className="fill-current" />)
         ) : (
@@ -76,7 +77,7 @@ export function DayChart({ title, points, kind, format = String }: { title: stri
           </thead>
           <tbody>
             {points.filter((p) => p.value > 0 || kind === 'line').slice(-60).map((p) => (
-              <tr key={p.day}><td>{p.day}</td><td>{format(p.value)}</td></tr>
+              <tr key={p.day}><td>{formatCalendarDay(p.day)}</td><td>{format(p.value)}</td></tr>
             ))}
           </tbody>
         </table>

@@ -44,7 +44,7 @@ export function AuthPage() {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting) return;
-    const found = validateCredentials({ email, password });
+    const found = validateCredentials({ email, password }, mode);
     setErrors(found);
     if (found.email) {
       emailRef.current?.focus();
@@ -58,8 +58,13 @@ export function AuthPage() {
     const credentials = { email: email.trim(), password };
     try {
       if (isLogin) {
-        await auth.signIn(credentials);
+        const { passwordChangeRequired } = await auth.signIn(credentials);
         showToast((toast) => toast.success('Welcome back!', { description: 'Successfully logged in to your vault' }));
+        if (passwordChangeRequired) {
+          // An account older than the password rules: straight to the password fields, saying why.
+          void navigate('/settings', { replace: true, state: { passwordChangeRequired: true } });
+          return;
+        }
       } else {
         await auth.signUp(credentials);
         showToast((toast) => toast.success('Account created!', { description: 'Welcome to Legacy Vault. Your vault is ready for your first message.' }));
@@ -178,7 +183,7 @@ export function AuthPage() {
                     </li>
                   ))}
                 </ul>
-                <p className="mt-2 text-xs text-muted-foreground">A guide to a strong password. Only 6 characters are required.</p>
+                <p className="mt-2 text-xs text-muted-foreground">A guide to a strong password. At least 8 characters are required, and very common passwords are refused.</p>
               </div>
             ) : null}
 
@@ -187,6 +192,17 @@ export function AuthPage() {
               {isLogin ? 'Login' : 'Create Account'}
             </Button>
           </form>
+
+          {isLogin ? (
+            <p className="mt-4 text-center text-sm">
+              <Link
+                to={email.trim() ? `/forgot-password?email=${encodeURIComponent(email.trim())}` : '/forgot-password'}
+                className="font-semibold text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+              >
+                Forgot password?
+              </Link>
+            </p>
+          ) : null}
 
           <p className="mt-6 text-center text-sm text-muted-foreground">
             {isLogin ? "Don't have an account? " : 'Already have an account? '}

@@ -12,6 +12,13 @@ describe('validateCredentials', () => {
     expect(validateCredentials({ email: '   ', password: 'secret1' })).toEqual({ email: 'Email is required' });
   });
 
+  it('asks a new account for 8 characters, not one repeated, while sign-in takes the older 6', () => {
+    expect(validateCredentials({ email: 'sam@example.com', password: 'secret1' }, 'signup')).toEqual({ password: 'Password must be at least 8 characters' });
+    expect(validateCredentials({ email: 'sam@example.com', password: 'aaaaaaaaa' }, 'signup')).toEqual({ password: 'This password is too common and easy to guess. Please choose another one.' });
+    expect(validateCredentials({ email: 'sam@example.com', password: 'lantern-on-the-hill' }, 'signup')).toEqual({});
+    expect(validateCredentials({ email: 'sam@example.com', password: 'secret1' }, 'login')).toEqual({});
+  });
+
   it('wants an email that looks like one', () => {
     for (const email of ['sam', 'sam@', '@example.com', 'sam@example', 'sam @example.com']) {
       expect(validateCredentials({ email, password: 'secret1' })).toEqual({ email: 'Please enter a valid email' });

@@ -1,3 +1,5 @@
+import { newPasswordProblem } from '@lv/contracts';
+
 /** Sign-in / sign-up validation (owner-core spec, section 5 "Login / sign-up"). */
 export const MIN_PASSWORD_LENGTH = 6;
 
@@ -19,14 +21,22 @@ export function isValidEmail(email: string): boolean {
   return EMAIL_PATTERN.test(email.trim());
 }
 
-/** Checked on submit; an empty object means the form may be sent. */
-export function validateCredentials({ email, password }: { email: string; password: string }): CredentialErrors {
+/**
+ * Checked on submit; an empty object means the form may be sent. A new account's password follows the
+ * new-password rules (8 characters at least; identity also refuses common ones), a sign-in's takes the
+ * 6 characters older accounts were made with.
+ */
+export function validateCredentials({ email, password }: { email: string; password: string }, mode: 'login' | 'signup' = 'login'): CredentialErrors {
   const errors: CredentialErrors = {};
   const trimmed = email.trim();
   if (!trimmed) errors.email = VALIDATION_MESSAGES.emailRequired;
   else if (!isValidEmail(trimmed)) errors.email = VALIDATION_MESSAGES.emailInvalid;
   if (!password) errors.password = VALIDATION_MESSAGES.passwordRequired;
   else if (password.length < MIN_PASSWORD_LENGTH) errors.password = VALIDATION_MESSAGES.passwordTooShort;
+  if (mode === 'signup' && password) {
+    const problem = newPasswordProblem(password);
+    if (problem) errors.password = problem;
+  }
   return errors;
 }
 

@@ -31,7 +31,7 @@ function fakeGateway() {
     const method = init.method ?? 'GET';
     const body = init.body ? (JSON.parse(String(init.body)) as unknown) : undefined;
     calls.push({ method, path: url.pathname, body });
-    if (url.pathname === '/api/auth/refresh') return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    if (url.pathname === '/api/auth/session') return json(200, { session: null });
     if (url.pathname === '/api/faq') return json(200, FAQ);
     if (url.pathname === '/api/admin/faq' && method === 'GET') return json(200, [...FAQ, HIDDEN]);
     if (url.pathname === '/api/admin/faq' && method === 'POST') return json(201, { id: '7a3f0d1e-5b2c-4e8f-9a61-0c1d2e3f4a10', ...(body as object) });

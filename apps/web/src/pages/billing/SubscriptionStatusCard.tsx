@@ -10,8 +10,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { LoadFailed } from '../../components/ui/load-failed.js';
 import { ModalFrame } from '../../components/ui/modal.js';
 import { Spinner } from '../../components/ui/spinner.js';
+import { formatDate } from '../../lib/dates.js';
 
-const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+// The period's last day as billed (UTC), whatever the reader's zone.
+const longDate = (iso: string) => formatDate(iso, { timeZone: 'UTC' });
 
 /** The date line under the status: the next billing, or the day access ends after a cancellation. */
 export function periodLine(view: SubscriptionView): string | null {

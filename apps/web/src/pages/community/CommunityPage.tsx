@@ -18,12 +18,15 @@ import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { useUnsavedChanges } from '../../shell/UnsavedChangesProvider.js';
 import { randomUuid } from '../../lib/uuid.js';
+import { formatDateTime } from '../../lib/dates.js';
 
 export const COMMUNITY_TEXT = {
   title: 'Parent Circle Community',
   intro: 'A circle of parents in the same place as you: music for hard days, a place to talk, and room for your story.',
   playlist: 'Legacy Music Playlist',
-  emptyLibrary: 'The music library has no tracks yet. When tracks are added, they will be listed here.',
+  emptyLibrary: 'The music library has no tracks yet. Its tracks are chosen and added by the people who run this Legacy Vault; when they add some, they will be listed here.',
+  /** The project ships no music: say plainly whose the library is (issue 35). */
+  libraryCurated: 'Music for hard days: motivation, meditation and voices of other parents, chosen by the people who run this Legacy Vault.',
   discussion: 'Discussion',
   postLabel: 'Share with the circle',
   noPosts: 'No one has posted yet. You can be the first.',
@@ -106,7 +109,7 @@ function Playlist() {
             <ChevronDown aria-hidden="true" className={expanded ? 'h-5 w-5 rotate-180 transition' : 'h-5 w-5 transition'} />
           </button>
         </h2>
-        <CardDescription>Music for hard days: motivation, meditation and voices of other parents.</CardDescription>
+        <CardDescription>{COMMUNITY_TEXT.libraryCurated}</CardDescription>
       </CardHeader>
       <CardContent id={panelId} hidden={!expanded}>
         {opened ? body : null}
@@ -155,7 +158,7 @@ function PostItem({ post }: { post: CommunityPost }) {
         <header className="flex items-baseline justify-between gap-2">
           <span className="font-medium">{post.mine ? `${post.author} (you)` : post.author}</span>
           <time dateTime={post.created_at} className="text-xs text-muted-foreground">
-            {new Date(post.created_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+            {formatDateTime(post.created_at)}
           </time>
         </header>
         <p className="mt-2 whitespace-pre-wrap break-words">{post.content}</p>

@@ -34,8 +34,8 @@ async function downloadDocument(document: CourtDocument, variant: CourtVariant):
   }
 }
 
-/** The preview of one document: PDFs in a frame, images as an image, anything else says it cannot be shown. */
-function PreviewBody({ document }: { document: CourtDocument }) {
+/** The preview of one document: PDFs in a frame, images as an image, anything else says it cannot be shown (also the timeline's View). */
+export function PreviewBody({ document }: { document: CourtDocument }) {
   const inline = document.file_kind === 'pdf' || document.file_kind === 'jpeg' || document.file_kind === 'png';
   const link = useQuery({
     queryKey: ['court-file-link', document.id, 'inline'],

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { CalendarDays, FileArchive, FolderOpen, Lightbulb, Upload } from 'lucide-react';
-import { COURT_JOURNAL_CATEGORIES, COURT_JOURNAL_TIPS, COURT_TIP_ROTATION_MS, CourtMessages, type CourtDocument, type CourtJournalCategory } from '@lv/contracts';
+import { COURT_CATEGORIES, COURT_JOURNAL_TIPS, COURT_TIP_ROTATION_MS, CourtMessages, type CourtDocument, type CourtCategory } from '@lv/contracts';
 import { fetchEvidenceBundleLink } from '../../api/court.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button, buttonClasses } from '../../components/ui/button.js';
@@ -44,7 +44,7 @@ async function exportEvidenceBundle(): Promise<void> {
   anchor.remove();
 }
 
-function CategoryCard({ category, count, onUpload, onViewAll }: { category: CourtJournalCategory; count: number | null; onUpload: () => void; onViewAll: () => void }) {
+function CategoryCard({ category, count, onUpload, onViewAll }: { category: CourtCategory; count: number | null; onUpload: () => void; onViewAll: () => void }) {
   const headingId = useId();
   return (
     <li aria-labelledby={headingId} className="flex flex-col justify-between gap-4 rounded-2xl border border-border bg-card p-5 shadow-sm">
@@ -69,7 +69,7 @@ function CategoryCard({ category, count, onUpload, onViewAll }: { category: Cour
 }
 
 /** A category's documents, fetched when its View All dialog opens. */
-function CategoryDocuments({ category }: { category: CourtJournalCategory }) {
+function CategoryDocuments({ category }: { category: CourtCategory }) {
   const list = useCourtDocuments(category, 'journal');
   if (list.isPending) {
     return (
@@ -108,7 +108,7 @@ function JournalTimeline({ documents }: { documents: CourtDocument[] }) {
   );
 }
 
-type OpenDialog = { kind: 'upload' | 'view'; category: CourtJournalCategory } | null;
+type OpenDialog = { kind: 'upload' | 'view'; category: CourtCategory } | null;
 
 /**
  * The Court Journal (/court-journal): six category cards with Upload and View All, the rotating tip
@@ -131,7 +131,7 @@ export function CourtJournalPage() {
   }
 
   const documents = all.data ?? [];
-  const countOf = (category: CourtJournalCategory) => (all.data ? all.data.filter((d) => d.category === category).length : null);
+  const countOf = (category: CourtCategory) => (all.data ? all.data.filter((d) => d.category === category).length : null);
 
   const exportBundle = () => {
     setExporting(true);
@@ -168,7 +168,7 @@ export function CourtJournalPage() {
           Categories
         </h2>
         <ul aria-label="Categories" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {COURT_JOURNAL_CATEGORIES.map((category) => (
+          {COURT_CATEGORIES.map((category) => (
             <CategoryCard
               key={category}
               category={category}

@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import {
-  COURT_FILE_KINDS, COURT_FILE_MAX_BYTES, COURT_JOURNAL_CATEGORIES, COURT_JOURNAL_TIPS, COURT_TIP_ROTATION_MS, CourtMessages, courtKindForName, courtVariantOf,
-  type CourtCategory, type CourtDocument,
+  COURT_FILE_KINDS, COURT_FILE_MAX_BYTES, COURT_CATEGORIES, COURT_JOURNAL_TIPS, COURT_TIP_ROTATION_MS, CourtMessages, courtKindForName,
+  type CourtCategory, type CourtDocument, type CourtVariant,
 } from '@lv/contracts';
 import { renderApp } from '../../test/app-harness.js';
 import { TipCard } from './CourtJournalPage.js';
 import { formatDayHeading } from './court-text.js';
+import { formatDate } from '../../lib/dates.js';
 
 // /court-documents and /court-journal in the whole app (router, session, shell, toasts), with the
 // gateway's /api/court routes replaced by a small in-memory stand-in behind fetch. The stand-in
@@ -31,7 +32,7 @@ const MAGIC: Record<string, string> = { pdf: '%PDF', png: '\x89PNG', jpeg: '\xff
 function fakeGateway(initial: CourtDocument[] = []) {
   const documents = [...initial];
   const calls: Call[] = [];
-  const pending = new Map<string, { title: string; category: CourtCategory; description?: string; fileName: string; size: number }>();
+  const pending = new Map<string, { title: string; category: CourtCategory; variant: CourtVariant; description?: string; fileName: string; size: number }>();
   const failures: { method: string; path: RegExp; status: number; code: string; message: string }[] = [];
   let seq = 0;
   const json = (status: number, body?: unknown) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -46,7 +47,7 @@ function fakeGateway(initial: CourtDocument[] = []) {
       const [f] = failures.splice(failure, 1);
       return json(f!.status, { code: f!.code, message: f!.message });
     }
-    if (url.pathname === '/api/auth/refresh') return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    if (url.pathname === '/api/auth/session') return json(200, { session: null });
     if (url.pathname === '/api/vault/stats') return json(200, { videosSaved: 0, lettersWritten: documents.length, daysActive: 1 });
     if (url.pathname === '/api/court/documents' && method === 'GET') {
       const category = url.searchParams.get('category');
@@ -64,11 +65,11 @@ function fakeGateway(initial: CourtDocument[] = []) {
       if (!meta) return json(404, { code: 'NOT_FOUND', message: CourtMessages.notFound });
       const bytes = await readBytes(init.body as Blob);
       const head = String.fromCharCode(...bytes.slice(0, 4));
-      const kind = courtKindForName(meta.fileName, courtVariantOf(meta.category))!;
+      const kind = courtKindForName(meta.fileName, meta.variant)!;
       if (MAGIC[kind] && !head.startsWith(MAGIC[kind]!)) return json(415, { code: 'UNSUPPORTED_MEDIA', message: CourtMessages.typeMismatch });
       const now = new Date().toISOString();
       const document: CourtDocument = {
-        id: upload[1]!, title: meta.title, description: meta.description ?? null, category: meta.category, variant: courtVariantOf(meta.category), file_name: meta.fileName,
+        id: upload[1]!, title: meta.title, description: meta.description ?? null, category: meta.category, variant: meta.variant, file_name: meta.fileName,
         file_kind: kind, file_type: COURT_FILE_KINDS[kind].contentType, file_path: `u1/${upload[1]}`, size: bytes.length, sha256: 'a'.repeat(64),
         previewable: COURT_FILE_KINDS[kind].previewable, is_key_evidence: false, upload_date: now, created_at: now,
       };
@@ -109,7 +110,7 @@ let idSeq = 100;
 const doc = (over: Partial<CourtDocument>): CourtDocument => {
   const id = `00000000-0000-4000-8000-${String(++idSeq).padStart(12, '0')}`;
   return {
-    id, title: 'Custody order', description: null, category: 'Custody', variant: 'documents', file_name: 'order.pdf', file_kind: 'pdf', file_type: 'application/pdf',
+    id, title: 'Custody order', description: null, category: 'Legal Notices or Orders', variant: 'documents', file_name: 'order.pdf', file_kind: 'pdf', file_type: 'application/pdf',
     file_path: `u1/${id}`, size: 2.5 * 1024 * 1024, sha256: 'b'.repeat(64), previewable: true, is_key_evidence: false,
     upload_date: '2026-11-20T10:00:00.000Z', created_at: '2026-11-20T10:00:00.000Z', ...over,
   };
@@ -183,7 +184,9 @@ describe('Court Documents (/court-documents)', () => {
     expect(screen.getByRole('heading', { name: 'Your Documents (0)' })).toBeTruthy();
     expect(screen.getByRole('note', { name: 'Security notice' }).textContent).toBe(CourtMessages.securityNotice);
     const category = within(uploadForm()).getByLabelText('Category') as HTMLSelectElement;
-    expect(Array.from(category.options).map((o) => o.value)).toEqual(['', 'Custody', 'Divorce', 'Support', 'Visitation', 'Other']);
+    // The Court Journal's six cards, in the spec's words: what is filed here counts on a card.
+    expect(Array.from(category.options).map((o) => o.value)).toEqual(['', 'Receipts or Payment Records', 'Photo Evidence', 'Emails or Messages', 'Witness Statements', 'Timeline of Events', 'Legal Notices or Orders']);
+    expect(Array.from(category.options).map((o) => o.text)).toEqual(['Select a category', ...COURT_CATEGORIES]);
     expect((within(uploadForm()).getByLabelText('File') as HTMLInputElement).accept).toBe('.pdf,.doc,.docx,.jpg,.jpeg,.png');
     expect(within(uploadForm()).getByLabelText('Description (optional)')).toBeTruthy();
   });
@@ -198,7 +201,7 @@ describe('Court Documents (/court-documents)', () => {
     submitUpload();
     await expectToast('Missing Information', 'Please fill in all required fields and select a file.');
     await clearToasts();
-    fillDocumentForm({ title: '   ', category: 'Custody' });
+    fillDocumentForm({ title: '   ', category: 'Legal Notices or Orders' });
     submitUpload();
     await expectToast('Missing Information');
     expect(posts('/api/court/uploads')).toHaveLength(0);
@@ -207,7 +210,7 @@ describe('Court Documents (/court-documents)', () => {
   it('says "File Too Large" over 10MB, and refuses a type it does not accept, before any request', async () => {
     renderAt('/court-documents');
     await screen.findByText('No documents uploaded yet');
-    fillDocumentForm({ title: 'Big scan', category: 'Divorce', file: sized(pdf('scan.pdf'), COURT_FILE_MAX_BYTES + 1) });
+    fillDocumentForm({ title: 'Big scan', category: 'Legal Notices or Orders', file: sized(pdf('scan.pdf'), COURT_FILE_MAX_BYTES + 1) });
     submitUpload();
     await expectToast('File Too Large', 'Please select a file smaller than 10MB.');
     fillDocumentForm({ file: new File(['notes'], 'notes.txt', { type: 'text/plain' }) });
@@ -220,14 +223,14 @@ describe('Court Documents (/court-documents)', () => {
     renderAt('/court-documents');
     await screen.findByText('No documents uploaded yet');
     const file = pdf('march-order.pdf');
-    fillDocumentForm({ title: '  March order ', category: 'Visitation', description: 'Weekend schedule', file });
+    fillDocumentForm({ title: '  March order ', category: 'Timeline of Events', description: 'Weekend schedule', file });
     expect(await screen.findByText('Unsaved changes')).toBeTruthy();
     submitUpload();
     await expectToast('Document Uploaded', 'Your court document has been securely stored.');
     // The filled form counted as unsaved work; once it is stored and emptied, it no longer does
     // (at once, well before the 5 s periodic check).
     await waitFor(() => expect(screen.queryByText('Unsaved changes')).toBeNull(), { timeout: 1000 });
-    expect(posts('/api/court/uploads')[0]!.body).toEqual({ title: 'March order', category: 'Visitation', description: 'Weekend schedule', fileName: 'march-order.pdf', size: file.size });
+    expect(posts('/api/court/uploads')[0]!.body).toEqual({ title: 'March order', category: 'Timeline of Events', variant: 'documents', description: 'Weekend schedule', fileName: 'march-order.pdf', size: file.size });
     const put = gateway.calls.find((c) => c.method === 'PUT')!;
     expect(put.body).toBe(file);
     expect(put.contentType).toBe('application/octet-stream');
@@ -239,7 +242,7 @@ describe('Court Documents (/court-documents)', () => {
     // The list, from the server again.
     await screen.findByRole('heading', { name: 'Your Documents (1)' });
     const listed = item('March order');
-    expect(listed.textContent).toContain('Visitation');
+    expect(listed.textContent).toContain('Timeline of Events');
     expect(listed.textContent).toContain('march-order.pdf');
     expect(listed.textContent).toContain(`${file.size} bytes`);
     expect(listed.textContent).toContain('Weekend schedule');
@@ -249,7 +252,7 @@ describe('Court Documents (/court-documents)', () => {
   it('shows the server\'s refusal under "Upload Failed" (a PNG named .pdf), and keeps the form', async () => {
     renderAt('/court-documents');
     await screen.findByText('No documents uploaded yet');
-    fillDocumentForm({ title: 'Disguised', category: 'Other', file: png('disguised.pdf') });
+    fillDocumentForm({ title: 'Disguised', category: 'Witness Statements', file: png('disguised.pdf') });
     submitUpload();
     await expectToast('Upload Failed', CourtMessages.typeMismatch);
     expect((within(uploadForm()).getByLabelText('Title') as HTMLInputElement).value).toBe('Disguised');
@@ -260,21 +263,21 @@ describe('Court Documents (/court-documents)', () => {
     renderAt('/court-documents');
     await screen.findByText('No documents uploaded yet');
     gateway.fail('POST', /^\/api\/court\/uploads$/, 503, 'SERVICE_UNAVAILABLE', 'The vault is temporarily unavailable. Please try again in a moment.');
-    fillDocumentForm({ title: 'Order', category: 'Custody', file: pdf() });
+    fillDocumentForm({ title: 'Order', category: 'Legal Notices or Orders', file: pdf() });
     submitUpload();
     await expectToast('Upload Failed', 'Failed to upload document. Please try again.');
   });
 
   it('lists each document with title, category, date, file name, size and the key evidence badge', async () => {
-    gateway.documents.push(doc({ title: 'Support receipts', category: 'Support', file_name: 'receipts.pdf', is_key_evidence: true }), doc({ title: 'Hearing letter', file_name: 'letter.docx', file_kind: 'docx', size: 310 * 1024 }));
+    gateway.documents.push(doc({ title: 'Support receipts', category: 'Receipts or Payment Records', file_name: 'receipts.pdf', is_key_evidence: true }), doc({ title: 'Hearing letter', file_name: 'letter.docx', file_kind: 'docx', size: 310 * 1024 }));
     renderAt('/court-documents');
     await screen.findByRole('heading', { name: 'Your Documents (2)' });
     const receipts = item('Support receipts');
-    expect(receipts.textContent).toContain('Support');
+    expect(receipts.textContent).toContain('Receipts or Payment Records');
     expect(receipts.textContent).toContain('receipts.pdf');
     expect(receipts.textContent).toContain('2.5 MB');
     expect(within(receipts).getByText('Key evidence')).toBeTruthy();
-    expect(within(receipts).getByText(new Date('2026-11-20T10:00:00.000Z').toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }))).toBeTruthy();
+    expect(within(receipts).getByText(formatDate('2026-11-20T10:00:00.000Z'))).toBeTruthy();
     expect(within(receipts).getByRole('button', { name: 'Unmark key evidence' })).toBeTruthy();
     const letter = item('Hearing letter');
     expect(letter.textContent).toContain('310 KB');
@@ -443,7 +446,7 @@ describe('Court Journal (/court-journal)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
     await expectToast('Document Uploaded', 'Your court document has been securely stored.');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(posts('/api/court/uploads')[0]!.body).toEqual({ title: 'What the neighbour saw', category: 'Witness Statements', fileName: 'statement.txt', size: 26 });
+    expect(posts('/api/court/uploads')[0]!.body).toEqual({ title: 'What the neighbour saw', category: 'Witness Statements', variant: 'journal', fileName: 'statement.txt', size: 26 });
     // The timeline and the card's count reload.
     await screen.findByRole('listitem', { name: 'What the neighbour saw' });
     expect(card('Witness Statements').textContent).toContain('1 document');
@@ -460,6 +463,30 @@ describe('Court Journal (/court-journal)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
     await expectToast('Upload Failed', 'Failed to upload document');
     expect(screen.getByRole('dialog', { name: 'Upload to Photo Evidence' })).toBeTruthy();
+  });
+
+  it('counts a document filed on /court-documents on its card, and View All filters to it: no card says 0 above its documents', async () => {
+    renderAt('/court-documents');
+    await screen.findByText('No documents uploaded yet');
+    fillDocumentForm({ title: 'Statement of the nanny', category: 'Witness Statements', description: 'Signed', file: pdf('nanny.pdf') });
+    submitUpload();
+    await expectToast('Document Uploaded');
+    expect(posts('/api/court/uploads')[0]!.body).toMatchObject({ category: 'Witness Statements', variant: 'documents' });
+    gateway.documents.push(doc({ title: 'Rent receipt', category: 'Receipts or Payment Records', variant: 'journal' }));
+    cleanup();
+
+    renderAt('/court-journal');
+    await screen.findByRole('listitem', { name: 'Statement of the nanny' });
+    expect(card('Witness Statements').textContent).toContain('1 document');
+    expect(card('Receipts or Payment Records').textContent).toContain('1 document');
+    // Every document of the journal's timeline is counted on exactly one card.
+    const counted = COURT_CATEGORIES.reduce((n, c) => n + Number(/(\d+) documents?/.exec(card(c).textContent ?? '')?.[1] ?? 0), 0);
+    const timeline = screen.getByRole('region', { name: 'Court Journal Timeline' });
+    expect(within(timeline).getAllByRole('heading', { level: 4 }).length).toBe(counted);
+    fireEvent.click(within(card('Witness Statements')).getByRole('button', { name: 'View All' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Witness Statements' });
+    const list = await within(dialog).findByRole('list', { name: 'Witness Statements documents' });
+    expect(within(list).getAllByRole('listitem').map((li) => within(li).getByRole('heading').textContent)).toEqual(['Statement of the nanny']);
   });
 
   it("View All lists that category's documents only", async () => {
@@ -494,7 +521,7 @@ describe('Court Journal (/court-journal)', () => {
   it('groups the timeline by day, newest day first, with both kinds of document', async () => {
     gateway.documents.push(
       doc({ title: 'Monday receipt', category: 'Receipts or Payment Records', variant: 'journal', upload_date: new Date(2026, 10, 16, 9).toISOString() }),
-      doc({ title: 'Tuesday order', category: 'Custody', upload_date: new Date(2026, 10, 17, 8).toISOString() }),
+      doc({ title: 'Tuesday order', category: 'Legal Notices or Orders', upload_date: new Date(2026, 10, 17, 8).toISOString() }),
       doc({ title: 'Tuesday photo', category: 'Photo Evidence', variant: 'journal', file_kind: 'png', upload_date: new Date(2026, 10, 17, 19).toISOString() }),
     );
     renderAt('/court-journal');
@@ -562,5 +589,5 @@ describe('the tip card', () => {
 });
 
 it('keeps the six categories in the spec\'s order', () => {
-  expect([...COURT_JOURNAL_CATEGORIES]).toEqual(['Receipts or Payment Records', 'Photo Evidence', 'Emails or Messages', 'Witness Statements', 'Timeline of Events', 'Legal Notices or Orders']);
+  expect([...COURT_CATEGORIES]).toEqual(['Receipts or Payment Records', 'Photo Evidence', 'Emails or Messages', 'Witness Statements', 'Timeline of Events', 'Legal Notices or Orders']);
 });

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Upload } from 'lucide-react';
 import {
-  COURT_DESCRIPTION_MAX, COURT_DOCUMENT_CATEGORIES, COURT_TITLE_MAX, CourtMessages, courtAcceptAttribute, type CourtCategory, type CourtDocument, type CourtVariant,
+  COURT_CATEGORIES, COURT_DESCRIPTION_MAX, COURT_TITLE_MAX, CourtMessages, courtAcceptAttribute, type CourtCategory, type CourtDocument, type CourtVariant,
 } from '@lv/contracts';
 import { Button } from '../../components/ui/button.js';
 import { Input, Label, Textarea } from '../../components/ui/input.js';
@@ -15,7 +15,8 @@ const selectClass =
   'h-11 w-full rounded-xl border border-border bg-card px-3 text-base text-foreground focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring';
 
 /**
- * The upload form (spec, sections 4 and 5). On /court-documents: title, category, optional
+ * The upload form (spec, sections 4 and 5). On /court-documents: title, category (one of the Court
+ * Journal's six cards, so every document counts on a card), optional
  * description and file. In a Court Journal card's Upload dialog (`category` given): title and file,
  * and .txt is accepted too. Every check runs before any request; on success the form resets.
  */
@@ -52,7 +53,7 @@ export function CourtUploadForm({ category: fixedCategory, onUploaded, submitLab
       return;
     }
     upload.mutate(
-      { title: title.trim(), category, description: description.trim() || undefined, file },
+      { title: title.trim(), category, variant, description: description.trim() || undefined, file },
       {
         onSuccess: (document) => {
           toast.success(CourtMessages.uploadedTitle, { description: CourtMessages.uploaded });
@@ -81,7 +82,7 @@ export function CourtUploadForm({ category: fixedCategory, onUploaded, submitLab
             <Label htmlFor={ids.category}>Category</Label>
             <select id={ids.category} className={selectClass} value={category} aria-required="true" onChange={(e) => setCategory(e.target.value as CourtCategory | '')}>
               <option value="">Select a category</option>
-              {COURT_DOCUMENT_CATEGORIES.map((c) => (
+              {COURT_CATEGORIES.map((c) => (
                 <option key={c} value={c}>
                   {c}
                 </option>

@@ -13,11 +13,11 @@ const missing = { title: 'Missing Information', description: 'Please fill in all
 
 describe('checkCourtForm (spec, section 5)', () => {
   it('wants a title, a category and a file on /court-documents', () => {
-    expect(checkCourtForm({ variant: 'documents', title: '', category: 'Custody', file: file('a.pdf') })).toEqual(missing);
-    expect(checkCourtForm({ variant: 'documents', title: '   ', category: 'Custody', file: file('a.pdf') })).toEqual(missing);
+    expect(checkCourtForm({ variant: 'documents', title: '', category: 'Legal Notices or Orders', file: file('a.pdf') })).toEqual(missing);
+    expect(checkCourtForm({ variant: 'documents', title: '   ', category: 'Legal Notices or Orders', file: file('a.pdf') })).toEqual(missing);
     expect(checkCourtForm({ variant: 'documents', title: 'Order', category: '', file: file('a.pdf') })).toEqual(missing);
-    expect(checkCourtForm({ variant: 'documents', title: 'Order', category: 'Custody', file: null })).toEqual(missing);
-    expect(checkCourtForm({ variant: 'documents', title: 'Order', category: 'Custody', file: file('a.pdf') })).toBeNull();
+    expect(checkCourtForm({ variant: 'documents', title: 'Order', category: 'Legal Notices or Orders', file: null })).toEqual(missing);
+    expect(checkCourtForm({ variant: 'documents', title: 'Order', category: 'Legal Notices or Orders', file: file('a.pdf') })).toBeNull();
   });
 
   it('asks the journal only for a title and a file, in its own words', () => {
@@ -28,24 +28,24 @@ describe('checkCourtForm (spec, section 5)', () => {
   });
 
   it('refuses a file over 10MB ("File Too Large"), and takes one of exactly 10MB', () => {
-    expect(checkCourtForm({ variant: 'documents', title: 'Big', category: 'Other', file: file('a.pdf', COURT_FILE_MAX_BYTES + 1) })).toEqual({ title: 'File Too Large', description: 'Please select a file smaller than 10MB.' });
+    expect(checkCourtForm({ variant: 'documents', title: 'Big', category: 'Witness Statements', file: file('a.pdf', COURT_FILE_MAX_BYTES + 1) })).toEqual({ title: 'File Too Large', description: 'Please select a file smaller than 10MB.' });
     expect(checkCourtForm({ variant: 'journal', title: 'Big', category: 'Timeline of Events', file: file('a.txt', COURT_FILE_MAX_BYTES + 1) })).toEqual({ title: 'File Too Large', description: 'Please select a file smaller than 10MB.' });
-    expect(checkCourtForm({ variant: 'documents', title: 'Big', category: 'Other', file: file('a.pdf', COURT_FILE_MAX_BYTES) })).toBeNull();
+    expect(checkCourtForm({ variant: 'documents', title: 'Big', category: 'Witness Statements', file: file('a.pdf', COURT_FILE_MAX_BYTES) })).toBeNull();
   });
 
   it('accepts .pdf .doc .docx .jpg .jpeg .png, and .txt only in the journal', () => {
     for (const name of ['a.pdf', 'a.doc', 'a.docx', 'a.jpg', 'a.JPEG', 'a.png']) {
-      expect(checkCourtForm({ variant: 'documents', title: 'T', category: 'Support', file: file(name) })).toBeNull();
+      expect(checkCourtForm({ variant: 'documents', title: 'T', category: 'Receipts or Payment Records', file: file(name) })).toBeNull();
       expect(checkCourtForm({ variant: 'journal', title: 'T', category: 'Emails or Messages', file: file(name) })).toBeNull();
     }
-    expect(checkCourtForm({ variant: 'documents', title: 'T', category: 'Support', file: file('notes.txt') })).toEqual({ title: 'Upload Failed', description: CourtMessages.unsupportedType });
+    expect(checkCourtForm({ variant: 'documents', title: 'T', category: 'Receipts or Payment Records', file: file('notes.txt') })).toEqual({ title: 'Upload Failed', description: CourtMessages.unsupportedType });
     expect(checkCourtForm({ variant: 'journal', title: 'T', category: 'Witness Statements', file: file('notes.txt') })).toBeNull();
     expect(checkCourtForm({ variant: 'journal', title: 'T', category: 'Witness Statements', file: file('setup.exe') })).toEqual({ title: 'Upload Failed', description: CourtMessages.journalUnsupportedType });
-    expect(checkCourtForm({ variant: 'documents', title: 'T', category: 'Support', file: file('noextension') })).toEqual({ title: 'Upload Failed', description: CourtMessages.unsupportedType });
+    expect(checkCourtForm({ variant: 'documents', title: 'T', category: 'Receipts or Payment Records', file: file('noextension') })).toEqual({ title: 'Upload Failed', description: CourtMessages.unsupportedType });
   });
 
   it('refuses an empty file', () => {
-    expect(checkCourtForm({ variant: 'documents', title: 'T', category: 'Support', file: file('a.pdf', 0) })).toEqual({ title: 'Upload Failed', description: CourtMessages.emptyFile });
+    expect(checkCourtForm({ variant: 'documents', title: 'T', category: 'Receipts or Payment Records', file: file('a.pdf', 0) })).toEqual({ title: 'Upload Failed', description: CourtMessages.emptyFile });
   });
 });
 

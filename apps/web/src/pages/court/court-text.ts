@@ -1,6 +1,6 @@
 import { COURT_FILE_MAX_BYTES, CourtMessages, validateCourtUpload, type CourtCategory, type CourtDocument, type CourtVariant } from '@lv/contracts';
 import { ApiError } from '../../api/client.js';
-import { localDay } from '../timeline/timeline-groups.js';
+import { formatDate, formatDayHeading, localDay } from '../../lib/dates.js';
 
 /** The spec's words that differ between /court-documents and the Court Journal (section 8). */
 export function courtTexts(variant: CourtVariant) {
@@ -27,7 +27,7 @@ export function checkCourtForm(input: { variant: CourtVariant; title: string; ca
   const missing = input.variant === 'journal' ? CourtMessages.journalMissing : CourtMessages.missingInformation;
   if (!input.title.trim() || !input.category || !input.file) return { title: CourtMessages.missingInformationTitle, description: missing };
   if (input.file.size > COURT_FILE_MAX_BYTES) return { title: CourtMessages.fileTooLargeTitle, description: CourtMessages.fileTooLarge };
-  const { errors } = validateCourtUpload({ title: input.title, category: input.category, description: input.description ?? '', fileName: input.file.name, size: input.file.size });
+  const { errors } = validateCourtUpload({ title: input.title, category: input.category, variant: input.variant, description: input.description ?? '', fileName: input.file.name, size: input.file.size });
   const first = errors ? (errors.title ?? errors.category ?? errors.file ?? errors.description) : undefined;
   if (!first) return null;
   if (first === CourtMessages.fileTooLarge) return { title: CourtMessages.fileTooLargeTitle, description: first };
@@ -58,12 +58,9 @@ export function formatFileSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-const longDate = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
-const dayHeading = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
-
-export const formatCourtDate = (iso: string) => longDate.format(new Date(iso));
+export const formatCourtDate = (iso: string) => formatDate(iso);
 /** The heading of a day of the journal timeline (a local YYYY-MM-DD). */
-export const formatDayHeading = (day: string) => dayHeading.format(new Date(`${day}T12:00:00`));
+export { formatDayHeading };
 
 export interface CourtDay {
   /** Local calendar day, YYYY-MM-DD. */

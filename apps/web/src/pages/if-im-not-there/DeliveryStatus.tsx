@@ -4,8 +4,8 @@ import type { DeliveryView } from '@lv/contracts';
 import { errorMessage } from '../../api/client.js';
 import { cancelDelivery, fetchDelivery, ifImNotThereKeys, inactivityKeys } from '../../api/if-im-not-there.js';
 import { Button } from '../../components/ui/button.js';
+import { formatDateTime } from '../../lib/dates.js';
 
-const formatDate = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short' });
 
 /** What the owner is told about a delivery of his vault, in plain words. */
 export function deliveryStatusText(view: DeliveryView): string {
@@ -15,9 +15,9 @@ export function deliveryStatusText(view: DeliveryView): string {
     case 'cancelled':
       return 'The last delivery was stopped. Nothing was handed over.';
     case 'awaiting-verification':
-      return `A delivery started on ${formatDate(view.triggered_at!)}. It waits for an administrator to check legal documents; nothing is handed over before.`;
+      return `A delivery started on ${formatDateTime(view.triggered_at!)}. It waits for an administrator to check legal documents; nothing is handed over before.`;
     case 'waiting':
-      return `A delivery started on ${formatDate(view.triggered_at!)}. Your emergency contacts receive their keys on ${formatDate(view.due_at!)}, unless you stop it.`;
+      return `A delivery started on ${formatDateTime(view.triggered_at!)}. Your emergency contacts receive their keys on ${formatDateTime(view.due_at!)}, unless you stop it.`;
     case 'released':
       return 'Your vault has been delivered: your emergency contacts received their keys.';
   }

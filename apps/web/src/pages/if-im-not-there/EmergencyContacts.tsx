@@ -11,9 +11,9 @@ import { ConfirmDeleteDialog } from '../../components/ui/modal.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { randomUuid } from '../../lib/uuid.js';
+import { formatDate } from '../../lib/dates.js';
 
 const EMPTY_FORM = { name: '', label: RELATIONSHIP_OPTIONS[0] as Relationship, email: '', phone: '' };
-const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
 
 /**
  * Emergency contacts: add (name and email required, phone optional), remove, and each one's access

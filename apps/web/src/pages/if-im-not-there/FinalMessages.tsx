@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Check, RotateCcw, Save, Trash2 } from 'lucide-react';
 import {
-  canUseFeature, FINAL_MESSAGES_MAX, MediaMessages, PLANS, RECORDING_TITLE_MAX, validateRecordingTitle, type MediaType, type Recording,
+  canUseFeature, FINAL_MESSAGES_MAX, MediaMessages, PLANS, RECORDING_TITLE_MAX, tierIncludes, validateRecordingTitle, type MediaType, type Recording,
 } from '@lv/contracts';
 import { deleteRecording, fetchRecordings, mediaKeys, saveRecording } from '../../api/media.js';
 import { ApiError } from '../../api/client.js';
@@ -20,9 +20,9 @@ import { useUnsavedChanges } from '../../shell/UnsavedChangesProvider.js';
 import { formatTimer, permissionHint, PERMISSION_TOAST } from '../record/recorder-logic.js';
 import { LivePreview, MediaTypeToggle, PermissionAlert, RecorderControls, RecordingPreview } from '../record/recorder-controls.js';
 import { useRecorder, type RecorderStatus } from '../record/use-recorder.js';
+import { formatDateTime } from '../../lib/dates.js';
 
 const STATUS_LABEL: Record<RecorderStatus | 'saved', string> = { idle: 'Ready', starting: 'Starting…', recording: 'Recording', paused: 'Paused', stopped: 'Stopped', saved: 'Saved' };
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * Final messages (spec 02, sections 4 to 9): a recorder that goes idle, recording, paused (resume),
@@ -173,7 +173,7 @@ function SavedFinalMessages() {
             <div className="flex items-center gap-3">
               <div className="min-w-0 flex-1">
                 <p className="truncate font-medium">{message.title}</p>
-                <p className="text-xs text-muted-foreground">{message.type === 'video' ? 'Video' : 'Audio'} · {dateTime.format(new Date(message.created_at))}</p>
+                <p className="text-xs text-muted-foreground">{message.type === 'video' ? 'Video' : 'Audio'} · {formatDateTime(message.created_at)}</p>
               </div>
               <Button variant="outline" size="sm" aria-expanded={playing === message.id} aria-label={`${playing === message.id ? 'Hide' : 'Play'} ${message.title}`} onClick={() => setPlaying((id) => (id === message.id ? null : message.id))}>
                 {playing === message.id ? 'Hide' : 'Play'}
@@ -209,7 +209,7 @@ export function PlanChoiceDialog({ open, onOpenChange, currentTier }: { open: bo
       <ul aria-label="Plans" className="grid gap-3 sm:grid-cols-3">
         {PLANS.map((plan) => {
           const current = plan.tier === currentTier;
-          const includesFinalMessages = plan.tier === 'pro' || plan.tier === 'legacy';
+          const includesFinalMessages = tierIncludes(plan.tier, 'final-messages');
           return (
             <li key={plan.id} className={cn('flex flex-col gap-3 rounded-xl border p-4', includesFinalMessages ? 'border-primary/40' : 'border-border')}>
               <div>

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   DEFAULT_DELIVERY_SETTINGS, ErrorCodes, IfImNotThereMessages as M, MediaMessages, type DeliverySettings, type DeliveryView, type EmergencyContact, type InactivityWatch,
   type Recording,
+  TrusteeMessages, type TrusteeReport,
 } from '@lv/contracts';
 import { jsonResponse as json, quietConsole, renderApp, resetApp, sam } from '../../test/app-harness.js';
 
@@ -25,6 +26,8 @@ function fakeGateway() {
   };
   let watch = watchOf(null, false);
   const usedLinks = new Set<string>();
+  let report: TrusteeReport | null = null;
+  const closedReports: (TrusteeReport & { closedAt: string; closedBy: 'veto' | 'sign-in' | 'check-in' })[] = [];
   const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
   const failing = new Set<string>();
   const handler = async (input: string, init: RequestInit = {}) => {
@@ -32,7 +35,7 @@ function fakeGateway() {
     const path = new URL(input, 'http://vault.test').pathname;
     const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
     calls.push({ method, path, body });
-    if (path === '/api/auth/refresh') return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    if (path === '/api/auth/session') return json(200, { session: null });
     if (failing.has(`${method} ${path.replace(/[0-9a-f-]{36}/, ':id')}`)) return json(503, { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' });
     if (path === '/api/if-im-not-there/contacts' && method === 'GET') return json(200, contacts);
     if (path === '/api/media/recordings' && method === 'GET') {
@@ -90,6 +93,17 @@ function fakeGateway() {
       usedLinks.add(String(body!.w));
       return json(200, { checked_in_at: '2026-11-26T10:00:00.000Z', delivery_cancelled: delivery.status === 'waiting' });
     }
+    if (path === '/api/if-im-not-there/trustee-report' && method === 'GET') {
+      const open = report ? [{ ...report, closedAt: null, closedBy: null }] : [];
+      return json(200, { report, history: [...open, ...closedReports].map(({ note: _note, ...entry }) => entry) });
+    }
+    if (path === '/api/if-im-not-there/trustee-report/veto' && method === 'POST') {
+      if (!report) return json(409, { code: 'CONFLICT', message: TrusteeMessages.noOpenReport });
+      closedReports.unshift({ ...report, closedAt: '2026-12-06T12:00:00.000Z', closedBy: 'veto' });
+      report = null;
+      delivery = { ...delivery, status: 'cancelled' };
+      return json(200, { message: TrusteeMessages.vetoed });
+    }
     if (path === '/api/if-im-not-there/delivery-settings' && method === 'PUT') {
       settings = { ...(body as Omit<DeliverySettings, 'updated_at'>), updated_at: '2026-11-25T11:00:00.000Z' };
       return json(200, settings);
@@ -100,6 +114,9 @@ function fakeGateway() {
     contacts, finalMessages, calls, failing, fetch: jest.fn(handler), settings: () => settings, watch: () => watch,
     startDelivery: (view: DeliveryView) => {
       delivery = view;
+    },
+    reportBy: (r: TrusteeReport) => {
+      report = r;
     },
   };
 }
@@ -118,11 +135,43 @@ const addForm = () => screen.getByRole('form', { name: 'Add Emergency Contact' }
 const typeIn = (scope: HTMLElement, label: string, value: string) => fireEvent.change(within(scope).getByLabelText(label), { target: { value } });
 
 describe("If I'm Not There (/if-im-not-there and /gone)", () => {
-  it('shows its four sections and a shortcut for each, on both paths', async () => {
+  it("names who reported what in a banner; \"I'm still here\" vetoes the report and stops the delivery", async () => {
+    gateway.startDelivery({ status: 'waiting', release_id: '1b4e28ba-2fa1-41d2-883f-0016d3cca427', due_at: '2026-12-09T10:00:00.000Z', triggered_at: '2026-12-06T10:00:00.000Z' });
+    gateway.reportBy({ reportId: '2b4e28ba-2fa1-41d2-883f-0016d3cca427', trusteeName: 'Ann Lee', kind: 'died', note: 'So sorry.', reportedAt: '2026-12-06T10:00:00.000Z', vetoEndsAt: '2026-12-09T10:00:00.000Z' });
+    renderApp('/if-im-not-there');
+    const banner = await screen.findByRole('alert', { name: 'Trustee report' });
+    expect(banner.textContent).toContain('Ann Lee reported that you have passed away.');
+    expect(banner.textContent).toContain('Their note: So sorry.');
+    fireEvent.click(within(banner).getByRole('button', { name: "I'm still here" }));
+    expect((await screen.findByText(TrusteeMessages.vetoed)).getAttribute('role')).toBe('status');
+    expect(screen.queryByRole('alert', { name: 'Trustee report' })).toBeNull();
+    expect(gateway.calls.filter((c) => c.path === '/api/if-im-not-there/trustee-report/veto')).toHaveLength(1);
+    // The history keeps the report, now ended by the owner's answer.
+    const history = await screen.findByRole('list', { name: 'Report history' });
+    await waitFor(() => expect(history.textContent).toContain('Withdrawn: you answered "I\'m still here"'));
+    expect(history.textContent).toContain('Ann Lee reported that you have passed away');
+  });
+
+  it('lists every report, newest first, with who reported, when, and how it ended', async () => {
+    gateway.reportBy({ reportId: '3b4e28ba-2fa1-41d2-883f-0016d3cca427', trusteeName: 'Bo Lee', kind: 'incapacitated', note: '', reportedAt: '2026-12-06T10:00:00.000Z', vetoEndsAt: '2999-12-09T10:00:00.000Z' });
+    renderApp('/if-im-not-there');
+    const history = await screen.findByRole('list', { name: 'Report history' });
+    const [item] = within(history).getAllByRole('listitem');
+    expect(item!.textContent).toContain('Bo Lee reported that you are incapacitated (e.g. in hospital), on 6 December 2026');
+    expect(item!.textContent).toContain('Open: nothing is released before 9 December 2999');
+  });
+
+  it('says so when no trustee has reported', async () => {
+    renderApp('/if-im-not-there');
+    expect(await screen.findByText('No trustee has reported anything.')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Report history' })).toBeNull();
+  });
+
+  it('shows its five sections and a shortcut for each, on both paths', async () => {
     for (const path of ['/if-im-not-there', '/gone']) {
       renderApp(path);
       await screen.findByRole('heading', { level: 1, name: "If I'm Not There" });
-      for (const name of ['Emergency Contacts', 'Final Messages', 'Delivery Settings', 'Your Legacy']) {
+      for (const name of ['Emergency Contacts', 'Trustees', 'Final Messages', 'Delivery Settings', 'Your Legacy']) {
         expect(screen.getByRole('region', { name })).toBeTruthy();
         expect(within(screen.getByRole('navigation', { name: 'Page sections' })).getByRole('button', { name })).toBeTruthy();
       }

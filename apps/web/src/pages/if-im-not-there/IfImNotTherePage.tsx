@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { HeartHandshake, Mic, PenLine, Settings2, Users, UserRound } from 'lucide-react';
+import { HeartHandshake, Mic, PenLine, Settings2, ShieldCheck, Users, UserRound } from 'lucide-react';
 import { DELIVERY_TIMING_LABELS, IfImNotThereMessages as M } from '@lv/contracts';
 import { fetchContacts, fetchDeliverySettings, ifImNotThereKeys } from '../../api/if-im-not-there.js';
 import { Button } from '../../components/ui/button.js';
@@ -14,9 +14,13 @@ import { DeliveryStatus } from './DeliveryStatus.js';
 import { EmergencyContacts } from './EmergencyContacts.js';
 import { FinalMessages } from './FinalMessages.js';
 import { InactivityWatch } from './InactivityWatch.js';
+import { TrusteeReportBanner } from './TrusteeReportBanner.js';
+import { TrusteeReportHistory } from './TrusteeReportHistory.js';
+import { Trustees } from './Trustees.js';
 
 const SECTIONS = [
   { id: 'emergency-contacts', title: 'Emergency Contacts', Icon: Users },
+  { id: 'trustees', title: 'Trustees', Icon: ShieldCheck },
   { id: 'final-messages', title: 'Final Messages', Icon: Mic },
   { id: 'delivery-settings', title: 'Delivery Settings', Icon: Settings2 },
   { id: 'your-legacy', title: 'Your Legacy', Icon: HeartHandshake },
@@ -36,10 +40,19 @@ export function IfImNotTherePage() {
         <p className="mt-2 text-muted-foreground">Who should be reached, what they should receive, and when. Everything here is kept in your vault.</p>
       </header>
 
+      <TrusteeReportBanner />
+
       <ShortcutBar />
 
       <PageSection id="emergency-contacts" title="Emergency Contacts" description="The people to reach. Give each an access key to let them read your vault for 7 days.">
         <EmergencyContacts />
+      </PageSection>
+
+      <PageSection id="trustees" title="Trustees" description="The people who can tell us, one day, that you are not there.">
+        <div className="flex flex-col gap-6">
+          <Trustees />
+          <TrusteeReportHistory />
+        </div>
       </PageSection>
 
       <PageSection id="final-messages" title="Final Messages" description="Words for the people you love, in your own voice.">

@@ -9,8 +9,8 @@ import { Button } from '../../components/ui/button.js';
 import { Label, Select } from '../../components/ui/input.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
 import { Spinner } from '../../components/ui/spinner.js';
+import { formatDate } from '../../lib/dates.js';
 
-const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
 const OFF = 'off';
 
 /** The watch's state in plain words: off, paused, or when the warnings and the delivery are due. */

@@ -9,12 +9,11 @@ import { Spinner } from '../../components/ui/spinner.js';
 import { formatLetterDate } from './letter-format.js';
 import { LETTER_TEXT, toastLetterError } from './letter-messages.js';
 import { useSealLetter, useUnsealLetter } from './use-letters.js';
+import { formatCalendarDay } from '../../lib/dates.js';
 
 /** "14 May 2034": a sealed day is a calendar day, shown as such whatever the reader's zone. */
-export function formatSealDay(day: string, locale?: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  if (Number.isNaN(date.getTime())) return day;
-  return date.toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+export function formatSealDay(day: string): string {
+  return formatCalendarDay(day) || day;
 }
 
 /** The badge on a letter sealed for a milestone: who it is for and when it opens (or opened). */

@@ -1,11 +1,8 @@
 import { LETTER_PREVIEW_LENGTH } from '@lv/contracts';
+import { formatDate } from '../../lib/dates.js';
 
 /** "22 November 2026" in the reader's language. */
-export function formatLetterDate(iso: string, locale?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric' });
-}
+export const formatLetterDate = (iso: string): string => formatDate(iso);
 
 export function formatWordCount(count: number): string {
   return `${count.toLocaleString()} ${count === 1 ? 'word' : 'words'}`;

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ArrowLeft, Mic, RotateCcw, Save } from 'lucide-react';
 import {
-  AFTER_SAVE_REDIRECT_MS, canUseFeature, MediaMessages, RECORDING_TITLE_MAX, SAVE_NOTICE_MS, validateRecordingTitle, type MediaType,
+  AFTER_SAVE_REDIRECT_MS, canUseFeature, MediaMessages, RECORDING_TITLE_MAX, recordingFeature, SAVE_NOTICE_MS, validateRecordingTitle, type MediaType,
 } from '@lv/contracts';
 import { fingerprintOf, mediaKeys, saveRecording, type UploadProgress } from '../../api/media.js';
 import { ApiError } from '../../api/client.js';
@@ -45,8 +45,10 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
   const { setRecordingActive, checkNow } = useUnsavedChanges();
   const titleId = useId();
   const saving = phase.kind !== 'idle';
-  const audioAllowed = canUseFeature(user, 'audio-uploads');
-  const gated = type === 'audio' && !audioAllowed;
+  // The plan is checked before anything is recorded (the plans table: Pro adds video and audio saving).
+  const gated = !canUseFeature(user, recordingFeature(type));
+  // What a save promises: the timeline only when the plan includes it.
+  const withTimeline = canUseFeature(user, 'timeline');
   const active = recorder.status === 'recording' || recorder.status === 'paused' || recorder.status === 'starting';
 
   // A recording in progress counts as unsaved work (the shell's indicator and sign-out dialog).
@@ -168,7 +170,7 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
     setSavedNotice(true);
     toast.success('Recording Saved', { description: 'Successfully uploaded.' });
     void queryClient.invalidateQueries({ queryKey: mediaKeys.all });
-    if (variant === 'record-media') window.setTimeout(() => void navigate('/timeline'), AFTER_SAVE_REDIRECT_MS);
+    if (variant === 'record-media') window.setTimeout(() => void navigate(withTimeline ? '/timeline' : '/record'), AFTER_SAVE_REDIRECT_MS);
   };
 
   const progressPercent = phase.kind === 'uploading' && phase.progress.total > 0 ? Math.min(100, Math.round((phase.progress.loaded / phase.progress.total) * 100)) : 0;
@@ -192,12 +194,12 @@ export function RecordPage({ variant = 'record' }: { variant?: 'record' | 'recor
       {savedNotice ? (
         <div role="status" className="rounded-2xl border border-accent-foreground/20 bg-accent p-5 text-accent-foreground">
           <p className="font-semibold">✅ Success!</p>
-          <p>Your message has been saved to your Vault &amp; Timeline.</p>
+          <p>{withTimeline ? MediaMessages.savedToVaultAndTimeline : MediaMessages.savedToVault}</p>
         </div>
       ) : null}
 
       {gated ? (
-        <UpgradePrompt feature="audio-uploads" />
+        <UpgradePrompt feature={recordingFeature(type)} />
       ) : (
         <Card>
           <CardHeader>

@@ -8,8 +8,8 @@ import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { formatBytes } from './recorder-logic.js';
+import { formatDateTime } from '../../lib/dates.js';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 function RecordingRow({ recording }: { recording: Recording }) {
   const [open, setOpen] = useState(false);
@@ -23,7 +23,7 @@ function RecordingRow({ recording }: { recording: Recording }) {
         <div className="min-w-0 flex-1">
           <p className="truncate font-medium">{recording.title}</p>
           <p className="text-xs text-muted-foreground">
-            {recording.type === 'video' ? 'Video' : 'Audio'} · {dateTime.format(new Date(recording.created_at))} · {formatBytes(recording.size)}
+            {recording.type === 'video' ? 'Video' : 'Audio'} · {formatDateTime(recording.created_at)} · {formatBytes(recording.size)}
           </p>
           {recording.integrity === 'mismatch' ? (
             <p className="mt-1 flex items-center gap-1.5 text-xs text-destructive" role="note">

@@ -1,4 +1,4 @@
-import type { MediaType } from '@lv/contracts';
+import { baseContentTypeOf, MEDIA_CONTENT_TYPES, RECORDED_CONTENT_TYPES, type MediaType } from '@lv/contracts';
 
 /** The recorder timer: mm:ss (minutes keep counting past 59). */
 export function formatTimer(totalSeconds: number): string {
@@ -13,10 +13,29 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** What MediaRecorder should record: WebM (the only format the vault accepts), the best codec available. */
+/**
+ * What MediaRecorder may be asked for, best first: WebM where the browser records it (Chromium,
+ * Firefox), else MP4 (Safari: H.264/AAC video, AAC audio), each with its codecs named and then bare.
+ */
+const RECORDER_CANDIDATES: Record<MediaType, readonly string[]> = {
+  video: ['video/webm;codecs=vp8,opus', 'video/webm;codecs=vp9,opus', 'video/webm', 'video/mp4;codecs=avc1,mp4a', 'video/mp4;codecs="avc1.42E01E, mp4a.40.2"', 'video/mp4'],
+  audio: ['audio/webm;codecs=opus', 'audio/webm', 'audio/mp4;codecs=mp4a.40.2', 'audio/mp4'],
+};
+
+/** What MediaRecorder should record: the first candidate the browser says it supports (undefined: its own default). */
 export function pickMimeType(type: MediaType, isSupported: (mime: string) => boolean): string | undefined {
-  const candidates = type === 'video' ? ['video/webm;codecs=vp8,opus', 'video/webm;codecs=vp9,opus', 'video/webm'] : ['audio/webm;codecs=opus', 'audio/webm'];
-  return candidates.find((mime) => isSupported(mime));
+  return RECORDER_CANDIDATES[type].find((mime) => isSupported(mime));
+}
+
+/**
+ * The content type a finished recording is saved as, from what the recorder says it made
+ * (`MediaRecorder.mimeType`, codecs and all): WebM or MP4 of the recording's type (an audio-only
+ * `video/mp4` is audio/mp4). Anything else is sent as the default WebM, and the vault, which checks
+ * the first bytes, refuses it in words.
+ */
+export function recordedContentType(type: MediaType, recorderMimeType: string | undefined): string {
+  const container = baseContentTypeOf(recorderMimeType ?? '').split('/')[1];
+  return RECORDED_CONTENT_TYPES[type].find((contentType) => contentType === `${type}/${container}`) ?? MEDIA_CONTENT_TYPES[type];
 }
 
 /** getUserMedia's refusals that mean "the person (or the browser policy) said no". */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { MEDIA_CONTENT_TYPES, RECORDER_TICK_MS, type MediaType } from '@lv/contracts';
-import { isPermissionError, pickMimeType } from './recorder-logic.js';
+import { RECORDER_TICK_MS, type MediaType } from '@lv/contracts';
+import { isPermissionError, pickMimeType, recordedContentType } from './recorder-logic.js';
 
 /** The recorder's states (spec, section 4 "Recorder"). */
 export type RecorderStatus = 'idle' | 'starting' | 'recording' | 'paused' | 'stopped';
@@ -33,7 +33,7 @@ export interface Recorder {
 }
 
 /**
- * MediaRecorder over getUserMedia: video (camera + microphone) or audio, recorded as WebM in one-second
+ * MediaRecorder over getUserMedia: video (camera + microphone) or audio, recorded as WebM (MP4 where the browser records no WebM) in one-second
  * slices, with a timer that ticks every second while recording and holds while paused.
  */
 export function useRecorder(): Recorder {
@@ -100,7 +100,8 @@ export function useRecorder(): Recorder {
         if (event.data.size > 0) chunksRef.current.push(event.data);
       };
       recorder.onstop = () => {
-        const blob = new Blob(chunksRef.current, { type: MEDIA_CONTENT_TYPES[typeRef.current] });
+        // What the browser really recorded (WebM, or MP4 on Safari): the vault keeps it as such.
+        const blob = new Blob(chunksRef.current, { type: recordedContentType(typeRef.current, recorder.mimeType || mimeType) });
         chunksRef.current = [];
         releaseStream();
         recorderRef.current = null;

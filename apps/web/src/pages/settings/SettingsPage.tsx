@@ -1,15 +1,16 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CheckCircle2, Download } from 'lucide-react';
-import { SettingsMessages, type NotificationPreferences, type NotificationPreferencesView, type UserProfile } from '@lv/contracts';
+import { EmailChangeMessages, SettingsMessages, type NotificationPreferences, type NotificationPreferencesView, type UserProfile } from '@lv/contracts';
 import { ApiError, errorMessage } from '../../api/client.js';
 import {
   changeEmail, changePassword, downloadVaultExport, fetchNotificationPreferences, saveNotificationPreferences, settingsKeys, updateName,
 } from '../../api/settings.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { SubscriptionStatusCard } from '../billing/SubscriptionStatusCard.js';
+import { ActiveSessions } from './ActiveSessions.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Input, Label } from '../../components/ui/input.js';
@@ -50,6 +51,7 @@ export function SettingsPage() {
         ) : null}
       </div>
       <AccountProfile user={user} onSaved={saved} />
+      <ActiveSessions />
       <NotificationSettings onSaved={saved} />
       {/* The plan from billing, with Upgrade Plan and Cancel Subscription (spec 02: Subscription Status). */}
       <div data-slot="subscription-status">
@@ -76,6 +78,16 @@ function AccountProfile({ user, onSaved }: { user: UserProfile; onSaved: () => v
   const [errors, setErrors] = useState<Partial<Record<ProfileField, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  /** The address a confirmation link went to: the profile keeps the current one until it is opened. */
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+  // Sent here by a sign-in whose password fails today's rules: say why, and start at Current Password.
+  const location = useLocation();
+  const passwordChangeRequired = (location.state as { passwordChangeRequired?: boolean } | null)?.passwordChangeRequired === true;
+  const [weakPassword, setWeakPassword] = useState(passwordChangeRequired);
+  const currentPasswordRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (passwordChangeRequired) currentPasswordRef.current?.focus();
+  }, [passwordChangeRequired]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -95,9 +107,13 @@ function AccountProfile({ user, onSaved }: { user: UserProfile; onSaved: () => v
     try {
       // One change at a time: what succeeded stays saved, and an error names the part that did not.
       if (plan.changes.name !== null) latest = await updateName(plan.changes.name);
-      if (plan.changes.email !== null) latest = await changeEmail({ email: plan.changes.email, currentPassword: form.currentPassword });
+      if (plan.changes.email !== null) {
+        latest = await changeEmail({ email: plan.changes.email, currentPassword: form.currentPassword });
+        setPendingEmail(plan.changes.email);
+      }
       if (plan.changes.password) {
         const { otherSessionsEnded } = await changePassword(plan.changes.password);
+        setWeakPassword(false);
         if (otherSessionsEnded > 0) toast.info(`Signed out on ${otherSessionsEnded} other ${otherSessionsEnded === 1 ? 'device' : 'devices'}.`);
       }
       updateProfile(latest);
@@ -118,16 +134,24 @@ function AccountProfile({ user, onSaved }: { user: UserProfile; onSaved: () => v
     <Card>
       <CardHeader>
         <CardTitle>Account Profile</CardTitle>
-        <CardDescription>Changing your email or password needs your current password. A new password signs you out everywhere else.</CardDescription>
+        <CardDescription>
+          Changing your email or password needs your current password. A new email takes effect once you open the link we send to it; either change signs you out everywhere else.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <form aria-label="Account Profile" noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+          {weakPassword ? (
+            <p role="alert" className="rounded-xl border border-amber-500/40 bg-amber-500/10 px-4 py-3 text-sm">
+              {SettingsMessages.weakPassword}
+            </p>
+          ) : null}
           <div className="grid gap-4 sm:grid-cols-2">
             {FIELDS.map(({ field, label, type, autoComplete }) => (
               <div key={field} className={`flex flex-col gap-1.5 ${field === 'currentPassword' ? 'sm:col-span-2' : ''}`}>
                 <Label htmlFor={`${formId}-${field}`}>{label}</Label>
                 <Input
                   id={`${formId}-${field}`}
+                  ref={field === 'currentPassword' ? currentPasswordRef : undefined}
                   type={type}
                   autoComplete={autoComplete}
                   value={form[field]}
@@ -144,6 +168,11 @@ function AccountProfile({ user, onSaved }: { user: UserProfile; onSaved: () => v
               </div>
             ))}
           </div>
+          {pendingEmail ? (
+            <p role="status" className="rounded-xl border border-primary/30 bg-primary/10 px-4 py-3 text-sm">
+              {EmailChangeMessages.sent(pendingEmail)}
+            </p>
+          ) : null}
           {failure ? (
             <p role="alert" className="rounded-xl border border-destructive/30 bg-destructive/10 px-4 py-3 text-sm text-destructive">
               {failure}
@@ -161,11 +190,14 @@ function AccountProfile({ user, onSaved }: { user: UserProfile; onSaved: () => v
   );
 }
 
+/**
+ * Only switches that control an e-mail Legacy Vault really sends. The spec's "System Updates" and
+ * "Marketing Emails" are kept with their defaults (the API still saves them) but not shown: no such
+ * e-mail exists, and a switch that does nothing would mislead.
+ */
 const SWITCHES: { key: keyof NotificationPreferences; label: string; description: string }[] = [
-  { key: 'emailNotifications', label: 'Email Notifications', description: 'Emails about your vault and the people you give access to.' },
+  { key: 'emailNotifications', label: 'Email Notifications', description: 'Every email you can turn off: while this is off, none of them is sent.' },
   { key: 'accessRequests', label: 'Access Requests', description: 'An email when someone asks for access to your vault.' },
-  { key: 'systemUpdates', label: 'System Updates', description: 'News about changes to Legacy Vault.' },
-  { key: 'marketingEmails', label: 'Marketing Emails', description: 'Occasional offers and stories from other parents.' },
 ];
 
 function NotificationSettings({ onSaved }: { onSaved: () => void }) {
@@ -190,7 +222,9 @@ function NotificationSettings({ onSaved }: { onSaved: () => void }) {
     <Card>
       <CardHeader>
         <CardTitle>Notification Settings</CardTitle>
-        <CardDescription>Choose what Legacy Vault emails you about. Each switch is saved as you change it.</CardDescription>
+        <CardDescription>
+          Choose what Legacy Vault emails you about. Each switch is saved as you change it. Emails that keep your account and your vault safe (a sign-in from a new browser, a changed password or email, the inactivity check-ins, a trustee&apos;s report) are always sent.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {preferences.isPending ? (

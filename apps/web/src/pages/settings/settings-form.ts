@@ -1,4 +1,4 @@
-import { AuthMessages, PASSWORD_MIN_LENGTH, SettingsMessages, validateCredentials, type UserProfile } from '@lv/contracts';
+import { newPasswordProblem, PASSWORD_MIN_LENGTH, SettingsMessages, validateCredentials, type UserProfile } from '@lv/contracts';
 
 /** How long "Settings Saved!" stays on screen (spec 02, section 9). */
 export const SAVED_BANNER_MS = 3000;
@@ -45,8 +45,7 @@ export function planProfileSave(form: ProfileForm, user: UserProfile): ProfilePl
     if (problem) errors.email = problem;
   }
   if (passwordChanged) {
-    const problem = validateCredentials({ email: 'x@example.com', password: form.newPassword })?.password
-      ?? (form.newPassword.trim() === '' ? AuthMessages.passwordOnlySpaces : undefined);
+    const problem = newPasswordProblem(form.newPassword);
     if (problem) errors.newPassword = problem;
     else if (form.newPassword !== form.confirmPassword) errors.confirmPassword = SettingsMessages.passwordsDoNotMatch;
   }

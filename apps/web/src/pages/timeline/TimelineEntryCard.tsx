@@ -1,21 +1,29 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Dialog } from 'radix-ui';
 import { toast } from 'sonner';
 import { FileText, Mic, PenLine, ShieldAlert, ShieldCheck, Trash2, Video } from 'lucide-react';
-import { MediaMessages, type MediaType, type TimelineEntry } from '@lv/contracts';
+import { CourtMessages, MediaMessages, type MediaType, type TimelineEntry } from '@lv/contracts';
+import { courtKeys } from '../../api/court.js';
+import { letterKeys } from '../../api/letters.js';
 import { deleteTimelineEntry, mediaKeys } from '../../api/media.js';
 import { ApiError } from '../../api/client.js';
 import { MediaPlayer } from '../../components/media/MediaPlayer.js';
-import { Button, buttonClasses } from '../../components/ui/button.js';
+import { Button } from '../../components/ui/button.js';
+import { formatDateTime, formatTime } from '../../lib/dates.js';
+import { TimelineItemDialog } from './TimelineItemDialog.js';
 
 const ICONS = { video: Video, audio: Mic, letter: PenLine, text: FileText, document: FileText, journal: FileText } as const;
 const TYPE_LABELS = { video: 'Video', audio: 'Audio', letter: 'Letter', text: 'Text', document: 'Document', journal: 'Journal' } as const;
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 
 export const DELETE_FAILED = { title: 'Delete failed', description: 'Failed to delete the entry. Please try again.' } as const;
+
+/** What the confirmation says goes with the entry: each kind is deleted in its own place, with what it holds. */
+function deleteConsequence(entry: TimelineEntry): string {
+  if (entry.source === 'letters') return `“${entry.title}” will be deleted from your letters and your timeline. This cannot be undone.`;
+  if (entry.source === 'court-journal') return `“${entry.title}”: ${CourtMessages.deleteConfirm}`;
+  return `“${entry.title}” will be deleted from your vault and your timeline, with its recording. This cannot be undone.`;
+}
 
 function DeleteEntryDialog({ entry, open, busy, onConfirm, onCancel }: { entry: TimelineEntry; open: boolean; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
   return (
@@ -24,9 +32,7 @@ function DeleteEntryDialog({ entry, open, busy, onConfirm, onCancel }: { entry: 
         <Dialog.Overlay className="fixed inset-0 z-50 bg-overlay data-[state=open]:animate-fade-in" />
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-border bg-card p-6 text-card-foreground shadow-xl data-[state=open]:animate-fade-in">
           <Dialog.Title className="font-serif text-xl font-semibold">Are you sure?</Dialog.Title>
-          <Dialog.Description className="mt-2 text-sm text-muted-foreground">
-            “{entry.title}” will be deleted from your vault and your timeline, with its recording. This cannot be undone.
-          </Dialog.Description>
+          <Dialog.Description className="mt-2 text-sm text-muted-foreground">{deleteConsequence(entry)}</Dialog.Description>
           <div className="mt-6 flex justify-end gap-2">
             <Button variant="outline" onClick={onCancel} disabled={busy}>
               Cancel
@@ -43,8 +49,9 @@ function DeleteEntryDialog({ entry, open, busy, onConfirm, onCancel }: { entry: 
 
 /**
  * One timeline entry (spec, sections 2 and 4 "Timeline media"): a recording offers Play, and
- * "View Media" / "Hide Media" to show or hide its player, and delete; a letter or a court document
- * offers View (its own screen).
+ * "View Media" / "Hide Media" to show or hide its player; a letter or a court document offers View,
+ * which opens the item itself over the timeline. Every entry can be deleted, after a confirmation,
+ * through the service that owns it.
  */
 export function TimelineEntryCard({ entry, compactDate = false }: { entry: TimelineEntry; compactDate?: boolean }) {
   const queryClient = useQueryClient();
@@ -52,6 +59,7 @@ export function TimelineEntryCard({ entry, compactDate = false }: { entry: Timel
   const [autoPlay, setAutoPlay] = useState(false);
   const [playCount, setPlayCount] = useState(0);
   const [confirming, setConfirming] = useState(false);
+  const [viewing, setViewing] = useState(false);
   const isMedia = entry.source === 'vault-media' && (entry.type === 'video' || entry.type === 'audio');
   const Icon = ICONS[entry.type] ?? FileText;
 
@@ -60,7 +68,8 @@ export function TimelineEntryCard({ entry, compactDate = false }: { entry: Timel
     onSuccess: async () => {
       setConfirming(false);
       toast.success('Entry deleted', { description: `“${entry.title}” is no longer in your vault.` });
-      await queryClient.invalidateQueries({ queryKey: mediaKeys.all });
+      // The item's own lists (letters, court documents) lose it too.
+      await Promise.all([mediaKeys.all, letterKeys.all, courtKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },
     onError: (error) => {
       setConfirming(false);
@@ -87,7 +96,7 @@ export function TimelineEntryCard({ entry, compactDate = false }: { entry: Timel
           <h3 className="truncate font-serif text-lg font-semibold">{entry.title}</h3>
           <p className="text-sm text-muted-foreground">
             <span className="rounded-md bg-muted px-1.5 py-0.5 text-xs font-medium">{TYPE_LABELS[entry.type] ?? entry.type}</span>{' '}
-            <time dateTime={entry.timestamp}>{(compactDate ? timeOnly : dateTime).format(new Date(entry.timestamp))}</time>
+            <time dateTime={entry.timestamp}>{(compactDate ? formatTime : formatDateTime)(entry.timestamp)}</time>
             {entry.word_count !== null ? ` · ${entry.word_count} words` : null}
           </p>
           {entry.integrity === 'verified' ? (
@@ -113,21 +122,16 @@ export function TimelineEntryCard({ entry, compactDate = false }: { entry: Timel
             <Button size="sm" variant="outline" aria-expanded={mediaShown} onClick={() => { setAutoPlay(false); setMediaShown((v) => !v); }}>
               {mediaShown ? 'Hide Media' : 'View Media'}
             </Button>
-            <Button size="sm" variant="ghost" aria-label={`Delete ${entry.title}`} onClick={() => setConfirming(true)}>
-              <Trash2 aria-hidden="true" className="h-4 w-4" />
-              Delete
-            </Button>
           </>
-        ) : entry.type === 'letter' ? (
-          <Link to="/letters" className={buttonClasses({ size: 'sm', variant: 'outline' })}>
+        ) : entry.source === 'letters' || entry.source === 'court-journal' ? (
+          <Button size="sm" variant="outline" aria-label={`View ${entry.title}`} aria-haspopup="dialog" onClick={() => setViewing(true)}>
             View
-          </Link>
-        ) : entry.source === 'court-journal' ? (
-          // Court documents are previewed, downloaded and deleted on their own screen (with the evidence record).
-          <Link to={entry.type === 'journal' ? '/court-journal' : '/court-documents'} className={buttonClasses({ size: 'sm', variant: 'outline' })}>
-            View
-          </Link>
+          </Button>
         ) : null}
+        <Button size="sm" variant="ghost" aria-label={`Delete ${entry.title}`} aria-haspopup="dialog" onClick={() => setConfirming(true)}>
+          <Trash2 aria-hidden="true" className="h-4 w-4" />
+          Delete
+        </Button>
       </div>
 
       {isMedia && mediaShown ? (
@@ -136,7 +140,8 @@ export function TimelineEntryCard({ entry, compactDate = false }: { entry: Timel
         </div>
       ) : null}
 
-      {isMedia ? <DeleteEntryDialog entry={entry} open={confirming} busy={remove.isPending} onConfirm={() => remove.mutate()} onCancel={() => setConfirming(false)} /> : null}
+      {isMedia ? null : <TimelineItemDialog entry={entry} open={viewing} onClose={() => setViewing(false)} />}
+      <DeleteEntryDialog entry={entry} open={confirming} busy={remove.isPending} onConfirm={() => remove.mutate()} onCancel={() => setConfirming(false)} />
     </li>
   );
 }

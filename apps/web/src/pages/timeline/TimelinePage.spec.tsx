@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
-import type { SessionView, TimelineEntry, UserProfile } from '@lv/contracts';
+import { MediaMessages, type SessionView, type TimelineEntry, type UserProfile } from '@lv/contracts';
 import { AppProviders } from '../../app/providers.js';
 import { createQueryClient } from '../../queries/query-client.js';
 import { memoryApp } from '../../test/memory-router.js';
@@ -32,6 +32,8 @@ function renderAt(path: string, user: UserProfile) {
 }
 
 type Answer = { status: number; body: unknown } | Promise<never>;
+const LETTER = '1c8b3e3f-6e5a-4d6a-9e4f-0a1b2c3d4e5f';
+const DOCUMENT = '3c8b3e3f-6e5a-4d6a-9e4f-0a1b2c3d4e5f';
 let answers: (url: string) => Answer;
 const fetchMock = jest.fn<typeof fetch>();
 
@@ -60,33 +62,90 @@ afterEach(() => {
 });
 
 describe('timeline', () => {
-  it('says it is loading, then lists entries newest first with Play, View Media and delete for recordings, View for letters', async () => {
+  it('says it is loading, then lists entries newest first: Play, View Media and Delete for recordings, View and Delete for letters', async () => {
     let release: (a: Answer) => void = () => undefined;
     answers = (url) => (url.includes('/api/timeline') ? new Promise((resolve) => { release = resolve as never; }) as never : { status: 200, body: {} });
     renderAt('/timeline', profile('pro'));
     expect(await screen.findByText('Loading timeline...')).toBeTruthy();
-    release({ status: 200, body: { entries: [entry({ id: '1c8b3e3f-6e5a-4d6a-9e4f-0a1b2c3d4e5f', source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam', file_path: null, integrity: null, word_count: 12 }), entry({})], nextCursor: null } });
+    release({ status: 200, body: { entries: [entry({ id: LETTER, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam', file_path: null, integrity: null, word_count: 12 }), entry({})], nextCursor: null } });
     const items = await screen.findAllByTestId('timeline-entry');
     expect(items.map((i) => within(i).getByRole('heading').textContent)).toEqual(['Dear Sam', 'For Sam']);
-    expect(within(items[0]!).getByRole('link', { name: 'View' }).getAttribute('href')).toBe('/letters');
-    expect(within(items[0]!).queryByRole('button', { name: /Delete/ })).toBeNull();
+    expect(within(items[0]!).getByRole('button', { name: 'View Dear Sam' })).toBeTruthy();
+    expect(within(items[0]!).queryByRole('link')).toBeNull();
+    expect(within(items[0]!).getByRole('button', { name: 'Delete Dear Sam' })).toBeTruthy();
     expect(within(items[1]!).getByRole('button', { name: 'Play' })).toBeTruthy();
     expect(within(items[1]!).getByRole('button', { name: 'Delete For Sam' })).toBeTruthy();
     expect(within(items[1]!).getByText('Verified: stored exactly as you saved it')).toBeTruthy();
   });
 
-  it('offers View on a court document, to the screen it was filed from', async () => {
-    const court = { source: 'court-journal', entry_type: 'media', file_path: null, blob_hash: null, integrity: null } as const;
-    answers = (url) => ({
-      status: 200,
-      body: url.includes('/api/timeline')
-        ? { entries: [entry({ ...court, id: '2c8b3e3f-6e5a-4d6a-9e4f-0a1b2c3d4e5f', type: 'journal', title: 'Gate photo' }), entry({ ...court, id: '3c8b3e3f-6e5a-4d6a-9e4f-0a1b2c3d4e5f', type: 'document', title: 'Custody order', timestamp: '2026-11-30T10:00:00.000Z' })], nextCursor: null }
-        : {},
-    });
+  const court = { source: 'court-journal', entry_type: 'media', file_path: null, blob_hash: null, integrity: null } as const;
+  const courtDocument = (id: string, title: string, file_kind: 'pdf' | 'docx') => ({
+    id, title, description: null, category: 'Legal Notices or Orders', variant: 'documents', file_name: `${title}.${file_kind}`, file_kind, file_type: 'application/pdf',
+    file_path: `u1/${id}`, size: 10, sha256: 'b'.repeat(64), previewable: file_kind === 'pdf', is_key_evidence: false, upload_date: '2026-11-30T10:00:00.000Z', created_at: '2026-11-30T10:00:00.000Z',
+  });
+
+  it('opens the item itself from View: the letter’s words, the court document’s preview, over the timeline', async () => {
+    answers = (url) => {
+      if (url.includes('/api/timeline')) {
+        return { status: 200, body: { entries: [
+          entry({ id: LETTER, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam', file_path: null, integrity: null, word_count: 5 }),
+          entry({ ...court, id: DOCUMENT, type: 'document', title: 'Custody order', timestamp: '2026-11-30T10:00:00.000Z' }),
+        ], nextCursor: null } };
+      }
+      if (url.endsWith(`/api/letters/${LETTER}`)) return { status: 200, body: { id: LETTER, title: 'Dear Sam', content: 'I think of you every day.', word_count: 6, created_at: '2026-12-01T10:00:00.000Z', updated_at: '2026-12-01T10:00:00.000Z', version: 1 } };
+      if (url.endsWith('/api/court/documents')) return { status: 200, body: [courtDocument(DOCUMENT, 'Custody order', 'pdf')] };
+      if (url.endsWith(`/api/court/documents/${DOCUMENT}/link`)) return { status: 200, body: { url: `/api/court/files/${DOCUMENT}?d=inline&sig=s`, expiresAt: Date.now() + 60_000 } };
+      return { status: 200, body: {} };
+    };
     renderAt('/timeline', profile('pro'));
-    const items = await screen.findAllByTestId('timeline-entry');
-    expect(items.map((i) => within(i).getByRole('link', { name: 'View' }).getAttribute('href'))).toEqual(['/court-journal', '/court-documents']);
-    expect(within(items[0]!).queryByRole('button', { name: /Delete|Play/ })).toBeNull();
+    fireEvent.click(await screen.findByRole('button', { name: 'View Dear Sam' }));
+    const letter = await screen.findByRole('dialog', { name: 'Dear Sam' });
+    expect((await within(letter).findByRole('article', { name: 'Letter' })).textContent).toBe('I think of you every day.');
+    fireEvent.click(within(letter).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(screen.getByRole('button', { name: 'View Custody order' }));
+    const preview = await screen.findByRole('dialog', { name: 'Custody order' });
+    const frame = await within(preview).findByTitle('Preview of Custody order');
+    expect(frame.getAttribute('src')).toContain(`/api/court/files/${DOCUMENT}?d=inline`);
+    // Still the timeline underneath: nothing navigated away.
+    expect(document.querySelectorAll('[data-testid="timeline-entry"]')).toHaveLength(2);
+  });
+
+  it.each([
+    ['letter', { id: LETTER, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam', file_path: null, integrity: null }, 'will be deleted from your letters and your timeline'],
+    ['court document', { ...court, id: DOCUMENT, type: 'journal', title: 'Gate photo' }, 'Your evidence record keeps a note that it existed'],
+  ] as const)('deletes a %s after a confirmation that says what goes, and the entry leaves the timeline', async (_kind, over, words) => {
+    let deleted = false;
+    answers = (url) => {
+      if (url.includes('/api/timeline/') && fetchMock.mock.calls.at(-1)?.[1]?.method === 'DELETE') {
+        deleted = true;
+        return { status: 204, body: null };
+      }
+      if (url.includes('/api/timeline')) return { status: 200, body: { entries: deleted ? [] : [entry(over)], nextCursor: null } };
+      return { status: 200, body: {} };
+    };
+    renderAt('/timeline', profile('pro'));
+    fireEvent.click(await screen.findByRole('button', { name: `Delete ${over.title}` }));
+    const confirm = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    expect(confirm.textContent).toContain(words);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('Your timeline is empty');
+    const del = fetchMock.mock.calls.find(([, init]) => init?.method === 'DELETE')!;
+    expect(String(del[0])).toContain(`/api/timeline/${over.id}`);
+  });
+
+  it('keeps an entry its service refuses to delete (not the caller’s) and says "Delete failed"', async () => {
+    answers = (url) => {
+      if (url.includes('/api/timeline/')) return { status: 404, body: { code: 'NOT_FOUND', message: 'Letter not found' } };
+      if (url.includes('/api/timeline')) return { status: 200, body: { entries: [entry({ id: LETTER, source: 'letters', type: 'letter', entry_type: 'message', title: 'Dear Sam', file_path: null, integrity: null })], nextCursor: null } };
+      return { status: 200, body: {} };
+    };
+    renderAt('/timeline', profile('pro'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Dear Sam' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Are you sure?' })).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(document.body.textContent).toContain('Failed to delete the entry. Please try again.'));
+    expect(screen.getAllByTestId('timeline-entry')).toHaveLength(1);
   });
 
   it('invites a first recording when empty', async () => {
@@ -114,7 +173,7 @@ describe('timeline', () => {
   });
 
   it('shows the prompt when the server refuses a stale tier', async () => {
-    answers = () => ({ status: 403, body: { code: 'UPGRADE_REQUIRED', message: 'The timeline and audio messages are part of the Essentials, Pro and Legacy plans.' } });
+    answers = () => ({ status: 403, body: { code: 'UPGRADE_REQUIRED', message: MediaMessages.timelinePlanRequired } });
     renderAt('/timeline', profile('pro'));
     expect(await screen.findByRole('heading', { name: 'Your Timeline is a paid feature' })).toBeTruthy();
   });
@@ -123,7 +182,7 @@ describe('timeline', () => {
 describe('recorder', () => {
   it('labels the title "Title *", caps it at 100 characters, and refuses to save without a recording: "Missing Info" / "Add a title."', async () => {
     answers = () => ({ status: 200, body: [] });
-    renderAt('/record', profile('none'));
+    renderAt('/record', profile('pro'));
     const title = (await screen.findByLabelText('Title *')) as HTMLInputElement;
     expect(title.maxLength).toBe(100);
     fireEvent.change(title, { target: { value: 'A title' } });
@@ -133,13 +192,28 @@ describe('recorder', () => {
     expect(await screen.findByText('No recordings found.')).toBeTruthy();
   });
 
-  it('keeps audio for paid tiers: a tier-none user choosing Audio sees the upgrade prompt', async () => {
+  it('tells a user without Pro or Legacy, before he records, that video and audio saving are not in his plan', async () => {
     answers = () => ({ status: 200, body: [] });
-    renderAt('/record?type=audio', profile('none'));
-    expect(await screen.findByRole('heading', { name: 'Audio messages are a paid feature' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Start Recording' })).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'Video' }));
-    expect(await screen.findByRole('button', { name: 'Start Recording' })).toBeTruthy();
+    for (const tier of ['none', 'essentials'] as const) {
+      renderAt('/record?type=audio', profile(tier));
+      expect(await screen.findByRole('heading', { name: 'Audio messages are a paid feature' })).toBeTruthy();
+      expect(screen.getByText(MediaMessages.audioPlanRequired)).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Start Recording' })).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: 'Video' }));
+      expect(await screen.findByRole('heading', { name: 'Video messages are a paid feature' })).toBeTruthy();
+      expect(screen.getByText(MediaMessages.videoPlanRequired)).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Start Recording' })).toBeNull();
+      expect(screen.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).toBe('/pricing');
+      cleanup();
+    }
+    for (const [tier, admin] of [['pro', false], ['legacy', false], ['none', true]] as const) {
+      renderAt('/record?type=audio', profile(tier, admin));
+      expect(await screen.findByRole('button', { name: 'Start Recording' })).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'Video' }));
+      expect(await screen.findByRole('button', { name: 'Start Recording' })).toBeTruthy();
+      expect(screen.queryByTestId('upgrade-prompt')).toBeNull();
+      cleanup();
+    }
   });
 
   it('explains a refused camera: "Permission Error" / "Camera or mic access denied." and what to allow', async () => {

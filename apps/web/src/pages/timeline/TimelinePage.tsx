@@ -13,6 +13,7 @@ import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { TimelineEntryCard } from './TimelineEntryCard.js';
 import { countByFilter, groupByDay, matchesFilter, TIMELINE_FILTERS, type TimelineFilter } from './timeline-groups.js';
+import { formatDayHeading } from '../../lib/dates.js';
 
 export const TIMELINE_TEXT = {
   signedOut: 'Please log in to view your timeline',
@@ -22,7 +23,6 @@ export const TIMELINE_TEXT = {
   emptyInvite: 'Record your first message, and it will appear here.',
 } as const;
 
-const dayHeading = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 
 function TimelineEntries({ entries, variant }: { entries: TimelineEntry[]; variant: 'list' | 'enhanced' }) {
   const [filter, setFilter] = useState<TimelineFilter>('all');
@@ -53,10 +53,10 @@ function TimelineEntries({ entries, variant }: { entries: TimelineEntry[]; varia
       </div>
       {groups.length === 0 ? <p className="text-muted-foreground">Nothing of this kind yet.</p> : null}
       {groups.map((group) => (
-        <section key={group.day} aria-label={dayHeading.format(new Date(`${group.day}T12:00:00`))}>
+        <section key={group.day} aria-label={formatDayHeading(group.day)}>
           <h2 className="mb-3 flex items-center gap-2 font-serif text-xl font-semibold">
             <CalendarDays aria-hidden="true" className="h-5 w-5 text-primary" />
-            {dayHeading.format(new Date(`${group.day}T12:00:00`))}
+            {formatDayHeading(group.day)}
           </h2>
           <ol className="flex flex-col gap-4 border-l-2 border-primary/20 pl-4">
             {group.entries.map((entry) => <TimelineEntryCard key={entry.id} entry={entry} compactDate />)}

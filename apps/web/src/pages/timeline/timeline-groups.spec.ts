@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { countByFilter, groupByDay, localDay, matchesFilter } from './timeline-groups.js';
+import { localDay } from '../../lib/dates.js';
+import { countByFilter, groupByDay, matchesFilter } from './timeline-groups.js';
 
 const at = (y: number, m: number, d: number, h: number) => new Date(y, m - 1, d, h).toISOString();
 

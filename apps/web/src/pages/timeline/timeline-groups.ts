@@ -1,4 +1,5 @@
 import type { TimelineEntry } from '@lv/contracts';
+import { localDay } from '../../lib/dates.js';
 
 /** The enhanced timeline's filters (second document: /enhanced-timeline). */
 export const TIMELINE_FILTERS = [
@@ -20,12 +21,6 @@ export function countByFilter(entries: readonly Pick<TimelineEntry, 'type'>[]): 
   const counts = Object.fromEntries(TIMELINE_FILTERS.map((f) => [f.id, 0])) as Record<TimelineFilter, number>;
   for (const entry of entries) for (const { id } of TIMELINE_FILTERS) if (matchesFilter(entry, id)) counts[id]++;
   return counts;
-}
-
-/** Local calendar day (YYYY-MM-DD) of an ISO timestamp. */
-export function localDay(iso: string): string {
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
 export interface DayGroup<T> {

@@ -18,7 +18,7 @@ function fakeGateway(initial: Portrait) {
   const handler = async (input: string, init: RequestInit = {}) => {
     const url = new URL(input, 'http://vault.test');
     const method = init.method ?? 'GET';
-    if (url.pathname === '/api/auth/refresh') return json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });
+    if (url.pathname === '/api/auth/session') return json(200, { session: null });
     if (url.pathname.startsWith('/api/media/')) {
       mediaCalls.push({ method, path: url.pathname, body: init.body ? JSON.parse(String(init.body)) : undefined });
       if (failing.has(method)) return json(503, { code: 'SERVICE_UNAVAILABLE', message: 'The vault is temporarily unavailable.' });

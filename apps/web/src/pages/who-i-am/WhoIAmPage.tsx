@@ -15,6 +15,7 @@ import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { formOf, isChanged, requestOf, toggleTrait, type PortraitForm } from './portrait-form.js';
 import { PersonalMedia, ProfilePhoto } from './PortraitMedia.js';
+import { formatDateTime } from '../../lib/dates.js';
 
 /**
  * Who I Am (/whoiam): the profile photo and personal media (kept in vault-media as they are
@@ -161,7 +162,7 @@ function PortraitEditor({ saved, onSaved }: { saved: Portrait; onSaved: (portrai
           {save.isPending ? 'Saving…' : 'Save Profile'}
         </Button>
         <span className="text-sm text-muted-foreground" aria-live="polite">
-          {changed ? 'Unsaved changes' : saved.updated_at ? `Saved ${new Date(saved.updated_at).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}` : ''}
+          {changed ? 'Unsaved changes' : saved.updated_at ? `Saved ${formatDateTime(saved.updated_at)}` : ''}
         </span>
       </div>
     </form>

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { countWords } from '@lv/contracts';
 import { GENERIC_LETTER, LETTER_EMOTIONS, LETTER_PURPOSES, LETTER_TEMPLATES, letterTemplate, wizardLetterTitle } from './letter-templates.js';
 
@@ -28,8 +28,15 @@ describe('the letter wizard table', () => {
     expect(letterTemplate('toString', 'constructor')).toBe(GENERIC_LETTER);
   });
 
-  it('titles a saved draft "AI-Assisted Letter - {date}"', () => {
-    expect(wizardLetterTitle(new Date(2026, 10, 22), 'en-US')).toBe('AI-Assisted Letter - 11/22/2026');
-    expect(wizardLetterTitle(new Date(2026, 10, 22), 'en-GB')).toBe('AI-Assisted Letter - 22/11/2026');
+  it('titles a saved draft "AI-Assisted Letter - {date}" in the one date style, never a numeric US date', () => {
+    const language = jest.spyOn(navigator, 'language', 'get');
+    try {
+      language.mockReturnValue('en-GB');
+      expect(wizardLetterTitle(new Date(2026, 11, 5))).toBe('AI-Assisted Letter - 5 December 2026');
+      language.mockReturnValue('en-US');
+      expect(wizardLetterTitle(new Date(2026, 11, 5))).toBe('AI-Assisted Letter - December 5, 2026');
+    } finally {
+      language.mockRestore();
+    }
   });
 });

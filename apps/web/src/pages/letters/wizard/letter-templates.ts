@@ -1,3 +1,5 @@
+import { formatDate } from '../../../lib/dates.js';
+
 /**
  * The letter wizard's fixed table (owner-core spec, sections 3 and 4 "Letter wizard"): one letter for
  * each emotion and purpose, and a generic fallback. There is no AI call: "Write with AI Assistant"
@@ -386,7 +388,7 @@ export function letterTemplate(emotion: string | null | undefined, purpose: stri
   return text ?? GENERIC_LETTER;
 }
 
-/** "AI-Assisted Letter - {date}" (spec, section 4), the date in the reader's own format. */
-export function wizardLetterTitle(date: Date = new Date(), locale?: string): string {
-  return `AI-Assisted Letter - ${date.toLocaleDateString(locale)}`;
+/** "AI-Assisted Letter - {date}" (spec, section 4), the date in the app's one date style ("5 December 2026"). */
+export function wizardLetterTitle(date: Date = new Date()): string {
+  return `AI-Assisted Letter - ${formatDate(date)}`;
 }

@@ -1,0 +1,1 @@
+export { InMemoryRateBudgets, rateLimited, RedisRateBudgets, takeOrRefuse, type Budget, type RateBudgets, type Taken } from './rate-budgets.js';

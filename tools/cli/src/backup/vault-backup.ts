@@ -1,0 +1,107 @@
+import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createObjectStorage } from '@lv/platform/storage';
+import { BackupError } from './backup-error.js';
+import type { BackupSettings } from './backup-settings.js';
+import { sourceBuckets, stageBucket } from './buckets.js';
+import { dumpDatabase } from './databases.js';
+import { stageKeys } from './key-material.js';
+import { fileSha256, MANIFEST_FILE, MANIFEST_FORMAT, type BackupManifest, type DatabaseEntry } from './manifest.js';
+import { Restic } from './restic.js';
+
+export interface BackupSummary {
+  snapshot: string;
+  shortId: string;
+  time: string;
+  databases: { service: string; database: string; tables: number; rows: number; bytes: number }[];
+  buckets: { name: string; objects: number; bytes: number }[];
+  keys: string[];
+  /** Bytes the repository had to add: what deduplication did not find there already. */
+  addedBytes: number;
+  totalBytes: number;
+  durationMs: number;
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * One backup at a time per staging folder: a lock file beside it holds the running backup's pid
+ * (one left by a backup that died is taken over). The folder's path never changes, so restic
+ * finds each snapshot's parent and retention groups them.
+ */
+async function lockStaging(stagingDir: string): Promise<{ dir: string; release(): Promise<void> }> {
+  const dir = join(stagingDir, 'legacy-vault-backup');
+  const lock = `${dir}.lock`;
+  await mkdir(stagingDir, { recursive: true });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(lock, 'wx', 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+      if (holder && isAlive(holder)) throw new BackupError('BACKUP_BUSY', `another backup (pid ${holder}) is running with staging folder ${dir}`);
+      await rm(lock, { force: true });
+    }
+  }
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return {
+    dir,
+    async release() {
+      await rm(dir, { recursive: true, force: true });
+      await rm(lock, { force: true });
+    },
+  };
+}
+
+/**
+ * `npm run vault -- backup`: every service's database (pg_dump, rows counted in the dump's own
+ * snapshot), then every bucket's objects (so an object a dumped row names was stored before the
+ * row was committed), then the key material, with the manifest, into one restic snapshot.
+ */
+export async function runBackup(settings: BackupSettings): Promise<BackupSummary> {
+  const started = Date.now();
+  const restic = new Restic(settings.repository);
+  // The repository and its password first: a backup that cannot be stored is not taken.
+  await restic.open(true);
+  const staging = await lockStaging(settings.stagingDir);
+  try {
+    const databases: DatabaseEntry[] = [];
+    await mkdir(join(staging.dir, 'db'));
+    for (const { service, name: database } of settings.databases) {
+      const file = `db/${service}.dump`;
+      const tables = await dumpDatabase(settings.serverUrl, database, join(staging.dir, file));
+      databases.push({ service, database, file, ...(await fileSha256(join(staging.dir, file))), tables });
+    }
+    const storage = createObjectStorage(settings.storage);
+    const buckets = [];
+    for (const bucket of await sourceBuckets(storage)) buckets.push(await stageBucket(storage, bucket, join(staging.dir, 'objects', bucket)));
+    const keys = await stageKeys(settings.keysDir, settings.secrets, join(staging.dir, 'keys'));
+    const manifest: BackupManifest = { format: MANIFEST_FORMAT, createdAt: new Date().toISOString(), databases, buckets, keys };
+    await writeFile(join(staging.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
+    const { snapshot, addedBytes, totalBytes } = await restic.backup(staging.dir);
+    return {
+      snapshot: snapshot.id,
+      shortId: snapshot.short_id,
+      time: snapshot.time,
+      databases: databases.map((d) => ({ service: d.service, database: d.database, tables: Object.keys(d.tables).length, rows: Object.values(d.tables).reduce((a, b) => a + b, 0), bytes: d.bytes })),
+      buckets: buckets.map((b) => ({ name: b.name, objects: b.objects, bytes: b.bytes })),
+      keys: keys.map((k) => k.file),
+      addedBytes,
+      totalBytes,
+      durationMs: Date.now() - started,
+    };
+  } finally {
+    await staging.release();
+  }
+}

@@ -1,3 +1,4 @@
+import { TrusteeMessages } from '@lv/contracts';
 import { expect, test, type APIRequestContext, type Page } from './support/test.js';
 import { familyPage, mailsTo, signUpOwner } from './support/access.js';
 import { uniqueEmail } from './support/auth.js';
@@ -53,6 +54,8 @@ test.describe('trustee reports', () => {
       await expect(ask).toBeVisible({ timeout: SLOW_LOAD });
       await ask.getByLabel('Your email').fill(trusteeEmail);
       await ask.getByRole('button', { name: 'Send me my trustee link' }).click();
+      // The page's answer first: a refusal or a lost tap is named here, not as a missing e-mail.
+      await expect(ask.getByRole('status')).toHaveText(TrusteeMessages.linkRequested);
       await mailCount(request, trusteeEmail, 2, 'the trustee link');
       await trustee.goto(pathOf((await mailsTo(request, trusteeEmail))[1]!.text));
       const report = trustee.getByRole('form', { name: 'Report' });

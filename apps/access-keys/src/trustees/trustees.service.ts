@@ -254,13 +254,14 @@ export class TrusteesService {
 
   /** notifications' question before it sends a link: still this trustee's current, unexpired link? */
   async linkState(ownerId: string, trusteeId: string, linkId: string): Promise<{ state: 'current' | 'stale' | 'unknown' }> {
-    const state = await this.state(this.deps.orm.em.fork(), ownerId);
+    // One read of the stream for both answers: two reads could fall either side of the link's commit
+    // (the job is queued just before it) and call a link that is about to be current "stale".
+    const { state, events } = await this.stateAndEvents(this.deps.orm.em.fork(), ownerId);
     const trustee = state.trustees[trusteeId];
     if (!trustee) return { state: 'unknown' };
     const current = trustee.link?.linkId === linkId && Date.parse(trustee.link.expiresAt) > Date.parse(this.now());
     if (current) return { state: 'current' };
     // Not (yet) this trustee's link: a job of a transaction not yet committed retries; an old link is stale.
-    const { events } = await this.deps.store.readStream<TrusteesEvent>(this.deps.orm.em.fork(), trusteesStreamId(ownerId));
     const known = events.some((e) => e.type === 'TrusteeLinkIssued' && e.data.linkId === linkId);
     return { state: known ? 'stale' : 'unknown' };
   }

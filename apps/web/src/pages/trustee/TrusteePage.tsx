@@ -103,7 +103,9 @@ export function TrusteePage() {
       {shown?.status === 'accepted' && !shown.report && !shown.blockedUntil ? (
         <ReportForm pending={report.isPending} error={report.isError ? errorMessage(report.error, 'Could not send your report. Please try again.') : null} onReport={(kind, note) => report.mutate({ kind, note })} />
       ) : null}
-      {!shown ? <SendMyLink /> : null}
+      {/* Only once the link is checked: the form must not move under a tap when the answer (or its
+          error) appears above it. */}
+      {!shown && !(link && view.isPending) ? <SendMyLink /> : null}
     </div>
   );
 }

@@ -22,8 +22,8 @@ export class BillingController {
 
   @Writers('owner')
   @RpcHandler(BillingRpc.startCheckout)
-  startCheckout(@RpcPayload() { plan }: PayloadOf<typeof BillingRpc.startCheckout>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<CheckoutSession> {
-    return this.billing.startCheckout(caller, plan, meta);
+  startCheckout(@RpcPayload() { plan, promo_code }: PayloadOf<typeof BillingRpc.startCheckout>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<CheckoutSession> {
+    return this.billing.startCheckout(caller, plan, meta, promo_code ?? null);
   }
 
   @Writers('owner')

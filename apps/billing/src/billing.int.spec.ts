@@ -165,6 +165,16 @@ describe('billing service over NATS', () => {
     await expect(call(BillingRpc.startCheckout, { plan: 'legacy' }, parent.accessToken)).rejects.toMatchObject({ code: 'CONFLICT', message: BillingMessages.changeWhileActive('Pro') });
   });
 
+  it('passes a promo code on to the provider: its checkout page has it; a checkout without one has none', async () => {
+    const parent = signUp();
+    const withCode = (await call(BillingRpc.startCheckout, { plan: 'legacy', promo_code: 'SPRING-26' }, parent.accessToken)) as { session_id: string };
+    expect(await call(BillingRpc.localSession, { session_id: withCode.session_id }, parent.accessToken)).toMatchObject({ tier: 'legacy', status: 'open', promo_code: 'SPRING-26' });
+    const without = (await call(BillingRpc.startCheckout, { plan: 'pro' }, parent.accessToken)) as { session_id: string };
+    expect(await call(BillingRpc.localSession, { session_id: without.session_id }, parent.accessToken)).toMatchObject({ tier: 'pro', promo_code: null });
+    // A code no provider issues is refused at the door, before any checkout starts.
+    expect(await codeOf(call(BillingRpc.startCheckout, { plan: 'pro', promo_code: 'spring 26; drop' }, parent.accessToken))).toBe('VALIDATION_FAILED');
+  });
+
   it('cancels at the period end: the tier stays until the provider ends the subscription, then it is none', async () => {
     const parent = signUp();
     await buy(parent, 'essentials');

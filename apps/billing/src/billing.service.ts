@@ -58,14 +58,15 @@ export class BillingService {
 
   /**
    * Opens the provider's hosted checkout for a plan. The rules are asked first (no provider session
-   * for an owner whose plan is active), then asked again when the start is recorded.
+   * for an owner whose plan is active), then asked again when the start is recorded. A promo code
+   * (the pricing link's) goes on to the provider, whose page applies it.
    */
-  async startCheckout(caller: Caller, plan: PaidTier, meta?: RequestMeta): Promise<CheckoutSession> {
+  async startCheckout(caller: Caller, plan: PaidTier, meta?: RequestMeta, promoCode: string | null = null): Promise<CheckoutSession> {
     const owner = ownerOf(caller);
     const command = (sessionId: string): SubscriptionCommand => ({ type: 'StartCheckout', ownerId: owner.userId, tier: plan, sessionId, provider: this.deps.provider.name, now: new Date().toISOString() });
     subscriptionDecider.decide(command('check'), await this.state(owner.userId));
     const back = (page: 'success' | 'cancel') => new URL(`/checkout/${page}?plan=${plan}`, this.deps.publicUrl).toString();
-    const session = await this.deps.provider.createCheckout({ ownerId: owner.userId, email: owner.email, tier: plan, successUrl: back('success'), cancelUrl: back('cancel') });
+    const session = await this.deps.provider.createCheckout({ ownerId: owner.userId, email: owner.email, tier: plan, promoCode, successUrl: back('success'), cancelUrl: back('cancel') });
     await this.execute(owner.userId, command(session.sessionId), ownerMetadata(owner.userId, meta?.requestId));
     return { session_id: session.sessionId, url: session.url };
   }
@@ -189,4 +190,4 @@ function requireAdmin(caller: Caller): void {
   if (!accountOf(caller).isAdmin) throw new DomainError('FORBIDDEN');
 }
 
-const localView = (row: LocalSessionRow): LocalCheckoutSession => ({ session_id: row.id, tier: row.tier, status: row.status, success_url: row.success_url, cancel_url: row.cancel_url });
+const localView = (row: LocalSessionRow): LocalCheckoutSession => ({ session_id: row.id, tier: row.tier, status: row.status, promo_code: row.promo_code, success_url: row.success_url, cancel_url: row.cancel_url });

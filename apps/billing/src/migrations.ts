@@ -85,6 +85,17 @@ class PlanFaqFollowsTheTable20261206 extends Migration {
   }
 }
 
+/** The local provider's page shows the promo code a checkout was opened with (spec 02: the dialog's prefilled code). */
+class LocalCheckoutPromoCode20261206 extends Migration {
+  override up(): void {
+    this.addSql('alter table local_checkout_sessions add column if not exists promo_code text');
+  }
+
+  override down(): void {
+    this.addSql('alter table local_checkout_sessions drop column if exists promo_code');
+  }
+}
+
 const PLAN_FAQ_ID = '7a3f0d1e-5b2c-4e8f-9a61-0c1d2e3f4a01';
 const PLAN_FAQ_SEEDED = 'Essentials (£9.99 a month) keeps your letters, Who I Am, your If I’m Gone message and Access Key request management, and opens the timeline and audio uploads. Pro (£20.00 a month) adds video and audio saving and final messages. Legacy (£149 a year) includes everything in Pro, with priority support and 2 bonus Access Key slots.';
 export const PLAN_FAQ_ANSWER =
@@ -96,4 +107,5 @@ const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 export const billingMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'billing-tables-2026-11-26', class: BillingTables20261126 },
   { name: 'plan-faq-follows-the-table-2026-12-06', class: PlanFaqFollowsTheTable20261206 },
+  { name: 'local-checkout-promo-code-2026-12-06', class: LocalCheckoutPromoCode20261206 },
 ]);

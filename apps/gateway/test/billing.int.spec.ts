@@ -57,7 +57,7 @@ describe('gateway: billing routes', () => {
         if ((payload as { signature: string }).signature !== 't=1,v1=good') throw new DomainError('VALIDATION_FAILED', 'The webhook signature is not valid.');
         return { received: true, outcome: 'applied' };
       })
-      .handle(BillingRpc.localSession, () => ({ session_id: SESSION, tier: 'pro', status: 'open', success_url: 'http://x/s', cancel_url: 'http://x/c' }));
+      .handle(BillingRpc.localSession, () => ({ session_id: SESSION, tier: 'pro', status: 'open', promo_code: null, success_url: 'http://x/s', cancel_url: 'http://x/c' }));
     await billing.listen(['rpc.billing.>']);
 
     const config = gatewayConfigSchema.parse({
@@ -116,6 +116,19 @@ describe('gateway: billing routes', () => {
     expect(good.statusCode).toBe(201);
     expect(good.json()).toMatchObject({ session_id: SESSION });
     expect(forwarded(BillingRpc.startCheckout).map((r) => ({ payload: r.request.payload as unknown, token: r.request.auth.accessToken }))).toEqual([{ payload: { plan: 'pro' }, token }]);
+  });
+
+  it('forwards a pricing link’s promo code with the plan, and refuses one no provider issues at the edge', async () => {
+    const token = tokenFor();
+    const before = forwarded(BillingRpc.startCheckout).length;
+    const bad = await call({ method: 'POST', url: '/api/billing/checkout', headers: { authorization: `Bearer ${token}` }, payload: { plan: 'pro', promo_code: 'spring 26' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { promo_code: expect.any(String) } });
+    expect(forwarded(BillingRpc.startCheckout)).toHaveLength(before);
+
+    const good = await call({ method: 'POST', url: '/api/billing/checkout', headers: { authorization: `Bearer ${token}` }, payload: { plan: 'legacy', promo_code: 'SPRING-26' } });
+    expect(good.statusCode).toBe(201);
+    expect(forwarded(BillingRpc.startCheckout).slice(before).map((r) => r.request.payload as unknown)).toEqual([{ plan: 'legacy', promo_code: 'SPRING-26' }]);
   });
 
   it('checks the plan of a change at the edge, and forwards the owner’s token with a good one', async () => {

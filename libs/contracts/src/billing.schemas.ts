@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FAQ_ANSWER_MAX, FAQ_QUESTION_MAX, PAID_TIERS, SUBSCRIPTION_STATUSES, type PaidTier } from './billing.js';
+import { FAQ_ANSWER_MAX, FAQ_QUESTION_MAX, PAID_TIERS, PROMO_CODE_PATTERN, SUBSCRIPTION_STATUSES, type PaidTier } from './billing.js';
 import { safeText } from './text.schemas.js';
 import { SUBSCRIPTION_TIERS } from './tiers.js';
 
@@ -15,7 +15,10 @@ export const subscriptionViewSchema = z.object({
 });
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
 
-export const startCheckoutBodySchema = z.object({ plan: z.enum(PAID_TIERS as [PaidTier, ...PaidTier[]]) });
+export const startCheckoutBodySchema = z.object({
+  plan: z.enum(PAID_TIERS as [PaidTier, ...PaidTier[]]),
+  promo_code: z.string().regex(PROMO_CODE_PATTERN).optional().meta({ description: 'A promo code for the provider’s checkout (upper case: letters, digits, - and _).' }),
+});
 
 /** Another paid plan for the owner's live subscription (the provider prorates; the tier moves when its webhook arrives). */
 export const changePlanBodySchema = z.object({ plan: z.enum(PAID_TIERS as [PaidTier, ...PaidTier[]]).meta({ description: 'The paid plan to switch to.' }) });
@@ -40,6 +43,7 @@ export const localSessionSchema = z.object({
   session_id: z.string(),
   tier: z.enum(PAID_TIERS as [PaidTier, ...PaidTier[]]),
   status: z.enum(['open', 'paid', 'cancelled']),
+  promo_code: z.string().nullable().meta({ description: 'The promo code the checkout was opened with, if any.' }),
   success_url: z.string(),
   cancel_url: z.string(),
 });

@@ -1,4 +1,5 @@
-import { BillingMessages, checkoutPlanFromQuery, PLAN_CHARGES, planOf, planPriceLabel, PAID_TIERS } from './billing.js';
+import { BillingMessages, checkoutPlanFromQuery, PLAN_CHARGES, planOf, planPriceLabel, PAID_TIERS, promoCodeFromQuery } from './billing.js';
+import { startCheckoutBodySchema } from './billing.schemas.js';
 
 describe('checkout plans', () => {
   it('reads /checkout?plan=: essentials by default, pro or legacy, the plans’ ids too, anything else named back', () => {
@@ -9,6 +10,23 @@ describe('checkout plans', () => {
     expect(checkoutPlanFromQuery('vault-pro')).toEqual({ tier: 'pro' });
     expect(checkoutPlanFromQuery('gold')).toEqual({ unknown: 'gold' });
     expect(BillingMessages.unknownPlan('gold')).toBe('There is no plan called “gold”. Choose Essentials, Pro or Legacy.');
+  });
+
+  it('reads a promo code from a link (/pricing?promo=): upper-cased, and nothing for what no provider issues', () => {
+    expect(promoCodeFromQuery(' spring-26 ')).toBe('SPRING-26');
+    expect(promoCodeFromQuery('WELCOME_10')).toBe('WELCOME_10');
+    expect(promoCodeFromQuery(null)).toBeNull();
+    expect(promoCodeFromQuery('')).toBeNull();
+    expect(promoCodeFromQuery('two words')).toBeNull();
+    expect(promoCodeFromQuery('<script>')).toBeNull();
+    expect(promoCodeFromQuery('A'.repeat(41))).toBeNull();
+  });
+
+  it('starts a checkout with a promo code or without one, and refuses one no provider issues', () => {
+    expect(startCheckoutBodySchema.parse({ plan: 'pro', promo_code: 'SPRING-26' })).toEqual({ plan: 'pro', promo_code: 'SPRING-26' });
+    expect(startCheckoutBodySchema.parse({ plan: 'pro' })).toEqual({ plan: 'pro' });
+    expect(startCheckoutBodySchema.safeParse({ plan: 'pro', promo_code: 'spring 26' }).success).toBe(false);
+    expect(startCheckoutBodySchema.safeParse({ plan: 'pro', promo_code: '' }).success).toBe(false);
   });
 
   it('charges the prices the plans show (spec 02, section 9)', () => {

@@ -27,6 +27,18 @@ export function planOf(tier: PaidTier): Plan {
   return plan;
 }
 
+/**
+ * A promo code as a link carries it (/pricing?promo=CODE, spec 02: prefilled in the checkout dialog):
+ * letters, digits, '-' and '_', as payment providers issue them. Upper-cased, as they are
+ * case-insensitive; anything else in the link is ignored rather than sent on.
+ */
+export const PROMO_CODE_PATTERN = /^[A-Z0-9_-]{1,40}$/;
+
+export function promoCodeFromQuery(value: string | null): string | null {
+  const given = (value ?? '').trim().toUpperCase();
+  return PROMO_CODE_PATTERN.test(given) ? given : null;
+}
+
 /** "£20.00/month", as the Settings card and the checkout page show a plan's price. */
 export const planPriceLabel = (plan: Plan): string => `${plan.price}/${plan.period}`;
 
@@ -43,6 +55,7 @@ export const BillingMessages = {
   nothingToCancel: 'You have no active subscription to cancel.',
   alreadyCancelling: 'Your subscription is already cancelled; it stays active until the end of the billing period.',
   checkoutFailed: 'Could not start the checkout. Please try again.',
+  promoCodeInvalid: 'A promo code has only letters, digits, - and _ (up to 40).',
   cancelFailed: 'Could not cancel your subscription. Please try again.',
   cancelled: 'Your subscription is cancelled. Your vault stays fully accessible until the end of the billing period.',
   sessionNotFound: 'This checkout has expired or does not exist. Start again from the pricing page.',

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { LocalSessionRow, LocalSessionStore } from './payment-provider.js';
 
-const COLUMNS = 'id, owner_id, tier, status, subscription_id, success_url, cancel_url';
+const COLUMNS = 'id, owner_id, tier, status, subscription_id, promo_code, success_url, cancel_url';
 
 /** The local provider's checkout sessions, in billing's database (Stripe keeps its own). */
 export class PgLocalSessionStore implements LocalSessionStore {
@@ -12,8 +12,8 @@ export class PgLocalSessionStore implements LocalSessionStore {
   }
 
   async insert(row: LocalSessionRow): Promise<void> {
-    await this.em.execute(`insert into local_checkout_sessions (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?)`, [
-      row.id, row.owner_id, row.tier, row.status, row.subscription_id, row.success_url, row.cancel_url,
+    await this.em.execute(`insert into local_checkout_sessions (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
+      row.id, row.owner_id, row.tier, row.status, row.subscription_id, row.promo_code, row.success_url, row.cancel_url,
     ]);
   }
 

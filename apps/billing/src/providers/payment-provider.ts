@@ -7,6 +7,8 @@ export interface CheckoutRequest {
   ownerId: string;
   email: string;
   tier: PaidTier;
+  /** A promo code to apply on the hosted page (the pricing link's), or null. */
+  promoCode: string | null;
   successUrl: string;
   cancelUrl: string;
 }
@@ -60,6 +62,7 @@ export class StripeProvider implements PaymentProvider {
     // Metadata on the session and on the subscription: every later event names the owner and the plan.
     const metadata = { ownerId: request.ownerId, tier: request.tier };
     const session = await this.stripe.checkout.sessions.create({
+      ...(await this.promotion(request.promoCode)),
       mode: 'subscription',
       client_reference_id: request.ownerId,
       customer_email: request.email,
@@ -74,6 +77,16 @@ export class StripeProvider implements PaymentProvider {
     });
     if (!session.url) throw new Error('Stripe returned a checkout session without a url');
     return { sessionId: session.id, url: session.url };
+  }
+
+  /**
+   * A code is applied through the promotion code Stripe knows it by; one Stripe does not know (or no
+   * longer honours) leaves the page's own promo field open, so the customer can try another.
+   */
+  private async promotion(code: string | null): Promise<{ discounts?: { promotion_code: string }[]; allow_promotion_codes?: boolean }> {
+    if (!code) return {};
+    const found = await this.stripe.promotionCodes.list({ code, active: true, limit: 1 });
+    return found.data[0] ? { discounts: [{ promotion_code: found.data[0].id }] } : { allow_promotion_codes: true };
   }
 
   async cancelAtPeriodEnd(subscriptionId: string): Promise<void> {
@@ -122,6 +135,8 @@ export interface LocalSessionRow {
   tier: PaidTier;
   status: 'open' | 'paid' | 'cancelled';
   subscription_id: string | null;
+  /** The promo code the checkout was opened with: the local page shows it (nothing is charged either way). */
+  promo_code: string | null;
   success_url: string;
   cancel_url: string;
 }
@@ -162,7 +177,7 @@ export class LocalProvider implements PaymentProvider {
   createCheckout(request: CheckoutRequest): Promise<{ sessionId: string; url: string }> {
     const sessionId = `cs_local_${randomBytes(16).toString('hex')}`;
     return this.options.sessions
-      .insert({ id: sessionId, owner_id: request.ownerId, tier: request.tier, status: 'open', subscription_id: null, success_url: request.successUrl, cancel_url: request.cancelUrl })
+      .insert({ id: sessionId, owner_id: request.ownerId, tier: request.tier, status: 'open', subscription_id: null, promo_code: request.promoCode, success_url: request.successUrl, cancel_url: request.cancelUrl })
       .then(() => ({ sessionId, url: new URL(`/checkout/local?session=${sessionId}`, this.options.publicUrl).toString() }));
   }
 

@@ -13,9 +13,9 @@ export function fetchSubscription(signal?: AbortSignal): Promise<SubscriptionVie
   return api.get<SubscriptionView>('/api/billing/subscription', { signal });
 }
 
-/** Opens the provider's hosted checkout for a plan: the browser then goes to `url`. */
-export function startCheckout(plan: PaidTier): Promise<CheckoutSession> {
-  return api.request<CheckoutSession>('/api/billing/checkout', { method: 'POST', body: { plan } });
+/** Opens the provider's hosted checkout for a plan (with a promo code when one is given): the browser then goes to `url`. */
+export function startCheckout(plan: PaidTier, promoCode: string | null = null): Promise<CheckoutSession> {
+  return api.request<CheckoutSession>('/api/billing/checkout', { method: 'POST', body: promoCode ? { plan, promo_code: promoCode } : { plan } });
 }
 
 /** Cancel Subscription: no renewal; the plan stays active until the period ends. */

@@ -45,8 +45,8 @@ function fakeGateway() {
       subscription = { ...subscription, status: 'cancelling', cancel_at_period_end: true };
       return json(200, subscription);
     }
-    if (url.pathname === `/api/billing/local/sessions/${LOCAL_SESSION}`) return json(200, { session_id: LOCAL_SESSION, tier: 'pro', status: 'open', success_url: 'http://vault.test/checkout/success?plan=pro', cancel_url: 'http://vault.test/checkout/cancel?plan=pro' });
-    if (url.pathname === `/api/billing/local/sessions/${LOCAL_SESSION}/pay`) return json(200, { session_id: LOCAL_SESSION, tier: 'pro', status: 'paid', success_url: 'http://vault.test/checkout/success?plan=pro', cancel_url: 'http://vault.test/checkout/cancel?plan=pro' });
+    if (url.pathname === `/api/billing/local/sessions/${LOCAL_SESSION}`) return json(200, { session_id: LOCAL_SESSION, tier: 'pro', status: 'open', promo_code: 'SPRING-26', success_url: 'http://vault.test/checkout/success?plan=pro', cancel_url: 'http://vault.test/checkout/cancel?plan=pro' });
+    if (url.pathname === `/api/billing/local/sessions/${LOCAL_SESSION}/pay`) return json(200, { session_id: LOCAL_SESSION, tier: 'pro', status: 'paid', promo_code: 'SPRING-26', success_url: 'http://vault.test/checkout/success?plan=pro', cancel_url: 'http://vault.test/checkout/cancel?plan=pro' });
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
   };
   return {
@@ -138,6 +138,46 @@ describe('Pricing (/pricing)', () => {
     expect(gateway.calls.find((c) => c.method === 'POST' && c.path === '/api/admin/faq')?.body).toEqual({ question: 'Is there a family discount?', answer: 'Not yet.', is_active: true, display_order: 10 });
   });
 
+  it('checks out in a dialog with the link’s promo code filled in, and hands billing the code', async () => {
+    renderApp('/pricing?promo=spring-26', sam);
+    const plans = within(await screen.findByRole('list', { name: 'Plans' }));
+    fireEvent.click(await plans.findByRole('button', { name: 'Choose Pro' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Checkout' }));
+    expect(within(dialog.getByTestId('plan-summary')).getByText('£20.00/month')).toBeTruthy();
+    expect((dialog.getByLabelText('Promo code') as HTMLInputElement).value).toBe('SPRING-26');
+    fireEvent.click(dialog.getByRole('button', { name: 'Continue to Payment' }));
+    await waitFor(() => expect(navigatedTo).toEqual([`http://vault.test/checkout/local?session=${LOCAL_SESSION}`]));
+    expect(gateway.calls.filter((c) => c.path === '/api/billing/checkout').map((c) => c.body)).toEqual([{ plan: 'pro', promo_code: 'SPRING-26' }]);
+  });
+
+  it('refuses a promo code no provider issues before any request, and sends none once the field is cleared', async () => {
+    renderApp('/pricing?promo=WELCOME', sam);
+    fireEvent.click(await within(await screen.findByRole('list', { name: 'Plans' })).findByRole('button', { name: 'Choose Legacy' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Checkout' }));
+    const field = dialog.getByLabelText('Promo code');
+    fireEvent.change(field, { target: { value: 'two words' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Continue to Payment' }));
+    expect(await dialog.findByText(BillingMessages.promoCodeInvalid)).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(gateway.calls.filter((c) => c.path === '/api/billing/checkout')).toEqual([]);
+    fireEvent.change(field, { target: { value: '' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Continue to Payment' }));
+    await waitFor(() => expect(gateway.calls.filter((c) => c.path === '/api/billing/checkout').map((c) => c.body)).toEqual([{ plan: 'legacy' }]));
+  });
+
+  it('takes a signed-out visitor’s promo code along to the checkout page, past the sign-in', async () => {
+    renderApp('/pricing?promo=spring-26', null);
+    const plans = within(await screen.findByRole('list', { name: 'Plans' }));
+    await waitFor(() => expect(plans.getByRole('link', { name: 'Choose Pro' }).getAttribute('href')).toBe('/checkout?plan=pro&promo=SPRING-26'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    resetApp();
+    jest.spyOn(browserNavigation, 'assign').mockImplementation((url: string) => void navigatedTo.push(url));
+    renderApp('/checkout?plan=pro&promo=SPRING-26');
+    expect((await screen.findByLabelText('Promo code') as HTMLInputElement).value).toBe('SPRING-26');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to Payment' }));
+    await waitFor(() => expect(gateway.calls.find((c) => c.path === '/api/billing/checkout')?.body).toEqual({ plan: 'pro', promo_code: 'SPRING-26' }));
+  });
+
   it('shows the plans alone on /subscribe', async () => {
     renderApp('/subscribe', null);
     await screen.findByRole('heading', { level: 1, name: 'Subscription Plans' });
@@ -154,6 +194,7 @@ describe('Checkout (/checkout)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Continue to Payment' }));
     await waitFor(() => expect(navigatedTo).toEqual([`http://vault.test/checkout/local?session=${LOCAL_SESSION}`]));
     expect(gateway.calls.find((c) => c.path === '/api/billing/checkout')?.body).toEqual({ plan: 'essentials' });
+    expect(screen.queryByLabelText('Promo code')).toBeNull();
   });
 
   it('takes the plan of the query (its id too), and names an unknown one back with the plans there are', async () => {
@@ -176,8 +217,9 @@ describe('Checkout (/checkout)', () => {
     expect(navigatedTo).toEqual([]);
   });
 
-  it('pays on the local provider’s page and returns to the success page', async () => {
+  it('pays on the local provider’s page, which shows the checkout’s promo code, and returns to the success page', async () => {
     renderApp(`/checkout/local?session=${LOCAL_SESSION}`);
+    expect(await screen.findByText('Promo code: SPRING-26')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Pay £20.00' }));
     await waitFor(() => expect(navigatedTo).toEqual(['http://vault.test/checkout/success?plan=pro']));
   });

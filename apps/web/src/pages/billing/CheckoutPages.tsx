@@ -1,13 +1,14 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Lock } from 'lucide-react';
-import { BillingMessages, checkoutPlanFromQuery, planOf, planPriceLabel, type PaidTier } from '@lv/contracts';
+import { BillingMessages, checkoutPlanFromQuery, planOf, planPriceLabel, promoCodeFromQuery, type PaidTier } from '@lv/contracts';
 import { ApiError, errorMessage } from '../../api/client.js';
 import { billingKeys, cancelLocalSession, fetchLocalSession, fetchSubscription, payLocalSession, startCheckout } from '../../api/billing.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button, buttonClasses } from '../../components/ui/button.js';
 import { Card, CardContent, CardHeader } from '../../components/ui/card.js';
+import { Input, Label } from '../../components/ui/input.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 
@@ -47,31 +48,50 @@ function Page({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /**
- * /checkout?plan=essentials|pro|legacy (essentials when none is given): the chosen plan, and the way
- * to the payment provider's secure page. An unknown plan is named back with the plans there are.
+ * The chosen plan and the way to the payment provider's secure page: the checkout page's body, and the
+ * pricing page's checkout dialog (spec 02: "a promo code is prefilled in the dialog variant"). With
+ * `promo` (the link's code), a promo code field holds it, to be changed or cleared before paying.
  */
-export function CheckoutPage() {
-  usePageTitle('Checkout');
-  const [params] = useSearchParams();
-  const choice = checkoutPlanFromQuery(params.get('plan'));
+export function CheckoutPanel({ tier, promo, otherActions }: { tier: PaidTier; promo: string | null; otherActions?: ReactNode }) {
+  const promoId = useId();
+  const promoErrorId = useId();
+  const [promoText, setPromoText] = useState(promo ?? '');
+  const [promoInvalid, setPromoInvalid] = useState(false);
   const start = useMutation({
-    mutationFn: (tier: PaidTier) => startCheckout(tier),
+    mutationFn: (code: string | null) => startCheckout(tier, code),
     onSuccess: (session) => browserNavigation.assign(session.url),
   });
-  if ('unknown' in choice) {
-    return (
-      <Page title="Checkout">
-        <p role="alert">{BillingMessages.unknownPlan(choice.unknown)}</p>
-        <Link to="/pricing" className={buttonClasses({ variant: 'outline' })}>
-          See the plans
-        </Link>
-      </Page>
-    );
-  }
+  const submit = () => {
+    const code = promoText.trim() ? promoCodeFromQuery(promoText) : null;
+    setPromoInvalid(promoText.trim() !== '' && code === null);
+    if (promoText.trim() !== '' && code === null) return;
+    start.mutate(code);
+  };
   const alreadyActive = start.error instanceof ApiError && start.error.code === 'CONFLICT';
   return (
-    <Page title="Checkout">
-      <PlanSummary tier={choice.tier} />
+    <>
+      <PlanSummary tier={tier} />
+      {promo !== null ? (
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor={promoId}>Promo code</Label>
+          <Input
+            id={promoId}
+            name="promo"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            value={promoText}
+            onChange={(event) => setPromoText(event.target.value)}
+            aria-invalid={promoInvalid || undefined}
+            aria-describedby={promoInvalid ? promoErrorId : undefined}
+          />
+          {promoInvalid ? (
+            <p id={promoErrorId} className="text-sm text-destructive">
+              {BillingMessages.promoCodeInvalid}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       <p className="flex items-center gap-2 text-sm text-muted-foreground">
         <Lock aria-hidden="true" className="h-4 w-4" />
         You pay on our card-payment provider’s secure page. Legacy Vault never sees your card.
@@ -94,13 +114,45 @@ export function CheckoutPage() {
         </div>
       ) : null}
       <div className="flex flex-wrap gap-3">
-        <Button onClick={() => start.mutate(choice.tier)} disabled={start.isPending || start.isSuccess}>
+        <Button onClick={submit} disabled={start.isPending || start.isSuccess}>
           {start.isPending || start.isSuccess ? 'Opening the secure payment page…' : 'Continue to Payment'}
         </Button>
-        <Link to="/pricing" className={buttonClasses({ variant: 'ghost' })}>
-          Choose another plan
-        </Link>
+        {otherActions}
       </div>
+    </>
+  );
+}
+
+/**
+ * /checkout?plan=essentials|pro|legacy (essentials when none is given), and ?promo= from a pricing link
+ * followed while signed out: the chosen plan, and the way to the payment provider's secure page. An
+ * unknown plan is named back with the plans there are.
+ */
+export function CheckoutPage() {
+  usePageTitle('Checkout');
+  const [params] = useSearchParams();
+  const choice = checkoutPlanFromQuery(params.get('plan'));
+  if ('unknown' in choice) {
+    return (
+      <Page title="Checkout">
+        <p role="alert">{BillingMessages.unknownPlan(choice.unknown)}</p>
+        <Link to="/pricing" className={buttonClasses({ variant: 'outline' })}>
+          See the plans
+        </Link>
+      </Page>
+    );
+  }
+  return (
+    <Page title="Checkout">
+      <CheckoutPanel
+        tier={choice.tier}
+        promo={promoCodeFromQuery(params.get('promo'))}
+        otherActions={
+          <Link to="/pricing" className={buttonClasses({ variant: 'ghost' })}>
+            Choose another plan
+          </Link>
+        }
+      />
     </Page>
   );
 }
@@ -133,6 +185,7 @@ export function LocalCheckoutPage() {
     <Page title="Test Checkout">
       <p className="rounded-lg bg-muted p-3 text-sm">The development payment provider: no card is asked for and nothing is charged.</p>
       <PlanSummary tier={session.data.tier} />
+      {session.data.promo_code ? <p>Promo code: {session.data.promo_code}</p> : null}
       {session.data.status !== 'open' ? (
         <p role="alert">{BillingMessages.sessionClosed}</p>
       ) : (

@@ -7,8 +7,14 @@ import { cn } from '../../lib/cn.js';
 /**
  * The three plans (spec 02, section 9), each with its price, what it includes and the way to its
  * checkout; with `onSwitch` (an owner whose plan is active), the other plans offer a switch instead.
+ * With `onChoose`, choosing a plan opens the checkout dialog; a `promo` code goes along to the page.
  */
-export function PlanCards({ currentTier, onSwitch }: { currentTier: SubscriptionTier | null; onSwitch?: (tier: PaidTier) => void }) {
+export function PlanCards({ currentTier, onSwitch, onChoose, promo = null }: {
+  currentTier: SubscriptionTier | null;
+  onSwitch?: (tier: PaidTier) => void;
+  onChoose?: (tier: PaidTier) => void;
+  promo?: string | null;
+}) {
   return (
     <ul aria-label="Plans" className="grid gap-4 md:grid-cols-3">
       {PLANS.map((plan) => {
@@ -39,8 +45,12 @@ export function PlanCards({ currentTier, onSwitch }: { currentTier: Subscription
               <Button variant={featured ? 'primary' : 'outline'} onClick={() => onSwitch(plan.tier)}>
                 Switch to {plan.name}
               </Button>
+            ) : onChoose ? (
+              <Button variant={featured ? 'primary' : 'outline'} aria-haspopup="dialog" onClick={() => onChoose(plan.tier)}>
+                Choose {plan.name}
+              </Button>
             ) : (
-              <Link to={`/checkout?plan=${plan.tier}`} className={buttonClasses({ variant: featured ? 'primary' : 'outline' })}>
+              <Link to={`/checkout?plan=${plan.tier}${promo ? `&promo=${encodeURIComponent(promo)}` : ''}`} className={buttonClasses({ variant: featured ? 'primary' : 'outline' })}>
                 Choose {plan.name}
               </Link>
             )}

@@ -1,11 +1,14 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import type { PaidTier } from '@lv/contracts';
+import { promoCodeFromQuery, type PaidTier } from '@lv/contracts';
 import { billingKeys, fetchFaq, fetchSubscription } from '../../api/billing.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
 import { Spinner } from '../../components/ui/spinner.js';
+import { useHydrated } from '../../lib/use-hydrated.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
+import { CheckoutDialog } from './CheckoutDialog.js';
 import { FaqEditor } from './FaqEditor.js';
 import { PlanCards } from './PlanCards.js';
 import { SwitchPlanDialog } from './SwitchPlanDialog.js';
@@ -42,12 +45,20 @@ export function FaqSection() {
   );
 }
 
-/** /pricing: the three plans and the FAQ; admins also edit the FAQ here. /subscribe shows the plans alone. */
+/**
+ * /pricing: the three plans and the FAQ; admins also edit the FAQ here. /subscribe shows the plans
+ * alone. A link with a promo code (/pricing?promo=CODE) checks out in a dialog with the code filled in
+ * (signed out, the code goes along to /checkout, past the sign-in).
+ */
 export function PricingPage({ variant = 'pricing' }: { variant?: 'pricing' | 'subscribe' }) {
   const title = variant === 'pricing' ? 'Choose Your Plan' : 'Subscription Plans';
   usePageTitle(variant === 'pricing' ? 'Pricing' : 'Subscription Plans');
   const { user } = useAuth();
   const [switchTo, setSwitchTo] = useState<PaidTier | null>(null);
+  const [checkoutTier, setCheckoutTier] = useState<PaidTier | null>(null);
+  // The page is prerendered without a query: the code joins once React owns the page.
+  const [params] = useSearchParams();
+  const promo = useHydrated() ? promoCodeFromQuery(params.get('promo')) : null;
   // billing knows whether the plan is active (the token's tier may be minutes old, or cancelled).
   const subscription = useQuery({ queryKey: billingKeys.subscription, queryFn: ({ signal }) => fetchSubscription(signal), enabled: Boolean(user) });
   const activeTier = subscription.data?.status === 'active' && subscription.data.tier !== 'none' ? subscription.data.tier : null;
@@ -58,9 +69,15 @@ export function PricingPage({ variant = 'pricing' }: { variant?: 'pricing' | 'su
         <p className="mt-3 text-muted-foreground">Keep your vault alive for the people you love. Every plan keeps what you save private to you and the family you let in.</p>
       </header>
       <div className="mt-10">
-        <PlanCards currentTier={activeTier ?? (user ? user.subscription_tier : null)} onSwitch={activeTier ? setSwitchTo : undefined} />
+        <PlanCards
+          currentTier={activeTier ?? (user ? user.subscription_tier : null)}
+          onSwitch={activeTier ? setSwitchTo : undefined}
+          onChoose={promo && user ? setCheckoutTier : undefined}
+          promo={promo}
+        />
       </div>
       {activeTier ? <SwitchPlanDialog from={activeTier} to={switchTo} onClose={() => setSwitchTo(null)} /> : null}
+      {promo && user ? <CheckoutDialog tier={checkoutTier} promo={promo} onClose={() => setCheckoutTier(null)} /> : null}
       {variant === 'pricing' ? <FaqSection /> : null}
       {variant === 'pricing' && user?.ai_admin ? <FaqEditor /> : null}
     </div>

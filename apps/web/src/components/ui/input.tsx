@@ -1,4 +1,4 @@
-import { forwardRef, type InputHTMLAttributes, type LabelHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { forwardRef, useImperativeHandle, type ForwardedRef, useLayoutEffect, useRef, type InputHTMLAttributes, type LabelHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { cn } from '../../lib/cn.js';
 import { useHydrated } from '../../lib/use-hydrated.js';
 
@@ -7,17 +7,44 @@ const fieldBase =
   'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring ' +
   'aria-invalid:border-destructive disabled:opacity-60';
 
-// On a prerendered page a field is read-only until React owns it: what was typed before hydration
-// would be wiped by the form's state (the login form once lost its e-mail that way). Plain renders are
-// editable at once.
-export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input({ className, ...props }, ref) {
+/**
+ * A prerendered page's fields take typing before React owns them (issue 35: a read-only field dropped
+ * every key pressed before hydration). React leaves the typed text in the element when it hydrates, but
+ * the form's state still holds the prerendered value, and the next render would put that back (the
+ * login form once lost its e-mail that way). So, once hydrated, a controlled field whose text differs
+ * from its value hands the text to the form as the input event it was. A plain render has nothing to do.
+ */
+function useTypedBeforeHydration<E extends HTMLInputElement | HTMLTextAreaElement>(forwarded: ForwardedRef<E>, value: unknown) {
+  const own = useRef<E>(null);
+  useImperativeHandle(forwarded, () => own.current as E);
+  // Kept from the first render: a field taken over from prerendered markup renders first as the server did.
   const hydrated = useHydrated();
-  return <input ref={ref} className={cn(fieldBase, 'h-11', className)} {...props} readOnly={props.readOnly || !hydrated} />;
+  const fromMarkup = useRef(!hydrated);
+  const prerendered = useRef(value);
+  useLayoutEffect(() => {
+    const field = own.current;
+    const initial = prerendered.current;
+    // Uncontrolled fields keep what was typed by themselves.
+    if (!fromMarkup.current || !field || (typeof initial !== 'string' && typeof initial !== 'number')) return;
+    const typed = field.value;
+    const held = String(initial);
+    if (typed === held) return;
+    // React's own setter records the form's value, so the input event below reads as the change it is.
+    field.value = held;
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), 'value')?.set?.call(field, typed);
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+  }, []);
+  return own;
+}
+
+export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input({ className, ...props }, ref) {
+  const own = useTypedBeforeHydration(ref, props.value);
+  return <input ref={own} className={cn(fieldBase, 'h-11', className)} {...props} />;
 });
 
 export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, ...props }, ref) {
-  const hydrated = useHydrated();
-  return <textarea ref={ref} className={cn(fieldBase, 'min-h-32 py-3 leading-relaxed', className)} {...props} readOnly={props.readOnly || !hydrated} />;
+  const own = useTypedBeforeHydration(ref, props.value);
+  return <textarea ref={own} className={cn(fieldBase, 'min-h-32 py-3 leading-relaxed', className)} {...props} />;
 });
 
 export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function Select({ className, ...props }, ref) {

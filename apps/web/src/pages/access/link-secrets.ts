@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, type Location } from 'react-router-dom';
 import { fragmentParams, KEY_LINK_PARAMS, keyAmong } from '@lv/contracts';
+import { useHydrated } from '../../lib/use-hydrated.js';
 
 /**
  * Secrets a link may carry (issue 29): an access key (`#k=`, or `?k=` in e-mails sent before the key
@@ -42,15 +43,21 @@ export function addressWithoutSecrets(address: Address): string {
   return `${address.pathname}${search}${fragmentIsLink ? '' : address.hash}`;
 }
 
+const NO_SECRETS: LinkSecrets = { key: null, owner: null, session: null };
+
 /**
  * The link's secrets as the page first saw them; the address is rewritten without them right after
  * the first render (the router's replace: `history.replaceState`, no new history entry). An effect,
  * not a layout effect: the router subscribes to its history in its own layout effect, which runs
  * after its children's, so a replace made earlier would change the address behind the router's back.
+ * A prerendered page (/access) was rendered with no link: while React takes its markup over, the page
+ * renders as it was prerendered (a different first render is a hydration error, issue 35), and with
+ * the link's secrets right after.
  */
 export function useLinkSecrets(): LinkSecrets {
   const location = useLocation();
   const navigate = useNavigate();
+  const hydrated = useHydrated();
   const [secrets] = useState(() => readLinkSecrets(location));
   const current = `${location.pathname}${location.search}${location.hash}`;
   const cleaned = addressWithoutSecrets(location);
@@ -58,5 +65,5 @@ export function useLinkSecrets(): LinkSecrets {
   useEffect(() => {
     if (cleaned !== current) void navigate(cleaned, { replace: true, state });
   }, [cleaned, current, navigate, state]);
-  return secrets;
+  return hydrated ? secrets : NO_SECRETS;
 }

@@ -4,6 +4,7 @@ import { useAuth } from '../auth/AuthProvider.js';
 import { TopBar } from './TopBar.js';
 import { useSignOutFlow } from './use-sign-out.js';
 import { useUnsavedChanges } from './UnsavedChangesProvider.js';
+import { VerifyEmailBanner } from './VerifyEmailBanner.js';
 
 // The side menu and the sign-out warning are dialogs nobody sees on a first load: their code (Radix
 // Dialog, the menu's icons) is fetched when one first opens (issue 10, first load).
@@ -62,6 +63,8 @@ export function AppShell({ children, accountPending = false }: { children: React
         </Suspense>
       ) : null}
       <main id="main-content" tabIndex={-1} className="flex-1 pt-16 outline-none">
+        {/* The verification page says it all itself. */}
+        {user && !user.emailVerified && location.pathname !== '/verify-email' ? <VerifyEmailBanner email={user.email} /> : null}
         {children}
       </main>
       <footer className="border-t border-border py-6 text-center text-xs text-muted-foreground">

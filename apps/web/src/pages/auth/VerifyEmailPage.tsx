@@ -19,7 +19,8 @@ import { RecoveryCard, RecoveryOutcome } from './PasswordRecoveryPages.js';
  */
 export function VerifyEmailPage() {
   usePageTitle('Verify Your Email');
-  const { user, refresh } = useAuth();
+  const auth = useAuth();
+  const { user } = auth;
   const location = useLocation();
   const navigate = useNavigate();
   const [token] = useState(() => new URLSearchParams(location.hash.replace(/^#/, '')).get('token'));
@@ -35,7 +36,7 @@ export function VerifyEmailPage() {
     setSending(true);
     try {
       const reply = await verifyEmail({ token });
-      if (user) await refresh();
+      if (user) await auth.refresh();
       setDone(reply.message);
     } catch (failure) {
       setProblem(failure instanceof ApiError ? failure.body.message : errorMessage(failure, 'Something went wrong. Please try again.'));

@@ -35,7 +35,7 @@ export interface SignInAttempt {
 }
 
 /** Verification e-mails an account may ask for again, per hour (the one sent at sign-up is not counted). */
-export const VERIFICATION_RESENDS_PER_HOUR = 3;
+const VERIFICATION_RESENDS_PER_HOUR = 3;
 
 /** How long a device's "seen" mark and an account's reset mark are kept: the device cookie's life. */
 const DEVICE_MARK_SECONDS = 180 * 24 * 3600;

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { KeyRound, Trash2 } from 'lucide-react';
-import { CONTACT_NAME_MAX, CONTACT_PHONE_MAX, EmailVerifyMessages, IfImNotThereMessages as M, RELATIONSHIP_OPTIONS, type EmergencyContact, type Relationship } from '@lv/contracts';
+import { CONTACT_NAME_MAX, CONTACT_PHONE_MAX, IfImNotThereMessages as M, RELATIONSHIP_OPTIONS, type EmergencyContact, type Relationship } from '@lv/contracts';
 import { errorMessage } from '../../api/client.js';
 import { addContact, fetchContacts, ifImNotThereKeys, removeContact, setContactKey } from '../../api/if-im-not-there.js';
 import { useAuth } from '../../auth/AuthProvider.js';
@@ -135,7 +135,7 @@ export function EmergencyContacts() {
 
 /** A contact key's e-mail in words: while the owner's address is unverified none is sent (access-keys withholds it), and that is why one "failed". */
 function keyEmailText(contact: EmergencyContact, unverified: boolean): string {
-  if (contact.access_key_email === 'failed') return unverified ? `Key made but not e-mailed (${EmailVerifyMessages.bannerTitle.toLowerCase()} first)` : 'Key e-mail failed';
+  if (contact.access_key_email === 'failed') return unverified ? 'Key made but not e-mailed (verify your e-mail address first)' : 'Key e-mail failed';
   return contact.access_key_email === 'sent' ? 'Key sent' : 'Key being sent';
 }
 

@@ -37,9 +37,10 @@ const signer = new AccessTokenSigner(keys.privateKey);
 const consent = { version: CONSENT_VERSION, text_hash: CONSENT_HASH };
 
 interface Owner { id: string; token: string }
+/** An owner whose address is verified (the token's claim): his keys and invitations are e-mailed. */
 const newOwner = (): Owner => {
   const id = randomUUID();
-  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, kind: 'user' }, 600).token };
+  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 600).token };
 };
 /** A client address of its own per call site, so limits of one test do not reach another. */
 let addressCounter = 0;
@@ -145,6 +146,34 @@ describe('access-keys service over NATS', () => {
     expect(JSON.stringify(await sql('select data from events'))).not.toContain(issued.access_key);
     expect(await call(AccessKeysRpc.keyMailState, { key_id: issued.key_id })).toEqual({ state: 'active' });
     expect(await call(AccessKeysRpc.keyMailState, { key_id: randomUUID() })).toEqual({ state: 'unknown' });
+  });
+
+  it('an owner whose address is unverified gets his keys (to share himself) but no key e-mail, and the key says why; verified, the next key is e-mailed', async () => {
+    const id = randomUUID();
+    const tokenOf = (emailVerified: boolean) => signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, emailVerified, kind: 'user' }, 600).token;
+    const unverified: Owner = { id, token: tokenOf(false) };
+    const made = await createKey(unverified, { name: 'Unmailed', email: 'stranger@example.com' });
+    expect(made).toMatchObject({ recipient_email: 'stranger@example.com', emailed: false });
+    await submit(unverified, { requester_email: 'unmailed@example.com' });
+    const request = (await pending(unverified)).items.find((r) => r.requester_email === 'unmailed@example.com')!;
+    const approved = (await call(AccessKeysRpc.approveRequest, { request_id: request.id }, unverified.token)) as IssuedAccessKey;
+    expect(approved.emailed).toBe(false);
+    for (const key of [made, approved]) expect(await queue.getJob(`key-${key.key_id}`)).toBeUndefined();
+    const listed = (await call(AccessKeysRpc.listKeys, {}, unverified.token)) as { id: string; status: string; email_status: string; email_failure: string | null }[];
+    for (const key of [made, approved]) {
+      expect(listed.find((k) => k.id === key.key_id)).toMatchObject({ status: 'active', email_status: 'failed', email_failure: 'email_not_verified' });
+    }
+    // The key works all the same: the owner shares it himself.
+    expect(await codeOf(redeem(made.access_key))).toBe('OK');
+    // A token without the claim (signed before it existed) counts as unverified too.
+    const claimless = signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, kind: 'user' }, 600).token;
+    expect(((await call(AccessKeysRpc.createKey, { ...(await draftKey(unverified)), name: 'Old token', email: 'ellie@example.com' }, claimless)) as IssuedAccessKey).emailed).toBe(false);
+    // Verified (the next token identity signs says so): the key and its e-mail go as usual.
+    const verified: Owner = { id, token: tokenOf(true) };
+    const mailed = await createKey(verified, { name: 'Mailed now' });
+    expect(mailed.emailed).toBe(true);
+    expect((await queue.getJob(`key-${mailed.key_id}`))?.data).toMatchObject({ keyId: mailed.key_id, recipientEmail: 'ellie@example.com' });
+    expect(((await call(AccessKeysRpc.listKeys, {}, verified.token)) as { id: string; email_status: string }[]).find((k) => k.id === mailed.key_id)?.email_status).toBe('queued');
   });
 
   it('declines: the request leaves the pending list, no key and no job', async () => {

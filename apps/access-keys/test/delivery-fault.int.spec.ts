@@ -83,7 +83,7 @@ it('releases every delivery exactly once when the process working through them i
   const operator = signOperatorToken(signer, 'delivery-fault');
   const owners = Array.from({ length: OWNERS }, () => {
     const id = randomUUID();
-    return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, kind: 'user' }, 3600).token };
+    return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 3600).token };
   });
   for (const owner of owners) {
     for (let i = 0; i < CONTACTS; i++) {

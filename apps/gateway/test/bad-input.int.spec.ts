@@ -137,6 +137,7 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/auth/confirm-email': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
   'POST /api/auth/undo-email-change': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
   'POST /api/auth/not-me': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
+  'POST /api/auth/verify-email': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
   'PATCH /api/me': () => ({ full_name: 'Sam Parent' }),
   'PUT /api/me/email': (f) => ({ email: `fuzz-${randomUUID()}@example.com`, currentPassword: f.password }),
   'PUT /api/me/password': (f) => ({ currentPassword: f.password, newPassword: 'another password' }),
@@ -197,6 +198,7 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/me/notifications': 'the caller’s own notification switches; the token is the only input',
   'GET /api/me/sessions': 'the caller’s own sessions; the token is the only input',
   'POST /api/me/sessions/sign-out-others': 'signs the caller’s other sessions out, idempotent; the token is the only input',
+  'POST /api/me/verify-email/resend': 'a new verification link to the caller’s own address (or "verified already"); the token is the only input',
   'GET /api/if-im-not-there/inactivity': 'the caller’s own inactivity watch; the token is the only input',
   'POST /api/me/export/session': 'sets the caller’s own export cookie; the token is the only input',
   'GET /api/me/export': 'the caller’s own vault as a ZIP; the token (header or export cookie) is the only input',
@@ -504,7 +506,7 @@ describe('bad input through the gateway, against the real services', () => {
     expect(signUp.statusCode).toBe(201);
     const session = signUp.json<{ accessToken: string; profile: { id: string } }>();
     const claims = JSON.parse(Buffer.from(session.accessToken.split('.')[1]!, 'base64url').toString('utf8')) as AccessTokenClaims;
-    const proClaims: AccessTokenClaims = { sub: claims.sub, sid: claims.sid, email: claims.email, tier: 'pro', admin: false, kind: 'user' };
+    const proClaims: AccessTokenClaims = { sub: claims.sub, sid: claims.sid, email: claims.email, tier: 'pro', admin: false, emailVerified: true, kind: 'user' };
     // The same account as an admin (the claim billing's FAQ and the gateway's admin routes check), so
     // the admin routes' validation is fuzzed too, not only their 403.
     user = { id: session.profile.id, email, bearer: signer.sign(proClaims, 900).token, adminBearer: signer.sign({ ...proClaims, admin: true }, 900).token };
@@ -598,7 +600,7 @@ describe('bad input through the gateway, against the real services', () => {
       const timings: string[] = [];
       for (const [index, op] of operations.entries()) {
         const started = Date.now();
-        const throwaway = signer.sign({ sub: user.id, sid: randomUUID(), email: user.email, tier: 'pro', admin: false, kind: 'user' }, 900).token;
+        const throwaway = signer.sign({ sub: user.id, sid: randomUUID(), email: user.email, tier: 'pro', admin: false, emailVerified: true, kind: 'user' }, 900).token;
         // Admin routes are fuzzed as an admin: past the 403, into their validation.
         const bearer = ADMIN_OPERATION.test(op.key) ? user.adminBearer : user.bearer;
         const requests = SEEDS.all.flatMap((seed) => fc.sample(requestsFor(op, fixture, { bearer, throwaway }), { numRuns: RUNS_PER_OPERATION / SEEDS.all.length, seed: seed + index }));

@@ -53,7 +53,7 @@ describe('gateway /api/community', () => {
 
     services = await NestNatsResponder.start(NATS_URL, STACK_ID);
     services
-      .handle(IdentityRpc.getMe, () => ({ id: USER_ID, email: 'dad@example.com', full_name: '  Sam Carter ', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'pro', ai_admin: false }))
+      .handle(IdentityRpc.getMe, () => ({ id: USER_ID, email: 'dad@example.com', full_name: '  Sam Carter ', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'pro', ai_admin: false, emailVerified: true }))
       .handle(VaultMediaRpc.musicTracks, () => [{ id: TRACK_ID, title: 'Rise Up', category: 'motivation', fileName: 'motivation-rise-up.mp3' }])
       .handle(VaultMediaRpc.musicPlaybackLink, ({ payload }) => {
         if (payload.id !== TRACK_ID) throw new DomainError('NOT_FOUND', CommunityMessages.trackNotFound);

@@ -42,7 +42,7 @@ function claims(overrides: Partial<AccessTokenClaims> = {}): AccessTokenClaims {
 const tokenFor = (overrides: Partial<AccessTokenClaims> = {}, ttl = 600) => signer.sign(claims(overrides), ttl).token;
 
 function profileOf(id: string, email: string, admin = false): UserProfile {
-  return { id, email, full_name: null, avatar_url: null, created_at: '2026-11-01T10:00:00.000Z', subscription_tier: 'none', ai_admin: admin };
+  return { id, email, full_name: null, avatar_url: null, created_at: '2026-11-01T10:00:00.000Z', subscription_tier: 'none', ai_admin: admin, emailVerified: true };
 }
 
 function session(email: string, refreshToken: string): IssuedSession {

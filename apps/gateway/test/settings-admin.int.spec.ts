@@ -46,7 +46,7 @@ const sha = (data: Uint8Array | string) => createHash('sha256').update(data).dig
 const video = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(3 * 1024 * 1024, 7)]);
 const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 0x20)]);
 
-const profile: UserProfile = { id: USER_ID, email: 'dad@example.com', full_name: 'John Smith', avatar_url: null, created_at: '2026-11-01T10:00:00.000Z', subscription_tier: 'pro', ai_admin: false };
+const profile: UserProfile = { id: USER_ID, email: 'dad@example.com', full_name: 'John Smith', avatar_url: null, created_at: '2026-11-01T10:00:00.000Z', subscription_tier: 'pro', ai_admin: false, emailVerified: true };
 const recording = (id: string, over: Partial<Recording> = {}): Recording => ({
   id, type: 'video', file_type: 'video', title: 'For your 18th birthday', file_path: `${USER_ID}/video_1.webm`, content_type: 'video/webm', size: video.length,
   blob_hash: sha(video), integrity: 'verified', collection: 'vault', created_at: '2026-11-20T10:00:00.000Z', timestamp: '2026-11-20T10:00:00.000Z', ...over,

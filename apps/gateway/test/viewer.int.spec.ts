@@ -51,7 +51,7 @@ describe('gateway viewer routes', () => {
 
     identity = await NestNatsResponder.start(NATS_URL, STACK_ID);
     identity.handle(IdentityRpc.getMe, (): UserProfile => ({
-      id: OWNER_ID, email: 'parent@example.com', full_name: null, avatar_url: null, created_at: '2026-11-01T10:00:00.000Z', subscription_tier: 'pro', ai_admin: false,
+      id: OWNER_ID, email: 'parent@example.com', full_name: null, avatar_url: null, created_at: '2026-11-01T10:00:00.000Z', subscription_tier: 'pro', ai_admin: false, emailVerified: true,
     }));
     await identity.listen(['rpc.identity.>']);
 

@@ -188,7 +188,7 @@ describe('identity account recovery and sessions', () => {
     expect(await codeOf(signIn(email, 'a-kite-over-the-bay'))).toBe('OK');
     await waitFor(async () => (await jobsFor(email, 'password-changed')).length === 1, 10_000, 'the password-changed notice job');
     const types = (await identity.core.orm.em.fork().execute<{ type: string }[]>('select type from events where stream_id = ? order by version', [`user-${laptop.profile.id}`])).map((e) => e.type);
-    expect(types).toEqual(['UserRegistered', 'PasswordResetRequested', 'PasswordResetUsed', 'PasswordChanged']);
+    expect(types).toEqual(['UserRegistered', 'EmailVerificationRequested', 'PasswordResetRequested', 'PasswordResetUsed', 'PasswordChanged']);
   });
 
   it('refuses a link used twice, expired, altered, another account\'s or made up, all with the same answer, and changes nothing', async () => {

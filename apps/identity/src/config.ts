@@ -27,6 +27,8 @@ export const identityConfigSchema = commonConfigSchema.extend(databaseConfigSche
   /** How long a new address's confirm link works, and the old address's undo link. */
   EMAIL_CHANGE_TTL_SECONDS: z.coerce.number().int().min(1).default(24 * 3600),
   EMAIL_CHANGE_UNDO_TTL_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
+  /** How long an address's verification link works. */
+  EMAIL_VERIFY_TTL_SECONDS: z.coerce.number().int().min(1).default(24 * 3600),
   /** "Forgot password?" requests allowed inside PASSWORD_RESET_WINDOW_SECONDS: per e-mail address asked about, and per client address. */
   PASSWORD_RESETS_PER_EMAIL: z.coerce.number().int().positive().default(3),
   PASSWORD_RESETS_PER_ADDRESS: z.coerce.number().int().positive().default(10),

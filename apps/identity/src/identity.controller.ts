@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { IdentityRpc, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile } from '@lv/contracts';
+import { IdentityRpc, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile, type VerifyEmailReply } from '@lv/contracts';
 import { AccessTokenVerifier, ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcAccessToken, RpcHandler, RpcMeta, RpcPayload, Writers } from '@lv/platform/nest';
@@ -69,6 +69,19 @@ export class IdentityController {
   @RpcHandler(IdentityRpc.disownSignIn)
   disownSignIn(@RpcPayload() input: PayloadOf<typeof IdentityRpc.disownSignIn>, @RpcMeta() meta: RequestMeta): Promise<EmailChangeLinkReply> {
     return this.identity.disownSignIn(input, meta);
+  }
+
+  /** Public: the link's token is the proof. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.verifyEmail)
+  verifyEmail(@RpcPayload() input: PayloadOf<typeof IdentityRpc.verifyEmail>, @RpcMeta() meta: RequestMeta): Promise<VerifyEmailReply> {
+    return this.identity.verifyEmail(input, meta);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.resendVerification)
+  resendVerification(@CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<VerifyEmailReply> {
+    return this.identity.resendVerification(caller, meta);
   }
 
   @Readers('owner')

@@ -46,6 +46,7 @@ export const identityService = defineService({
       passwordResetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
       emailChangeTtlSeconds: config.EMAIL_CHANGE_TTL_SECONDS,
       emailChangeUndoTtlSeconds: config.EMAIL_CHANGE_UNDO_TTL_SECONDS,
+      emailVerifyTtlSeconds: config.EMAIL_VERIFY_TTL_SECONDS,
       logger: logger.child({ component: 'account-recovery' }),
     });
     // billing's stream is billing's own: the consumer waits for it when billing has not started yet.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import {
-  accountEmailSealContext, ADMIN_USERS_LIMIT, EmailChangeMessages, NewSignInMessages, type EmailChangeLinkReply, normaliseEmail, ResetMessages, SettingsMessages, validateCredentials, type AccountEmailJob, type AccountSessions, type AdminOverview,
+  accountEmailSealContext, ADMIN_USERS_LIMIT, EmailChangeMessages, EmailVerifyMessages, type VerifyEmailReply, NewSignInMessages, type EmailChangeLinkReply, normaliseEmail, ResetMessages, SettingsMessages, validateCredentials, type AccountEmailJob, type AccountSessions, type AdminOverview,
   type ChangePasswordReply, type Credentials, type ForgotPasswordReply, type IssuedSession, type ResetPasswordReply, type SessionsEnded,
   type NotificationPreferences, type NotificationPreferencesView, type RequestMeta, type SubscriptionTier, type UpdateProfileRequest, type UserProfile,
 } from '@lv/contracts';
@@ -13,7 +13,7 @@ import { sealForJob } from '@lv/platform/queues';
 import type { Logger } from '@lv/platform/logging';
 import { newPasswordRefusal } from './credentials/new-password.js';
 import { PasswordHasher } from './credentials/password-hasher.js';
-import { confirmEmailLinkPath, newResetToken, notMeLinkPath, resetIdOf, resetLinkPath, tokenMatches, undoEmailChangeLinkPath } from './credentials/reset-tokens.js';
+import { confirmEmailLinkPath, newResetToken, notMeLinkPath, resetIdOf, resetLinkPath, tokenMatches, undoEmailChangeLinkPath, verifyEmailLinkPath } from './credentials/reset-tokens.js';
 import { describeUserAgent } from './sessions/user-agent.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
 import { SessionStore, type SessionRow } from './sessions/session-store.js';
@@ -38,6 +38,8 @@ export interface IdentityServiceDeps {
   /** How long an e-mail change's confirm link (new address) and undo link (old address) work. */
   emailChangeTtlSeconds: number;
   emailChangeUndoTtlSeconds: number;
+  /** How long an address's verification link works. */
+  emailVerifyTtlSeconds: number;
   logger: Pick<Logger, 'error'>;
 }
 
@@ -87,7 +89,57 @@ export class IdentityService {
       if (error instanceof UniqueConstraintViolationException) throw new DomainError('EMAIL_TAKEN');
       throw error;
     }
+    // The account exists either way: a link that could not be queued is asked for again from the banner.
+    await this.sendVerificationLink(userId, meta).catch((err: unknown) => this.deps.logger.error({ err, requestId: meta.requestId }, 'the verification e-mail of a new account could not be queued'));
     return this.openSession(userId, meta);
+  }
+
+  // Verifying the account's address (/verify-email, the banner's "Resend verification e-mail").
+
+  /**
+   * A new verification link to the account's address (sign-up, or the owner's resend): valid
+   * EMAIL_VERIFY_TTL_SECONDS, only its hash stored, and the only one that works (a newer one replaces
+   * it). False when the address is verified already: nothing is sent.
+   */
+  private async sendVerificationLink(userId: string, meta: RequestMeta): Promise<boolean> {
+    const { resetId: verificationId, token, tokenHash } = newResetToken();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.deps.emailVerifyTtlSeconds * 1000).toISOString();
+    let sentTo: string | null = null;
+    await this.execute(userId, { type: 'RequestEmailVerification', userId, verificationId, now: now.toISOString(), expiresAt }, { actor: { kind: 'user', id: userId }, correlationId: meta.requestId }, async (em, events) => {
+      const requested = events.find((event) => event.type === 'EmailVerificationRequested');
+      if (!requested) return;
+      sentTo = (requested.data as { email: string }).email;
+      await em.execute('insert into email_verifications (id, user_id, token_hash, expires_at) values (?, ?, ?, ?)', [verificationId, userId, tokenHash, expiresAt]);
+    });
+    if (!sentTo) return false;
+    await this.deps.sendAccountEmail({
+      emailId: verificationId, userId, kind: 'verify-email', to: sentTo, at: now.toISOString(), expiresAt,
+      sealedLink: sealForJob(this.deps.keyMailSecret, accountEmailSealContext(verificationId), verifyEmailLinkPath(token)),
+    });
+    return true;
+  }
+
+  /** "Resend verification e-mail": a new link (the old one stops working), VERIFICATION_RESENDS_PER_HOUR an hour per account. */
+  async resendVerification(caller: Caller, meta: RequestMeta): Promise<VerifyEmailReply> {
+    const owner = ownerOf(caller);
+    const profile = await this.getProfile(owner.userId);
+    if (profile.emailVerified) return { message: EmailVerifyMessages.alreadyVerified };
+    await this.deps.limiter.beginVerificationResend(owner.userId);
+    return { message: (await this.sendVerificationLink(owner.userId, meta)) ? EmailVerifyMessages.sent(profile.email) : EmailVerifyMessages.alreadyVerified };
+  }
+
+  /**
+   * The verification link: the address is verified; the next access token (refresh, sign-in) carries
+   * it. Used, lapsed, replaced, sent to an address the account no longer has, altered or another
+   * account's: the same EMAIL_VERIFY_LINK_INVALID.
+   */
+  async verifyEmail(input: { token: string }, meta: RequestMeta): Promise<VerifyEmailReply> {
+    const id = resetIdOf(input.token);
+    const [link] = id ? await this.em.execute<{ user_id: string; token_hash: string }[]>('select user_id, token_hash from email_verifications where id = ?', [id]) : [];
+    if (!id || !link || !tokenMatches(input.token, link.token_hash)) throw new DomainError('EMAIL_VERIFY_LINK_INVALID');
+    await this.execute(link.user_id, { type: 'VerifyEmail', userId: link.user_id, verificationId: id, now: new Date().toISOString() }, { actor: { kind: 'user', id: link.user_id }, correlationId: meta.requestId });
+    return { message: EmailVerifyMessages.verified };
   }
 
   async signIn(input: Credentials, meta: RequestMeta): Promise<IssuedSession> {
@@ -553,7 +605,10 @@ export class IdentityService {
   private async issue(session: SessionRow, refreshToken: string): Promise<IssuedSession> {
     const profile = await this.getProfile(session.user_id);
     const { token, expiresAt } = this.deps.signer.sign(
-      { sub: profile.id, sid: session.id, email: profile.email, tier: profile.subscription_tier, admin: profile.ai_admin, kind: 'user' },
+      // The other services read whether the address is verified from here, as they read the tier: a
+      // claim re-read from the profile at every sign-in and refresh (so a verification shows within one
+      // token's life) costs no call to identity on their paths that e-mail for the owner.
+      { sub: profile.id, sid: session.id, email: profile.email, tier: profile.subscription_tier, admin: profile.ai_admin, emailVerified: profile.emailVerified, kind: 'user' },
       this.deps.accessTokenTtlSeconds,
     );
     return { accessToken: token, accessTokenExpiresAt: expiresAt, refreshToken, refreshTokenExpiresAt: new Date(session.expires_at).getTime(), sessionId: session.id, profile };

@@ -177,6 +177,32 @@ class SignInAlerts20261207 extends Migration {
   }
 }
 
+/**
+ * email_verifications: the link that verifies an account's address, SHA-256 only, written with
+ * EmailVerificationRequested (whether it still works is the user stream's to say). user_profiles
+ * .email_verified: accounts made before verification existed never proved their address, so they start
+ * unverified like a new one.
+ */
+class EmailVerifications20261207 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table email_verifications (
+        id uuid primary key,
+        user_id uuid not null,
+        token_hash text not null,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null
+      )`);
+    this.addSql('create index email_verifications_user_idx on email_verifications (user_id)');
+    this.addSql('alter table user_profiles add column email_verified boolean not null default false');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists email_verifications');
+    this.addSql('alter table user_profiles drop column email_verified');
+  }
+}
+
 export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-tables-2026-11-22', class: IdentityTables20261122 },
   { name: 'identity-refresh-sibling-2026-11-23', class: RefreshTokenSibling20261123 },
@@ -185,4 +211,5 @@ export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-password-resets-2026-12-06', class: PasswordResets20261206 },
   { name: 'identity-email-change-links-2026-12-06', class: EmailChangeLinks20261206 },
   { name: 'identity-sign-in-alerts-2026-12-07', class: SignInAlerts20261207 },
+  { name: 'identity-email-verifications-2026-12-07', class: EmailVerifications20261207 },
 ]);

@@ -21,6 +21,7 @@ rpc.identity.reset-password                invalid   invalid invalid     invalid
 rpc.identity.confirm-email-change          invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.undo-email-change             invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.disown-sign-in                invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.identity.verify-email                  invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 # Public on NATS for access-keys and notifications (deploy/nats keeps the gateway from them).
 rpc.identity.owner-display-name            invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.access-request-mail-to        invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
@@ -32,6 +33,7 @@ rpc.identity.change-password               unauth    invalid invalid     invalid
 rpc.identity.sessions.list                 unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.sessions.end                  unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.sessions.end-others           unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.verify-email.resend           unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.notification-preferences.get  unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.notification-preferences.save unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 # The admin dashboard: the token's claim and identity's own record must both say admin.

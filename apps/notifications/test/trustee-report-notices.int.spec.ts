@@ -40,7 +40,7 @@ interface Owner { id: string; token: string; email: string }
 const newOwner = (): Owner => {
   const id = randomUUID();
   const email = `owner-${id.slice(0, 8)}@example.com`;
-  return { id, email, token: signer.sign({ sub: id, sid: randomUUID(), email, tier: 'none', admin: false, kind: 'user' }, 900).token };
+  return { id, email, token: signer.sign({ sub: id, sid: randomUUID(), email, tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 900).token };
 };
 
 describe('trustee reports: the e-mails at the SMTP catcher', () => {

@@ -20,6 +20,7 @@ const PUBLIC_ROUTES = [
   '/reset-password',
   '/confirm-email',
   '/undo-email-change',
+  '/verify-email',
   '/pricing',
   '/subscribe',
   '/privacy',

@@ -214,8 +214,8 @@ export const accessKeySummarySchema = z.object({
   revoked_at: z.string().nullable(),
   email_status: z.enum(['queued', 'sent', 'failed']),
   email_sent_at: z.string().nullable(),
-  /** Why the e-mail failed (null unless it did): a daily cap on key e-mails, or the mail server refused it. */
-  email_failure: z.enum(['daily_limit', 'undeliverable']).nullable(),
+  /** Why the e-mail failed (null unless it did): a daily cap on key e-mails, the owner's address not verified yet (nothing was sent), or the mail server refused it. */
+  email_failure: z.enum(['daily_limit', 'email_not_verified', 'undeliverable']).nullable(),
   /** View sessions opened with it, and when the vault was last viewed through it. */
   sessions: z.number().int(),
   last_viewed_at: z.string().nullable(),

@@ -42,6 +42,10 @@ export const ErrorCodes = {
   RESET_LINK_INVALID: { status: 400, message: 'This password reset link is invalid, expired, or already used. Please ask for a new one.' },
   /** An e-mail change's link (confirm, or undo): used, expired, altered, replaced or another account's, never saying which. */
   EMAIL_CHANGE_LINK_INVALID: { status: 400, message: 'This e-mail change link is invalid, expired, or already used.' },
+  /** An e-mail verification link: used, expired, altered, replaced or another account's, never saying which. */
+  EMAIL_VERIFY_LINK_INVALID: { status: 400, message: 'This verification link is invalid, expired, or already used. Sign in and ask for a new one.' },
+  /** Something that e-mails a third party on the owner's behalf, asked before his own address is verified. */
+  EMAIL_NOT_VERIFIED: { status: 403, message: 'Verify your e-mail address first: until then Legacy Vault sends no e-mail on your behalf.' },
   /** A new-sign-in alert's "this wasn't me" link: used, lapsed, altered or another account's, never saying which. */
   SIGN_IN_ALERT_LINK_INVALID: { status: 400, message: 'This link is invalid, expired, or already used. If someone else is in your account, choose a new password with "Forgot password?" on the sign-in page.' },
   /** A trustee's e-mailed link: forged, altered, expired, used, replaced or of a removed trustee, never saying which. */

@@ -4,7 +4,7 @@ import { accessRequestMailToPayloadSchema, accessRequestMailToReplySchema } from
 import {
   adminOverviewSchema, adminUsersQuerySchema, changeEmailPayloadSchema, changePasswordPayloadSchema, changePasswordReplySchema, credentialsPayloadSchema,
   findUserPayloadSchema, issuedSessionSchema, notificationPreferencesBodySchema, notificationPreferencesSchema, refreshPayloadSchema, setAdminPayloadSchema,
-  setTierPayloadSchema, signOutPayloadSchema, forgotPasswordPayloadSchema, forgotPasswordReplySchema, resetPasswordPayloadSchema, resetPasswordReplySchema, emailChangeLinkPayloadSchema, emailChangeLinkReplySchema,
+  setTierPayloadSchema, signOutPayloadSchema, forgotPasswordPayloadSchema, forgotPasswordReplySchema, resetPasswordPayloadSchema, resetPasswordReplySchema, emailChangeLinkPayloadSchema, emailChangeLinkReplySchema, verifyEmailReplySchema,
   accountSessionsSchema, sessionIdParamSchema, sessionsEndedSchema, signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
 } from './identity.schemas.js';
 import { ownerDisplayNamePayloadSchema, ownerDisplayNameReplySchema } from './key-status.schemas.js';
@@ -47,6 +47,10 @@ export const IdentityRpc = {
   undoEmailChange: rpc('rpc.identity.undo-email-change', { payload: emailChangeLinkPayloadSchema, reply: emailChangeLinkReplySchema }),
   /** A new-sign-in alert's "this wasn't me" link: public, the token is the proof; every session ends and a reset link follows. */
   disownSignIn: rpc('rpc.identity.disown-sign-in', { payload: emailChangeLinkPayloadSchema, reply: emailChangeLinkReplySchema }),
+  /** The verification link of the account's address: public, the token is the proof. */
+  verifyEmail: rpc('rpc.identity.verify-email', { payload: emailChangeLinkPayloadSchema, reply: verifyEmailReplySchema }),
+  /** The signed-in owner asks for a new verification link (the old one stops working); a few an hour. */
+  resendVerification: rpc('rpc.identity.verify-email.resend', { payload: emptyPayload, reply: verifyEmailReplySchema }),
   // The signed-in browsers of the caller's own account.
   sessions: rpc('rpc.identity.sessions.list', { payload: emptyPayload, reply: accountSessionsSchema }),
   endSession: rpc('rpc.identity.sessions.end', { payload: sessionIdParamSchema, reply: sessionsEndedSchema }),

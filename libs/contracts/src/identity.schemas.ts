@@ -16,6 +16,8 @@ export const userProfileSchema = z.object({
   created_at: z.iso.datetime(),
   subscription_tier: z.enum(SUBSCRIPTION_TIERS),
   ai_admin: z.boolean(),
+  /** The account's address was proven by a link sent to it; until then nothing is e-mailed on the owner's behalf. */
+  emailVerified: z.boolean(),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
@@ -211,6 +213,12 @@ export const emailChangeLinkReplySchema = z.object({
 });
 export type EmailChangeLinkReply = z.infer<typeof emailChangeLinkReplySchema>;
 export const emailChangeLinkPayloadSchema = z.object({ token: safeText().max(200) }).strict();
+
+/** POST /api/auth/verify-email: the verification link's token is the proof; POST /api/me/verify-email/resend sends a new one. */
+export const verifyEmailBodySchema = z.object({ token: emailChangeToken });
+export type VerifyEmailRequest = z.input<typeof verifyEmailBodySchema>;
+export const verifyEmailReplySchema = z.object({ message: z.string() });
+export type VerifyEmailReply = z.infer<typeof verifyEmailReplySchema>;
 
 /** One signed-in browser of the account (GET /api/me/sessions). */
 export const accountSessionSchema = z.object({

@@ -10,6 +10,11 @@ export interface AccessTokenClaims {
   email: string;
   tier: SubscriptionTier;
   admin: boolean;
+  /**
+   * The account's address is verified. Absent in tokens signed before verification existed: read as
+   * not verified. A verification shows in the next token (sign-in or refresh).
+   */
+  emailVerified?: boolean;
   /** 'user' for people, 'operator' for the ops CLI. */
   kind: 'user' | 'operator';
 }

@@ -19,11 +19,15 @@ export const NotificationsRpc = {
  */
 export const KEY_EMAIL_DAILY_LIMIT_REASON = 'daily-limit';
 
-/** Why a key e-mail was not sent, as the owner is told: a daily cap, or the mail server's refusal. */
-export type KeyEmailFailure = 'daily_limit' | 'undeliverable';
+/** The reason access-keys records for a key made while its owner's address was unverified: no e-mail was queued at all. */
+export const KEY_EMAIL_NOT_VERIFIED_REASON = 'email-not-verified';
+
+/** Why a key e-mail was not sent, as the owner is told: a daily cap, the owner's address not verified yet, or the mail server's refusal. */
+export type KeyEmailFailure = 'daily_limit' | 'email_not_verified' | 'undeliverable';
 
 export function keyEmailFailureOf(reason: string): KeyEmailFailure {
-  return reason.startsWith(`${KEY_EMAIL_DAILY_LIMIT_REASON}:`) ? 'daily_limit' : 'undeliverable';
+  if (reason.startsWith(`${KEY_EMAIL_DAILY_LIMIT_REASON}:`)) return 'daily_limit';
+  return reason === KEY_EMAIL_NOT_VERIFIED_REASON ? 'email_not_verified' : 'undeliverable';
 }
 
 /** Each key e-mail's outcome, for access-keys to show the key's e-mail status. */

@@ -54,4 +54,16 @@ describe('queue declarations', () => {
     expect(Queues.TrusteeNotices.payload.safeParse({ ...notice, kind: 'cancelled' }).success).toBe(false);
     expect(Queues.InactivityWarnings.payload.safeParse({ warningId: 'w1', ownerId: 'o1', ownerEmail: 'o@example.com', stage: 1.5, lapseAt: '2027-01-30T10:00:00.000Z', sealedLink: sealed }).success).toBe(false);
   });
+
+  it('carry an account e-mail of each kind identity sends, the new account\'s verification link among them, and no other', () => {
+    const verify = {
+      emailId: 'a6c1e0f2-4b1e-4f5e-9b51-1f1e2d3c4b5a', userId: 'b7d2f1a3-5c2f-4a6f-8c62-2a2f3e4d5c6b', kind: 'verify-email', to: 'dad@example.com',
+      at: '2026-12-07T10:00:00.000Z', expiresAt: '2026-12-08T10:00:00.000Z', sealedLink: sealed,
+    };
+    expect(Queues.AccountEmails.payload.parse(verify)).toEqual(verify);
+    expect(Queues.AccountEmails.payload.shape.kind.options).toEqual(
+      ['password-reset', 'password-changed', 'email-change-confirm', 'email-change-notice', 'new-sign-in', 'verify-email'],
+    );
+    expect(Queues.AccountEmails.payload.safeParse({ ...verify, kind: 'verify-address' }).success).toBe(false);
+  });
 });

@@ -178,13 +178,14 @@ export const Queues = {
     emailId: id,
     userId: id,
     /** email-change-confirm goes to the new address (its confirm link); email-change-notice to the old one (its undo link). */
-    kind: z.enum(['password-reset', 'password-changed', 'email-change-confirm', 'email-change-notice', 'new-sign-in']),
+    /** verify-email: a new account's address (or a resend), its verification link. */
+    kind: z.enum(['password-reset', 'password-changed', 'email-change-confirm', 'email-change-notice', 'new-sign-in', 'verify-email']),
     to: z.string().min(1),
     /** When it happened (a reset asked for, a password changed). */
     at: timestamp,
-    /** password-reset, email-change-*, new-sign-in: the link's path and fragment (`/reset-password#...`, `/confirm-email#...`, `/undo-email-change#...`, `/not-me#...`), sealed with KEY_MAIL_SECRET (accountEmailSealContext). */
+    /** password-reset, email-change-*, new-sign-in, verify-email: the link's path and fragment (`/reset-password#...`, `/confirm-email#...`, `/undo-email-change#...`, `/not-me#...`, `/verify-email#...`), sealed with KEY_MAIL_SECRET (accountEmailSealContext). */
     sealedLink: sealedTextSchema.optional(),
-    /** password-reset, email-change-*, new-sign-in: when the link stops working. */
+    /** password-reset, email-change-*, new-sign-in, verify-email: when the link stops working. */
     expiresAt: timestamp.optional(),
     /** new-sign-in: the browser and system that signed in, read from its user agent ("Firefox on Windows"). */
     device: z.string().max(100).optional(),

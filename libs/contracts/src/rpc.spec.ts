@@ -38,7 +38,7 @@ describe('rpc declarations', () => {
       'rpc.identity.notification-preferences.get', 'rpc.identity.notification-preferences.save', 'rpc.identity.op.find-user',
       'rpc.identity.op.rebuild-projections', 'rpc.identity.op.set-admin', 'rpc.identity.op.set-tier', 'rpc.identity.owner-display-name', 'rpc.identity.owner-mail-to', 'rpc.identity.refresh', 'rpc.identity.reset-password',
       'rpc.identity.sessions.end', 'rpc.identity.sessions.end-others', 'rpc.identity.sessions.list', 'rpc.identity.sign-in',
-      'rpc.identity.sign-out', 'rpc.identity.sign-up', 'rpc.identity.undo-email-change', 'rpc.identity.update-me',
+      'rpc.identity.sign-out', 'rpc.identity.sign-up', 'rpc.identity.undo-email-change', 'rpc.identity.update-me', 'rpc.identity.verify-email', 'rpc.identity.verify-email.resend',
       'rpc.letters.community.delete', 'rpc.letters.community.like', 'rpc.letters.community.posts', 'rpc.letters.community.publish',
       'rpc.letters.community.stories', 'rpc.letters.community.submit-story', 'rpc.letters.delete', 'rpc.letters.get', 'rpc.letters.health',
       'rpc.letters.list', 'rpc.letters.milestone-release', 'rpc.letters.op.milestones-due', 'rpc.letters.op.rebuild-projections',

@@ -62,6 +62,8 @@ export const TrusteeMessages = {
   declined: 'You have declined. The owner will see your answer.',
   tooManyLinkRequests: 'Too many requests. Please wait an hour and try again.',
   tooManyInvitations: 'Too many trustee invitations today. Please try again tomorrow.',
+  /** EMAIL_NOT_VERIFIED: an invitation is an e-mail in the owner's name, sent once his own address is verified. */
+  verifyEmailFirst: 'Verify your e-mail address first: we send trustee invitations in your name only once you have opened the link we e-mailed you.',
   reported: 'Thank you. The owner has been told and can answer that he is still here; nothing is released before the waiting time ends.',
   noteTooLong: `A note is at most ${TRUSTEE_REPORT_NOTE_MAX} characters.`,
   reportInvalid: 'Choose what happened: has passed away, or is incapacitated.',

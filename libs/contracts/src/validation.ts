@@ -26,6 +26,22 @@ export const EmailChangeMessages = {
   undone: 'The change of your e-mail address was undone and every session of your account was signed out. We sent a link to your address to choose a new password.',
 } as const;
 
+/**
+ * Verifying the account's address (/verify-email, the banner): until it is verified the product sends
+ * no e-mail on the owner's behalf (key e-mails, trustee invitations), and the screens that would say so.
+ */
+export const EmailVerifyMessages = {
+  bannerTitle: 'Verify your e-mail address',
+  bannerText: (email: string) => `We sent a link to ${email}. Until you open it, Legacy Vault sends no e-mail on your behalf: no access keys, no trustee invitations.`,
+  resend: 'Resend verification e-mail',
+  sent: (email: string) => `We sent a new verification link to ${email}. It works once, for 24 hours.`,
+  alreadyVerified: 'Your e-mail address is already verified.',
+  verified: 'Your e-mail address is verified. Access keys and trustee invitations can now be e-mailed for you.',
+  tooManyResends: 'Too many verification e-mails. Please wait an hour and try again.',
+  /** A key made while unverified: made, not e-mailed (the owner can copy and share it himself). */
+  keyNotEmailed: 'Not e-mailed: verify your e-mail address first. Copy the key and share it yourself.',
+} as const;
+
 /** The "this wasn't me" link of a new-sign-in alert (/not-me). */
 export const NewSignInMessages = {
   disowned: 'Every browser was signed out of your account. We sent a link to your address to choose a new password.',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { AccessMessages, VIEW_SECTIONS, type CreateAccessKeyInput, type IssuedAccessKey, type KeyDraft, type RequestMeta, type SendKeyEmailJob } from '@lv/contracts';
+import { AccessMessages, KEY_EMAIL_NOT_VERIFIED_REASON, VIEW_SECTIONS, type CreateAccessKeyInput, type IssuedAccessKey, type KeyDraft, type RequestMeta, type SendKeyEmailJob } from '@lv/contracts';
 import { ownerOf, type Caller, type UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { decideAndAppend, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
@@ -56,6 +56,10 @@ export class IssueKey {
    * in one transaction, queueing its e-mail job before the commit: a committed key always has its
    * job, and a job whose key did not commit finds it 'unknown' and is never sent. A key hash already
    * issued (any vault) is KEY_TAKEN.
+   *
+   * An owner whose address is not verified (his token's claim, see UserCaller.emailVerified) still
+   * gets the key, to copy and share himself, but nothing is e-mailed on his behalf: no job is queued
+   * and the key's e-mail status says why (email_failure 'email_not_verified').
    */
   async issue(
     owner: UserCaller, meta: RequestMeta, command: IssueKeyCommand, key: string,
@@ -65,13 +69,21 @@ export class IssueKey {
     try {
       await retryOnConflict(5, () => this.deps.orm.em.fork().transactional(async (em) => {
         if (alongside) await alongside(em, metadata);
-        await this.issueIn(em, metadata, command, key, owner.email);
+        if (owner.emailVerified) await this.issueIn(em, metadata, command, key, owner.email);
+        else await this.issueWithoutEmail(em, metadata, command);
       }));
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw new DomainError('KEY_TAKEN', AccessMessages.keyTaken);
       throw error;
     }
-    return { key_id: command.keyId, access_key: key, recipient_email: command.recipient.recipientEmail, expires_at: command.expiresAt, scopes: command.scopes, emailed: true };
+    return { key_id: command.keyId, access_key: key, recipient_email: command.recipient.recipientEmail, expires_at: command.expiresAt, scopes: command.scopes, emailed: owner.emailVerified };
+  }
+
+  /** Appends a key whose e-mail is withheld (its owner's address is unverified): the key's e-mail status records why, in the same commit. */
+  private async issueWithoutEmail(em: EntityManager, metadata: EventMetadata, command: IssueKeyCommand): Promise<void> {
+    const target = { streamId: keyStreamId(command.keyId), streamType: KEY_STREAM_TYPE, metadata };
+    await decideAndAppend(em, this.deps.store, keyDecider, command, target);
+    await decideAndAppend(em, this.deps.store, keyDecider, { type: 'RecordEmailStatus', status: 'failed', at: command.now, messageId: null, reason: KEY_EMAIL_NOT_VERIFIED_REASON }, target);
   }
 
   /** Appends a key and queues its e-mail inside the caller's transaction (a delivery issues several in one). */

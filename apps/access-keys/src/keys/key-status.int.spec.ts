@@ -29,7 +29,7 @@ const keys = generateTestKeys();
 const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
 const ownerId = randomUUID();
-const ownerToken = signer.sign({ sub: ownerId, sid: randomUUID(), email: 'sam@example.com', tier: 'none', admin: false, kind: 'user' }, 600).token;
+const ownerToken = signer.sign({ sub: ownerId, sid: randomUUID(), email: 'sam@example.com', tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 600).token;
 let addressCounter = 0;
 const freshIp = () => `10.77.${Math.floor(++addressCounter / 256) % 256}.${addressCounter % 256}`;
 

@@ -35,7 +35,7 @@ const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
 const ownerId = randomUUID();
 const otherOwnerId = randomUUID();
-const tokenOf = (userId: string) => signer.sign({ sub: userId, sid: randomUUID(), email: `${userId.slice(0, 8)}@example.com`, tier: 'none', admin: false, kind: 'user' }, 600).token;
+const tokenOf = (userId: string) => signer.sign({ sub: userId, sid: randomUUID(), email: `${userId.slice(0, 8)}@example.com`, tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 600).token;
 let addressCounter = 0;
 const freshIp = () => `10.78.${Math.floor(++addressCounter / 256) % 256}.${addressCounter % 256}`;
 

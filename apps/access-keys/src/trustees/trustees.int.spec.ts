@@ -4,7 +4,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysRpc, IdentityRpc, Queues, TRUSTEE_LINK_VALID_DAYS, trusteeLinkSealContext, TrusteeMessages, type DeliveryView, type RpcDeclaration, type Trustee, type TrusteeLinkJob, type TrusteeView,
+  AccessKeysRpc, ErrorCodes, IdentityRpc, Queues, TRUSTEE_LINK_VALID_DAYS, trusteeLinkSealContext, TrusteeMessages, type DeliveryView, type RpcDeclaration, type Trustee, type TrusteeLinkJob, type TrusteeView,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
@@ -41,7 +41,7 @@ const VETO_MS = 3000;
 interface Owner { id: string; token: string }
 const newOwner = (): Owner => {
   const id = randomUUID();
-  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, kind: 'user' }, 600).token };
+  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 600).token };
 };
 
 describe('access-keys: trustees', () => {
@@ -206,6 +206,30 @@ describe('access-keys: trustees', () => {
     expect(await codeOf(call(AccessKeysRpc.addTrustee, { id: ann.id, name: 'Mallory', email: 'm@example.com', relationship: 'Other' }, other.token))).toBe('CONFLICT');
     expect(await codeOf(call(AccessKeysRpc.listTrustees, {}))).toBe('UNAUTHENTICATED');
     expect((await list(owner)).map((t) => t.status)).toEqual(['invited']);
+  });
+
+  it('refuses every invitation of an owner whose address is unverified (EMAIL_NOT_VERIFIED, 403), recording and sending nothing; verified, it goes', async () => {
+    const id = randomUUID();
+    const tokenOf = (emailVerified: boolean) => signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, emailVerified, kind: 'user' }, 600).token;
+    const unverified: Owner = { id, token: tokenOf(false) };
+    const refused: unknown = await add(unverified, `ann-${id}@example.com`).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'EMAIL_NOT_VERIFIED', message: TrusteeMessages.verifyEmailFirst });
+    expect(ErrorCodes.EMAIL_NOT_VERIFIED.status).toBe(403);
+    expect(await list(unverified)).toEqual([]);
+    // The delivery settings' trustee is adopted (no e-mail), but sending him his invitation is refused alike.
+    await call(AccessKeysRpc.saveDeliverySettings, {
+      delivery_timing: 'after_30_days', require_legal_verification: false, allow_preview: true, notify_trustee: true, trustee_name: 'Sol', trustee_email: `sol-${id}@example.com`, final_thoughts: '',
+    }, unverified.token);
+    const [sol] = await list(unverified);
+    expect(await codeOf(call(AccessKeysRpc.resendTrusteeInvitation, { id: sol!.id }, unverified.token))).toBe('EMAIL_NOT_VERIFIED');
+    expect(await jobsFor(sol!.id)).toHaveLength(0);
+    expect((await sql<{ n: number }>(`select count(*)::int as n from events where type = 'TrusteeLinkIssued' and stream_id = ?`, [`trustees-${id}`]))[0]!.n).toBe(0);
+    // Verified (the next token identity signs says so): both go, and count against the budget only now.
+    const verified: Owner = { id, token: tokenOf(true) };
+    expect((await call(AccessKeysRpc.resendTrusteeInvitation, { id: sol!.id }, verified.token)) as Trustee).toMatchObject({ status: 'invited' });
+    const ann = await add(verified, `ann-${id}@example.com`);
+    expect(ann.status).toBe('invited');
+    expect(await jobsFor(ann.id)).toHaveLength(1);
   });
 
   it("adopts the delivery settings' single trustee as the first, not invited until the owner sends it", async () => {

@@ -5,7 +5,7 @@ import {
   type TrusteeLink, type TrusteeLinkJob, type TrusteeReport, type TrusteeReportCloseReason, type TrusteeReportHistoryEntry, type TrusteeReportNoticeJob, type TrusteeReportNoticeState,
   type TrusteeReportPayload, type TrusteeView,
 } from '@lv/contracts';
-import { ownerOf, type Caller } from '@lv/platform/auth';
+import { ownerOf, type Caller, type UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { aggregateStream, decideAndAppend, foldEvents, handleCommand, retryOnConflict, type EventMetadata, type EventStore, type StoredEvent } from '@lv/platform/event-store';
 import { takeOrRefuse, type RateBudgets } from '@lv/platform/limits';
@@ -57,6 +57,17 @@ interface MintedLink {
  * invitation valid 14 days and answers it from /trustee without an account. The owner is always the
  * verified caller; a trustee is whoever presents a link that is signed, current and not yet used.
  */
+/**
+ * The owner behind an invitation, whose address is verified: an invitation e-mails a third party in
+ * his name, which waits until he has proven his own address (his token's claim: identity sets it at
+ * every sign-in and refresh, as it sets the tier this service already trusts). EMAIL_NOT_VERIFIED otherwise.
+ */
+function verifiedOwnerOf(caller: Caller): UserCaller {
+  const owner = ownerOf(caller);
+  if (!owner.emailVerified) throw new DomainError('EMAIL_NOT_VERIFIED', TrusteeMessages.verifyEmailFirst);
+  return owner;
+}
+
 export class TrusteesService {
   constructor(private readonly deps: TrusteesDeps) {}
 
@@ -80,7 +91,7 @@ export class TrusteesService {
   }
 
   async add(caller: Caller, input: AddTrusteePayload, meta: RequestMeta): Promise<Trustee> {
-    const owner = ownerOf(caller);
+    const owner = verifiedOwnerOf(caller);
     const trusteeId = input.id.toLowerCase();
     // Ids are the browsers' and one table holds every owner's trustees: an id another owner uses is taken.
     if (await trusteeIdTaken(this.deps.orm.em.fork(), trusteeId, owner.userId)) throw new DomainError('CONFLICT', 'This trustee id is already in use.');
@@ -93,7 +104,7 @@ export class TrusteesService {
 
   /** The invitation again (a trustee never invited, e.g. adopted from the settings, gets their first): a new link replaces the old. */
   async resend(caller: Caller, id: string, meta: RequestMeta): Promise<Trustee> {
-    const owner = ownerOf(caller);
+    const owner = verifiedOwnerOf(caller);
     const trustee = await this.trustee(owner.userId, id);
     const link = this.mint(owner.userId, trustee.id);
     await this.inviting(owner.userId, trustee.email, () =>

@@ -32,7 +32,7 @@ const APP_ORIGIN = 'https://vault.example.com';
 const keys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
 const OWNER_ID = randomUUID();
-const ownerToken = signer.sign({ sub: OWNER_ID, sid: randomUUID(), email: 'parent@example.com', tier: 'pro', admin: false, kind: 'user' }, 600).token;
+const ownerToken = signer.sign({ sub: OWNER_ID, sid: randomUUID(), email: 'parent@example.com', tier: 'pro', admin: false, emailVerified: true, kind: 'user' }, 600).token;
 
 const REQUEST_ID = randomUUID();
 const KEY_ID = randomUUID();

@@ -3,8 +3,8 @@ import { ApiCookieAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  credentialsBodySchema, emailChangeLinkBodySchema, ErrorCodes, forgotPasswordBodySchema, forgotPasswordReplySchema, IdentityRpc, REFRESH_COOKIE, resetPasswordBodySchema, signUpBodySchema, sessionProbeSchema, sessionViewSchema,
-  type EmailChangeLinkReply, type ForgotPasswordReply, type IssuedSession, type ResetPasswordReply, type SessionProbe, type SessionView,
+  credentialsBodySchema, emailChangeLinkBodySchema, ErrorCodes, forgotPasswordBodySchema, forgotPasswordReplySchema, IdentityRpc, REFRESH_COOKIE, resetPasswordBodySchema, signUpBodySchema, sessionProbeSchema, sessionViewSchema, verifyEmailBodySchema,
+  type EmailChangeLinkReply, type ForgotPasswordReply, type IssuedSession, type ResetPasswordReply, type SessionProbe, type SessionView, type VerifyEmailReply,
 } from '@lv/contracts';
 import { AccessTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
@@ -127,6 +127,21 @@ export class AuthController {
   })
   async confirmEmail(@RouteBody() body: z.output<typeof emailChangeLinkBodySchema>, @CallCtx() call: CallContext): Promise<EmailChangeLinkReply> {
     return this.rpc.call(IdentityRpc.confirmEmailChange, body, { meta: call.meta });
+  }
+
+  /** The verification link e-mailed to a new account's address: from now on the product may e-mail on the owner's behalf. */
+  @Public()
+  @Post('verify-email')
+  @Route({
+    body: verifyEmailBodySchema,
+    reply: IdentityRpc.verifyEmail.reply,
+    description: 'The account’s address is verified; access tokens issued from now on (the next refresh) say so, and key e-mails and trustee invitations go out.',
+    errors: {
+      400: 'EMAIL_VERIFY_LINK_INVALID (used, expired, replaced, altered or another account’s: one answer for all), or VALIDATION_FAILED: no token.',
+    },
+  })
+  async verifyEmail(@RouteBody() body: z.output<typeof verifyEmailBodySchema>, @CallCtx() call: CallContext): Promise<VerifyEmailReply> {
+    return this.rpc.call(IdentityRpc.verifyEmail, body, { meta: call.meta });
   }
 
   /** The "this wasn't me" link e-mailed to the old address: the old address stays or comes back, every session ends, a reset link follows. */

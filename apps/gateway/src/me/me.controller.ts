@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Inject, Param, Patch, Post, Put } from '@nestj
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, isUuid, type AccountSessions, type SessionsEnded, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply, type NotificationPreferencesView, type PayloadInput, type UserProfile,
+  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, isUuid, type AccountSessions, type SessionsEnded, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply, type NotificationPreferencesView, type PayloadInput, type UserProfile, type VerifyEmailReply,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -71,6 +71,19 @@ export class MeController {
   })
   async changePassword(@RouteBody() body: z.output<typeof changePasswordBodySchema>, @CallCtx() call: CallContext): Promise<ChangePasswordReply> {
     return this.rpc.call(IdentityRpc.changePassword, body, call);
+  }
+
+  /** "Resend verification e-mail": a new link to the account's address; the one sent before stops working. */
+  @Post('verify-email/resend')
+  @Route({
+    reply: IdentityRpc.resendVerification.reply,
+    description: 'A new verification link (24 hours) is e-mailed to the account’s address, or the answer says it is verified already.',
+    errors: {
+      429: 'RATE_LIMITED (3 an hour per account), with Retry-After.',
+    },
+  })
+  async resendVerification(@CallCtx() call: CallContext): Promise<VerifyEmailReply> {
+    return this.rpc.call(IdentityRpc.resendVerification, {}, call);
   }
 
   @Get('notifications')

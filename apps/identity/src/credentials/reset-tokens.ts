@@ -30,3 +30,5 @@ export const confirmEmailLinkPath = (token: string) => `/confirm-email#${new URL
 export const undoEmailChangeLinkPath = (token: string) => `/undo-email-change#${new URLSearchParams({ token }).toString()}`;
 /** A new-sign-in alert's "this wasn't me" link. */
 export const notMeLinkPath = (token: string) => `/not-me#${new URLSearchParams({ token }).toString()}`;
+/** An address's verification link (sign-up, or a resend). */
+export const verifyEmailLinkPath = (token: string) => `/verify-email#${new URLSearchParams({ token }).toString()}`;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { AuthMessages, ResetMessages } from '@lv/contracts';
+import { AuthMessages, EmailVerifyMessages, ResetMessages } from '@lv/contracts';
 import { addressBucket } from '@lv/platform/auth';
 import { RedisRateBudgets, takeOrRefuse, type Budget, type RateBudgets } from '@lv/platform/limits';
 
@@ -33,6 +33,9 @@ export interface SignInAttempt {
   /** The device's "seen" mark (whether or not it had its own budget this time), renewed when the password proves right. */
   readonly deviceSeenKey?: string;
 }
+
+/** Verification e-mails an account may ask for again, per hour (the one sent at sign-up is not counted). */
+const VERIFICATION_RESENDS_PER_HOUR = 3;
 
 /** How long a device's "seen" mark and an account's reset mark are kept: the device cookie's life. */
 const DEVICE_MARK_SECONDS = 180 * 24 * 3600;
@@ -127,5 +130,10 @@ export class SignInLimiter {
       { key: `reset:${email}`, limit: this.limits.maxResetsPerEmail },
       { key: `reset-ip:${addressBucket(ip)}`, limit: this.limits.maxResetsPerAddress },
     ], this.limits.resetWindowSeconds, ResetMessages.tooManyRequests);
+  }
+
+  /** Counts a "Resend verification e-mail" of this account, or throws RATE_LIMITED (with retryAfter). */
+  async beginVerificationResend(userId: string): Promise<void> {
+    await takeOrRefuse(this.budgets, [{ key: `verify-resend:${userId}`, limit: VERIFICATION_RESENDS_PER_HOUR }], 3600, EmailVerifyMessages.tooManyResends);
   }
 }

@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEFAULT_NOTIFICATION_PREFERENCES, type AdminOverview, type IdentityEvent, type NotificationPreferencesView, type UserProfile } from '@lv/contracts';
+import { DEFAULT_NOTIFICATION_PREFERENCES, type AdminOverview, type NotificationPreferencesView, type UserProfile } from '@lv/contracts';
 import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import type { UserEvent } from './user.decider.js';
 
-type Event = StoredEvent<IdentityEvent>;
+type Event = StoredEvent<UserEvent>;
 
 /** user_profiles: one row per user, kept in step with the user stream inside each append. */
 export const userProfileProjection: Projection = {
   name: 'user_profiles',
-  handles: ['UserRegistered', 'ProfileUpdated', 'SubscriptionTierChanged', 'AdminGranted', 'AdminRevoked', 'EmailChanged', 'NotificationPreferencesChanged'],
+  handles: ['UserRegistered', 'ProfileUpdated', 'SubscriptionTierChanged', 'AdminGranted', 'AdminRevoked', 'EmailChanged', 'NotificationPreferencesChanged', 'EmailVerified'],
   // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
   writeOnly: true,
 
@@ -35,6 +36,9 @@ export const userProfileProjection: Projection = {
           break;
         case 'EmailChanged':
           await em.execute('update user_profiles set email = ? where id = ?', [event.data.email, event.data.userId]);
+          break;
+        case 'EmailVerified':
+          await em.execute('update user_profiles set email_verified = true where id = ?', [event.data.userId]);
           break;
         case 'NotificationPreferencesChanged': {
           const { emailNotifications, accessRequests, systemUpdates, marketingEmails } = event.data.preferences;
@@ -66,9 +70,10 @@ interface ProfileRow {
   created_at: Date | string;
   subscription_tier: UserProfile['subscription_tier'];
   ai_admin: boolean;
+  email_verified: boolean;
 }
 
-const toProfile = (row: ProfileRow): UserProfile => ({ ...row, created_at: new Date(row.created_at).toISOString() });
+const toProfile = ({ email_verified, ...row }: ProfileRow): UserProfile => ({ ...row, created_at: new Date(row.created_at).toISOString(), emailVerified: email_verified });
 
 export async function findProfileById(em: EntityManager, userId: string): Promise<UserProfile | null> {
   const [row] = await em.execute<ProfileRow[]>('select * from user_profiles where id = ?', [userId]);

@@ -68,6 +68,8 @@ describe('user decider', () => {
     const confirmed: UserEvent[] = [
       { type: 'EmailChangeConfirmed', data: { userId, changeId, confirmedAt: '2026-12-06T11:00:00.000Z' } },
       { type: 'EmailChanged', data: { userId, email: 'dad.new@example.com', previousEmail: 'dad@example.com' } },
+      // The link went to the new address: it is proven.
+      { type: 'EmailVerified', data: { userId, email: 'dad.new@example.com', verifiedAt: '2026-12-06T11:00:00.000Z' } },
     ];
 
     it('asks the new address, lower-cased, to confirm: the address does not change yet', () =>
@@ -91,10 +93,11 @@ describe('user decider', () => {
       spec.given([registered, requested, ...confirmed]).when(undo('2026-12-12T10:00:00.000Z')).then([
         { type: 'EmailChangeUndone', data: { userId, undoId, undoneAt: '2026-12-12T10:00:00.000Z' } },
         { type: 'EmailChanged', data: { userId, email: 'dad@example.com', previousEmail: 'dad.new@example.com' } },
+        { type: 'EmailVerified', data: { userId, email: 'dad@example.com', verifiedAt: '2026-12-12T10:00:00.000Z' } },
       ]));
     it('undo before the confirmation ends the pending change, and its confirm link with it', () => {
       const undone: UserEvent = { type: 'EmailChangeUndone', data: { userId, undoId, undoneAt: '2026-12-06T10:30:00.000Z' } };
-      spec.given([registered, requested]).when(undo('2026-12-06T10:30:00.000Z')).then([undone]);
+      spec.given([registered, requested]).when(undo('2026-12-06T10:30:00.000Z')).then([undone, { type: 'EmailVerified', data: { userId, email: 'dad@example.com', verifiedAt: '2026-12-06T10:30:00.000Z' } }]);
       spec.given([registered, requested, undone]).when(confirm('2026-12-06T11:00:00.000Z')).thenThrows('EMAIL_CHANGE_LINK_INVALID');
     });
     it('refuses an undo link used twice, after its 7 days, or never this account\'s', () => {
@@ -105,6 +108,33 @@ describe('user decider', () => {
     it('keeps its steps out of the published stream: EmailChanged tells the rest', () => {
       for (const type of ['EmailChangeRequested', 'EmailChangeConfirmed', 'EmailChangeUndone'] as const) expect(identityPublishPolicy(stored(type))).toBeNull();
       expect(identityPublishPolicy(stored('EmailChanged'))).toMatchObject({ subject: 'identity.user.email-changed.v1' });
+    });
+  });
+
+  describe('verifying the address', () => {
+    const verificationId = '2c3d4e5f-0000-4000-8000-000000000003';
+    const ask = (id = verificationId) => ({ type: 'RequestEmailVerification' as const, userId, verificationId: id, now: '2026-12-07T10:00:00.000Z', expiresAt: '2026-12-08T10:00:00.000Z' });
+    const requested: UserEvent = { type: 'EmailVerificationRequested', data: { userId, verificationId, email: 'dad@example.com', requestedAt: '2026-12-07T10:00:00.000Z', expiresAt: '2026-12-08T10:00:00.000Z' } };
+    const verify = (now: string, id = verificationId) => ({ type: 'VerifyEmail' as const, userId, verificationId: id, now });
+    const verified: UserEvent = { type: 'EmailVerified', data: { userId, email: 'dad@example.com', verifiedAt: '2026-12-07T11:00:00.000Z' } };
+
+    it('sends a link to the account\'s address, valid until its time', () =>
+      spec.given([registered]).when(ask()).then([requested]));
+    it('sends none once the address is verified', () =>
+      spec.given([registered, requested, verified]).when(ask('9d3c2b1a-0000-4000-8000-000000000000')).then([]));
+    it('verifies the address with the open link, within its 24 hours', () =>
+      spec.given([registered, requested]).when(verify('2026-12-07T11:00:00.000Z')).then([verified]));
+    it('refuses a link used twice, lapsed, replaced, sent to an address the account left, or never this account\'s, all alike', () => {
+      spec.given([registered, requested, verified]).when(verify('2026-12-07T12:00:00.000Z')).thenThrows('EMAIL_VERIFY_LINK_INVALID');
+      spec.given([registered, requested]).when(verify('2026-12-08T10:00:00.000Z')).thenThrows('EMAIL_VERIFY_LINK_INVALID');
+      spec.given([registered, requested, { ...requested, data: { ...requested.data, verificationId: '9d3c2b1a-0000-4000-8000-000000000000' } }])
+        .when(verify('2026-12-07T11:00:00.000Z')).thenThrows('EMAIL_VERIFY_LINK_INVALID');
+      spec.given([registered, requested, { type: 'EmailChanged', data: { userId, email: 'other@example.com', previousEmail: 'dad@example.com' } }])
+        .when(verify('2026-12-07T11:00:00.000Z')).thenThrows('EMAIL_VERIFY_LINK_INVALID');
+      spec.given([]).when(verify('2026-12-07T11:00:00.000Z')).thenThrows('EMAIL_VERIFY_LINK_INVALID');
+    });
+    it('keeps its events out of the published stream: the access token\'s claim tells the rest', () => {
+      for (const type of ['EmailVerificationRequested', 'EmailVerified'] as const) expect(identityPublishPolicy(stored(type))).toBeNull();
     });
   });
 

@@ -20,7 +20,16 @@ export type EmailChangeEvent =
   | { type: 'EmailChangeConfirmed'; data: { userId: string; changeId: string; confirmedAt: string } }
   | { type: 'EmailChangeUndone'; data: { userId: string; undoId: string; undoneAt: string } };
 
-export type UserEvent = IdentityEvent | PasswordResetEvent | EmailChangeEvent;
+/**
+ * Verifying the account's address, kept out of the published stream too (the access token's
+ * emailVerified claim tells the other services): a link was sent (its hash in email_verifications, a
+ * newer one replaces it), and the address it went to was proven.
+ */
+export type EmailVerificationEvent =
+  | { type: 'EmailVerificationRequested'; data: { userId: string; verificationId: string; email: string; requestedAt: string; expiresAt: string } }
+  | { type: 'EmailVerified'; data: { userId: string; email: string; verifiedAt: string } };
+
+export type UserEvent = IdentityEvent | PasswordResetEvent | EmailChangeEvent | EmailVerificationEvent;
 
 /** A user's stream: `user-{id}`. State is only what the rules below need. */
 export interface UserState {
@@ -37,6 +46,10 @@ export interface UserState {
   pendingEmail: { changeId: string; email: string; expiresAt: string } | null;
   /** Undo links not used yet, by id: the address each restores and when it stops working. */
   openUndos: Readonly<Record<string, { restoreTo: string; expiresAt: string }>>;
+  /** The address was proven by a link sent to it (a verification, or an e-mail change's confirm or undo link). */
+  emailVerified: boolean;
+  /** The one verification link that works: the latest sent, for the address it went to. */
+  openVerification: { verificationId: string; email: string; expiresAt: string } | null;
 }
 
 export type UserCommand =
@@ -53,7 +66,10 @@ export type UserCommand =
   | { type: 'SetNotificationPreferences'; userId: string; preferences: NotificationPreferences }
   | { type: 'RequestPasswordReset'; userId: string; resetId: string; now: string; expiresAt: string }
   /** The service matched the link's token to this reset's stored hash first (a decider does no I/O). */
-  | { type: 'ResetPassword'; userId: string; resetId: string; now: string };
+  | { type: 'ResetPassword'; userId: string; resetId: string; now: string }
+  | { type: 'RequestEmailVerification'; userId: string; verificationId: string; now: string; expiresAt: string }
+  /** The service matched the link's token to this verification's stored hash first. */
+  | { type: 'VerifyEmail'; userId: string; verificationId: string; now: string };
 
 export const FULL_NAME_MAX = 120;
 
@@ -66,7 +82,7 @@ function requireRegistered(state: UserState): void {
 }
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
-  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false, notifications: DEFAULT_NOTIFICATION_PREFERENCES, openResets: {}, pendingEmail: null, openUndos: {} }),
+  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false, notifications: DEFAULT_NOTIFICATION_PREFERENCES, openResets: {}, pendingEmail: null, openUndos: {}, emailVerified: false, openVerification: null }),
 
   decide(command, state) {
     switch (command.type) {
@@ -113,9 +129,11 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         // Used, lapsed, replaced by a newer request, undone, or never this account's: one refusal for all.
         const pending = state.status === 'registered' ? state.pendingEmail : null;
         if (!pending || pending.changeId !== command.changeId || Date.parse(pending.expiresAt) <= Date.parse(command.now)) throw new DomainError('EMAIL_CHANGE_LINK_INVALID');
+        // The link went to the new address: opening it proves that address.
         return [
           { type: 'EmailChangeConfirmed', data: { userId: command.userId, changeId: command.changeId, confirmedAt: command.now } },
           { type: 'EmailChanged', data: { userId: command.userId, email: pending.email, previousEmail: state.email! } },
+          { type: 'EmailVerified', data: { userId: command.userId, email: pending.email, verifiedAt: command.now } },
         ];
       }
 
@@ -123,8 +141,12 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         const undo = state.status === 'registered' ? state.openUndos[command.undoId] : undefined;
         if (!undo || Date.parse(undo.expiresAt) <= Date.parse(command.now)) throw new DomainError('EMAIL_CHANGE_LINK_INVALID');
         const undone: UserEvent = { type: 'EmailChangeUndone', data: { userId: command.userId, undoId: command.undoId, undoneAt: command.now } };
+        // The undo link went to the address the account keeps: opening it proves that address.
+        const proven: UserEvent = { type: 'EmailVerified', data: { userId: command.userId, email: undo.restoreTo, verifiedAt: command.now } };
         // Not confirmed yet: nothing to restore, the pending change simply ends.
-        return undo.restoreTo === state.email ? [undone] : [undone, { type: 'EmailChanged', data: { userId: command.userId, email: undo.restoreTo, previousEmail: state.email! } }];
+        return undo.restoreTo === state.email
+          ? [undone, proven]
+          : [undone, { type: 'EmailChanged', data: { userId: command.userId, email: undo.restoreTo, previousEmail: state.email! } }, proven];
       }
 
       case 'RecordPasswordChange':
@@ -151,6 +173,23 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
           { type: 'PasswordResetUsed', data: { userId: command.userId, resetId: command.resetId, usedAt: command.now } },
           { type: 'PasswordChanged', data: { userId: command.userId, changedAt: command.now } },
         ];
+      }
+
+      case 'RequestEmailVerification': {
+        requireRegistered(state);
+        // Nothing to prove any more: no link is made (the service says so instead of sending one).
+        if (state.emailVerified) return [];
+        const { userId, verificationId, now, expiresAt } = command;
+        return [{ type: 'EmailVerificationRequested', data: { userId, verificationId, email: state.email!, requestedAt: now, expiresAt } }];
+      }
+
+      case 'VerifyEmail': {
+        // Used, lapsed, replaced by a newer link, sent to an address the account no longer has, or never this account's: one refusal for all.
+        const open = state.status === 'registered' ? state.openVerification : null;
+        if (!open || open.verificationId !== command.verificationId || open.email !== state.email || Date.parse(open.expiresAt) <= Date.parse(command.now)) {
+          throw new DomainError('EMAIL_VERIFY_LINK_INVALID');
+        }
+        return [{ type: 'EmailVerified', data: { userId: command.userId, email: open.email, verifiedAt: command.now } }];
       }
     }
   },
@@ -196,6 +235,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return { ...state, pendingEmail: null, openUndos: {} };
       case 'NotificationPreferencesChanged':
         return { ...state, notifications: event.data.preferences };
+      case 'EmailVerificationRequested':
+        return { ...state, openVerification: { verificationId: event.data.verificationId, email: event.data.email, expiresAt: event.data.expiresAt } };
+      case 'EmailVerified':
+        return { ...state, emailVerified: true, openVerification: null };
     }
   },
 };

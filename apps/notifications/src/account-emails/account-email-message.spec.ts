@@ -34,4 +34,14 @@ describe('account e-mails of an e-mail change', () => {
     expect(message.html).toContain('href="https://vault.example/not-me#token=abc"');
     expect(message.html).toContain('This wasn’t me: sign everyone out');
   });
+
+  it('asks a new account to verify its address, with the link, until when it works, and what waits on it', () => {
+    const message = renderAccountEmail(job('verify-email'), '/verify-email#token=abc', 'https://vault.example');
+    expect(message.subject).toBe(AccountEmailSubjects['verify-email']);
+    expect(message.text).toContain('https://vault.example/verify-email#token=abc');
+    expect(message.text).toContain('until 13 December 2026');
+    expect(message.text).toContain('sends no e-mail on the account\'s behalf');
+    expect(message.html).toContain('href="https://vault.example/verify-email#token=abc"');
+    expect(message.html).toContain('Verify this address');
+  });
 });

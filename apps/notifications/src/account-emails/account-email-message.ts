@@ -14,6 +14,7 @@ export const AccountEmailSubjects = {
   'email-change-confirm': 'Legacy Vault: confirm your new e-mail address',
   'email-change-notice': 'Legacy Vault: your e-mail address is being changed',
   'new-sign-in': 'Legacy Vault: a new sign-in to your account',
+  'verify-email': 'Legacy Vault: verify your e-mail address',
 } as const;
 
 /**
@@ -49,6 +50,14 @@ export function renderAccountEmail(job: AccountEmailJob, link: string | null, pu
       `On ${when(job.at)} someone asked to move your Legacy Vault account to another e-mail address. It changes only once the new address confirms.`,
       `If this was not you, open this link. It works once, until ${when(job.expiresAt ?? job.at)}: it keeps (or brings back) this address, signs every browser out and sends you a link to choose a new password: ${href}`,
       'If it was you, there is nothing to do.',
+    ];
+  } else if (job.kind === 'verify-email') {
+    const href = new URL(link ?? '/auth', publicUrl).href;
+    action = { href, label: 'Verify this address' };
+    paragraphs = [
+      `Someone (we hope you) made a Legacy Vault account with this address on ${when(job.at)}, or asked for a new link to verify it.`,
+      `To verify it, open this link. It works once, until ${when(job.expiresAt ?? job.at)}. Until then Legacy Vault sends no e-mail on the account's behalf (access keys, trustee invitations): ${href}`,
+      'If you did not make this account, ignore this e-mail: nothing will be sent on its behalf.',
     ];
   } else if (job.kind === 'new-sign-in') {
     const href = new URL(link ?? '/auth', publicUrl).href;

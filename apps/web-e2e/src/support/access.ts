@@ -10,14 +10,40 @@ export interface Owner extends SignedUp {
   id: string;
 }
 
-/** An owner signed up in this page's context (the browser is signed in), with the id the request link needs. */
+/** The subject of the e-mail that carries a new account's verification link. */
+export const VERIFY_SUBJECT = 'Legacy Vault: verify your e-mail address';
+
+/**
+ * An owner signed up in this page's context (the browser is signed in), with the id the request link
+ * needs, and his address verified the real way: the link is read from the e-mail at the catcher and
+ * sent to the page's endpoint, and the session renewed, so his access token says verified (keys and
+ * invitations are e-mailed only then). The verification e-mail, used, is dropped from the catcher, so
+ * the owner's mailbox holds only what the test itself causes.
+ */
 export async function signUpOwner(page: Page, tag = 'owner'): Promise<Owner> {
   const signedUp = await signUpWithToken(page.request, tag);
-  const me = await page.request.get('/api/me', { headers: { authorization: `Bearer ${signedUp.accessToken}` } });
-  expect(me.status()).toBe(200);
-  const { id } = (await me.json()) as { id: string };
-  return { ...signedUp, id };
+  const email = signedUp.credentials.email;
+  const mail = await waitForMail(page.request, email);
+  expect(mail.subject).toBe(VERIFY_SUBJECT);
+  const verified = await page.request.post('/api/auth/verify-email', { data: { token: verifyTokenOf(mail) } });
+  expect(verified.status(), await verified.text()).toBe(200);
+  expect((await page.request.delete(`${MAIL_URL}/messages/${mail.id}`)).status()).toBe(200);
+  const renewed = await page.request.post('/api/auth/refresh');
+  expect(renewed.status(), await renewed.text()).toBe(200);
+  const { accessToken, profile } = (await renewed.json()) as { accessToken: string; profile: { id: string; emailVerified: boolean } };
+  expect(profile.emailVerified).toBe(true);
+  return { ...signedUp, accessToken, id: profile.id };
 }
+
+/** The verification link of an e-mail, as the path and fragment to open on this stack. */
+export function verifyLinkOf(mail: CaughtMail): string {
+  const href = /(https?:\/\/\S+\/verify-email#\S+)/.exec(mail.text)?.[1];
+  expect(href, mail.text).toBeTruthy();
+  const link = new URL(href!);
+  return `${link.pathname}${link.hash}`;
+}
+
+const verifyTokenOf = (mail: CaughtMail) => new URLSearchParams(verifyLinkOf(mail).split('#')[1]).get('token');
 
 /** A family member's own browser: no account, no cookies of the owner. */
 export async function familyPage(browser: Browser): Promise<Page> {
@@ -36,6 +62,7 @@ export async function openVaultTab(browser: Browser, owner: Owner, key: string, 
 }
 
 export interface CaughtMail {
+  id: string;
   subject: string;
   text: string;
   envelope: { to: string[] };

@@ -1,4 +1,4 @@
-import type { EmailChangeLinkReply, EmailChangeLinkRequest, ForgotPasswordReply, ResetPasswordReply, ResetPasswordRequest } from '@lv/contracts';
+import type { EmailChangeLinkReply, EmailChangeLinkRequest, ForgotPasswordReply, ResetPasswordReply, ResetPasswordRequest, VerifyEmailReply, VerifyEmailRequest } from '@lv/contracts';
 import { sendRequest } from './client.js';
 
 // Account recovery: public calls, made without a session (no bearer token, no refresh on failure).
@@ -27,4 +27,9 @@ export function undoEmailChange(body: EmailChangeLinkRequest): Promise<EmailChan
 /** The "this wasn't me" link of a new-sign-in e-mail: every session ends, a reset link follows. */
 export function disownSignIn(body: EmailChangeLinkRequest): Promise<EmailChangeLinkReply> {
   return post<EmailChangeLinkReply>('/api/auth/not-me', body);
+}
+
+/** The verification link e-mailed to a new account's address: the address is verified. */
+export function verifyEmail(body: VerifyEmailRequest): Promise<VerifyEmailReply> {
+  return post<VerifyEmailReply>('/api/auth/verify-email', body);
 }

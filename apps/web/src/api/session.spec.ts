@@ -12,6 +12,7 @@ const profile: UserProfile = {
   created_at: '2026-01-01T00:00:00.000Z',
   subscription_tier: 'none',
   ai_admin: false,
+  emailVerified: true,
 };
 
 const view = (token: string, expiresAt = 1_000_000): SessionView => ({ accessToken: token, accessTokenExpiresAt: expiresAt, profile });

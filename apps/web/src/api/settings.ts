@@ -1,5 +1,5 @@
 import type {
-  AccountSession, AccountSessions, SessionsEnded, ChangeEmailRequest, ChangePasswordReply, ChangePasswordRequest, NotificationPreferences, NotificationPreferencesView, UpdateProfileRequest, UserProfile,
+  AccountSession, AccountSessions, SessionsEnded, ChangeEmailRequest, ChangePasswordReply, ChangePasswordRequest, NotificationPreferences, NotificationPreferencesView, UpdateProfileRequest, UserProfile, VerifyEmailReply,
 } from '@lv/contracts';
 import { api } from './api.js';
 
@@ -19,6 +19,11 @@ export function endSession(sessionId: string): Promise<SessionsEnded> {
 /** "Sign out everywhere else": every session but this one. */
 export function endOtherSessions(): Promise<SessionsEnded> {
   return api.request<SessionsEnded>('/api/me/sessions/sign-out-others', { method: 'POST' });
+}
+
+/** "Resend verification e-mail": a new link to the account's address (the one before stops working); 429 past 3 an hour. */
+export function resendVerification(): Promise<VerifyEmailReply> {
+  return api.request<VerifyEmailReply>('/api/me/verify-email/resend', { method: 'POST' });
 }
 
 export const EXPORT_DOWNLOAD_PATH = '/api/me/export';

@@ -19,6 +19,7 @@ const sam: UserProfile = {
   created_at: '2026-01-01T00:00:00.000Z',
   subscription_tier: 'none',
   ai_admin: false,
+  emailVerified: true,
 };
 
 const view = (profile: UserProfile): SessionView => ({ accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile });

@@ -38,6 +38,7 @@ const ResetPasswordPage = page(() => import('../pages/auth/PasswordRecoveryPages
 const ConfirmEmailPage = page(() => import('../pages/auth/EmailChangePages.js'), 'ConfirmEmailPage', { queries: false });
 const UndoEmailChangePage = page(() => import('../pages/auth/EmailChangePages.js'), 'UndoEmailChangePage', { queries: false });
 const NotMePage = page(() => import('../pages/auth/EmailChangePages.js'), 'NotMePage', { queries: false });
+const VerifyEmailPage = page(() => import('../pages/auth/VerifyEmailPage.js'), 'VerifyEmailPage', { queries: false });
 const CourtDocumentsPage = page(() => import('../pages/court/CourtDocumentsPage.js'), 'CourtDocumentsPage');
 const CourtJournalPage = page(() => import('../pages/court/CourtJournalPage.js'), 'CourtJournalPage');
 const HowItWorksPage = page(() => import('../pages/how-it-works/HowItWorksPage.js'), 'HowItWorksPage', { queries: false });
@@ -100,6 +101,8 @@ export const routes: RouteObject[] = [
           { path: 'undo-email-change', element: <UndoEmailChangePage /> },
           // And the "this wasn't me" link of the e-mail about a sign-in from a new browser.
           { path: 'not-me', element: <NotMePage /> },
+          // And the verification link e-mailed to a new account's address (signed in or not).
+          { path: 'verify-email', element: <VerifyEmailPage /> },
           { path: 'vault', element: <VaultHomePage /> },
           { path: 'letters', element: <LettersPage /> },
           { path: 'record', element: <RecordPage variant="record" /> },

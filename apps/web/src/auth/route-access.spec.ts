@@ -10,6 +10,7 @@ const profile = (over: Partial<UserProfile> = {}): UserProfile => ({
   created_at: '2026-01-01T00:00:00.000Z',
   subscription_tier: 'none',
   ai_admin: false,
+  emailVerified: true,
   ...over,
 });
 

@@ -9,6 +9,8 @@ import { useUnsavedChanges } from './UnsavedChangesProvider.js';
 // Dialog, the menu's icons) is fetched when one first opens (issue 10, first load).
 const SideMenu = lazy(async () => ({ default: (await import('./SideMenu.js')).SideMenu }));
 const SignOutDialog = lazy(async () => ({ default: (await import('./SignOutDialog.js')).SignOutDialog }));
+// Only an owner who has not verified his address yet sees the banner (and loads its resend call).
+const VerifyEmailBanner = lazy(async () => ({ default: (await import('./VerifyEmailBanner.js')).VerifyEmailBanner }));
 
 /**
  * Top bar, side menu, sign-out warning and the page in <main>. `accountPending`: the page needs the
@@ -62,6 +64,12 @@ export function AppShell({ children, accountPending = false }: { children: React
         </Suspense>
       ) : null}
       <main id="main-content" tabIndex={-1} className="flex-1 pt-16 outline-none">
+        {/* The verification page says it all itself. */}
+        {user && !user.emailVerified && location.pathname !== '/verify-email' ? (
+          <Suspense fallback={null}>
+            <VerifyEmailBanner email={user.email} />
+          </Suspense>
+        ) : null}
         {children}
       </main>
       <footer className="border-t border-border py-6 text-center text-xs text-muted-foreground">

@@ -16,7 +16,7 @@ import { storedRecording } from '../pages/record/stored-recording.test-support.j
 // find the previous person's video, unless that person chose "Save Drafts & Sign Out".
 
 const sam: UserProfile = {
-  id: 'u-sam', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'pro', ai_admin: false,
+  id: 'u-sam', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'pro', ai_admin: false, emailVerified: true,
 };
 const view = (profile: UserProfile): SessionView => ({ accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile });
 

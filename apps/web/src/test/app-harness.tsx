@@ -11,16 +11,19 @@ import { memoryApp } from './memory-router.js';
 // own stand-in behind fetch.
 
 export const sam: UserProfile = {
-  id: 'u1', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'none', ai_admin: false,
+  id: 'u1', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'none', ai_admin: false, emailVerified: true,
 };
 
-/** Renders the app at `path` with `user` signed in (none: signed out), queries not retried. */
-export function renderApp(path: string, user: UserProfile | null = sam) {
+/**
+ * Renders the app at `path` with `user` signed in (none: signed out), queries not retried.
+ * `profileOnRefresh`: the profile each session renewal brings (a change made on the server meanwhile).
+ */
+export function renderApp(path: string, user: UserProfile | null = sam, { profileOnRefresh }: { profileOnRefresh?: () => UserProfile } = {}) {
   const view: SessionView = { accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile: user ?? sam };
   const session = new SessionManager({
     signIn: async () => view,
     signUp: async () => view,
-    refresh: async () => (user ? view : null),
+    refresh: async () => (user ? { ...view, profile: profileOnRefresh?.() ?? view.profile } : null),
     signOut: async () => undefined,
   });
   const { router, element } = memoryApp(path);

@@ -17,6 +17,14 @@ function revocations(revoked = new Set<string>()): { store: RevokedSessions; rev
 }
 
 describe('AccessTokenVerifier (verified tokens remembered until they expire)', () => {
+  it('reads the emailVerified claim, and a token without it (signed before it existed) as not verified', async () => {
+    const verifier = new AccessTokenVerifier(keys.publicKey);
+    const signer = new AccessTokenSigner(keys.privateKey);
+    expect((await verifier.verify(signer.sign({ ...claims(), emailVerified: true }, 60).token)).emailVerified).toBe(true);
+    expect((await verifier.verify(signer.sign({ ...claims(), emailVerified: false }, 60).token)).emailVerified).toBe(false);
+    expect((await verifier.verify(signer.sign(claims(), 60).token)).emailVerified).toBe(false);
+  });
+
   it('answers the same caller for a remembered token, and checks its session on every call', async () => {
     const { store, revoked, lookups } = revocations();
     const verifier = new AccessTokenVerifier(keys.publicKey, store);

@@ -2,8 +2,8 @@ import { AccessMessages, VIEW_SECTIONS } from '@lv/contracts';
 import { readsSection, requireFeature, requireSection, type Caller, type UserCaller, type ViewerCaller, type ViewerScope } from './caller.js';
 
 const viewer = (scopes: ViewerScope[]): ViewerCaller => ({ kind: 'viewer', vaultOwnerId: 'owner-1', viewSessionId: 'view-1', scopes, expiresAt: Date.now() + 60_000, mayDownload: false });
-const owner: Caller = { kind: 'user', userId: 'owner-1', sessionId: 's-1', email: 'a@example.com', tier: 'none', isAdmin: false };
-const operator: Caller = { kind: 'operator', userId: 'operator:ops', sessionId: 'operator', email: '', tier: 'none', isAdmin: true };
+const owner: Caller = { kind: 'user', userId: 'owner-1', sessionId: 's-1', email: 'a@example.com', tier: 'none', isAdmin: false, emailVerified: true };
+const operator: Caller = { kind: 'operator', userId: 'operator:ops', sessionId: 'operator', email: '', tier: 'none', isAdmin: true, emailVerified: true };
 
 describe('a viewer reads only the sections his key opens', () => {
   it('lets a viewer read each section his token carries, and none other', () => {
@@ -29,7 +29,7 @@ describe('a viewer reads only the sections his key opens', () => {
 });
 
 describe('a gated feature takes the rule the product passes', () => {
-  const member: UserCaller = { kind: 'user', userId: 'member-1', sessionId: 's-2', email: 'm@example.com', tier: 'none', isAdmin: false };
+  const member: UserCaller = { kind: 'user', userId: 'member-1', sessionId: 's-2', email: 'm@example.com', tier: 'none', isAdmin: false, emailVerified: true };
   const onlyMember1 = (user: UserCaller) => user.userId === 'member-1';
 
   it('hands back the member the rule admits, and refuses one it does not with the caller\'s message', () => {

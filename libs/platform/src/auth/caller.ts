@@ -9,6 +9,8 @@ export interface UserCaller {
   email: string;
   tier: SubscriptionTier;
   isAdmin: boolean;
+  /** The account's address is verified (the token's claim): until then nothing is e-mailed on its behalf. */
+  emailVerified: boolean;
 }
 
 /** The ops CLI's token: no vault of its own, no person behind it. */
@@ -19,6 +21,7 @@ export interface OperatorCaller {
   email: string;
   tier: SubscriptionTier;
   isAdmin: boolean;
+  emailVerified: boolean;
 }
 
 /** Someone reading one owner's vault through a view session; never an account, never a writer. */

@@ -119,7 +119,7 @@ export class AccessTokenVerifier {
       throw new DomainError('UNAUTHENTICATED');
     }
     const entry = {
-      caller: { kind: claims.kind, userId: claims.sub, sessionId: claims.sid, email: claims.email, tier: claims.tier, isAdmin: claims.admin },
+      caller: { kind: claims.kind, userId: claims.sub, sessionId: claims.sid, email: claims.email, tier: claims.tier, isAdmin: claims.admin, emailVerified: claims.emailVerified === true },
       expiresAtMs: claims.exp * 1000,
     };
     if (this.verified.size >= VERIFIED_TOKENS_MAX) this.forgetExpiredOrOldest();

@@ -19,7 +19,7 @@ const OWNER = '6f1c9a52-3a8e-4d52-9a55-0f7f3b1f8c11';
 const KEY = '0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10';
 const SESSION = 'S'.repeat(43);
 const SESSION_ID = '2b3c4d5e-6f7a-4b2c-9d3e-4f5a6b7c8d9e';
-const dad: UserProfile = { id: OWNER, email: 'dad@example.com', full_name: 'Dad', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'none', ai_admin: false };
+const dad: UserProfile = { id: OWNER, email: 'dad@example.com', full_name: 'Dad', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'none', ai_admin: false, emailVerified: true };
 // What access-keys compares the consent with: the SHA-256 of the text it records.
 const CONSENT_HASH = createHash('sha256').update(VIEWER_CONSENT_TEXT).digest('hex');
 const accepted = JSON.stringify({ version: CONSENT_VERSION, text_hash: CONSENT_HASH });

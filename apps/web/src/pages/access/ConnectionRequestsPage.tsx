@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { RefreshCw } from 'lucide-react';
-import { AccessMessages, VIEW_SECTIONS, type AccessRequest, type IssuedAccessKey, type ViewSection } from '@lv/contracts';
+import { AccessMessages, EmailVerifyMessages, VIEW_SECTIONS, type AccessRequest, type IssuedAccessKey, type ViewSection } from '@lv/contracts';
 import { ApiError, errorMessage } from '../../api/client.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
@@ -74,7 +74,7 @@ function RequestDetails({ request, onClose, onApproved }: { request: AccessReque
 
 function KeyCreatedDialog({ issued, onClose }: { issued: IssuedAccessKey; onClose: () => void }) {
   return (
-    <ModalFrame open onOpenChange={(open) => !open && onClose()} title="Access Key Created" description={`We've emailed the key to ${issued.recipient_email} — expires on ${formatDate(issued.expires_at)}`} widthClass="max-w-lg">
+    <ModalFrame open onOpenChange={(open) => !open && onClose()} title="Access Key Created" description={`${issued.emailed ? `We've emailed the key to ${issued.recipient_email}` : EmailVerifyMessages.keyNotEmailed} — expires on ${formatDate(issued.expires_at)}`} widthClass="max-w-lg">
       <div className="flex items-center gap-2">
         <Input aria-label="Access key" value={issued.access_key} readOnly className="font-mono" />
         <Button variant="outline" onClick={() => void copyKey(issued.access_key)}>Copy</Button>

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import {
-  AccessMessages, KEY_EXPIRY_DAYS_DEFAULT, KEY_EXPIRY_DAYS_MAX, KEY_EXPIRY_DAYS_MIN, VIEW_SECTIONS, VIEWER_TAB_LABELS, type AccessKeySummary, type IssuedAccessKey, type KeyDraft,
+  AccessMessages, EmailVerifyMessages, KEY_EXPIRY_DAYS_DEFAULT, KEY_EXPIRY_DAYS_MAX, KEY_EXPIRY_DAYS_MIN, VIEW_SECTIONS, VIEWER_TAB_LABELS, type AccessKeySummary, type IssuedAccessKey, type KeyDraft,
   type ViewSection, type ViewSessionSummary,
 } from '@lv/contracts';
 import { errorMessage } from '../../api/client.js';
@@ -31,9 +31,11 @@ export function keyFormError(form: { key: string; name: string; email: string; d
 const STATUS_TEXT = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const;
 const EMAIL_TEXT = { queued: 'Email queued', sent: 'Emailed', failed: AccessMessages.emailSendFailed } as const;
 
-/** The key's e-mail status in words; a daily cap says so, since the owner can share the key himself. */
+/** The key's e-mail status in words; a daily cap or an unverified address says so, since the owner can share the key himself. */
 function emailText(item: AccessKeySummary): string {
-  return item.email_status === 'failed' && item.email_failure === 'daily_limit' ? AccessMessages.emailDailyLimit : EMAIL_TEXT[item.email_status];
+  if (item.email_status === 'failed' && item.email_failure === 'daily_limit') return AccessMessages.emailDailyLimit;
+  if (item.email_status === 'failed' && item.email_failure === 'email_not_verified') return EmailVerifyMessages.keyNotEmailed;
+  return EMAIL_TEXT[item.email_status];
 }
 
 function KeyForm() {
@@ -69,7 +71,7 @@ function KeyForm() {
         setGenerated(null);
         setName('');
         setEmail('');
-        toast.success('Access key saved', { description: `We'll email it to ${issued.recipient_email}.` });
+        toast.success('Access key saved', { description: issued.emailed ? `We'll email it to ${issued.recipient_email}.` : EmailVerifyMessages.keyNotEmailed });
       },
       onError: (e) => toast.error(AccessMessages.saveFailed, { description: errorMessage(e, AccessMessages.couldNotSaveKey) }),
     });
@@ -105,7 +107,11 @@ function KeyForm() {
       <Button type="submit" disabled={create.isPending}>{create.isPending ? 'Saving…' : 'Save Key'}</Button>
       {saved && (
         <div role="status" className="space-y-2 rounded-xl border border-border bg-secondary/40 p-4 text-sm">
-          <p>Saved. We'll email the key to {saved.recipient_email}; it expires on {formatDate(saved.expires_at)}. It is shown only now:</p>
+          <p>
+            {saved.emailed
+              ? `Saved. We'll email the key to ${saved.recipient_email}; it expires on ${formatDate(saved.expires_at)}. It is shown only now:`
+              : `Saved. ${EmailVerifyMessages.keyNotEmailed} It expires on ${formatDate(saved.expires_at)}. It is shown only now:`}
+          </p>
           <div className="flex items-center gap-2">
             <Input aria-label="Saved access key" value={saved.access_key} readOnly className="font-mono" />
             <Button type="button" variant="outline" onClick={() => void copyKey(saved.access_key)}>Copy</Button>

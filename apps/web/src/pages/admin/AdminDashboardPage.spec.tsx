@@ -8,7 +8,7 @@ import { fillDays, formatBytes } from './charts.js';
 
 const admin: UserProfile = { ...sam, id: 'a1', email: 'admin@example.com', full_name: 'Ada Admin', ai_admin: true };
 const user = (n: number, over: Partial<UserProfile>): UserProfile => ({
-  id: `u${n}`, email: `user${n}@example.com`, full_name: null, avatar_url: null, created_at: `2026-11-2${n}T10:00:00.000Z`, subscription_tier: 'none', ai_admin: false, ...over,
+  id: `u${n}`, email: `user${n}@example.com`, full_name: null, avatar_url: null, created_at: `2026-11-2${n}T10:00:00.000Z`, subscription_tier: 'none', ai_admin: false, emailVerified: true, ...over,
 });
 const everyone = [
   admin,

@@ -5,6 +5,7 @@ import { KeyRound, Trash2 } from 'lucide-react';
 import { CONTACT_NAME_MAX, CONTACT_PHONE_MAX, IfImNotThereMessages as M, RELATIONSHIP_OPTIONS, type EmergencyContact, type Relationship } from '@lv/contracts';
 import { errorMessage } from '../../api/client.js';
 import { addContact, fetchContacts, ifImNotThereKeys, removeContact, setContactKey } from '../../api/if-im-not-there.js';
+import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
 import { Input, Label, Select } from '../../components/ui/input.js';
 import { ConfirmDeleteDialog } from '../../components/ui/modal.js';
@@ -21,6 +22,7 @@ const EMPTY_FORM = { name: '', label: RELATIONSHIP_OPTIONS[0] as Relationship, e
  */
 export function EmergencyContacts() {
   const queryClient = useQueryClient();
+  const { user } = useAuth();
   const contacts = useQuery({ queryKey: ifImNotThereKeys.contacts, queryFn: ({ signal }) => fetchContacts(signal) });
   const ids = { name: useId(), label: useId(), email: useId(), phone: useId() };
   const [form, setForm] = useState(EMPTY_FORM);
@@ -81,6 +83,7 @@ export function EmergencyContacts() {
             <ContactItem
               key={contact.id}
               contact={contact}
+              unverified={user !== null && !user.emailVerified}
               busy={(toggleKey.isPending && toggleKey.variables?.contact.id === contact.id) || (remove.isPending && remove.variables?.id === contact.id)}
               onToggleKey={(enabled) => toggleKey.mutate({ contact, enabled })}
               onRemove={() => setRemoving(contact)}
@@ -130,7 +133,15 @@ export function EmergencyContacts() {
   );
 }
 
-function ContactItem({ contact, busy, onToggleKey, onRemove }: { contact: EmergencyContact; busy: boolean; onToggleKey: (enabled: boolean) => void; onRemove: () => void }) {
+/** A contact key's e-mail in words: while the owner's address is unverified none is sent (access-keys withholds it), and that is why one "failed". */
+function keyEmailText(contact: EmergencyContact, unverified: boolean): string {
+  if (contact.access_key_email === 'failed') return unverified ? 'Key made but not e-mailed (verify your e-mail address first)' : 'Key e-mail failed';
+  return contact.access_key_email === 'sent' ? 'Key sent' : 'Key being sent';
+}
+
+function ContactItem({ contact, unverified, busy, onToggleKey, onRemove }: {
+  contact: EmergencyContact; unverified: boolean; busy: boolean; onToggleKey: (enabled: boolean) => void; onRemove: () => void;
+}) {
   const nameId = useId();
   return (
     <li aria-labelledby={nameId} className="flex flex-wrap items-center gap-4 rounded-2xl border border-border bg-card p-4">
@@ -145,7 +156,7 @@ function ContactItem({ contact, busy, onToggleKey, onRemove }: { contact: Emerge
         {contact.has_access_key && contact.access_key_expires_at ? (
           <p className="mt-1 flex items-center gap-1.5 text-sm text-primary">
             <KeyRound aria-hidden="true" className="h-4 w-4" />
-            Key {contact.access_key_email === 'failed' ? 'e-mail failed' : contact.access_key_email === 'sent' ? 'sent' : 'being sent'}, valid until {formatDate(contact.access_key_expires_at)}
+            {keyEmailText(contact, unverified)}, valid until {formatDate(contact.access_key_expires_at)}
           </p>
         ) : null}
       </div>

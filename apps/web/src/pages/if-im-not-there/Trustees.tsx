@@ -5,6 +5,7 @@ import { Mail, Trash2 } from 'lucide-react';
 import { RELATIONSHIP_OPTIONS, TRUSTEE_NAME_MAX, TRUSTEES_MAX, TrusteeMessages as M, type Relationship, type Trustee, type TrusteeStatus } from '@lv/contracts';
 import { errorMessage } from '../../api/client.js';
 import { addTrustee, fetchTrustees, removeTrustee, resendTrusteeInvitation, trusteeKeys } from '../../api/trustees.js';
+import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
 import { Input, Label, Select } from '../../components/ui/input.js';
 import { ConfirmDeleteDialog } from '../../components/ui/modal.js';
@@ -50,6 +51,9 @@ function statusLine(trustee: Trustee): string {
  */
 export function Trustees() {
   const queryClient = useQueryClient();
+  // An invitation is an e-mail in the owner's name: access-keys refuses it until his address is verified (EMAIL_NOT_VERIFIED), and this says why first.
+  const { user } = useAuth();
+  const unverified = user !== null && !user.emailVerified;
   const trustees = useQuery({ queryKey: trusteeKeys.list, queryFn: ({ signal }) => fetchTrustees(signal) });
   const ids = { name: useId(), relationship: useId(), email: useId() };
   const [form, setForm] = useState(EMPTY_FORM);
@@ -103,6 +107,11 @@ export function Trustees() {
         Up to {TRUSTEES_MAX} people you trust to tell us if you have died or cannot look after your affairs. They never see your vault; each is
         e-mailed an invitation to accept the role.
       </p>
+      {unverified ? (
+        <p role="note" className="rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
+          {M.verifyEmailFirst}
+        </p>
+      ) : null}
       {trustees.isPending ? (
         <Spinner label="Loading trustees…" />
       ) : trustees.isError ? (

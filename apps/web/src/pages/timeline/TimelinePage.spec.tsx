@@ -11,7 +11,7 @@ import { SessionManager, type AuthTransport } from '../../api/session.js';
 // empty, failure and the gate, and the recorder's title rules. The browser specs record for real.
 
 const profile = (tier: UserProfile['subscription_tier'], admin = false): UserProfile => ({
-  id: 'u1', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: tier, ai_admin: admin,
+  id: 'u1', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: tier, ai_admin: admin, emailVerified: true,
 });
 
 function renderAt(path: string, user: UserProfile) {

@@ -1,5 +1,5 @@
 import { AccessKeysEvents, published } from '@lv/contracts';
-import type { PublishPolicy, StoredEvent } from '@lv/platform/event-store';
+import { publishPolicyFor } from '@lv/platform/event-store';
 import type { KeyEvent } from './keys/key.decider.js';
 import type { RequestEvent } from './requests/request.decider.js';
 import type { SessionEvent } from './sessions/session.decider.js';
@@ -9,8 +9,7 @@ import type { SessionEvent } from './sessions/session.decider.js';
  * a name, a message, a key hash or a session secret (JetStream keeps messages and cannot forget).
  * A key's e-mail status and each section viewed stay inside access-keys.
  */
-export const accessKeysPublishPolicy: PublishPolicy = (stored) => {
-  const event = stored as unknown as StoredEvent<RequestEvent | KeyEvent | SessionEvent>;
+export const accessKeysPublishPolicy = publishPolicyFor<RequestEvent | KeyEvent | SessionEvent>((event) => {
   switch (event.type) {
     case 'AccessRequestSubmitted': {
       const { requestId, ownerId, submittedAt } = event.data;
@@ -37,4 +36,4 @@ export const accessKeysPublishPolicy: PublishPolicy = (stored) => {
     default:
       return null;
   }
-};
+});

@@ -1,13 +1,12 @@
 import { BillingEvents, published } from '@lv/contracts';
-import type { PublishPolicy, StoredEvent } from '@lv/platform/event-store';
+import { publishPolicyFor } from '@lv/platform/event-store';
 import type { SubscriptionEvent } from './subscription.decider.js';
 
 /**
  * What other services learn about a subscription: whose, which tier it leaves the owner on, and when.
  * Never a provider id, a customer or anything about a card (JetStream keeps what it is given).
  */
-export const billingPublishPolicy: PublishPolicy = (stored) => {
-  const event = stored as unknown as StoredEvent<SubscriptionEvent>;
+export const billingPublishPolicy = publishPolicyFor<SubscriptionEvent>((event) => {
   switch (event.type) {
     case 'CheckoutStarted': {
       const { ownerId, tier, startedAt } = event.data;
@@ -32,4 +31,4 @@ export const billingPublishPolicy: PublishPolicy = (stored) => {
     default:
       return null;
   }
-};
+});

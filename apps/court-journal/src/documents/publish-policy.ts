@@ -1,5 +1,5 @@
 import { CourtJournalEvents, published } from '@lv/contracts';
-import type { PublishPolicy } from '@lv/platform/event-store';
+import { publishPolicyFor } from '@lv/platform/event-store';
 import type { CourtDocumentEvent } from './court-document.decider.js';
 import type { EvidenceEvent } from '../evidence/evidence-events.repository.js';
 import { upcastCourtDocumentEvent } from './court-document.upcast.js';
@@ -10,8 +10,8 @@ import { upcastCourtDocumentEvent } from './court-document.upcast.js';
  * owner's evidence chain moved on. Never a title, description or file name: JetStream keeps messages
  * for replay and cannot forget them; the timeline asks rpc.court-journal.titles when it renders.
  */
-export const courtJournalPublishPolicy: PublishPolicy = (stored) => {
-  const event = upcastCourtDocumentEvent(stored) as unknown as CourtDocumentEvent | EvidenceEvent;
+export const courtJournalPublishPolicy = publishPolicyFor<CourtDocumentEvent | EvidenceEvent>((stored) => {
+  const event = upcastCourtDocumentEvent(stored);
   switch (event.type) {
     case 'CourtDocumentUploaded': {
       const { documentId, ownerId, category, variant, size, sha256, uploadedAt } = event.data;
@@ -32,4 +32,4 @@ export const courtJournalPublishPolicy: PublishPolicy = (stored) => {
     default:
       return null;
   }
-};
+});

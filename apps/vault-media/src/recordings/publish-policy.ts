@@ -1,13 +1,12 @@
 import { VaultMediaEvents, published, type RecordingEvent } from '@lv/contracts';
-import type { PublishPolicy } from '@lv/platform/event-store';
+import { publishPolicyFor } from '@lv/platform/event-store';
 
 /**
  * What other services (and this service's own hashing enqueuer) learn about recordings: that one was
  * saved, verified, found damaged or deleted, by whom, where its bytes are and when. Never its title:
  * the parent's words stay here. Upload sessions (started, abandoned) are private bookkeeping.
  */
-export const vaultMediaPublishPolicy: PublishPolicy = (stored) => {
-  const event = stored as unknown as RecordingEvent;
+export const vaultMediaPublishPolicy = publishPolicyFor<RecordingEvent>((event) => {
   switch (event.type) {
     case 'RecordingSaved': {
       const { recordingId, ownerId, type, bucket, objectKey, size, sha256, savedAt } = event.data;
@@ -29,4 +28,4 @@ export const vaultMediaPublishPolicy: PublishPolicy = (stored) => {
     default:
       return null;
   }
-};
+});

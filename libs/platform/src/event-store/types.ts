@@ -42,3 +42,13 @@ export interface AppendResult {
  * the service's own store (for example secrets, or a letter's words that other services never need).
  */
 export type PublishPolicy = (event: StoredEvent) => { subject: string; data: unknown } | null;
+
+/**
+ * A service's publish policy, typed by the events its deciders append. The store keeps rows of any
+ * shape, but a service's store only ever receives that service's events (appends go through its
+ * deciders), so the one narrowing from a stored row to the service's union happens here, once.
+ * Events the policy does not name fall to its `default` and stay private.
+ */
+export function publishPolicyFor<E extends DomainEvent>(policy: (event: StoredEvent<E>) => ReturnType<PublishPolicy>): PublishPolicy {
+  return (stored) => policy(stored as StoredEvent<E>);
+}

@@ -4,7 +4,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysRpc, IdentityEvents, inactivityWarningSealContext, Queues, type DeliveryTimingJob, type InactivityTimingJob, type InactivityWarningJob, type InactivityWatch,
+  AccessKeysRpc, IdentityEvents, InactivityMessages, inactivityWarningSealContext, Queues, type DeliveryTimingJob, type InactivityTimingJob, type InactivityWarningJob, type InactivityWatch,
   type RpcDeclaration,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
@@ -37,9 +37,9 @@ const signer = new AccessTokenSigner(keys.privateKey);
 const DAY = 86_400_000;
 
 interface Owner { id: string; token: string }
-const newOwner = (): Owner => {
+const newOwner = (emailVerified = true): Owner => {
   const id = randomUUID();
-  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 600).token };
+  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, emailVerified, kind: 'user' }, 600).token };
 };
 
 describe('access-keys: the inactivity watch', () => {
@@ -240,6 +240,17 @@ describe('access-keys: the inactivity watch', () => {
     // "I'm Still Here" checks in too.
     expect(((await call(AccessKeysRpc.cancelDelivery, {}, owner.token)) as { status: string }).status).toBe('cancelled');
     expect(await sql(`select 1 from events where stream_id = ? and type = 'OwnerCheckedIn'`, [`inactivity-${owner.id}`])).toHaveLength(3);
+  });
+
+  it('turns a watch on only for an owner whose address is verified (EMAIL_NOT_VERIFIED, 403): nothing recorded, no wake queued; off is always allowed', async () => {
+    const owner = newOwner(false);
+    const refused = await save(owner, 30).then(() => null, (e: DomainError) => e);
+    expect(refused).toMatchObject({ code: 'EMAIL_NOT_VERIFIED', message: InactivityMessages.verifyEmailFirst });
+    expect(await codeOf(call(AccessKeysRpc.testInactivityWarning, {}, owner.token))).toBe('EMAIL_NOT_VERIFIED');
+    expect(await sql('select 1 from events where stream_id = ?', [`inactivity-${owner.id}`])).toEqual([]);
+    expect((await timing.getJobs(['delayed', 'waiting'])).filter((job) => job?.data.ownerId === owner.id)).toEqual([]);
+    expect((await save(owner, null)).period_days).toBeNull();
+    expect(await watch(owner)).toMatchObject({ period_days: null, lapse_at: null });
   });
 
   it('sends a test warning on the owner’s request, with a link that checks him in; not while the watch is off, nor twice in 10 minutes', async () => {

@@ -35,7 +35,7 @@ const meta = { requestId: 'letters-spec' };
 interface User { id: string; token: string }
 const newUser = (): User => {
   const id = randomUUID();
-  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, kind: 'user' }, 600).token };
+  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 600).token };
 };
 /** A word that appears nowhere else: what the erasure checks search for. */
 const uniqueWord = (label: string) => `${label}${randomBytes(6).toString('hex')}`;

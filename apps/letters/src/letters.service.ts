@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  isUuid, LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
+  isUuid, LETTERS_PAGE_DEFAULT, LETTERS_PAGE_MAX, LetterMessages, MilestoneMessages, type DeleteLetterReply, type Letter, type LetterPage, type Reflection, type RequestMeta,
   type VaultStatsContribution,
   type LetterMilestone, type MilestoneReleaseJob, type MilestoneReleaseReply, type MilestonesDueReply, type SealLetterPayload, type Portrait, type PortraitSections, type SavePortraitPayload, type TitlesReply,
 } from '@lv/contracts';
@@ -104,6 +104,10 @@ export class LettersService {
    */
   async seal(caller: Caller, input: SealLetterPayload, meta?: RequestMeta): Promise<Letter> {
     const owner = ownerOf(caller);
+    // On its day a sealed letter is e-mailed to a recipient the owner typed, in his name: an account
+    // whose address nobody has proved could use that to mail strangers, so it verifies first (as it
+    // does before inviting trustees). Removing a seal is always allowed.
+    if (!owner.emailVerified) throw new DomainError('EMAIL_NOT_VERIFIED', MilestoneMessages.verifyEmailFirst);
     const id = letterId(input.id);
     const milestones = this.requireMilestones();
     await milestones.seal({

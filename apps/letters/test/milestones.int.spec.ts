@@ -6,7 +6,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysRpc, keyEmailSealContext, LettersRpc, Queues, type IssuedAccessKey, type KeyDraft, type Letter, type LetterPage, type MilestoneReleaseJob, type OpenedViewSession,
+  AccessKeysRpc, ErrorCodes, keyEmailSealContext, LettersRpc, MilestoneMessages, Queues, type IssuedAccessKey, type KeyDraft, type Letter, type LetterPage, type MilestoneReleaseJob, type OpenedViewSession,
   type RpcDeclaration, type SendKeyEmailJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
@@ -41,10 +41,10 @@ const signer = new AccessTokenSigner(keys.privateKey);
 const DAY = 24 * 3600 * 1000;
 
 interface Owner { id: string; email: string; token: string }
-const newOwner = (): Owner => {
+const newOwner = (emailVerified = true): Owner => {
   const id = randomUUID();
   const email = `${id}@example.com`;
-  return { id, email, token: signer.sign({ sub: id, sid: randomUUID(), email, tier: 'none', admin: false, kind: 'user' }, 900).token };
+  return { id, email, token: signer.sign({ sub: id, sid: randomUUID(), email, tier: 'none', admin: false, emailVerified, kind: 'user' }, 900).token };
 };
 let ipCounter = 0;
 const freshIp = () => `10.9.${Math.floor(++ipCounter / 256) % 256}.${ipCounter % 256}`;
@@ -161,6 +161,21 @@ describe('letters for a milestone', () => {
     // An edit of the words keeps the seal and the editor's version counts the seal's events.
     const revised = (await call(LettersRpc.revise, { id: letter.id, title: 'For Ellie at 18', content: 'New words.', expectedVersion: sealed.version }, owner.token)) as Letter;
     expect(revised.milestone?.status).toBe('sealed');
+  });
+
+  it('refuses to seal for an owner whose address is unverified (EMAIL_NOT_VERIFIED, 403): nothing recorded, nothing queued; verified, it seals', async () => {
+    const unverified = newOwner(false);
+    const letter = await write(unverified, 'For Sam, one day');
+    const events = async () => (await lettersSql<{ type: string }>(`select type from events where stream_id = ?`, [`letter-${letter.id}`])).map((e) => e.type);
+    const before = await events();
+    const refused = await seal(unverified, letter.id).then(() => null, (e: DomainError) => e);
+    expect(refused).toMatchObject({ code: 'EMAIL_NOT_VERIFIED', message: MilestoneMessages.verifyEmailFirst });
+    expect(ErrorCodes.EMAIL_NOT_VERIFIED.status).toBe(403);
+    expect(await events()).toEqual(before);
+    expect(((await call(LettersRpc.get, { id: letter.id }, unverified.token)) as Letter).milestone ?? null).toBeNull();
+    // The same owner once his address is verified (his next token carries the claim).
+    const verified = { ...unverified, token: signer.sign({ sub: unverified.id, sid: randomUUID(), email: unverified.email, tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 900).token };
+    expect((await seal(verified, letter.id)).milestone?.status).toBe('sealed');
   });
 
   it('releases once on its day, never before, of 20 racing jobs; one key, one key e-mail; only its recipient reads it, and only after', async () => {

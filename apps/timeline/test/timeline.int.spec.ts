@@ -40,7 +40,7 @@ const meta = { requestId: 'timeline-spec' };
 interface User { id: string; token: string }
 const newUser = (tier: SubscriptionTier = 'pro'): User => {
   const id = randomUUID();
-  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier, admin: false, kind: 'user' }, 900).token };
+  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier, admin: false, emailVerified: true, kind: 'user' }, 900).token };
 };
 const ownerOf = (token: string | undefined): string | undefined => {
   if (!token) return undefined;

@@ -8,5 +8,9 @@ export const INACTIVITY_PERIODS = [30, 60, 90, 180, 365] as const;
 /** The warning e-mails go this many days before the period lapses (every period is at least 30 days). */
 export const INACTIVITY_WARNING_DAYS = [14, 3] as const;
 
+export const InactivityMessages = {
+  verifyEmailFirst: 'Verify your e-mail address first: we send the inactivity warnings, and start the delivery, only once you have opened the link we e-mailed you.',
+} as const;
+
 /** What an InactivityWarningJob's sealedLink is bound to (platform queues: sealForJob / openFromJob). */
 export const inactivityWarningSealContext = (warningId: string) => `inactivity-warning:${warningId}`;

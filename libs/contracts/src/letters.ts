@@ -116,6 +116,7 @@ export const MilestoneMessages = {
   emailRequired: 'Please enter their email address.',
   emailInvalid: 'Please enter a valid email address.',
   released: 'This letter has already been opened by its recipient and can no longer be changed.',
+  verifyEmailFirst: 'Verify your e-mail address first: we e-mail a sealed letter to its recipient in your name only once you have opened the link we e-mailed you.',
   sealed: 'Letter sealed',
   unsealed: 'Seal removed',
 } as const;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  inactivityWarningSealContext, type CheckInLinkRequest, type CheckInReply, type InactivityTimingJob, type InactivityWarningJob, type InactivityWatch, type RequestMeta,
+  InactivityMessages, inactivityWarningSealContext, type CheckInLinkRequest, type CheckInReply, type InactivityTimingJob, type InactivityWarningJob, type InactivityWatch, type RequestMeta,
 } from '@lv/contracts';
-import { ownerOf, type Caller } from '@lv/platform/auth';
+import { ownerOf, type Caller, type UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { aggregateStream, decideAndAppend, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import type { OwnerLinkSigner } from '@lv/platform/links';
@@ -40,6 +40,12 @@ export type WakeOutcome = { outcome: 'warned' | 'lapsed' | 'nothing'; next: stri
 
 const SYSTEM: EventMetadata = { actor: { kind: 'system', id: 'inactivity-timing' } };
 
+/** The owner, if his token says his address is verified (identity's claim); EMAIL_NOT_VERIFIED otherwise. */
+function requireVerifiedAddress(owner: UserCaller): UserCaller {
+  if (!owner.emailVerified) throw new DomainError('EMAIL_NOT_VERIFIED', InactivityMessages.verifyEmailFirst);
+  return owner;
+}
+
 /**
  * The owner's inactivity watch (inactivity.decider.ts) driven by delayed BullMQ jobs: each change
  * that moves the next due time earlier (set, resume, the first sign-in after a lapse) queues a wake
@@ -63,6 +69,9 @@ export class InactivityService {
 
   save(caller: Caller, periodDays: number | null, meta: RequestMeta): Promise<InactivityWatch> {
     const owner = ownerOf(caller);
+    // A watch e-mails its warnings to the owner's address and ends in a delivery to his contacts:
+    // on only once that address is proved his. Turning it off is always allowed.
+    if (periodDays !== null) requireVerifiedAddress(owner);
     return this.command(caller, meta, { type: 'SetWatch', ownerId: owner.userId, periodDays, ownerEmail: owner.email, now: this.now() });
   }
 
@@ -76,7 +85,7 @@ export class InactivityService {
 
   /** A test warning, sent now to the owner with a working check-in link (at most one per 10 minutes). */
   async testWarning(caller: Caller, meta: RequestMeta): Promise<InactivityWatch> {
-    const ownerId = ownerOf(caller).userId;
+    const ownerId = requireVerifiedAddress(ownerOf(caller)).userId;
     const metadata: EventMetadata = { actor: { kind: 'user', id: ownerId }, correlationId: meta.requestId };
     await retryOnConflict(5, () => this.deps.orm.em.fork().transactional(async (em) => {
       const lastSignInAt = await this.lastSignIn(em, ownerId);

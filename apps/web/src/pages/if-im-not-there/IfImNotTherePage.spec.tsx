@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
-  DEFAULT_DELIVERY_SETTINGS, ErrorCodes, IfImNotThereMessages as M, MediaMessages, type DeliverySettings, type DeliveryView, type EmergencyContact, type InactivityWatch,
+  DEFAULT_DELIVERY_SETTINGS, ErrorCodes, IfImNotThereMessages as M, InactivityMessages, MediaMessages, type DeliverySettings, type DeliveryView, type EmergencyContact, type InactivityWatch,
   type Recording,
   TrusteeMessages, type TrusteeReport,
 } from '@lv/contracts';
@@ -367,6 +367,16 @@ describe('the inactivity watch (on /if-im-not-there) and its check-in link (/sti
     await screen.findByRole('form', { name: 'If I stop signing in' });
     expect((within(watchForm()).getByLabelText('Inactivity period') as HTMLSelectElement).value).toBe('90');
     expect(status()).toContain('delivery starts on 23 February 2027');
+  });
+
+  it('tells an owner whose address is unverified, beside the period, why a watch waits for it (and not once the address is verified)', async () => {
+    renderApp('/if-im-not-there', { ...sam, emailVerified: false });
+    await screen.findByRole('form', { name: 'If I stop signing in' });
+    expect(within(watchForm()).getByRole('note').textContent).toBe(InactivityMessages.verifyEmailFirst);
+    resetApp();
+    renderApp('/if-im-not-there');
+    await screen.findByRole('form', { name: 'If I stop signing in' });
+    expect(within(watchForm()).queryByRole('note')).toBeNull();
   });
 
   it('checks in from a good link only when the owner presses the button, and says so plainly; the same link again is refused', async () => {

@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { INACTIVITY_PERIODS, INACTIVITY_WARNING_DAYS, type InactivityWatch as Watch } from '@lv/contracts';
+import { INACTIVITY_PERIODS, INACTIVITY_WARNING_DAYS, InactivityMessages, type InactivityWatch as Watch } from '@lv/contracts';
 import { errorMessage } from '../../api/client.js';
 import { fetchInactivity, inactivityKeys, pauseInactivity, resumeInactivity, saveInactivity, sendTestInactivityWarning } from '../../api/if-im-not-there.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
+import { Note } from '../../components/ui/note.js';
 import { Label, Select } from '../../components/ui/input.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
 import { Spinner } from '../../components/ui/spinner.js';
@@ -60,7 +61,10 @@ function WatchForm({ saved }: { saved: Watch }) {
     },
     onError: (error) => toast.error('Could not change the inactivity watch', { description: errorMessage(error, 'Please try again.') }),
   });
-  const email = useAuth().user?.email;
+  const { user } = useAuth();
+  const email = user?.email;
+  // Warnings go to the owner's address and a lapse e-mails his contacts: access-keys turns a watch on only once that address is verified (EMAIL_NOT_VERIFIED).
+  const unverified = user !== null && !user.emailVerified;
   const test = useMutation({
     mutationFn: sendTestInactivityWarning,
     onSuccess: () => toast.success('Test warning sent', { description: `Look for it at ${email ?? 'your e-mail address'}, and try its link.` }),
@@ -83,6 +87,9 @@ function WatchForm({ saved }: { saved: Watch }) {
         Start the delivery when you have not signed in or checked in for the period you choose. You are e-mailed {INACTIVITY_WARNING_DAYS[0]} and {INACTIVITY_WARNING_DAYS[1]} days
         before, with an &quot;I&apos;m still here&quot; link; signing in counts too.
       </p>
+      {unverified && saved.period_days === null ? (
+        <Note>{InactivityMessages.verifyEmailFirst}</Note>
+      ) : null}
       <div className="flex flex-wrap items-end gap-3">
         <div className="flex flex-col gap-1">
           <Label htmlFor={ids.period}>Inactivity period</Label>

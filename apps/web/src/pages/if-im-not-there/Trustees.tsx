@@ -7,6 +7,7 @@ import { errorMessage } from '../../api/client.js';
 import { addTrustee, fetchTrustees, removeTrustee, resendTrusteeInvitation, trusteeKeys } from '../../api/trustees.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
+import { Note } from '../../components/ui/note.js';
 import { Input, Label, Select } from '../../components/ui/input.js';
 import { ConfirmDeleteDialog } from '../../components/ui/modal.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
@@ -108,9 +109,7 @@ export function Trustees() {
         e-mailed an invitation to accept the role.
       </p>
       {unverified ? (
-        <p role="note" className="rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
-          {M.verifyEmailFirst}
-        </p>
+        <Note>{M.verifyEmailFirst}</Note>
       ) : null}
       {trustees.isPending ? (
         <Spinner label="Loading trustees…" />

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import { countWords, letterPreview, MilestoneMessages, type Letter } from '@lv/contracts';
-import { renderApp } from '../../test/app-harness.js';
+import { renderApp, sam } from '../../test/app-harness.js';
 import { formatDate } from '../../lib/dates.js';
 import { LETTER_DRAFT_KEY } from './letter-draft.js';
 import { LETTER_TEMPLATES } from './wizard/letter-templates.js';
@@ -401,6 +401,22 @@ describe('Letters Unsent', () => {
       expect(gateway.calls.find((c) => c.method === 'PUT' && !c.url.endsWith('/seal'))!.body).toMatchObject({ expectedVersion: 2 });
       await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Letter' })).toBeNull());
       expect(within(listItem('To Ellie')).getByText(badge)).toBeTruthy();
+    });
+
+    it('tells an owner whose address is unverified why a seal waits for it, and shows the server’s refusal in its words', async () => {
+      renderApp('/letters', { ...sam, emailVerified: false });
+      const editor = await openEditor();
+      expect(within(editor).queryByRole('note')).toBeNull();
+      fireEvent.click(within(editor).getByRole('checkbox', { name: 'Seal until a date' }));
+      expect(within(editor).getByRole('note').textContent).toBe(MilestoneMessages.verifyEmailFirst);
+      fireEvent.change(within(editor).getByLabelText('Open on'), { target: { value: '2034-05-14' } });
+      fireEvent.change(within(editor).getByLabelText('Recipient’s name'), { target: { value: 'Ellie' } });
+      fireEvent.change(within(editor).getByLabelText('Recipient’s email'), { target: { value: 'ellie@example.com' } });
+      gateway.fail('PUT', 403, 'EMAIL_NOT_VERIFIED', MilestoneMessages.verifyEmailFirst);
+      const shown = jest.spyOn(toast, 'error');
+      fireEvent.click(within(editor).getByRole('button', { name: 'Seal Letter' }));
+      await waitFor(() => expect(shown).toHaveBeenCalledWith(MilestoneMessages.verifyEmailFirst));
+      expect(within(editor).getByLabelText('Recipient’s name')).toHaveProperty('value', 'Ellie');
     });
 
     it('removes a seal before its day, and shows a delivered letter’s seal as final', async () => {

@@ -2,8 +2,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Lock, MailCheck } from 'lucide-react';
 import { MILESTONE_EMAIL_MAX, MILESTONE_NAME_MAX, MilestoneMessages, type Letter, type LetterMilestone } from '@lv/contracts';
-import { ApiError } from '../../api/client.js';
+import { ApiError, errorMessage } from '../../api/client.js';
+import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
+import { Note } from '../../components/ui/note.js';
 import { Input, Label } from '../../components/ui/input.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { formatLetterDate } from './letter-format.js';
@@ -74,6 +76,9 @@ function serverErrors(error: unknown): SealErrors {
  */
 export function SealLetterSection({ letter, onChanged }: { letter: Letter; onChanged: (letter: Letter) => void }) {
   const milestone = letter.milestone ?? null;
+  // On its day a sealed letter is e-mailed in the owner's name: letters refuses a seal until his address is verified (EMAIL_NOT_VERIFIED), and this says why first.
+  const { user } = useAuth();
+  const unverified = user !== null && !user.emailVerified;
   const seal = useSealLetter();
   const unseal = useUnsealLetter();
   const ids = { toggle: useId(), until: useId(), name: useId(), email: useId(), hint: useId() };
@@ -113,6 +118,7 @@ export function SealLetterSection({ letter, onChanged }: { letter: Letter; onCha
         onError: (error) => {
           const fields = serverErrors(error);
           if (Object.keys(fields).length) setErrors(fields);
+          else if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED') toast.error(errorMessage(error, MilestoneMessages.verifyEmailFirst));
           else toastLetterError(LETTER_TEXT.updateError, error);
         },
       },
@@ -164,6 +170,9 @@ export function SealLetterSection({ letter, onChanged }: { letter: Letter; onCha
       <p id={ids.hint} className="text-sm text-muted-foreground">
         No one with an access key can read a sealed letter. On the day you choose (from midnight, your time), we e-mail its recipient a key to this letter alone.
       </p>
+      {open && unverified && !milestone ? (
+        <Note>{MilestoneMessages.verifyEmailFirst}</Note>
+      ) : null}
       {open ? (
         <form className="flex flex-col gap-3" onSubmit={submit} noValidate>
           {field('until', ids.until, 'Open on', { type: 'date', min: localDay(1) })}

@@ -550,7 +550,7 @@ describe('access-keys service over NATS', () => {
       const deliveryQueue = new Queue<DeliveryTimingJob>(Queues.DeliveryTiming.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
       const job: DeliveryTimingJob = { subjectType: 'delivery', subjectId: view.release_id, ownerId: owner.id, dueAt: view.due_at!, sharedBy: `${owner.id}@example.com` };
       for (let i = 0; i < 5; i++) await deliveryQueue.add(Queues.DeliveryTiming.name, job, { jobId: `duplicate-${i}-${owner.id}` });
-      await waitFor(async () => (await deliveryQueue.getJobCounts('wait', 'active', 'delayed')).wait + (await deliveryQueue.getJobCounts('active')).active === 0, 20_000, 'the duplicates to run');
+      await waitFor(async () => ((await deliveryQueue.getJobCounts('wait', 'active', 'delayed')).wait ?? 0) + ((await deliveryQueue.getJobCounts('active')).active ?? 0) === 0, 20_000, 'the duplicates to run');
       await deliveryQueue.close();
       const keys = await deliveredKeys(owner);
       expect(keys.map((k) => k.recipient_email).sort()).toEqual([`contact0-${owner.id}@example.com`, `contact1-${owner.id}@example.com`]);

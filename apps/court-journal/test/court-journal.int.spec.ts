@@ -127,7 +127,7 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
       expect(await objectKeysOf(alice)).toEqual(before);
       expect((await call(CourtJournalRpc.list, {}, aliceToken)).map((d) => d.id)).not.toContain(ticket.uploadId);
       expect((await chainOf(alice)).entries.length).toBe(chainBefore);
-      const [{ count }] = await h.orm.em.fork().execute<{ count: number }[]>(`select count(*)::int as count from events where stream_id = ?`, [`court-document-${ticket.uploadId}`]);
+      const { count } = (await h.orm.em.fork().execute<{ count: number }[]>(`select count(*)::int as count from events where stream_id = ?`, [`court-document-${ticket.uploadId}`]))[0]!;
       expect(count).toBe(0);
       // The ticket is used up: the bytes cannot be sent again under it.
       expect((await put(ticket, aliceToken, [courtFiles.pdf()])).status).toBe(404);
@@ -267,7 +267,7 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
       expect((await open(grant.url, grant.binding.value)).status).toBe(404);
       expect(await codeOf(call(CourtJournalRpc.delete, { id: doc.id }, aliceToken))).toBe('NOT_FOUND');
       // The title and file name are unreadable in the stored events now.
-      const [{ n }] = await h.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from court_document_keys where document_id = ?`, [doc.id]);
+      const { n } = (await h.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from court_document_keys where document_id = ?`, [doc.id]))[0]!;
       expect(n).toBe(0);
       const rows = await h.orm.em.fork().execute<{ data: string }[]>(`select data::text as data from events where stream_id = ?`, [`court-document-${doc.id}`]);
       expect(rows.length).toBe(4);
@@ -363,7 +363,7 @@ describe('court-journal (in-process, real PostgreSQL, NATS, Redis, S3 server)', 
     await h.orm.em.fork().execute(`update court_uploads set expires_at = now() - interval '1 second' where id = ?`, [ticket.uploadId]);
     expect((await put(ticket, aliceToken, [courtFiles.pdf(1000)])).status).toBe(404);
     expect((await h.service.sweep()).expired).toBeGreaterThanOrEqual(1);
-    const [{ n }] = await h.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from court_uploads where id = ?', [ticket.uploadId]);
+    const { n } = (await h.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from court_uploads where id = ?', [ticket.uploadId]))[0]!;
     expect(n).toBe(0);
   });
 

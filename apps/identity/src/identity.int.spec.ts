@@ -328,10 +328,10 @@ describe('identity service over NATS', () => {
   it('publishes its events to JetStream through the outbox', async () => {
     const em = identity.core.orm.em.fork();
     // Every event but the private ones (a verification link's, say: the publish policy keeps them home).
-    const [{ count }] = await em.execute<{ count: string }[]>("select count(*)::text as count from events where type not in ('EmailVerificationRequested', 'EmailVerified', 'PasswordResetRequested', 'PasswordResetUsed', 'EmailChangeRequested', 'EmailChangeConfirmed', 'EmailChangeUndone')");
+    const { count } = (await em.execute<{ count: string }[]>("select count(*)::text as count from events where type not in ('EmailVerificationRequested', 'EmailVerified', 'PasswordResetRequested', 'PasswordResetUsed', 'EmailChangeRequested', 'EmailChangeConfirmed', 'EmailChangeUndone')"))[0]!;
     const jsm = await jetstreamManager(identity.core.nats);
     await waitFor(async () => (await jsm.streams.info(scopedStreamName('identity'))).state.messages === Number(count), 10_000, 'every event on JetStream');
-    const [{ pending }] = await em.execute<{ pending: string }[]>('select count(*)::text as pending from outbox');
+    const { pending } = (await em.execute<{ pending: string }[]>('select count(*)::text as pending from outbox'))[0]!;
     expect(pending).toBe('0');
   });
   it("follows billing's events: the tier is the one billing's latest event leaves the owner on; a redelivery changes nothing; an operator's user:tier lasts until billing's next event", async () => {

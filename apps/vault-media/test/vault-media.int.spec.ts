@@ -145,7 +145,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       const body = webmBody(40_000);
       const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Damaged', sha256: sha(body), size: body.length }, aliceToken);
       const damaged = Buffer.from(body);
-      damaged[20_000] ^= 0xff;
+      damaged.writeUInt8(damaged.readUInt8(20_000) ^ 0xff, 20_000);
       const answer = await put(ticket, aliceToken, [damaged]);
       expect(answer.status).toBe(400);
       expect(answer.json()).toMatchObject({ code: 'UPLOAD_INCOMPLETE' });

@@ -264,7 +264,7 @@ describe('backup, restore and backup:verify (restic, pg_dump, S3)', () => {
     for (const pack of (await readdir(join(tampered, 'data'), { recursive: true, withFileTypes: true })).filter((p) => p.isFile())) {
       const path = join(pack.parentPath, pack.name);
       const bytes = await readFile(path);
-      bytes[bytes.length >> 1] ^= 0xff;
+      bytes.writeUInt8(bytes.readUInt8(bytes.length >> 1) ^ 0xff, bytes.length >> 1);
       await writeFile(path, bytes);
     }
     const target = { ...emptyTarget(), repository: { ...settings().repository, repository: tampered, env: { ...process.env, RESTIC_CACHE_DIR: join(work, 'tampered-cache') } } };

@@ -1,4 +1,4 @@
-import { AccessKeysRpc, ALL_QUEUES, IdentityRpc, isSubscriptionTier, LettersRpc, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
+import { AccessKeysRpc, ALL_QUEUES, IdentityRpc, isSubscriptionTier, isUuid, LettersRpc, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
 import { backupCommands } from './backup/backup-commands.js';
 import { musicCommands, type ByteSender } from './music-commands.js';
 import { isQueueName, type QueueOperations } from './queue-operations.js';
@@ -24,8 +24,6 @@ export interface CommandSpec {
 import { UsageError } from './usage-error.js';
 
 export { UsageError };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const requireArg = (args: string[], index: number, name: string): string => {
   const value = args[index];
@@ -126,9 +124,9 @@ export const COMMANDS: Record<string, CommandSpec> = {
     usage: 'access:resend-email <keyId>',
     summary: "retry a key e-mail whose job failed (never sends a key twice)",
     async run(args, call) {
-      const keyId = requireArg(args, 0, 'keyId');
-      if (!UUID.test(keyId)) throw new UsageError(`"${keyId}" is not a key id (a UUID, as access:pending and the owner's key list show it)`);
-      return call(NotificationsRpc.resendKeyEmail, { key_id: keyId.toLowerCase() });
+      const given = requireArg(args, 0, 'keyId');
+      if (!isUuid(given)) throw new UsageError(`"${args[0]}" is not a key id (a UUID, as access:pending and the owner's key list show it)`);
+      return call(NotificationsRpc.resendKeyEmail, { key_id: given.toLowerCase() });
     },
   },
   'milestone:due': {

@@ -1,7 +1,9 @@
-import { EmailVerifyMessages, TrusteeMessages } from '@lv/contracts';
+import { EmailVerifyMessages, InactivityMessages, MilestoneMessages, TrusteeMessages } from '@lv/contracts';
 import { expect, test, type Page } from './support/test.js';
 import { mailsTo, VERIFY_SUBJECT, verifyLinkOf, waitForMail } from './support/access.js';
 import { newCredentials, signUpViaUi, uniqueEmail } from './support/auth.js';
+import { letterItem, openLetters, signUpWithToken, writeLetterViaApi } from './support/letters.js';
+import { expectToast } from './support/ui.js';
 
 // Issues 32 and 29: a new account verifies its address, and until then nothing is e-mailed on its
 // behalf. A new owner sees the banner; a key he makes is his to share but is not e-mailed, and the key
@@ -72,4 +74,51 @@ test.describe('e-mail verification', () => {
       expect(await mailsTo(request, withheldTo)).toHaveLength(0);
     });
   }
+
+  test('an unverified owner cannot seal a letter or turn the inactivity watch on: each says why beside it and shows the refusal; verified, both work (phone)', async ({ page, request }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width: 412, height: 823 });
+    const { credentials, accessToken } = await signUpWithToken(page.request, 'verify-first');
+    await writeLetterViaApi(page.request, accessToken, { title: 'For Ellie at 18', content: 'Happy birthday, my girl.' });
+
+    const sealFor = async (expected: string) => {
+      await openLetters(page);
+      await letterItem(page, 'For Ellie at 18').getByRole('button', { name: 'Edit' }).click();
+      const editor = page.getByRole('dialog', { name: 'Edit Letter' });
+      const seal = editor.getByRole('region', { name: 'Seal until a date' });
+      await seal.getByRole('checkbox', { name: 'Seal until a date' }).check();
+      await seal.getByLabel('Open on').fill(`${new Date().getFullYear() + 2}-05-14`);
+      await seal.getByLabel('Recipient’s name').fill('Ellie');
+      await seal.getByLabel('Recipient’s email').fill(uniqueEmail('ellie'));
+      await seal.getByRole('button', { name: 'Seal Letter' }).click();
+      await expectToast(page, expected);
+      return { editor, seal };
+    };
+    const watchForm = () => page.getByRole('form', { name: 'If I stop signing in' });
+    const savePeriod = async () => {
+      await page.goto('/if-im-not-there');
+      await watchForm().getByLabel('Inactivity period').selectOption('30', { timeout: SLOW_LOAD });
+      await watchForm().getByRole('button', { name: 'Save inactivity period' }).click();
+    };
+
+    // Unverified: the seal says why before anything is sent, and the server's refusal is shown in the same words.
+    const refused = await sealFor(MilestoneMessages.verifyEmailFirst);
+    await expect(refused.seal.getByRole('note')).toHaveText(MilestoneMessages.verifyEmailFirst);
+    await refused.editor.getByRole('button', { name: 'Cancel' }).click();
+    await expect(letterItem(page, 'For Ellie at 18')).not.toContainText('Sealed until');
+    await savePeriod();
+    await expect(watchForm().getByRole('note')).toHaveText(InactivityMessages.verifyEmailFirst);
+    await expectToast(page, 'Could not save the inactivity period', InactivityMessages.verifyEmailFirst);
+    await expect(watchForm().getByRole('status', { name: 'Inactivity watch status' })).toContainText('Off.');
+
+    // The link from the e-mail, opened in this browser: both go through, and the notes are gone.
+    await page.goto(verifyLinkOf(await waitForMail(request, credentials.email)));
+    await page.getByRole('button', { name: 'Verify My Email' }).click({ timeout: SLOW_LOAD });
+    await expect(page.getByText(EmailVerifyMessages.verified)).toBeVisible();
+    await savePeriod();
+    await expectToast(page, 'Inactivity period saved');
+    await expect(watchForm().getByRole('note')).toHaveCount(0);
+    const sealed = await sealFor(MilestoneMessages.sealed);
+    await expect(sealed.seal.getByText(/^Sealed until .* for Ellie$/)).toBeVisible();
+  });
 });

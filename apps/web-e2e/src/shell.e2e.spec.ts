@@ -154,7 +154,10 @@ test.describe('landing page', () => {
     const block = page.getByRole('region', { name: 'Keep Your Vault Alive' });
     await expect(block).toContainText('£9.99');
     await expect(block).toContainText('per month');
-    await expect(block.getByRole('list', { name: 'Included in every plan' }).getByRole('listitem')).toHaveCount(6);
+    const features = block.getByRole('list', { name: 'What the plans include' }).getByRole('listitem');
+    await expect(features).toHaveCount(6);
+    await expect(features.filter({ hasText: 'Parent Circle access' })).toContainText('Pro and Legacy plans');
+    await expect(features.filter({ hasText: 'Music library' })).toContainText('tracks chosen by the people who run this Legacy Vault');
     await expect(block.getByRole('link', { name: 'View Plans' })).toHaveAttribute('href', '/pricing');
   });
 

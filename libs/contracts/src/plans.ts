@@ -118,10 +118,13 @@ export function planNamesWith(feature: PlanFeature): string[] {
 
 const joinNames = (names: readonly string[]): string => (names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
+/** The plans that include a feature, as a phrase ("Pro and Legacy"). */
+export const planNamesText = (feature: PlanFeature): string => joinNames(planNamesWith(feature));
+
 /** What a refusal says: "Saving video messages is part of the Pro and Legacy plans." */
 export function planRequiredMessage(feature: PlanFeature): string {
   const row = PLAN_FEATURE_TABLE[feature];
-  return `${row.name} ${row.plural ? 'are' : 'is'} part of the ${joinNames(planNamesWith(feature))} plans.`;
+  return `${row.name} ${row.plural ? 'are' : 'is'} part of the ${planNamesText(feature)} plans.`;
 }
 
 /** What the recorder saves a recording of a type as: video or audio saving. */

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { Link } from 'react-router-dom';
+import { PLANS, planNamesText, tierIncludes, type PlanFeature } from '@lv/contracts';
 import {
   ArrowRight,
   Check,
@@ -20,14 +21,25 @@ import { DailyInspiration } from './DailyInspiration.js';
 /** The paid plan as the landing page advertises it (spec, section 9). */
 export const ADVERTISED_PRICE = '£9.99';
 
-export const VAULT_FEATURES = [
-  'Unlimited message storage',
-  'Parent Circle access',
-  'HD video and audio recording',
-  'Music library',
-  'Scheduled message delivery',
-  'Writing assistance',
-] as const;
+/**
+ * The spec's marketing lines, each tied to the row of the plan table that gives it, so the landing never
+ * promises a plan what it lacks: a line only some plans include names them ("Pro and Legacy plans").
+ * The project ships no music, so the library's line says whose choice its tracks are.
+ */
+export const VAULT_FEATURES: readonly { text: string; feature: PlanFeature | null; note?: string }[] = [
+  { text: 'Unlimited message storage', feature: null },
+  { text: 'Parent Circle access', feature: 'community' },
+  { text: 'HD video and audio recording', feature: 'video-saving' },
+  { text: 'Music library', feature: 'community', note: 'tracks chosen by the people who run this Legacy Vault' },
+  { text: 'Scheduled message delivery', feature: 'letters' },
+  { text: 'Writing assistance', feature: 'letters' },
+];
+
+/** "Pro and Legacy plans" for a line some plans lack; nothing for one every plan gives. */
+export function featurePlansNote(feature: PlanFeature | null): string | null {
+  if (!feature || PLANS.every((plan) => tierIncludes(plan.tier, feature))) return null;
+  return `${planNamesText(feature)} plans`;
+}
 
 const STORIES_OF_HOPE = [
   {
@@ -169,13 +181,19 @@ export function LandingPage() {
               <ArrowRight aria-hidden="true" className="h-4 w-4" />
             </Link>
           </div>
-          <ul className="grid gap-3" aria-label="Included in every plan">
-            {VAULT_FEATURES.map((feature) => (
-              <li key={feature} className="flex items-center gap-3 rounded-xl bg-white/10 px-4 py-2.5">
-                <Check aria-hidden="true" className="h-5 w-5" />
-                {feature}
-              </li>
-            ))}
+          <ul className="grid gap-3" aria-label="What the plans include">
+            {VAULT_FEATURES.map(({ text, feature, note }) => {
+              const detail = [featurePlansNote(feature), note].filter(Boolean).join('; ');
+              return (
+                <li key={text} className="flex items-start gap-3 rounded-xl bg-white/10 px-4 py-2.5">
+                  <Check aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0" />
+                  <span>
+                    {text}
+                    {detail ? <span className="block text-sm opacity-90">{detail}</span> : null}
+                  </span>
+                </li>
+              );
+            })}
           </ul>
         </div>
       </section>

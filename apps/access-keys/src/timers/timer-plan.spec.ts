@@ -2,7 +2,7 @@ import { foldEvents } from '@lv/platform/event-store';
 import { deliveryDecider, type DeliveryEvent } from '../if-im-not-there/delivery-release.decider.js';
 import { inactivityDecider, type InactivityEvent } from '../if-im-not-there/inactivity.decider.js';
 import { trusteesDecider, type TrusteesEvent } from '../trustees/trustees.decider.js';
-import { delayUntil, deliveryJobId, deliveryTimer, inactivityJobId, inactivityTimer, reportNoticeTimers } from './timer-plan.js';
+import { delayUntil, deliveryJobId, deliveryTimer, inactivityJobId, inactivityTimer, rearmAction, reportNoticeTimers } from './timer-plan.js';
 
 // Given a stream's events, which timed jobs should be waiting, under which ids and for when: what the
 // reconciler adds back when Redis has lost them.
@@ -87,5 +87,23 @@ describe('timer plan: a trustee report’s notices', () => {
     const vetoed: TrusteesEvent = { type: 'TrusteeReportVetoed', data: { reportId: report, trusteeId: trustee, ownerId: owner, vetoedAt: at(1), blockedUntil: at(31), reason: 'veto' } };
     expect(notices(at(1), reported, vetoed)).toEqual([]);
     expect(notices(at(1))).toEqual([]);
+  });
+});
+
+describe('timer plan: the job found under a pending timer’s id', () => {
+  it('none (Redis lost it): added; waiting, delayed or running: kept, so a pass run twice adds nothing twice', () => {
+    for (const queue of ['delivery-timing', 'inactivity-timing', 'trustee-report-notices'] as const) {
+      expect(rearmAction({ queue }, null)).toBe('add');
+      expect(rearmAction({ queue }, 'unknown')).toBe('add');
+      for (const state of ['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']) expect(rearmAction({ queue }, state)).toBe('keep');
+    }
+  });
+
+  it('finished while the stream still shows the step pending: a delivery or a wake is replaced, a notice kept (notifications recorded it)', () => {
+    for (const state of ['completed', 'failed']) {
+      expect(rearmAction({ queue: 'delivery-timing' }, state)).toBe('replace');
+      expect(rearmAction({ queue: 'inactivity-timing' }, state)).toBe('replace');
+      expect(rearmAction({ queue: 'trustee-report-notices' }, state)).toBe('keep');
+    }
   });
 });

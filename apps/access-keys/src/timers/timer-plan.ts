@@ -24,6 +24,18 @@ export const reminderNoticeId = (reportId: string, index: number) => `${reportId
 /** A job's delay: until its due time, or none for one due already (it runs at once). */
 export const delayUntil = (dueAt: string, now: string) => Math.max(0, Date.parse(dueAt) - Date.parse(now));
 
+/**
+ * What the reconciler does with the job it finds under a pending timer's id, by its BullMQ state (`null`
+ * or `unknown`: none, as after a flush): add it; keep one that is waiting, delayed or running; replace a finished delivery or wake
+ * (dead-lettered, or its early wake's follow-up lost) since its stream still shows the step pending.
+ * A finished notice is kept: notifications has recorded it sent, or given up on it.
+ */
+export function rearmAction(timer: Pick<PlannedTimer, 'queue'>, found: string | null): 'add' | 'keep' | 'replace' {
+  if (found === null || found === 'unknown') return 'add';
+  const finished = found === 'completed' || found === 'failed';
+  return finished && timer.queue !== 'trustee-report-notices' ? 'replace' : 'keep';
+}
+
 /** A delivery waiting for its due time (the veto window's end included: it is never due before it) has a wake then. */
 export function deliveryTimer(ownerId: string, state: DeliveryState): PlannedTimer | null {
   if (state.status !== 'waiting' || state.dueAt === null || state.releaseId === null) return null;

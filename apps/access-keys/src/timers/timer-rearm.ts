@@ -5,7 +5,7 @@ import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import { DELIVERY_STREAM_TYPE, deliveryDecider, deliveryStreamId } from '../if-im-not-there/delivery-release.decider.js';
 import { INACTIVITY_STREAM_TYPE, inactivityDecider, inactivityStreamId } from '../if-im-not-there/inactivity.decider.js';
 import { TRUSTEES_STREAM_TYPE, trusteesDecider, trusteesStreamId } from '../trustees/trustees.decider.js';
-import { delayUntil, deliveryTimer, inactivityTimer, reportNoticeTimers, type PlannedTimer } from './timer-plan.js';
+import { delayUntil, deliveryTimer, inactivityTimer, rearmAction, reportNoticeTimers, type PlannedTimer } from './timer-plan.js';
 
 export interface TimerRearmDeps {
   orm: MikroORM;
@@ -83,15 +83,12 @@ export class TimerRearm {
     return rows.map((row) => row.stream_id.slice(streamType.length + 1));
   }
 
-  /** Adds the timer's job unless it is there (or, for a step its stream still shows pending, replaces a finished one). True when added. */
+  /** Adds the timer's job when it is missing, or replaces a finished one (rearmAction decides). True when added. */
   private async ensure(timer: PlannedTimer, now: string): Promise<boolean> {
-    const queue = this.queueOf(timer);
-    const existing = await queue.getJob(timer.jobId);
-    if (existing) {
-      const finished = ['completed', 'failed'].includes(await existing.getState());
-      if (!finished || timer.queue === 'trustee-report-notices') return false;
-      await existing.remove();
-    }
+    const existing = await this.queueOf(timer).getJob(timer.jobId);
+    const action = rearmAction(timer, existing ? await existing.getState() : null);
+    if (action === 'keep') return false;
+    if (action === 'replace') await existing!.remove();
     const options = { delay: delayUntil(timer.dueAt, now) };
     switch (timer.queue) {
       case 'delivery-timing':

@@ -20,6 +20,7 @@ import { accessKeysMigrations } from './migrations.js';
 import { TrusteesController } from './trustees/trustees.controller.js';
 import { TRUSTEE_LINK_PURPOSE, TrusteesService } from './trustees/trustees.service.js';
 import { LetterKeysService } from './milestones/letter-keys.service.js';
+import { TimerRearm } from './timers/timer-rearm.js';
 import { MilestonesController } from './milestones/milestones.controller.js';
 
 /** How long a due job waits, retrying, for the transaction that queued it to become visible. */
@@ -138,6 +139,18 @@ export const accessKeysService = defineService({
       orm: core.orm, keys: service,
       releaseOf: (letterId, releaseId) => rpc.call(LettersRpc.milestoneRelease, { letter_id: letterId, release_id: releaseId }, { meta: { requestId: `milestone-${releaseId}` } }),
     });
+    // Timed jobs live in Redis, their truth in PostgreSQL: re-derived at start and then periodically.
+    const timers = new TimerRearm({
+      orm: core.orm, store: service.store, deliveryJobs, inactivityJobs, reportNotices: trusteeReportNotices,
+      // As a trustee's report names the owner in the contacts' key e-mails (identity unreachable: a plain phrase).
+      sharedBy: async (ownerId) => (await ownerName(ownerId, { requestId: `timer-rearm-${ownerId}` }).catch(() => null)) || 'A Legacy Vault owner',
+    });
+    let rearmPass: Promise<void> = Promise.resolve();
+    const rearm = () => (rearmPass = timers.rearm().then(
+      (counts) => logger.info(counts, 'timed jobs re-derived'),
+      (err: unknown) => logger.error({ err }, 'could not re-derive the timed jobs'),
+    ));
+    let rearmTimer: NodeJS.Timeout | undefined;
     // A key's landing page: whose vault, from identity (the only thing access-keys asks it).
     const keyStatus = new KeyStatusService({ orm: core.orm, limits, redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE, ownerName });
     return {
@@ -150,6 +163,7 @@ export const accessKeysService = defineService({
         { provide: TrusteesService, useValue: trustees },
         { provide: LetterKeysService, useValue: letterKeys },
         { provide: KeyStatusService, useValue: keyStatus },
+        { provide: TimerRearm, useValue: timers },
       ],
       health: { redis: async () => void (await producer.ping()) },
       // Due deliveries are taken once the service is ready, and no new one after shutdown begins.
@@ -157,13 +171,14 @@ export const accessKeysService = defineService({
         start: () => {
           void deliveryWorker.run().catch((err: unknown) => logger.error({ err }, 'delivery worker stopped'));
           void inactivityWorker.run().catch((err: unknown) => logger.error({ err }, 'inactivity worker stopped'));
-          void inactivity.rearmAll().then(
-            (armed) => logger.info({ armed }, 'inactivity watches re-armed'),
-            (err: unknown) => logger.error({ err }, 'could not re-arm the inactivity watches'),
-          );
+          void rearm();
+          rearmTimer = setInterval(() => void rearm(), config.TIMER_REARM_INTERVAL_SECONDS * 1000);
+          rearmTimer.unref();
           return Promise.resolve();
         },
         stop: async () => {
+          clearInterval(rearmTimer);
+          await rearmPass;
           await Promise.all([deliveryWorker.close(), inactivityWorker.close()]);
         },
       }],

@@ -23,6 +23,11 @@ export const accessKeysConfigSchema = commonConfigSchema.extend(databaseConfigSc
    * wait seconds). Production refuses to boot below 72: nothing may be released sooner.
    */
   TRUSTEE_REPORT_VETO_HOURS: z.coerce.number().positive().default(TRUSTEE_REPORT_VETO_HOURS_MIN),
+  /**
+   * How often every timed job (deliveries due, inactivity wakes, trustee report notices) is re-derived
+   * from the event streams, besides at start (timers/timer-rearm.ts): the most a job Redis lost can wait.
+   */
+  TIMER_REARM_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(600),
 }).superRefine((config, ctx) => {
   if (config.NODE_ENV === 'production' && config.TRUSTEE_REPORT_VETO_HOURS < TRUSTEE_REPORT_VETO_HOURS_MIN) {
     ctx.addIssue({ code: 'custom', path: ['TRUSTEE_REPORT_VETO_HOURS'], message: `must be at least ${TRUSTEE_REPORT_VETO_HOURS_MIN} in production (the owner's veto window)` });

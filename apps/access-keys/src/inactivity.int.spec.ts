@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
-import { Redis } from 'ioredis';
 import {
   AccessKeysRpc, IdentityEvents, InactivityMessages, inactivityWarningSealContext, Queues, type DeliveryTimingJob, type InactivityTimingJob, type InactivityWarningJob, type InactivityWatch,
   type RpcDeclaration,
@@ -10,12 +9,12 @@ import {
 import { AccessTokenSigner } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import { OwnerLinkSigner } from '@lv/platform/links';
-import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createQueue, openFromJob, queuePrefix, type TypedQueue } from '@lv/platform/queues';
-import { createTestDatabase, generateTestKeys, makeStreamsAsOwners, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { scopedSubject } from '@lv/platform/messaging';
+import type { RpcClient, RunningService } from '@lv/platform/nest';
+import { openFromJob, type TypedQueue } from '@lv/platform/queues';
+import { generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 import type { AccessKeysConfig } from './config.js';
-import { accessKeysMigrations } from './migrations.js';
+import { startAccessKeysStack, type AccessKeysStack } from './test-support/access-keys-stack.js';
 
 // The inactivity watch end to end inside access-keys: identity's sign-ins consumed from JetStream, the
 // owner's settings over NATS as the gateway calls them, warnings queued for notifications with their
@@ -25,13 +24,8 @@ jest.setTimeout(180_000);
 
 const STACK_ID = uniqueStackId('inactive');
 process.env.STACK_ID = STACK_ID;
-const { accessKeysService } = await import('./access-keys.definition.js');
-const { createLogger } = await import('@lv/platform/logging');
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
-const viewerKeys = generateTestKeys();
 const KEY_MAIL_SECRET = 'inactivity-spec-key-mail-secret-'.padEnd(48, 'q');
 const signer = new AccessTokenSigner(keys.privateKey);
 const DAY = 86_400_000;
@@ -43,10 +37,10 @@ const newOwner = (emailVerified = true): Owner => {
 };
 
 describe('access-keys: the inactivity watch', () => {
+  let stack: AccessKeysStack;
   let db: TestDatabase;
   let service: RunningService<AccessKeysConfig>;
   let rpc: RpcClient;
-  let redis: Redis;
   let timing: TypedQueue<InactivityTimingJob>;
   let warnings: TypedQueue<InactivityWarningJob>;
   let deliveryJobs: TypedQueue<DeliveryTimingJob>;
@@ -94,37 +88,15 @@ describe('access-keys: the inactivity watch', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase(accessKeysMigrations.slice(1), 'inactive');
     // The sign-ins below are published as identity would, into its own stream.
-    await makeStreamsAsOwners(NATS_URL, ['identity'], STACK_ID);
-    service = await startService(accessKeysService, {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey,
-      KEY_MAIL_SECRET, LOG_LEVEL: 'silent',
-    }, { logger: createLogger('inactivity-spec', 'silent') });
-    rpc = new RpcClient(NATS_URL, 10_000);
-    await rpc.connect();
-    redis = new Redis(REDIS_URL);
-    const prefix = queuePrefix(STACK_ID);
-    timing = createQueue(Queues.InactivityTiming, redis, { prefix });
-    warnings = createQueue(Queues.InactivityWarnings, redis, { prefix });
-    deliveryJobs = createQueue(Queues.DeliveryTiming, redis, { prefix });
+    stack = await startAccessKeysStack({ stackId: STACK_ID, label: 'inactive', keys, keyMailSecret: KEY_MAIL_SECRET, ownStreams: ['identity'] });
+    ({ db, service, rpc } = stack);
+    timing = stack.queue(Queues.InactivityTiming);
+    warnings = stack.queue(Queues.InactivityWarnings);
+    deliveryJobs = stack.queue(Queues.DeliveryTiming);
   });
 
-  afterAll(async () => {
-    for (const q of [timing, warnings, deliveryJobs]) {
-      await q?.obliterate({ force: true }).catch(() => undefined);
-      await q?.close();
-    }
-    await rpc?.close();
-    const nats = service?.core.nats;
-    if (nats) {
-      const jsm = await jetstreamManager(nats);
-      for (const s of ['access-keys', 'notifications', 'identity'] as const) await jsm.streams.delete(scopedStreamName(s, STACK_ID)).catch(() => undefined);
-    }
-    await service?.close();
-    redis?.disconnect();
-    await db?.drop();
-  });
+  afterAll(() => stack?.close());
 
   it('keeps each owner’s latest sign-in from identity’s events (a redelivered or older one changes nothing)', async () => {
     const owner = newOwner();
@@ -313,20 +285,23 @@ describe('access-keys: the inactivity watch', () => {
     expect(await warningJobs(paused)).toEqual([]);
   });
 
-  it('re-arms every watch that is on at start: a wake lost with Redis (or dead-lettered) does not end the watch', async () => {
+  it('re-derives every watch’s next wake under its own job id: a wake lost with Redis (or dead-lettered) does not end the watch', async () => {
     const owner = newOwner();
     const saved = await save(owner, 180);
     const paused = newOwner();
     await save(paused, 30);
     await call(AccessKeysRpc.pauseInactivity, {}, paused.token);
     const pending = async (o: Owner) => (await timing.getJobs(['delayed', 'wait'])).filter((j) => j.data.ownerId === o.id);
+    const armed = (await pending(owner)).map((j) => j.id);
+    expect(armed).toEqual([`inactivity-${owner.id}-${Date.parse(saved.warnings_at[0]!)}`]);
+    const pausedJobs = (await pending(paused)).map((j) => j.id);
     for (const job of await pending(owner)) await job.remove();
     expect(await pending(owner)).toEqual([]);
-    const { InactivityService } = await import('./if-im-not-there/inactivity.service.js');
-    expect(await service.app.get(InactivityService).rearmAll()).toBeGreaterThanOrEqual(1);
-    expect((await pending(owner)).map((j) => j.data.dueAt)).toEqual([saved.warnings_at[0]]);
+    const { TimerRearm } = await import('./timers/timer-rearm.js');
+    expect((await service.app.get(TimerRearm).rearm()).added).toBeGreaterThanOrEqual(1);
+    expect((await pending(owner)).map((j) => [j.id, j.data.dueAt])).toEqual([[armed[0], saved.warnings_at[0]]]);
     // The paused watch gets none (its wake from before the pause only finds it paused).
-    expect((await pending(paused)).filter((j) => j.id!.includes('-rearm'))).toEqual([]);
+    expect((await pending(paused)).map((j) => j.id)).toEqual(pausedJobs);
   });
 
   it('the running worker takes a wake that is due: a watch whose time has come starts the delivery by itself', async () => {

@@ -8,6 +8,7 @@ import { hashAccessKey } from '../secrets.js';
 import {
   DELIVERY_STREAM_TYPE, deliveryDecider, deliveryStreamId, isDue, type DeliveryCommand, type DeliveryState, type DeliveryTrigger,
 } from './delivery-release.decider.js';
+import { deliveryJobId, delayUntil } from '../timers/timer-plan.js';
 import { runDeliveryChecks } from './delivery-checks.js';
 import { countContacts, findContactsForDelivery, findDeliverySettings } from './if-im-not-there.projections.js';
 
@@ -145,8 +146,7 @@ export class DeliveryService {
    * its commit). `attempt` names a re-scheduled job (one that woke early), so its id is new.
    */
   async schedule(job: DeliveryTimingJob, attempt = 0): Promise<void> {
-    const delay = Math.max(0, Date.parse(job.dueAt) - Date.now());
-    await enqueue(this.deps.jobs, job, `delivery-${job.subjectId}-${Date.parse(job.dueAt)}${attempt ? `-again${attempt}` : ''}`, { delay });
+    await enqueue(this.deps.jobs, job, deliveryJobId(job.subjectId, job.dueAt, attempt), { delay: delayUntil(job.dueAt, new Date().toISOString()) });
   }
 
   private async decide(ownerId: string, sharedBy: string, metadata: EventMetadata, command: DeliveryCommand): Promise<void> {

@@ -80,16 +80,26 @@ export function lapseTime(state: InactivityState, lastSignInAt: string | null): 
 export const warningTimes = (lapseAt: string) => INACTIVITY_WARNING_DAYS.map((days) => minusDays(lapseAt, days));
 
 /**
- * The next time the watch may have something to do after `now` (a warning not yet queued, or the
- * lapse), or `now` itself when something is due already; null when off, paused or lapsed for this clock.
+ * The watch's first pending time (a warning not yet queued, or the lapse), past or not; null when off,
+ * paused or lapsed for this clock. Reads no clock: the timer reconciler keys its wake on it.
  */
-export function nextWake(state: InactivityState, lastSignInAt: string | null, now: string): string | null {
+export function pendingWake(state: InactivityState, lastSignInAt: string | null): string | null {
   const lapseAt = lapseTime(state, lastSignInAt);
   if (lapseAt === null || state.lapsedAt === lapseAt) return null;
   const warned = state.warned?.lapseAt === lapseAt ? state.warned.stages : [];
   // A stage passed over by a later one (after an outage) is no longer pending.
   const [first] = [...warningTimes(lapseAt).filter((_, i) => !warned.some((s) => s >= i + 1)), lapseAt];
-  return ms(first!) <= ms(now) ? now : first!;
+  return first!;
+}
+
+/**
+ * The next time the watch may have something to do after `now` (a warning not yet queued, or the
+ * lapse), or `now` itself when something is due already; null when off, paused or lapsed for this clock.
+ */
+export function nextWake(state: InactivityState, lastSignInAt: string | null, now: string): string | null {
+  const first = pendingWake(state, lastSignInAt);
+  if (first === null) return null;
+  return ms(first) <= ms(now) ? now : first;
 }
 
 /** The watch as the owner's page shows it. */

@@ -8,6 +8,7 @@ import { DomainError } from '@lv/platform/errors';
 import { aggregateStream, decideAndAppend, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import type { OwnerLinkSigner } from '@lv/platform/links';
 import { enqueue, sealForJob, type TypedQueue } from '@lv/platform/queues';
+import { delayUntil, inactivityJobId } from '../timers/timer-plan.js';
 import type { DeliveryService } from './delivery.service.js';
 import {
   INACTIVITY_STREAM_TYPE, inactivityDecider, inactivityStreamId, nextWake, watchView, type CheckInVia, type InactivityCommand, type InactivityEvent, type InactivityState,
@@ -178,26 +179,6 @@ export class InactivityService {
     }));
   }
 
-  /**
-   * At start: queues the next wake of every watch that has one. A wake lost with Redis, or dead-lettered
-   * after its retries ran out (the database down for a minute), would otherwise end that owner's chain
-   * for good. The ids are new (a dead-lettered job keeps its id); extra wakes only re-check and sleep.
-   */
-  async rearmAll(): Promise<number> {
-    const em = this.deps.orm.em.fork();
-    const streams = await em.execute<{ stream_id: string }[]>(`select distinct stream_id from events where stream_type = ?`, [INACTIVITY_STREAM_TYPE]);
-    const now = this.now();
-    let armed = 0;
-    for (const { stream_id } of streams) {
-      const ownerId = stream_id.slice('inactivity-'.length);
-      const next = nextWake(await this.state(em, ownerId), await this.lastSignIn(em, ownerId), now);
-      if (next === null) continue;
-      await this.schedule(ownerId, next, `-rearm${Date.parse(now)}`);
-      armed++;
-    }
-    return armed;
-  }
-
   private async command(caller: Caller, meta: RequestMeta, command: InactivityCommand): Promise<InactivityWatch> {
     const owner = ownerOf(caller);
     await this.inTransaction(owner.userId, command, { actor: { kind: 'user', id: owner.userId }, correlationId: meta.requestId });
@@ -241,8 +222,7 @@ export class InactivityService {
   /** Queues a wake at `at` (inside the caller's transaction, before its commit); one job per owner and time. */
   private async schedule(ownerId: string, at: string | null, suffix = ''): Promise<void> {
     if (at === null) return;
-    const delay = Math.max(0, Date.parse(at) - (this.deps.now?.() ?? new Date()).getTime());
-    await enqueue(this.deps.jobs, { ownerId, dueAt: at }, `inactivity-${ownerId}-${Date.parse(at)}${suffix}`, { delay });
+    await enqueue(this.deps.jobs, { ownerId, dueAt: at }, inactivityJobId(ownerId, at, suffix), { delay: delayUntil(at, this.now()) });
   }
 
   private async state(em: EntityManager, ownerId: string): Promise<InactivityState> {

@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Redis } from 'ioredis';
 import {
-  AccessKeysRpc, ErrorCodes, IdentityRpc, Queues, TRUSTEE_LINK_VALID_DAYS, trusteeLinkSealContext, TrusteeMessages, type DeliveryView, type RpcDeclaration, type Trustee, type TrusteeLinkJob, type TrusteeView,
+  AccessKeysRpc, ErrorCodes, Queues, TRUSTEE_LINK_VALID_DAYS, trusteeLinkSealContext, TrusteeMessages, type DeliveryView, type RpcDeclaration, type Trustee, type TrusteeLinkJob, type TrusteeView,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import { OwnerLinkSigner } from '@lv/platform/links';
-import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createQueue, openFromJob, queuePrefix, type TypedQueue } from '@lv/platform/queues';
-import { alterMiddleCharacter, createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
-import type { AccessKeysConfig } from '../config.js';
-import { accessKeysMigrations } from '../migrations.js';
+import type { RpcClient } from '@lv/platform/nest';
+import { openFromJob, type TypedQueue } from '@lv/platform/queues';
+import { alterMiddleCharacter, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { startAccessKeysStack, type AccessKeysStack } from '../test-support/access-keys-stack.js';
 
 // Trustees end to end inside access-keys: the owner's list over NATS as the gateway calls it, each
 // invitation queued for notifications with its sealed link, and the trustee's public page answering
@@ -24,14 +19,9 @@ jest.setTimeout(180_000);
 
 const STACK_ID = uniqueStackId('trustees');
 process.env.STACK_ID = STACK_ID;
-const { accessKeysService } = await import('../access-keys.definition.js');
-const { createLogger } = await import('@lv/platform/logging');
 const { TRUSTEE_LINK_PURPOSE } = await import('./trustees.service.js');
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
-const viewerKeys = generateTestKeys();
 const KEY_MAIL_SECRET = 'trustees-spec-key-mail-secret-'.padEnd(48, 'q');
 const signer = new AccessTokenSigner(keys.privateKey);
 const DAY = 86_400_000;
@@ -45,12 +35,10 @@ const newOwner = (): Owner => {
 };
 
 describe('access-keys: trustees', () => {
+  let stack: AccessKeysStack;
   let db: TestDatabase;
-  let service: RunningService<AccessKeysConfig>;
   let rpc: RpcClient;
-  let redis: Redis;
   let mail: TypedQueue<TrusteeLinkJob>;
-  let identity: NatsConnection;
   let ip = 0;
 
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, token?: string, clientIp = '192.0.2.60') =>
@@ -70,39 +58,14 @@ describe('access-keys: trustees', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase(accessKeysMigrations.slice(1), 'trustees');
-    identity = await connect({ servers: NATS_URL, name: 'identity-stand-in' });
-    identity.subscribe(scopedSubject(IdentityRpc.ownerDisplayName, STACK_ID), {
-      callback: (_err, msg) => {
-        const request = msg.json<{ id: string }>();
-        msg.respond(JSON.stringify({ id: request.id, isDisposed: true, response: { full_name: 'Sam Taylor' } }));
-      },
+    stack = await startAccessKeysStack({
+      stackId: STACK_ID, label: 'trustees', keys, keyMailSecret: KEY_MAIL_SECRET, ownerName: 'Sam Taylor', env: { TRUSTEE_REPORT_VETO_HOURS: String(VETO_MS / 3_600_000) },
     });
-    await identity.flush();
-    service = await startService(accessKeysService, {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey,
-      KEY_MAIL_SECRET, LOG_LEVEL: 'silent', TRUSTEE_REPORT_VETO_HOURS: String(VETO_MS / 3_600_000),
-    }, { logger: createLogger('trustees-spec', 'silent') });
-    rpc = new RpcClient(NATS_URL, 10_000);
-    await rpc.connect();
-    redis = new Redis(REDIS_URL);
-    mail = createQueue(Queues.TrusteeLinks, redis, { prefix: queuePrefix(STACK_ID) });
+    ({ db, rpc } = stack);
+    mail = stack.queue(Queues.TrusteeLinks);
   });
 
-  afterAll(async () => {
-    await mail?.obliterate({ force: true }).catch(() => undefined);
-    await mail?.close();
-    await rpc?.close();
-    const nats = service?.core.nats;
-    if (nats) {
-      const jsm = await jetstreamManager(nats);
-      for (const s of ['access-keys', 'notifications', 'identity'] as const) await jsm.streams.delete(scopedStreamName(s, STACK_ID)).catch(() => undefined);
-    }
-    await service?.close();
-    await identity?.close();
-    redis?.disconnect();
-    await db?.drop();
-  });
+  afterAll(() => stack?.close());
 
   it('names up to five trustees, each invited by e-mail once with a link valid 14 days; names and addresses sealed in the events', async () => {
     const owner = newOwner();

@@ -12,6 +12,7 @@ import { takeOrRefuse, type RateBudgets } from '@lv/platform/limits';
 import type { OwnerLinkSigner } from '@lv/platform/links';
 import { enqueue, sealForJob, type TypedQueue } from '@lv/platform/queues';
 import { addressOf } from '../address-limits.js';
+import { delayUntil, reminderNoticeId, reportNoticeJobId } from '../timers/timer-plan.js';
 import { findDeliverySettings } from '../if-im-not-there/if-im-not-there.projections.js';
 import type { DeliveryService } from '../if-im-not-there/delivery.service.js';
 import {
@@ -175,7 +176,7 @@ export class TrusteesService {
         await this.deps.delivery.triggerIn(em, ownerId, sharedBy, 'trustee-report', metadata, vetoEndsAt);
         // The owner is told at once and reminded during the window; each job is sent only while the report is still open.
         await this.notice(ownerId, reportId, 'reported');
-        for (const [i, at] of reminderTimes(reportedAt, vetoEndsAt).entries()) await this.notice(ownerId, reportId, 'reminder', `reminder-${i + 1}`, at);
+        for (const [i, at] of reminderTimes(reportedAt, vetoEndsAt).entries()) await this.notice(ownerId, reportId, 'reminder', reminderNoticeId(reportId, i), at);
       },
     });
     return this.toView(ownerId, result.state.trustees[trustee.trusteeId]!, meta, result.state);
@@ -238,10 +239,9 @@ export class TrusteesService {
   }
 
   /** Queues one report e-mail (inside the caller's transaction, before its commit): one job per notice, `at` delays a reminder. */
-  private async notice(ownerId: string, reportId: string, kind: TrusteeReportNoticeJob['kind'], suffix: string = kind, at?: string): Promise<void> {
-    const noticeId = `${reportId}-${suffix}`;
-    const delay = at ? Math.max(0, Date.parse(at) - Date.now()) : 0;
-    await enqueue(this.deps.reportNotices, { noticeId, reportId, ownerId, kind }, `trustee-report-${noticeId}`, delay ? { delay } : {});
+  private async notice(ownerId: string, reportId: string, kind: TrusteeReportNoticeJob['kind'], noticeId = `${reportId}-${kind}`, at?: string): Promise<void> {
+    const delay = at ? delayUntil(at, new Date().toISOString()) : 0;
+    await enqueue(this.deps.reportNotices, { noticeId, reportId, ownerId, kind }, reportNoticeJobId(noticeId), delay ? { delay } : {});
   }
 
   /**

@@ -53,8 +53,9 @@ export class StripeProvider implements PaymentProvider {
   readonly name = 'stripe';
   private readonly stripe: Stripe;
 
-  constructor(secretKey: string, private readonly webhookSecret: string) {
-    this.stripe = new Stripe(secretKey);
+  /** `api`: where Stripe's API answers (its own host by default; a stand-in such as stripe-mock in tests). */
+  constructor(secretKey: string, private readonly webhookSecret: string, api: Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> = {}) {
+    this.stripe = new Stripe(secretKey, api);
   }
 
   async createCheckout(request: CheckoutRequest): Promise<{ sessionId: string; url: string }> {

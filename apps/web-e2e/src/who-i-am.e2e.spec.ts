@@ -132,6 +132,9 @@ test.describe('Who I Am', () => {
     await expectToast(page, 'Media uploaded');
 
     await page.reload();
+    // The top bar shows the latest photo in place of the initials (issue 35).
+    const topBarPhoto = page.getByRole('banner').getByRole('button', { name: 'Account menu' }).locator('img');
+    await expect.poll(() => topBarPhoto.evaluate((el) => Reflect.get(el, 'naturalWidth'))).toBe(64);
     const list = page.getByRole('list', { name: 'Personal media' });
     await expect(list.getByRole('listitem')).toHaveCount(2);
     const tune = list.getByRole('listitem', { name: 'Humming in the kitchen' });

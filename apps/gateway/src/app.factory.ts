@@ -105,7 +105,7 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
     );
     app.setGlobalPrefix('api');
 
-    const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+    const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
     registerRequestTracing(fastify);
     fastify.addHook('onRequest', (request, reply, done) => {
       reply.header(REQUEST_ID_HEADER, request.id);

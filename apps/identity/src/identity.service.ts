@@ -8,7 +8,7 @@ import {
 } from '@lv/contracts';
 import { accountOf, ownerOf, type AccessTokenSigner, type AccountCaller, type Caller, type RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
-import { EventStore, handleCommand, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { EventStore, handleCommand, rebuildProjections, type CommandOptions, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { sealForJob } from '@lv/platform/queues';
 import type { Logger } from '@lv/platform/logging';
 import { newPasswordRefusal } from './credentials/new-password.js';
@@ -17,7 +17,7 @@ import { confirmEmailLinkPath, newResetToken, notMeLinkPath, resetIdOf, resetLin
 import { describeUserAgent } from './sessions/user-agent.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
 import { SessionStore, type SessionRow } from './sessions/session-store.js';
-import { userActivityStreamId, userDecider, userStreamId, type UserCommand } from './users/user.decider.js';
+import { userActivityStreamId, userDecider, userStreamId, type UserCommand, type UserEvent } from './users/user.decider.js';
 import { adminOverview, findNotificationPreferences, findProfileByEmail, findProfileById, userProfileProjection } from './users/user-profile.projection.js';
 import { identityPublishPolicy } from './users/publish-policy.js';
 
@@ -109,7 +109,7 @@ export class IdentityService {
     await this.execute(userId, { type: 'RequestEmailVerification', userId, verificationId, now: now.toISOString(), expiresAt }, { actor: { kind: 'user', id: userId }, correlationId: meta.requestId }, async (em, events) => {
       const requested = events.find((event) => event.type === 'EmailVerificationRequested');
       if (!requested) return;
-      sentTo = (requested.data as { email: string }).email;
+      sentTo = requested.data.email;
       await em.execute('insert into email_verifications (id, user_id, token_hash, expires_at) values (?, ?, ?, ?)', [verificationId, userId, tokenHash, expiresAt]);
     });
     if (!sentTo) return false;
@@ -226,7 +226,7 @@ export class IdentityService {
     await this.execute(owner.userId, command, { actor: { kind: 'user', id: owner.userId }, correlationId: meta.requestId }, async (em, events) => {
       const requested = events.find((event) => event.type === 'EmailChangeRequested');
       if (!requested) return;
-      previousEmail = (requested.data as { previousEmail: string }).previousEmail;
+      previousEmail = requested.data.previousEmail;
       await em.execute('insert into email_change_links (id, user_id, purpose, session_id, token_hash, expires_at) values (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)', [
         confirm.resetId, owner.userId, 'confirm', owner.sessionId ?? null, confirm.tokenHash, expiresAt,
         undo.resetId, owner.userId, 'undo', null, undo.tokenHash, undoExpiresAt,
@@ -256,7 +256,7 @@ export class IdentityService {
     try {
       await this.execute(link.user_id, { type: 'ConfirmEmailChange', userId: link.user_id, changeId: link.id, now: new Date().toISOString() }, { actor: { kind: 'user', id: link.user_id }, correlationId: meta.requestId }, async (em, events) => {
         const changed = events.find((event) => event.type === 'EmailChanged');
-        await em.execute('update credentials set email = ?, updated_at = now() where user_id = ?', [(changed!.data as { email: string }).email, link.user_id]);
+        await em.execute('update credentials set email = ?, updated_at = now() where user_id = ?', [changed!.data.email, link.user_id]);
         ended = await this.sessions.revokeAllBut(em, link.user_id, link.session_id, 'e-mail address changed');
       });
     } catch (error) {
@@ -279,7 +279,7 @@ export class IdentityService {
     await this.execute(link.user_id, { type: 'UndoEmailChange', userId: link.user_id, undoId: link.id, now: new Date().toISOString() }, { actor: { kind: 'user', id: link.user_id }, correlationId: meta.requestId }, async (em, events) => {
       const changed = events.find((event) => event.type === 'EmailChanged');
       if (changed) {
-        restored = (changed.data as { email: string }).email;
+        restored = changed.data.email;
         await em.execute('update credentials set email = ?, updated_at = now() where user_id = ?', [restored, link.user_id]);
       }
       ended = await this.sessions.revokeAllBut(em, link.user_id, null, 'e-mail change undone');
@@ -573,7 +573,7 @@ export class IdentityService {
     return { email: normaliseEmail(input.email), password: input.password };
   }
 
-  private execute(userId: string, command: UserCommand, metadata: EventMetadata, alsoInTransaction?: Parameters<typeof handleCommand>[4]['alsoInTransaction']) {
+  private execute(userId: string, command: UserCommand, metadata: EventMetadata, alsoInTransaction?: CommandOptions<UserEvent>['alsoInTransaction']) {
     return handleCommand(this.deps.orm.em, this.store, userDecider, command, { streamId: userStreamId(userId), streamType: 'user', metadata, alsoInTransaction });
   }
 

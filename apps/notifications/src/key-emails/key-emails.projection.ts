@@ -1,5 +1,5 @@
 import { NotificationsEvents, published } from '@lv/contracts';
-import type { Projection, PublishPolicy, StoredEvent } from '@lv/platform/event-store';
+import { publishPolicyFor, type Projection, type StoredEvent } from '@lv/platform/event-store';
 import type { KeyEmailEvent } from './key-email.decider.js';
 
 /**
@@ -40,8 +40,7 @@ export const keyEmailsProjection: Projection = {
 };
 
 /** What access-keys learns: the key id, when, the Message-ID or why it failed. Never an address or a key. */
-export const notificationsPublishPolicy: PublishPolicy = (stored) => {
-  const event = stored as unknown as StoredEvent<KeyEmailEvent>;
+export const notificationsPublishPolicy = publishPolicyFor<KeyEmailEvent>((event) => {
   switch (event.type) {
     case 'KeyEmailSent': {
       const { keyId, sentAt, messageId } = event.data;
@@ -52,4 +51,4 @@ export const notificationsPublishPolicy: PublishPolicy = (stored) => {
     default:
       return null;
   }
-};
+});

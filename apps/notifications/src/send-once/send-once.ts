@@ -46,15 +46,15 @@ export function sendOnceProjection(table: string, idColumn: string, sent: string
     writeOnly: true,
     async apply(em, events) {
       for (const event of events as StoredEvent<SendOnceEvent<string, string>>[]) {
-        if (event.type === sent) {
-          const d = event.data as Extract<SendOnceEvent<string, string>, { data: { sentAt: string } }>['data'];
+        // The data tells the two apart (the types are the caller's names): a sent one has sentAt.
+        const d = event.data;
+        if ('sentAt' in d) {
           await em.execute(
             `insert into ${table} (${idColumn}, state, attempts, message_id, sent_at, updated_at) values (?, 'sent', ?, ?, ?, ?)
              on conflict (${idColumn}) do update set state = 'sent', attempts = excluded.attempts, message_id = excluded.message_id, sent_at = excluded.sent_at, last_error = null, updated_at = excluded.updated_at`,
             [d.id, d.attempts, d.messageId, d.sentAt, d.sentAt],
           );
         } else {
-          const d = event.data as Extract<SendOnceEvent<string, string>, { data: { failedAt: string } }>['data'];
           await em.execute(
             `insert into ${table} (${idColumn}, state, attempts, last_error, updated_at) values (?, 'failed', ?, ?, ?)
              on conflict (${idColumn}) do update set state = 'failed', attempts = excluded.attempts, last_error = excluded.last_error, updated_at = excluded.updated_at

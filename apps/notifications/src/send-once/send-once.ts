@@ -1,4 +1,4 @@
-import type { Decider, Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor, type Decider, type Projection } from '@lv/platform/event-store';
 
 /**
  * A message sent once (or, should the worker die between SMTP's acceptance and recording it, once more
@@ -38,14 +38,14 @@ export function sendOnceDecider<Sent extends string, Failed extends string>(sent
 }
 
 /** The send-once table's final states from the events (the worker inserts the `pending` row it locks). */
-export function sendOnceProjection(table: string, idColumn: string, sent: string, failed: string): Projection {
-  return {
+export function sendOnceProjection<Sent extends string, Failed extends string>(table: string, idColumn: string, sent: Sent, failed: Failed): Projection {
+  return projectionFor<SendOnceEvent<Sent, Failed>>({
     name: table,
     handles: [sent, failed],
     // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
     writeOnly: true,
     async apply(em, events) {
-      for (const event of events as StoredEvent<SendOnceEvent<string, string>>[]) {
+      for (const event of events) {
         // The data tells the two apart (the types are the caller's names): a sent one has sentAt.
         const d = event.data;
         if ('sentAt' in d) {
@@ -67,5 +67,5 @@ export function sendOnceProjection(table: string, idColumn: string, sent: string
     async reset(em) {
       await em.execute(`delete from ${table} where state <> 'pending'`);
     },
-  };
+  });
 }

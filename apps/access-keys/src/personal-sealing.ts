@@ -1,5 +1,5 @@
 import type { SealedText } from '@lv/contracts';
-import { DataKeys, openSealedText, sealText, type DomainEvent, type StoredEvent, type StreamSealing } from '@lv/platform/event-store';
+import { DataKeys, openSealedText, sealText, typedSealing, type DomainEvent, type StreamSealing } from '@lv/platform/event-store';
 
 /**
  * The personal data in access-keys' events (a requester's e-mail and message, a recipient's name and
@@ -14,23 +14,19 @@ export class PersonalDataKeys extends DataKeys {
   }
 }
 
-interface WithPersonal {
-  personal: unknown;
-}
-interface WithSealedPersonal {
-  sealedPersonal: SealedText | null;
-}
+/** An access-keys event: its facts, and on some a `personal` field (in the clear) or `sealedPersonal` (as stored). */
+type PersonalEvent = DomainEvent<string, { personal?: unknown; sealedPersonal?: SealedText | null } & Record<string, unknown>>;
 
 /** Streams are named `<type>-<uuid>`; their key is filed under the uuid (the request, the key). */
 const subjectOf = (streamId: string) => streamId.slice(-36);
-const carriesPersonal = (event: DomainEvent) => typeof event.data === 'object' && event.data !== null && 'personal' in event.data;
+const carriesPersonal = (event: PersonalEvent) => typeof event.data === 'object' && event.data !== null && 'personal' in event.data;
 
 /**
  * Seals the `personal` field of the events of one stream type. `everyEvent`: a stream whose every
  * save carries personal data (an owner's delivery settings) keeps one key for all of them.
  */
 export function personalSealing(streamType: string, keys: PersonalDataKeys, { everyEvent = false }: { everyEvent?: boolean } = {}): StreamSealing {
-  return {
+  return typedSealing<PersonalEvent, PersonalEvent>({
     streamType,
     keys,
     keyIdOf: subjectOf,
@@ -38,18 +34,18 @@ export function personalSealing(streamType: string, keys: PersonalDataKeys, { ev
     shreds: () => false,
     seal(event, key, subjectId) {
       if (!carriesPersonal(event)) return event;
-      const { personal, ...facts } = event.data as WithPersonal;
+      const { personal, ...facts } = event.data;
       if (!key) throw new Error(`no key to seal the personal data of ${streamType} ${subjectId}`);
       const sealedPersonal = personal === null ? null : sealText(key, JSON.stringify(personal), `personal:${streamType}:${subjectId}`);
-      return { ...event, data: { ...facts, sealedPersonal } satisfies WithSealedPersonal };
+      return { ...event, data: { ...facts, sealedPersonal } };
     },
-    open(stored: StoredEvent, key, subjectId) {
-      const data = stored.data as Partial<WithSealedPersonal> & Record<string, unknown>;
+    open(stored, key, subjectId) {
+      const data = stored.data;
       if (!('sealedPersonal' in data)) return stored;
       const { sealedPersonal, ...facts } = data;
       // A destroyed key (erased personal data) leaves the facts with `personal: null`.
       const personal = key && sealedPersonal ? (JSON.parse(openSealedText(key, sealedPersonal, `personal:${streamType}:${subjectId}`)) as unknown) : null;
       return { ...stored, data: { ...facts, personal } };
     },
-  };
+  });
 }

@@ -13,19 +13,19 @@ export class IdentityController {
   @PublicRpc()
   @RpcHandler(IdentityRpc.signUp)
   signUp(@RpcPayload() credentials: PayloadOf<typeof IdentityRpc.signUp>, @RpcMeta() meta: RequestMeta): Promise<IssuedSession> {
-    return this.identity.signUp(credentials, meta);
+    return this.identity.auth.signUp(credentials, meta);
   }
 
   @PublicRpc()
   @RpcHandler(IdentityRpc.signIn)
   signIn(@RpcPayload() credentials: PayloadOf<typeof IdentityRpc.signIn>, @RpcMeta() meta: RequestMeta): Promise<IssuedSession> {
-    return this.identity.signIn(credentials, meta);
+    return this.identity.auth.signIn(credentials, meta);
   }
 
   @PublicRpc()
   @RpcHandler(IdentityRpc.refresh)
   refresh(@RpcPayload() { refreshToken }: PayloadOf<typeof IdentityRpc.refresh>): Promise<IssuedSession> {
-    return this.identity.refresh(refreshToken);
+    return this.identity.auth.refresh(refreshToken);
   }
 
   /** Public so an expired access token can still end its session; the refresh token proves it. */
@@ -33,55 +33,55 @@ export class IdentityController {
   @RpcHandler(IdentityRpc.signOut)
   async signOut(@RpcPayload() { refreshToken }: PayloadOf<typeof IdentityRpc.signOut>, @RpcAccessToken() accessToken: string | undefined): Promise<SignOutReply> {
     const caller = accessToken ? await this.verifier.verify(accessToken).catch(() => null) : null;
-    return { revoked: await this.identity.signOut(refreshToken, caller) };
+    return { revoked: await this.identity.auth.signOut(refreshToken, caller) };
   }
 
-  /** Public: the answer is the same whether or not the address has an account (see IdentityService.forgotPassword). */
+  /** Public: the answer is the same whether or not the address has an account (see PasswordRecovery.forgot). */
   @PublicRpc()
   @RpcHandler(IdentityRpc.forgotPassword)
   forgotPassword(@RpcPayload() input: PayloadOf<typeof IdentityRpc.forgotPassword>, @RpcMeta() meta: RequestMeta): Promise<ForgotPasswordReply> {
-    return this.identity.forgotPassword(input, meta);
+    return this.identity.passwords.forgot(input, meta);
   }
 
   /** Public: the reset link's token is the proof. */
   @PublicRpc()
   @RpcHandler(IdentityRpc.resetPassword)
   resetPassword(@RpcPayload() input: PayloadOf<typeof IdentityRpc.resetPassword>, @RpcMeta() meta: RequestMeta): Promise<ResetPasswordReply> {
-    return this.identity.resetPassword(input, meta);
+    return this.identity.passwords.reset(input, meta);
   }
 
   /** Public: the link's token is the proof. */
   @PublicRpc()
   @RpcHandler(IdentityRpc.confirmEmailChange)
   confirmEmailChange(@RpcPayload() input: PayloadOf<typeof IdentityRpc.confirmEmailChange>, @RpcMeta() meta: RequestMeta): Promise<EmailChangeLinkReply> {
-    return this.identity.confirmEmailChange(input, meta);
+    return this.identity.emailChange.confirm(input, meta);
   }
 
   /** Public: the link's token is the proof. */
   @PublicRpc()
   @RpcHandler(IdentityRpc.undoEmailChange)
   undoEmailChange(@RpcPayload() input: PayloadOf<typeof IdentityRpc.undoEmailChange>, @RpcMeta() meta: RequestMeta): Promise<EmailChangeLinkReply> {
-    return this.identity.undoEmailChange(input, meta);
+    return this.identity.emailChange.undo(input, meta);
   }
 
   /** Public: the link's token is the proof. */
   @PublicRpc()
   @RpcHandler(IdentityRpc.disownSignIn)
   disownSignIn(@RpcPayload() input: PayloadOf<typeof IdentityRpc.disownSignIn>, @RpcMeta() meta: RequestMeta): Promise<EmailChangeLinkReply> {
-    return this.identity.disownSignIn(input, meta);
+    return this.identity.auth.disown(input, meta);
   }
 
   /** Public: the link's token is the proof. */
   @PublicRpc()
   @RpcHandler(IdentityRpc.verifyEmail)
   verifyEmail(@RpcPayload() input: PayloadOf<typeof IdentityRpc.verifyEmail>, @RpcMeta() meta: RequestMeta): Promise<VerifyEmailReply> {
-    return this.identity.verifyEmail(input, meta);
+    return this.identity.verification.verify(input, meta);
   }
 
   @Writers('owner')
   @RpcHandler(IdentityRpc.resendVerification)
   resendVerification(@CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<VerifyEmailReply> {
-    return this.identity.resendVerification(caller, meta);
+    return this.identity.verification.resend(caller, meta);
   }
 
   @Readers('owner')
@@ -149,13 +149,13 @@ export class IdentityController {
   @Writers('owner')
   @RpcHandler(IdentityRpc.changeEmail)
   changeEmail(@RpcPayload() input: PayloadOf<typeof IdentityRpc.changeEmail>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<UserProfile> {
-    return this.identity.changeEmail(caller, input, meta);
+    return this.identity.emailChange.request(caller, input, meta);
   }
 
   @Writers('owner')
   @RpcHandler(IdentityRpc.changePassword)
   changePassword(@RpcPayload() input: PayloadOf<typeof IdentityRpc.changePassword>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<ChangePasswordReply> {
-    return this.identity.changePassword(caller, input, meta);
+    return this.identity.passwords.change(caller, input, meta);
   }
 
   @Readers('owner')

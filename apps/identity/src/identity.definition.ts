@@ -91,7 +91,7 @@ export const identityService = defineService({
           stopping.abort();
           await attaching;
           await billingTiers.stop();
-          await service.settleResetRequests();
+          await service.passwords.settle();
         },
       }],
       close: async () => {

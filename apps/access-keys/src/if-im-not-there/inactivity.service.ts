@@ -93,7 +93,7 @@ export class InactivityService {
       const result = await decideAndAppend(em, this.deps.store, inactivityDecider, { type: 'SendTestWarning', ownerId, lastSignInAt, warningId: randomUUID(), now: this.now() }, {
         streamId: inactivityStreamId(ownerId), streamType: INACTIVITY_STREAM_TYPE, metadata,
       });
-      await this.queueWarnings(result.events as unknown as InactivityEvent[], result.state.ownerEmail ?? '');
+      await this.queueWarnings(result.events, result.state.ownerEmail ?? '');
     }));
     return this.view(caller);
   }
@@ -164,7 +164,7 @@ export class InactivityService {
       const result = await decideAndAppend(em, this.deps.store, inactivityDecider, { type: 'CheckInactivity', ownerId: job.ownerId, lastSignInAt: lastSignIn, warningId: randomUUID(), now }, {
         streamId: inactivityStreamId(job.ownerId), streamType: INACTIVITY_STREAM_TYPE, metadata: { ...SYSTEM, correlationId: `inactivity-${job.ownerId}` },
       });
-      const events = result.events as unknown as InactivityEvent[];
+      const events = result.events;
       let outcome: WakeOutcome['outcome'] = (await this.queueWarnings(events, result.state.ownerEmail ?? '')) ? 'warned' : 'nothing';
       for (const event of events) {
         if (event.type === 'InactivityLapsed') {

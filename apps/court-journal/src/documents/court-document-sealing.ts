@@ -1,10 +1,9 @@
 import type { SealedText } from '@lv/contracts';
-import { DataKeys, openSealedText, sealText, type StoredEvent, type StreamSealing } from '@lv/platform/event-store';
+import { DataKeys, openSealedText, sealText, typedSealing, type StreamSealing } from '@lv/platform/event-store';
 import { COURT_DOCUMENT_STREAM_TYPE, documentIdOfStream, type CourtDocumentEvent } from './court-document.decider.js';
 
 /** The words a parent typed or chose in CourtDocumentUploaded: sealed in the events table. */
-const WORDS = ['title', 'description', 'fileName', 'objectKey'] as const;
-type Word = (typeof WORDS)[number];
+type Word = 'title' | 'description' | 'fileName' | 'objectKey';
 
 /** A sealed word is bound to its document and field: copied elsewhere it fails to open. */
 export const courtSealContext = (documentId: string, field: Word) => `court-document:${documentId}:${field}`;
@@ -24,6 +23,11 @@ export type OpenedCourtDocumentEvent =
   | Exclude<CourtDocumentEvent, { type: 'CourtDocumentUploaded' }>
   | { type: 'CourtDocumentUploaded'; data: Omit<Extract<CourtDocumentEvent, { type: 'CourtDocumentUploaded' }>['data'], Word> & { [K in Word]: string | null } };
 
+/** CourtDocumentUploaded as the events table holds it: its words sealed (or null). */
+type SealedCourtDocumentEvent =
+  | Exclude<CourtDocumentEvent, { type: 'CourtDocumentUploaded' }>
+  | { type: 'CourtDocumentUploaded'; data: Omit<Extract<CourtDocumentEvent, { type: 'CourtDocumentUploaded' }>['data'], Word> & { [K in Word]: SealedText | null } };
+
 /**
  * A document's title, description, file name and object key (which holds the file name) sealed
  * under the document's own key, as letters seal their words. Deleting the document destroys the key:
@@ -31,31 +35,28 @@ export type OpenedCourtDocumentEvent =
  * stay, and the evidence chain keeps that the document existed, with its hash.
  */
 export function courtDocumentSealing(keys: CourtDocumentKeys): StreamSealing {
-  return {
+  return typedSealing<CourtDocumentEvent, SealedCourtDocumentEvent, OpenedCourtDocumentEvent>({
     streamType: COURT_DOCUMENT_STREAM_TYPE,
     keys,
     keyIdOf: documentIdOfStream,
     keyNeed: (events) => (events.some((e) => e.type === 'CourtDocumentUploaded') ? 'new' : 'none'),
     shreds: (events) => events.some((e) => e.type === 'CourtDocumentDeleted'),
     seal(event, key, documentId) {
-      const e = event as CourtDocumentEvent;
-      if (e.type !== 'CourtDocumentUploaded') return event;
+      if (event.type !== 'CourtDocumentUploaded') return event;
       if (key === null) throw new Error(`cannot seal court document ${documentId}`);
-      const data: Record<string, unknown> = { ...e.data };
-      for (const word of WORDS) {
-        const value = e.data[word];
-        data[word] = value === null ? null : sealText(key, value, courtSealContext(documentId, word));
-      }
-      return { type: e.type, data };
+      const sealed = (word: Word) => {
+        const value = event.data[word];
+        return value === null ? null : sealText(key, value, courtSealContext(documentId, word));
+      };
+      return { type: event.type, data: { ...event.data, title: sealed('title'), description: sealed('description'), fileName: sealed('fileName'), objectKey: sealed('objectKey') } };
     },
-    open(stored: StoredEvent, key, documentId) {
+    open(stored, key, documentId) {
       if (stored.type !== 'CourtDocumentUploaded') return stored;
-      const data: Record<string, unknown> = { ...(stored.data as object) };
-      for (const word of WORDS) {
-        const value = data[word] as SealedText | null;
-        data[word] = value === null || !key ? null : openSealedText(key, value, courtSealContext(documentId, word));
-      }
-      return { ...stored, data } as StoredEvent;
+      const opened = (word: Word) => {
+        const value = stored.data[word];
+        return value === null || !key ? null : openSealedText(key, value, courtSealContext(documentId, word));
+      };
+      return { ...stored, data: { ...stored.data, title: opened('title'), description: opened('description'), fileName: opened('fileName'), objectKey: opened('objectKey') } };
     },
-  };
+  });
 }

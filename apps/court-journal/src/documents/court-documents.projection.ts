@@ -1,9 +1,8 @@
 import { COURT_FILE_KINDS, type CourtCategory, type CourtDocument, type CourtFileKind, type CourtVariant } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { OpenedCourtDocumentEvent } from './court-document-sealing.js';
 import { upcastCourtDocumentEvent } from './court-document.upcast.js';
 
-type Event = StoredEvent<OpenedCourtDocumentEvent>;
 
 /**
  * court_documents: one row per live document, kept in step with the document streams inside each
@@ -11,13 +10,13 @@ type Event = StoredEvent<OpenedCourtDocumentEvent>;
  * no row points at a missing object. Words arrive opened (court-document-sealing.ts); a rebuild finds
  * a deleted document's words shredded and gives it no row. Every row's category is a Court Journal card.
  */
-export const courtDocumentsProjection: Projection = {
+export const courtDocumentsProjection = projectionFor<OpenedCourtDocumentEvent>({
   name: 'court_documents',
   handles: ['CourtDocumentUploaded', 'CourtDocumentKeyEvidenceChanged', 'CourtDocumentDeleted'],
 
   async apply(em, events) {
     // Old categories are read as their cards (court-document.upcast.ts): a rebuild maps every old document.
-    for (const event of (events as Event[]).map(upcastCourtDocumentEvent)) {
+    for (const event of events.map(upcastCourtDocumentEvent)) {
       switch (event.type) {
         case 'CourtDocumentUploaded': {
           const d = event.data;
@@ -44,7 +43,7 @@ export const courtDocumentsProjection: Projection = {
   async reset(em) {
     await em.execute('delete from court_documents');
   },
-};
+});
 
 export interface CourtDocumentRow {
   id: string;

@@ -1,19 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_NOTIFICATION_PREFERENCES, type AdminOverview, type NotificationPreferencesView, type UserProfile } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { UserEvent } from './user.decider.js';
 
-type Event = StoredEvent<UserEvent>;
 
 /** user_profiles: one row per user, kept in step with the user stream inside each append. */
-export const userProfileProjection: Projection = {
+export const userProfileProjection = projectionFor<UserEvent>({
   name: 'user_profiles',
   handles: ['UserRegistered', 'ProfileUpdated', 'SubscriptionTierChanged', 'AdminGranted', 'AdminRevoked', 'EmailChanged', 'NotificationPreferencesChanged', 'EmailVerified'],
   // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
   writeOnly: true,
 
   async apply(em, events) {
-    for (const event of events as Event[]) {
+    for (const event of events) {
       switch (event.type) {
         case 'UserRegistered':
           await em.execute(
@@ -60,7 +59,7 @@ export const userProfileProjection: Projection = {
     await em.execute('delete from user_profiles');
     await em.execute('delete from notification_preferences');
   },
-};
+});
 
 interface ProfileRow {
   id: string;

@@ -1,5 +1,5 @@
 import type { SealedText } from '@lv/contracts';
-import { DataKeys, openSealedText, sealText, type DomainEvent, type StoredEvent, type StreamSealing } from '@lv/platform/event-store';
+import { DataKeys, openSealedText, sealText, typedSealing, type DomainEvent, type StreamSealing } from '@lv/platform/event-store';
 import { POST_STREAM_TYPE } from './post.decider.js';
 import { STORY_STREAM_TYPE } from './story.decider.js';
 
@@ -17,7 +17,9 @@ export class StoryKeys extends DataKeys {
   }
 }
 
+/** A post's or a story's event: every field is a string (or null), its words sealed in the events table. */
 type Fields = Record<string, string | SealedText | null>;
+type CommunityEvent = DomainEvent<string, Fields>;
 
 /**
  * The words of one event type of a stream (a post's content and name, a story's text and name) sealed
@@ -26,16 +28,16 @@ type Fields = Record<string, string | SealedText | null>;
  */
 function wordsSealing(options: { streamType: string; keys: DataKeys; wordsIn: string; fields: readonly string[]; shreddedBy?: string }): StreamSealing {
   const context = (id: string, field: string) => `${options.streamType}:${id}:${field}`;
-  const map = (event: DomainEvent, each: (value: string | SealedText, field: string) => string | SealedText | null): DomainEvent => {
+  const map = <E extends CommunityEvent>(event: E, each: (value: string | SealedText, field: string) => string | SealedText | null): E => {
     if (event.type !== options.wordsIn) return event;
-    const data = { ...(event.data as Fields) };
+    const data = { ...event.data };
     for (const field of options.fields) {
       const value = data[field];
       if (value !== null && value !== undefined) data[field] = each(value, field);
     }
     return { ...event, data };
   };
-  return {
+  return typedSealing<CommunityEvent, CommunityEvent>({
     streamType: options.streamType,
     keys: options.keys,
     keyIdOf: (streamId) => streamId.slice(options.streamType.length + 1),
@@ -48,9 +50,9 @@ function wordsSealing(options: { streamType: string; keys: DataKeys; wordsIn: st
       });
     },
     open(stored, key, id) {
-      return map(stored as unknown as DomainEvent, (value, field) => (key ? openSealedText(key, value as SealedText, context(id, field)) : null)) as unknown as StoredEvent;
+      return map(stored, (value, field) => (key ? openSealedText(key, value as SealedText, context(id, field)) : null));
     },
-  };
+  });
 }
 
 /** A post's words and the name it is signed with, shredded when its author deletes it. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ANONYMOUS_AUTHOR, COMMUNITY_POSTS_LIMIT, type CommunityPost, type CommunityStory } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { PostEvent } from './post.decider.js';
 import type { StoryEvent } from './story.decider.js';
 
@@ -9,12 +9,12 @@ import type { StoryEvent } from './story.decider.js';
  * go), `community_post_likes` (one row per member and post: a like is had or not) and
  * `community_stories` (kept for moderation). Author ids stay here: members are shown names only.
  */
-export const communityPostsProjection: Projection = {
+export const communityPostsProjection = projectionFor<PostEvent>({
   name: 'community_posts',
   handles: ['PostPublished', 'PostLiked', 'PostUnliked', 'PostDeleted'],
 
   async apply(em, events) {
-    for (const event of events as StoredEvent<PostEvent>[]) {
+    for (const event of events) {
       switch (event.type) {
         case 'PostPublished': {
           const d = event.data;
@@ -41,14 +41,14 @@ export const communityPostsProjection: Projection = {
     await em.execute('delete from community_post_likes');
     await em.execute('delete from community_posts');
   },
-};
+});
 
-export const communityStoriesProjection: Projection = {
+export const communityStoriesProjection = projectionFor<StoryEvent>({
   name: 'community_stories',
   handles: ['StorySubmitted'],
 
   async apply(em, events) {
-    for (const { data } of events as StoredEvent<StoryEvent>[]) {
+    for (const { data } of events) {
       if (data.story === null) continue;
       await em.execute('insert into community_stories (id, author_id, author_name, story, submitted_at) values (?, ?, ?, ?, ?) on conflict (id) do nothing', [data.storyId, data.authorId, data.authorName, data.story, data.submittedAt]);
     }
@@ -57,7 +57,7 @@ export const communityStoriesProjection: Projection = {
   async reset(em) {
     await em.execute('delete from community_stories');
   },
-};
+});
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 

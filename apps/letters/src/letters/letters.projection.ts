@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { letterPreview, type Letter, type LetterSummary } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor, type StoredEvent } from '@lv/platform/event-store';
 import type { PagePosition } from '@lv/platform/paging';
 import type { LetterEvent } from './letter.decider.js';
 
@@ -69,12 +69,12 @@ function foldBatch(events: readonly LettersEvent[]) {
  * its key. `version` is the stream version the row reflects: editors send it back as expectedVersion.
  * Applying an event twice changes nothing (inserts do nothing on conflict, updates only move forward).
  */
-export const lettersProjection: Projection = {
+export const lettersProjection = projectionFor<Extract<LetterEvent, { type: (typeof LETTERS_HANDLES)[number] }>>({
   name: 'letters',
   handles: LETTERS_HANDLES,
 
   async apply(em, events) {
-    const { inserts, updates, deletes } = foldBatch(events as LettersEvent[]);
+    const { inserts, updates, deletes } = foldBatch(events);
     if (deletes.length) {
       await em.execute('delete from letters where id in (select jsonb_array_elements_text(?::jsonb)::uuid)', [JSON.stringify(deletes)]);
     }
@@ -100,19 +100,19 @@ export const lettersProjection: Projection = {
   async reset(em) {
     await em.execute('delete from letters');
   },
-};
+});
 
 /**
  * `letter_activity_days`: the UTC days on which an owner wrote or revised a letter (the vault home's
  * "Days Active"). Dates only, no words, so it survives a letter's deletion: the day was active.
  */
-export const letterActivityProjection: Projection = {
+export const letterActivityProjection = projectionFor<LetterEvent>({
   name: 'letter_activity_days',
   handles: ['LetterWritten', 'LetterRevised'],
 
   async apply(em, events) {
     const days = new Map<string, { owner_id: string; at: string }>();
-    for (const event of events as Event[]) {
+    for (const event of events) {
       if (event.type !== 'LetterWritten' && event.type !== 'LetterRevised') continue;
       const at = event.type === 'LetterWritten' ? event.data.writtenAt : event.data.revisedAt;
       days.set(`${event.data.ownerId}|${at.slice(0, 10)}`, { owner_id: event.data.ownerId, at });
@@ -129,7 +129,7 @@ export const letterActivityProjection: Projection = {
   async reset(em) {
     await em.execute('delete from letter_activity_days');
   },
-};
+});
 
 // Reads of the read model, always scoped to the owner: another owner's letter is simply not there.
 

@@ -1,13 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LetterMilestone } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { LetterEvent } from './letter.decider.js';
 
-type Event = StoredEvent<LetterEvent>;
-
+/** The store hands a projection only the types it handles: apply() is given these events. */
 const HANDLES = ['LetterSealed', 'LetterUnsealed', 'LetterReleased', 'LetterKeyIssued', 'LetterDeleted'] as const;
-/** The events apply() is given: the store hands a projection only the types it handles. */
-type HandledEvent = Extract<Event, { type: (typeof HANDLES)[number] }>;
 
 /**
  * `letter_milestones`: the letters sealed until a day, one row per letter, with its recipient in the
@@ -16,12 +13,12 @@ type HandledEvent = Extract<Event, { type: (typeof HANDLES)[number] }>;
  * the editor sends that version back and milestone events are part of the letter's stream.
  * Applying an event twice changes nothing (`version` only moves forward).
  */
-export const milestonesProjection: Projection = {
+export const milestonesProjection = projectionFor<Extract<LetterEvent, { type: (typeof HANDLES)[number] }>>({
   name: 'letter_milestones',
   handles: HANDLES,
 
   async apply(em, events) {
-    for (const event of events as HandledEvent[]) {
+    for (const event of events) {
       switch (event.type) {
         case 'LetterSealed': {
           const d = event.data;
@@ -60,7 +57,7 @@ export const milestonesProjection: Projection = {
   async reset(em) {
     await em.execute('delete from letter_milestones');
   },
-};
+});
 
 interface MilestoneRow {
   letter_id: string;

@@ -1,22 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EMPTY_PORTRAIT, filledPortraitSections, PORTRAIT_SECTIONS, type Portrait, type PortraitSections, type PortraitWords } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { PortraitEvent } from './portrait.decider.js';
 
-type Event = StoredEvent<PortraitEvent>;
 
 /**
  * `portraits`: each user's current portrait, words in the clear for its owner only (every read filters
  * on the verified caller). Within a batch the last event of a user wins; applying the same events
  * again gives the same row. A portrait whose key is gone keeps no row (nothing to show).
  */
-export const portraitsProjection: Projection = {
+export const portraitsProjection = projectionFor<PortraitEvent>({
   name: 'portraits',
   handles: ['PortraitSaved'],
 
   async apply(em, events) {
     const latest = new Map<string, { user_id: string; words: PortraitWords | null; updated_at: string }>();
-    for (const event of events as Event[]) latest.set(event.data.ownerId, { user_id: event.data.ownerId, words: event.data.portrait, updated_at: event.data.savedAt });
+    for (const event of events) latest.set(event.data.ownerId, { user_id: event.data.ownerId, words: event.data.portrait, updated_at: event.data.savedAt });
     const rows = [...latest.values()].filter((row) => row.words !== null);
     if (!rows.length) return;
     await em.execute(
@@ -30,7 +29,7 @@ export const portraitsProjection: Projection = {
   async reset(em) {
     await em.execute('delete from portraits');
   },
-};
+});
 
 async function findRow(em: EntityManager, userId: string): Promise<{ words: PortraitWords; updated_at: string } | null> {
   const [row] = await em.execute<{ words: PortraitWords; updated_at: string }[]>(

@@ -1,5 +1,5 @@
 import type { StoredReflectionEvent } from '@lv/contracts';
-import { DataKeys, openSealedText as open, sealText as seal, type StoredEvent, type StreamSealing } from '@lv/platform/event-store';
+import { DataKeys, openSealedText as open, sealText as seal, typedSealing, type StreamSealing } from '@lv/platform/event-store';
 import { ownerIdOfReflectionStream, REFLECTION_STREAM_TYPE, type ReflectionEvent } from './reflection.decider.js';
 
 /** The text is bound to its owner: a sealed reflection copied into another user's stream fails to open. */
@@ -18,24 +18,21 @@ export class ReflectionKeys extends DataKeys {
  * it would need a key per save.
  */
 export function reflectionSealing(keys: ReflectionKeys): StreamSealing {
-  return {
+  return typedSealing<ReflectionEvent, StoredReflectionEvent>({
     streamType: REFLECTION_STREAM_TYPE,
     keys,
     keyIdOf: ownerIdOfReflectionStream,
     keyNeed: (events) => (events.some((e) => e.type === 'ReflectionSaved') ? 'ensure' : 'none'),
     shreds: () => false,
     seal(event, key, ownerId) {
-      const plain = event as ReflectionEvent;
-      if (plain.type === 'ReflectionCleared') return plain;
-      if (key === null || plain.data.text === null) throw new Error(`cannot seal the reflection of ${ownerId}`);
-      const sealed: StoredReflectionEvent = { type: 'ReflectionSaved', data: { ...plain.data, text: seal(key, plain.data.text, reflectionSealContext(ownerId)) } };
-      return sealed;
+      if (event.type === 'ReflectionCleared') return event;
+      if (key === null || event.data.text === null) throw new Error(`cannot seal the reflection of ${ownerId}`);
+      return { type: 'ReflectionSaved', data: { ...event.data, text: seal(key, event.data.text, reflectionSealContext(ownerId)) } };
     },
-    open(stored: StoredEvent, key, ownerId) {
-      const event = stored as unknown as StoredReflectionEvent;
-      if (event.type !== 'ReflectionSaved') return stored;
-      const text = key ? open(key, event.data.text, reflectionSealContext(ownerId)) : null;
-      return { ...stored, data: { ...event.data, text } } as StoredEvent;
+    open(stored, key, ownerId) {
+      if (stored.type !== 'ReflectionSaved') return stored;
+      const text = key ? open(key, stored.data.text, reflectionSealContext(ownerId)) : null;
+      return { ...stored, data: { ...stored.data, text } };
     },
-  };
+  });
 }

@@ -1,22 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reflection } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { ReflectionEvent } from './reflection.decider.js';
 
-type Event = StoredEvent<ReflectionEvent>;
 
 /**
  * `reflections`: each user's current reflection, text in the clear for its owner only (every read
  * filters on the verified caller). A ReflectionCleared deletes the row. Within a batch the last
  * event of a user wins; applying the same events again gives the same row.
  */
-export const reflectionsProjection: Projection = {
+export const reflectionsProjection = projectionFor<ReflectionEvent>({
   name: 'reflections',
   handles: ['ReflectionSaved', 'ReflectionCleared'],
 
   async apply(em, events) {
     const latest = new Map<string, { user_id: string; text: string | null; updated_at: string }>();
-    for (const event of events as Event[]) {
+    for (const event of events) {
       if (event.type === 'ReflectionSaved') latest.set(event.data.ownerId, { user_id: event.data.ownerId, text: event.data.text, updated_at: event.data.savedAt });
       else latest.set(event.data.ownerId, { user_id: event.data.ownerId, text: null, updated_at: event.data.clearedAt });
     }
@@ -38,7 +37,7 @@ export const reflectionsProjection: Projection = {
   async reset(em) {
     await em.execute('delete from reflections');
   },
-};
+});
 
 const NONE: Reflection = { text: '', updated_at: null };
 

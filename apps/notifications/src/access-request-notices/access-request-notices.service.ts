@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { ACCESS_REQUEST_NOTICES_PER_HOUR, type AccessRequestNoticeJob, type RequestNoticeState } from '@lv/contracts';
-import { decideAndAppend, EventStore, handleCommand, retryOnConflict, type EventMetadata, type Projection, type StoredEvent } from '@lv/platform/event-store';
+import { decideAndAppend, EventStore, handleCommand, retryOnConflict, type EventMetadata, projectionFor } from '@lv/platform/event-store';
 import type { Mailer } from '../key-emails/key-emails.service.js';
 import { sendOnceDecider, sendOnceProjection, type SendOnceCommand, type SendOnceEvent } from '../send-once/send-once.js';
 import { renderAccessRequestNotice } from './access-request-notice-message.js';
@@ -24,15 +24,16 @@ export const accessRequestNoticeDecider = sendOnceDecider('AccessRequestNoticeSe
 const sendOnce = sendOnceProjection('access_request_notices', 'request_id', 'AccessRequestNoticeSent', 'AccessRequestNoticeNotSent');
 
 /** access_request_notices' final states from the events, with the owner each was for (the hourly limit counts by owner). */
-export const accessRequestNoticesProjection: Projection = {
+export const accessRequestNoticesProjection = projectionFor<NoticeEvent>({
   ...sendOnce,
+  handles: ['AccessRequestNoticeSent', 'AccessRequestNoticeNotSent'],
   async apply(em, events) {
     await sendOnce.apply(em, events);
-    for (const event of events as StoredEvent<NoticeEvent>[]) {
+    for (const event of events) {
       await em.execute('update access_request_notices set owner_id = ? where request_id = ? and owner_id is null', [event.data.ownerId, event.data.id]);
     }
   },
-};
+});
 
 const SYSTEM: EventMetadata = { actor: { kind: 'system', id: 'notifications' } };
 const HOUR_SECONDS = 3600;

@@ -1,19 +1,19 @@
 import { NotificationsEvents, published } from '@lv/contracts';
-import type { Projection, PublishPolicy, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor, publishPolicyFor } from '@lv/platform/event-store';
 import type { KeyEmailEvent } from './key-email.decider.js';
 
 /**
  * key_emails' final states from the events (the worker inserts the `pending` row it locks). A sent
  * row never goes back; a replay sets the same values again.
  */
-export const keyEmailsProjection: Projection = {
+export const keyEmailsProjection = projectionFor<KeyEmailEvent>({
   name: 'key_emails',
   handles: ['KeyEmailSent', 'KeyEmailFailed'],
   // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
   writeOnly: true,
 
   async apply(em, events) {
-    for (const event of events as StoredEvent<KeyEmailEvent>[]) {
+    for (const event of events) {
       if (event.type === 'KeyEmailSent') {
         const d = event.data;
         await em.execute(
@@ -37,11 +37,10 @@ export const keyEmailsProjection: Projection = {
   async reset(em) {
     await em.execute(`delete from key_emails where state <> 'pending'`);
   },
-};
+});
 
 /** What access-keys learns: the key id, when, the Message-ID or why it failed. Never an address or a key. */
-export const notificationsPublishPolicy: PublishPolicy = (stored) => {
-  const event = stored as unknown as StoredEvent<KeyEmailEvent>;
+export const notificationsPublishPolicy = publishPolicyFor<KeyEmailEvent>((event) => {
   switch (event.type) {
     case 'KeyEmailSent': {
       const { keyId, sentAt, messageId } = event.data;
@@ -52,4 +51,4 @@ export const notificationsPublishPolicy: PublishPolicy = (stored) => {
     default:
       return null;
   }
-};
+});

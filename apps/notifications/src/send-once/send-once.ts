@@ -1,4 +1,4 @@
-import type { Decider, Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor, type Decider, type Projection } from '@lv/platform/event-store';
 
 /**
  * A message sent once (or, should the worker die between SMTP's acceptance and recording it, once more
@@ -38,23 +38,23 @@ export function sendOnceDecider<Sent extends string, Failed extends string>(sent
 }
 
 /** The send-once table's final states from the events (the worker inserts the `pending` row it locks). */
-export function sendOnceProjection(table: string, idColumn: string, sent: string, failed: string): Projection {
-  return {
+export function sendOnceProjection<Sent extends string, Failed extends string>(table: string, idColumn: string, sent: Sent, failed: Failed): Projection {
+  return projectionFor<SendOnceEvent<Sent, Failed>>({
     name: table,
     handles: [sent, failed],
     // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
     writeOnly: true,
     async apply(em, events) {
-      for (const event of events as StoredEvent<SendOnceEvent<string, string>>[]) {
-        if (event.type === sent) {
-          const d = event.data as Extract<SendOnceEvent<string, string>, { data: { sentAt: string } }>['data'];
+      for (const event of events) {
+        // The data tells the two apart (the types are the caller's names): a sent one has sentAt.
+        const d = event.data;
+        if ('sentAt' in d) {
           await em.execute(
             `insert into ${table} (${idColumn}, state, attempts, message_id, sent_at, updated_at) values (?, 'sent', ?, ?, ?, ?)
              on conflict (${idColumn}) do update set state = 'sent', attempts = excluded.attempts, message_id = excluded.message_id, sent_at = excluded.sent_at, last_error = null, updated_at = excluded.updated_at`,
             [d.id, d.attempts, d.messageId, d.sentAt, d.sentAt],
           );
         } else {
-          const d = event.data as Extract<SendOnceEvent<string, string>, { data: { failedAt: string } }>['data'];
           await em.execute(
             `insert into ${table} (${idColumn}, state, attempts, last_error, updated_at) values (?, 'failed', ?, ?, ?)
              on conflict (${idColumn}) do update set state = 'failed', attempts = excluded.attempts, last_error = excluded.last_error, updated_at = excluded.updated_at
@@ -67,5 +67,5 @@ export function sendOnceProjection(table: string, idColumn: string, sent: string
     async reset(em) {
       await em.execute(`delete from ${table} where state <> 'pending'`);
     },
-  };
+  });
 }

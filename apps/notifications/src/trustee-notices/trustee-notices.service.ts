@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TrusteeNoticeJob } from '@lv/contracts';
-import { decideAndAppend, EventStore, handleCommand, retryOnConflict, type EventMetadata, type Projection, type StoredEvent } from '@lv/platform/event-store';
+import { decideAndAppend, EventStore, handleCommand, retryOnConflict, type EventMetadata, projectionFor } from '@lv/platform/event-store';
 import type { Mailer } from '../key-emails/key-emails.service.js';
 import { renderTrusteeNotice } from './trustee-notice-message.js';
 import { TRUSTEE_NOTICE_STREAM_TYPE, trusteeNoticeDecider, trusteeNoticeStreamId, type TrusteeNoticeCommand, type TrusteeNoticeEvent } from './trustee-notice.decider.js';
@@ -18,13 +18,13 @@ export class StepNotCommittedYet extends Error {
 const SYSTEM: EventMetadata = { actor: { kind: 'system', id: 'notifications' } };
 
 /** trustee_notices' final states from the events (the worker inserts the `pending` row it locks). */
-export const trusteeNoticesProjection: Projection = {
+export const trusteeNoticesProjection = projectionFor<TrusteeNoticeEvent>({
   name: 'trustee_notices',
   handles: ['TrusteeNoticeSent', 'TrusteeNoticeFailed'],
   // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
   writeOnly: true,
   async apply(em, events) {
-    for (const event of events as StoredEvent<TrusteeNoticeEvent>[]) {
+    for (const event of events) {
       const d = event.data;
       if (event.type === 'TrusteeNoticeSent') {
         await em.execute(
@@ -45,7 +45,7 @@ export const trusteeNoticesProjection: Projection = {
   async reset(em) {
     await em.execute(`delete from trustee_notices where state <> 'pending'`);
   },
-};
+});
 
 /**
  * Trustee notices, at most once per step of a delivery, as key e-mails are sent (key-emails.service.ts):

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MUSIC_LIST_LIMIT, type LibraryTrack, type MusicCategory, type MusicTrack } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { MusicTrackEvent } from './music-track.decider.js';
 
-type Event = StoredEvent<MusicTrackEvent>;
 
 /**
  * `music_tracks`: the library as the playlist and the operators see it. `status` is the stream's
@@ -11,14 +10,14 @@ type Event = StoredEvent<MusicTrackEvent>;
  * is gone (`removed`, set by the service, not by an event: the sweeper retries what storage refused).
  * A file name is taken once among the uploading and added tracks (unique index).
  */
-export const musicTracksProjection: Projection = {
+export const musicTracksProjection = projectionFor<MusicTrackEvent>({
   name: 'music_tracks',
   handles: ['MusicTrackUploadStarted', 'MusicTrackAdded', 'MusicTrackUploadAbandoned', 'MusicTrackRemoved'],
   // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
   writeOnly: true,
 
   async apply(em, events) {
-    for (const event of events as Event[]) {
+    for (const event of events) {
       switch (event.type) {
         case 'MusicTrackUploadStarted': {
           const d = event.data;
@@ -45,7 +44,7 @@ export const musicTracksProjection: Projection = {
   async reset(em) {
     await em.execute('delete from music_tracks');
   },
-};
+});
 
 export interface MusicTrackRow {
   id: string;

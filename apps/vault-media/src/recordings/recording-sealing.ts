@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RecordingEvent, SealedText } from '@lv/contracts';
-import { DataKeys, openSealedText, sealText, type DomainEvent, type StoredEvent, type StreamSealing } from '@lv/platform/event-store';
+import { DataKeys, openSealedText, sealText, typedSealing, type DomainEvent, type StreamSealing } from '@lv/platform/event-store';
 import { RECORDING_STREAM_TYPE, recordingIdOfStream } from './recording.decider.js';
 
 /** The events that carry the title the parent typed. */
@@ -18,6 +18,11 @@ const shreds = (events: readonly DomainEvent[]) => events.some((e) => (SHREDDING
  * after that upgrade ran (a rolling deploy), which is why open passes strings through.
  */
 type StoredTitle = SealedText | string | null;
+
+/** A titled event with its title as `T`. */
+type Titled<T> = { [K in TitledEvent['type']]: { type: K; data: Omit<Extract<TitledEvent, { type: K }>['data'], 'title'> & { title: T } } }[TitledEvent['type']];
+/** A recording event as the events table holds it. */
+type StoredRecordingEvent = Exclude<RecordingEvent, TitledEvent> | Titled<StoredTitle>;
 
 /** A recording event read back from the store: a titled event's title is null once its key is gone. */
 export type OpenedRecordingEvent =
@@ -45,7 +50,7 @@ export class RecordingKeys extends DataKeys {
  * stream is then unreadable, while the facts (sizes, hashes, times) stay.
  */
 export function recordingSealing(keys: RecordingKeys): StreamSealing {
-  return {
+  return typedSealing<RecordingEvent, StoredRecordingEvent, OpenedRecordingEvent>({
     streamType: RECORDING_STREAM_TYPE,
     keys,
     keyIdOf: recordingIdOfStream,
@@ -59,15 +64,31 @@ export function recordingSealing(keys: RecordingKeys): StreamSealing {
     seal(event, key, recordingId) {
       if (!isTitled(event)) return event;
       if (key === null) throw new Error(`cannot seal the title of recording ${recordingId}`);
-      return { type: event.type, data: { ...event.data, title: sealText(key, event.data.title, recordingSealContext(recordingId)) } };
+      const title = sealText(key, event.data.title, recordingSealContext(recordingId));
+      switch (event.type) {
+        case 'RecordingUploadStarted':
+          return { type: event.type, data: { ...event.data, title } };
+        case 'RecordingSaved':
+          return { type: event.type, data: { ...event.data, title } };
+        case 'RecordingRetitled':
+          return { type: event.type, data: { ...event.data, title } };
+      }
     },
-    open(stored: StoredEvent, key, recordingId) {
-      if (!isTitled(stored)) return stored;
-      const title = (stored.data as { title: StoredTitle }).title;
-      if (title === null || typeof title === 'string') return stored;
-      return { ...stored, data: { ...(stored.data as object), title: key ? openSealedText(key, title, recordingSealContext(recordingId)) : null } };
+    open(stored, key, recordingId) {
+      // Null (shredded by the upgrade) and plain (written by an older process) titles pass as they are.
+      const opened = (title: StoredTitle) => (title === null || typeof title === 'string' ? title : key ? openSealedText(key, title, recordingSealContext(recordingId)) : null);
+      switch (stored.type) {
+        case 'RecordingUploadStarted':
+          return { ...stored, data: { ...stored.data, title: opened(stored.data.title) } };
+        case 'RecordingSaved':
+          return { ...stored, data: { ...stored.data, title: opened(stored.data.title) } };
+        case 'RecordingRetitled':
+          return { ...stored, data: { ...stored.data, title: opened(stored.data.title) } };
+        default:
+          return stored;
+      }
     },
-  };
+  });
 }
 
 /** How many titled events the upgrade seals per statement round. */

@@ -1,19 +1,18 @@
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { OpenedRecordingEvent } from './recording-sealing.js';
 
-type Event = StoredEvent<OpenedRecordingEvent>;
 
 /**
  * recordings: one row per saved recording, kept in step with the recording streams inside each
  * append. Only RecordingSaved creates a row, and it is appended only once the object is complete in
  * storage: no row ever points at a missing object. Titles arrive opened (see recording-sealing.ts).
  */
-export const recordingsProjection: Projection = {
+export const recordingsProjection = projectionFor<OpenedRecordingEvent>({
   name: 'recordings',
   handles: ['RecordingSaved', 'RecordingHashVerified', 'RecordingHashMismatch', 'RecordingRetitled', 'RecordingDeleted'],
 
   async apply(em, events) {
-    for (const event of events as Event[]) {
+    for (const event of events) {
       switch (event.type) {
         case 'RecordingSaved': {
           const d = event.data;
@@ -48,4 +47,4 @@ export const recordingsProjection: Projection = {
   async reset(em) {
     await em.execute('delete from recordings');
   },
-};
+});

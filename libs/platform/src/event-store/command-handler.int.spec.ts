@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { Migration } from '@mikro-orm/migrations';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { createTestDatabase, deciderSpecification, type TestDatabase } from '@lv/testing';
 import { ConcurrencyError, DomainError } from '../errors/index.js';
 import { aggregateStream } from './aggregate-stream.js';
@@ -7,7 +8,7 @@ import { handleCommand } from './command-handler.js';
 import type { Decider } from './decider.js';
 import { EventStore } from './event-store.js';
 import type { Projection } from './projection.js';
-import type { DomainEvent } from './types.js';
+import type { DomainEvent, EventMetadata, ExpectedVersion } from './types.js';
 
 jest.setTimeout(30_000);
 
@@ -264,10 +265,10 @@ describe('handleCommand', () => {
     // A store where a rival always commits between the command's read and its append.
     class RivalledStore extends EventStore {
       appends = 0;
-      override async appendToStream(...args: Parameters<EventStore['appendToStream']>) {
+      override async appendToStream<E extends DomainEvent>(em: EntityManager, streamId: string, streamType: string, expectedVersion: ExpectedVersion, events: readonly E[], metadata?: EventMetadata) {
         this.appends++;
         await store.appendToStream(db.orm.em.fork(), id, 'counter', 'any', [{ type: 'Incremented', data: { by: 100 } }]);
-        return super.appendToStream(...args);
+        return super.appendToStream(em, streamId, streamType, expectedVersion, events, metadata);
       }
     }
     const rivalled = new RivalledStore({ publish: () => null });

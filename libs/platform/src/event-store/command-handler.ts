@@ -12,7 +12,7 @@ const RETRY_JITTER_CAP_MS = 50;
 /** Pauses before re-running a transaction the database refused or rolled back itself (see isRetryableBeforeCommit). */
 const UNAVAILABLE_RETRY_PAUSES_MS = [20, 100, 400];
 
-export interface CommandOptions {
+export interface CommandOptions<Event extends DomainEvent = DomainEvent> {
   streamId: string;
   streamType: string;
   metadata?: EventMetadata;
@@ -25,12 +25,13 @@ export interface CommandOptions {
   /** Re-decide attempts after a conflict when no version is expected (default 10). */
   retries?: number;
   /** Extra writes that must commit with the events (e.g. a credentials row). */
-  alsoInTransaction?: (em: EntityManager, events: StoredEvent[]) => Promise<void>;
+  alsoInTransaction?: (em: EntityManager, events: StoredEvent<Event>[]) => Promise<void>;
 }
 
-export interface CommandResult<State> {
+export interface CommandResult<State, Event extends DomainEvent = DomainEvent> {
   state: State;
-  events: StoredEvent[];
+  /** The events the decider decided, as appended (in the clear). */
+  events: StoredEvent<Event>[];
   version: number;
 }
 
@@ -47,8 +48,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   store: EventStore,
   decider: Decider<State, Command, Event>,
   command: Command,
-  options: CommandOptions,
-): Promise<CommandResult<State>> {
+  options: CommandOptions<Event>,
+): Promise<CommandResult<State, Event>> {
   // Each round of N racing writers lets at least one through, so N writers can need N attempts:
   // the default covers the 8-way race with room to spare, and jitter spreads the retries out.
   const implicit = options.expectedVersion === undefined || options.expectedVersion === 'any';
@@ -87,8 +88,8 @@ export async function decideAndAppend<State, Command, Event extends DomainEvent>
   store: EventStore,
   decider: Decider<State, Command, Event>,
   command: Command,
-  options: Omit<CommandOptions, 'retries'>,
-): Promise<CommandResult<State>> {
+  options: Omit<CommandOptions<Event>, 'retries'>,
+): Promise<CommandResult<State, Event>> {
   const { state, version } = await aggregateStream(tem, store, decider, options.streamId);
   if (options.expectedVersion !== undefined && options.expectedVersion !== 'any') {
     const expected = options.expectedVersion === 'no_stream' ? 0 : options.expectedVersion;

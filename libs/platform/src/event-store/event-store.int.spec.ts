@@ -478,7 +478,7 @@ describe('EventStore appends that commit on their own (write-only projections, o
       await racing.appendToStream(db.orm.em.fork(), streamId, 'account', 'no_stream', [opened()]);
       const outcomes = await Promise.allSettled(Array.from({ length: writers }, (_, w) =>
         racing.appendToStream(db.orm.em.fork(), streamId, 'account', 1, [added(w + 1), added(100)])));
-      const winners = outcomes.filter((o): o is PromiseFulfilledResult<Awaited<ReturnType<EventStore['appendToStream']>>> => o.status === 'fulfilled');
+      const winners = outcomes.filter((o) => o.status === 'fulfilled');
       for (const loser of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
         expect(loser.reason).toBeInstanceOf(ConcurrencyError);
         expect(loser.reason).toMatchObject({ code: 'CONFLICT', expectedVersion: 1 });

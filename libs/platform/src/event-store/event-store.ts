@@ -213,14 +213,14 @@ export class EventStore {
    * own, so events, outbox rows and inline projections still commit together: in one round trip
    * when it can (see appendAlone), else in a MikroORM transaction.
    */
-  async appendToStream(
+  async appendToStream<E extends DomainEvent>(
     em: EntityManager,
     streamId: string,
     streamType: string,
     expectedVersion: ExpectedVersion,
-    events: readonly DomainEvent[],
+    events: readonly E[],
     metadata: EventMetadata = {},
-  ): Promise<AppendResult> {
+  ): Promise<AppendResult<E>> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
     metadata = withTraceIds(metadata);
     if (!em.isInTransaction()) {
@@ -285,14 +285,14 @@ export class EventStore {
    * could read differently sends everything as one multi-statement text query, formatted as
    * em.execute would.
    */
-  private async appendAlone(
+  private async appendAlone<E extends DomainEvent>(
     em: EntityManager,
     streamId: string,
     streamType: string,
     expectedVersion: number | 'no_stream',
-    events: readonly DomainEvent[],
+    events: readonly E[],
     metadata: EventMetadata,
-  ): Promise<AppendResult> {
+  ): Promise<AppendResult<E>> {
     const occurredAt = new Date();
     const { params, expected, eventIds } = this.appendParams(streamId, streamType, expectedVersion, events, metadata, occurredAt);
     // Until the append runs, a position is not known: write-only projections must not need one.
@@ -350,18 +350,22 @@ export class EventStore {
   }
 
   /** The inserted rows as events; projections and the result see `events` (in the clear), not what was stored. */
-  private toStored(rows: readonly InsertedRow[], streamId: string, streamType: string, events: readonly DomainEvent[], metadata: EventMetadata, occurredAt: Date): StoredEvent[] {
-    return rows.map((row, index): StoredEvent => ({
-      eventId: row.event_id,
-      streamId,
-      streamType,
-      version: row.version,
-      globalPosition: String(row.global_position),
-      type: events[index]!.type,
-      data: events[index]!.data,
-      metadata,
-      occurredAt,
-    }));
+  private toStored<E extends DomainEvent>(rows: readonly InsertedRow[], streamId: string, streamType: string, events: readonly E[], metadata: EventMetadata, occurredAt: Date): StoredEvent<E>[] {
+    return rows.map((row, index) => {
+      const stored: StoredEvent = {
+        eventId: row.event_id,
+        streamId,
+        streamType,
+        version: row.version,
+        globalPosition: String(row.global_position),
+        type: events[index]!.type,
+        data: events[index]!.data,
+        metadata,
+        occurredAt,
+      };
+      // Row `index` stored events[index]: its type and data are that event's, so the envelope carries an E.
+      return stored as StoredEvent<E>;
+    });
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { StoredEvent } from './types.js';
+import type { DomainEvent, StoredEvent } from './types.js';
 import { bindingEntityManager, type EventStore } from './event-store.js';
 
 /**
@@ -19,6 +19,21 @@ export interface Projection {
   readonly writeOnly?: boolean;
   apply(em: EntityManager, events: readonly StoredEvent[]): Promise<void>;
   reset(em: EntityManager): Promise<void>;
+}
+
+/** A projection typed by the events it reads: `handles` names them, and `apply` gets them as they are. */
+export interface ProjectionOf<E extends DomainEvent> extends Omit<Projection, 'handles' | 'apply'> {
+  readonly handles: readonly E['type'][];
+  apply(em: EntityManager, events: readonly StoredEvent<E>[]): Promise<void>;
+}
+
+/**
+ * A typed projection, as the store takes it. The store hands a projection only the events whose type
+ * it handles (appends and rebuilds filter on `handles`), and within a service an event type names one
+ * shape, so the one narrowing from the store's events to the projection's happens here, once.
+ */
+export function projectionFor<E extends DomainEvent>(projection: ProjectionOf<E>): Projection {
+  return { ...projection, apply: (em, events) => projection.apply(em, events as readonly StoredEvent<E>[]) };
 }
 
 export interface RebuildReport {

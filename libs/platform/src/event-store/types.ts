@@ -32,9 +32,10 @@ export type StoredEvent<E extends DomainEvent = DomainEvent> = E extends DomainE
  */
 export type ExpectedVersion = number | 'no_stream' | 'any';
 
-export interface AppendResult {
+/** The events appended, as they were given (in the clear), with their envelopes. */
+export interface AppendResult<E extends DomainEvent = DomainEvent> {
   nextExpectedVersion: number;
-  events: StoredEvent[];
+  events: StoredEvent<E>[];
 }
 
 /**

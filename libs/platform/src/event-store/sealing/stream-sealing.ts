@@ -7,8 +7,11 @@ import type { DataKeys } from './data-keys.js';
 /**
  * How one kind of stream ('letter', 'recording') keeps its words sealed under a key of its own.
  * The decider sees the words in the clear; the events table only ever holds them sealed.
+ * `Plain` is what the stream's decider appends, `Sealed` what the events table holds of it, and
+ * `Opened` what a read gives back (the words null once the key is gone). The store itself keeps
+ * rows of any shape: `typedSealing` hands a typed sealing to it.
  */
-export interface StreamSealing {
+export interface StreamSealing<Plain extends DomainEvent = DomainEvent, Sealed extends DomainEvent = DomainEvent, Opened extends DomainEvent = Plain> {
   readonly streamType: string;
   readonly keys: DataKeys;
   /** The key's id of a stream (a letter id, a recording id). */
@@ -19,13 +22,32 @@ export interface StreamSealing {
    * (gone means the stream was shredded since it was read: conflict); 'ensure' creates it when
    * missing; 'none' seals nothing.
    */
-  keyNeed(events: readonly DomainEvent[]): 'new' | 'existing' | 'ensure' | 'none';
+  keyNeed: (events: readonly Plain[]) => 'new' | 'existing' | 'ensure' | 'none';
   /** Whether the append shreds the stream: its key is destroyed after the events are stored. */
-  shreds(events: readonly DomainEvent[]): boolean;
+  shreds: (events: readonly Plain[]) => boolean;
   /** The event as stored: its words sealed (`key` is null only when keyNeed said 'none'). */
-  seal(event: DomainEvent, key: Buffer | null, keyId: string): DomainEvent;
+  seal: (event: Plain, key: Buffer | null, keyId: string) => Sealed;
   /** The stored event with its words opened, or with null words when the key is gone. */
-  open(event: StoredEvent, key: Buffer | null, keyId: string): StoredEvent;
+  open: (event: StoredEvent<Sealed>, key: Buffer | null, keyId: string) => StoredEvent<Opened>;
+}
+
+/**
+ * A stream type's typed sealing, as the store takes it. The store hands a sealing only the events of
+ * its own stream type: appends of that type come from the stream's decider (`Plain`), and its rows in
+ * the events table were written by this sealing's `seal` (`Sealed`). So the one narrowing from the
+ * store's rows to the stream's events happens here, once, instead of a cast in each sealing.
+ */
+export function typedSealing<Plain extends DomainEvent, Sealed extends DomainEvent, Opened extends DomainEvent = Plain>(sealing: StreamSealing<Plain, Sealed, Opened>): StreamSealing {
+  const plain = (events: readonly DomainEvent[]) => events as readonly Plain[];
+  return {
+    streamType: sealing.streamType,
+    keys: sealing.keys,
+    keyIdOf: (streamId) => sealing.keyIdOf(streamId),
+    keyNeed: (events) => sealing.keyNeed(plain(events)),
+    shreds: (events) => sealing.shreds(plain(events)),
+    seal: (event, key, keyId) => sealing.seal(event as Plain, key, keyId),
+    open: (event, key, keyId) => sealing.open(event as StoredEvent<Sealed>, key, keyId),
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import { emailFailureOf, type KeyEvent } from './keys/key.decider.js';
 import type { RequestEvent } from './requests/request.decider.js';
 import type { RequestSettingEvent } from './requests/request-setting.decider.js';
@@ -9,12 +9,12 @@ import type { SessionEvent } from './sessions/session.decider.js';
 // so a rebuild or a replayed batch leaves the same rows. Events arrive in stream order within a batch.
 
 /** access_requests. Personal details erased (a destroyed key) leave no row: there is nothing to show. */
-export const requestsProjection: Projection = {
+export const requestsProjection = projectionFor<RequestEvent>({
   name: 'access_requests',
   handles: ['AccessRequestSubmitted', 'AccessRequestApproved', 'AccessRequestDeclined'],
 
   async apply(em, events) {
-    for (const event of events as StoredEvent<RequestEvent>[]) {
+    for (const event of events) {
       switch (event.type) {
         case 'AccessRequestSubmitted': {
           const { requestId, ownerId, heldKeyId, submittedAt, personal: p } = event.data;
@@ -39,17 +39,17 @@ export const requestsProjection: Projection = {
   async reset(em) {
     await em.execute('delete from access_requests');
   },
-};
+});
 
 /** request_settings: each owner's request link switch (the last change wins); no row means open. */
-export const requestSettingsProjection: Projection = {
+export const requestSettingsProjection = projectionFor<RequestSettingEvent>({
   name: 'request_settings',
   handles: ['RequestSettingChanged'],
   // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
   writeOnly: true,
 
   async apply(em, events) {
-    for (const event of events as StoredEvent<RequestSettingEvent>[]) {
+    for (const event of events) {
       const d = event.data;
       await em.execute(
         `insert into request_settings (owner_id, open, updated_at) values (?, ?, ?)
@@ -62,18 +62,18 @@ export const requestSettingsProjection: Projection = {
   async reset(em) {
     await em.execute('delete from request_settings');
   },
-};
+});
 
 /**
  * access_keys. The unique key_hash is what makes a key name one vault: an owner saving a key that is
  * already issued fails the whole append (KEY_TAKEN), so nothing of it is stored.
  */
-export const keysProjection: Projection = {
+export const keysProjection = projectionFor<KeyEvent>({
   name: 'access_keys',
   handles: ['AccessKeyIssued', 'AccessKeyRevoked', 'AccessKeyEmailStatusChanged'],
 
   async apply(em, events) {
-    for (const event of events as StoredEvent<KeyEvent>[]) {
+    for (const event of events) {
       switch (event.type) {
         case 'AccessKeyIssued': {
           const d = event.data;
@@ -102,14 +102,14 @@ export const keysProjection: Projection = {
   async reset(em) {
     await em.execute('delete from access_keys');
   },
-};
+});
 
-export const sessionsProjection: Projection = {
+export const sessionsProjection = projectionFor<SessionEvent>({
   name: 'view_sessions',
   handles: ['ViewSessionOpened', 'ViewSessionSectionViewed', 'ViewSessionRevoked', 'ViewSessionClosed'],
 
   async apply(em, events) {
-    for (const event of events as StoredEvent<SessionEvent>[]) {
+    for (const event of events) {
       switch (event.type) {
         case 'ViewSessionOpened': {
           const d = event.data;
@@ -145,4 +145,4 @@ export const sessionsProjection: Projection = {
     await em.execute('delete from view_session_views');
     await em.execute('delete from view_sessions');
   },
-};
+});

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings, type EmergencyContact, type Relationship } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { ContactEvent } from './contact.decider.js';
 import type { DeliverySettingsEvent } from './delivery-settings.decider.js';
 
@@ -9,12 +9,12 @@ import type { DeliverySettingsEvent } from './delivery-settings.decider.js';
  * filters on the verified caller), with the id of the contact's current key. A removed contact's row
  * is deleted.
  */
-export const contactsProjection: Projection = {
+export const contactsProjection = projectionFor<ContactEvent>({
   name: 'emergency_contacts',
   handles: ['EmergencyContactAdded', 'EmergencyContactRemoved', 'EmergencyContactKeyEnabled', 'EmergencyContactKeyDisabled'],
 
   async apply(em, events) {
-    for (const event of events as StoredEvent<ContactEvent>[]) {
+    for (const event of events) {
       switch (event.type) {
         case 'EmergencyContactAdded': {
           const d = event.data;
@@ -40,15 +40,15 @@ export const contactsProjection: Projection = {
   async reset(em) {
     await em.execute('delete from emergency_contacts');
   },
-};
+});
 
 /** delivery_settings: each owner's saved settings (the last save wins); none saved means the spec's defaults. */
-export const deliverySettingsProjection: Projection = {
+export const deliverySettingsProjection = projectionFor<DeliverySettingsEvent>({
   name: 'delivery_settings',
   handles: ['DeliverySettingsSaved'],
 
   async apply(em, events) {
-    for (const event of events as StoredEvent<DeliverySettingsEvent>[]) {
+    for (const event of events) {
       const d = event.data;
       await em.execute(
         `insert into delivery_settings (owner_id, delivery_timing, require_legal_verification, allow_preview, notify_trustee, trustee_name, trustee_email, final_thoughts, updated_at)
@@ -64,7 +64,7 @@ export const deliverySettingsProjection: Projection = {
   async reset(em) {
     await em.execute('delete from delivery_settings');
   },
-};
+});
 
 interface ContactRow {
   id: string;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Relationship, Trustee, TrusteeStatus } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { TrusteesEvent } from './trustees.decider.js';
 
 /**
@@ -8,12 +8,12 @@ import type { TrusteesEvent } from './trustees.decider.js';
  * streams). A removed trustee keeps its row (the owner sees "removed"); link hashes are never here,
  * only in the stream.
  */
-export const trusteesProjection: Projection = {
+export const trusteesProjection = projectionFor<TrusteesEvent>({
   name: 'trustees',
   handles: ['TrusteeNamed', 'TrusteeLinkIssued', 'TrusteeAccepted', 'TrusteeDeclined', 'TrusteeRemoved'],
 
   async apply(em, events) {
-    for (const event of events as StoredEvent<TrusteesEvent>[]) {
+    for (const event of events) {
       switch (event.type) {
         case 'TrusteeNamed': {
           const d = event.data;
@@ -51,7 +51,7 @@ export const trusteesProjection: Projection = {
   async reset(em) {
     await em.execute('delete from trustees');
   },
-};
+});
 
 interface TrusteeRow {
   id: string;

@@ -7,7 +7,7 @@ import {
 } from '@lv/contracts';
 import { ownerOf, type Caller, type UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { aggregateStream, decideAndAppend, foldEvents, handleCommand, retryOnConflict, type EventMetadata, type EventStore, type StoredEvent } from '@lv/platform/event-store';
+import { aggregateStream, decideAndAppend, foldEvents, handleCommand, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import { takeOrRefuse, type RateBudgets } from '@lv/platform/limits';
 import type { OwnerLinkSigner } from '@lv/platform/links';
 import { enqueue, sealForJob, type TypedQueue } from '@lv/platform/queues';
@@ -170,7 +170,7 @@ export class TrusteesService {
     }, {
       streamId: trusteesStreamId(ownerId), streamType: TRUSTEES_STREAM_TYPE, metadata,
       alsoInTransaction: async (em, events) => {
-        const reported = (events as StoredEvent<TrusteesEvent>[]).find((e) => e.type === 'TrusteeReported');
+        const reported = events.find((e) => e.type === 'TrusteeReported');
         if (reported?.type !== 'TrusteeReported') return;
         const { reportId, reportedAt, vetoEndsAt } = reported.data;
         await this.deps.delivery.triggerIn(em, ownerId, sharedBy, 'trustee-report', metadata, vetoEndsAt);
@@ -213,7 +213,7 @@ export class TrusteesService {
     const result = await decideAndAppend(em, this.deps.store, trusteesDecider, { type: 'CloseReport', ownerId, reason, at, now: this.now() }, {
       streamId: trusteesStreamId(ownerId), streamType: TRUSTEES_STREAM_TYPE, metadata,
     });
-    const closed = (result.events as StoredEvent<TrusteesEvent>[]).find((e) => e.type === 'TrusteeReportVetoed');
+    const closed = result.events.find((e) => e.type === 'TrusteeReportVetoed');
     if (closed?.type !== 'TrusteeReportVetoed') return false;
     await this.deps.delivery.cancelIn(em, ownerId, metadata);
     await this.notice(ownerId, closed.data.reportId, 'withdrawn');
@@ -320,7 +320,7 @@ export class TrusteesService {
     const result = await handleCommand(this.deps.orm.em, this.deps.store, trusteesDecider, command, {
       streamId: trusteesStreamId(ownerId), streamType: TRUSTEES_STREAM_TYPE, metadata,
       alsoInTransaction: async (em, events) => {
-        for (const event of events as StoredEvent<TrusteesEvent>[]) {
+        for (const event of events) {
           if (event.type !== 'TrusteeLinkIssued' || !link || event.data.linkId !== link.record.linkId) continue;
           const trustee = command.type === 'AddTrustee' ? command.details : (await this.state(em, ownerId)).trustees[event.data.trusteeId]?.details;
           if (!trustee) continue;

@@ -1,27 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SubscriptionStatus, SubscriptionTier } from '@lv/contracts';
-import type { Projection, StoredEvent } from '@lv/platform/event-store';
+import { projectionFor } from '@lv/platform/event-store';
 import type { SubscriptionEvent } from './subscription.decider.js';
-
-type Event = StoredEvent<SubscriptionEvent>;
 
 // PlanChangeRequested changes nothing here (the change shows once Stripe renews or activates).
 const HANDLES = ['CheckoutStarted', 'SubscriptionActivated', 'SubscriptionRenewed', 'CancelRequested', 'SubscriptionEnded'] as const;
 /** The events apply() is given: the store hands a projection only the types it handles. */
-type HandledEvent = Extract<Event, { type: (typeof HANDLES)[number] }>;
+type HandledEvent = Extract<SubscriptionEvent, { type: (typeof HANDLES)[number] }>;
 
 /**
  * `subscriptions`: each owner's subscription as Settings shows it, in step with the decider's evolve
  * (applied in order inside each append; a rebuild replays every stream in order).
  */
-export const subscriptionsProjection: Projection = {
+export const subscriptionsProjection = projectionFor<HandledEvent>({
   name: 'subscriptions',
   handles: HANDLES,
   // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
   writeOnly: true,
 
   async apply(em, events) {
-    for (const event of events as HandledEvent[]) {
+    for (const event of events) {
       const at = event.occurredAt;
       switch (event.type) {
         case 'CheckoutStarted':
@@ -66,7 +64,7 @@ export const subscriptionsProjection: Projection = {
   async reset(em) {
     await em.execute('delete from subscriptions');
   },
-};
+});
 
 export interface SubscriptionRow {
   status: SubscriptionStatus;

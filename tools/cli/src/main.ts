@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
+import { BackupError } from '@lv/platform/backup';
 import { ConfigError, readPem } from '@lv/platform/config';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient } from '@lv/platform/nest';
@@ -126,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
 function reportFailure(error: unknown, usage: string): number {
   if (error instanceof UsageError) console.error(`${error.message}\nUsage: npm run vault -- ${usage}`);
   else if (error instanceof DomainError || error instanceof ConfigError) console.error(`${error.code}: ${error.message}`);
-  else if (error instanceof CommandError) console.error(error.message);
+  else if (error instanceof CommandError || error instanceof BackupError) console.error(error.message);
   else throw error;
   return 1;
 }

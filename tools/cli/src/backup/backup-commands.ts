@@ -1,9 +1,7 @@
 import type { CommandSpec } from '../commands.js';
 import { UsageError } from '../usage-error.js';
-import { BackupError } from './backup-error.js';
+import { BackupError, runBackup, runRestore, runVerify } from '@lv/platform/backup';
 import { backupSettings } from './backup-settings.js';
-import { runBackup } from './vault-backup.js';
-import { runRestore, runVerify } from './vault-restore.js';
 
 const snapshotArg = (args: string[]): string => {
   const snapshot = args[0];

@@ -9,13 +9,7 @@ import { Buckets } from '@lv/contracts';
 import { createObjectStorage, type ObjectStorage } from '@lv/platform/storage';
 import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../dev/s3-server.mjs';
-import { BackupError, type BackupErrorCode } from './backup-error.js';
-import { serviceDatabase, type BackupSettings } from './backup-settings.js';
-import { removeBucket } from './buckets.js';
-import { MANIFEST_FILE } from './manifest.js';
-import { Restic } from './restic.js';
-import { runBackup } from './vault-backup.js';
-import { runRestore, runVerify } from './vault-restore.js';
+import { BackupError, MANIFEST_FILE, removeBucket, Restic, runBackup, runRestore, runVerify, serviceDatabase, type BackupErrorCode, type BackupSettings } from '@lv/platform/backup';
 
 // The restore drill on the real things: two service databases on the test PostgreSQL (fresh ones,
 // with the event store's tables), the embedded S3 server, a keys folder, and restic's repository in

@@ -4,33 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { SERVICES } from '@lv/contracts';
 import { backupRepositoryConfigSchema, ConfigError, loadConfig, markSecret, objectStorageConfigSchema, z } from '@lv/platform/config';
-import type { ObjectStorageConfig } from '@lv/platform/storage';
+import { backupSecrets, serviceDatabase, type BackupSettings } from '@lv/platform/backup';
 import { runningStack } from '../running-stack.js';
-import type { ResticRepository } from './restic.js';
-
-/** Where a backup reads from and a restore writes to, and the repository in between. */
-export interface BackupSettings {
-  repository: ResticRepository;
-  /** Any database URL of the PostgreSQL server the databases are on. */
-  serverUrl: string;
-  /** The databases a backup takes, by service. */
-  databases: { service: string; name: string }[];
-  /** A restore's database of each service is `<databasePrefix><service>` (lv_vault_media). */
-  databasePrefix: string;
-  storage: ObjectStorageConfig;
-  keysDir: string;
-  /** Sealing and signing secrets of this environment, kept in the snapshot's keys/secrets.json. */
-  secrets: Record<string, string>;
-  /** Where a backup gathers its files before restic reads them, and a restore unpacks a snapshot. */
-  stagingDir: string;
-}
-
-/**
- * The secrets that sign or seal what the vault keeps, by their configuration names (apps' config.ts):
- * kept when the operator's environment holds them. The development stack derives all of them from its
- * keys folder (tools/dev/services.mjs devSecret), which every backup holds anyway.
- */
-const SECRET_VARIABLES = ['JWT_PRIVATE_KEY', 'VIEWER_JWT_PRIVATE_KEY', 'EVIDENCE_SIGNING_KEY', 'EVIDENCE_PREVIOUS_KEYS', 'MEDIA_LINK_SECRET', 'COURT_LINK_SECRET', 'KEY_MAIL_SECRET', 'DEVICE_COOKIE_SECRET', 'LOCAL_WEBHOOK_SECRET'];
 
 const DEV_S3 = { accessKey: 'legacy-vault', secretKey: 'legacy-vault-dev-secret' };
 
@@ -100,10 +75,7 @@ export function backupSettings(env: NodeJS.ProcessEnv = process.env, cwd = proce
     databasePrefix: config.DATABASE_PREFIX,
     storage: { S3_ENDPOINT: config.S3_ENDPOINT, S3_REGION: config.S3_REGION, S3_ACCESS_KEY: config.S3_ACCESS_KEY, S3_SECRET_KEY: config.S3_SECRET_KEY },
     keysDir: resolve(cwd, config.BACKUP_KEYS_DIR),
-    secrets: Object.fromEntries(SECRET_VARIABLES.filter((name) => env[name]).map((name) => [name, env[name]!])),
+    secrets: backupSecrets(env),
     stagingDir: config.BACKUP_STAGING_DIR ? resolve(cwd, config.BACKUP_STAGING_DIR) : tmpdir(),
   };
 }
-
-/** A service's database name: `<prefix><service>`, PostgreSQL style (lv_vault_media). */
-export const serviceDatabase = (prefix: string, service: string): string => `${prefix}${service.replace(/-/g, '_')}`;

@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createObjectStorage } from '@lv/platform/storage';
+import { createObjectStorage } from '../storage/index.js';
 import { BackupError } from './backup-error.js';
 import type { BackupSettings } from './backup-settings.js';
 import { sourceBuckets, stageBucket } from './buckets.js';

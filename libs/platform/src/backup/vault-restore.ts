@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createObjectStorage, type ObjectStorage } from '@lv/platform/storage';
+import { createObjectStorage, type ObjectStorage } from '../storage/index.js';
 import { BackupError } from './backup-error.js';
 import { serviceDatabase, type BackupSettings } from './backup-settings.js';
 import { bucketDigests, bucketState, fillBucket, removeBucket, SCRATCH_BUCKET_PREFIX } from './buckets.js';

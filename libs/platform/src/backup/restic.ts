@@ -9,6 +9,13 @@ export interface ResticRepository {
   env?: NodeJS.ProcessEnv;
 }
 
+/** How many daily, weekly and monthly snapshots retention keeps (restic forget --keep-daily/-weekly/-monthly). */
+export interface RetentionPolicy {
+  daily: number;
+  weekly: number;
+  monthly: number;
+}
+
 export interface SnapshotInfo {
   id: string;
   short_id: string;
@@ -102,6 +109,20 @@ export class Restic {
    */
   async check(): Promise<void> {
     await this.run(['check']);
+  }
+
+  /**
+   * Retention: keeps the newest snapshot of each of the last `daily` days, `weekly` weeks and `monthly`
+   * months (restic's --keep-* rules, over Legacy Vault's snapshots only) and prunes the data no kept
+   * snapshot needs. Returns how many snapshots it removed.
+   */
+  async forget(policy: RetentionPolicy): Promise<{ removed: number }> {
+    const { stdout } = await this.run([
+      'forget', '--json', '--prune', '--tag', SNAPSHOT_TAG, '--group-by', 'host,tags',
+      '--keep-daily', String(policy.daily), '--keep-weekly', String(policy.weekly), '--keep-monthly', String(policy.monthly),
+    ]);
+    const groups = stdout.split('\n').filter((line) => line.startsWith('[')).flatMap((line) => JSON.parse(line) as { remove?: unknown[] | null }[]);
+    return { removed: groups.reduce((sum, group) => sum + (group.remove?.length ?? 0), 0) };
   }
 
   /** Restores the whole snapshot under `target`; any blob that does not decrypt and authenticate fails it. */

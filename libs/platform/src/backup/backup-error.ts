@@ -1,5 +1,3 @@
-import { CommandError } from '../usage-error.js';
-
 /** Why a backup, restore or verification stopped; the code leads the message the operator reads. */
 export type BackupErrorCode =
   | 'BACKUP_WRONG_PASSWORD'
@@ -14,7 +12,8 @@ export type BackupErrorCode =
   | 'BACKUP_VERIFY_FAILED'
   | 'BACKUP_TOOL_FAILED';
 
-export class BackupError extends CommandError {
+/** A refusal the operator can act on: the CLI prints it as it is, without a stack; the scheduled backup records its code. */
+export class BackupError extends Error {
   override name = 'BackupError';
   constructor(
     readonly code: BackupErrorCode,

@@ -3,7 +3,7 @@ import { createReadStream, writeSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BucketItem } from 'minio';
-import type { ObjectStorage } from '@lv/platform/storage';
+import type { ObjectStorage } from '../storage/index.js';
 import { objectFileName, type BucketEntry, type ObjectEntry } from './manifest.js';
 
 /** Buckets a verification makes for itself: never part of a backup (one may run beside it). */

@@ -1,0 +1,102 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { Gauge } from 'prom-client';
+import { metricsRegistry } from '../observability/metrics.js';
+
+/**
+ * The scheduled backup's record: ops data, not business data. The worker writes it to Redis under a
+ * fixed key after each run (and its schedule at start); the gateway reads it for /admin and every
+ * process that registers the gauges exports it on /metrics. Losing it loses only the history: the
+ * snapshots themselves are in the repository.
+ */
+
+const runSchema = z.object({
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  durationMs: z.number().int().min(0),
+  ok: z.boolean(),
+  /** The snapshot's id (a run that failed has none). */
+  snapshot: z.string().nullable(),
+  /** Bytes the snapshot holds (restic's total processed), null when the run failed. */
+  sizeBytes: z.number().min(0).nullable(),
+  /** Snapshots retention removed after this backup. */
+  removedSnapshots: z.number().int().min(0).nullable(),
+  /** BACKUP_WRONG_PASSWORD, BACKUP_UNREACHABLE... (BackupErrorCode), or BACKUP_FAILED for anything else. */
+  errorCode: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type BackupRun = z.infer<typeof runSchema>;
+
+const statusSchema = z.object({
+  /** The schedule's interval: a run is missed when the last success is older than 1.5 times it. */
+  everyMs: z.number().int().positive(),
+  /** When the schedule was first recorded: before any success, a run is missed 1.5 intervals after it. */
+  since: z.string(),
+  last: runSchema.nullable(),
+  lastSuccess: runSchema.nullable(),
+});
+export type BackupStatus = z.infer<typeof statusSchema>;
+
+/** The Redis key of a stack's backup record (`lv:backup:status`, `lv-<STACK_ID>:backup:status`). */
+export const backupStatusKey = (prefix: string): string => `${prefix}:backup:status`;
+
+/** The record, or null when no scheduled backup was ever configured (or Redis lost it); a record it cannot read is null too. */
+export async function readBackupStatus(redis: Redis, prefix: string): Promise<BackupStatus | null> {
+  const raw = await redis.get(backupStatusKey(prefix));
+  if (!raw) return null;
+  const parsed = statusSchema.safeParse(JSON.parse(raw));
+  return parsed.success ? parsed.data : null;
+}
+
+/** Records the schedule (at the worker's start) and, when given, a run's result. */
+export async function writeBackupStatus(redis: Redis, prefix: string, update: { everyMs: number; run?: BackupRun; now?: Date }): Promise<BackupStatus> {
+  const before = await readBackupStatus(redis, prefix);
+  const status: BackupStatus = {
+    everyMs: update.everyMs,
+    since: before?.since ?? (update.now ?? new Date()).toISOString(),
+    last: update.run ?? before?.last ?? null,
+    lastSuccess: update.run?.ok ? update.run : (before?.lastSuccess ?? null),
+  };
+  await redis.set(backupStatusKey(prefix), JSON.stringify(status));
+  return status;
+}
+
+/** A run is missed when the last success (or, before any, the schedule's start) is older than 1.5 intervals. */
+export const OVERDUE_FACTOR = 1.5;
+
+/** Whether the scheduled backup is overdue at `now`: no success within 1.5 times its interval. */
+export function backupOverdue(status: Pick<BackupStatus, 'everyMs' | 'since' | 'lastSuccess'>, now: number): boolean {
+  const last = Date.parse(status.lastSuccess?.finishedAt ?? status.since);
+  return now - last > status.everyMs * OVERDUE_FACTOR;
+}
+
+/**
+ * The backup gauges, read from the record at each scrape: lv_backup_last_success_timestamp_seconds,
+ * lv_backup_last_run_ok, lv_backup_last_duration_seconds, lv_backup_last_size_bytes, lv_backup_missed.
+ * Nothing is exported while there is no record (no schedule configured).
+ */
+export function registerBackupMetrics(read: () => Promise<BackupStatus | null>, now: () => number = Date.now): void {
+  let reading: Promise<BackupStatus | null> | null = null;
+  // The five gauges of one scrape share one read.
+  const current = () => {
+    reading ??= read().catch(() => null).finally(() => setTimeout(() => { reading = null; }, 0).unref());
+    return reading;
+  };
+  const gauge = (name: string, help: string, value: (status: BackupStatus) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      registers: [metricsRegistry],
+      async collect() {
+        this.reset();
+        const status = await current();
+        const v = status ? value(status) : null;
+        if (v !== null) this.set(v);
+      },
+    });
+  gauge('lv_backup_last_success_timestamp_seconds', 'When the last successful scheduled backup finished (Unix seconds)', (s) => (s.lastSuccess ? Date.parse(s.lastSuccess.finishedAt) / 1000 : null));
+  gauge('lv_backup_last_run_ok', 'Whether the last scheduled backup succeeded (1) or failed (0)', (s) => (s.last ? Number(s.last.ok) : null));
+  gauge('lv_backup_last_duration_seconds', 'How long the last scheduled backup ran', (s) => (s.last ? s.last.durationMs / 1000 : null));
+  gauge('lv_backup_last_size_bytes', 'Bytes the last successful backup holds', (s) => s.lastSuccess?.sizeBytes ?? null);
+  gauge('lv_backup_missed', 'Whether the scheduled backup is overdue (1): no success within 1.5 times its interval', (s) => Number(backupOverdue(s, now())));
+}

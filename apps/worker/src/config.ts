@@ -1,4 +1,5 @@
-import { commonConfigSchema, objectStorageConfigSchema, z } from '@lv/platform/config';
+import { commonConfigSchema, markSecret, objectStorageConfigSchema, z } from '@lv/platform/config';
+import { isRefusal, parseBackupRetention, parseBackupSchedule } from './backup-schedule.js';
 
 export const workerConfigSchema = commonConfigSchema.extend(objectStorageConfigSchema.shape).extend({
   /** Jobs of the media-hashing queue worked at once by this process. */
@@ -11,6 +12,38 @@ export const workerConfigSchema = commonConfigSchema.extend(objectStorageConfigS
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Unset = the loopback. */
   WORKER_HEALTH_HOST: z.string().min(1).optional(),
+
+  /**
+   * The scheduled backup (README, "Backups and restores"): off while BACKUP_REPOSITORY is unset. With
+   * it, the worker takes what `npm run vault -- backup` takes every BACKUP_SCHEDULE and applies
+   * BACKUP_RETENTION; the repository password comes from BACKUP_PASSWORD or BACKUP_PASSWORD_FILE.
+   */
+  BACKUP_REPOSITORY: z.string().min(1).optional(),
+  BACKUP_PASSWORD: markSecret(z.string().min(1).optional(), 'secret'),
+  BACKUP_PASSWORD_FILE: z.string().min(1).optional(),
+  BACKUP_SCHEDULE: z.string().default('daily').transform((value, ctx) => {
+    const parsed = parseBackupSchedule(value);
+    if (isRefusal(parsed)) {
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed.everyMs;
+  }),
+  BACKUP_RETENTION: z.string().default('').transform((value, ctx) => {
+    const parsed = parseBackupRetention(value);
+    if (isRefusal(parsed)) {
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed;
+  }),
+  /** A database URL on the server that holds every service's database (a role that reads them all). */
+  POSTGRES_URL: markSecret(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'), 'url-password').optional(),
+  DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'lower-case letters, digits and "_"').default('lv_'),
+  /** The services whose databases a backup takes (default: every service). */
+  BACKUP_SERVICES: z.string().optional(),
+  BACKUP_KEYS_DIR: z.string().min(1).default('.data/keys'),
+  BACKUP_STAGING_DIR: z.string().min(1).optional(),
 });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

@@ -8,10 +8,12 @@ import { createRedisConnection, createWorker } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
 import { workerConfigSchema, type WorkerConfig } from './config.js';
 import { mediaHashingProcessor } from './media-hashing.processor.js';
+import { startScheduledBackups } from './scheduled-backup.js';
 
 /**
  * The worker: BullMQ processors for background work with retries. It owns no data: what a job
- * finds goes back to the owning service as a command over NATS. Queue: media-hashing. (Key e-mails
+ * finds goes back to the owning service as a command over NATS. Queues: media-hashing, and
+ * scheduled-backups when BACKUP_REPOSITORY is set (ops work on the databases and buckets themselves). (Key e-mails
  * are processed by notifications and delivery timing by access-keys, each next to the state its jobs
  * change, so a job's effect and its record commit together.)
  */
@@ -55,7 +57,8 @@ hashing.on('failed', (job, error) => {
 });
 hashing.on('error', (error) => logger.warn({ err: error }, 'media-hashing worker error'));
 await hashing.waitUntilReady();
-logger.info({ queues: [Queues.MediaHashing.name], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
+const backups = await startScheduledBackups(config, process.env, connection, logger);
+logger.info({ queues: [Queues.MediaHashing.name, ...(backups ? [Queues.ScheduledBackups.name] : [])], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
 
 // The ops listener (metrics, liveness, readiness: Redis answers and the processors run). OPS_HTTP_PORT
 // is every process's; WORKER_HEALTH_PORT is where the worker's containers probed /health before it.
@@ -68,9 +71,14 @@ const ops: OpsServer | null = opsPort
     readiness: async () => {
       const redis = await connection.ping().then(() => ({ status: 'up' as const }), (error: Error) => ({ status: 'down' as const, detail: error.message }));
       const running = hashing.isRunning();
+      const backing = backups ? backups.worker.isRunning() : true;
       return {
-        status: redis.status === 'up' && running ? 'up' : 'down',
-        checks: { redis, [Queues.MediaHashing.name]: running ? { status: 'up' } : { status: 'down', detail: 'not running' } },
+        status: redis.status === 'up' && running && backing ? 'up' : 'down',
+        checks: {
+          redis,
+          [Queues.MediaHashing.name]: running ? { status: 'up' } : { status: 'down', detail: 'not running' },
+          ...(backups && { [Queues.ScheduledBackups.name]: backing ? { status: 'up' as const } : { status: 'down' as const, detail: 'not running' } }),
+        },
       };
     },
   })
@@ -83,6 +91,7 @@ async function shutdown(signal: string): Promise<void> {
   logger.info({ signal }, 'worker stopping: finishing the jobs in hand');
   await ops?.close();
   await hashing.close().catch(() => undefined);
+  await backups?.close();
   await rpc.close().catch(() => undefined);
   connection.disconnect();
   process.exit(0);

@@ -190,6 +190,13 @@ export const Queues = {
     /** new-sign-in: the browser and system that signed in, read from its user agent ("Firefox on Windows"). */
     device: z.string().max(100).optional(),
   })),
+
+  /**
+   * The scheduled backup (the worker's job scheduler `scheduled-backup`, every BACKUP_SCHEDULE): one
+   * snapshot of every database, bucket and key into the restic repository, then retention. The job
+   * carries nothing: what to back up is the worker's configuration. One attempt; the next run is the retry.
+   */
+  ScheduledBackups: queue('scheduled-backups', z.object({})),
 } as const;
 
 /** The seal of an account e-mail's link (identity seals, notifications opens). */

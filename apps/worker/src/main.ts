@@ -8,7 +8,7 @@ import { createRedisConnection, createWorker } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
 import { workerConfigSchema, type WorkerConfig } from './config.js';
 import { mediaHashingProcessor } from './media-hashing.processor.js';
-import { startScheduledBackups } from './scheduled-backup.js';
+import { scheduledBackupSettings, startScheduledBackups } from './scheduled-backup.js';
 
 /**
  * The worker: BullMQ processors for background work with retries. It owns no data: what a job
@@ -20,9 +20,9 @@ import { startScheduledBackups } from './scheduled-backup.js';
 const logger = createLogger('worker');
 enableProcessMetrics('worker');
 
-function readConfig(): WorkerConfig {
+function configured<T>(read: () => T): T {
   try {
-    return loadConfig(workerConfigSchema, process.env, 'worker');
+    return read();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -32,7 +32,9 @@ function readConfig(): WorkerConfig {
   }
 }
 
-const config = readConfig();
+const config = configured((): WorkerConfig => loadConfig(workerConfigSchema, process.env, 'worker'));
+// Scheduled backups: on when BACKUP_REPOSITORY is set (README, "Backups and restores").
+const backupSettings = configured(() => scheduledBackupSettings(config, process.env));
 const storage = createObjectStorage(config);
 const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'worker');
 await rpc.connect();
@@ -57,7 +59,10 @@ hashing.on('failed', (job, error) => {
 });
 hashing.on('error', (error) => logger.warn({ err: error }, 'media-hashing worker error'));
 await hashing.waitUntilReady();
-const backups = await startScheduledBackups(config, process.env, connection, logger);
+if (!backupSettings) logger.info('scheduled backups are off: BACKUP_REPOSITORY is not set');
+const backups = backupSettings
+  ? await startScheduledBackups({ settings: backupSettings, everyMs: config.BACKUP_SCHEDULE, retention: config.BACKUP_RETENTION, connection, logger })
+  : null;
 logger.info({ queues: [Queues.MediaHashing.name, ...(backups ? [Queues.ScheduledBackups.name] : [])], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
 
 // The ops listener (metrics, liveness, readiness: Redis answers and the processors run). OPS_HTTP_PORT

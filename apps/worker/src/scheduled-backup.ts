@@ -93,32 +93,36 @@ export interface ScheduledBackups {
   close(): Promise<void>;
 }
 
+export interface ScheduledBackupOptions {
+  settings: BackupSettings;
+  everyMs: number;
+  retention: RetentionPolicy;
+  connection: Redis;
+  logger: Logger;
+  /** The stack's queue prefix (queuePrefix()): the job scheduler and the record live under it. */
+  prefix?: string;
+}
+
 /**
- * Starts the scheduled backup when BACKUP_REPOSITORY is set: the job scheduler (every BACKUP_SCHEDULE),
- * its worker, and the backup gauges on this process's metrics. Without a repository it says once that
- * backups are not scheduled, and returns null.
+ * Starts the scheduled backup: the job scheduler (every BACKUP_SCHEDULE; BullMQ runs the first one
+ * at once), its worker, and the backup gauges on this process's metrics.
  */
-export async function startScheduledBackups(config: WorkerConfig, env: NodeJS.ProcessEnv, connection: Redis, logger: Logger): Promise<ScheduledBackups | null> {
-  const settings = scheduledBackupSettings(config, env);
-  if (!settings) {
-    logger.info('scheduled backups are off: BACKUP_REPOSITORY is not set');
-    return null;
-  }
-  const prefix = queuePrefix();
-  const everyMs = config.BACKUP_SCHEDULE;
+export async function startScheduledBackups(options: ScheduledBackupOptions): Promise<ScheduledBackups> {
+  const { settings, everyMs, retention, connection, logger } = options;
+  const prefix = options.prefix ?? queuePrefix();
   await writeBackupStatus(connection, prefix, { everyMs });
   registerBackupMetrics(() => readBackupStatus(connection, prefix));
   const queue = createQueue(Queues.ScheduledBackups, connection, { prefix });
   await queue.upsertJobScheduler(BACKUP_SCHEDULER_ID, { every: everyMs }, { name: Queues.ScheduledBackups.name, data: {}, opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } });
   const log = logger.child({ queue: Queues.ScheduledBackups.name });
-  const worker = createWorker(Queues.ScheduledBackups, scheduledBackupProcessor({ settings, retention: config.BACKUP_RETENTION, everyMs, redis: connection, prefix, logger: log }), connection, {
+  const worker = createWorker(Queues.ScheduledBackups, scheduledBackupProcessor({ settings, retention, everyMs, redis: connection, prefix, logger: log }), connection, {
     prefix,
     // A backup of a large vault runs for a while: BullMQ must not take it for stalled.
     lockDuration: 10 * 60_000,
   });
   worker.on('error', (error) => log.warn({ err: error }, 'scheduled backup worker error'));
   await worker.waitUntilReady();
-  log.info({ everyMs, retention: config.BACKUP_RETENTION, repository: isLocalPath(settings.repository.repository) ? 'local' : settings.repository.repository.split(':')[0] }, 'scheduled backups are on');
+  log.info({ everyMs, retention, repository: isLocalPath(settings.repository.repository) ? 'local' : settings.repository.repository.split(':')[0] }, 'scheduled backups are on');
   return {
     worker,
     queue,

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { Buckets, Queues } from '@lv/contracts';
+import { readBackupStatus, Restic, type BackupSettings, type BackupStatus } from '@lv/platform/backup';
+import { createLogger } from '@lv/platform/logging';
+import { renderMetrics } from '@lv/platform/observability';
+import { createRedisConnection } from '@lv/platform/queues';
+import { createObjectStorage } from '@lv/platform/storage';
+import { createTestDatabase, type TestDatabase } from '@lv/testing';
+import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
+import { scheduledBackupProcessor, startScheduledBackups, type ScheduledBackups } from './scheduled-backup.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const DAY = 86_400_000;
+const PASSWORD = 'spec-repository-password-0123456789abcdef';
+
+/** The value of a metric without labels other than the process's, from the Prometheus text. */
+function metric(text: string, name: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return line === undefined ? undefined : Number(line.split(' ').at(-1));
+}
+
+/** Waits until the record holds a run (the scheduler's first one runs at once), 60 s at most. */
+async function waitForRun(redis: Redis, prefix: string, after: string | null): Promise<BackupStatus> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = await readBackupStatus(redis, prefix);
+    if (status?.last && status.last.finishedAt !== after) return status;
+    if (Date.now() > deadline) throw new Error(`no scheduled backup recorded: ${JSON.stringify(status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('the scheduled backup (BullMQ job scheduler, restic, pg_dump, S3, Redis)', () => {
+  let work: string;
+  let s3: RunningS3Server;
+  let db: TestDatabase;
+  let connection: Redis;
+  let backups: ScheduledBackups | undefined;
+  const prefix = `lv-spec-backup-${randomBytes(4).toString('hex')}`;
+  const logger = createLogger('worker-spec');
+
+  const settings = (password = PASSWORD): BackupSettings => ({
+    repository: { repository: join(work, 'repo'), password, env: { ...process.env, RESTIC_CACHE_DIR: join(work, 'restic-cache') } },
+    serverUrl: db.url,
+    databases: [{ service: 'letters', name: db.name }],
+    databasePrefix: 'lv_',
+    storage: { S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey },
+    keysDir: join(work, 'keys'),
+    secrets: {},
+    stagingDir: join(work, 'staging'),
+  });
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'lv-scheduled-backup-'));
+    s3 = await startS3Server({ port: 0, directory: join(work, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret-0123456789' });
+    const storage = createObjectStorage({ S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
+    await storage.ensureBucket(Buckets.vaultmedia);
+    await storage.upload(Buckets.vaultmedia, 'owner-1/recordings/hello.webm', Readable.from([randomBytes(50_000)]), { contentType: 'video/webm' });
+    db = await createTestDatabase([], 'scheduled-backup');
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query('create table letter_keys (letter_id uuid primary key, data_key text not null)');
+    await client.query('insert into letter_keys values ($1, $2)', [crypto.randomUUID(), randomBytes(32).toString('base64')]);
+    await client.end();
+    await mkdir(join(work, 'keys'), { mode: 0o700 });
+    await writeFile(join(work, 'keys', 'jwt-private.pem'), '-----BEGIN PRIVATE KEY-----\nspec\n-----END PRIVATE KEY-----\n', { mode: 0o600 });
+    connection = createRedisConnection(REDIS_URL, { role: 'worker', name: 'scheduled-backup-spec' });
+  });
+
+  afterAll(async () => {
+    await backups?.close();
+    const keys = await connection.keys(`${prefix}:*`);
+    if (keys.length) await connection.del(...keys);
+    connection.disconnect();
+    await db?.drop();
+    await s3?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('runs once when scheduled, records the snapshot with its size and duration, and exports it on the metrics', async () => {
+    const before = Date.now();
+    backups = await startScheduledBackups({ settings: settings(), everyMs: DAY, retention: { daily: 7, weekly: 4, monthly: 12 }, connection, logger, prefix });
+    const status = await waitForRun(connection, prefix, null);
+
+    expect(status.everyMs).toBe(DAY);
+    expect(status.last).toEqual({
+      startedAt: expect.any(String), finishedAt: expect.any(String), durationMs: expect.any(Number), ok: true,
+      snapshot: expect.stringMatching(/^[0-9a-f]{64}$/), sizeBytes: expect.any(Number), removedSnapshots: 0, errorCode: null, error: null,
+    });
+    expect(status.lastSuccess).toEqual(status.last);
+    expect(status.last!.sizeBytes).toBeGreaterThan(50_000);
+    expect(Date.parse(status.last!.finishedAt)).toBeGreaterThanOrEqual(before);
+    // The snapshot is in the repository, where `npm run vault -- restore` finds it.
+    expect((await new Restic(settings().repository).snapshot('latest')).id).toBe(status.last!.snapshot);
+
+    // One scheduler, its next run a day away (the first ran at once).
+    const schedulers = await backups.queue.getJobSchedulers();
+    expect(schedulers).toEqual([expect.objectContaining({ key: 'scheduled-backup', every: DAY })]);
+    expect(await backups.queue.getJobCounts('completed', 'failed')).toEqual({ completed: 1, failed: 0 });
+
+    const metrics = await renderMetrics();
+    expect(metric(metrics, 'lv_backup_last_run_ok')).toBe(1);
+    expect(metric(metrics, 'lv_backup_missed')).toBe(0);
+    expect(metric(metrics, 'lv_backup_last_size_bytes')).toBe(status.last!.sizeBytes);
+    expect(metric(metrics, 'lv_backup_last_duration_seconds')).toBe(status.last!.durationMs / 1000);
+    expect(metric(metrics, 'lv_backup_last_success_timestamp_seconds')).toBe(Date.parse(status.last!.finishedAt) / 1000);
+    expect(Queues.ScheduledBackups.name).toBe('scheduled-backups');
+  });
+
+  it('records a run the repository refuses as failed with its code, keeps the last success, and reports it', async () => {
+    const before = (await readBackupStatus(connection, prefix))!;
+    const run = scheduledBackupProcessor({ settings: settings('not-the-repository-password-0123456789'), retention: { daily: 7, weekly: 4, monthly: 12 }, everyMs: DAY, redis: connection, prefix, logger });
+    await expect(run()).rejects.toThrow('BACKUP_WRONG_PASSWORD: scheduled backup failed');
+
+    const status = (await readBackupStatus(connection, prefix))!;
+    expect(status.last).toEqual(expect.objectContaining({ ok: false, snapshot: null, sizeBytes: null, errorCode: 'BACKUP_WRONG_PASSWORD', error: expect.stringContaining('refused the password') }));
+    expect(status.lastSuccess).toEqual(before.lastSuccess);
+    expect(status.since).toBe(before.since);
+
+    const metrics = await renderMetrics();
+    expect(metric(metrics, 'lv_backup_last_run_ok')).toBe(0);
+    expect(metric(metrics, 'lv_backup_last_success_timestamp_seconds')).toBe(Date.parse(before.lastSuccess!.finishedAt) / 1000);
+    expect(metric(metrics, 'lv_backup_missed')).toBe(0);
+  });
+
+  it('reports a backup as missed once its last success is older than 1.5 intervals', async () => {
+    const status = (await readBackupStatus(connection, prefix))!;
+    const stale = { ...status, lastSuccess: { ...status.lastSuccess!, finishedAt: new Date(Date.now() - 1.5 * DAY - 60_000).toISOString() } };
+    await connection.set(`${prefix}:backup:status`, JSON.stringify(stale));
+    expect(metric(await renderMetrics(), 'lv_backup_missed')).toBe(1);
+  });
+});

@@ -226,6 +226,7 @@ const MAY_ACCEPT: Record<string, string> = {
   'POST /api/auth/sign-out': 'signing out is idempotent: with a junk or missing refresh cookie there is nothing to revoke, and the answer clears the cookie',
   'DELETE /api/admin/queue-session': 'leaving the queue dashboard only clears its cookie, for anyone',
   'GET /api/admin/storage': 'storage per day, for admins only (the fuzz account is refused); the token is the only input',
+  'GET /api/admin/backups': 'the scheduled backup’s record, for admins only (the fuzz account is refused); the token is the only input',
   'GET /api/court/evidence/head': 'the caller’s own signed chain head; the token is the only input',
   'GET /api/court/evidence/entries': 'the caller’s own evidence chain; the token is the only input',
   'POST /api/court/evidence/bundle-link': 'a link to the caller’s own bundle; the token is the only input',

@@ -11,12 +11,15 @@ import { Writable } from 'node:stream';
 import { Controller } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { IdentityRpc, LettersRpc } from '@lv/contracts';
+import { Redis } from 'ioredis';
+import { IdentityRpc, LettersRpc, type AdminBackups, type BackupRun } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
+import { backupStatusKey, writeBackupStatus } from '@lv/platform/backup';
 import { commonConfigSchema, databaseConfigSchema } from '@lv/platform/config';
 import { EventStore, withEventStoreSchema } from '@lv/platform/event-store';
 import { createLogger, type Logger } from '@lv/platform/logging';
 import { Readers, RpcClient, RpcHandler, startService, type RunningService, type ServiceCore } from '@lv/platform/nest';
+import { queuePrefix } from '@lv/platform/queues';
 import { createTestDatabase, freePort, type TestDatabase } from '@lv/testing';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
@@ -173,5 +176,33 @@ describe('gateway and services: request ids, correlation, metrics, health', () =
     expect(admin.headers['content-type']).toContain('text/plain');
     expect(admin.body).toMatch(/lv_http_requests_total\{method="GET",route="\/api\/letters",status="200"[^}]*\} [1-9]/);
     expect(admin.body).toMatch(/lv_http_requests_total\{method="GET",route="\/api\/metrics",status="403"/);
+  });
+
+  it('serves the scheduled backup\'s record to admins only: none yet, then the last run as the worker wrote it, overdue once its success is 1.5 intervals old', async () => {
+    const redis = new Redis(REDIS_URL);
+    try {
+      const read = (token?: string) => http.inject({ method: 'GET', url: '/api/admin/backups', headers: token ? { authorization: `Bearer ${token}` } : {} });
+      expect((await read()).statusCode).toBe(401);
+      expect((await read(tokenFor(false))).statusCode).toBe(403);
+      // The token says admin, identity no longer does: the gateway reads Redis itself, so it asks.
+      expect((await read(tokenFor(true))).statusCode).toBe(403);
+      const adminToken = tokenFor(true);
+      admins.add(adminToken);
+      expect((await read(adminToken)).json<AdminBackups>()).toEqual({ status: null, overdue: false });
+
+      const day = 86_400_000;
+      const finishedAt = new Date(Date.now() - day).toISOString();
+      const run: BackupRun = { startedAt: finishedAt, finishedAt, durationMs: 4200, ok: true, snapshot: 'a'.repeat(64), sizeBytes: 123_456, removedSnapshots: 0, errorCode: null, error: null };
+      await writeBackupStatus(redis, queuePrefix(), { everyMs: day, run, now: new Date(Date.now() - 2 * day) });
+      const ok = (await read(adminToken)).json<AdminBackups>();
+      expect(ok).toEqual({ status: { everyMs: day, since: expect.any(String), last: run, lastSuccess: run }, overdue: false });
+
+      const failed: BackupRun = { ...run, ok: false, snapshot: null, sizeBytes: null, removedSnapshots: null, errorCode: 'BACKUP_WRONG_PASSWORD', error: 'refused' };
+      await writeBackupStatus(redis, queuePrefix(), { everyMs: day / 2, run: failed });
+      expect((await read(adminToken)).json<AdminBackups>()).toEqual({ status: expect.objectContaining({ last: failed, lastSuccess: run }), overdue: true });
+    } finally {
+      await redis.del(backupStatusKey(queuePrefix()));
+      redis.disconnect();
+    }
   });
 });

@@ -234,7 +234,7 @@ describe('gateway settings, export and admin routes (in-process, stand-in servic
 
   it('admin routes: 401 anonymous, 403 for a member (no service asked), the search passed on for an admin', async () => {
     const before = services.callsTo(IdentityRpc.adminOverview).length;
-    for (const path of ['/api/admin/users', '/api/admin/storage']) {
+    for (const path of ['/api/admin/users', '/api/admin/storage', '/api/admin/backups']) {
       expect(code(await send(path))).toBe('UNAUTHENTICATED');
       const member = await send(path, { headers: bearer(ownerToken) });
       expect({ path, status: member.status, code: code(member) }).toEqual({ path, status: 403, code: 'FORBIDDEN' });

@@ -15,6 +15,7 @@ export * from './portrait.js';
 export * from './portrait.schemas.js';
 export * from './media.js';
 export * from './media.schemas.js';
+export * from './backups.schemas.js';
 export * from './court-journal.js';
 export * from './court-journal.schemas.js';
 export * from './viewer-links.js';

@@ -1,9 +1,10 @@
-import type { AdminOverview, StorageByDay } from '@lv/contracts';
+import type { AdminBackups, AdminOverview, StorageByDay } from '@lv/contracts';
 import { api } from './api.js';
 
 export const adminKeys = {
   users: (search: string) => ['admin', 'users', search] as const,
   storage: ['admin', 'storage'] as const,
+  backups: ['admin', 'backups'] as const,
 };
 
 export const QUEUE_DASHBOARD_PATH = '/api/admin/queues';
@@ -16,6 +17,11 @@ export function fetchAdminOverview(search: string, signal?: AbortSignal): Promis
 
 export function fetchStorageByDay(signal?: AbortSignal): Promise<StorageByDay> {
   return api.get<StorageByDay>('/api/admin/storage', { signal });
+}
+
+/** The scheduled backup's record and whether a backup is overdue. */
+export function fetchAdminBackups(signal?: AbortSignal): Promise<AdminBackups> {
+  return api.get<AdminBackups>('/api/admin/backups', { signal });
 }
 
 /** The queue dashboard is a page of its own: the gateway first sets its short-lived admin cookie. */

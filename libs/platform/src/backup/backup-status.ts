@@ -10,31 +10,29 @@ import { metricsRegistry } from '../observability/metrics.js';
  * snapshots themselves are in the repository.
  */
 
+// The record as stored. The gateway answers it as @lv/contracts' AdminBackups, whose shape is the
+// same: the compiler checks the one against the other where the gateway returns it.
 const runSchema = z.object({
   startedAt: z.string(),
   finishedAt: z.string(),
   durationMs: z.number().int().min(0),
   ok: z.boolean(),
-  /** The snapshot's id (a run that failed has none). */
   snapshot: z.string().nullable(),
-  /** Bytes the snapshot holds (restic's total processed), null when the run failed. */
   sizeBytes: z.number().min(0).nullable(),
-  /** Snapshots retention removed after this backup. */
   removedSnapshots: z.number().int().min(0).nullable(),
-  /** BACKUP_WRONG_PASSWORD, BACKUP_UNREACHABLE... (BackupErrorCode), or BACKUP_FAILED for anything else. */
   errorCode: z.string().nullable(),
   error: z.string().nullable(),
 });
+/** One scheduled run: when, how long, the snapshot and its size, or the error code (BackupErrorCode, or BACKUP_FAILED). */
 export type BackupRun = z.infer<typeof runSchema>;
 
 const statusSchema = z.object({
-  /** The schedule's interval: a run is missed when the last success is older than 1.5 times it. */
   everyMs: z.number().int().positive(),
-  /** When the schedule was first recorded: before any success, a run is missed 1.5 intervals after it. */
   since: z.string(),
   last: runSchema.nullable(),
   lastSuccess: runSchema.nullable(),
 });
+/** The schedule's interval, when it was first recorded, the last run and the last success. */
 export type BackupStatus = z.infer<typeof statusSchema>;
 
 /** The Redis key of a stack's backup record (`lv:backup:status`, `lv-<STACK_ID>:backup:status`). */
@@ -44,8 +42,11 @@ export const backupStatusKey = (prefix: string): string => `${prefix}:backup:sta
 export async function readBackupStatus(redis: Redis, prefix: string): Promise<BackupStatus | null> {
   const raw = await redis.get(backupStatusKey(prefix));
   if (!raw) return null;
-  const parsed = statusSchema.safeParse(JSON.parse(raw));
-  return parsed.success ? parsed.data : null;
+  try {
+    return statusSchema.parse(JSON.parse(raw));
+  } catch {
+    return null;
+  }
 }
 
 /** Records the schedule (at the worker's start) and, when given, a run's result. */

@@ -1,7 +1,8 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { AdminOverview, UserProfile } from '@lv/contracts';
+import type { AdminBackups, AdminOverview, BackupRun, UserProfile } from '@lv/contracts';
 import { jsonResponse as json, renderApp, sam, withFakeGateway } from '../../test/app-harness.js';
+import { durationWords, scheduleWords } from './backups-card.js';
 import { fillDays, formatBytes } from './charts.js';
 
 // /admin in the whole app, the gateway replaced by an in-memory stand-in behind fetch.
@@ -16,6 +17,15 @@ const everyone = [
   user(2, { email: 'mary@example.com', full_name: 'Mary JOHNSON', subscription_tier: 'essentials' }),
   user(3, { email: 'leo@example.com', subscription_tier: 'legacy' }),
 ];
+
+const DAY = 86_400_000;
+const succeeded: BackupRun = {
+  startedAt: '2026-12-06T00:00:00.000Z', finishedAt: '2026-12-06T00:01:05.000Z', durationMs: 65_000, ok: true,
+  snapshot: 'a'.repeat(64), sizeBytes: 3 * 1024 ** 2, removedSnapshots: 1, errorCode: null, error: null,
+};
+const failed: BackupRun = { ...succeeded, startedAt: '2026-12-07T00:00:00.000Z', finishedAt: '2026-12-07T00:00:01.200Z', durationMs: 1200, ok: false, snapshot: null, sizeBytes: null, removedSnapshots: null, errorCode: 'BACKUP_WRONG_PASSWORD', error: 'refused' };
+/** What GET /api/admin/backups answers in the next test. */
+let backups: AdminBackups = { status: null, overdue: false };
 
 function fakeGateway() {
   const searches: string[] = [];
@@ -32,6 +42,7 @@ function fakeGateway() {
       };
       return json(200, overview);
     }
+    if (url.pathname === '/api/admin/backups') return json(200, backups);
     if (url.pathname === '/api/admin/storage') return json(200, { days: [{ day: '2026-11-22', bytes: 2048, items: 1, totalBytes: 2048 }] });
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
   };
@@ -69,6 +80,41 @@ describe('Admin Dashboard (/admin)', () => {
     expect(await screen.findByText('No users match this search.')).toBeTruthy();
   });
 
+  it('says when no scheduled backup is set up', async () => {
+    backups = { status: null, overdue: false };
+    renderApp('/admin', admin);
+    expect(await screen.findByRole('heading', { name: 'Backups' })).toBeTruthy();
+    expect(await screen.findByText('No scheduled backup is set up (the worker has no BACKUP_REPOSITORY).')).toBeTruthy();
+  });
+
+  it('says when none has run yet', async () => {
+    backups = { status: { everyMs: DAY, since: '2026-12-07T00:00:00.000Z', last: null, lastSuccess: null }, overdue: false };
+    renderApp('/admin', admin);
+    expect(await screen.findByText('No backup has run yet.')).toBeTruthy();
+    expect(screen.getByText('Runs every day.')).toBeTruthy();
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+  });
+
+  it('shows the last backup: when, size, duration and result', async () => {
+    backups = { status: { everyMs: DAY, since: '2026-12-01T00:00:00.000Z', last: succeeded, lastSuccess: succeeded }, overdue: false };
+    renderApp('/admin', admin);
+    const last = within(await screen.findByLabelText('Last backup'));
+    expect(last.getByText('6 December 2026 at', { exact: false })).toBeTruthy();
+    expect(last.getByText('3.0 MB')).toBeTruthy();
+    expect(last.getByText('1 min 5 s')).toBeTruthy();
+    expect(last.getByText('Succeeded')).toBeTruthy();
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+  });
+
+  it('says so when the last backup failed and a backup is overdue', async () => {
+    backups = { status: { everyMs: DAY, since: '2026-12-01T00:00:00.000Z', last: failed, lastSuccess: succeeded }, overdue: true };
+    renderApp('/admin', admin);
+    expect(await screen.findByText('The last backup failed: BACKUP_WRONG_PASSWORD.')).toBeTruthy();
+    expect(within(screen.getByLabelText('Last backup')).getByText('Failed (BACKUP_WRONG_PASSWORD)')).toBeTruthy();
+    const alerts = screen.getAllByRole('alert').map((a) => a.textContent);
+    expect(alerts).toEqual(['The last backup failed: BACKUP_WRONG_PASSWORD.', expect.stringMatching(/^A backup is overdue: the last one that succeeded finished 6 December 2026 at \d\d:\d\d\.$/)]);
+  });
+
   it('sends a member who is not an admin to / with "Access denied", and asks the server nothing', async () => {
     const { router } = renderApp('/admin', sam);
     expect(await screen.findByText('Access denied')).toBeTruthy();
@@ -83,6 +129,11 @@ describe('admin charts', () => {
     expect(fillDays(points).map((p) => p.value)).toEqual([2, 0, 0, 5]);
     expect(fillDays(points, true).map((p) => p.value)).toEqual([2, 2, 2, 5]);
     expect(fillDays([])).toEqual([]);
+  });
+
+  it('writes a backup\'s schedule and duration in words', () => {
+    expect([DAY, 7 * DAY, DAY / 24, DAY / 2, 2 * DAY, 30 * 60_000].map(scheduleWords)).toEqual(['every day', 'every week', 'every hour', 'every 12 hours', 'every 2 days', 'every 30 minutes']);
+    expect([4200, 65_000, 3_720_000].map(durationWords)).toEqual(['4.2 s', '1 min 5 s', '1 h 2 min']);
   });
 
   it('writes sizes in binary units', () => {

@@ -1,0 +1,87 @@
+import { useQuery } from '@tanstack/react-query';
+import type { BackupRun } from '@lv/contracts';
+import { adminKeys, fetchAdminBackups } from '../../api/admin.js';
+import { errorMessage } from '../../api/client.js';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
+import { LoadFailed } from '../../components/ui/load-failed.js';
+import { formatDateTime } from '../../lib/dates.js';
+import { formatBytes } from './charts.js';
+
+const HOUR = 3_600_000;
+
+/** The schedule in words: "every day", "every 12 hours", "every 30 minutes". */
+export function scheduleWords(everyMs: number): string {
+  if (everyMs === 24 * HOUR) return 'every day';
+  if (everyMs === 7 * 24 * HOUR) return 'every week';
+  if (everyMs === HOUR) return 'every hour';
+  if (everyMs % (24 * HOUR) === 0) return `every ${everyMs / (24 * HOUR)} days`;
+  if (everyMs % HOUR === 0) return `every ${everyMs / HOUR} hours`;
+  return `every ${Math.round(everyMs / 60_000)} minutes`;
+}
+
+/** A run's duration: "4.2 s", "3 min 5 s", "1 h 2 min". */
+export function durationWords(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+}
+
+function LastRun({ run }: { run: BackupRun }) {
+  const rows = [
+    { term: 'When', value: formatDateTime(run.finishedAt) },
+    { term: 'Size', value: run.sizeBytes === null ? '—' : formatBytes(run.sizeBytes) },
+    { term: 'Duration', value: durationWords(run.durationMs) },
+    { term: 'Result', value: run.ok ? 'Succeeded' : `Failed (${run.errorCode ?? 'BACKUP_FAILED'})` },
+  ];
+  return (
+    <dl aria-label="Last backup" className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
+      {rows.map((row) => (
+        <div key={row.term} className="contents">
+          <dt className="text-muted-foreground">{row.term}</dt>
+          <dd>{row.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * The scheduled backup on /admin: the last run (when, size, duration, result), and a line that says
+ * so when none has run, the last one failed, or one is overdue (no success within 1.5 intervals).
+ */
+export function BackupsCard() {
+  const backups = useQuery({ queryKey: adminKeys.backups, queryFn: ({ signal }) => fetchAdminBackups(signal) });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Backups</CardTitle>
+        <CardDescription>The scheduled backup of every database, stored file and key.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3">
+        {backups.isPending ? (
+          <p role="status">Loading backups...</p>
+        ) : backups.isError ? (
+          <LoadFailed message={errorMessage(backups.error, 'Could not load the backups.')} onRetry={() => void backups.refetch()} />
+        ) : !backups.data.status ? (
+          <p>No scheduled backup is set up (the worker has no BACKUP_REPOSITORY).</p>
+        ) : (
+          <>
+            <p className="text-sm text-muted-foreground">Runs {scheduleWords(backups.data.status.everyMs)}.</p>
+            {backups.data.status.last ? <LastRun run={backups.data.status.last} /> : <p>No backup has run yet.</p>}
+            {backups.data.status.last && !backups.data.status.last.ok ? (
+              <p role="alert" className="font-medium text-destructive">
+                The last backup failed: {backups.data.status.last.errorCode ?? 'BACKUP_FAILED'}.
+              </p>
+            ) : null}
+            {backups.data.overdue ? (
+              <p role="alert" className="font-medium text-destructive">
+                A backup is overdue: {backups.data.status.lastSuccess ? `the last one that succeeded finished ${formatDateTime(backups.data.status.lastSuccess.finishedAt)}` : 'none has succeeded yet'}.
+              </p>
+            ) : null}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

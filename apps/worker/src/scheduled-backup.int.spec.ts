@@ -129,10 +129,13 @@ describe('the scheduled backup (BullMQ job scheduler, restic, pg_dump, S3, Redis
     expect(metric(metrics, 'lv_backup_missed')).toBe(0);
   });
 
-  it('reports a backup as missed once its last success is older than 1.5 intervals', async () => {
+  it('reports a backup as missed once its last success is older than 1.5 intervals, on the metrics and in the log', async () => {
     const status = (await readBackupStatus(connection, prefix))!;
     const stale = { ...status, lastSuccess: { ...status.lastSuccess!, finishedAt: new Date(Date.now() - 1.5 * DAY - 60_000).toISOString() } };
+    expect(await backups!.checkMissed()).toBe(false);
     await connection.set(`${prefix}:backup:status`, JSON.stringify(stale));
     expect(metric(await renderMetrics(), 'lv_backup_missed')).toBe(1);
+    // The worker's watch logs it at error level (BACKUP_MISSED).
+    expect(await backups!.checkMissed()).toBe(true);
   });
 });

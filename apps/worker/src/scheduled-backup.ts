@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Queues, SERVICES, type JobOf } from '@lv/contracts';
-import { BackupError, backupSecrets, readBackupStatus, registerBackupMetrics, Restic, runBackup, serviceDatabase, writeBackupStatus, type BackupRun, type BackupSettings, type RetentionPolicy } from '@lv/platform/backup';
+import { BackupError, backupOverdue, backupSecrets, readBackupStatus, registerBackupMetrics, Restic, runBackup, serviceDatabase, writeBackupStatus, type BackupRun, type BackupSettings, type RetentionPolicy } from '@lv/platform/backup';
 import { ConfigError } from '@lv/platform/config';
 import type { Logger } from '@lv/platform/logging';
 import { createQueue, createWorker, queuePrefix, type QueueWorker, type TypedQueue } from '@lv/platform/queues';
@@ -90,8 +90,13 @@ type ScheduledBackupJob = JobOf<typeof Queues.ScheduledBackups>;
 export interface ScheduledBackups {
   worker: QueueWorker;
   queue: TypedQueue<ScheduledBackupJob>;
+  /** Reads the record and logs an error when a backup is overdue (once until one succeeds again); true when overdue. */
+  checkMissed(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** How often the worker looks for a missed backup: a tenth of the interval, between 1 and 10 minutes. */
+const missedCheckMs = (everyMs: number) => Math.min(10 * 60_000, Math.max(60_000, Math.round(everyMs / 10)));
 
 export interface ScheduledBackupOptions {
   settings: BackupSettings;
@@ -122,11 +127,23 @@ export async function startScheduledBackups(options: ScheduledBackupOptions): Pr
   });
   worker.on('error', (error) => log.warn({ err: error }, 'scheduled backup worker error'));
   await worker.waitUntilReady();
+  let reported = false;
+  const checkMissed = async (): Promise<boolean> => {
+    const status = await readBackupStatus(connection, prefix);
+    const overdue = status ? backupOverdue(status, Date.now()) : false;
+    if (overdue && !reported) log.error({ code: 'BACKUP_MISSED', everyMs, lastSuccess: status?.lastSuccess?.finishedAt ?? null, since: status?.since }, 'scheduled backup missed: no backup succeeded within 1.5 intervals');
+    reported = overdue;
+    return overdue;
+  };
+  const watch = setInterval(() => void checkMissed().catch((error: unknown) => log.warn({ err: error }, 'could not read the backup record')), missedCheckMs(everyMs));
+  watch.unref();
   log.info({ everyMs, retention, repository: isLocalPath(settings.repository.repository) ? 'local' : settings.repository.repository.split(':')[0] }, 'scheduled backups are on');
   return {
     worker,
     queue,
+    checkMissed,
     async close() {
+      clearInterval(watch);
       await worker.close().catch(() => undefined);
       await queue.close().catch(() => undefined);
     },

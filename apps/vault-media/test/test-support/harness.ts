@@ -6,10 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestMicroservice } from '@nestjs/common';
-import { jetstreamManager } from '@nats-io/jetstream';
 import type { AccessTokenClaims, SubscriptionTier } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { createTestDatabase, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, deleteStackStreams, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../../tools/dev/s3-server.mjs';
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -92,11 +91,7 @@ export async function startVaultMedia(label: string, overrides: Record<string, s
     async close() {
       await rpc.close().catch(() => undefined);
       await running.close().catch(() => undefined);
-      const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
-      const nc = await connectNats(NATS_URL, 'cleanup');
-      const jsm = await jetstreamManager(nc);
-      for (const service of ['vault-media', 'letters'] as const) await jsm.streams.delete(scopedStreamName(service, stackId)).catch(() => undefined);
-      await nc.close();
+      await deleteStackStreams(NATS_URL, ['vault-media', 'letters'], stackId);
       await s3.close();
       await rm(s3Dir, { recursive: true, force: true });
       await db.drop();

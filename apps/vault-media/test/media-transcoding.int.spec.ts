@@ -34,8 +34,8 @@ describe('media-transcoding (vault-media in-process, the worker as a child proce
 
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown) => h.rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: 'spec' } });
 
-  async function save(body: Buffer, contentType: string, title: string): Promise<Recording> {
-    const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title, sha256: sha(body), size: body.length, contentType });
+  async function save(body: Buffer, contentType: string, title: string, type: 'video' | 'audio' = 'video'): Promise<Recording> {
+    const ticket = await call(VaultMediaRpc.startUpload, { type, title, sha256: sha(body), size: body.length, contentType });
     const answer = await sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': ticket.contentType }, chunks: [body] });
     expect(answer.status).toBe(201);
     return answer.json<Recording>();
@@ -130,6 +130,22 @@ describe('media-transcoding (vault-media in-process, the worker as a child proce
     const [row] = await h.resources.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from events where stream_id = ? and type = 'RecordingTranscoded'`, [`recording-${recording.id}`]);
     expect(row!.n).toBe(1);
     expect(sha((await play(recording)).body)).toBe(sha(copy.body));
+  });
+
+  it('gives an audio recording an AAC copy in MP4 of its duration, and no poster', async () => {
+    const body = await makeMedia('m4a-audio', SECONDS);
+    const recording = await save(body, 'audio/mp4', 'A voice message', 'audio');
+    await waitFor(async () => (await listed(recording.id))?.transcode_status !== 'pending', 120_000, 'the playback copy to be made');
+    const entry = (await listed(recording.id))!;
+    expect(entry).toMatchObject({ transcode_status: 'ready', poster: false });
+    expect(Math.abs(entry.duration_seconds! - SECONDS)).toBeLessThanOrEqual(0.2);
+    const copy = await play(recording);
+    expect(copy.headers['content-type']).toBe('audio/mp4');
+    const probed = await probe(copy.body, 'voice.rendition.m4a');
+    expect(probed.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(['audio:aac']);
+    expect(copy.body.indexOf('moov')).toBeLessThan(copy.body.indexOf('mdat'));
+    expect(sha((await play(recording, '&original=1')).body)).toBe(recording.blob_hash);
+    expect((await play(recording, '&poster=1')).status).toBe(404);
   });
 
   it('marks a file ffmpeg cannot read as failed (kept on the queue board), and still plays it as saved', async () => {

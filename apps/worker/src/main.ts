@@ -8,10 +8,11 @@ import { createRedisConnection, createWorker } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
 import { workerConfigSchema, type WorkerConfig } from './config.js';
 import { mediaHashingProcessor } from './media-hashing.processor.js';
+import { mediaTranscodingProcessor } from './media-transcoding.processor.js';
 
 /**
  * The worker: BullMQ processors for background work with retries. It owns no data: what a job
- * finds goes back to the owning service as a command over NATS. Queue: media-hashing. (Key e-mails
+ * finds goes back to the owning service as a command over NATS. Queues: media-hashing, media-transcoding. (Key e-mails
  * are processed by notifications and delivery timing by access-keys, each next to the state its jobs
  * change, so a job's effect and its record commit together.)
  */
@@ -55,7 +56,28 @@ hashing.on('failed', (job, error) => {
 });
 hashing.on('error', (error) => logger.warn({ err: error }, 'media-hashing worker error'));
 await hashing.waitUntilReady();
-logger.info({ queues: [Queues.MediaHashing.name], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
+
+const transcoding = createWorker(
+  Queues.MediaTranscoding,
+  mediaTranscodingProcessor({
+    storage,
+    report: (payload) => rpc.call(VaultMediaRpc.reportTranscode, payload, { meta: { requestId: `media-transcoding-${payload.recordingId}` } }),
+    logger: logger.child({ queue: Queues.MediaTranscoding.name }),
+  }),
+  connection,
+  {
+    concurrency: config.MEDIA_TRANSCODING_CONCURRENCY,
+    // ffmpeg may run for minutes: the job's lock is renewed meanwhile, and a stalled one is taken again.
+    lockDuration: 120_000,
+    onDeadLetter: (job, error, data) => logger.error({ queue: Queues.MediaTranscoding.name, jobId: job.id, recordingId: data?.mediaId, attempts: job.attemptsMade, err: error }, 'job failed for good: kept in the failed set (dead letter)'),
+  },
+);
+transcoding.on('failed', (job, error) => {
+  if (job) logger.warn({ queue: Queues.MediaTranscoding.name, jobId: job.id, attempt: job.attemptsMade, err: error }, 'job attempt failed');
+});
+transcoding.on('error', (error) => logger.warn({ err: error }, 'media-transcoding worker error'));
+await transcoding.waitUntilReady();
+logger.info({ queues: [Queues.MediaHashing.name, Queues.MediaTranscoding.name], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
 
 // The ops listener (metrics, liveness, readiness: Redis answers and the processors run). OPS_HTTP_PORT
 // is every process's; WORKER_HEALTH_PORT is where the worker's containers probed /health before it.
@@ -68,9 +90,13 @@ const ops: OpsServer | null = opsPort
     readiness: async () => {
       const redis = await connection.ping().then(() => ({ status: 'up' as const }), (error: Error) => ({ status: 'down' as const, detail: error.message }));
       const running = hashing.isRunning();
+      const transcodingRunning = transcoding.isRunning();
       return {
-        status: redis.status === 'up' && running ? 'up' : 'down',
-        checks: { redis, [Queues.MediaHashing.name]: running ? { status: 'up' } : { status: 'down', detail: 'not running' } },
+        status: redis.status === 'up' && running && transcodingRunning ? 'up' : 'down',
+        checks: {
+          redis, [Queues.MediaHashing.name]: running ? { status: 'up' } : { status: 'down', detail: 'not running' },
+          [Queues.MediaTranscoding.name]: transcodingRunning ? { status: 'up' } : { status: 'down', detail: 'not running' },
+        },
       };
     },
   })
@@ -83,6 +109,7 @@ async function shutdown(signal: string): Promise<void> {
   logger.info({ signal }, 'worker stopping: finishing the jobs in hand');
   await ops?.close();
   await hashing.close().catch(() => undefined);
+  await transcoding.close().catch(() => undefined);
   await rpc.close().catch(() => undefined);
   connection.disconnect();
   process.exit(0);

@@ -81,8 +81,8 @@ export const NATS_USERS = [
     why: 'plans and subscriptions (the payment provider is reached over HTTPS); publishes billing.> events',
   },
   {
-    user: 'worker', stream: null, serves: [], calls: subjectsOf(VaultMediaRpc.reportHash), deny: [], consumes: [],
-    why: 'BullMQ processors; reports hashing results to vault-media',
+    user: 'worker', stream: null, serves: [], calls: subjectsOf(VaultMediaRpc.reportHash, VaultMediaRpc.reportTranscode), deny: [], consumes: [],
+    why: 'BullMQ processors; reports hashing and transcoding results to vault-media',
   },
   {
     user: 'gateway', stream: null, serves: [],

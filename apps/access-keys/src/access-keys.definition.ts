@@ -5,7 +5,7 @@ import { RedisRateBudgets } from '@lv/platform/limits';
 import { OwnerLinkSigner } from '@lv/platform/links';
 import { DurableConsumer, type DurableConsumerOptions } from '@lv/platform/event-store';
 import { defineService, RpcClient } from '@lv/platform/nest';
-import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
+import { createQueue, createRedisConnection, createWorker, sleepUntil } from '@lv/platform/queues';
 import { AccessKeysController } from './access-keys.controller.js';
 import { KeyStatusController } from './keys/key-status.controller.js';
 import { KeyStatusService } from './keys/key-status.service.js';
@@ -88,10 +88,14 @@ export const accessKeysService = defineService({
       orm: core.orm, store: service.store, keys: service, jobs: deliveryJobs, keyEmails, trusteeNotices, inactivityQueues: { timing: inactivityJobs, warnings: inactivityWarnings },
     });
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'access-keys' });
-    const deliveryWorker = createWorker(Queues.DeliveryTiming, async (data, job) => {
+    const deliveryWorker = createWorker(Queues.DeliveryTiming, async (data, job, token) => {
       const result = await delivery.release(data);
-      // Woken before its time (clock skew, a due time moved later): sleep again until it is due.
-      if (result.outcome === 'not-due') await delivery.schedule({ ...data, dueAt: result.dueAt }, job.attemptsMade + Date.now());
+      if (result.outcome === 'not-due') {
+        // Woken before its time (clock skew): this job waits again, under the id the timers derive.
+        if (result.dueAt === data.dueAt) await sleepUntil(job, token, result.dueAt);
+        // The due time moved later: the wake is the job of the new time (added unless the move added it).
+        await delivery.schedule({ ...data, dueAt: result.dueAt });
+      }
       // Queued inside a transaction that may not have committed yet: try again shortly (with backoff)
       // while the job is young; an old one is stale (its delivery was replaced) and ends here.
       if (result.outcome === 'unknown' && Date.now() - job.timestamp < DELIVERY_VISIBILITY_WINDOW_MS) throw new Error('the delivery is not visible yet');
@@ -117,7 +121,12 @@ export const accessKeysService = defineService({
       // Its own sub-key of the key e-mail secret (notifications, which sends the links, holds it too).
       links: new OwnerLinkSigner({ namespace: 'access-keys/check-in', secret: config.KEY_MAIL_SECRET, secretName: 'KEY_MAIL_SECRET', purposes: [CHECK_IN_PURPOSE], ttlSeconds: CHECK_IN_LINK_DAYS * 24 * 3600 }),
     });
-    const inactivityWorker = createWorker(Queues.InactivityTiming, async (data) => (await inactivity.wake(data)).outcome, workerConnection, {
+    const inactivityWorker = createWorker(Queues.InactivityTiming, async (data, job, token) => {
+      const { outcome, next } = await inactivity.wake(data);
+      // Woken before its time: this job waits again, under the id the timers derive.
+      if (outcome === 'early' && next) await sleepUntil(job, token, next);
+      return outcome;
+    }, workerConnection, {
       autorun: false,
       onDeadLetter: (job, error, data) => logger.error({ ownerId: data?.ownerId, jobId: job.id, attempts: job.attemptsMade, err: error }, 'inactivity wake failed for good'),
     });

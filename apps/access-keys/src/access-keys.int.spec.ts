@@ -13,7 +13,7 @@ import type { DomainError } from '@lv/platform/errors';
 import { createQueue, openFromJob, queuePrefix } from '@lv/platform/queues';
 import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, generateTestKeys, makeStreamsAsOwners, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 import type { AccessKeysConfig } from './config.js';
 import { accessKeysMigrations } from './migrations.js';
 import { CONSENT_HASH } from './secrets.js';
@@ -87,11 +87,7 @@ describe('access-keys service over NATS', () => {
     await queue?.obliterate({ force: true }).catch(() => undefined);
     await queue?.close();
     await rpc?.close();
-    const nats = service?.core.nats;
-    if (nats) {
-      const jsm = await jetstreamManager(nats);
-      for (const s of ['access-keys', 'notifications'] as const) await jsm.streams.delete(scopedStreamName(s, STACK_ID)).catch(() => undefined);
-    }
+    await deleteStackStreams(NATS_URL, ['access-keys', 'notifications'], STACK_ID);
     await service?.close();
     redis?.disconnect();
     await db?.drop();

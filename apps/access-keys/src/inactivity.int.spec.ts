@@ -146,7 +146,7 @@ describe('access-keys: the inactivity watch', () => {
     const [warn1, warn2] = saved.warnings_at as [string, string];
 
     clock.now = Date.parse(warn1) - 1;
-    expect(await wake(warn1)).toEqual({ outcome: 'nothing', next: warn1 });
+    expect(await wake(warn1)).toEqual({ outcome: 'early', next: warn1 });
     clock.now = Date.parse(warn1);
     expect(await wake(warn1)).toEqual({ outcome: 'warned', next: warn2 });
     expect(await wake(warn1)).toEqual({ outcome: 'nothing', next: warn2 });

@@ -3,16 +3,14 @@
 // gateway (no token, a bad body, a malformed id) before anything is forwarded; the provider's webhook
 // reaches billing byte for byte.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { pino } from 'pino';
 import { BillingRpc, type AccessTokenClaims, type FaqEntry } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { createSpecGateway, specWorkDir } from './support/spec-gateway.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 const STACK_ID = `gwbill${randomUUID().slice(0, 8)}`;
@@ -40,12 +38,7 @@ describe('gateway: billing routes', () => {
   const forwarded = (subject: { subject: string }) => billing.received.filter((r) => r.subject === subject.subject);
 
   beforeAll(async () => {
-    await bridgeEsmOnlyDependencies();
-    const { createGatewayApp } = await import('../src/app.factory.js');
-    const { gatewayConfigSchema } = await import('../src/config.js');
-    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-billing-'));
-    await mkdir(join(workDir, 'web'), { recursive: true });
-    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
+    ({ workDir } = await specWorkDir('billing'));
 
     billing = await NestNatsResponder.start(NATS_URL, STACK_ID);
     billing
@@ -60,12 +53,11 @@ describe('gateway: billing routes', () => {
       .handle(BillingRpc.localSession, () => ({ session_id: SESSION, tier: 'pro', status: 'open', promo_code: null, success_url: 'http://x/s', cancel_url: 'http://x/c' }));
     await billing.listen(['rpc.billing.>']);
 
-    const config = gatewayConfigSchema.parse({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
+    app = await createSpecGateway({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000',
       WEB_DIST_DIR: join(workDir, 'web'), HEALTH_SERVICES: 'billing',
     });
-    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
-    http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+    http = app.getHttpAdapter().getInstance();
   });
 
   afterAll(async () => {

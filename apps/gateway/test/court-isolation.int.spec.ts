@@ -3,22 +3,19 @@
 // and the embedded S3 server. Nothing stands in for the service that decides ownership and file kinds, so a scoping bug
 // shows up here as something other than 404, and a disguised file as something other than 415.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { pino } from 'pino';
 import {
   CourtMessages, type AccessTokenClaims, type CourtDocument, type CourtFileLink, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import {
-  compileForChildProcess, createTestDatabase, freePort, generateTestKeys, sendHttp, startChild, uniqueStackId, waitFor, type ChildService, type HttpAnswer, type TestDatabase,
+  compileForChildProcess, createTestDatabase, deleteStackStreams, freePort, generateTestKeys, sendHttp, startMigratedService, uniqueStackId, waitFor, type ChildService, type HttpAnswer, type TestDatabase,
 } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { createSpecGateway, listenLocally, specWorkDir } from './support/spec-gateway.js';
 
 jest.setTimeout(180_000);
 
@@ -71,53 +68,32 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
 
   beforeAll(async () => {
     scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'libs/evidence', 'apps/court-journal', 'apps/timeline'], 'gw-court-isolation');
-    const script = join(scratchDir, 'apps', 'court-journal', 'main.js');
     db = await createTestDatabase([], 'gwcourtiso');
-    workDir = await mkdtemp(join(tmpdir(), 'lv-gw-court-iso-'));
+    ({ workDir } = await specWorkDir('court-iso'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
     const courtPort = await freePort();
-    const env = {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info', // the readiness line is logged at info
+    service = await startMigratedService(scratchDir, 'court-journal', {
+      DATABASE_URL: db.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info',
       S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
       COURT_JOURNAL_HTTP_PORT: String(courtPort), COURT_LINK_SECRET: randomBytes(24).toString('hex'),
       EVIDENCE_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    };
-    const migrate = startChild(script, ['migrate'], env);
-    expect((await migrate.exited).code).toBe(0);
-    service = startChild(script, [], env);
-    await service.waitForLine(/court-journal is listening on NATS/, 60_000);
+    });
     // The timeline reads court-journal's stream and asks it for titles.
     timelineDb = await createTestDatabase([], 'gwcourtisotl');
-    const timelineScript = join(scratchDir, 'apps', 'timeline', 'main.js');
-    const timelineEnv = { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info' };
-    const timelineMigrate = startChild(timelineScript, ['migrate'], timelineEnv);
-    expect((await timelineMigrate.exited).code).toBe(0);
-    timeline = startChild(timelineScript, [], timelineEnv);
-    await timeline.waitForLine(/timeline is listening on NATS/, 60_000);
+    timeline = await startMigratedService(scratchDir, 'timeline', { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info' });
 
-    await bridgeEsmOnlyDependencies();
-    const { createGatewayApp } = await import('../src/app.factory.js');
-    const { gatewayConfigSchema } = await import('../src/config.js');
-    await mkdir(join(workDir, 'web'), { recursive: true });
-    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
-    const config = gatewayConfigSchema.parse({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '5000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
+    app = await createSpecGateway({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '5000',
       WEB_DIST_DIR: join(workDir, 'web'), COURT_JOURNAL_URL: `http://127.0.0.1:${courtPort}`, HOST: '127.0.0.1', PORT: '0',
     });
-    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
+    base = await listenLocally(app);
   });
 
   afterAll(async () => {
     await app?.close();
     await service?.kill('SIGTERM');
     await timeline?.kill('SIGTERM');
-    const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
-    const nc = await connectNats(NATS_URL, 'cleanup');
-    const jsm = await jetstreamManager(nc);
-    for (const name of ['court-journal', 'timeline', 'letters', 'vault-media'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
-    await nc.close();
+    await deleteStackStreams(NATS_URL, ['court-journal', 'timeline', 'letters', 'vault-media'], stackId);
     await s3?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
     await db?.drop();

@@ -8,12 +8,10 @@
 // The real service's owner scoping and evidence chain are covered by apps/court-journal's specs.
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { pino } from 'pino';
 import {
   COURT_FILE_MAX_BYTES, CourtJournalRpc, CourtMessages, TimelineRpc, VaultMediaRpc, type AccessTokenClaims, type CourtDocument, type EvidencePublicKeys,
 } from '@lv/contracts';
@@ -21,7 +19,7 @@ import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { sendHttp, type HttpAnswer } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { createSpecGateway, listenLocally, specWorkDir } from './support/spec-gateway.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 const STACK_ID = `gwc${randomUUID().slice(0, 8)}`;
@@ -67,12 +65,7 @@ describe('gateway court routes (in-process, stand-in court-journal)', () => {
   const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x20)]);
 
   beforeAll(async () => {
-    await bridgeEsmOnlyDependencies();
-    const { createGatewayApp } = await import('../src/app.factory.js');
-    const { gatewayConfigSchema } = await import('../src/config.js');
-    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-court-'));
-    await mkdir(join(workDir, 'web'), { recursive: true });
-    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
+    ({ workDir } = await specWorkDir('court'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
 
     // court-journal's byte-stream listener, standing in.
@@ -151,13 +144,11 @@ describe('gateway court routes (in-process, stand-in court-journal)', () => {
       .handle(TimelineRpc.awaitEntryGone, ({ payload }) => ({ id: payload.id, gone: true }));
     await timeline.listen(['rpc.timeline.>']);
 
-    const config = gatewayConfigSchema.parse({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
+    app = await createSpecGateway({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000',
       WEB_DIST_DIR: join(workDir, 'web'), COURT_JOURNAL_URL: courtUrl, VAULT_MEDIA_URL: 'http://127.0.0.1:9', HOST: '127.0.0.1', PORT: '0',
-    });
-    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }), statsProviders: ['court-journal'] });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
+    }, { statsProviders: ['court-journal'] });
+    base = await listenLocally(app);
   });
 
   afterAll(async () => {

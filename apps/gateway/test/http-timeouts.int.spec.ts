@@ -4,16 +4,14 @@
 // (too slow, headers too large, an address that cannot be decoded) answer in the API's shape.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { pino } from 'pino';
 import { ErrorCodes, type AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { holdConnection } from '@lv/testing';
-import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { createSpecGateway, specWorkDir } from './support/spec-gateway.js';
 
 process.env.STACK_ID = `gwt${randomUUID().slice(0, 8)}`;
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -46,12 +44,7 @@ describe('gateway: slow clients and a hung vault-media are cut off', () => {
   const upstream: { url: string; aborted: boolean }[] = [];
 
   beforeAll(async () => {
-    await bridgeEsmOnlyDependencies();
-    const { createGatewayApp } = await import('../src/app.factory.js');
-    const { gatewayConfigSchema } = await import('../src/config.js');
-    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-timeouts-'));
-    await mkdir(join(workDir, 'web'), { recursive: true });
-    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
+    ({ workDir } = await specWorkDir('timeouts'));
 
     mediaHttp = createServer((req: IncomingMessage, res) => {
       const entry = { url: req.url ?? '', aborted: false };
@@ -67,12 +60,11 @@ describe('gateway: slow clients and a hung vault-media are cut off', () => {
     });
     await new Promise<void>((r) => mediaHttp.listen(0, '127.0.0.1', r));
 
-    const config = gatewayConfigSchema.parse({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
+    app = await createSpecGateway({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey,
       WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: `http://127.0.0.1:${(mediaHttp.address() as AddressInfo).port}`,
       HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), HTTP_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), VAULT_MEDIA_IDLE_TIMEOUT_MS: String(VAULT_MEDIA_IDLE_TIMEOUT_MS),
     });
-    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = Number(new URL((await app.getUrl()).replace('[::1]', '127.0.0.1')).port);
   });

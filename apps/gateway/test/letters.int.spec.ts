@@ -4,17 +4,15 @@
 // to the service (and what never does). The real service is covered by apps/letters' specs and the
 // browser tests.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { pino } from 'pino';
 import { LetterMessages, LettersRpc, MilestoneMessages, PortraitMessages, type Letter } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { createSpecGateway, specWorkDir } from './support/spec-gateway.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 const STACK_ID = `gwl${randomUUID().slice(0, 8)}`;
@@ -43,13 +41,8 @@ describe('gateway /api/letters', () => {
   const call = (options: InjectOptions, auth = true) => http.inject({ ...options, headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), ...options.headers } });
 
   beforeAll(async () => {
-    await bridgeEsmOnlyDependencies();
-    const { createGatewayApp } = await import('../src/app.factory.js');
-    const { gatewayConfigSchema } = await import('../src/config.js');
-    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-letters-'));
-    const web = join(workDir, 'web');
-    await mkdir(web, { recursive: true });
-    await writeFile(join(web, 'index.html'), '<!doctype html><title>Legacy Vault</title><div id="root"></div>');
+    let web: string;
+    ({ workDir, web } = await specWorkDir('letters'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
 
     letters = await NestNatsResponder.start(NATS_URL, STACK_ID);
@@ -67,12 +60,11 @@ describe('gateway /api/letters', () => {
       .handle(LettersRpc.delete, ({ payload }) => ({ id: payload.id, deleted: true }));
     await letters.listen(['rpc.letters.>']);
 
-    const config = gatewayConfigSchema.parse({
+    app = await createSpecGateway({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '1500',
-      DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef', WEB_DIST_DIR: web, HEALTH_SERVICES: 'letters',
-    });
-    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }), statsProviders: ['letters'] });
-    http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+      WEB_DIST_DIR: web, HEALTH_SERVICES: 'letters',
+    }, { statsProviders: ['letters'] });
+    http = app.getHttpAdapter().getInstance();
   });
 
   afterAll(async () => {

@@ -4,20 +4,17 @@
 // services that decide ownership (the timeline names an entry's owner, vault-media checks the caller
 // again), so a scoping bug there shows up here as something other than 404.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { pino } from 'pino';
 import { Queues, type AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import {
-  compileForChildProcess, createTestDatabase, freePort, generateTestKeys, sendHttp, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase,
+  compileForChildProcess, createTestDatabase, deleteStackStreams, freePort, generateTestKeys, sendHttp, startMigratedService, uniqueStackId, waitFor, type ChildService, type TestDatabase,
 } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { createSpecGateway, listenLocally, specWorkDir } from './support/spec-gateway.js';
 
 jest.setTimeout(180_000);
 
@@ -55,40 +52,24 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
 
   beforeAll(async () => {
     scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/vault-media', 'apps/timeline'], 'gw-media-isolation');
-    const script = join(scratchDir, 'apps', 'vault-media', 'main.js');
     db = await createTestDatabase([], 'gwmediaiso');
-    workDir = await mkdtemp(join(tmpdir(), 'lv-gw-media-iso-'));
+    ({ workDir } = await specWorkDir('media-iso'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
     const mediaPort = await freePort();
-    const env = {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info', // the readiness line is logged at info
+    service = await startMigratedService(scratchDir, 'vault-media', {
+      DATABASE_URL: db.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info',
       S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
       MEDIA_HTTP_PORT: String(mediaPort), MEDIA_LINK_SECRET: randomBytes(24).toString('hex'), MEDIA_PART_SIZE_MB: '5',
-    };
-    const migrate = startChild(script, ['migrate'], env);
-    expect((await migrate.exited).code).toBe(0);
-    service = startChild(script, [], env);
-    await service.waitForLine(/vault-media is listening on NATS/, 60_000);
+    });
     // The timeline reads vault-media's stream and names the owner of an entry the gateway deletes.
     timelineDb = await createTestDatabase([], 'gwmediaisotl');
-    const timelineScript = join(scratchDir, 'apps', 'timeline', 'main.js');
-    const timelineEnv = { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info' };
-    expect((await startChild(timelineScript, ['migrate'], timelineEnv).exited).code).toBe(0);
-    timeline = startChild(timelineScript, [], timelineEnv);
-    await timeline.waitForLine(/timeline is listening on NATS/, 60_000);
+    timeline = await startMigratedService(scratchDir, 'timeline', { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info' });
 
-    await bridgeEsmOnlyDependencies();
-    const { createGatewayApp } = await import('../src/app.factory.js');
-    const { gatewayConfigSchema } = await import('../src/config.js');
-    await mkdir(join(workDir, 'web'), { recursive: true });
-    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
-    const config = gatewayConfigSchema.parse({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '5000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
+    app = await createSpecGateway({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '5000',
       WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: `http://127.0.0.1:${mediaPort}`, HOST: '127.0.0.1', PORT: '0',
     });
-    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
+    base = await listenLocally(app);
 
     // Alice saves a recording the way the SPA does: start, then stream the body.
     const body = randomBytes(20_000);
@@ -108,11 +89,7 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
     await app?.close();
     await service?.kill('SIGTERM');
     await timeline?.kill('SIGTERM');
-    const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
-    const nc = await connectNats(NATS_URL, 'cleanup');
-    const jsm = await jetstreamManager(nc);
-    for (const name of ['vault-media', 'letters', 'court-journal', 'timeline'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
-    await nc.close();
+    await deleteStackStreams(NATS_URL, ['vault-media', 'letters', 'court-journal', 'timeline'], stackId);
     const { createQueue, createRedisConnection } = await import('@lv/platform/queues');
     const connection = createRedisConnection(REDIS_URL, { role: 'producer' });
     await createQueue(Queues.MediaHashing, connection).obliterate({ force: true }).catch(() => undefined);

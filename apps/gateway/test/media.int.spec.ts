@@ -6,17 +6,15 @@
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { sendHttp, type HttpAnswer } from '@lv/testing';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { pino } from 'pino';
 import { CourtJournalRpc, CourtMessages, LettersRpc, MediaMessages, TimelineRpc, VaultMediaRpc, type AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { createSpecGateway, specWorkDir } from './support/spec-gateway.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 const STACK_ID = `gwm${randomUUID().slice(0, 8)}`;
@@ -62,12 +60,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
   const playbackBody = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
 
   beforeAll(async () => {
-    await bridgeEsmOnlyDependencies();
-    const { createGatewayApp } = await import('../src/app.factory.js');
-    const { gatewayConfigSchema } = await import('../src/config.js');
-    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-media-'));
-    await mkdir(join(workDir, 'web'), { recursive: true });
-    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
+    ({ workDir } = await specWorkDir('media'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret' });
 
     // vault-media's byte-stream listener, standing in.
@@ -151,11 +144,10 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
       });
     await owners.listen(['rpc.letters.>', 'rpc.court-journal.>']);
 
-    const config = gatewayConfigSchema.parse({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
+    app = await createSpecGateway({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000',
       WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: mediaUrl, HOST: '127.0.0.1', PORT: '0',
     });
-    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = await app.getUrl();
     base = base.replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');

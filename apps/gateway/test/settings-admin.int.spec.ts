@@ -7,13 +7,11 @@
 // own checks are in apps/identity and apps/vault-media specs.
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { pino } from 'pino';
 import {
   AccessKeysRpc, CourtJournalRpc, DEFAULT_DELIVERY_SETTINGS, DEFAULT_NOTIFICATION_PREFERENCES, IdentityRpc, LettersRpc, VaultMediaRpc, type AccessTokenClaims, type AdminOverview,
   type CourtDocument, type Recording, type UserProfile,
@@ -21,7 +19,7 @@ import {
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { sendHttp, type HttpAnswer } from '@lv/testing';
-import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { createSpecGateway, listenLocally, specWorkDir } from './support/spec-gateway.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 const STACK_ID = `gwx${randomUUID().slice(0, 8)}`;
@@ -66,12 +64,7 @@ describe('gateway settings, export and admin routes (in-process, stand-in servic
   const bytesAsked: string[] = [];
 
   beforeAll(async () => {
-    await bridgeEsmOnlyDependencies();
-    const { createGatewayApp } = await import('../src/app.factory.js');
-    const { gatewayConfigSchema } = await import('../src/config.js');
-    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-export-'));
-    await mkdir(join(workDir, 'web'), { recursive: true });
-    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
+    ({ workDir } = await specWorkDir('export'));
 
     // vault-media's and court-journal's byte listeners, standing in (one server, both paths).
     bytes = createServer((req, res) => {
@@ -124,13 +117,11 @@ describe('gateway settings, export and admin routes (in-process, stand-in servic
       .handle(VaultMediaRpc.adminStorageByDay, () => ({ days: [] }));
     await services.listen(['rpc.identity.>', 'rpc.letters.>', 'rpc.access-keys.>', 'rpc.court-journal.>', 'rpc.vault-media.>']);
 
-    const config = gatewayConfigSchema.parse({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000', DEVICE_COOKIE_SECRET: 'spec-device-cookie-secret-0123456789abcdef',
+    app = await createSpecGateway({
+      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '2000',
       WEB_DIST_DIR: join(workDir, 'web'), COURT_JOURNAL_URL: bytesUrl, VAULT_MEDIA_URL: bytesUrl, HOST: '127.0.0.1', PORT: '0',
-    });
-    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }), statsProviders: [] });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
+    }, { statsProviders: [] });
+    base = await listenLocally(app);
   });
 
   afterAll(async () => {

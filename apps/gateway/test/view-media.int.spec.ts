@@ -8,19 +8,17 @@
 // services in apps/vault-media/test/viewer-playback.int.spec.ts and apps/court-journal/test/viewer-documents.int.spec.ts.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { AccessKeysRpc, AccessMessages, CourtJournalRpc, VaultMediaRpc, ViewerLinkMessages, type AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { generateTestKeys, sendHttp, TestViewerIssuer } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { createSpecGateway, listenLocally, specWorkDir } from './support/spec-gateway.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 const STACK_ID = `gwvm${randomUUID().slice(0, 8)}`;
@@ -52,12 +50,7 @@ describe('gateway viewer media and document routes (in-process, stand-in service
   const setCookie = (headers: Record<string, string | string[] | undefined>) => [headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('lv_view=')) ?? '';
 
   beforeAll(async () => {
-    await bridgeEsmOnlyDependencies();
-    const { createGatewayApp } = await import('../src/app.factory.js');
-    const { gatewayConfigSchema } = await import('../src/config.js');
-    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-view-media-'));
-    await mkdir(join(workDir, 'web'), { recursive: true });
-    await writeFile(join(workDir, 'web', 'index.html'), '<!doctype html><title>Legacy Vault</title>');
+    ({ workDir } = await specWorkDir('view-media'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
     redis = new Redis(REDIS_URL);
     viewers = new TestViewerIssuer(redis);
@@ -95,13 +88,11 @@ describe('gateway viewer media and document routes (in-process, stand-in service
       .handle(CourtJournalRpc.viewerLink, () => { throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared); });
     await services.listen(['rpc.access-keys.>', 'rpc.vault-media.>', 'rpc.court-journal.>']);
 
-    const config = gatewayConfigSchema.parse({
+    app = await createSpecGateway({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewers.publicKey, RPC_TIMEOUT_MS: '3000', NODE_ENV: 'test',
       WEB_DIST_DIR: join(workDir, 'web'), DEVICE_COOKIE_SECRET: 'view-media-spec-device-cookie-secret-0123', VAULT_MEDIA_URL: bytesUrl, COURT_JOURNAL_URL: bytesUrl,
     });
-    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }) });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
+    base = await listenLocally(app);
   });
 
   afterAll(async () => {

@@ -2,18 +2,16 @@
 // viewer tokens from the test issuer (its own key pair), against the machine's real NATS and Redis.
 // identity is a stand-in speaking Nest's NATS wire format (for the owner route /api/me).
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { AccessMessages, ErrorCodes, IdentityRpc, type UserProfile } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { TestViewerIssuer, generateTestKeys } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
+import { createSpecGateway, specWorkDir } from './support/spec-gateway.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 const STACK_ID = `gwv${randomUUID().slice(0, 8)}`;
@@ -38,13 +36,8 @@ describe('gateway viewer routes', () => {
   const get = (url: string, token?: string) => http.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
 
   beforeAll(async () => {
-    await bridgeEsmOnlyDependencies();
-    const { createGatewayApp } = await import('../src/app.factory.js');
-    const { gatewayConfigSchema } = await import('../src/config.js');
-    workDir = await mkdtemp(join(tmpdir(), 'lv-gateway-viewer-'));
-    const web = join(workDir, 'web');
-    await mkdir(web, { recursive: true });
-    await writeFile(join(web, 'index.html'), '<!doctype html><title>Legacy Vault</title>');
+    let web: string;
+    ({ workDir, web } = await specWorkDir('viewer'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
     redis = new Redis(REDIS_URL);
     viewers = new TestViewerIssuer(redis);
@@ -55,12 +48,11 @@ describe('gateway viewer routes', () => {
     }));
     await identity.listen(['rpc.identity.>']);
 
-    const config = gatewayConfigSchema.parse({
+    app = await createSpecGateway({
       NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewers.publicKey, RPC_TIMEOUT_MS: '1500',
       S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, WEB_DIST_DIR: web, HEALTH_SERVICES: 'identity', DEVICE_COOKIE_SECRET: 'viewer-spec-device-cookie-secret-0123456789',
-    });
-    app = await createGatewayApp(config, { logger: pino({ level: 'silent' }), statsProviders: [] });
-    http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+    }, { statsProviders: [] });
+    http = app.getHttpAdapter().getInstance();
   });
 
   afterAll(async () => {

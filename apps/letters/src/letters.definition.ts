@@ -1,6 +1,6 @@
 import { AccessKeysRpc, Queues } from '@lv/contracts';
 import { defineService, RpcClient } from '@lv/platform/nest';
-import { createQueue, createRedisConnection, createWorker } from '@lv/platform/queues';
+import { createQueue, createRedisConnection, createWorker, sleepUntil } from '@lv/platform/queues';
 import { CommunityController } from './community/community.controller.js';
 import { CommunityService } from './community/community.service.js';
 import { lettersConfigSchema } from './config.js';
@@ -27,10 +27,10 @@ export const lettersService = defineService({
     });
     const milestones = service.milestones!;
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'letters' });
-    const worker = createWorker(Queues.MilestoneRelease, async (data, job) => {
+    const worker = createWorker(Queues.MilestoneRelease, async (data, job, token) => {
       const result = await milestones.release(data);
-      // Woken before its day (clock skew): sleep again until it is due.
-      if (result.outcome === 'not-due') await milestones.schedule({ ...data, dueAt: result.dueAt }, job.attemptsMade + Date.now());
+      // Woken before its day (clock skew): this job waits again, under the id the re-derivation uses.
+      if (result.outcome === 'not-due') await sleepUntil(job, token, result.dueAt);
       // Released, but access-keys did not issue the key (yet): retried with backoff; `milestone:due` finishes what is left.
       if ((result.outcome === 'released' || result.outcome === 'key-issued') && !result.keyId) throw new Error('the recipient\'s key is not issued yet');
       return result.outcome;

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
@@ -12,7 +10,7 @@ import {
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import { createQueue, createRedisConnection, openFromJob, queuePrefix } from '@lv/platform/queues';
-import { compileForChildProcess, createTestDatabase, generateTestKeys, startChild, uniqueStackId, type ChildService, type TestDatabase } from '@lv/testing';
+import { compileForChildProcess, createTestDatabase, deleteStackStreams, generateTestKeys, startMigratedService, uniqueStackId, type ChildService, type TestDatabase } from '@lv/testing';
 import { lettersMigrations } from '../src/migrations.js';
 
 // Letters for a milestone end to end over NATS: letters in-process and access-keys as a child process
@@ -30,7 +28,6 @@ const { lettersService } = await import('../src/letters.definition.js');
 const { LettersService } = await import('../src/letters.service.js');
 const { RpcClient, startService } = await import('@lv/platform/nest');
 const { createLogger } = await import('@lv/platform/logging');
-const { scopedStreamName } = await import('@lv/platform/messaging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -95,11 +92,7 @@ describe('letters for a milestone', () => {
     const common = { NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent' };
     letters = await startService(lettersService, { ...common, DATABASE_URL: lettersDb.url }, { logger });
     const accessEnv = { ...common, DATABASE_URL: accessDb.url, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey, KEY_MAIL_SECRET, STACK_ID, LOG_LEVEL: 'info' };
-    const script = join(scratch, 'apps', 'access-keys', 'main.js');
-    const migrated = await startChild(script, ['migrate'], accessEnv).exited;
-    expect(migrated.code).toBe(0);
-    access = startChild(script, [], accessEnv);
-    await access.waitForLine(/access-keys is listening on NATS/, 60_000);
+    access = await startMigratedService(scratch, 'access-keys', accessEnv);
     rpc = new RpcClient(NATS_URL, 10_000);
     await rpc.connect();
     const text = (await call(AccessKeysRpc.consent, {})) as { version: string; hash: string };
@@ -124,11 +117,7 @@ describe('letters for a milestone', () => {
       await queue?.close();
     }
     await rpc?.close();
-    const nats = letters?.core.nats;
-    if (nats) {
-      const jsm = await jetstreamManager(nats);
-      for (const s of ['letters', 'access-keys', 'notifications'] as const) await jsm.streams.delete(scopedStreamName(s, STACK_ID)).catch(() => undefined);
-    }
+    await deleteStackStreams(NATS_URL, ['letters', 'access-keys', 'notifications'], STACK_ID);
     await access?.kill('SIGTERM');
     await letters?.close();
     producer?.disconnect();

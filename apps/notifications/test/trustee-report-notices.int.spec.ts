@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { AccessKeysRpc, IdentityEvents, IdentityRpc, type DeliveryView, type RpcDeclaration, type Trustee, type TrusteeReport, type TrusteeReportHistoryEntry } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { compileForChildProcess, createTestDatabase, generateTestKeys, makeStreamsAsOwners, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
+import { compileForChildProcess, createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, startMigratedService, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
 import { startSmtpCatcher, type RunningSmtpCatcher } from '../../../tools/dev/smtp-catcher.mjs';
 import { notificationsMigrations } from '../src/migrations.js';
 
@@ -25,7 +25,7 @@ process.env.STACK_ID = STACK_ID;
 const { notificationsService } = await import('../src/notifications.definition.js');
 const { RpcClient, startService } = await import('@lv/platform/nest');
 const { createLogger } = await import('@lv/platform/logging');
-const { scopedStreamName, scopedSubject } = await import('@lv/platform/messaging');
+const { scopedSubject } = await import('@lv/platform/messaging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -115,12 +115,9 @@ describe('trustee reports: the e-mails at the SMTP catcher', () => {
       ...common, DATABASE_URL: accessDb.url, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey, LOG_LEVEL: 'info',
       TRUSTEE_REPORT_VETO_HOURS: String(VETO_SECONDS / 3600),
     };
-    const script = join(scratch, 'apps', 'access-keys', 'main.js');
-    expect((await startChild(script, ['migrate'], accessEnv).exited).code).toBe(0);
     // identity is a stand-in here: its stream is made as identity would (access-keys only waits for it).
     await makeStreamsAsOwners(NATS_URL, ['identity'], STACK_ID);
-    access = startChild(script, [], accessEnv);
-    await access.waitForLine(/access-keys is listening on NATS/, 60_000);
+    access = await startMigratedService(scratch, 'access-keys', accessEnv);
     notifications = await startService(notificationsService, {
       ...common, DATABASE_URL: notificationsDb.url, LOG_LEVEL: 'silent', SMTP_HOST: '127.0.0.1', SMTP_PORT: String(catcher.smtpPort), SMTP_IGNORE_TLS: 'true', PUBLIC_URL,
     }, { logger: createLogger('report-notice-spec', 'silent') });
@@ -130,11 +127,7 @@ describe('trustee reports: the e-mails at the SMTP catcher', () => {
 
   afterAll(async () => {
     await rpc?.close();
-    const nats = notifications?.core.nats;
-    if (nats) {
-      const jsm = await jetstreamManager(nats);
-      for (const s of ['access-keys', 'notifications', 'identity'] as const) await jsm.streams.delete(scopedStreamName(s, STACK_ID)).catch(() => undefined);
-    }
+    await deleteStackStreams(NATS_URL, ['access-keys', 'notifications', 'identity'], STACK_ID);
     await access?.kill('SIGTERM');
     await notifications?.close();
     await identity?.close();

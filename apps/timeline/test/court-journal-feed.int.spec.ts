@@ -5,7 +5,7 @@
 // own specs; this is about what the timeline makes of them.
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
   CourtJournalEvents, CourtJournalRpc, TimelineRpc, type CourtDocumentUploadedV1, type RpcDeclaration, type TitlesReply,
@@ -13,9 +13,9 @@ import {
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { createOrm, migrateUp } from '@lv/platform/database';
 import type { DomainError } from '@lv/platform/errors';
-import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, generateTestKeys, makeStreamsAsOwners, TestViewerIssuer, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, TestViewerIssuer, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 
 jest.setTimeout(120_000);
 
@@ -111,10 +111,7 @@ describe('timeline: the court-journal feed', () => {
   afterAll(async () => {
     await rpc?.close();
     await app?.close();
-    const cleanup = await connectNats(NATS_URL, 'cleanup');
-    const jsm = await jetstreamManager(cleanup);
-    for (const service of ['letters', 'vault-media', 'court-journal', 'timeline'] as const) await jsm.streams.delete(scopedStreamName(service, STACK_ID)).catch(() => undefined);
-    await cleanup.close();
+    await deleteStackStreams(NATS_URL, ['letters', 'vault-media', 'court-journal', 'timeline'], STACK_ID);
     await nc?.close();
     await db?.drop();
   });

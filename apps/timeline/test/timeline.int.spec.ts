@@ -5,9 +5,8 @@
 // (a fresh database per service), NATS JetStream and Redis; a STACK_ID of its own.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
   LettersEvents, LettersRpc, TimelineRpc, VaultMediaEvents, VaultMediaRpc,
@@ -16,9 +15,9 @@ import {
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { createOrm, migrateUp } from '@lv/platform/database';
 import type { DomainError } from '@lv/platform/errors';
-import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { TestViewerIssuer, compileForChildProcess, createTestDatabase, generateTestKeys, makeStreamsAsOwners, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
+import { TestViewerIssuer, compileForChildProcess, createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, startMigratedService, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
 
 jest.setTimeout(180_000);
 
@@ -122,14 +121,10 @@ describe('timeline service (in-process, with the real letters service)', () => {
   beforeAll(async () => {
     const logger = createLogger('timeline-spec', 'silent');
     scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/letters'], 'timeline-letters');
-    const lettersScript = join(scratchDir, 'apps', 'letters', 'main.js');
     lettersDb = await createTestDatabase([], 'tllet');
     // The readiness line is logged at info.
     const lettersEnv = { DATABASE_URL: lettersDb.url, NATS_URL, REDIS_URL, STACK_ID, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'info' };
-    const migrate = startChild(lettersScript, ['migrate'], lettersEnv);
-    expect((await migrate.exited).code).toBe(0);
-    letters = startChild(lettersScript, [], lettersEnv);
-    await letters.waitForLine(/letters is listening on NATS/, 60_000);
+    letters = await startMigratedService(scratchDir, 'letters', lettersEnv);
 
     timelineDb = await serviceDatabase(timelineMigrations, 'timeline');
     // vault-media's events are published here as vault-media would, into its own stream.
@@ -157,10 +152,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     await rpc?.close();
     await timelineApp?.close();
     await letters?.kill('SIGTERM');
-    const cleanup = await connectNats(NATS_URL, 'cleanup');
-    const jsm = await jetstreamManager(cleanup);
-    for (const service of ['letters', 'vault-media', 'court-journal'] as const) await jsm.streams.delete(scopedStreamName(service, STACK_ID)).catch(() => undefined);
-    await cleanup.close();
+    await deleteStackStreams(NATS_URL, ['letters', 'vault-media', 'court-journal'], STACK_ID);
     await nc?.close();
     await timelineDb?.drop();
     await lettersDb?.drop();

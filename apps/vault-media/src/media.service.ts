@@ -16,6 +16,7 @@ import { PgRecordings } from './recordings/recordings.repository.js';
 import { PgMediaObjects } from './uploads/media-objects.repository.js';
 import { receiveUpload } from './uploads/receive-upload.js';
 import { startUpload } from './uploads/start-upload.js';
+import { reportTranscode } from './transcoding/report-transcode.js';
 import { discardUpload, sweepUploads } from './uploads/upload-cleanup.js';
 
 export interface MediaServiceDeps {
@@ -59,6 +60,7 @@ export class MediaService {
   readonly playbackLink;
   readonly openPlayback;
   readonly reportHash;
+  readonly reportTranscode;
 
   constructor(private readonly deps: MediaServiceDeps) {
     this.streams = new PgRecordingStreams(deps.orm);
@@ -91,6 +93,7 @@ export class MediaService {
     this.playbackLink = playbackLink(ports);
     this.openPlayback = openPlayback(ports);
     this.reportHash = reportHash(ports);
+    this.reportTranscode = reportTranscode(ports);
   }
 
   /** For the health check: a signed request to object storage (a wrong key shows as down too). */
@@ -100,6 +103,10 @@ export class MediaService {
 
   reportTokenFor(recordingId: string): string {
     return this.deps.signer.reportToken(recordingId);
+  }
+
+  transcodeTokenFor(recordingId: string): string {
+    return this.deps.signer.transcodeToken(recordingId);
   }
 
   rebuildProjections(): Promise<RebuildReport[]> {

@@ -195,6 +195,30 @@ class MusicLibrary20261126 extends Migration {
   }
 }
 
+/**
+ * The playback copy (media-transcoding) of each video and audio item: its status (null for images),
+ * the rendition's and poster's keys and sizes beside the original's, and the duration.
+ */
+class RecordingRenditions20261207 extends Migration {
+  override up(): void {
+    this.addSql(`
+      alter table recordings
+        add column transcode_status text check (transcode_status in ('pending', 'ready', 'failed')),
+        add column rendition_key text,
+        add column rendition_size bigint,
+        add column rendition_content_type text,
+        add column poster_key text,
+        add column poster_size bigint,
+        add column duration_seconds double precision`);
+    this.addSql(`update recordings set transcode_status = 'pending' where type in ('video', 'audio')`);
+  }
+
+  override down(): void {
+    this.addSql(`alter table recordings drop column transcode_status, drop column rendition_key, drop column rendition_size, drop column rendition_content_type,
+      drop column poster_key, drop column poster_size, drop column duration_seconds`);
+  }
+}
+
 export const vaultMediaMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'vault-media-tables-2026-12-01', class: VaultMediaTables20261201 },
   { name: 'vault-media-drop-timeline-2026-11-24', class: DropTimelineEntries20261124 },
@@ -202,4 +226,5 @@ export const vaultMediaMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'vault-media-recording-collections-2026-11-25', class: RecordingCollections20261125 },
   { name: 'vault-media-who-i-am-media-2026-11-25', class: WhoIAmMedia20261125 },
   { name: 'vault-media-music-library-2026-11-26', class: MusicLibrary20261126 },
+  { name: 'vault-media-recording-renditions-2026-12-07', class: RecordingRenditions20261207 },
 ]);

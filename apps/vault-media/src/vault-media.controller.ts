@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import {
-  VaultMediaRpc, type DeleteEntryReply, type FinalEntries, type PayloadOf, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply, type RequestMeta,
+  VaultMediaRpc, type DeleteEntryReply, type FinalEntries, type PayloadOf, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply, type ReportTranscodeReply, type RequestMeta,
   type TitlesReply, type UploadTicket, type VaultStatsContribution, type ExportList, type StorageByDay, type ViewerMediaGrant,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
@@ -99,6 +99,13 @@ export class VaultMediaController {
   @RpcHandler(VaultMediaRpc.reportHash)
   reportHash(@RpcPayload() report: PayloadOf<typeof VaultMediaRpc.reportHash>): Promise<ReportHashReply> {
     return this.media.reportHash(report);
+  }
+
+  /** The media-transcoding worker's report: open on the bus like report-hash's, authorised by the job's own token. */
+  @PublicRpc()
+  @RpcHandler(VaultMediaRpc.reportTranscode)
+  reportTranscode(@RpcPayload() report: PayloadOf<typeof VaultMediaRpc.reportTranscode>): Promise<ReportTranscodeReply> {
+    return this.media.reportTranscode(report);
   }
 
   @OperatorOnly()

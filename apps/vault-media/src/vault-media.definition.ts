@@ -14,15 +14,17 @@ import { MusicController } from './music/music.controller.js';
 import { MediaLinkSigner } from './playback/media-links.js';
 import { ViewerPlayback } from './playback/viewer-playback.js';
 import { PgRecordings } from './recordings/recordings.repository.js';
+import { createTranscodeEnqueuer } from './transcoding/transcode-enqueuer.js';
 import { VaultMediaController } from './vault-media.controller.js';
 
-/** Injection tokens of what specs reach beside the service: the object storage and the hashing queue. */
+/** Injection tokens of what specs reach beside the service: the object storage and the hashing and transcoding queues. */
 export const OBJECT_STORAGE = Symbol('OBJECT_STORAGE');
 export const MEDIA_HASHING_QUEUE = Symbol('MEDIA_HASHING_QUEUE');
+export const MEDIA_TRANSCODING_QUEUE = Symbol('MEDIA_TRANSCODING_QUEUE');
 
 /**
  * vault-media: video and audio messages. Besides its NATS handlers it runs an HTTP listener for the
- * bytes (uploads in, Range reads out), a consumer (hashing jobs from its own saved recordings) and a
+ * bytes (uploads in, Range reads out), consumers (hashing and transcoding jobs from its own saved recordings) and a
  * sweeper for uploads whose process died.
  */
 export const vaultMediaService = defineService({
@@ -36,12 +38,15 @@ export const vaultMediaService = defineService({
     queueConnection.on('error', (error: Error) => logger.warn({ err: error }, 'queue connection error'));
     const hashingQueue = createQueue(Queues.MediaHashing, queueConnection);
     hashingQueue.on('error', (error: Error) => logger.debug({ err: error }, 'media-hashing queue error'));
+    const transcodingQueue = createQueue(Queues.MediaTranscoding, queueConnection);
+    transcodingQueue.on('error', (error: Error) => logger.debug({ err: error }, 'media-transcoding queue error'));
     // Viewer links: the byte listener verifies the viewer's token itself (revocations included), and
     // asks access-keys, with that token, whether final messages are open.
     const viewerTokens = config.VIEWER_JWT_PUBLIC_KEY ? new ViewerTokenVerifier(await readPem(config.VIEWER_JWT_PUBLIC_KEY), new RevokedViewSessions(core.redis)) : undefined;
     const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'vault-media');
     const closeClients = async () => {
       await hashingQueue.close().catch(() => undefined);
+      await transcodingQueue.close().catch(() => undefined);
       queueConnection.disconnect();
       await rpc.close().catch(() => undefined);
     };
@@ -73,6 +78,7 @@ export const vaultMediaService = defineService({
         { provide: MediaHttpServer, useValue: http },
         { provide: OBJECT_STORAGE, useValue: storage },
         { provide: MEDIA_HASHING_QUEUE, useValue: hashingQueue },
+        { provide: MEDIA_TRANSCODING_QUEUE, useValue: transcodingQueue },
       ],
       health: {
         media_http: () => {
@@ -83,6 +89,7 @@ export const vaultMediaService = defineService({
       },
       consumers: [
         createHashEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: hashingQueue, reportToken: (id) => service.reportTokenFor(id), stackId }),
+        createTranscodeEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: transcodingQueue, reportToken: (id) => signer.transcodeToken(id), stackId }),
       ],
       tasks: [
         { name: 'upload sweeper', everyMs: config.MEDIA_SWEEP_INTERVAL_SECONDS * 1000, run: () => service.sweep() },

@@ -24,8 +24,9 @@ rpc.vault-media.delete-entry           unauth    invalid invalid     invalid   f
 rpc.vault-media.playback-link          unauth    ok      NOT_FOUND   NOT_FOUND forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 # A viewer's link to one item (its own section is checked by the service); owners use playback-link.
 rpc.vault-media.viewer-link            unauth    forbid  forbid      forbid    forbid   | ok       forbid  forbid        forbid   forbid          ok           | NOT_FOUND   expired expired
-# The hashing worker's report: public on the bus, authorised by the job's report token.
+# The hashing and transcoding workers' reports: public on the bus, authorised by the job's report token.
 rpc.vault-media.report-hash            invalid   invalid invalid     invalid   invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.vault-media.report-transcode       invalid   invalid invalid     invalid   invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.vault-media.op.rebuild-projections unauth    forbid  forbid      forbid    ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.vault-media.titles                 unauth    ok      ok          ok        forbid   | ok       forbid  forbid        forbid   forbid          ok           | ok          expired expired
 # The Parent Circle's music: members read it (their plan checked by the service), operators manage it.

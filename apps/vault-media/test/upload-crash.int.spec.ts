@@ -6,11 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { Queues, VaultMediaRpc, type AccessTokenClaims, type Recording, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { createObjectStorage, type ObjectStorage } from '@lv/platform/storage';
-import { compileForChildProcess, createTestDatabase, freePort, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
+import { compileForChildProcess, createTestDatabase, deleteStackStreams, freePort, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { MEDIA_LINK_SECRET, NATS_URL, REDIS_URL, sendHttp, webmBody } from './test-support/harness.js';
 
@@ -80,11 +79,7 @@ describe('vault-media killed mid-upload (child process)', () => {
   afterAll(async () => {
     await service?.kill('SIGTERM');
     await rpc?.close();
-    const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
-    const nc = await connectNats(NATS_URL, 'cleanup');
-    const jsm = await jetstreamManager(nc);
-    for (const name of ['vault-media', 'letters'] as const) await jsm.streams.delete(scopedStreamName(name, stackId)).catch(() => undefined);
-    await nc.close();
+    await deleteStackStreams(NATS_URL, ['vault-media', 'letters'], stackId);
     const { createQueue, createRedisConnection } = await import('@lv/platform/queues');
     const connection = createRedisConnection(REDIS_URL, { role: 'producer' });
     await createQueue(Queues.MediaHashing, connection).obliterate({ force: true }).catch(() => undefined);

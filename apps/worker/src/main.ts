@@ -8,12 +8,13 @@ import { createRedisConnection, createWorker } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
 import { workerConfigSchema, type WorkerConfig } from './config.js';
 import { mediaHashingProcessor } from './media-hashing.processor.js';
+import { mediaTranscodingProcessor } from './media-transcoding.processor.js';
 import { scheduledBackupSettings, startScheduledBackups } from './scheduled-backup.js';
 
 /**
  * The worker: BullMQ processors for background work with retries. It owns no data: what a job
- * finds goes back to the owning service as a command over NATS. Queues: media-hashing, and
- * scheduled-backups when BACKUP_REPOSITORY is set (ops work on the databases and buckets themselves). (Key e-mails
+ * finds goes back to the owning service as a command over NATS. Queues: media-hashing, media-transcoding,
+ * and scheduled-backups when BACKUP_REPOSITORY is set (ops work on the databases and buckets themselves). (Key e-mails
  * are processed by notifications and delivery timing by access-keys, each next to the state its jobs
  * change, so a job's effect and its record commit together.)
  */
@@ -59,11 +60,32 @@ hashing.on('failed', (job, error) => {
 });
 hashing.on('error', (error) => logger.warn({ err: error }, 'media-hashing worker error'));
 await hashing.waitUntilReady();
+
+const transcoding = createWorker(
+  Queues.MediaTranscoding,
+  mediaTranscodingProcessor({
+    storage,
+    report: (payload) => rpc.call(VaultMediaRpc.reportTranscode, payload, { meta: { requestId: `media-transcoding-${payload.recordingId}` } }),
+    logger: logger.child({ queue: Queues.MediaTranscoding.name }),
+  }),
+  connection,
+  {
+    concurrency: config.MEDIA_TRANSCODING_CONCURRENCY,
+    // ffmpeg may run for minutes: the job's lock is renewed meanwhile, and a stalled one is taken again.
+    lockDuration: 120_000,
+    onDeadLetter: (job, error, data) => logger.error({ queue: Queues.MediaTranscoding.name, jobId: job.id, recordingId: data?.mediaId, attempts: job.attemptsMade, err: error }, 'job failed for good: kept in the failed set (dead letter)'),
+  },
+);
+transcoding.on('failed', (job, error) => {
+  if (job) logger.warn({ queue: Queues.MediaTranscoding.name, jobId: job.id, attempt: job.attemptsMade, err: error }, 'job attempt failed');
+});
+transcoding.on('error', (error) => logger.warn({ err: error }, 'media-transcoding worker error'));
+await transcoding.waitUntilReady();
 if (!backupSettings) logger.info('scheduled backups are off: BACKUP_REPOSITORY is not set');
 const backups = backupSettings
   ? await startScheduledBackups({ settings: backupSettings, everyMs: config.BACKUP_SCHEDULE, retention: config.BACKUP_RETENTION, connection, logger })
   : null;
-logger.info({ queues: [Queues.MediaHashing.name, ...(backups ? [Queues.ScheduledBackups.name] : [])], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
+logger.info({ queues: [Queues.MediaHashing.name, Queues.MediaTranscoding.name, ...(backups ? [Queues.ScheduledBackups.name] : [])], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
 
 // The ops listener (metrics, liveness, readiness: Redis answers and the processors run). OPS_HTTP_PORT
 // is every process's; WORKER_HEALTH_PORT is where the worker's containers probed /health before it.
@@ -76,12 +98,13 @@ const ops: OpsServer | null = opsPort
     readiness: async () => {
       const redis = await connection.ping().then(() => ({ status: 'up' as const }), (error: Error) => ({ status: 'down' as const, detail: error.message }));
       const running = hashing.isRunning();
+      const transcodingRunning = transcoding.isRunning();
       const backing = backups ? backups.worker.isRunning() : true;
       return {
-        status: redis.status === 'up' && running && backing ? 'up' : 'down',
+        status: redis.status === 'up' && running && transcodingRunning && backing ? 'up' : 'down',
         checks: {
-          redis,
-          [Queues.MediaHashing.name]: running ? { status: 'up' } : { status: 'down', detail: 'not running' },
+          redis, [Queues.MediaHashing.name]: running ? { status: 'up' } : { status: 'down', detail: 'not running' },
+          [Queues.MediaTranscoding.name]: transcodingRunning ? { status: 'up' } : { status: 'down', detail: 'not running' },
           ...(backups && { [Queues.ScheduledBackups.name]: backing ? { status: 'up' as const } : { status: 'down' as const, detail: 'not running' } }),
         },
       };
@@ -96,6 +119,7 @@ async function shutdown(signal: string): Promise<void> {
   logger.info({ signal }, 'worker stopping: finishing the jobs in hand');
   await ops?.close();
   await hashing.close().catch(() => undefined);
+  await transcoding.close().catch(() => undefined);
   await backups?.close();
   await rpc.close().catch(() => undefined);
   connection.disconnect();

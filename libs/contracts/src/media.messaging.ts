@@ -6,7 +6,7 @@ import {
 import { finalEntriesSchema } from './if-im-not-there.schemas.js';
 import {
   deleteEntryReplySchema, entryByIdPayloadSchema, exportListPayloadSchema, exportListSchema, listRecordingsPayloadSchema, playbackGrantSchema, recordingSchema,
-  reportHashPayloadSchema, reportHashReplySchema, retitlePayloadSchema, startUploadPayloadSchema, storageByDaySchema, uploadTicketSchema,
+  reportHashPayloadSchema, reportHashReplySchema, reportTranscodePayloadSchema, reportTranscodeReplySchema, retitlePayloadSchema, startUploadPayloadSchema, storageByDaySchema, uploadTicketSchema,
 } from './media.schemas.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
 import { titlesPayloadSchema, titlesReplySchema } from './timeline.schemas.js';
@@ -32,6 +32,8 @@ export const VaultMediaRpc = {
   viewerLink: rpc('rpc.vault-media.viewer-link', { payload: viewerItemPayloadSchema, reply: viewerMediaGrantSchema }),
   /** From the worker's media-hashing job, authorised by the job's report token. */
   reportHash: rpc('rpc.vault-media.report-hash', { payload: reportHashPayloadSchema, reply: reportHashReplySchema }),
+  /** From the worker's media-transcoding job (rendition, poster, duration; or the failure), authorised by the job's report token. */
+  reportTranscode: rpc('rpc.vault-media.report-transcode', { payload: reportTranscodePayloadSchema, reply: reportTranscodeReplySchema }),
   /** The timeline's batch title lookup: the titles of the reader's own recordings among the ids. */
   titles: rpc('rpc.vault-media.titles', { payload: titlesPayloadSchema, reply: titlesReplySchema }),
   // Operator command (ops CLI).

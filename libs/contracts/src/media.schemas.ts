@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryInteger, safeText } from './text.schemas.js';
 import {
-  MEDIA_COLLECTIONS, MEDIA_INTEGRITY, STORED_MEDIA_TYPES, MediaMessages, RECORDING_TITLE_MAX, RECORDINGS_LIST_LIMIT, SHA256_HEX,
+  MEDIA_COLLECTIONS, MEDIA_INTEGRITY, STORED_MEDIA_TYPES, MediaMessages, TRANSCODE_STATUSES, RECORDING_TITLE_MAX, RECORDINGS_LIST_LIMIT, SHA256_HEX,
 } from './media.js';
 
 // The shapes of recordings on the wire, as zod schemas (the types are inferred from
@@ -78,6 +78,12 @@ export const recordingSchema = z.object({
   collection: z.enum(MEDIA_COLLECTIONS),
   created_at: z.iso.datetime(),
   timestamp: z.iso.datetime(),
+  /** Video and audio only: whether the playback copy (H.264/AAC MP4) is made; 'failed' = the original plays as saved (MediaMessages.transcodeFailed). */
+  transcode_status: z.enum(TRANSCODE_STATUSES).optional().meta({ description: "Set by the media-transcoding job: 'failed' means the recording plays only as recorded, where the browser can." }),
+  /** Seconds, once the playback copy is made. */
+  duration_seconds: z.number().nonnegative().nullable().optional(),
+  /** A poster picture is there (a video's playback copy is made): the playback link with `poster=1` serves it. */
+  poster: z.boolean().optional(),
 });
 export type Recording = z.infer<typeof recordingSchema>;
 
@@ -123,6 +129,29 @@ export type ReportHashPayload = z.infer<typeof reportHashPayloadSchema>;
 export const reportHashReplySchema = z.object({ recordingId: z.string(), integrity: z.enum([...MEDIA_INTEGRITY, 'ignored']) });
 export type ReportHashReply = z.infer<typeof reportHashReplySchema>;
 
+/** rpc.vault-media.report-transcode: the media-transcoding worker's result, authorised like report-hash's. */
+export const reportTranscodePayloadSchema = z.object({
+  recordingId: safeText().max(64),
+  reportToken: safeText().max(128),
+  result: z.discriminatedUnion('status', [
+    z.object({
+      status: z.literal('ready'),
+      renditionKey: safeText().max(1024),
+      renditionSize: z.number().int().positive(),
+      renditionContentType: z.enum(['video/mp4', 'audio/mp4']),
+      posterKey: safeText().max(1024).nullable(),
+      posterSize: z.number().int().positive().nullable(),
+      durationSeconds: z.number().nonnegative(),
+    }),
+    /** The reason is for operators (logs, the queue board); the owner reads MediaMessages.transcodeFailed. */
+    z.object({ status: z.literal('failed'), reason: safeText().max(500) }),
+  ]),
+});
+export type ReportTranscodePayload = z.infer<typeof reportTranscodePayloadSchema>;
+
+/** 'ignored': the recording is gone (or not video or audio): the worker removes what it stored for it. */
+export const reportTranscodeReplySchema = z.object({ recordingId: z.string(), transcode: z.enum([...TRANSCODE_STATUSES, 'ignored']) });
+export type ReportTranscodeReply = z.infer<typeof reportTranscodeReplySchema>;
 
 /** rpc.vault-media.export-list: `after` is the nextCursor of the page before. */
 export const EXPORT_LIST_PAGE = 200;

@@ -139,6 +139,8 @@ export const MediaMessages = {
   deleteFailed: 'Failed to delete file.',
   retitleFailed: 'Could not update image title',
   integrityMismatch: 'This recording failed its integrity check: the stored file no longer matches what you saved.',
+  /** The media-transcoding job could not make a playback copy (the file could not be read, or converting it failed for good). */
+  transcodeFailed: 'This recording could not be converted to play on every device. It is kept exactly as you saved it, and plays as recorded where your browser can.',
 } as const;
 
 /** Trims and checks a recording title: required, at most 100 characters. */
@@ -157,6 +159,17 @@ export type MediaIntegrity = (typeof MEDIA_INTEGRITY)[number];
 
 /** The integrity values, in the order a recording goes through them. */
 export const MEDIA_INTEGRITY = ['pending', 'verified', 'mismatch'] as const;
+
+/**
+ * The playback copy the media-transcoding job makes of each video and audio item: pending until the
+ * job reports, ready (a rendition, and a poster for a video), or failed (the original plays as saved).
+ */
+export const TRANSCODE_STATUSES = ['pending', 'ready', 'failed'] as const;
+export type TranscodeStatus = (typeof TRANSCODE_STATUSES)[number];
+
+/** Where a recording's rendition and poster are stored: beside the original, whose key they extend (the original is never touched). */
+export const renditionKeyOf = (objectKey: string) => `${objectKey}.rendition.mp4`;
+export const posterKeyOf = (objectKey: string) => `${objectKey}.poster.jpg`;
 
 /** The cookie that binds playback links to the signed-in owner (httpOnly, SameSite=Strict, Path=/api/media/play). */
 export const MEDIA_BINDING_COOKIE = 'lv_media';
@@ -197,6 +210,20 @@ export interface RecordingSavedData {
 export interface RecordingUploadAbandonedData { recordingId: string; ownerId: string; reason: string; abandonedAt: string }
 export interface RecordingHashVerifiedData { recordingId: string; ownerId: string; sha256: string; verifiedAt: string }
 export interface RecordingHashMismatchData { recordingId: string; ownerId: string; expectedSha256: string; actualSha256: string | null; detectedAt: string }
+export interface RecordingTranscodedData {
+  recordingId: string;
+  ownerId: string;
+  renditionKey: string;
+  renditionSize: number;
+  /** video/mp4 or audio/mp4. */
+  renditionContentType: string;
+  /** Null for audio. */
+  posterKey: string | null;
+  posterSize: number | null;
+  durationSeconds: number;
+  transcodedAt: string;
+}
+export interface RecordingTranscodeFailedData { recordingId: string; ownerId: string; reason: string; failedAt: string }
 export interface RecordingRetitledData { recordingId: string; ownerId: string; title: string; retitledAt: string }
 export interface RecordingDeletedData { recordingId: string; ownerId: string; bucket: string; objectKey: string; deletedAt: string }
 
@@ -206,6 +233,8 @@ export type RecordingEvent =
   | { type: 'RecordingUploadAbandoned'; data: RecordingUploadAbandonedData }
   | { type: 'RecordingHashVerified'; data: RecordingHashVerifiedData }
   | { type: 'RecordingHashMismatch'; data: RecordingHashMismatchData }
+  | { type: 'RecordingTranscoded'; data: RecordingTranscodedData }
+  | { type: 'RecordingTranscodeFailed'; data: RecordingTranscodeFailedData }
   | { type: 'RecordingRetitled'; data: RecordingRetitledData }
   | { type: 'RecordingDeleted'; data: RecordingDeletedData };
 

@@ -34,7 +34,7 @@ describe('queue declarations', () => {
 
   it('keeps every queue name the services work today, each declared once', () => {
     expect([...ALL_QUEUES].sort()).toEqual([
-      'access-request-notices', 'account-emails', 'delivery-timing', 'inactivity-timing', 'inactivity-warnings', 'key-emails', 'media-hashing', 'milestone-release', 'scheduled-backups', 'trustee-links', 'trustee-notices', 'trustee-report-notices',
+      'access-request-notices', 'account-emails', 'delivery-timing', 'inactivity-timing', 'inactivity-warnings', 'key-emails', 'media-hashing', 'media-transcoding', 'milestone-release', 'scheduled-backups', 'trustee-links', 'trustee-notices', 'trustee-report-notices',
     ]);
     expect(ALL_QUEUE_DECLARATIONS).toEqual(Object.values(Queues));
   });

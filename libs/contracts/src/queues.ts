@@ -47,6 +47,21 @@ export const Queues = {
   })),
 
   /**
+   * Makes a recording's (or uploaded video or audio file's) playback rendition: H.264/AAC MP4 with
+   * faststart (AAC in MP4 for audio), a poster JPEG for a video, and its duration (the worker, with
+   * ffmpeg). vault-media adds it under the job id of the recording from its outbox; the original is
+   * never touched. The result goes back with the report token, like media-hashing's.
+   */
+  MediaTranscoding: queue('media-transcoding', z.object({
+    mediaId: id,
+    bucket: z.string().min(1),
+    /** The original's object key; the rendition and poster go beside it (`<key>.rendition.mp4`, `<key>.poster.jpg`). */
+    key: z.string().min(1),
+    type: z.enum(['video', 'audio']),
+    reportToken: z.string().min(1),
+  })),
+
+  /**
    * Fires when something scheduled for a later date is due: an owner's vault delivery (If I'm Not
    * There). The job only wakes the owning service (access-keys), whose decider checks the time again:
    * a job that fires early, twice or after a cancel releases nothing.
@@ -204,6 +219,7 @@ export const accountEmailSealContext = (emailId: string) => `account-email:${ema
 
 export type SendKeyEmailJob = JobOf<typeof Queues.KeyEmails>;
 export type HashMediaJob = JobOf<typeof Queues.MediaHashing>;
+export type TranscodeMediaJob = JobOf<typeof Queues.MediaTranscoding>;
 export type TrusteeLinkJob = JobOf<typeof Queues.TrusteeLinks>;
 export type DeliveryTimingJob = JobOf<typeof Queues.DeliveryTiming>;
 export type TrusteeNoticeJob = JobOf<typeof Queues.TrusteeNotices>;

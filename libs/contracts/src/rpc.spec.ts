@@ -51,7 +51,7 @@ describe('rpc declarations', () => {
       'rpc.vault-media.health', 'rpc.vault-media.list-recordings', 'rpc.vault-media.music.list', 'rpc.vault-media.music.playback-link',
       'rpc.vault-media.op.music-library', 'rpc.vault-media.op.music-remove', 'rpc.vault-media.op.music-start-upload',
       'rpc.vault-media.op.rebuild-projections', 'rpc.vault-media.playback-link', 'rpc.vault-media.portrait-media-titles',
-      'rpc.vault-media.report-hash', 'rpc.vault-media.retitle', 'rpc.vault-media.start-upload', 'rpc.vault-media.stats', 'rpc.vault-media.titles', 'rpc.vault-media.viewer-link',
+      'rpc.vault-media.report-hash', 'rpc.vault-media.report-transcode', 'rpc.vault-media.retitle', 'rpc.vault-media.start-upload', 'rpc.vault-media.stats', 'rpc.vault-media.titles', 'rpc.vault-media.viewer-link',
     ].sort());
     for (const declaration of all) expect(declaration.payload).toBeInstanceOf(z.ZodType);
   });

@@ -101,3 +101,23 @@ export function startChild(script: string, args: string[], env: Record<string, s
     },
   };
 }
+
+/**
+ * A service of this checkout run as a child process the way a stack runs it: its migrations first
+ * (`main.js migrate`, which must exit 0), then the service, resolved once it logs that it listens on
+ * NATS (the readiness line is logged at info, so `env` should not silence it).
+ */
+export async function startMigratedService(scratch: string, service: string, env: Record<string, string>): Promise<ChildService> {
+  const script = join(scratch, 'apps', service, 'main.js');
+  const migrate = startChild(script, ['migrate'], env);
+  const { code, signal } = await migrate.exited;
+  if (code !== 0) throw new Error(`${service} migrate exited (${signal ?? code}); output:\n${migrate.lines.slice(-30).join('\n')}`);
+  const child = startChild(script, [], env);
+  try {
+    await child.waitForLine(new RegExp(`${service} is listening on NATS`), 60_000);
+  } catch (err) {
+    await child.kill('SIGKILL');
+    throw err;
+  }
+  return child;
+}

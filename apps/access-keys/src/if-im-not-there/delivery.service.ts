@@ -143,10 +143,10 @@ export class DeliveryService {
 
   /**
    * Queues the job that wakes the delivery at its due time (inside the caller's transaction, before
-   * its commit). `attempt` names a re-scheduled job (one that woke early), so its id is new.
+   * its commit), under the id the timers derive from the stream for that time.
    */
-  async schedule(job: DeliveryTimingJob, attempt = 0): Promise<void> {
-    await enqueue(this.deps.jobs, job, deliveryJobId(job.subjectId, job.dueAt, attempt), { delay: delayUntil(job.dueAt, new Date().toISOString()) });
+  async schedule(job: DeliveryTimingJob): Promise<void> {
+    await enqueue(this.deps.jobs, job, deliveryJobId(job.subjectId, job.dueAt), { delay: delayUntil(job.dueAt, new Date().toISOString()) });
   }
 
   private async decide(ownerId: string, sharedBy: string, metadata: EventMetadata, command: DeliveryCommand): Promise<void> {

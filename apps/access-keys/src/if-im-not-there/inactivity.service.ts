@@ -37,7 +37,8 @@ export interface InactivityDeps {
 }
 
 /** What a wake did: a warning queued, the delivery started, or nothing; and when it wakes next. */
-export type WakeOutcome = { outcome: 'warned' | 'lapsed' | 'nothing'; next: string | null };
+/** `early`: woke before its time with nothing to do; the worker puts the same job back to sleep until `next`. */
+export type WakeOutcome = { outcome: 'warned' | 'lapsed' | 'nothing' | 'early'; next: string | null };
 
 const SYSTEM: EventMetadata = { actor: { kind: 'system', id: 'inactivity-timing' } };
 
@@ -173,8 +174,8 @@ export class InactivityService {
         }
       }
       const next = nextWake(result.state, lastSignIn, now);
-      // A job that woke early sleeps again under a new id (the finished one may keep its id a while).
-      await this.schedule(job.ownerId, next, next === job.dueAt ? `-again${Date.now()}` : '');
+      if (outcome === 'nothing' && next !== null && next === job.dueAt) return { outcome: 'early', next };
+      await this.schedule(job.ownerId, next);
       return { outcome, next };
     }));
   }
@@ -220,9 +221,9 @@ export class InactivityService {
   }
 
   /** Queues a wake at `at` (inside the caller's transaction, before its commit); one job per owner and time. */
-  private async schedule(ownerId: string, at: string | null, suffix = ''): Promise<void> {
+  private async schedule(ownerId: string, at: string | null): Promise<void> {
     if (at === null) return;
-    await enqueue(this.deps.jobs, { ownerId, dueAt: at }, inactivityJobId(ownerId, at, suffix), { delay: delayUntil(at, this.now()) });
+    await enqueue(this.deps.jobs, { ownerId, dueAt: at }, inactivityJobId(ownerId, at), { delay: delayUntil(at, this.now()) });
   }
 
   private async state(em: EntityManager, ownerId: string): Promise<InactivityState> {

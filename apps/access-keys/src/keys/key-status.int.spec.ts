@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { AccessKeysRpc, AccessMessages, CONSENT_VERSION, IdentityRpc, REDEEM_FAILURES_PER_MINUTE, type IssuedAccessKey, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
-import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, deleteStackStreams, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
 import type { AccessKeysConfig } from '../config.js';
 import { accessKeysMigrations } from '../migrations.js';
 import { CONSENT_HASH } from '../secrets.js';
@@ -71,11 +70,7 @@ describe('key status (rpc.access-keys.key-status)', () => {
 
   afterAll(async () => {
     await rpc?.close();
-    const nats = service?.core.nats;
-    if (nats) {
-      const jsm = await jetstreamManager(nats);
-      for (const s of ['access-keys', 'notifications'] as const) await jsm.streams.delete(scopedStreamName(s, STACK_ID)).catch(() => undefined);
-    }
+    await deleteStackStreams(NATS_URL, ['access-keys', 'notifications'], STACK_ID);
     await service?.close();
     await identity?.close();
     await db?.drop();

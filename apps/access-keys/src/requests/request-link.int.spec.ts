@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -9,10 +8,10 @@ import {
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
-import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { queuePrefix } from '@lv/platform/queues';
-import { createTestDatabase, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, deleteStackStreams, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
 import type { AccessKeysConfig } from '../config.js';
 import { accessKeysMigrations } from '../migrations.js';
 
@@ -83,11 +82,7 @@ describe('the request link (request-setting, request-form, submit-request)', () 
     await notices?.close();
     redis?.disconnect();
     await rpc?.close();
-    const nats = service?.core.nats;
-    if (nats) {
-      const jsm = await jetstreamManager(nats);
-      for (const s of ['access-keys', 'notifications', 'identity'] as const) await jsm.streams.delete(scopedStreamName(s, STACK_ID)).catch(() => undefined);
-    }
+    await deleteStackStreams(NATS_URL, ['access-keys', 'notifications', 'identity'], STACK_ID);
     await service?.close();
     await identity?.close();
     await db?.drop();

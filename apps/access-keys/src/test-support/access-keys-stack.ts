@@ -1,12 +1,11 @@
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import { IdentityRpc, type ServiceName } from '@lv/contracts';
 import { createLogger } from '@lv/platform/logging';
-import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { createQueue, queuePrefix, type DeclaredQueue, type TypedQueue } from '@lv/platform/queues';
-import { createTestDatabase, generateTestKeys, makeStreamsAsOwners, type TestDatabase, type TestKeys } from '@lv/testing';
+import { createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, type TestDatabase, type TestKeys } from '@lv/testing';
 import type { AccessKeysConfig } from '../config.js';
 import { accessKeysMigrations } from '../migrations.js';
 
@@ -77,8 +76,7 @@ export async function startAccessKeysStack(options: AccessKeysStackOptions): Pro
         await q.close();
       }
       await rpc.close();
-      const jsm = await jetstreamManager(service.core.nats);
-      for (const s of ['access-keys', 'notifications', 'identity'] as const) await jsm.streams.delete(scopedStreamName(s, options.stackId)).catch(() => undefined);
+      await deleteStackStreams(natsUrl, ['access-keys', 'notifications', 'identity'], options.stackId);
       await service.close();
       await identity?.close();
       redis.disconnect();

@@ -13,10 +13,10 @@ export type PlannedTimer =
   | { queue: 'inactivity-timing'; jobId: string; dueAt: string; ownerId: string }
   | { queue: 'trustee-report-notices'; jobId: string; dueAt: string; ownerId: string; reportId: string; noticeId: string; kind: 'reported' | 'reminder' };
 
-/** A delivery's wake at its due time; `attempt` names a job re-scheduled after it woke early. */
-export const deliveryJobId = (releaseId: string, dueAt: string, attempt = 0) => `delivery-${releaseId}-${Date.parse(dueAt)}${attempt ? `-again${attempt}` : ''}`;
-/** An inactivity watch's wake at `at`; `suffix` names a wake re-scheduled after it woke early. */
-export const inactivityJobId = (ownerId: string, at: string, suffix = '') => `inactivity-${ownerId}-${Date.parse(at)}${suffix}`;
+/** A delivery's wake at its due time (one that wakes early sleeps again as the same job: sleepUntil). */
+export const deliveryJobId = (releaseId: string, dueAt: string) => `delivery-${releaseId}-${Date.parse(dueAt)}`;
+/** An inactivity watch's wake at `at` (one that wakes early sleeps again as the same job). */
+export const inactivityJobId = (ownerId: string, at: string) => `inactivity-${ownerId}-${Date.parse(at)}`;
 export const reportNoticeJobId = (noticeId: string) => `trustee-report-${noticeId}`;
 /** A report's reminders, in time order: `<reportId>-reminder-1`, `-2`. */
 export const reminderNoticeId = (reportId: string, index: number) => `${reportId}-reminder-${index + 1}`;
@@ -27,7 +27,7 @@ export const delayUntil = (dueAt: string, now: string) => Math.max(0, Date.parse
 /**
  * What the reconciler does with the job it finds under a pending timer's id, by its BullMQ state (`null`
  * or `unknown`: none, as after a flush): add it; keep one that is waiting, delayed or running; replace a finished delivery or wake
- * (dead-lettered, or its early wake's follow-up lost) since its stream still shows the step pending.
+ * (dead-lettered; an early wake waits again as the same job, so it is found delayed, not finished) since its stream still shows the step pending.
  * A finished notice is kept: notifications has recorded it sent, or given up on it.
  */
 export function rearmAction(timer: Pick<PlannedTimer, 'queue'>, found: string | null): 'add' | 'keep' | 'replace' {

@@ -126,6 +126,31 @@ describe('access-keys: timed jobs re-derived from the event streams', () => {
     expect(await released(owner)).toHaveLength(1);
   });
 
+  it('a delivery job that wakes before its time (clock skew) waits again as the same job: a pass keeps it, adds no second wake, and it is released once, at its time', async () => {
+    const owner = newOwner();
+    await call(AccessKeysRpc.addContact, { id: randomUUID(), name: 'Kid', label: 'My Child', email: `kid-${owner.id}@example.com` }, owner.token);
+    await call(AccessKeysRpc.saveDeliverySettings, { delivery_timing: 'immediately', require_legal_verification: false, allow_preview: true, notify_trustee: false, final_thoughts: '' }, owner.token);
+    await call(AccessKeysRpc.reportOwner, { ...(await acceptedTrusteeLink(owner)), kind: 'died', note: '' });
+    const due = await delivery(owner);
+    const jobId = `delivery-${due.release_id}-${Date.parse(due.due_at!)}`;
+    const job = await deliveries.getJob(jobId);
+    expect(await job!.getState()).toBe('delayed');
+    // Woken now, seconds before its due time, as a skewed clock would wake it.
+    await job!.promote();
+    await waitFor(async () => (await deliveries.getJob(jobId))!.processedOn !== undefined, 10_000, 'the early wake to run');
+    await waitFor(async () => (await deliveries.getJob(jobId))!.getState().then((state) => state === 'delayed'), 10_000, 'the early wake to wait again');
+    expect(await released(owner)).toEqual([]);
+    expect(ids(await deliveryJobs(owner))).toEqual([jobId]);
+    expect(await rearm()).toMatchObject({ added: 0 });
+    expect(ids(await deliveryJobs(owner))).toEqual([jobId]);
+
+    await waitFor(async () => (await released(owner)).length === 1, 30_000, 'the delivery to be released at its time');
+    expect(Date.parse((await released(owner))[0]!.data.releasedAt)).toBeGreaterThanOrEqual(Date.parse(due.due_at!));
+    await waitFor(async () => (await deliveries.getJob(jobId))!.getState().then((state) => state === 'completed'), 10_000, 'the wake to finish');
+    expect(ids(await deliveryJobs(owner))).toEqual([jobId]);
+    expect(await released(owner)).toHaveLength(1);
+  });
+
   it('a delivery whose due time passed while Redis had lost its job runs at once, once; a job dead-lettered meanwhile is replaced', async () => {
     const { AccessKeysService } = await import('../access-keys.service.js');
     const { DeliveryService } = await import('../if-im-not-there/delivery.service.js');

@@ -29,7 +29,7 @@ export interface RearmCounts { pending: number; added: number }
  * each pending timer from the event streams (timer-plan.ts decides) and adds the missing ones under
  * the normal path's own job id: BullMQ keeps one job per id, and every handler re-checks its stream,
  * so nothing happens twice. A delivery or wake whose job finished while its step is still pending
- * (dead-lettered, or woke early and its re-scheduled job is lost) is replaced; a notice's finished
+ * (dead-lettered) is replaced; a notice's finished
  * job is left alone (notifications records what it sent or gave up on).
  */
 export class TimerRearm {

@@ -143,7 +143,8 @@ export class VaultExportService {
       // The link is asked for when the ZIP reaches the item, so a long export never outlives a link.
       open: async () => {
         const grant = await this.rpc.call(VaultMediaRpc.playbackLink, { id: recording.id }, call);
-        return this.media.open(upstreamPath(grant.url, '/api/media/play/', '/media/'), grant.binding.value, call.meta.requestId);
+        // original=1: the file as it was saved (its SHA-256 the recorded one), never the playback copy.
+        return this.media.open(`${upstreamPath(grant.url, '/api/media/play/', '/media/')}&original=1`, grant.binding.value, call.meta.requestId);
       },
     };
   }

@@ -133,12 +133,14 @@ export class MediaController {
   /** Public for the Bearer guard (a media element sends no Authorization): the signed link and the owner-binding cookie are checked by vault-media. */
   @Public()
   @Get('play/:id')
-  @ApiProduces('video/webm', 'video/mp4', 'audio/webm', 'audio/mp4')
+  @ApiProduces('video/webm', 'video/mp4', 'audio/webm', 'audio/mp4', 'image/jpeg')
   @ApiQuery({ name: 'u', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'exp', required: true, description: 'Part of the signed link.' })
   @ApiQuery({ name: 'sig', required: true, description: 'Part of the signed link.' })
+  @ApiQuery({ name: 'original', required: false, description: "1: the file as saved, not the playback copy (H.264/AAC MP4) served by default once it is made." })
+  @ApiQuery({ name: 'poster', required: false, description: "1: the video's poster picture (JPEG), once its playback copy is made." })
   @Route({
-    description: 'The recording.',
+    description: 'The recording: its playback copy once made, else (or with original=1) the file as saved.',
     otherReplies: { 206: { description: 'The requested byte range (Range: bytes=...).' } },
     errors: {
       403: 'The link is expired, altered, or not yours.',

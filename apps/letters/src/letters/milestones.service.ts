@@ -130,10 +130,10 @@ export class MilestonesService {
     return row ? { state: 'released', ...row } : { state: 'unknown' };
   }
 
-  /** Queues the job that wakes the letter on its day (inside the caller's transaction). `attempt` names a re-scheduled job. */
-  async schedule(job: MilestoneReleaseJob, attempt = 0): Promise<void> {
+  /** Queues the job that wakes the letter on its day (inside the caller's transaction); one that wakes early waits again as the same job. */
+  async schedule(job: MilestoneReleaseJob): Promise<void> {
     const delay = Math.max(0, Date.parse(job.dueAt) - Date.now());
-    await enqueue(this.deps.jobs, job, `milestone-${job.releaseId}${attempt ? `-again${attempt}` : ''}`, { delay });
+    await enqueue(this.deps.jobs, job, `milestone-${job.releaseId}`, { delay });
   }
 
   private state(em: EntityManager, letterId: string): Promise<AggregatedStream<LetterState>> {

@@ -9,7 +9,7 @@ import { OwnerLinkSigner, ViewerLinks, type LinkProblem, type VerifiedBinding } 
  *   signature; an expired one is refused.
  * - A link alone is not enough: the browser must also present the owner binding (the lv_media
  *   cookie, minted with the link for the signed-in user and session).
- * - A report token lets the media-hashing job report for its recording only.
+ * - A report token lets the media-hashing job (or, a token of its own, the media-transcoding job) report for its recording only.
  */
 export type { LinkProblem, VerifiedBinding };
 
@@ -70,5 +70,14 @@ export class MediaLinkSigner {
 
   verifyReportToken(recordingId: string, token: string): boolean {
     return typeof token === 'string' && OwnerLinkSigner.same(token, this.reportToken(recordingId));
+  }
+
+  /** The media-transcoding job's token: a report token of its own, so a hashing job's cannot report a transcode (nor the reverse). */
+  transcodeToken(recordingId: string): string {
+    return this.links.mac('report', `transcode:${recordingId}`);
+  }
+
+  verifyTranscodeToken(recordingId: string, token: string): boolean {
+    return typeof token === 'string' && OwnerLinkSigner.same(token, this.transcodeToken(recordingId));
   }
 }

@@ -5,6 +5,7 @@ import { authoriseViewerLink, type ViewerLinks, type ViewerTokenCheck } from '@l
 import type { ObjectStorage } from '@lv/platform/storage';
 import type { RecordingRow, Recordings } from '../recordings/recordings.repository.js';
 import { imageWithoutMetadata } from './image-metadata.js';
+import { playableOf } from './owner-playback.js';
 import { missingAsNotFound, serveBytes, serveObject, type PlaybackResponse } from './serve-object.js';
 
 /** The section of the vault each collection is read under: the scope a viewer's key must hold. */
@@ -53,7 +54,7 @@ export class ViewerPlayback {
     const inline = this.deps.links.sign(path, viewer.viewSessionId, row.id);
     const download = viewer.mayDownload ? this.deps.links.sign(path, viewer.viewSessionId, row.id, true).url : null;
     return {
-      url: inline.url, expiresAt: inline.expiresAt, contentType: row.content_type, mediaKind: row.type, title: row.collection === 'who-i-am-photo' ? 'Profile photo' : row.title,
+      url: inline.url, expiresAt: inline.expiresAt, contentType: row.rendition_content_type ?? row.content_type, mediaKind: row.type, title: row.collection === 'who-i-am-photo' ? 'Profile photo' : row.title,
       downloadUrl: download, section: SECTION_OF[row.collection],
     };
   }
@@ -75,7 +76,8 @@ export class ViewerPlayback {
       const original = await this.deps.storage.getObject(row.bucket, row.object_key).catch(missingAsNotFound);
       return serveBytes(await imageWithoutMetadata(original, row.content_type), row.content_type, rangeHeader, head);
     }
-    return serveObject(this.deps.storage, stored, rangeHeader, head);
+    // Inline: the playback copy once made (the original while there is none, or when asked), as the owner's links.
+    return serveObject(this.deps.storage, playableOf(row, query), rangeHeader, head);
   }
 
   /** The viewer's vault's item, if its section is one the key holds (and, for a final message, open now). */

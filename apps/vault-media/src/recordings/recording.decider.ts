@@ -1,6 +1,6 @@
 import {
   acceptedContentTypes, baseContentTypeOf, canUseFeature, extensionOf, isMediaCollection, isStoredMediaType, MEDIA_CONTENT_TYPES, MediaMessages, planRequiredMessage, recordingFeature, SHA256_HEX, validateRecordingTitle,
-  type GatedFeature, type MediaCollection, type MediaIntegrity, type MediaType, type RecordingEvent, type StartUploadRequest, type StoredMediaType,
+  type GatedFeature, type MediaCollection, type MediaIntegrity, type ReportTranscodePayload, type TranscodeStatus, type MediaType, type RecordingEvent, type StartUploadRequest, type StoredMediaType,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
@@ -10,7 +10,9 @@ import type { Decider } from '@lv/platform/event-store';
  * A recording's stream: `recording-{id}`. An upload starts (object key, declared size, the client's
  * hash), then either completes (RecordingSaved: the object is complete in storage) or is abandoned
  * (client gone, bad header, too large, process died and the sweeper found it). A saved recording is
- * re-hashed by the media-hashing job (verified or mismatch) and can be deleted by its owner.
+ * re-hashed by the media-hashing job (verified or mismatch), given a playback copy by the
+ * media-transcoding job if it is video or audio (transcoded, or failed: it plays as saved), and can be
+ * deleted by its owner.
  */
 export interface RecordingState {
   status: 'new' | 'uploading' | 'saved' | 'abandoned' | 'deleted';
@@ -27,6 +29,8 @@ export interface RecordingState {
   integrity: MediaIntegrity;
   /** The hash the last mismatch found (null: the object was missing). */
   mismatchSha256: string | null | undefined;
+  /** The playback copy of a video or audio item (media-transcoding); images have none. */
+  transcode: TranscodeStatus;
 }
 
 export type RecordingCommand =
@@ -47,6 +51,7 @@ export type RecordingCommand =
   | { type: 'CompleteUpload'; recordingId: string; ownerId: string; size: number; sha256: string; now: string }
   | { type: 'AbandonUpload'; recordingId: string; reason: string; now: string }
   | { type: 'RecordHashResult'; recordingId: string; sha256: string | null; now: string }
+  | { type: 'RecordTranscodeResult'; recordingId: string; result: ReportTranscodePayload['result']; now: string }
   | { type: 'RetitleRecording'; recordingId: string; ownerId: string; title: string; now: string }
   | { type: 'DeleteRecording'; recordingId: string; ownerId: string; now: string };
 
@@ -59,7 +64,7 @@ export const NO_LONGER_OPEN = 'This upload is no longer open. Please save the re
 
 export const recordingDecider: Decider<RecordingState, RecordingCommand, RecordingEvent> = {
   initialState: () => ({
-    status: 'new', ownerId: null, collection: 'vault', type: null, title: null, contentType: null, bucket: null, objectKey: null, clientSha256: null, declaredSize: null, sha256: null, integrity: 'pending', mismatchSha256: undefined,
+    status: 'new', ownerId: null, collection: 'vault', type: null, title: null, contentType: null, bucket: null, objectKey: null, clientSha256: null, declaredSize: null, sha256: null, integrity: 'pending', mismatchSha256: undefined, transcode: 'pending',
   }),
 
   decide(command, state) {
@@ -109,6 +114,19 @@ export const recordingDecider: Decider<RecordingState, RecordingCommand, Recordi
         }];
       }
 
+      case 'RecordTranscodeResult': {
+        // A late result for a recording that is gone, or for an image (no playback copy), changes nothing;
+        // a recording already converted keeps its copy (a re-run does nothing), and a failure is marked once.
+        if (state.status !== 'saved' || (state.type !== 'video' && state.type !== 'audio') || state.transcode === 'ready') return [];
+        const { result } = command;
+        if (result.status === 'failed') {
+          if (state.transcode === 'failed') return [];
+          return [{ type: 'RecordingTranscodeFailed', data: { recordingId: command.recordingId, ownerId: state.ownerId!, reason: result.reason, failedAt: command.now } }];
+        }
+        const { status: _status, ...made } = result;
+        return [{ type: 'RecordingTranscoded', data: { recordingId: command.recordingId, ownerId: state.ownerId!, ...made, transcodedAt: command.now } }];
+      }
+
       case 'RetitleRecording':
         if (state.status !== 'saved' || state.ownerId !== command.ownerId) throw notFound();
         // The same title again (a double click, a retry) records nothing.
@@ -137,6 +155,10 @@ export const recordingDecider: Decider<RecordingState, RecordingCommand, Recordi
         return { ...state, integrity: 'verified', mismatchSha256: undefined };
       case 'RecordingHashMismatch':
         return { ...state, integrity: 'mismatch', mismatchSha256: event.data.actualSha256 };
+      case 'RecordingTranscoded':
+        return { ...state, transcode: 'ready' };
+      case 'RecordingTranscodeFailed':
+        return { ...state, transcode: 'failed' };
       case 'RecordingRetitled':
         return { ...state, title: event.data.title };
       case 'RecordingDeleted':

@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { MEDIA_CONTENT_TYPES, type MediaCollection, type MediaIntegrity, type Recording, type StoredMediaType } from '@lv/contracts';
+import { MEDIA_CONTENT_TYPES, type MediaCollection, type MediaIntegrity, type Recording, type StoredMediaType, type TranscodeStatus } from '@lv/contracts';
 
 /** A row of the recordings read model (kept by recordings.projection.ts): one per saved item. */
 export interface RecordingRow {
@@ -15,6 +15,14 @@ export interface RecordingRow {
   integrity: MediaIntegrity;
   collection: MediaCollection;
   created_at: Date | string;
+  /** The playback copy (media-transcoding): null for images. */
+  transcode_status: TranscodeStatus | null;
+  rendition_key: string | null;
+  rendition_size: string | number | null;
+  rendition_content_type: string | null;
+  poster_key: string | null;
+  poster_size: string | number | null;
+  duration_seconds: number | null;
 }
 
 export function toRecording(row: RecordingRow): Recording {
@@ -32,6 +40,7 @@ export function toRecording(row: RecordingRow): Recording {
     collection: row.collection,
     created_at: createdAt,
     timestamp: createdAt,
+    ...(row.transcode_status ? { transcode_status: row.transcode_status, duration_seconds: row.duration_seconds ?? null, poster: Boolean(row.poster_key) } : {}),
   };
 }
 
@@ -66,7 +75,8 @@ export interface Recordings {
   storageByDay(): Promise<StoredDay[]>;
 }
 
-const COLUMNS = 'id, user_id, type, title, bucket, object_key, content_type, size::text as size, sha256, integrity, collection, created_at';
+const COLUMNS = 'id, user_id, type, title, bucket, object_key, content_type, size::text as size, sha256, integrity, collection, created_at, '
+  + 'transcode_status, rendition_key, rendition_size::text as rendition_size, rendition_content_type, poster_key, poster_size::text as poster_size, duration_seconds';
 
 /** The recordings read model in Postgres: each read on a fresh fork of the ORM's EntityManager. */
 export class PgRecordings implements Recordings {

@@ -1,3 +1,4 @@
+import { posterKeyOf, renditionKeyOf } from '@lv/contracts';
 import type { MediaPorts } from '../media.ports.js';
 import type { MediaObjectRow } from './media-objects.repository.js';
 
@@ -7,10 +8,17 @@ const REMOVAL_GRACE_MS = 30_000;
 type CleanupPorts = Pick<MediaPorts, 'streams' | 'objects' | 'storage' | 'logger' | 'uploadStaleSeconds' | 'now'>;
 
 /** Removes an object marked for removal (its multipart upload first, if one was left open), then marks it removed. */
+function ignoreMissing(err: unknown): void {
+  const code = (err as { code?: string })?.code;
+  if (code !== 'NoSuchKey' && code !== 'NotFound') throw err;
+}
+
 export async function removeObject(ports: Pick<MediaPorts, 'objects' | 'storage'>, row: Pick<MediaObjectRow, 'recording_id' | 'bucket' | 'object_key' | 'multipart_upload_id'>): Promise<void> {
   if (row.multipart_upload_id) {
     await ports.storage.abortMultipartUpload(row.bucket, row.object_key, row.multipart_upload_id);
   }
+  // The playback copy and poster (media-transcoding) go with the original; most items have none yet, or never will.
+  for (const derived of [renditionKeyOf(row.object_key), posterKeyOf(row.object_key)]) await ports.storage.removeObject(row.bucket, derived).catch(ignoreMissing);
   await ports.storage.removeObject(row.bucket, row.object_key);
   await ports.objects.markRemoved(row.recording_id);
 }

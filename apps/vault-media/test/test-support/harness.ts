@@ -6,10 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestMicroservice } from '@nestjs/common';
-import { jetstreamManager } from '@nats-io/jetstream';
 import type { AccessTokenClaims, SubscriptionTier } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { createTestDatabase, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, deleteStackStreams, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../../tools/dev/s3-server.mjs';
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -34,12 +33,13 @@ export interface Harness {
   keys: { privateKey: string; publicKey: string };
   mediaUrl: string;
   service: import('../../src/media.service.js').MediaService;
-  /** What specs reach beside the RPC API: the core connections, the object storage and the hashing queue. */
+  /** What specs reach beside the RPC API: the core connections, the object storage and the hashing and transcoding queues. */
   resources: {
     orm: import('@lv/platform/database').MikroORM;
     redis: import('ioredis').Redis;
     storage: import('@lv/platform/storage').ObjectStorage;
     hashingQueue: import('@lv/platform/queues').TypedQueue<import('@lv/contracts').HashMediaJob>;
+    transcodingQueue: import('@lv/platform/queues').TypedQueue<import('@lv/contracts').TranscodeMediaJob>;
   };
   rpc: import('@lv/platform/nest').RpcClient;
   config: import('../../src/config.js').VaultMediaConfig;
@@ -52,7 +52,7 @@ export async function startVaultMedia(label: string, overrides: Record<string, s
   // Subjects are fixed when the controller module loads: choose this spec's stack first.
   const stackId = uniqueStackId(label);
   process.env.STACK_ID = stackId;
-  const { vaultMediaService, OBJECT_STORAGE, MEDIA_HASHING_QUEUE } = await import('../../src/vault-media.definition.js');
+  const { vaultMediaService, OBJECT_STORAGE, MEDIA_HASHING_QUEUE, MEDIA_TRANSCODING_QUEUE } = await import('../../src/vault-media.definition.js');
   const { MediaService } = await import('../../src/media.service.js');
   const { MediaHttpServer } = await import('../../src/http/media-http.server.js');
   const { createLogger } = await import('@lv/platform/logging');
@@ -75,7 +75,7 @@ export async function startVaultMedia(label: string, overrides: Record<string, s
   await migrateService(vaultMediaService, env, logger);
   const running = await startService(vaultMediaService, env, { logger });
   const { app, config } = running;
-  const resources = { orm: running.core.orm, redis: running.core.redis, storage: app.get(OBJECT_STORAGE), hashingQueue: app.get(MEDIA_HASHING_QUEUE) };
+  const resources = { orm: running.core.orm, redis: running.core.redis, storage: app.get(OBJECT_STORAGE), hashingQueue: app.get(MEDIA_HASHING_QUEUE), transcodingQueue: app.get(MEDIA_TRANSCODING_QUEUE) };
   const rpc = new RpcClient(NATS_URL, 5000, `${label}-spec`);
   await rpc.connect();
   const signer = new AccessTokenSigner(keys.privateKey);
@@ -90,13 +90,11 @@ export async function startVaultMedia(label: string, overrides: Record<string, s
       return signer.sign(claims, 900).token;
     },
     async close() {
+      // Every saved video or audio item queues a transcoding job; most specs run no worker to take it.
+      await resources.transcodingQueue.obliterate({ force: true }).catch(() => undefined);
       await rpc.close().catch(() => undefined);
       await running.close().catch(() => undefined);
-      const { connectNats, scopedStreamName } = await import('@lv/platform/messaging');
-      const nc = await connectNats(NATS_URL, 'cleanup');
-      const jsm = await jetstreamManager(nc);
-      for (const service of ['vault-media', 'letters'] as const) await jsm.streams.delete(scopedStreamName(service, stackId)).catch(() => undefined);
-      await nc.close();
+      await deleteStackStreams(NATS_URL, ['vault-media', 'letters'], stackId);
       await s3.close();
       await rm(s3Dir, { recursive: true, force: true });
       await db.drop();

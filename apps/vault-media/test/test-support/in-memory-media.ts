@@ -34,6 +34,7 @@ export class InMemoryRecordings implements Recordings {
         this.rows.set(d.recordingId, {
           id: d.recordingId, user_id: d.ownerId, type: d.type, title: d.title, bucket: d.bucket, object_key: d.objectKey, content_type: d.contentType, size: String(d.size),
           sha256: d.sha256, integrity: 'pending', collection, created_at: d.savedAt,
+          transcode_status: d.type === 'image' ? null : 'pending', rendition_key: null, rendition_size: null, rendition_content_type: null, poster_key: null, poster_size: null, duration_seconds: null,
         });
         break;
       }
@@ -42,6 +43,19 @@ export class InMemoryRecordings implements Recordings {
         break;
       case 'RecordingHashMismatch':
         if (row) this.rows.set(row.id, { ...row, integrity: 'mismatch' });
+        break;
+      case 'RecordingTranscoded': {
+        const d = event.data;
+        if (row) {
+          this.rows.set(row.id, {
+            ...row, transcode_status: 'ready', rendition_key: d.renditionKey, rendition_size: String(d.renditionSize), rendition_content_type: d.renditionContentType,
+            poster_key: d.posterKey, poster_size: d.posterSize === null ? null : String(d.posterSize), duration_seconds: d.durationSeconds,
+          });
+        }
+        break;
+      }
+      case 'RecordingTranscodeFailed':
+        if (row) this.rows.set(row.id, { ...row, transcode_status: 'failed' });
         break;
       case 'RecordingRetitled':
         if (row) this.rows.set(row.id, { ...row, title: event.data.title });

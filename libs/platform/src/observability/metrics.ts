@@ -73,7 +73,7 @@ export const outboxPublished = new Counter({
 
 export const jobsProcessed = new Counter({
   name: 'lv_queue_jobs_processed_total',
-  help: 'BullMQ job attempts worked by this process, by queue and outcome (completed, failed)',
+  help: 'BullMQ job attempts worked by this process, by queue and outcome (completed, failed, or delayed: a timed job that woke early and waits again)',
   labelNames: ['queue', 'outcome'] as const,
   registers: [metricsRegistry],
 });

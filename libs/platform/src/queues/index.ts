@@ -1,4 +1,4 @@
-import { Queue, UnrecoverableError, Worker, type DefaultJobOptions, type Job, type JobsOptions, type Processor, type QueueOptions, type WorkerOptions } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type DefaultJobOptions, type Job, type JobsOptions, type Processor, type QueueOptions, type WorkerOptions } from 'bullmq';
 import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
@@ -147,6 +147,16 @@ export const WATCHED_JOB_STATES = ['waiting', 'prioritized', 'active', 'delayed'
 /** Works one job: its data validated and typed, the raw job for its id and attempts. */
 export type JobProcessor<P> = (data: P, job: Job<unknown, unknown, string>, token?: string, signal?: AbortSignal) => Promise<unknown>;
 
+/**
+ * Ends this run of a timed job that woke before its time: the same job (same id, same data) waits
+ * again until `at`. A new job would need a new id, and whoever re-derives timers from their source
+ * of truth would not know it and add the first id back: one wake, under one id, is what they expect.
+ */
+export async function sleepUntil(job: Job<unknown, unknown, string>, token: string | undefined, at: string): Promise<never> {
+  await job.moveToDelayed(Date.parse(at), token);
+  throw new DelayedError();
+}
+
 export interface CreateWorkerOptions<P> extends Partial<Omit<WorkerOptions, 'connection' | 'prefix'>> {
   prefix?: string;
   /**
@@ -171,8 +181,9 @@ export function createWorker<P>(declaration: DeclaredQueue<P>, processor: JobPro
       jobsProcessed.inc({ queue: name, outcome: 'completed' });
       return result;
     } catch (error) {
-      end({ outcome: 'failed' });
-      jobsProcessed.inc({ queue: name, outcome: 'failed' });
+      const outcome = error instanceof DelayedError ? 'delayed' : 'failed';
+      end({ outcome });
+      jobsProcessed.inc({ queue: name, outcome });
       throw error;
     }
   });

@@ -15,6 +15,7 @@ import {
   isDeadLettered,
   jobTrace,
   queuePrefix,
+  sleepUntil,
   type QueueWorker,
   type TypedQueue,
 } from './index.js';
@@ -104,6 +105,33 @@ describe('queues (local Redis)', () => {
     expect(calls).toBe(3);
     expect(deadLetters).toEqual([{ id: 'hash-m1', data: { mediaId: 'm1', bucket: 'vault-media', key: 'm1.webm', reportToken: 't1' } }]);
     expect((await queue.getFailed()).map((j) => j.id)).toEqual(['hash-m1']);
+  });
+
+  it('sleepUntil: a job that wakes before its time waits again as the same job (same id, same data, no attempt spent, never dead-lettered) and runs at its time', async () => {
+    const SleepProbes = declareQueue('queue-spec-sleepers', z.strictObject({ dueAt: z.string() }));
+    const queue = createQueue(SleepProbes, producer, { prefix });
+    queues.push(queue);
+    const runs: { at: number; id: string | undefined; attemptsMade: number }[] = [];
+    const deadLetters: string[] = [];
+    const worker = createWorker(SleepProbes, async (data, job, token) => {
+      runs.push({ at: Date.now(), id: job.id, attemptsMade: job.attemptsMade });
+      if (Date.now() < Date.parse(data.dueAt)) await sleepUntil(job, token, data.dueAt);
+      return 'ran';
+    }, workerConnection, { prefix, onDeadLetter: (job) => deadLetters.push(job.id ?? '') });
+    workers.push(worker);
+
+    // Added without its delay: it wakes at once, a second and a half early.
+    const dueAt = new Date(Date.now() + 1500).toISOString();
+    await enqueue(queue, { dueAt }, 'sleeper-1');
+    await waitFor(async () => (await queue.getJobState('sleeper-1')) === 'completed', 20_000, 'the sleeper to run at its time');
+    const done = await queue.getJob('sleeper-1');
+    expect(runs.map((r) => r.id)).toEqual(['sleeper-1', 'sleeper-1']);
+    expect(runs[1]!.at).toBeGreaterThanOrEqual(Date.parse(dueAt));
+    expect(done!.returnvalue).toBe('ran');
+    expect(runs.map((r) => r.attemptsMade)).toEqual([0, 0]);
+    expect(done!.data).toEqual({ dueAt });
+    expect(deadLetters).toEqual([]);
+    expect(await queue.getJobCounts('delayed', 'waiting', 'failed')).toEqual({ delayed: 0, waiting: 0, failed: 0 });
   });
 
   describe('job data checked against its declaration', () => {

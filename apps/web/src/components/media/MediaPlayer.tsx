@@ -15,9 +15,10 @@ export const PLAYBACK_MESSAGES = {
 /**
  * Plays a recording (or shows an image) through a signed link (3600 s, bound to the signed-in owner by a cookie), fetched
  * when the player opens and again shortly before it expires. The browser's media element reads the
- * bytes with Range requests, so seeking works without downloading everything first.
+ * bytes with Range requests, so seeking works without downloading everything first. The link serves
+ * the recording's playback copy once made (H.264/AAC MP4), and with `poster=1` a video's poster.
  */
-export function MediaPlayer({ recordingId, type, title, autoPlay = false }: { recordingId: string; type: StoredMediaType; title: string; autoPlay?: boolean }) {
+export function MediaPlayer({ recordingId, type, title, autoPlay = false, poster = false }: { recordingId: string; type: StoredMediaType; title: string; autoPlay?: boolean; poster?: boolean }) {
   const [playbackError, setPlaybackError] = useState<string | null>(null);
   const link = useQuery({
     queryKey: mediaKeys.playback(recordingId),
@@ -63,7 +64,9 @@ export function MediaPlayer({ recordingId, type, title, autoPlay = false }: { re
   }
   return (
     <div className="flex flex-col gap-2">
-      {type === 'video' ? <video {...common} playsInline className="aspect-video w-full rounded-xl bg-black" /> : <audio {...common} className="w-full" />}
+      {type === 'video'
+        ? <video {...common} poster={poster ? `${link.data.url}&poster=1` : undefined} playsInline className="aspect-video w-full rounded-xl bg-black" />
+        : <audio {...common} className="w-full" />}
       {playbackError ? <p role="alert" className="text-sm text-destructive">{playbackError}</p> : null}
     </div>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Mic, RefreshCw, ShieldAlert, Video } from 'lucide-react';
+import { Info, Mic, RefreshCw, ShieldAlert, Video } from 'lucide-react';
 import { MediaMessages, RECORDINGS_LIST_LIMIT, type Recording } from '@lv/contracts';
 import { fetchRecordings, mediaKeys } from '../../api/media.js';
 import { MediaPlayer } from '../../components/media/MediaPlayer.js';
@@ -10,6 +10,13 @@ import { Spinner } from '../../components/ui/spinner.js';
 import { formatBytes } from './recorder-logic.js';
 import { formatDateTime } from '../../lib/dates.js';
 
+/** A recording's length as a player shows it: 0:07, 1:02:05. */
+function formatDuration(seconds: number): string {
+  const total = Math.round(seconds);
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
 
 function RecordingRow({ recording }: { recording: Recording }) {
   const [open, setOpen] = useState(false);
@@ -23,12 +30,19 @@ function RecordingRow({ recording }: { recording: Recording }) {
         <div className="min-w-0 flex-1">
           <p className="truncate font-medium">{recording.title}</p>
           <p className="text-xs text-muted-foreground">
-            {recording.type === 'video' ? 'Video' : 'Audio'} · {formatDateTime(recording.created_at)} · {formatBytes(recording.size)}
+            {recording.type === 'video' ? 'Video' : 'Audio'} · {formatDateTime(recording.created_at)}
+            {typeof recording.duration_seconds === 'number' ? ` · ${formatDuration(recording.duration_seconds)}` : ''} · {formatBytes(recording.size)}
           </p>
           {recording.integrity === 'mismatch' ? (
             <p className="mt-1 flex items-center gap-1.5 text-xs text-destructive" role="note">
               <ShieldAlert aria-hidden="true" className="h-3.5 w-3.5" />
               {MediaMessages.integrityMismatch}
+            </p>
+          ) : null}
+          {recording.transcode_status === 'failed' ? (
+            <p className="mt-1 flex items-center gap-1.5 text-xs text-muted-foreground" role="note">
+              <Info aria-hidden="true" className="h-3.5 w-3.5 shrink-0" />
+              {MediaMessages.transcodeFailed}
             </p>
           ) : null}
         </div>
@@ -38,7 +52,7 @@ function RecordingRow({ recording }: { recording: Recording }) {
       </div>
       {open ? (
         <div className="mt-3">
-          <MediaPlayer recordingId={recording.id} type={recording.type} title={recording.title} autoPlay />
+          <MediaPlayer recordingId={recording.id} type={recording.type} title={recording.title} poster={recording.poster === true} autoPlay />
         </div>
       ) : null}
     </li>

@@ -31,6 +31,7 @@ function deferred<T>() {
 function transport(over: Partial<AuthTransport> = {}) {
   return {
     signIn: jest.fn<AuthTransport['signIn']>(over.signIn ?? (async () => view('signed-in'))),
+    signInTwoStep: jest.fn<AuthTransport['signInTwoStep']>(over.signInTwoStep ?? (async () => view('two-step'))),
     signUp: jest.fn<AuthTransport['signUp']>(over.signUp ?? (async () => view('signed-up'))),
     refresh: jest.fn<AuthTransport['refresh']>(
       over.refresh ??

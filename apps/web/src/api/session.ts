@@ -1,4 +1,4 @@
-import type { Credentials, SessionProbe, SessionView, UserProfile } from '@lv/contracts';
+import type { Credentials, SessionProbe, SessionView, SignInView, TwoStepChallenge, TwoStepSignInRequest, UserProfile } from '@lv/contracts';
 import { ApiError, sendRequest } from './client.js';
 import { shouldRefresh } from './refresh-schedule.js';
 
@@ -9,7 +9,10 @@ export type SessionState =
 
 /** The gateway's /api/auth endpoints. */
 export interface AuthTransport {
-  signIn(credentials: Credentials): Promise<SessionView>;
+  /** A session, or (two-step sign-in on) the challenge for signInTwoStep. */
+  signIn(credentials: Credentials): Promise<SignInView>;
+  /** The second step: the challenge and a code from the authenticator app, or a recovery code. */
+  signInTwoStep(input: TwoStepSignInRequest): Promise<SessionView>;
   signUp(credentials: Credentials): Promise<SessionView>;
   /**
    * Uses the httpOnly refresh cookie; null when there is no valid session. Asks POST /api/auth/session,
@@ -24,7 +27,8 @@ type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 export function createHttpAuthTransport(fetchImpl?: FetchLike, baseUrl = ''): AuthTransport {
   const f: FetchLike = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   return {
-    signIn: (credentials) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-in`, { method: 'POST', body: credentials }),
+    signIn: (credentials) => sendRequest<SignInView>(f, `${baseUrl}/api/auth/sign-in`, { method: 'POST', body: credentials }),
+    signInTwoStep: (input) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-in/two-step`, { method: 'POST', body: input }),
     signUp: (credentials) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-up`, { method: 'POST', body: credentials }),
     refresh: async () => {
       const probe = await sendRequest<SessionProbe>(f, `${baseUrl}/api/auth/session`, { method: 'POST' });
@@ -116,9 +120,21 @@ export class SessionManager {
     return this.refresh();
   }
 
-  /** Signs in; passwordChangeRequired when the password fails today's rules and should be changed now. */
-  async signIn(credentials: Credentials): Promise<SignInOutcome> {
+  /**
+   * Signs in; passwordChangeRequired when the password fails today's rules and should be changed now.
+   * With two-step sign-in on, no session yet: the challenge to send back with a code (signInTwoStep).
+   */
+  async signIn(credentials: Credentials): Promise<SignInOutcome | TwoStepChallenge> {
     const view = await this.transport.signIn(credentials);
+    if ('twoStepRequired' in view) return view;
+    return this.signedIn(view);
+  }
+
+  async signInTwoStep(input: TwoStepSignInRequest): Promise<SignInOutcome> {
+    return this.signedIn(await this.transport.signInTwoStep(input));
+  }
+
+  private signedIn(view: SessionView): SignInOutcome {
     this.generation++;
     this.apply(view);
     return { user: view.profile, passwordChangeRequired: view.passwordChangeRequired === true };

@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import type { Credentials, UserProfile } from '@lv/contracts';
+import type { Credentials, TwoStepChallenge, TwoStepSignInRequest, UserProfile } from '@lv/contracts';
 import { appSession } from '../api/app-session.js';
 import { REFRESH_TICK_MS } from '../api/refresh-schedule.js';
 import type { SessionManager, SignInOutcome } from '../api/session.js';
@@ -10,7 +10,9 @@ export interface AuthContextValue {
   status: AuthStatus;
   /** The signed-in user's profile, or null. */
   user: UserProfile | null;
-  signIn(credentials: Credentials): Promise<SignInOutcome>;
+  /** With two-step sign-in on, the challenge to send back with a code instead of a session. */
+  signIn(credentials: Credentials): Promise<SignInOutcome | TwoStepChallenge>;
+  signInTwoStep(input: TwoStepSignInRequest): Promise<SignInOutcome>;
   signUp(credentials: Credentials): Promise<UserProfile>;
   /** Revokes the session on the server; local state is untouched until clearSession(). */
   revokeSession(): Promise<void>;
@@ -50,6 +52,7 @@ export function AuthProvider({ children, session = appSession }: { children: Rea
       status: state.status,
       user: state.status === 'authenticated' ? state.user : null,
       signIn: (credentials) => session.signIn(credentials),
+      signInTwoStep: (input) => session.signInTwoStep(input),
       signUp: (credentials) => session.signUp(credentials),
       revokeSession: () => session.revoke(),
       clearSession: () => session.clear(),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { safeText } from './text.schemas.js';
 import { SUBSCRIPTION_TIERS } from './tiers.js';
-import { SettingsMessages, TwoStepMessages } from './identity.js';
+import { SettingsMessages } from './identity.js';
+import { TwoStepMessages } from './two-step.js';
 import { AuthMessages, newPasswordProblem } from './validation.js';
 
 // Profiles, sessions and their requests on the wire, as zod schemas (the types are inferred from

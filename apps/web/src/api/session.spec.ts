@@ -31,7 +31,6 @@ function deferred<T>() {
 function transport(over: Partial<AuthTransport> = {}) {
   return {
     signIn: jest.fn<AuthTransport['signIn']>(over.signIn ?? (async () => view('signed-in'))),
-    signInTwoStep: jest.fn<AuthTransport['signInTwoStep']>(over.signInTwoStep ?? (async () => view('two-step'))),
     signUp: jest.fn<AuthTransport['signUp']>(over.signUp ?? (async () => view('signed-up'))),
     refresh: jest.fn<AuthTransport['refresh']>(
       over.refresh ??
@@ -114,6 +113,19 @@ describe('SessionManager', () => {
     } finally {
       error.mockRestore();
     }
+  });
+
+  it('opens no session on a password whose account asks for a second step; the challenge and a code do', async () => {
+    const challenge = { twoStepRequired: true as const, challenge: 'c1', challengeExpiresAt: 2_000_000 };
+    const t = transport({ signIn: async (body) => ('challenge' in body ? view('two-step') : challenge) });
+    const session = new SessionManager(t);
+    await session.restore();
+    await expect(session.signIn({ email: 'sam@example.com', password: 'secret1' })).resolves.toEqual(challenge);
+    expect(session.getState().status).toBe('anonymous');
+    expect(session.getAccessToken()).toBeNull();
+    await expect(session.signIn({ challenge: 'c1', code: '123456' })).resolves.toEqual({ user: profile, passwordChangeRequired: false });
+    expect(session.getState().status).toBe('authenticated');
+    expect(session.getAccessToken()).toBe('two-step');
   });
 
   it('drops a signed-in session when the check finds none', async () => {

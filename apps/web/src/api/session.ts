@@ -9,10 +9,11 @@ export type SessionState =
 
 /** The gateway's /api/auth endpoints. */
 export interface AuthTransport {
-  /** A session, or (two-step sign-in on) the challenge for signInTwoStep. */
-  signIn(credentials: Credentials): Promise<SignInView>;
-  /** The second step: the challenge and a code from the authenticator app, or a recovery code. */
-  signInTwoStep(input: TwoStepSignInRequest): Promise<SessionView>;
+  /**
+   * The password step (a session, or with two-step sign-in on the challenge for a code), or the second
+   * step (the challenge and a code from the app or a recovery code).
+   */
+  signIn(credentials: Credentials | TwoStepSignInRequest): Promise<SignInView>;
   signUp(credentials: Credentials): Promise<SessionView>;
   /**
    * Uses the httpOnly refresh cookie; null when there is no valid session. Asks POST /api/auth/session,
@@ -27,8 +28,7 @@ type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 export function createHttpAuthTransport(fetchImpl?: FetchLike, baseUrl = ''): AuthTransport {
   const f: FetchLike = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   return {
-    signIn: (credentials) => sendRequest<SignInView>(f, `${baseUrl}/api/auth/sign-in`, { method: 'POST', body: credentials }),
-    signInTwoStep: (input) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-in/two-step`, { method: 'POST', body: input }),
+    signIn: (body) => sendRequest<SignInView>(f, `${baseUrl}/api/auth/sign-in${'challenge' in body ? '/two-step' : ''}`, { method: 'POST', body }),
     signUp: (credentials) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-up`, { method: 'POST', body: credentials }),
     refresh: async () => {
       const probe = await sendRequest<SessionProbe>(f, `${baseUrl}/api/auth/session`, { method: 'POST' });
@@ -122,19 +122,11 @@ export class SessionManager {
 
   /**
    * Signs in; passwordChangeRequired when the password fails today's rules and should be changed now.
-   * With two-step sign-in on, no session yet: the challenge to send back with a code (signInTwoStep).
+   * With two-step sign-in on, the password opens no session: the challenge comes back, to send again with a code.
    */
-  async signIn(credentials: Credentials): Promise<SignInOutcome | TwoStepChallenge> {
+  async signIn(credentials: Credentials | TwoStepSignInRequest): Promise<SignInOutcome | TwoStepChallenge> {
     const view = await this.transport.signIn(credentials);
     if ('twoStepRequired' in view) return view;
-    return this.signedIn(view);
-  }
-
-  async signInTwoStep(input: TwoStepSignInRequest): Promise<SignInOutcome> {
-    return this.signedIn(await this.transport.signInTwoStep(input));
-  }
-
-  private signedIn(view: SessionView): SignInOutcome {
     this.generation++;
     this.apply(view);
     return { user: view.profile, passwordChangeRequired: view.passwordChangeRequired === true };

@@ -28,7 +28,6 @@ const view = (profile: UserProfile): SessionView => ({ accessToken: 'token', acc
 function makeTransport(signedInAs: UserProfile | null, gate?: Promise<void>) {
   return {
     signIn: jest.fn<AuthTransport['signIn']>(async () => view(sam)),
-    signInTwoStep: jest.fn<AuthTransport['signInTwoStep']>(async () => view(sam)),
     signUp: jest.fn<AuthTransport['signUp']>(async () => view(sam)),
     refresh: jest.fn<AuthTransport['refresh']>(async () => {
       await gate;

@@ -10,9 +10,8 @@ export interface AuthContextValue {
   status: AuthStatus;
   /** The signed-in user's profile, or null. */
   user: UserProfile | null;
-  /** With two-step sign-in on, the challenge to send back with a code instead of a session. */
-  signIn(credentials: Credentials): Promise<SignInOutcome | TwoStepChallenge>;
-  signInTwoStep(input: TwoStepSignInRequest): Promise<SignInOutcome>;
+  /** The password step (with two-step sign-in on: the challenge, no session), or the second step: the challenge and a code. */
+  signIn(credentials: Credentials | TwoStepSignInRequest): Promise<SignInOutcome | TwoStepChallenge>;
   signUp(credentials: Credentials): Promise<UserProfile>;
   /** Revokes the session on the server; local state is untouched until clearSession(). */
   revokeSession(): Promise<void>;
@@ -52,7 +51,6 @@ export function AuthProvider({ children, session = appSession }: { children: Rea
       status: state.status,
       user: state.status === 'authenticated' ? state.user : null,
       signIn: (credentials) => session.signIn(credentials),
-      signInTwoStep: (input) => session.signInTwoStep(input),
       signUp: (credentials) => session.signUp(credentials),
       revokeSession: () => session.revoke(),
       clearSession: () => session.clear(),

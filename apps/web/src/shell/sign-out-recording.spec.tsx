@@ -23,7 +23,6 @@ const view = (profile: UserProfile): SessionView => ({ accessToken: 'token', acc
 function renderVault() {
   const transport = {
     signIn: jest.fn<AuthTransport['signIn']>(async () => view(sam)),
-    signInTwoStep: jest.fn<AuthTransport['signInTwoStep']>(async () => view(sam)),
     signUp: jest.fn<AuthTransport['signUp']>(async () => view(sam)),
     refresh: jest.fn<AuthTransport['refresh']>(async () => view(sam)),
     signOut: jest.fn<AuthTransport['signOut']>(async () => undefined),

@@ -22,7 +22,6 @@ export function renderApp(path: string, user: UserProfile | null = sam, { profil
   const view: SessionView = { accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile: user ?? sam };
   const session = new SessionManager({
     signIn: async () => view,
-    signInTwoStep: async () => view,
     signUp: async () => view,
     refresh: async () => (user ? { ...view, profile: profileOnRefresh?.() ?? view.profile } : null),
     signOut: async () => undefined,

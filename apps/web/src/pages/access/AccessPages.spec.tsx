@@ -122,7 +122,7 @@ async function everyAnswerRendered(): Promise<void> {
 
 function renderAt(path: string, user?: UserProfile) {
   const session = new SessionManager({
-    signIn: async () => view, signInTwoStep: async () => view, signUp: async () => view, refresh: async () => (user ? view : null), signOut: async () => undefined,
+    signIn: async () => view, signUp: async () => view, refresh: async () => (user ? view : null), signOut: async () => undefined,
   });
   if (user) void session.signIn({ email: user.email, password: 'x' });
   const { router, element } = memoryApp(path);

@@ -35,7 +35,7 @@ const fakeFetch = async (input: string, init: RequestInit = {}) => {
 function openAt(address: string) {
   window.history.replaceState(null, '', address);
   const replaceState = jest.spyOn(window.history, 'replaceState');
-  const session = new SessionManager({ signIn: jest.fn<any>(), signInTwoStep: jest.fn<any>(), signUp: jest.fn<any>(), refresh: async () => null, signOut: async () => undefined });
+  const session = new SessionManager({ signIn: jest.fn<any>(), signUp: jest.fn<any>(), refresh: async () => null, signOut: async () => undefined });
   render(
     <AppProviders session={session} queryClient={createQueryClient()}>
       <BrowserRouter><AppRoutes /></BrowserRouter>

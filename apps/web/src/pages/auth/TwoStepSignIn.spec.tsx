@@ -17,8 +17,8 @@ const refused = () => new ApiError(401, { code: 'TWO_STEP_INVALID', message: Two
 
 function renderAuth() {
   const transport = {
-    signIn: jest.fn<AuthTransport['signIn']>(async () => challenge),
-    signInTwoStep: jest.fn<AuthTransport['signInTwoStep']>(async () => view),
+    // The password step answers the challenge; the second step (a body with the challenge) the session.
+    signIn: jest.fn<AuthTransport['signIn']>(async (body) => ('challenge' in body ? view : challenge)),
     signUp: jest.fn<AuthTransport['signUp']>(async () => view),
     refresh: jest.fn<AuthTransport['refresh']>(async () => null),
     signOut: jest.fn<AuthTransport['signOut']>(async () => undefined),
@@ -57,9 +57,11 @@ describe('two-step sign-in on /auth', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(screen.getByRole('alert').textContent).toBe(TwoStepMessages.codeRequired);
-    expect(transport.signInTwoStep).not.toHaveBeenCalled();
+    expect(transport.signIn).toHaveBeenCalledTimes(1);
 
-    transport.signInTwoStep.mockRejectedValueOnce(refused());
+    transport.signIn.mockImplementationOnce(async () => {
+      throw refused();
+    });
     fireEvent.change(field, { target: { value: '000000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect((await screen.findByRole('alert')).textContent).toBe(TwoStepMessages.signInRefused);
@@ -69,7 +71,7 @@ describe('two-step sign-in on /auth', () => {
     fireEvent.change(field, { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/vault'));
-    expect(transport.signInTwoStep).toHaveBeenLastCalledWith({ challenge: 'challenge-1', code: '123456' });
+    expect(transport.signIn).toHaveBeenLastCalledWith({ challenge: 'challenge-1', code: '123456' });
     expect(session.getState().status).toBe('authenticated');
   });
 
@@ -86,7 +88,7 @@ describe('two-step sign-in on /auth', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Back to sign-in' }));
     await screen.findByRole('button', { name: 'Login' });
     expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('');
-    expect(transport.signInTwoStep).not.toHaveBeenCalled();
+    expect(transport.signIn).toHaveBeenCalledTimes(1);
     expect(router.state.location.pathname).toBe('/auth');
 
     await passPasswordStep();
@@ -94,6 +96,6 @@ describe('two-step sign-in on /auth', () => {
     fireEvent.change(screen.getByLabelText('Recovery code'), { target: { value: 'abcde-fghjk' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/vault'));
-    expect(transport.signInTwoStep).toHaveBeenCalledWith({ challenge: 'challenge-1', code: 'abcde-fghjk' });
+    expect(transport.signIn).toHaveBeenLastCalledWith({ challenge: 'challenge-1', code: 'abcde-fghjk' });
   });
 });

@@ -37,8 +37,9 @@ export function TwoStepSignIn({ challenge, onSignedIn, onCancel }: { challenge: 
     setSubmitting(true);
     setError(null);
     try {
-      const { passwordChangeRequired } = await auth.signInTwoStep({ challenge: challenge.challenge, code: typed });
-      onSignedIn(passwordChangeRequired);
+      const outcome = await auth.signIn({ challenge: challenge.challenge, code: typed });
+      // The second step answers a session (a challenge again would be the password step's answer).
+      if (!('twoStepRequired' in outcome)) onSignedIn(outcome.passwordChangeRequired);
     } catch (failure) {
       setError(authErrorDescription(failure));
       setSubmitting(false);

@@ -164,7 +164,8 @@ export function TwoStepSettings() {
   };
 
   return (
-    <Card>
+    // Codes and the password typed here are no drafts: leaving the page loses nothing worth a warning.
+    <Card data-unsaved-ignore="">
       <CardHeader>
         <CardTitle>Two-step sign-in</CardTitle>
         <CardDescription>

@@ -18,7 +18,6 @@ function renderAt(path: string, user: UserProfile) {
   const view: SessionView = { accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile: user };
   const transport: AuthTransport = {
     signIn: async () => view,
-    signInTwoStep: async () => view,
     signUp: async () => view,
     refresh: async () => view,
     signOut: async () => undefined,

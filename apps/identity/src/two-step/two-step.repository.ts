@@ -52,14 +52,15 @@ export class TwoStepRepository {
     return dataKey ? openSealedText(this.sealingKey(dataKey), sealed, sealContext(userId)) : null;
   }
 
-  async state(em: EntityManager, userId: string): Promise<{ enabled: boolean; secret: string | null; pending: string | null; lastStep: number | null }> {
+  async state(em: EntityManager, userId: string): Promise<{ enabled: boolean; secret: string | null; pending: string | null; pendingSealed: SealedText | null; lastStep: number | null }> {
     const [row] = await em.execute<{ secret_sealed: SealedText | null; pending_sealed: SealedText | null; last_step: string | null; enabled_at: Date | null }[]>(
       'select secret_sealed, pending_sealed, last_step, enabled_at from two_step where user_id = ?', [userId]);
-    if (!row) return { enabled: false, secret: null, pending: null, lastStep: null };
+    if (!row) return { enabled: false, secret: null, pending: null, pendingSealed: null, lastStep: null };
     return {
       enabled: row.enabled_at !== null,
       secret: await this.open(em, userId, row.secret_sealed),
       pending: await this.open(em, userId, row.pending_sealed),
+      pendingSealed: row.pending_sealed,
       lastStep: row.last_step === null ? null : Number(row.last_step),
     };
   }
@@ -69,11 +70,14 @@ export class TwoStepRepository {
     return row?.on === true;
   }
 
-  /** The waiting set-up becomes the secret, its first code's step used; false when another confirm won. */
-  async enable(em: EntityManager, userId: string, step: number): Promise<boolean> {
+  /**
+   * The waiting set-up (`pendingSealed`, the one whose code was checked) becomes the secret, its first
+   * code's step used; false when another confirm won or a newer set-up replaced it meanwhile.
+   */
+  async enable(em: EntityManager, userId: string, step: number, pendingSealed: SealedText): Promise<boolean> {
     const rows = await em.execute<{ user_id: string }[]>(
       `update two_step set secret_sealed = pending_sealed, pending_sealed = null, last_step = ?, enabled_at = now()
-        where user_id = ? and pending_sealed is not null and enabled_at is null returning user_id`, [step, userId]);
+        where user_id = ? and pending_sealed = ?::jsonb and enabled_at is null returning user_id`, [step, userId, JSON.stringify(pendingSealed)]);
     return rows.length > 0;
   }
 

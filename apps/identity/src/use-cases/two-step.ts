@@ -58,13 +58,15 @@ export class TwoStep {
     const { userId } = ownerOf(caller);
     const state = await this.store.state(this.core.em, userId);
     if (state.enabled) throw new DomainError('CONFLICT', TwoStepMessages.alreadyEnabled);
-    if (!state.pending) throw validationError({ code: TwoStepMessages.setupFirst }, TwoStepMessages.setupFirst);
+    const { pending, pendingSealed } = state;
+    if (!pending || !pendingSealed) throw validationError({ code: TwoStepMessages.setupFirst }, TwoStepMessages.setupFirst);
     const attempt = await this.core.deps.limiter.beginTwoStepCode(userId, meta.ip);
-    const step = /^\d{6}$/.test(input.code.trim()) ? matchTotp(state.pending, input.code.trim(), Date.now(), null) : null;
+    const step = /^\d{6}$/.test(input.code.trim()) ? matchTotp(pending, input.code.trim(), Date.now(), null) : null;
     if (step === null) throw validationError({ code: TwoStepMessages.codeWrong }, TwoStepMessages.codeWrong);
     const codes = newRecoveryCodes();
     await this.core.execute(userId, { type: 'EnableTwoStep', userId, now: new Date().toISOString(), recoveryCodes: codes.length }, { actor: { kind: 'user', id: userId }, correlationId: meta.requestId }, async (em) => {
-      if (!(await this.store.enable(em, userId, step))) throw new DomainError('CONFLICT', TwoStepMessages.alreadyEnabled);
+      // Another confirm won, or a newer set-up replaced this one: the owner scans the newer one.
+      if (!(await this.store.enable(em, userId, step, pendingSealed))) throw validationError({ code: TwoStepMessages.setupFirst }, TwoStepMessages.setupFirst);
       await this.store.replaceRecoveryCodes(em, userId, codes.map((code) => hashRecoveryCode(normaliseRecoveryCode(code)!)));
     });
     await this.core.deps.limiter.signInSucceeded(attempt);

@@ -37,7 +37,8 @@ export const ROUTE_BUDGET_EXCEPTIONS = {
   // (11 KB), sonner (9 KB).
   'src/pages/access/AccessPage.tsx': withDialogs,
   'src/pages/access/ConnectionRequestsPage.tsx': withDialogs,
-  'src/pages/access/VaultViewerPage.tsx': withDialogs,
+  // 169: it was 42 bytes under 168 when the shared session code learned two-step sign-in's second step (issue 32, +0.1 KB on every page).
+  'src/pages/access/VaultViewerPage.tsx': withDialogs + 1,
   'src/pages/billing/PricingPage.tsx': withDialogs,
   'src/pages/community/CommunityPage.tsx': withDialogs,
   'src/pages/court/CourtDocumentsPage.tsx': withDialogs,

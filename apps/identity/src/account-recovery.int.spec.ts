@@ -5,7 +5,7 @@ import type { DomainError } from '@lv/platform/errors';
 import type { RunningService, RpcClient } from '@lv/platform/nest';
 import { generateTestKeys, waitFor } from '@lv/testing';
 import { PasswordHasher } from './credentials/password-hasher.js';
-import { accountEmailJobs, callerFrom, startIdentity, type IdentityHarness } from '../test/test-support/harness.js';
+import { accountEmailJobs, asSession, callerFrom, type IdentityHarness, startIdentity } from '../test/test-support/harness.js';
 import type { IdentityConfig } from './config.js';
 
 // Account recovery and the sessions list against identity over NATS: "Forgot password?" answers alike
@@ -30,7 +30,7 @@ describe('identity account recovery and sessions', () => {
   const newEmail = (stem = 'dad') => `${stem}.${Date.now()}.${n++}@example.com`;
   const PASSWORD = 'lantern-on-the-hill';
   const signUp = (email: string, userAgent?: string) => call(IdentityRpc.signUp, { email, password: PASSWORD }, undefined, userAgent);
-  const signIn = (email: string, password = PASSWORD, userAgent?: string) => call(IdentityRpc.signIn, { email, password }, undefined, userAgent);
+  const signIn = (email: string, password = PASSWORD, userAgent?: string) => call(IdentityRpc.signIn, { email, password }, undefined, userAgent).then(asSession);
 
   /** The e-mail jobs queued for an address, oldest first. */
   const jobsFor = (to: string, kind: AccountEmailJob['kind']) => emails.jobsFor(to, kind);
@@ -90,7 +90,7 @@ describe('identity account recovery and sessions', () => {
     const email = newEmail();
     const first = await signUp(email, CHROME);
     // A browser the gateway vouches for (its lv_device cookie) signs in quietly; so does signing up.
-    const known = await rpc.callUnchecked(IdentityRpc.signIn, { email, password: PASSWORD }, { meta: { requestId: 'test', ip: caller.nextAddress(), userAgent: CHROME, device: 'AAAAAAAAAAAAAAAAAAAAAA' } });
+    const known = asSession(await rpc.callUnchecked(IdentityRpc.signIn, { email, password: PASSWORD }, { meta: { requestId: 'test', ip: caller.nextAddress(), userAgent: CHROME, device: 'AAAAAAAAAAAAAAAAAAAAAA' } }));
     expect(await jobsFor(email, 'new-sign-in')).toEqual([]);
     const stranger = await signIn(email, PASSWORD, FIREFOX);
     const [alert, ...more] = await jobsFor(email, 'new-sign-in');

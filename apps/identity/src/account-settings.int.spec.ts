@@ -6,7 +6,7 @@ import type { DomainError } from '@lv/platform/errors';
 import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import type { RpcClient, RunningService } from '@lv/platform/nest';
 import { generateTestKeys, waitFor } from '@lv/testing';
-import { NATS_URL, startIdentity, type IdentityHarness } from '../test/test-support/harness.js';
+import { asSession, type IdentityHarness, NATS_URL, startIdentity } from '../test/test-support/harness.js';
 import type { IdentityConfig } from './config.js';
 
 // /settings and /admin against identity over NATS: the e-mail, the password (every other session
@@ -25,7 +25,7 @@ describe('identity account settings and admin overview', () => {
   let n = 0;
   const newEmail = (stem = 'parent') => `${stem}.${Date.now()}.${n++}@example.com`;
   const signUp = (email: string, password = 'secret-one') => call(IdentityRpc.signUp, { email, password });
-  const signIn = (email: string, password = 'secret-one') => call(IdentityRpc.signIn, { email, password });
+  const signIn = (email: string, password = 'secret-one') => call(IdentityRpc.signIn, { email, password }).then(asSession);
   const eventsOf = async (userId: string) =>
     (await identity.core.orm.em.fork().execute<{ type: string; data: Record<string, unknown> }[]>('select type, data from events where stream_id = ? order by version', [`user-${userId}`]));
 

@@ -2,7 +2,7 @@ import { EmailChangeMessages, IdentityRpc, type AccountEmailJob } from '@lv/cont
 import type { DomainError } from '@lv/platform/errors';
 import type { RunningService, RpcClient } from '@lv/platform/nest';
 import { generateTestKeys } from '@lv/testing';
-import { accountEmailJobs, callerFrom, startIdentity, type IdentityHarness } from '../test/test-support/harness.js';
+import { accountEmailJobs, asSession, callerFrom, type IdentityHarness, startIdentity } from '../test/test-support/harness.js';
 import type { IdentityConfig } from './config.js';
 
 // Changing the sign-in address against identity over NATS: the new address confirms by its link before
@@ -23,7 +23,7 @@ describe('identity e-mail change', () => {
   const newEmail = (stem = 'dad') => `${stem}.${Date.now()}.${n++}@example.com`;
   const PASSWORD = 'lantern-on-the-hill';
   const signUp = (email: string) => call(IdentityRpc.signUp, { email, password: PASSWORD });
-  const signIn = (email: string) => call(IdentityRpc.signIn, { email, password: PASSWORD });
+  const signIn = (email: string) => call(IdentityRpc.signIn, { email, password: PASSWORD }).then(asSession);
   const jobsFor = (to: string, kind: AccountEmailJob['kind']) => emails.jobsFor(to, kind);
 
   /** Opens the link of the latest job of that kind for that address, as notifications would, and returns its token. */

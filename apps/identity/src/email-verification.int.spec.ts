@@ -2,7 +2,7 @@ import { EmailChangeMessages, EmailVerifyMessages, ErrorCodes, IdentityRpc, type
 import type { DomainError } from '@lv/platform/errors';
 import type { RunningService, RpcClient } from '@lv/platform/nest';
 import { generateTestKeys, waitFor } from '@lv/testing';
-import { accountEmailJobs, callerFrom, startIdentity, type IdentityHarness } from '../test/test-support/harness.js';
+import { accountEmailJobs, asSession, callerFrom, type IdentityHarness, startIdentity } from '../test/test-support/harness.js';
 import type { IdentityConfig } from './config.js';
 
 // Verifying a new account's address against identity over NATS: sign-up e-mails a single-use link
@@ -73,7 +73,7 @@ describe('identity e-mail verification', () => {
     const refreshed = await call(IdentityRpc.refresh, { refreshToken: session.refreshToken });
     expect(refreshed.profile.emailVerified).toBe(true);
     expect(claimsOf(refreshed.accessToken).emailVerified).toBe(true);
-    expect(claimsOf((await call(IdentityRpc.signIn, { email, password: PASSWORD })).accessToken).emailVerified).toBe(true);
+    expect(claimsOf(asSession(await call(IdentityRpc.signIn, { email, password: PASSWORD })).accessToken).emailVerified).toBe(true);
     // Used once.
     expect(await failureOf(call(IdentityRpc.verifyEmail, { token }))).toEqual(invalid);
   });
@@ -104,7 +104,7 @@ describe('identity e-mail verification', () => {
     expect(await call(IdentityRpc.verifyEmail, { token: open.token })).toEqual({ message: EmailVerifyMessages.verified });
     expect(await failureOf(call(IdentityRpc.verifyEmail, { token: open.token }))).toEqual(invalid);
     // The other account is untouched by all of it.
-    expect((await call(IdentityRpc.signIn, { email: other, password: PASSWORD })).profile.emailVerified).toBe(false);
+    expect(asSession(await call(IdentityRpc.signIn, { email: other, password: PASSWORD })).profile.emailVerified).toBe(false);
   });
 
   it('refuses an expired link alike', async () => {

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { IdentityRpc, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile, type VerifyEmailReply } from '@lv/contracts';
+import { IdentityRpc, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile, type VerifyEmailReply, type RecoveryCodes, type TwoStepChallenge, type TwoStepSetup, type TwoStepStatus } from '@lv/contracts';
 import { AccessTokenVerifier, ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcAccessToken, RpcHandler, RpcMeta, RpcPayload, Writers } from '@lv/platform/nest';
@@ -18,8 +18,45 @@ export class IdentityController {
 
   @PublicRpc()
   @RpcHandler(IdentityRpc.signIn)
-  signIn(@RpcPayload() credentials: PayloadOf<typeof IdentityRpc.signIn>, @RpcMeta() meta: RequestMeta): Promise<IssuedSession> {
+  signIn(@RpcPayload() credentials: PayloadOf<typeof IdentityRpc.signIn>, @RpcMeta() meta: RequestMeta): Promise<IssuedSession | TwoStepChallenge> {
     return this.identity.auth.signIn(credentials, meta);
+  }
+
+  /** Public: the password step's challenge and the code are the proof. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.signInTwoStep)
+  signInTwoStep(@RpcPayload() input: PayloadOf<typeof IdentityRpc.signInTwoStep>, @RpcMeta() meta: RequestMeta): Promise<IssuedSession> {
+    return this.identity.auth.signInTwoStep(input, meta);
+  }
+
+  @Readers('owner')
+  @RpcHandler(IdentityRpc.twoStepStatus)
+  twoStepStatus(@CurrentCaller() caller: Caller): Promise<TwoStepStatus> {
+    return this.identity.twoStep.status(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.twoStepSetup)
+  twoStepSetup(@CurrentCaller() caller: Caller): Promise<TwoStepSetup> {
+    return this.identity.twoStep.setup(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.twoStepConfirm)
+  twoStepConfirm(@RpcPayload() input: PayloadOf<typeof IdentityRpc.twoStepConfirm>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<RecoveryCodes> {
+    return this.identity.twoStep.confirm(caller, input, meta);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.twoStepDisable)
+  twoStepDisable(@RpcPayload() input: PayloadOf<typeof IdentityRpc.twoStepDisable>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<TwoStepStatus> {
+    return this.identity.twoStep.disable(caller, input, meta);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.twoStepRegenerate)
+  twoStepRegenerate(@RpcPayload() input: PayloadOf<typeof IdentityRpc.twoStepRegenerate>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<RecoveryCodes> {
+    return this.identity.twoStep.regenerate(caller, input, meta);
   }
 
   @PublicRpc()

@@ -6,7 +6,7 @@ import { DomainError } from '@lv/platform/errors';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import type { RpcClient, RunningService } from '@lv/platform/nest';
 import { generateTestKeys, waitFor, type TestDatabase } from '@lv/testing';
-import { NATS_URL, startIdentity, type IdentityHarness } from '../test/test-support/harness.js';
+import { asSession, NATS_URL, startIdentity, type IdentityHarness } from '../test/test-support/harness.js';
 import { identityConfigSchema, type IdentityConfig } from './config.js';
 
 const keys = generateTestKeys();
@@ -75,7 +75,7 @@ describe('identity service over NATS', () => {
   it('signs in with the right password only, with one message for a wrong email or password', async () => {
     const email = newEmail();
     await call(IdentityRpc.signUp, { email, password: 'secret-one' });
-    const session = await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.1.0.1');
+    const session = asSession(await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.1.0.1'));
     expect(session.profile.email).toBe(email);
     await expect(call(IdentityRpc.signIn, { email, password: 'wrong-1' }, undefined, '10.1.0.2')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials' });
     await expect(call(IdentityRpc.signIn, { email: newEmail(), password: 'secret-one' }, undefined, '10.1.0.3')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid login credentials' });
@@ -129,7 +129,7 @@ describe('identity service over NATS', () => {
     // Unknown browsers are held back now, wherever they are...
     expect(await codeOf(call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.67.0.1'))).toBe('RATE_LIMITED');
     // ...but the owner's known device signs in at once, even from an address the attacker used.
-    const session = await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.66.0.1', ownerDevice);
+    const session = asSession(await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.66.0.1', ownerDevice));
     expect(session.profile.email).toBe(email);
   });
 
@@ -186,7 +186,7 @@ describe('identity service over NATS', () => {
     expect(await signIns()).toHaveLength(1);
     // An hour later (the mark moved back), the next refresh records one, with its time.
     await sql(`update activity_marks set recorded_at = recorded_at - interval '61 minutes' where user_id = ?`, [userId]);
-    const again = await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.88.0.2');
+    const again = asSession(await call(IdentityRpc.signIn, { email, password: 'secret-one' }, undefined, '10.88.0.2'));
     const racing = await Promise.all(Array.from({ length: 10 }, () => call(IdentityRpc.refresh, { refreshToken: again.refreshToken }).catch(() => null)));
     expect(racing.some(Boolean)).toBe(true);
     expect(await signIns()).toHaveLength(2);

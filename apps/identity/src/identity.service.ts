@@ -11,6 +11,7 @@ import { IdentityCore, type IdentityServiceDeps } from './use-cases/identity-cor
 import { sessionsView } from './use-cases/identity-rules.js';
 import { PasswordRecovery } from './use-cases/password-recovery.js';
 import { SignIn } from './use-cases/sign-in.js';
+import { TwoStep } from './use-cases/two-step.js';
 import { adminOverview, findNotificationPreferences, findProfileByEmail, findProfileById, userProfileProjection } from './users/user-profile.projection.js';
 
 /**
@@ -24,13 +25,15 @@ export class IdentityService {
   readonly verification: EmailVerification;
   readonly emailChange: EmailChange;
   readonly passwords: PasswordRecovery;
+  readonly twoStep: TwoStep;
 
   constructor(deps: IdentityServiceDeps) {
     this.core = new IdentityCore(deps);
     this.passwords = new PasswordRecovery(this.core);
     this.verification = new EmailVerification(this.core);
     this.emailChange = new EmailChange(this.core, this.passwords);
-    this.auth = new SignIn(this.core, this.verification, this.passwords);
+    this.twoStep = new TwoStep(this.core);
+    this.auth = new SignIn(this.core, this.verification, this.passwords, this.twoStep);
   }
 
   private get em() {

@@ -203,6 +203,55 @@ class EmailVerifications20261207 extends Migration {
   }
 }
 
+/**
+ * Two-step sign-in (issue 32). two_step: an account's authenticator secret, sealed (AES-256-GCM, see
+ * two-step/two-step-secrets.ts) under its own key in two_step_keys, never in clear nor in an event; a
+ * set-up waiting for its first code; the last step a code was accepted for (no code twice).
+ * two_step_recovery_codes: SHA-256 of each unused recovery code; a code used is deleted.
+ * two_step_challenges: the second step of a sign-in, SHA-256 of its token only, single-use, minutes long.
+ */
+class TwoStep20261207 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table two_step_keys (
+        user_id uuid primary key,
+        data_key text not null,
+        created_at timestamptz not null default now()
+      )`);
+    this.addSql(`
+      create table two_step (
+        user_id uuid primary key,
+        secret_sealed jsonb,
+        pending_sealed jsonb,
+        last_step bigint,
+        enabled_at timestamptz
+      )`);
+    this.addSql(`
+      create table two_step_recovery_codes (
+        user_id uuid not null,
+        code_hash text not null,
+        created_at timestamptz not null default now(),
+        primary key (user_id, code_hash)
+      )`);
+    this.addSql(`
+      create table two_step_challenges (
+        id uuid primary key,
+        user_id uuid not null,
+        token_hash text not null,
+        known_device boolean not null,
+        password_change_required boolean not null,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null,
+        used_at timestamptz
+      )`);
+    this.addSql('create index two_step_challenges_user_idx on two_step_challenges (user_id)');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists two_step_challenges, two_step_recovery_codes, two_step, two_step_keys');
+  }
+}
+
 export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-tables-2026-11-22', class: IdentityTables20261122 },
   { name: 'identity-refresh-sibling-2026-11-23', class: RefreshTokenSibling20261123 },
@@ -212,4 +261,5 @@ export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-email-change-links-2026-12-06', class: EmailChangeLinks20261206 },
   { name: 'identity-sign-in-alerts-2026-12-07', class: SignInAlerts20261207 },
   { name: 'identity-email-verifications-2026-12-07', class: EmailVerifications20261207 },
+  { name: 'identity-two-step-2026-12-07', class: TwoStep20261207 },
 ]);

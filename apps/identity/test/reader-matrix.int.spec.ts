@@ -12,6 +12,7 @@ subject                                    anonymous owner   other-owner admin  
 # Public: signing up and in come before a token.
 rpc.identity.sign-up                       invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.sign-in                       invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.identity.sign-in.two-step              invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.refresh                       invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.sign-out                      ok        ok      ok          ok      ok       | ok       ok      ok            ok       ok              ok           | ok          ok      ok
 rpc.identity.get-me                        unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
@@ -34,6 +35,11 @@ rpc.identity.sessions.list                 unauth    ok      ok          ok     
 rpc.identity.sessions.end                  unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.sessions.end-others           unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.verify-email.resend           unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.two-step.status               unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.two-step.setup                unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.two-step.confirm              unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.two-step.disable              unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.two-step.recovery-codes       unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.notification-preferences.get  unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.notification-preferences.save unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 # The admin dashboard: the token's claim and identity's own record must both say admin.

@@ -48,6 +48,8 @@ export const ErrorCodes = {
   EMAIL_NOT_VERIFIED: { status: 403, message: 'Verify your e-mail address first: until then Legacy Vault sends no e-mail on your behalf.' },
   /** A new-sign-in alert's "this wasn't me" link: used, lapsed, altered or another account's, never saying which. */
   SIGN_IN_ALERT_LINK_INVALID: { status: 400, message: 'This link is invalid, expired, or already used. If someone else is in your account, choose a new password with "Forgot password?" on the sign-in page.' },
+  /** Two-step sign-in's second step: a wrong, used or another account's code, a lapsed, altered, used or another account's challenge, never saying which (TwoStepMessages.signInRefused). */
+  TWO_STEP_INVALID: { status: 401, message: 'That code is not valid, or this sign-in took too long. Check the code and try again, or sign in again with your password.' },
   /** A trustee's e-mailed link: forged, altered, expired, used, replaced or of a removed trustee, never saying which. */
   TRUSTEE_LINK_INVALID: { status: 400, message: 'This trustee link is invalid, expired, or already used. Ask for a new one below.' },
   /** A trustee whose last report the owner vetoed, within 30 days of the veto. */

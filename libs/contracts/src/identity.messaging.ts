@@ -5,7 +5,7 @@ import {
   adminOverviewSchema, adminUsersQuerySchema, changeEmailPayloadSchema, changePasswordPayloadSchema, changePasswordReplySchema, credentialsPayloadSchema,
   findUserPayloadSchema, issuedSessionSchema, notificationPreferencesBodySchema, notificationPreferencesSchema, refreshPayloadSchema, setAdminPayloadSchema,
   setTierPayloadSchema, signOutPayloadSchema, forgotPasswordPayloadSchema, forgotPasswordReplySchema, resetPasswordPayloadSchema, resetPasswordReplySchema, emailChangeLinkPayloadSchema, emailChangeLinkReplySchema, verifyEmailReplySchema,
-  accountSessionsSchema, sessionIdParamSchema, sessionsEndedSchema, signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
+  accountSessionsSchema, recoveryCodesSchema, signInReplySchema, twoStepCodePayloadSchema, twoStepDisablePayloadSchema, twoStepSetupSchema, twoStepSignInPayloadSchema, twoStepStatusSchema, sessionIdParamSchema, sessionsEndedSchema, signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
 } from './identity.schemas.js';
 import { ownerDisplayNamePayloadSchema, ownerDisplayNameReplySchema } from './key-status.schemas.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc } from './rpc.js';
@@ -16,7 +16,9 @@ import { SUBSCRIPTION_TIERS } from './tiers.js';
 export const IdentityRpc = {
   health: healthRpc('identity'),
   signUp: rpc('rpc.identity.sign-up', { payload: credentialsPayloadSchema, reply: issuedSessionSchema }),
-  signIn: rpc('rpc.identity.sign-in', { payload: credentialsPayloadSchema, reply: issuedSessionSchema }),
+  signIn: rpc('rpc.identity.sign-in', { payload: credentialsPayloadSchema, reply: signInReplySchema }),
+  /** The second step of a sign-in with two-step on: public, the challenge and the code are the proof. */
+  signInTwoStep: rpc('rpc.identity.sign-in.two-step', { payload: twoStepSignInPayloadSchema, reply: issuedSessionSchema }),
   refresh: rpc('rpc.identity.refresh', { payload: refreshPayloadSchema, reply: issuedSessionSchema }),
   signOut: rpc('rpc.identity.sign-out', { payload: signOutPayloadSchema, reply: signOutReplySchema }),
   getMe: rpc('rpc.identity.get-me', { payload: emptyPayload, reply: userProfileSchema }),
@@ -55,6 +57,12 @@ export const IdentityRpc = {
   sessions: rpc('rpc.identity.sessions.list', { payload: emptyPayload, reply: accountSessionsSchema }),
   endSession: rpc('rpc.identity.sessions.end', { payload: sessionIdParamSchema, reply: sessionsEndedSchema }),
   endOtherSessions: rpc('rpc.identity.sessions.end-others', { payload: emptyPayload, reply: sessionsEndedSchema }),
+  // Two-step sign-in of the caller's own account: the set-up, turning it off, new recovery codes.
+  twoStepStatus: rpc('rpc.identity.two-step.status', { payload: emptyPayload, reply: twoStepStatusSchema }),
+  twoStepSetup: rpc('rpc.identity.two-step.setup', { payload: emptyPayload, reply: twoStepSetupSchema }),
+  twoStepConfirm: rpc('rpc.identity.two-step.confirm', { payload: twoStepCodePayloadSchema, reply: recoveryCodesSchema }),
+  twoStepDisable: rpc('rpc.identity.two-step.disable', { payload: twoStepDisablePayloadSchema, reply: twoStepStatusSchema }),
+  twoStepRegenerate: rpc('rpc.identity.two-step.recovery-codes', { payload: twoStepCodePayloadSchema, reply: recoveryCodesSchema }),
 } as const;
 
 

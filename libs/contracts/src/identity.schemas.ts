@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { safeText } from './text.schemas.js';
 import { SUBSCRIPTION_TIERS } from './tiers.js';
 import { SettingsMessages } from './identity.js';
+import { TwoStepMessages } from './two-step.js';
 import { AuthMessages, newPasswordProblem } from './validation.js';
 
 // Profiles, sessions and their requests on the wire, as zod schemas (the types are inferred from
@@ -234,3 +235,54 @@ export type AccountSessions = z.infer<typeof accountSessionsSchema>;
 export const sessionIdParamSchema = z.object({ sessionId: z.uuid({ error: 'Not a session id.' }) });
 export const sessionsEndedSchema = z.object({ sessionsEnded: z.number().int().min(0) });
 export type SessionsEnded = z.infer<typeof sessionsEndedSchema>;
+
+// Two-step sign-in (issue 32). The secret and the recovery codes reach the owner once, in the replies
+// below; identity keeps the secret sealed and the codes hashed.
+
+/** The password was right for an account with two-step on: no session yet, a short-lived challenge for the second step. */
+export const twoStepChallengeSchema = z.object({
+  twoStepRequired: z.literal(true),
+  challenge: z.string().meta({ description: 'Opaque; send it back with the code to POST /api/auth/sign-in/two-step.' }),
+  challengeExpiresAt: z.number().meta({ description: 'Epoch milliseconds.' }),
+});
+export type TwoStepChallenge = z.infer<typeof twoStepChallengeSchema>;
+/** What identity's sign-in answers: a session, or the second step's challenge. */
+export const signInReplySchema = z.union([issuedSessionSchema, twoStepChallengeSchema]);
+/** What POST /api/auth/sign-in answers the SPA. */
+export const signInViewSchema = z.union([sessionViewSchema, twoStepChallengeSchema]);
+export type SignInView = z.infer<typeof signInViewSchema>;
+
+/** The code typed: an authenticator app's 6 digits, or a recovery code (`xxxxx-xxxxx`). */
+const twoStepCode = safeText({ error: TwoStepMessages.codeRequired }).trim().min(1, TwoStepMessages.codeRequired).max(40, TwoStepMessages.codeWrong);
+/** POST /api/auth/sign-in/two-step: the challenge of the password step, and a code from the app or a recovery code. */
+export const twoStepSignInBodySchema = z.object({
+  challenge: safeText({ error: TwoStepMessages.signInRefused }).min(1, TwoStepMessages.signInRefused).max(200, TwoStepMessages.signInRefused),
+  code: twoStepCode,
+});
+export type TwoStepSignInRequest = z.input<typeof twoStepSignInBodySchema>;
+export const twoStepSignInPayloadSchema = z.object({ challenge: safeText().max(200), code: safeText().max(40) }).strict();
+
+/** POST /api/me/two-step/confirm and /recovery-codes: a current code from the app. */
+export const twoStepCodeBodySchema = z.object({ code: twoStepCode });
+export type TwoStepCodeRequest = z.input<typeof twoStepCodeBodySchema>;
+export const twoStepCodePayloadSchema = z.object({ code: safeText().max(40) }).strict();
+/** POST /api/me/two-step/disable: the password and a current code (or a recovery code). */
+export const twoStepDisableBodySchema = z.object({ currentPassword, code: twoStepCode });
+export type TwoStepDisableRequest = z.input<typeof twoStepDisableBodySchema>;
+export const twoStepDisablePayloadSchema = z.object({ currentPassword: safeText().max(PASSWORD_HTTP_MAX_LENGTH + 1), code: safeText().max(40) }).strict();
+
+/** GET /api/me/two-step */
+export const twoStepStatusSchema = z.object({
+  enabled: z.boolean(),
+  recoveryCodesLeft: z.number().int().min(0),
+});
+export type TwoStepStatus = z.infer<typeof twoStepStatusSchema>;
+/** POST /api/me/two-step/setup: a new secret, waiting for its first code (the SPA draws the QR code itself). */
+export const twoStepSetupSchema = z.object({
+  secret: z.string().meta({ description: 'Base32, for typing into the app by hand.' }),
+  otpauthUri: z.string().meta({ description: 'otpauth://totp/... for the QR code.' }),
+});
+export type TwoStepSetup = z.infer<typeof twoStepSetupSchema>;
+/** Ten recovery codes, shown once (after the set-up is confirmed, or regenerated). */
+export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;

@@ -8,6 +8,7 @@ export * from './envelopes.js';
 export * from './events.js';
 export * from './identity.js';
 export * from './identity.schemas.js';
+export * from './two-step.js';
 export * from './sealed-text.schemas.js';
 export * from './letters.js';
 export * from './letters.schemas.js';

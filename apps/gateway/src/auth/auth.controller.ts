@@ -3,8 +3,8 @@ import { ApiCookieAuth, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  credentialsBodySchema, emailChangeLinkBodySchema, ErrorCodes, forgotPasswordBodySchema, forgotPasswordReplySchema, IdentityRpc, REFRESH_COOKIE, resetPasswordBodySchema, signUpBodySchema, sessionProbeSchema, sessionViewSchema, verifyEmailBodySchema,
-  type EmailChangeLinkReply, type ForgotPasswordReply, type IssuedSession, type ResetPasswordReply, type SessionProbe, type SessionView, type VerifyEmailReply,
+  credentialsBodySchema, emailChangeLinkBodySchema, signInViewSchema, twoStepSignInBodySchema, ErrorCodes, forgotPasswordBodySchema, forgotPasswordReplySchema, IdentityRpc, REFRESH_COOKIE, resetPasswordBodySchema, signUpBodySchema, sessionProbeSchema, sessionViewSchema, verifyEmailBodySchema,
+  type EmailChangeLinkReply, type ForgotPasswordReply, type IssuedSession, type ResetPasswordReply, type SessionProbe, type SessionView, type SignInView, type VerifyEmailReply,
 } from '@lv/contracts';
 import { AccessTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
@@ -64,18 +64,38 @@ export class AuthController {
   @Post('sign-in')
   @Route({
     body: credentialsBodySchema,
-    reply: sessionViewSchema,
-    description: 'Signed in; sets the refresh cookie.',
+    reply: signInViewSchema,
+    description: 'Signed in; sets the refresh cookie. For an account with two-step sign-in on: no session and no cookie, but a challenge for POST /api/auth/sign-in/two-step (5 minutes).',
     errors: {
       400: 'VALIDATION_FAILED with per-field messages.',
       401: 'INVALID_CREDENTIALS',
       429: 'RATE_LIMITED, with Retry-After.',
     },
   })
-  async signIn(@RouteBody() body: z.output<typeof credentialsBodySchema>, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+  async signIn(@RouteBody() body: z.output<typeof credentialsBodySchema>, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SignInView> {
     const credentials = body;
     const device = this.devices.deviceFor(request.cookies[DEVICE_COOKIE], credentials.email);
-    const session = await this.rpc.call(IdentityRpc.signIn, credentials, { meta: { ...call.meta, device } });
+    const outcome = await this.rpc.call(IdentityRpc.signIn, credentials, { meta: { ...call.meta, device } });
+    // The password alone opens nothing when two-step sign-in is on: the challenge goes back, no cookie.
+    if ('twoStepRequired' in outcome) return outcome;
+    return this.startSession(request, reply, outcome);
+  }
+
+  /** Two-step sign-in's second step: the challenge of the password step and a code from the app, or a recovery code. */
+  @Public()
+  @Post('sign-in/two-step')
+  @Route({
+    body: twoStepSignInBodySchema,
+    reply: sessionViewSchema,
+    description: 'Signed in; sets the refresh cookie. A recovery code works once.',
+    errors: {
+      400: 'VALIDATION_FAILED: no code or no challenge.',
+      401: 'TWO_STEP_INVALID: a wrong or used code, a lapsed, used, altered or another account’s challenge: one answer for all.',
+      429: 'RATE_LIMITED (counted like passwords), with Retry-After.',
+    },
+  })
+  async signInTwoStep(@RouteBody() body: z.output<typeof twoStepSignInBodySchema>, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const session = await this.rpc.call(IdentityRpc.signInTwoStep, body, { meta: call.meta });
     return this.startSession(request, reply, session);
   }
 

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Inject, Param, Patch, Post, Put } from '@nestj
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, isUuid, type AccountSessions, type SessionsEnded, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply, type NotificationPreferencesView, type PayloadInput, type UserProfile, type VerifyEmailReply,
+  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, twoStepCodeBodySchema, twoStepDisableBodySchema, type RecoveryCodes, type TwoStepSetup, type TwoStepStatus, isUuid, type AccountSessions, type SessionsEnded, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply, type NotificationPreferencesView, type PayloadInput, type UserProfile, type VerifyEmailReply,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -102,6 +102,72 @@ export class MeController {
   })
   async saveNotifications(@RouteBody() body: z.output<typeof notificationPreferencesBodySchema>, @CallCtx() call: CallContext): Promise<NotificationPreferencesView> {
     return this.rpc.call(IdentityRpc.saveNotificationPreferences, body, call);
+  }
+
+  // Two-step sign-in with an authenticator app.
+
+  @Get('two-step')
+  @Route({ reply: IdentityRpc.twoStepStatus.reply, description: 'Whether two-step sign-in is on, and how many recovery codes are left.' })
+  async twoStepStatus(@CallCtx() call: CallContext): Promise<TwoStepStatus> {
+    return this.rpc.call(IdentityRpc.twoStepStatus, {}, call);
+  }
+
+  /** A new secret for the authenticator app; nothing changes until its first code confirms it. */
+  @Post('two-step/setup')
+  @Route({
+    reply: IdentityRpc.twoStepSetup.reply,
+    description: 'A new secret (base32) and its otpauth:// URI for the QR code; an earlier set-up not confirmed is replaced.',
+    errors: {
+      409: 'CONFLICT: two-step sign-in is on already.',
+    },
+  })
+  async twoStepSetup(@CallCtx() call: CallContext): Promise<TwoStepSetup> {
+    return this.rpc.call(IdentityRpc.twoStepSetup, {}, call);
+  }
+
+  @Post('two-step/confirm')
+  @Route({
+    body: twoStepCodeBodySchema,
+    reply: IdentityRpc.twoStepConfirm.reply,
+    description: 'Two-step sign-in is on; the ten recovery codes are in this answer only.',
+    errors: {
+      400: 'VALIDATION_FAILED: the code is missing or not the app’s current one (field code), or there is no set-up to confirm.',
+      409: 'CONFLICT: two-step sign-in is on already.',
+      429: 'RATE_LIMITED (counted like passwords), with Retry-After.',
+    },
+  })
+  async twoStepConfirm(@RouteBody() body: z.output<typeof twoStepCodeBodySchema>, @CallCtx() call: CallContext): Promise<RecoveryCodes> {
+    return this.rpc.call(IdentityRpc.twoStepConfirm, body, call);
+  }
+
+  @Post('two-step/disable')
+  @Route({
+    body: twoStepDisableBodySchema,
+    reply: IdentityRpc.twoStepDisable.reply,
+    description: 'Two-step sign-in is off; the secret and the recovery codes are destroyed.',
+    errors: {
+      400: 'VALIDATION_FAILED: the current password or the code missing or wrong (fields currentPassword, code).',
+      409: 'CONFLICT: two-step sign-in is not on.',
+      429: 'RATE_LIMITED (counted like passwords), with Retry-After.',
+    },
+  })
+  async twoStepDisable(@RouteBody() body: z.output<typeof twoStepDisableBodySchema>, @CallCtx() call: CallContext): Promise<TwoStepStatus> {
+    return this.rpc.call(IdentityRpc.twoStepDisable, body, call);
+  }
+
+  @Post('two-step/recovery-codes')
+  @Route({
+    body: twoStepCodeBodySchema,
+    reply: IdentityRpc.twoStepRegenerate.reply,
+    description: 'Ten new recovery codes, in this answer only; the old ones stop working.',
+    errors: {
+      400: 'VALIDATION_FAILED: the code is missing or not the app’s current one (field code).',
+      409: 'CONFLICT: two-step sign-in is not on.',
+      429: 'RATE_LIMITED (counted like passwords), with Retry-After.',
+    },
+  })
+  async twoStepRegenerate(@RouteBody() body: z.output<typeof twoStepCodeBodySchema>, @CallCtx() call: CallContext): Promise<RecoveryCodes> {
+    return this.rpc.call(IdentityRpc.twoStepRegenerate, body, call);
   }
 
   /** The account's signed-in browsers, the caller's marked `current`. */

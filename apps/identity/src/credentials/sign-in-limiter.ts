@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { AuthMessages, EmailVerifyMessages, ResetMessages } from '@lv/contracts';
+import { AuthMessages, EmailVerifyMessages, ResetMessages, TwoStepMessages } from '@lv/contracts';
 import { addressBucket } from '@lv/platform/auth';
 import { RedisRateBudgets, takeOrRefuse, type Budget, type RateBudgets } from '@lv/platform/limits';
 
@@ -114,6 +114,20 @@ export class SignInLimiter {
   /** The attempt could not be judged (the database failed): give it back without clearing anything. */
   async signInUndecided(attempt: SignInAttempt): Promise<void> {
     await this.budgets.giveBack(attempt.keys);
+  }
+
+  /**
+   * Counts a code of two-step sign-in (the second step, turning it off, new recovery codes), or throws
+   * RATE_LIMITED: the password's budgets for the account from one address and for the account from
+   * everywhere, on counters of their own, so six digits are guessed no faster than a password.
+   */
+  async beginTwoStepCode(userId: string, ip: string | undefined): Promise<SignInAttempt> {
+    const budgets: Budget[] = [
+      { key: `2fa-aa:${userId}|${addressBucket(ip)}`, limit: this.limits.maxFailuresPerAccountAddress },
+      { key: `2fa-acct:${userId}`, limit: this.limits.maxFailuresPerAccount },
+    ];
+    await takeOrRefuse(this.budgets, budgets, this.limits.windowSeconds, TwoStepMessages.tooManyCodes);
+    return { keys: budgets.map((b) => b.key), clearOnSuccess: 1 };
   }
 
   /** Counts a sign-up from this address, or throws RATE_LIMITED naming sign-ups. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { NewSignInMessages, type Credentials, type EmailChangeLinkReply, type IssuedSession, type RequestMeta } from '@lv/contracts';
+import { NewSignInMessages, type Credentials, type EmailChangeLinkReply, type IssuedSession, type RequestMeta, type TwoStepChallenge } from '@lv/contracts';
 import type { AccountCaller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { newPasswordRefusal } from '../credentials/new-password.js';
@@ -10,10 +10,11 @@ import type { EmailVerification } from './email-verification.js';
 import type { IdentityCore } from './identity-core.js';
 import { expiresAfter, signUpProblems } from './identity-rules.js';
 import type { PasswordRecovery } from './password-recovery.js';
+import type { TwoStep } from './two-step.js';
 
 /** Signing up, in and out, refreshing a session, and disowning a sign-in from a new browser. */
 export class SignIn {
-  constructor(private readonly core: IdentityCore, private readonly verification: EmailVerification, private readonly recovery: PasswordRecovery) {}
+  constructor(private readonly core: IdentityCore, private readonly verification: EmailVerification, private readonly recovery: PasswordRecovery, private readonly twoStep: TwoStep) {}
 
   async signUp(input: Credentials, meta: RequestMeta): Promise<IssuedSession> {
     const problems = signUpProblems(input);
@@ -36,7 +37,8 @@ export class SignIn {
     return this.core.openSession(userId, meta);
   }
 
-  async signIn(input: Credentials, meta: RequestMeta): Promise<IssuedSession> {
+  /** A session, or (two-step sign-in on) the second step's challenge: a password alone never opens a session then. */
+  async signIn(input: Credentials, meta: RequestMeta): Promise<IssuedSession | TwoStepChallenge> {
     const { email, password } = this.core.checkCredentials(input);
     // Counted before the password is checked, atomically, so parallel guesses cannot overrun the limit.
     const attempt = await this.core.deps.limiter.beginSignIn(email, meta.ip, meta.device);
@@ -52,11 +54,20 @@ export class SignIn {
     // A wrong password stays counted.
     if (!verified || !row) throw new DomainError('INVALID_CREDENTIALS');
     await this.core.deps.limiter.signInSucceeded(attempt);
+    // Accounts older than the password rules are asked for a new password at each sign-in until they change it.
+    const passwordChangeRequired = newPasswordRefusal(password) !== undefined;
+    if (await this.twoStep.isEnabled(row.user_id)) return this.twoStep.challenge(row.user_id, meta, passwordChangeRequired);
     const session = await this.core.openSession(row.user_id, meta);
     // A browser without the gateway's proof of an earlier sign-in to this address: the owner hears of it.
     if (!meta.device) await this.alertNewSignIn(session, meta);
-    // Accounts older than the password rules are asked for a new password at each sign-in until they change it.
-    return newPasswordRefusal(password) ? { ...session, passwordChangeRequired: true } : session;
+    return passwordChangeRequired ? { ...session, passwordChangeRequired: true } : session;
+  }
+
+  /** The second step: the password step's challenge and a code from the app (or a recovery code) open the session. */
+  async signInTwoStep(input: { challenge: string; code: string }, meta: RequestMeta): Promise<IssuedSession> {
+    const { session, knownDevice } = await this.twoStep.complete(input, meta);
+    if (!knownDevice) await this.alertNewSignIn(session, meta);
+    return session;
   }
 
   async refresh(refreshToken: string): Promise<IssuedSession> {

@@ -5,10 +5,12 @@ import type { PublishPolicy } from '@lv/platform/event-store';
  * Every identity event is public to the other services (none carries a secret, see migrations) but
  * account recovery's own (PasswordResetRequested, PasswordResetUsed): PasswordChanged tells the rest;
  * and an e-mail change's steps (EmailChangeRequested, ...Confirmed, ...Undone): EmailChanged tells the rest;
- * and the address's verification (EmailVerificationRequested, EmailVerified): the access token's claim tells the rest.
+ * and the address's verification (EmailVerificationRequested, EmailVerified): the access token's claim tells the rest;
+ * and two-step sign-in's (TwoStepEnabled, TwoStepDisabled, RecoveryCodesRegenerated): no other service acts on them.
  */
 const PRIVATE = new Set([
   'PasswordResetRequested', 'PasswordResetUsed', 'EmailChangeRequested', 'EmailChangeConfirmed', 'EmailChangeUndone', 'EmailVerificationRequested', 'EmailVerified',
+  'TwoStepEnabled', 'TwoStepDisabled', 'RecoveryCodesRegenerated',
 ]);
 
 export const identityPublishPolicy: PublishPolicy = (event) => {

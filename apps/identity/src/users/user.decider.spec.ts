@@ -188,4 +188,22 @@ describe('user decider', () => {
       spec.given([registered, requested, { type: 'PasswordChanged', data: { userId, changedAt: '2026-12-06T10:01:00.000Z' } }])
         .when(reset('2026-12-06T10:05:00.000Z')).thenThrows('RESET_LINK_INVALID'));
   });
+
+  describe('two-step sign-in', () => {
+    const now = '2026-12-07T03:00:00.000Z';
+    const enabled: UserEvent = { type: 'TwoStepEnabled', data: { userId, enabledAt: now, recoveryCodes: 10 } };
+    it('turns on once, off once, and makes new recovery codes only while on', () => {
+      spec.given([registered]).when({ type: 'EnableTwoStep', userId, now, recoveryCodes: 10 }).then([enabled]);
+      spec.given([registered, enabled]).when({ type: 'EnableTwoStep', userId, now, recoveryCodes: 10 }).thenThrows('CONFLICT');
+      spec.given([registered, enabled]).when({ type: 'RegenerateRecoveryCodes', userId, now, recoveryCodes: 10 })
+        .then([{ type: 'RecoveryCodesRegenerated', data: { userId, regeneratedAt: now, recoveryCodes: 10 } }]);
+      spec.given([registered, enabled]).when({ type: 'DisableTwoStep', userId, now }).then([{ type: 'TwoStepDisabled', data: { userId, disabledAt: now } }]);
+      spec.given([registered, enabled, { type: 'TwoStepDisabled', data: { userId, disabledAt: now } }]).when({ type: 'DisableTwoStep', userId, now }).thenThrows('CONFLICT');
+      spec.given([registered]).when({ type: 'RegenerateRecoveryCodes', userId, now, recoveryCodes: 10 }).thenThrows('CONFLICT');
+      spec.given([]).when({ type: 'EnableTwoStep', userId, now, recoveryCodes: 10 }).thenThrows('NOT_FOUND');
+    });
+    it('keeps its events out of the published stream', () => {
+      for (const type of ['TwoStepEnabled', 'TwoStepDisabled', 'RecoveryCodesRegenerated'] as const) expect(identityPublishPolicy(stored(type))).toBeNull();
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_NOTIFICATION_PREFERENCES, normaliseEmail, validateCredentials, type IdentityEvent, type NotificationPreferences, type SubscriptionTier } from '@lv/contracts';
+import { DEFAULT_NOTIFICATION_PREFERENCES, normaliseEmail, TwoStepMessages, validateCredentials, type IdentityEvent, type NotificationPreferences, type SubscriptionTier } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
@@ -29,7 +29,17 @@ export type EmailVerificationEvent =
   | { type: 'EmailVerificationRequested'; data: { userId: string; verificationId: string; email: string; requestedAt: string; expiresAt: string } }
   | { type: 'EmailVerified'; data: { userId: string; email: string; verifiedAt: string } };
 
-export type UserEvent = IdentityEvent | PasswordResetEvent | EmailChangeEvent | EmailVerificationEvent;
+/**
+ * Two-step sign-in, kept out of the published stream too: turned on (the owner's first code proved
+ * the app holds the secret), off, and new recovery codes made. No secret and no code is in them: the
+ * secret is sealed and the codes hashed in identity's two_step tables, written in the same transaction.
+ */
+export type TwoStepEvent =
+  | { type: 'TwoStepEnabled'; data: { userId: string; enabledAt: string; recoveryCodes: number } }
+  | { type: 'TwoStepDisabled'; data: { userId: string; disabledAt: string } }
+  | { type: 'RecoveryCodesRegenerated'; data: { userId: string; regeneratedAt: string; recoveryCodes: number } };
+
+export type UserEvent = IdentityEvent | PasswordResetEvent | EmailChangeEvent | EmailVerificationEvent | TwoStepEvent;
 
 /** A user's stream: `user-{id}`. State is only what the rules below need. */
 export interface UserState {
@@ -50,6 +60,8 @@ export interface UserState {
   emailVerified: boolean;
   /** The one verification link that works: the latest sent, for the address it went to. */
   openVerification: { verificationId: string; email: string; expiresAt: string } | null;
+  /** Two-step sign-in is on: a password alone opens no session. */
+  twoStep: boolean;
 }
 
 export type UserCommand =
@@ -69,7 +81,13 @@ export type UserCommand =
   | { type: 'ResetPassword'; userId: string; resetId: string; now: string }
   | { type: 'RequestEmailVerification'; userId: string; verificationId: string; now: string; expiresAt: string }
   /** The service matched the link's token to this verification's stored hash first. */
-  | { type: 'VerifyEmail'; userId: string; verificationId: string; now: string };
+  | { type: 'VerifyEmail'; userId: string; verificationId: string; now: string }
+  /** The service checked the first code of the new secret first. */
+  | { type: 'EnableTwoStep'; userId: string; now: string; recoveryCodes: number }
+  /** The service checked the password and a current code first. */
+  | { type: 'DisableTwoStep'; userId: string; now: string }
+  /** The service checked a current code first. */
+  | { type: 'RegenerateRecoveryCodes'; userId: string; now: string; recoveryCodes: number };
 
 export const FULL_NAME_MAX = 120;
 
@@ -82,7 +100,7 @@ function requireRegistered(state: UserState): void {
 }
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
-  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false, notifications: DEFAULT_NOTIFICATION_PREFERENCES, openResets: {}, pendingEmail: null, openUndos: {}, emailVerified: false, openVerification: null }),
+  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false, notifications: DEFAULT_NOTIFICATION_PREFERENCES, openResets: {}, pendingEmail: null, openUndos: {}, emailVerified: false, openVerification: null, twoStep: false }),
 
   decide(command, state) {
     switch (command.type) {
@@ -191,6 +209,21 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         }
         return [{ type: 'EmailVerified', data: { userId: command.userId, email: open.email, verifiedAt: command.now } }];
       }
+
+      case 'EnableTwoStep':
+        requireRegistered(state);
+        if (state.twoStep) throw new DomainError('CONFLICT', TwoStepMessages.alreadyEnabled);
+        return [{ type: 'TwoStepEnabled', data: { userId: command.userId, enabledAt: command.now, recoveryCodes: command.recoveryCodes } }];
+
+      case 'DisableTwoStep':
+        requireRegistered(state);
+        if (!state.twoStep) throw new DomainError('CONFLICT', TwoStepMessages.notEnabled);
+        return [{ type: 'TwoStepDisabled', data: { userId: command.userId, disabledAt: command.now } }];
+
+      case 'RegenerateRecoveryCodes':
+        requireRegistered(state);
+        if (!state.twoStep) throw new DomainError('CONFLICT', TwoStepMessages.notEnabled);
+        return [{ type: 'RecoveryCodesRegenerated', data: { userId: command.userId, regeneratedAt: command.now, recoveryCodes: command.recoveryCodes } }];
     }
   },
 
@@ -239,6 +272,12 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return { ...state, openVerification: { verificationId: event.data.verificationId, email: event.data.email, expiresAt: event.data.expiresAt } };
       case 'EmailVerified':
         return { ...state, emailVerified: true, openVerification: null };
+      case 'TwoStepEnabled':
+        return { ...state, twoStep: true };
+      case 'TwoStepDisabled':
+        return { ...state, twoStep: false };
+      case 'RecoveryCodesRegenerated':
+        return state;
     }
   },
 };

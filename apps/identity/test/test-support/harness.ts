@@ -1,5 +1,5 @@
 import { jetstreamManager } from '@nats-io/jetstream';
-import { accountEmailSealContext, Queues, type AccountEmailJob, type RpcDeclaration } from '@lv/contracts';
+import { accountEmailSealContext, Queues, type AccountEmailJob, type IssuedSession, type RpcDeclaration, type TwoStepChallenge } from '@lv/contracts';
 import { createQueue, createRedisConnection, openFromJob } from '@lv/platform/queues';
 import { createTestDatabase, makeStreamsAsOwners, uniqueStackId, type TestDatabase } from '@lv/testing';
 import type { RpcClient, RunningService } from '@lv/platform/nest';
@@ -85,4 +85,10 @@ export function accountEmailJobs(identity: RunningService<IdentityConfig>, name:
       redis.disconnect();
     },
   };
+}
+
+/** A sign-in's reply as the session it is for an account without two-step sign-in (these specs' accounts). */
+export function asSession(reply: IssuedSession | TwoStepChallenge): IssuedSession {
+  if ('twoStepRequired' in reply) throw new Error('the sign-in asked for a second step');
+  return reply;
 }

@@ -115,6 +115,19 @@ describe('SessionManager', () => {
     }
   });
 
+  it('opens no session on a password whose account asks for a second step; the challenge and a code do', async () => {
+    const challenge = { twoStepRequired: true as const, challenge: 'c1', challengeExpiresAt: 2_000_000 };
+    const t = transport({ signIn: async (body) => ('challenge' in body ? view('two-step') : challenge) });
+    const session = new SessionManager(t);
+    await session.restore();
+    await expect(session.signIn({ email: 'sam@example.com', password: 'secret1' })).resolves.toEqual(challenge);
+    expect(session.getState().status).toBe('anonymous');
+    expect(session.getAccessToken()).toBeNull();
+    await expect(session.signIn({ challenge: 'c1', code: '123456' })).resolves.toEqual({ user: profile, passwordChangeRequired: false });
+    expect(session.getState().status).toBe('authenticated');
+    expect(session.getAccessToken()).toBe('two-step');
+  });
+
   it('drops a signed-in session when the check finds none', async () => {
     const t = transport();
     const session = new SessionManager(t);

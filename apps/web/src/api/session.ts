@@ -1,4 +1,4 @@
-import type { Credentials, SessionProbe, SessionView, UserProfile } from '@lv/contracts';
+import type { Credentials, SessionProbe, SessionView, SignInView, TwoStepChallenge, TwoStepSignInRequest, UserProfile } from '@lv/contracts';
 import { ApiError, sendRequest } from './client.js';
 import { shouldRefresh } from './refresh-schedule.js';
 
@@ -9,7 +9,11 @@ export type SessionState =
 
 /** The gateway's /api/auth endpoints. */
 export interface AuthTransport {
-  signIn(credentials: Credentials): Promise<SessionView>;
+  /**
+   * The password step (a session, or with two-step sign-in on the challenge for a code), or the second
+   * step (the challenge and a code from the app or a recovery code).
+   */
+  signIn(credentials: Credentials | TwoStepSignInRequest): Promise<SignInView>;
   signUp(credentials: Credentials): Promise<SessionView>;
   /**
    * Uses the httpOnly refresh cookie; null when there is no valid session. Asks POST /api/auth/session,
@@ -24,7 +28,7 @@ type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 export function createHttpAuthTransport(fetchImpl?: FetchLike, baseUrl = ''): AuthTransport {
   const f: FetchLike = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   return {
-    signIn: (credentials) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-in`, { method: 'POST', body: credentials }),
+    signIn: (body) => sendRequest<SignInView>(f, `${baseUrl}/api/auth/sign-in${'challenge' in body ? '/two-step' : ''}`, { method: 'POST', body }),
     signUp: (credentials) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-up`, { method: 'POST', body: credentials }),
     refresh: async () => {
       const probe = await sendRequest<SessionProbe>(f, `${baseUrl}/api/auth/session`, { method: 'POST' });
@@ -116,9 +120,13 @@ export class SessionManager {
     return this.refresh();
   }
 
-  /** Signs in; passwordChangeRequired when the password fails today's rules and should be changed now. */
-  async signIn(credentials: Credentials): Promise<SignInOutcome> {
+  /**
+   * Signs in; passwordChangeRequired when the password fails today's rules and should be changed now.
+   * With two-step sign-in on, the password opens no session: the challenge comes back, to send again with a code.
+   */
+  async signIn(credentials: Credentials | TwoStepSignInRequest): Promise<SignInOutcome | TwoStepChallenge> {
     const view = await this.transport.signIn(credentials);
+    if ('twoStepRequired' in view) return view;
     this.generation++;
     this.apply(view);
     return { user: view.profile, passwordChangeRequired: view.passwordChangeRequired === true };

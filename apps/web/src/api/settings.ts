@@ -1,9 +1,10 @@
 import type {
   AccountSession, AccountSessions, SessionsEnded, ChangeEmailRequest, ChangePasswordReply, ChangePasswordRequest, NotificationPreferences, NotificationPreferencesView, UpdateProfileRequest, UserProfile, VerifyEmailReply,
+  RecoveryCodes, TwoStepCodeRequest, TwoStepDisableRequest, TwoStepSetup, TwoStepStatus,
 } from '@lv/contracts';
 import { api } from './api.js';
 
-export const settingsKeys = { notifications: ['settings', 'notifications'] as const, sessions: ['settings', 'sessions'] as const };
+export const settingsKeys = { notifications: ['settings', 'notifications'] as const, sessions: ['settings', 'sessions'] as const, twoStep: ['settings', 'two-step'] as const };
 
 export type { AccountSession };
 
@@ -66,4 +67,29 @@ function clickDownload(href: string): void {
   document.body.append(link);
   link.click();
   link.remove();
+}
+
+// Two-step sign-in with an authenticator app.
+
+export function fetchTwoStepStatus(signal?: AbortSignal): Promise<TwoStepStatus> {
+  return api.get<TwoStepStatus>('/api/me/two-step', { signal });
+}
+
+/** A new secret for the app; nothing changes until its first code confirms it. */
+export function startTwoStepSetup(): Promise<TwoStepSetup> {
+  return api.request<TwoStepSetup>('/api/me/two-step/setup', { method: 'POST' });
+}
+
+/** Turns two-step sign-in on; the answer holds the ten recovery codes, this once. */
+export function confirmTwoStep(body: TwoStepCodeRequest): Promise<RecoveryCodes> {
+  return api.request<RecoveryCodes>('/api/me/two-step/confirm', { method: 'POST', body });
+}
+
+export function disableTwoStep(body: TwoStepDisableRequest): Promise<TwoStepStatus> {
+  return api.request<TwoStepStatus>('/api/me/two-step/disable', { method: 'POST', body });
+}
+
+/** Ten new recovery codes (the old ones stop working), this once. */
+export function regenerateRecoveryCodes(body: TwoStepCodeRequest): Promise<RecoveryCodes> {
+  return api.request<RecoveryCodes>('/api/me/two-step/recovery-codes', { method: 'POST', body });
 }

@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import type { Credentials, UserProfile } from '@lv/contracts';
+import type { Credentials, TwoStepChallenge, TwoStepSignInRequest, UserProfile } from '@lv/contracts';
 import { appSession } from '../api/app-session.js';
 import { REFRESH_TICK_MS } from '../api/refresh-schedule.js';
 import type { SessionManager, SignInOutcome } from '../api/session.js';
@@ -10,7 +10,8 @@ export interface AuthContextValue {
   status: AuthStatus;
   /** The signed-in user's profile, or null. */
   user: UserProfile | null;
-  signIn(credentials: Credentials): Promise<SignInOutcome>;
+  /** The password step (with two-step sign-in on: the challenge, no session), or the second step: the challenge and a code. */
+  signIn(credentials: Credentials | TwoStepSignInRequest): Promise<SignInOutcome | TwoStepChallenge>;
   signUp(credentials: Credentials): Promise<UserProfile>;
   /** Revokes the session on the server; local state is untouched until clearSession(). */
   revokeSession(): Promise<void>;

@@ -1,16 +1,4 @@
-import { create } from 'qrcode';
-
-/** The SVG path of a QR code's dark modules, one unit square each, `margin` units in from the edge. */
-export function qrPath(text: string, margin: number): { size: number; d: string } {
-  const { modules } = create(text, { errorCorrectionLevel: 'M' });
-  let d = '';
-  for (let row = 0; row < modules.size; row++) {
-    for (let col = 0; col < modules.size; col++) {
-      if (modules.get(row, col)) d += `M${col + margin} ${row + margin}h1v1h-1z`;
-    }
-  }
-  return { size: modules.size + 2 * margin, d };
-}
+import { qrPath } from '../../lib/qr-path.js';
 
 /**
  * The request link as a QR code, drawn here in the browser (the link goes to no QR service). Its own

@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import type { TwoStepChallenge } from '@lv/contracts';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { showToast } from '../../lib/toast.js';
 import { ArrowLeft, Check, Circle, Compass, Eye, EyeOff, Heart } from 'lucide-react';
@@ -11,6 +12,7 @@ import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { useHydrated } from '../../lib/use-hydrated.js';
 import { AUTH_ERROR_TITLE, authErrorDescription, serverFieldErrors } from './auth-errors.js';
+import { TwoStepSignIn } from './TwoStepSignIn.js';
 import { passwordRequirements, validateCredentials, type CredentialErrors } from './validation.js';
 
 type Mode = 'login' | 'signup';
@@ -26,6 +28,8 @@ export function AuthPage() {
   const [showPassword, setShowPassword] = useState(false);
   const [errors, setErrors] = useState<CredentialErrors>({});
   const [submitting, setSubmitting] = useState(false);
+  /** The password was right for an account with two-step sign-in on: the code is asked for next. */
+  const [challenge, setChallenge] = useState<TwoStepChallenge | null>(null);
   // Prerendered: its own buttons wait for React, as Button does (a tap before hydration would be lost).
   const hydrated = useHydrated();
   const emailRef = useRef<HTMLInputElement>(null);
@@ -38,6 +42,16 @@ export function AuthPage() {
   const switchMode = () => {
     setMode(isLogin ? 'signup' : 'login');
     setErrors({});
+  };
+
+  const signedIn = (passwordChangeRequired: boolean) => {
+    showToast((toast) => toast.success('Welcome back!', { description: 'Successfully logged in to your vault' }));
+    if (passwordChangeRequired) {
+      // An account older than the password rules: straight to the password fields, saying why.
+      void navigate('/settings', { replace: true, state: { passwordChangeRequired: true } });
+      return;
+    }
+    void navigate(readFrom(location.search, location.state) ?? DEFAULT_AFTER_SIGN_IN, { replace: true });
   };
 
   // Catches every error itself (a toast and the field errors), so the form fires it and moves on.
@@ -58,17 +72,17 @@ export function AuthPage() {
     const credentials = { email: email.trim(), password };
     try {
       if (isLogin) {
-        const { passwordChangeRequired } = await auth.signIn(credentials);
-        showToast((toast) => toast.success('Welcome back!', { description: 'Successfully logged in to your vault' }));
-        if (passwordChangeRequired) {
-          // An account older than the password rules: straight to the password fields, saying why.
-          void navigate('/settings', { replace: true, state: { passwordChangeRequired: true } });
+        const outcome = await auth.signIn(credentials);
+        if ('twoStepRequired' in outcome) {
+          setChallenge(outcome);
+          setSubmitting(false);
           return;
         }
-      } else {
-        await auth.signUp(credentials);
-        showToast((toast) => toast.success('Account created!', { description: 'Welcome to Legacy Vault. Your vault is ready for your first message.' }));
+        signedIn(outcome.passwordChangeRequired);
+        return;
       }
+      await auth.signUp(credentials);
+      showToast((toast) => toast.success('Account created!', { description: 'Welcome to Legacy Vault. Your vault is ready for your first message.' }));
       void navigate(readFrom(location.search, location.state) ?? DEFAULT_AFTER_SIGN_IN, { replace: true });
     } catch (error) {
       const fieldErrors = serverFieldErrors(error);
@@ -99,6 +113,17 @@ export function AuthPage() {
             <p className="mt-2 text-muted-foreground">{isLogin ? 'Welcome back to your vault' : 'Create your Legacy Vault account'}</p>
           </div>
 
+          {challenge ? (
+            <TwoStepSignIn
+              challenge={challenge}
+              onSignedIn={signedIn}
+              onCancel={() => {
+                setChallenge(null);
+                setPassword('');
+              }}
+            />
+          ) : (
+          <>
           {errorList.length > 0 ? (
             <div role="alert" className="mb-5 rounded-xl border border-destructive/40 bg-destructive/10 px-4 py-3 text-sm text-destructive">
               <p className="font-semibold">Please check the form:</p>
@@ -215,6 +240,8 @@ export function AuthPage() {
               {isLogin ? 'Create Account' : 'Login Instead'}
             </button>
           </p>
+          </>
+          )}
         </div>
 
         <Link to="/" className={buttonClasses({ variant: 'outline', className: 'mt-4' })}>

@@ -11,6 +11,7 @@ import {
 import { useAuth } from '../../auth/AuthProvider.js';
 import { SubscriptionStatusCard } from '../billing/SubscriptionStatusCard.js';
 import { ActiveSessions } from './ActiveSessions.js';
+import { TwoStepSettings } from './TwoStepSettings.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Input, Label } from '../../components/ui/input.js';
@@ -51,6 +52,7 @@ export function SettingsPage() {
         ) : null}
       </div>
       <AccountProfile user={user} onSaved={saved} />
+      <TwoStepSettings />
       <ActiveSessions />
       <NotificationSettings onSaved={saved} />
       {/* The plan from billing, with Upgrade Plan and Cancel Subscription (spec 02: Subscription Status). */}

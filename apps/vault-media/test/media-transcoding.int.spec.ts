@@ -22,7 +22,7 @@ const run = promisify(execFile);
 const sha = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 const SECONDS = 2;
 
-interface Probed { streams: { codec_type: string; codec_name: string }[]; format: { duration: string; format_name: string } }
+interface Probed { streams: { codec_type: string; codec_name: string }[]; format: { duration: string; format_name: string; tags?: Record<string, string> } }
 
 describe('media-transcoding (vault-media in-process, the worker as a child process)', () => {
   let h: Harness;
@@ -82,7 +82,8 @@ describe('media-transcoding (vault-media in-process, the worker as a child proce
     { made: 'webm-video', contentType: 'video/webm' },
     { made: 'mp4-video', contentType: 'video/mp4' },
   ] as const)('gives a $made recording an H.264/AAC MP4 copy of its duration and a poster; the original stays as saved', async ({ made, contentType }) => {
-    const body = await makeMedia(made, SECONDS);
+    // Where it was filmed, as a phone's camera tags it (ISO 6709), and a comment.
+    const body = await makeMedia(made, SECONDS, { location: '+51.5007-000.1246/', comment: 'Filmed at home' });
     const recording = await save(body, contentType, `A ${made} message`);
     expect(recording.transcode_status).toBe('pending');
 
@@ -99,6 +100,8 @@ describe('media-transcoding (vault-media in-process, the worker as a child proce
     expect(probed.streams.map((s) => `${s.codec_type}:${s.codec_name}`).sort()).toEqual(['audio:aac', 'video:h264']);
     expect(Math.abs(Number(probed.format.duration) - SECONDS)).toBeLessThanOrEqual(0.2);
     expect(copy.body.indexOf('moov')).toBeLessThan(copy.body.indexOf('mdat'));
+    // The copy family viewers are shown says nothing of where it was filmed; the original keeps it.
+    expect(JSON.stringify(probed.format.tags ?? {})).not.toMatch(/51\.5007|Filmed at home|location/i);
     // Range reads keep working on the copy.
     const part = await play(recording, '', 'bytes=0-99');
     expect(part.status).toBe(206);

@@ -26,12 +26,12 @@ describe('ffmpeg for the playback copy', () => {
 
   it('asks for H.264 (yuv420p, even sizes) and AAC in an MP4 that starts with its index; AAC in MP4 for sound', () => {
     const video = renditionArgs('video', '/tmp/in', '/tmp/out.mp4');
-    expect(video.join(' ')).toContain('-i /tmp/in -map 0:v:0 -map 0:a:0? -c:v libx264 -preset veryfast');
+    expect(video.join(' ')).toContain('-i /tmp/in -map_metadata -1 -map_chapters -1 -map 0:v:0 -map 0:a:0? -c:v libx264 -preset veryfast');
     expect(video.join(' ')).toContain('-pix_fmt yuv420p');
     expect(video.join(' ')).toContain('-c:a aac');
     expect(video.slice(-5)).toEqual(['-movflags', '+faststart', '-f', 'mp4', '/tmp/out.mp4']);
     const audio = renditionArgs('audio', '/tmp/in', '/tmp/out.m4a');
-    expect(audio.join(' ')).toContain('-map 0:a:0 -vn -c:a aac');
+    expect(audio.join(' ')).toContain('-i /tmp/in -map_metadata -1 -map_chapters -1 -map 0:a:0 -vn -c:a aac');
     expect(audio).not.toContain('libx264');
     expect(audio.slice(-5)).toEqual(['-movflags', '+faststart', '-f', 'mp4', '/tmp/out.m4a']);
   });

@@ -55,10 +55,13 @@ export function renditionKindOf(type: 'video' | 'audio', probed: ProbedMedia): R
 /**
  * The rendition every current browser plays: H.264 (yuv420p, even dimensions, veryfast) and AAC in an
  * MP4 whose index comes first (+faststart: playback starts before the whole file arrives); for sound,
- * AAC in MP4 (audio/mp4). A video without sound gets a copy without sound.
+ * AAC in MP4 (audio/mp4). A video without sound gets a copy without sound. Without the original's
+ * metadata (its location, device, comments).
  */
 export function renditionArgs(kind: RenditionKind, input: string, output: string): string[] {
-  const common = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', input];
+  // No metadata or chapters of the original come along: a phone's video carries where it was taken
+  // (the location tag), and the copy is what family viewers are shown. The original keeps everything.
+  const common = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', input, '-map_metadata', '-1', '-map_chapters', '-1'];
   const audio = ['-c:a', 'aac', '-b:a', '128k'];
   const mp4 = ['-movflags', '+faststart', '-f', 'mp4', output];
   if (kind === 'audio') return [...common, '-map', '0:a:0', '-vn', ...audio, ...mp4];

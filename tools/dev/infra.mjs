@@ -13,8 +13,9 @@
 // When none of that works the error says what to install, or to run `docker compose up -d postgres redis nats`.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
 import { findBinary, findPostgresBin, isRoot } from './infra-binaries.mjs';
@@ -53,9 +54,35 @@ const reasonOf = (err) => err?.code ?? err?.message ?? String(err);
 export async function freePort(host = '127.0.0.1') {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await canListen(port, host)) return port;
+    if (claimPort(port) && (await canListen(port, host))) return port;
   }
   throw new Error('no free port found between 20000 and 32000');
+}
+
+/**
+ * Between a port found free and the server that binds it there are seconds (a process starting), and
+ * stacks, specs and their children look for ports at once: the same port handed out twice was seen as
+ * EADDRINUSE. A port handed out is claimed, across processes, by creating its file; nobody is given it
+ * again for PORT_CLAIM_MS, long after its server has bound it (libs/testing's freePort claims the same way).
+ */
+const PORT_CLAIMS = join(tmpdir(), 'lv-port-claims');
+const PORT_CLAIM_MS = 10 * 60_000;
+function claimPort(port) {
+  mkdirSync(PORT_CLAIMS, { recursive: true });
+  const file = join(PORT_CLAIMS, String(port));
+  try {
+    if (Date.now() - statSync(file).mtimeMs < PORT_CLAIM_MS) return false;
+    rmSync(file, { force: true });
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw err;
+  }
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if (err.code === 'EEXIST') return false; // another process claimed it just now
+    throw err;
+  }
 }
 
 function canListen(port, host) {

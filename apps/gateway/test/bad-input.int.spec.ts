@@ -22,7 +22,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { pino } from 'pino';
 import { LETTERS_PAGE_MAX, TIMELINE_PAGE_MAX, TextMessages, type AccessTokenClaims } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { compileForChildProcess, createTestDatabase, generateTestKeys, propertySeeds, repoRoot, startChild, uniqueStackId, type ChildService, type TestDatabase } from '@lv/testing';
+import { compileForChildProcess, createTestDatabase, freePort, generateTestKeys, propertySeeds, repoRoot, startChild, uniqueStackId, type ChildService, type TestDatabase } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { bridgeEsmOnlyDependencies } from './support/esm-bridge.js';
 
@@ -473,8 +473,8 @@ describe('bad input through the gateway, against the real services', () => {
     scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/identity', 'apps/letters', 'apps/vault-media', 'apps/timeline', 'libs/evidence', 'apps/court-journal', 'apps/access-keys', 'apps/billing'], 'gw-bad-input');
     workDir = await mkdtemp(join(tmpdir(), 'lv-gw-bad-input-'));
     s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
-    const mediaPort = 20_000 + Math.floor(Math.random() * 20_000);
-    const courtPort = mediaPort + 1;
+    const mediaPort = await freePort();
+    const courtPort = await freePort();
     const evidenceKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     await Promise.all([
       startService('identity', { JWT_PRIVATE_KEY: keys.privateKey, SIGNUP_MAX_PER_ADDRESS: '100000', KEY_MAIL_SECRET: randomBytes(24).toString('hex'), PASSWORD_RESETS_PER_EMAIL: '100000', PASSWORD_RESETS_PER_ADDRESS: '100000' }),

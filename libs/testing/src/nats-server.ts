@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!claimPort(port)) continue;
     const free = await new Promise<boolean>((resolve) => {
       const server = createServer();
       server.once('error', () => resolve(false));
@@ -19,6 +20,30 @@ export async function freePort(): Promise<number> {
     if (free) return port;
   }
   throw new Error('no free port found between 20000 and 32000');
+}
+
+/**
+ * A port handed out is claimed across processes (specs run in parallel, and stacks beside them) by
+ * creating its file, as tools/dev/infra.mjs claims its ports: nobody is given it again for ten minutes,
+ * so two servers never race for one port between its check and its bind.
+ */
+function claimPort(port: number): boolean {
+  const dir = join(tmpdir(), 'lv-port-claims');
+  const file = join(dir, String(port));
+  mkdirSync(dir, { recursive: true });
+  try {
+    if (Date.now() - statSync(file).mtimeMs < 10 * 60_000) return false;
+    rmSync(file, { force: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { createLogger } from '@lv/platform/logging';
 import { renderMetrics } from '@lv/platform/observability';
 import { createRedisConnection } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
-import { createTestDatabase, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { scheduledBackupProcessor, startScheduledBackups, type ScheduledBackups } from './scheduled-backup.js';
 
@@ -25,15 +25,14 @@ function metric(text: string, name: string): number | undefined {
   return line === undefined ? undefined : Number(line.split(' ').at(-1));
 }
 
-/** Waits until the record holds a run (the scheduler's first one runs at once), 60 s at most. */
+/** Waits until the record holds a run finished after `after` (the scheduler's first one runs at once). */
 async function waitForRun(redis: Redis, prefix: string, after: string | null): Promise<BackupStatus> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const status = await readBackupStatus(redis, prefix);
-    if (status?.last && status.last.finishedAt !== after) return status;
-    if (Date.now() > deadline) throw new Error(`no scheduled backup recorded: ${JSON.stringify(status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let status: BackupStatus | null = null;
+  await waitFor(async () => {
+    status = await readBackupStatus(redis, prefix);
+    return Boolean(status?.last && status.last.finishedAt !== after);
+  }, 60_000, 'a scheduled backup to be recorded');
+  return status!;
 }
 
 describe('the scheduled backup (BullMQ job scheduler, restic, pg_dump, S3, Redis)', () => {

@@ -51,8 +51,9 @@ export function discardUpload(ports: Pick<MediaPorts, 'streams' | 'objects' | 's
  */
 export function sweepUploads(ports: CleanupPorts) {
   const discard = discardUpload(ports);
-  return async (): Promise<{ abandoned: number; removed: number }> => {
-    const staleBefore = new Date(ports.now() - ports.uploadStaleSeconds * 1000).toISOString();
+  // `at`: the moment the sweep judges from (its clock by default); a spec asks "as of a stale time from now".
+  return async (at: number = ports.now()): Promise<{ abandoned: number; removed: number }> => {
+    const staleBefore = new Date(at - ports.uploadStaleSeconds * 1000).toISOString();
     const stale = await ports.objects.claimStaleUploads(staleBefore);
     let abandoned = 0;
     for (const row of stale) {
@@ -62,7 +63,7 @@ export function sweepUploads(ports: CleanupPorts) {
         ports.logger.warn({ err, recordingId: row.recording_id }, 'sweeper: could not abandon a stale upload; will retry');
       }
     }
-    const removals = await ports.objects.claimUnfinishedRemovals(new Date(ports.now() - REMOVAL_GRACE_MS).toISOString());
+    const removals = await ports.objects.claimUnfinishedRemovals(new Date(at - REMOVAL_GRACE_MS).toISOString());
     let removed = 0;
     for (const row of removals) {
       try {

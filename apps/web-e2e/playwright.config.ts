@@ -15,7 +15,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: CI,
-  timeout: 30_000,
+  // A net for a hang, not a budget: every step waits on a condition. A multi-step test that takes 30 s on
+  // an idle 2-core machine took 36 s under load in a fresh-clone run and was cut off at 30.
+  timeout: 120_000,
   expect: { timeout: 5_000 },
   reporter: CI ? 'list' : [['list'], ['html', { outputFolder: '../../.data/e2e/playwright-report', open: 'never' }]],
   use: {

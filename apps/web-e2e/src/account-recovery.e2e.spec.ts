@@ -13,7 +13,6 @@ const NEW_SIGN_IN_SUBJECT = 'Legacy Vault: a new sign-in to your account';
 
 test.describe('account recovery and sessions', () => {
   test('forgot password -> e-mail -> new password -> sign in; other sessions end, the link works once', async ({ page, browser, request }) => {
-    test.setTimeout(120_000);
     const credentials = await signUpViaApi(request, newCredentials('forgot'));
     // Another browser signed in to the account: the reset must end its session.
     const elsewhere = await (await browser.newContext()).newPage();
@@ -77,7 +76,6 @@ test.describe('account recovery and sessions', () => {
   });
 
   test('a sign-in from a new browser e-mails the owner; "this wasn\'t me" on a phone signs everyone out and sends a reset link', async ({ page, browser, request }) => {
-    test.setTimeout(120_000);
     // The owner's own browser: signed up and back in here, it is known and signs in quietly.
     const credentials = await signedInOnVault(page, newCredentials('alerted'));
     await page.context().clearCookies({ name: 'lv_refresh' });
@@ -115,7 +113,6 @@ test.describe('account recovery and sessions', () => {
   });
 
   test('settings lists the sessions and signs every other browser out; nobody else can end them', async ({ page, browser, request }) => {
-    test.setTimeout(120_000);
     const credentials = await signedInOnVault(page, newCredentials('sessions'));
     const laptop = await (await browser.newContext()).newPage();
     await signInViaUi(laptop, credentials);

@@ -43,7 +43,6 @@ test.describe('checkout', () => {
   });
 
   test('pays for Pro on the provider’s page: the tier becomes pro and the timeline opens', async ({ page }) => {
-    test.setTimeout(60_000);
     await signedInOnVault(page, newCredentials('checkout-pro'));
     await page.goto('/timeline');
     await expect(page.getByRole('heading', { name: 'Your Timeline is a paid feature' })).toBeVisible();

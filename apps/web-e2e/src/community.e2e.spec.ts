@@ -31,7 +31,6 @@ async function expectPlaying(page: Page, label: string): Promise<void> {
 }
 
 test.describe('Parent Circle community', () => {
-  test.setTimeout(120_000);
 
   test('a member without Pro or Legacy sees the upgrade text and the way to the plans, on all three addresses', async ({ page }) => {
     await signedInAs(page, 'essentials', '/community');

@@ -94,7 +94,6 @@ test.describe("If I'm Not There", () => {
   });
 
   test('final messages: the plan choice for a plan without them; on Pro, recorded, paused, resumed, stopped and saved in the vault; a second save of the same recording is a duplicate', async ({ page, browser }) => {
-    test.setTimeout(90_000);
     const owner = await signUpOwner(page, 'gone-final');
     await page.goto('/if-im-not-there');
     const section = page.getByRole('region', { name: 'Final Messages' });
@@ -159,8 +158,6 @@ test.describe("If I'm Not There", () => {
   });
 
   test('a reported absence delivers the vault immediately: the contact gets a key that opens it, the trustee is told it started and that it happened, once each', async ({ page, browser, request }) => {
-    // Two operator commands (each a process of its own), two mailboxes and a family member's walk: more than the default 30 s on a busy 2-core machine.
-    test.setTimeout(90_000);
     const owner = await signUpOwner(page, 'gone-deliver');
     await page.goto('/if-im-not-there');
     const contactEmail = uniqueEmail('ellie');

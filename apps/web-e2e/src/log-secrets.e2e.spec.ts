@@ -16,7 +16,6 @@ const VIEW_SESSION_STORAGE = 'lv:view-session';
 const stackLog = () => readFileSync(join(stackUnderTest().dir, 'stack.log'), 'utf8');
 
 test('a whole viewer walk leaves neither the key nor the view session secret in any process’s log', async ({ page, browser }) => {
-  test.setTimeout(120_000);
   const owner = await signUpOwner(page, 'log-secrets');
   await writeLetterViaApi(page.request, owner.accessToken, { title: 'For the log walk', content: 'Words that stay in the vault.' });
   const recipient = uniqueEmail('log-walk');

@@ -25,7 +25,6 @@ async function saveAs(page: Page, title: string): Promise<void> {
 }
 
 test.describe('recording and the timeline', () => {
-  test.setTimeout(90_000);
 
   test('records a video and an audio note, saves both, lists them, plays one on the timeline and deletes one', async ({ page }) => {
     await signedInWithTier(page, 'pro', '/record');
@@ -176,7 +175,6 @@ for (const [device, viewport] of [['desktop', { width: 1280, height: 800 }], ['p
 
     for (const tier of ['none', 'essentials'] as const) {
       test(`tier ${tier}: pricing lists the table's lines; the recorder refuses video and audio before recording`, async ({ page }) => {
-        test.setTimeout(60_000);
         await signedInWithTier(page, tier, '/pricing');
         for (const plan of PLANS) {
           const card = page.getByRole('list', { name: `${plan.name} includes` });
@@ -201,7 +199,6 @@ for (const [device, viewport] of [['desktop', { width: 1280, height: 800 }], ['p
     }
 
     test('tier pro: records a video, saves it, and is told it is in the Vault & Timeline', async ({ page }) => {
-      test.setTimeout(90_000);
       await signedInWithTier(page, 'pro', '/record');
       await chooseType(page, 'Audio');
       await expect(page.getByRole('button', { name: 'Start Recording' })).toBeVisible();
@@ -217,7 +214,6 @@ for (const [device, viewport] of [['desktop', { width: 1280, height: 800 }], ['p
 
 test.describe('title rules', () => {
   test('"Title *" is required and at most 100 characters: "Missing Info" / "Add a title."', async ({ page }) => {
-    test.setTimeout(60_000);
     await signedInWithTier(page, 'pro', '/record');
     // Saving with no recording.
     await titleField(page).fill('A title but no recording');

@@ -15,7 +15,6 @@ const VIEWPORTS = [
 
 for (const viewport of VIEWPORTS) {
   test(`a pricing link's promo code is filled into the checkout dialog and reaches the provider's page (${viewport.name})`, async ({ page }) => {
-    test.setTimeout(60_000);
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     await signedInOnVault(page, newCredentials(`promo-${viewport.name}`));
 
@@ -39,7 +38,6 @@ for (const viewport of VIEWPORTS) {
 }
 
 test('a signed-out visitor keeps the promo code through the sign-in, on the checkout page', async ({ page, request }) => {
-  test.setTimeout(60_000);
   await page.setViewportSize({ width: 412, height: 823 });
   // An account made with the test's own request: the browser stays signed out.
   const credentials = await signUpViaApi(request, newCredentials('promo-visitor'));

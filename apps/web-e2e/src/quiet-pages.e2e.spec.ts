@@ -124,7 +124,6 @@ test('a signed-in member opens every member page: no console error, one main lan
 });
 
 test('a family member with a redeemed key opens every viewer page: no console error, one main landmark on each', async ({ page, browser }) => {
-  test.setTimeout(120_000);
   const owner = await signUpOwner(page, 'quiet-owner');
   await writeLetterViaApi(page.request, owner.accessToken, { title: 'For Ellie, quietly', content: 'Words.' });
   const { key } = await createKeyViaApi(page.request, owner, { name: 'Ellie', email: uniqueEmail('quiet-ellie') });

@@ -21,7 +21,6 @@ function totp(base32: string, atMs: number): string {
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 test('an owner turns two-step sign-in on, then signs in with password + code, and with a recovery code only once', async ({ page }) => {
-  test.setTimeout(120_000);
   const credentials = await signedInOnVault(page, newCredentials('twostep'));
 
   await page.goto('/settings');

@@ -7,7 +7,6 @@ import { expect, test } from './support/test.js';
 // Login signs in with it.
 
 test('the sign-in form keeps what is typed before and during hydration under 6x CPU throttling, and Login works', async ({ page, request }) => {
-  test.setTimeout(90_000);
   // An account made with the test's own request: the browser stays signed out.
   const credentials = await signUpViaApi(request, newCredentials('early-typist'));
   const cdp = await page.context().newCDPSession(page);

@@ -100,7 +100,6 @@ test.describe('Who I Am', () => {
   });
 
   test('the profile photo (replaced by the next) and personal media (uploaded, retitled, deleted) are kept in the vault; a key holder sees their titles', async ({ page, browser }) => {
-    test.setTimeout(90_000);
     const owner = await signUpOwner(page, 'whoiam-media');
     await page.goto('/whoiam');
     await page.getByLabel('Profile photo').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture') });

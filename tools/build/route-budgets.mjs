@@ -43,12 +43,18 @@ export const ROUTE_BUDGET_EXCEPTIONS = {
   'src/pages/community/CommunityPage.tsx': withDialogs,
   'src/pages/court/CourtDocumentsPage.tsx': withDialogs,
   'src/pages/court/CourtJournalPage.tsx': withDialogs,
-  'src/pages/if-im-not-there/IfImNotTherePage.tsx': withDialogs,
+  // 169: it was within 30 bytes of 168 when the shell learned sudo mode's password prompt (issue 32,
+  // +0.2 KB on every page: the prompt's state and the client's retry; the dialog itself loads when asked).
+  'src/pages/if-im-not-there/IfImNotTherePage.tsx': withDialogs + 1,
   'src/pages/letters/LettersPage.tsx': withDialogs,
   'src/pages/letters/wizard/LetterWizardDialog.tsx': withDialogs,
   'src/pages/settings/SettingsPage.tsx': withDialogs,
   'src/pages/timeline/TimelinePage.tsx': withDialogs,
   'src/pages/who-i-am/WhoIAmPage.tsx': withDialogs,
+  // The QR codes (two-step set-up, the request link) load as pages of their own with queries: 128, the
+  // shell's sudo-mode prompt (issue 32) took them 0.3 KB over 127.
+  'src/pages/settings/TwoStepQr.tsx': withQueries + 1,
+  'src/pages/access/RequestLinkQr.tsx': withQueries + 1,
 };
 
 /**

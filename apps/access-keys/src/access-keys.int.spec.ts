@@ -5,7 +5,7 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, keyEmailSealContext, NotificationsEvents, Queues, VIEW_SECTIONS, type IssuedAccessKey, type KeyDraft, type OpenedViewSession,
+  AccessKeysEvents, AccessKeysRpc, AccessMessages, CONSENT_VERSION, SUDO_WINDOW_SECONDS, keyEmailSealContext, NotificationsEvents, Queues, VIEW_SECTIONS, type IssuedAccessKey, type KeyDraft, type OpenedViewSession,
   type DeliveryTimingJob, type TrusteeNoticeJob, type RpcDeclaration, type SendKeyEmailJob,
 } from '@lv/contracts';
 import { AccessTokenSigner, RevokedViewSessions, signOperatorToken, ViewerTokenVerifier } from '@lv/platform/auth';
@@ -400,6 +400,41 @@ describe('access-keys service over NATS', () => {
     const all = seen.join('\n');
     expect(all).toContain(AccessKeysEvents.AccessKeyIssued.subject.split('.').at(-2)!);
     for (const secret of ['sam@example.com', 'ellie@example.com', 'keyHash', 'secretHash', 'I would like to read']) expect(all).not.toContain(secret);
+  });
+
+  it('sudo mode: a session that last proved who it is over 10 minutes ago issues and revokes no key and changes no trustee, contact key or delivery setting; a fresh proof does', async () => {
+    const id = randomUUID();
+    const sid = randomUUID();
+    const tokenProvedAt = (secondsAgo: number) => signer.sign({
+      sub: id, sid, email: `${id}@example.com`, tier: 'none', admin: false, emailVerified: true, kind: 'user', authAt: Math.floor(Date.now() / 1000) - secondsAgo,
+    }, 600).token;
+    const stale: Owner = { id, token: tokenProvedAt(SUDO_WINDOW_SECONDS + 5) };
+    const fresh: Owner = { id, token: tokenProvedAt(5) };
+    const issued = await createKey(fresh);
+    await submit(fresh, { requester_email: 'sudo.request@example.com' });
+    const request = (await pending(fresh)).items.find((r) => r.requester_email === 'sudo.request@example.com')!;
+    const contactId = randomUUID();
+    await call(AccessKeysRpc.addContact, { id: contactId, name: 'Grace Hale', label: 'My Sibling', email: 'grace.sudo@example.com', phone: null }, stale.token);
+    const sensitive: [string, RpcDeclaration, unknown][] = [
+      ['create a key', AccessKeysRpc.createKey, { ...(await draftKey(fresh)), name: 'Ellie', email: 'ellie@example.com' }],
+      ['approve a request', AccessKeysRpc.approveRequest, { request_id: request.id }],
+      ['revoke a key', AccessKeysRpc.revokeKey, { key_id: issued.key_id }],
+      ['give a contact a key', AccessKeysRpc.setContactKey, { id: contactId, enabled: true }],
+      ['add a trustee', AccessKeysRpc.addTrustee, { id: randomUUID(), name: 'Ann', email: 'ann.sudo@example.com', relationship: 'My Sibling' }],
+      ['remove a trustee', AccessKeysRpc.removeTrustee, { id: randomUUID() }],
+      ['change delivery settings', AccessKeysRpc.saveDeliverySettings, { delivery_timing: 'immediately', require_legal_verification: false, allow_preview: true, notify_trustee: false, final_thoughts: 'x' }],
+    ];
+    const refused = await Promise.all(sensitive.map(async ([what, rpcOf, payload]) => [what, await codeOf(call(rpcOf, payload, stale.token))]));
+    expect(refused).toEqual(sensitive.map(([what]) => [what, 'SUDO_REQUIRED']));
+    // Nothing changed: the key is active, the request pending, no trustee, the contact keyless.
+    expect(((await call(AccessKeysRpc.listKeys, {}, stale.token)) as { id: string; status: string }[]).map((k) => [k.id, k.status])).toEqual([[issued.key_id, 'active']]);
+    expect((await pending(fresh)).items.map((r) => r.id)).toContain(request.id);
+    expect(await call(AccessKeysRpc.listTrustees, {}, stale.token)).toEqual([]);
+    expect(((await call(AccessKeysRpc.listContacts, {}, stale.token)) as { id: string; has_access_key: boolean }[]).find((c) => c.id === contactId)?.has_access_key).toBe(false);
+    // Reading and the rest stay open to the stale session; the fresh one does what was refused.
+    expect(await codeOf(call(AccessKeysRpc.deliverySettings, {}, stale.token))).toBe('OK');
+    expect(await codeOf(call(AccessKeysRpc.revokeKey, { key_id: issued.key_id }, fresh.token))).toBe('OK');
+    expect(await codeOf(call(AccessKeysRpc.approveRequest, { request_id: request.id }, fresh.token))).toBe('OK');
   });
 
   describe('If I’m Not There: emergency contacts, their keys, delivery settings', () => {

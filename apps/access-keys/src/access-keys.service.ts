@@ -1,10 +1,10 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  CONSENT_VERSION, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessKeysRpc, type AccessRequest, type AccessRequestNoticeJob, type AccessRequestPage, type CreateAccessKeyInput, type IssuedAccessKey, type KeyDraft,
+  CONSENT_VERSION, SUDO_WINDOW_SECONDS, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessKeysRpc, type AccessRequest, type AccessRequestNoticeJob, type AccessRequestPage, type CreateAccessKeyInput, type IssuedAccessKey, type KeyDraft,
   type OpenedViewSession, type PayloadOf, type RequestFormInfo, type RequestMeta, type RequestNoticeState, type RequestSetting, type SendKeyEmailJob, type ViewedItem,
   type ViewerConsent, type ViewerTokenGrant, type ViewSection, type ViewSessionSummary,
 } from '@lv/contracts';
-import { ownerOf, type Caller, type RevokedViewSessions, type UserCaller, type ViewerTokenSigner } from '@lv/platform/auth';
+import { ownerOf, requireRecentProof, type Caller, type RevokedViewSessions, type UserCaller, type ViewerTokenSigner } from '@lv/platform/auth';
 import { EventStore, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import type { RateBudgets } from '@lv/platform/limits';
@@ -141,7 +141,8 @@ export class AccessKeysService {
     return this.ownerRequests.pending(ownerId, limit);
   }
 
-  approveRequest(caller: Caller, input: { request_id: string; override_email: string | null; scopes?: ViewSection[]; allow_download?: boolean }, meta: RequestMeta): Promise<IssuedAccessKey> {
+  async approveRequest(caller: Caller, input: { request_id: string; override_email: string | null; scopes?: ViewSection[]; allow_download?: boolean }, meta: RequestMeta): Promise<IssuedAccessKey> {
+    requireRecentProof(caller, SUDO_WINDOW_SECONDS);
     return this.approval.approve(caller, input, meta);
   }
 
@@ -158,12 +159,15 @@ export class AccessKeysService {
   }
 
   // --- owner: keys and sessions ----------------------------------------------------------------
+  // Issuing a key (created, or a request approved) and revoking one are sudo-mode actions: a session
+  // whose last proof is older than SUDO_WINDOW_SECONDS gives the password again first.
 
   draftKey(caller: Caller): KeyDraft {
     return this.keys.draft(caller);
   }
 
-  createKey(caller: Caller, input: CreateAccessKeyInput, meta: RequestMeta): Promise<IssuedAccessKey> {
+  async createKey(caller: Caller, input: CreateAccessKeyInput, meta: RequestMeta): Promise<IssuedAccessKey> {
+    requireRecentProof(caller, SUDO_WINDOW_SECONDS);
     return this.keys.create(caller, input, meta);
   }
 
@@ -171,7 +175,8 @@ export class AccessKeysService {
     return this.ownerKeys.list(caller);
   }
 
-  revokeKey(caller: Caller, keyId: string, meta: RequestMeta): Promise<AccessKeySummary> {
+  async revokeKey(caller: Caller, keyId: string, meta: RequestMeta): Promise<AccessKeySummary> {
+    requireRecentProof(caller, SUDO_WINDOW_SECONDS);
     return this.ownerKeys.revoke(caller, keyId, meta);
   }
 

@@ -308,7 +308,7 @@ describe('access-keys: the inactivity watch', () => {
     const owner = newOwner();
     // Set 31 days ago (on the fake clock), with no sign-in since; then a wake due now reaches the running worker.
     const { inactivity } = await onFakeClock(Date.now() - 31 * DAY);
-    await inactivity.save({ kind: 'user', userId: owner.id, sessionId: randomUUID(), email: `${owner.id}@example.com`, tier: 'none', isAdmin: false, emailVerified: true }, 30, { requestId: 'spec' });
+    await inactivity.save({ kind: 'user', userId: owner.id, sessionId: randomUUID(), email: `${owner.id}@example.com`, tier: 'none', isAdmin: false, emailVerified: true, provedAt: Date.now() }, 30, { requestId: 'spec' });
     await timing.add(Queues.InactivityTiming.name, { ownerId: owner.id, dueAt: new Date().toISOString() }, { jobId: `spec-wake-${owner.id}` });
     await waitFor(async () => (await triggers(owner)).length === 1, 20_000, 'the lapse to start the delivery');
     expect(await lapses(owner)).toHaveLength(1);

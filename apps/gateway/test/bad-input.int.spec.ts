@@ -146,6 +146,7 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'PATCH /api/me': () => ({ full_name: 'Sam Parent' }),
   'PUT /api/me/email': (f) => ({ email: `fuzz-${randomUUID()}@example.com`, currentPassword: f.password }),
   'PUT /api/me/password': (f) => ({ currentPassword: f.password, newPassword: 'another password' }),
+  'POST /api/me/confirm-identity': (f) => ({ currentPassword: f.password }),
   'PUT /api/me/notifications': () => ({ emailNotifications: true, accessRequests: true, systemUpdates: false, marketingEmails: true }),
   'PUT /api/vault/reflection': () => ({ text: 'What I think about today.' }),
   'POST /api/if-im-not-there/contacts': () => ({ id: randomUUID(), name: 'Grace Hale', label: 'My Sibling', email: 'grace@example.com', phone: '+44 7700 900123' }),

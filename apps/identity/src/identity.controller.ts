@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { IdentityRpc, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile, type VerifyEmailReply, type RecoveryCodes, type TwoStepChallenge, type TwoStepSetup, type TwoStepStatus } from '@lv/contracts';
+import { IdentityRpc, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type SessionView, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile, type VerifyEmailReply, type RecoveryCodes, type TwoStepChallenge, type TwoStepSetup, type TwoStepStatus } from '@lv/contracts';
 import { AccessTokenVerifier, ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcAccessToken, RpcHandler, RpcMeta, RpcPayload, Writers } from '@lv/platform/nest';
@@ -187,6 +187,12 @@ export class IdentityController {
   @RpcHandler(IdentityRpc.changeEmail)
   changeEmail(@RpcPayload() input: PayloadOf<typeof IdentityRpc.changeEmail>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<UserProfile> {
     return this.identity.emailChange.request(caller, input, meta);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.confirmIdentity)
+  confirmIdentity(@RpcPayload() input: PayloadOf<typeof IdentityRpc.confirmIdentity>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<SessionView> {
+    return this.identity.confirmIdentity(caller, input, meta);
   }
 
   @Writers('owner')

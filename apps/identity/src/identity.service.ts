@@ -1,10 +1,11 @@
 import {
-  ADMIN_USERS_LIMIT, normaliseEmail, type AccountSessions, type AdminOverview, type NotificationPreferences, type NotificationPreferencesView, type SessionsEnded, type SubscriptionTier,
+  ADMIN_USERS_LIMIT, normaliseEmail, type AccountSessions, type AdminOverview, type NotificationPreferences, type NotificationPreferencesView, type RequestMeta, type SessionsEnded, type SessionView, type SubscriptionTier,
   type UpdateProfileRequest, type UserProfile,
 } from '@lv/contracts';
 import { accountOf, ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { rebuildProjections, type RebuildReport } from '@lv/platform/event-store';
+import { confirmIdentity } from './use-cases/confirm-identity.js';
 import { EmailChange } from './use-cases/email-change.js';
 import { EmailVerification } from './use-cases/email-verification.js';
 import { IdentityCore, type IdentityServiceDeps } from './use-cases/identity-core.js';
@@ -47,6 +48,11 @@ export class IdentityService {
   async updateProfile(caller: Caller, patch: UpdateProfileRequest): Promise<UserProfile> {
     await this.core.execute(ownerOf(caller).userId, { type: 'UpdateProfile', userId: ownerOf(caller).userId, fullName: patch.full_name, avatarUrl: patch.avatar_url }, { actor: { kind: 'user', id: ownerOf(caller).userId } });
     return this.getProfile(ownerOf(caller).userId);
+  }
+
+  /** Sudo mode: the password again renews this session's proof (see confirmIdentity). */
+  confirmIdentity(caller: Caller, input: { currentPassword: string }, meta: RequestMeta): Promise<SessionView> {
+    return confirmIdentity(this.core, caller, input, meta);
   }
 
   // The signed-in browsers of /settings.

@@ -252,6 +252,19 @@ class TwoStep20261207 extends Migration {
   }
 }
 
+/** Sudo mode: when the person last proved who he is in each session (a session open today counts from its start). */
+class SessionProof20261207 extends Migration {
+  override up(): void {
+    this.addSql('alter table sessions add column proved_at timestamptz');
+    this.addSql('update sessions set proved_at = created_at');
+    this.addSql('alter table sessions alter column proved_at set not null, alter column proved_at set default now()');
+  }
+
+  override down(): void {
+    this.addSql('alter table sessions drop column if exists proved_at');
+  }
+}
+
 export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-tables-2026-11-22', class: IdentityTables20261122 },
   { name: 'identity-refresh-sibling-2026-11-23', class: RefreshTokenSibling20261123 },
@@ -262,4 +275,5 @@ export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-sign-in-alerts-2026-12-07', class: SignInAlerts20261207 },
   { name: 'identity-email-verifications-2026-12-07', class: EmailVerifications20261207 },
   { name: 'identity-two-step-2026-12-07', class: TwoStep20261207 },
+  { name: 'identity-session-proof-2026-12-07', class: SessionProof20261207 },
 ]);

@@ -40,6 +40,7 @@ rpc.identity.two-step.setup                unauth    ok      ok          ok     
 rpc.identity.two-step.confirm              unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.two-step.disable              unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.two-step.recovery-codes       unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.confirm-identity              unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.notification-preferences.get  unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.notification-preferences.save unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 # The admin dashboard: the token's claim and identity's own record must both say admin.

@@ -5,7 +5,7 @@ import {
   adminOverviewSchema, adminUsersQuerySchema, changeEmailPayloadSchema, changePasswordPayloadSchema, changePasswordReplySchema, credentialsPayloadSchema,
   findUserPayloadSchema, issuedSessionSchema, notificationPreferencesBodySchema, notificationPreferencesSchema, refreshPayloadSchema, setAdminPayloadSchema,
   setTierPayloadSchema, signOutPayloadSchema, forgotPasswordPayloadSchema, forgotPasswordReplySchema, resetPasswordPayloadSchema, resetPasswordReplySchema, emailChangeLinkPayloadSchema, emailChangeLinkReplySchema, verifyEmailReplySchema,
-  accountSessionsSchema, recoveryCodesSchema, signInReplySchema, twoStepCodePayloadSchema, twoStepDisablePayloadSchema, twoStepSetupSchema, twoStepSignInPayloadSchema, twoStepStatusSchema, sessionIdParamSchema, sessionsEndedSchema, signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
+  accountSessionsSchema, recoveryCodesSchema, signInReplySchema, twoStepCodePayloadSchema, twoStepDisablePayloadSchema, twoStepSetupSchema, confirmIdentityPayloadSchema, sessionViewSchema, twoStepSignInPayloadSchema, twoStepStatusSchema, sessionIdParamSchema, sessionsEndedSchema, signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
 } from './identity.schemas.js';
 import { ownerDisplayNamePayloadSchema, ownerDisplayNameReplySchema } from './key-status.schemas.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc } from './rpc.js';
@@ -63,6 +63,8 @@ export const IdentityRpc = {
   twoStepConfirm: rpc('rpc.identity.two-step.confirm', { payload: twoStepCodePayloadSchema, reply: recoveryCodesSchema }),
   twoStepDisable: rpc('rpc.identity.two-step.disable', { payload: twoStepDisablePayloadSchema, reply: twoStepStatusSchema }),
   twoStepRegenerate: rpc('rpc.identity.two-step.recovery-codes', { payload: twoStepCodePayloadSchema, reply: recoveryCodesSchema }),
+  // Sudo mode: the password again renews this session's proof; the answer is a token that carries it.
+  confirmIdentity: rpc('rpc.identity.confirm-identity', { payload: confirmIdentityPayloadSchema, reply: sessionViewSchema }),
 } as const;
 
 

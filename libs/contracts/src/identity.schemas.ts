@@ -271,6 +271,13 @@ export const twoStepDisableBodySchema = z.object({ currentPassword, code: twoSte
 export type TwoStepDisableRequest = z.input<typeof twoStepDisableBodySchema>;
 export const twoStepDisablePayloadSchema = z.object({ currentPassword: safeText().max(PASSWORD_HTTP_MAX_LENGTH + 1), code: safeText().max(40) }).strict();
 
+/**
+ * Sudo mode (POST /api/me/confirm-identity): the password again, when the last proof of this session is
+ * older than SUDO_WINDOW_SECONDS and a sensitive action was refused SUDO_REQUIRED.
+ */
+export const confirmIdentityBodySchema = z.object({ currentPassword });
+export const confirmIdentityPayloadSchema = z.object({ currentPassword: safeText().max(PASSWORD_HTTP_MAX_LENGTH + 1) }).strict();
+
 /** GET /api/me/two-step */
 export const twoStepStatusSchema = z.object({
   enabled: z.boolean(),

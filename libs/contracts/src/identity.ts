@@ -17,7 +17,16 @@ export interface AccessTokenClaims {
   emailVerified?: boolean;
   /** 'user' for people, 'operator' for the ops CLI. */
   kind: 'user' | 'operator';
+  /**
+   * Epoch seconds of the session's last proof (sign-in, or the password again): sensitive actions need
+   * one within SUDO_WINDOW_SECONDS. Identity sets it on every token; a token without it counts from its
+   * own issue time (`iat`).
+   */
+  authAt?: number;
 }
+
+/** Sudo mode: how long a proof of who one is lets sensitive actions through (NIST SP 800-63B's re-authentication). */
+export const SUDO_WINDOW_SECONDS = 600;
 
 // Identity events (stream: user-{id}), published as they are stored: their data is declared once,
 // with IdentityEvents (identity.messaging.ts). Password hashes and session tokens are never in events:

@@ -34,7 +34,7 @@ describe('rpc declarations', () => {
     const subjects = all.map((d) => d.subject);
     expect(new Set(subjects).size).toBe(subjects.length);
     expect(subjects.sort()).toEqual([
-      'rpc.identity.access-request-mail-to', 'rpc.identity.admin.overview', 'rpc.identity.change-email', 'rpc.identity.change-password', 'rpc.identity.confirm-email-change', 'rpc.identity.disown-sign-in', 'rpc.identity.forgot-password', 'rpc.identity.get-me', 'rpc.identity.health',
+      'rpc.identity.access-request-mail-to', 'rpc.identity.admin.overview', 'rpc.identity.change-email', 'rpc.identity.change-password', 'rpc.identity.confirm-email-change', 'rpc.identity.confirm-identity', 'rpc.identity.disown-sign-in', 'rpc.identity.forgot-password', 'rpc.identity.get-me', 'rpc.identity.health',
       'rpc.identity.notification-preferences.get', 'rpc.identity.notification-preferences.save', 'rpc.identity.op.find-user',
       'rpc.identity.op.rebuild-projections', 'rpc.identity.op.set-admin', 'rpc.identity.op.set-tier', 'rpc.identity.owner-display-name', 'rpc.identity.owner-mail-to', 'rpc.identity.refresh', 'rpc.identity.reset-password',
       'rpc.identity.sessions.end', 'rpc.identity.sessions.end-others', 'rpc.identity.sessions.list', 'rpc.identity.sign-in', 'rpc.identity.sign-in.two-step',

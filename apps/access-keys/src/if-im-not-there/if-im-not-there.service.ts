@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import {
-  EMERGENCY_CONTACTS_MAX, EMERGENCY_KEY_VALID_DAYS, IfImNotThereMessages, isUuid, VIEW_SECTIONS, type AddContactPayload, type ContactKeyReply, type DeliverySettings,
+  EMERGENCY_CONTACTS_MAX, EMERGENCY_KEY_VALID_DAYS, IfImNotThereMessages, isUuid, SUDO_WINDOW_SECONDS, VIEW_SECTIONS, type AddContactPayload, type ContactKeyReply, type DeliverySettings,
   type EmergencyContact, type FinalAccess, type FinalEntries, type RequestMeta, type SaveDeliverySettingsPayload,
 } from '@lv/contracts';
-import { ownerOf, vaultOwnerId, type Caller, type UserCaller } from '@lv/platform/auth';
+import { ownerOf, requireRecentProof, vaultOwnerId, type Caller, type UserCaller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { decideAndAppend, handleCommand, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import type { AccessKeysService } from '../access-keys.service.js';
@@ -67,7 +67,8 @@ export class IfImNotThereService {
    * is answered once. A contact whose key still works keeps it. Off: the key is revoked, with its sessions.
    */
   async setContactKey(caller: Caller, input: { id: string; enabled: boolean }, meta: RequestMeta): Promise<ContactKeyReply> {
-    const owner = ownerOf(caller);
+    // Sudo mode: a contact's key is issued or revoked here.
+    const owner = requireRecentProof(caller, SUDO_WINDOW_SECONDS);
     const contact = await this.contact(owner, input.id);
     if (!input.enabled) {
       if (contact.key_id) {
@@ -95,7 +96,8 @@ export class IfImNotThereService {
   }
 
   async saveDeliverySettings(caller: Caller, input: SaveDeliverySettingsPayload, meta: RequestMeta): Promise<DeliverySettings> {
-    const owner = ownerOf(caller);
+    // Sudo mode: what is delivered, and when, is changed only with a fresh proof of who he is.
+    const owner = requireRecentProof(caller, SUDO_WINDOW_SECONDS);
     await handleCommand(this.deps.orm.em, this.deps.store, deliverySettingsDecider, {
       type: 'SaveDeliverySettings', ownerId: owner.userId, now: new Date().toISOString(),
       choices: { timing: input.delivery_timing, requireLegalVerification: input.require_legal_verification, allowPreview: input.allow_preview, notifyTrustee: input.notify_trustee },

@@ -14,7 +14,7 @@ const viewerKeys = generateTestKeys();
 export const consent = { version: CONSENT_VERSION, text_hash: CONSENT_HASH };
 export const fromAddress = (ip: string): RequestMeta => ({ requestId: randomUUID(), ip, userAgent: 'Firefox', origin: 'https://vault.example' });
 
-export const ownerCaller = (userId = randomUUID()): UserCaller => ({ kind: 'user', userId, sessionId: randomUUID(), email: `${userId}@example.com`, tier: 'essentials', isAdmin: false, emailVerified: true });
+export const ownerCaller = (userId = randomUUID()): UserCaller => ({ kind: 'user', userId, sessionId: randomUUID(), email: `${userId}@example.com`, tier: 'essentials', isAdmin: false, emailVerified: true, provedAt: Date.now() });
 
 /**
  * The use cases' world in memory: streams and read models (InMemoryAccess), per-address counters, the

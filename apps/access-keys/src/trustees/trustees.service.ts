@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
-  isUuid, TRUSTEE_INVITATIONS_PER_ADDRESS_PER_DAY, TRUSTEE_INVITATIONS_PER_OWNER_PER_DAY, TRUSTEE_LINK_REQUESTS_PER_HOUR, trusteeLinkSealContext, TrusteeMessages, type AddTrusteePayload, type RequestMeta, type Trustee, type TrusteeAnswerRequest,
+  isUuid, SUDO_WINDOW_SECONDS, TRUSTEE_INVITATIONS_PER_ADDRESS_PER_DAY, TRUSTEE_INVITATIONS_PER_OWNER_PER_DAY, TRUSTEE_LINK_REQUESTS_PER_HOUR, trusteeLinkSealContext, TrusteeMessages, type AddTrusteePayload, type RequestMeta, type Trustee, type TrusteeAnswerRequest,
   type TrusteeLink, type TrusteeLinkJob, type TrusteeReport, type TrusteeReportCloseReason, type TrusteeReportHistoryEntry, type TrusteeReportNoticeJob, type TrusteeReportNoticeState,
   type TrusteeReportPayload, type TrusteeView,
 } from '@lv/contracts';
-import { ownerOf, type Caller, type UserCaller } from '@lv/platform/auth';
+import { ownerOf, requireRecentProof, type Caller, type UserCaller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { aggregateStream, decideAndAppend, foldEvents, handleCommand, retryOnConflict, type EventMetadata, type EventStore } from '@lv/platform/event-store';
 import { takeOrRefuse, type RateBudgets } from '@lv/platform/limits';
@@ -93,6 +93,8 @@ export class TrusteesService {
 
   async add(caller: Caller, input: AddTrusteePayload, meta: RequestMeta): Promise<Trustee> {
     const owner = verifiedOwnerOf(caller);
+    // Sudo mode: who may declare the owner gone is decided with a fresh proof of who he is.
+    requireRecentProof(caller, SUDO_WINDOW_SECONDS);
     const trusteeId = input.id.toLowerCase();
     // Ids are the browsers' and one table holds every owner's trustees: an id another owner uses is taken.
     if (await trusteeIdTaken(this.deps.orm.em.fork(), trusteeId, owner.userId)) throw new DomainError('CONFLICT', 'This trustee id is already in use.');
@@ -134,7 +136,7 @@ export class TrusteesService {
 
   /** Removed: their link stops working in the same commit. */
   async remove(caller: Caller, id: string, meta: RequestMeta): Promise<Trustee> {
-    const owner = ownerOf(caller);
+    const owner = requireRecentProof(caller, SUDO_WINDOW_SECONDS);
     const trustee = await this.trustee(owner.userId, id);
     await this.run(owner.userId, { type: 'RemoveTrustee', ownerId: owner.userId, trusteeId: trustee.id, now: this.now() }, this.actor(owner.userId, meta), meta);
     return this.trustee(owner.userId, trustee.id);

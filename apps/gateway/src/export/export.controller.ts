@@ -2,7 +2,8 @@ import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessTokenVerifier } from '@lv/platform/auth';
+import { SUDO_WINDOW_SECONDS } from '@lv/contracts';
+import { requireRecentProof, type AccessTokenVerifier } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import type { Logger } from '@lv/platform/logging';
 import type { CallContext } from '@lv/platform/nest';
@@ -41,9 +42,12 @@ export class ExportController {
     description: `Sets the httpOnly ${EXPORT_COOKIE} cookie (${EXPORT_COOKIE_MAX_AGE_SECONDS} s, path ${EXPORT_PATH}); then navigate to ${EXPORT_PATH}.`,
     errors: {
       401: 'No valid access token.',
+      403: 'SUDO_REQUIRED: the session last proved who it is more than 10 minutes ago; confirm the password (POST /api/me/confirm-identity) and ask again.',
     },
   })
-  open(@CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): void {
+  async open(@CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    // Sudo mode: the whole vault leaves in one file, so the password must have been given recently.
+    requireRecentProof(await verifyAccessToken(this.verifier, call.accessToken), SUDO_WINDOW_SECONDS);
     const expiresAt = tokenExpiresAt(call.accessToken!);
     if (!expiresAt) throw new DomainError('UNAUTHENTICATED');
     reply.setCookie(EXPORT_COOKIE, call.accessToken!, tokenCookieOptions(EXPORT_PATH, EXPORT_COOKIE_MAX_AGE_SECONDS, expiresAt, this.config.COOKIE_SECURE));
@@ -58,13 +62,13 @@ export class ExportController {
     description: 'vault_export-<date>.zip: the originals, a text file per letter, the settings as JSON, manifest.json (every item with its SHA-256) and index.html (browses it offline).',
     errors: {
       401: 'No valid access token (header or export cookie).',
-      403: 'Not an account of a person (an operator token).',
+      403: 'FORBIDDEN: not an account of a person (an operator token); SUDO_REQUIRED: no recent proof of who he is.',
     },
   })
   async download(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const token = bearerToken(request.headers.authorization) ?? request.cookies?.[EXPORT_COOKIE];
-    const caller = await verifyAccessToken(this.verifier, token);
-    if (caller.kind !== 'user') throw new DomainError('FORBIDDEN');
+    // The cookie was set by `open`, which checked the proof; it may be followed up to its lifetime later.
+    const caller = requireRecentProof(await verifyAccessToken(this.verifier, token), SUDO_WINDOW_SECONDS, Date.now() - EXPORT_COOKIE_MAX_AGE_SECONDS * 1000);
     const call: CallContext = { accessToken: token, meta: callContextOf(request).meta };
     // Every list first: a service that cannot answer fails the request with its error, before any byte.
     const plan = await this.exporter.plan(call);

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Inject, Param, Patch, Post, Put } from '@nestj
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
-  changeEmailBodySchema, changePasswordBodySchema, IdentityRpc, twoStepCodeBodySchema, twoStepDisableBodySchema, type RecoveryCodes, type TwoStepSetup, type TwoStepStatus, isUuid, type AccountSessions, type SessionsEnded, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply, type NotificationPreferencesView, type PayloadInput, type UserProfile, type VerifyEmailReply,
+  changeEmailBodySchema, changePasswordBodySchema, confirmIdentityBodySchema, type SessionView, IdentityRpc, twoStepCodeBodySchema, twoStepDisableBodySchema, type RecoveryCodes, type TwoStepSetup, type TwoStepStatus, isUuid, type AccountSessions, type SessionsEnded, notificationPreferencesBodySchema, updateProfileBodySchema, type ChangePasswordReply, type NotificationPreferencesView, type PayloadInput, type UserProfile, type VerifyEmailReply,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -40,6 +40,24 @@ export class MeController {
     if (changes.full_name !== undefined) request.full_name = changes.full_name;
     if (changes.avatar_url !== undefined) request.avatar_url = changes.avatar_url;
     return this.rpc.call(IdentityRpc.updateMe, request, call);
+  }
+
+  /**
+   * Sudo mode: the password again, after a sensitive action was refused SUDO_REQUIRED. The answer is a
+   * new access token carrying the renewed proof; the SPA retries the action with it.
+   */
+  @Post('confirm-identity')
+  @Route({
+    body: confirmIdentityBodySchema,
+    reply: IdentityRpc.confirmIdentity.reply,
+    description: 'The session has proved who it is now: sensitive actions (keys, trustees, delivery settings, the export) are let through for the next 10 minutes with the new access token.',
+    errors: {
+      400: 'VALIDATION_FAILED: the current password missing or wrong (field currentPassword).',
+      429: 'RATE_LIMITED: too many wrong passwords (counted as sign-in attempts).',
+    },
+  })
+  async confirmIdentity(@RouteBody() body: z.output<typeof confirmIdentityBodySchema>, @CallCtx() call: CallContext): Promise<SessionView> {
+    return this.rpc.call(IdentityRpc.confirmIdentity, body, call);
   }
 
   /** A new sign-in e-mail; needs the current password. It takes effect once the new address confirms. */

@@ -22,6 +22,8 @@ export interface SessionRow {
   user_id: string;
   expires_at: Date;
   revoked_at: Date | null;
+  /** The last time the person proved who he is in this session (sign-in, or the password again): sudo mode counts from it. */
+  proved_at: Date;
 }
 
 export type RefreshOutcome =
@@ -38,9 +40,11 @@ export class SessionStore {
   async open(em: EntityManager, userId: string, meta: { ip?: string; userAgent?: string }): Promise<{ session: SessionRow; refreshToken: string }> {
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + this.refreshTtlSeconds * 1000);
-    await em.execute('insert into sessions (id, user_id, expires_at, ip, user_agent) values (?, ?, ?, ?, ?)', [id, userId, expiresAt, meta.ip ?? null, meta.userAgent?.slice(0, 300) ?? null]);
+    const [inserted] = await em.execute<{ proved_at: Date }[]>(
+      'insert into sessions (id, user_id, expires_at, ip, user_agent, proved_at) values (?, ?, ?, ?, ?, now()) returning proved_at',
+      [id, userId, expiresAt, meta.ip ?? null, meta.userAgent?.slice(0, 300) ?? null]);
     const refreshToken = await this.issue(em, id);
-    return { session: { id, user_id: userId, expires_at: expiresAt, revoked_at: null }, refreshToken };
+    return { session: { id, user_id: userId, expires_at: expiresAt, revoked_at: null, proved_at: new Date(inserted!.proved_at) }, refreshToken };
   }
 
   private async issue(em: EntityManager, sessionId: string): Promise<string> {
@@ -53,7 +57,7 @@ export class SessionStore {
   async rotate(em: EntityManager, refreshToken: string): Promise<RefreshOutcome> {
     const parsed = parseToken(refreshToken);
     if (!parsed) throw new DomainError('UNAUTHENTICATED');
-    const [session] = await em.execute<SessionRow[]>('select id, user_id, expires_at, revoked_at from sessions where id = ? for update', [parsed.sessionId]);
+    const [session] = await em.execute<SessionRow[]>('select id, user_id, expires_at, revoked_at, proved_at from sessions where id = ? for update', [parsed.sessionId]);
     if (!session) throw new DomainError('UNAUTHENTICATED');
     const [token] = await em.execute<{ used_at: Date | null; sibling_issued_at: Date | null }[]>(
       'select used_at, sibling_issued_at from refresh_tokens where token_hash = ? and session_id = ?', [hashToken(refreshToken), session.id]);
@@ -81,10 +85,18 @@ export class SessionStore {
     const parsed = parseToken(refreshToken);
     if (!parsed) return null;
     const [row] = await em.execute<SessionRow[]>(
-      `select s.id, s.user_id, s.expires_at, s.revoked_at from sessions s join refresh_tokens t on t.session_id = s.id
+      `select s.id, s.user_id, s.expires_at, s.revoked_at, s.proved_at from sessions s join refresh_tokens t on t.session_id = s.id
         where s.id = ? and t.token_hash = ? and t.used_at is null and s.revoked_at is null and s.expires_at > now()`,
       [parsed.sessionId, hashToken(refreshToken)],
     );
+    return row ?? null;
+  }
+
+  /** The person proved who he is again (sudo mode): the live session of his, or null when it has ended. */
+  async markProved(em: EntityManager, userId: string, sessionId: string): Promise<SessionRow | null> {
+    const [row] = await em.execute<SessionRow[]>(
+      `update sessions set proved_at = now() where id = ? and user_id = ? and revoked_at is null and expires_at > now()
+        returning id, user_id, expires_at, revoked_at, proved_at`, [sessionId, userId]);
     return row ?? null;
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { accountEmailSealContext, normaliseEmail, SettingsMessages, validateCredentials, type AccountEmailJob, type Credentials, type IssuedSession, type RequestMeta, type UserProfile } from '@lv/contracts';
+import { accountEmailSealContext, normaliseEmail, SettingsMessages, validateCredentials, type AccountEmailJob, type Credentials, type IssuedSession, type RequestMeta, type SessionView, type UserProfile } from '@lv/contracts';
 import type { AccessTokenSigner, RevokedSessions } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { EventStore, handleCommand, type CommandOptions, type EventMetadata } from '@lv/platform/event-store';
@@ -135,14 +135,22 @@ export class IdentityCore {
   }
 
   async issue(session: SessionRow, refreshToken: string): Promise<IssuedSession> {
+    return { ...(await this.issueAccessToken(session)), refreshToken, refreshTokenExpiresAt: new Date(session.expires_at).getTime(), sessionId: session.id };
+  }
+
+  /** A new access token for a live session (sign-in, refresh, the password again), carrying its last proof (`authAt`, sudo mode). */
+  async issueAccessToken(session: SessionRow): Promise<SessionView> {
     const profile = await this.getProfile(session.user_id);
     const { token, expiresAt } = this.deps.signer.sign(
       // The other services read whether the address is verified from here, as they read the tier: a
       // claim re-read from the profile at every sign-in and refresh (so a verification shows within one
       // token's life) costs no call to identity on their paths that e-mail for the owner.
-      { sub: profile.id, sid: session.id, email: profile.email, tier: profile.subscription_tier, admin: profile.ai_admin, emailVerified: profile.emailVerified, kind: 'user' },
+      {
+        sub: profile.id, sid: session.id, email: profile.email, tier: profile.subscription_tier, admin: profile.ai_admin, emailVerified: profile.emailVerified, kind: 'user',
+        authAt: Math.floor(new Date(session.proved_at).getTime() / 1000),
+      },
       this.deps.accessTokenTtlSeconds,
     );
-    return { accessToken: token, accessTokenExpiresAt: expiresAt, refreshToken, refreshTokenExpiresAt: new Date(session.expires_at).getTime(), sessionId: session.id, profile };
+    return { accessToken: token, accessTokenExpiresAt: expiresAt, profile };
   }
 }

@@ -107,7 +107,7 @@ describe('recording decider', () => {
 });
 
 describe('admitUpload (before a byte is sent)', () => {
-  const member = (tier: SubscriptionTier): UserCaller => ({ kind: 'user', userId: ownerId, sessionId: 's', email: 'm@example.com', tier, isAdmin: false, emailVerified: true });
+  const member = (tier: SubscriptionTier): UserCaller => ({ kind: 'user', userId: ownerId, sessionId: 's', email: 'm@example.com', tier, isAdmin: false, emailVerified: true, provedAt: Date.now() });
   const request = (fields: Partial<StartUploadRequest> = {}): StartUploadRequest => ({ type: 'video', title: 'For Sam', sha256: hash.toUpperCase(), size: 1000, ...fields });
   const refusal = (run: () => unknown) => {
     try { run(); } catch (error) { return error as { code: string; message: string; details: { fields?: Record<string, string> } }; }

@@ -313,7 +313,7 @@ export function mediaWorld(limits: { maxUploadBytes?: number; uploadStaleSeconds
 }
 
 export function member(userId: string, tier: SubscriptionTier = 'pro'): UserCaller {
-  return { kind: 'user', userId, sessionId: `session-of-${userId}`, email: `${userId.slice(0, 8)}@example.com`, tier, isAdmin: false, emailVerified: true };
+  return { kind: 'user', userId, sessionId: `session-of-${userId}`, email: `${userId.slice(0, 8)}@example.com`, tier, isAdmin: false, emailVerified: true, provedAt: Date.now() };
 }
 
 /** A WebM-looking body (the EBML magic, then filler unique to `seed`) and what the browser announces for it. */

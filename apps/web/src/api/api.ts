@@ -1,9 +1,11 @@
+import { sudoPrompt } from './sudo-prompt.js';
 import { appSession } from './app-session.js';
 import { createApiClient } from './client.js';
 
-/** The app's API client, wired to the tab's session (bearer token, one refresh-and-retry on 401). */
+/** The app's API client, wired to the tab's session (bearer token, one refresh-and-retry on 401, the password again on SUDO_REQUIRED). */
 export const api = createApiClient({
   getAccessToken: () => appSession.getAccessToken(),
   refresh: () => appSession.refresh(),
   onUnauthenticated: () => appSession.clear(),
+  confirmIdentity: () => sudoPrompt.request(),
 });

@@ -117,3 +117,41 @@ describe('createApiClient', () => {
     expect(onUnauthenticated).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('createApiClient: sudo mode', () => {
+  const sudoRequired = () => json(403, { code: 'SUDO_REQUIRED', message: 'For your safety, enter your password again to continue.' });
+
+  it('asks for the password again on SUDO_REQUIRED, then retries once with the new token', async () => {
+    const { fn, calls } = fakeFetch(sudoRequired(), json(201, { id: 'key-1' }));
+    let token = 'OLD';
+    const confirmIdentity = jest.fn(async () => {
+      token = 'PROVED';
+      return true;
+    });
+    const client = createApiClient({ fetch: fn, getAccessToken: () => token, refresh: async () => false, onUnauthenticated: () => undefined, confirmIdentity });
+    await expect(client.post('/api/access/keys', { name: 'Anna' })).resolves.toEqual({ id: 'key-1' });
+    expect(confirmIdentity).toHaveBeenCalledTimes(1);
+    expect(calls.map(authHeader)).toEqual(['Bearer OLD', 'Bearer PROVED']);
+    expect(calls[1]!.init.body).toBe('{"name":"Anna"}');
+  });
+
+  it('leaves the refusal to the page when the owner cancels, or when nothing can ask', async () => {
+    const cancelled = fakeFetch(sudoRequired());
+    const cancelling = createApiClient({ fetch: cancelled.fn, getAccessToken: () => 'T', refresh: async () => false, onUnauthenticated: () => undefined, confirmIdentity: async () => false });
+    await expect(cancelling.del('/api/access/keys/k')).rejects.toMatchObject({ status: 403, code: 'SUDO_REQUIRED' });
+    expect(cancelled.calls).toHaveLength(1);
+
+    const unasked = fakeFetch(sudoRequired());
+    const silent = createApiClient({ fetch: unasked.fn, getAccessToken: () => 'T', refresh: async () => false, onUnauthenticated: () => undefined });
+    await expect(silent.del('/api/access/keys/k')).rejects.toMatchObject({ code: 'SUDO_REQUIRED' });
+  });
+
+  it('asks once only: a second refusal after the password is the page\'s to show', async () => {
+    const { fn, calls } = fakeFetch(sudoRequired(), sudoRequired());
+    const confirmIdentity = jest.fn(async () => true);
+    const client = createApiClient({ fetch: fn, getAccessToken: () => 'T', refresh: async () => false, onUnauthenticated: () => undefined, confirmIdentity });
+    await expect(client.post('/api/x')).rejects.toMatchObject({ code: 'SUDO_REQUIRED' });
+    expect(confirmIdentity).toHaveBeenCalledTimes(1);
+    expect(calls).toHaveLength(2);
+  });
+});

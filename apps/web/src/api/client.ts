@@ -108,6 +108,12 @@ export interface ApiClientDeps {
   refresh(): Promise<boolean>;
   /** Called when the session is gone for good (a 401 that a refresh could not cure). */
   onUnauthenticated(): void;
+  /**
+   * Sudo mode: a sensitive action was refused SUDO_REQUIRED. Resolves true once the owner has given his
+   * password again (a token carrying the new proof is in place), false when he cancelled. Without it,
+   * the refusal is the caller's to show.
+   */
+  confirmIdentity?(): Promise<boolean>;
 }
 
 export interface ApiClient {
@@ -121,13 +127,24 @@ export interface ApiClient {
 /**
  * The typed client every screen uses. Each call carries `Authorization: Bearer <token>`; on a 401 it
  * refreshes the session once and retries once; if that does not help, the session is dropped locally
- * (the route guard then sends the user to /auth) and the ApiError is rethrown.
+ * (the route guard then sends the user to /auth) and the ApiError is rethrown. A sensitive action
+ * refused SUDO_REQUIRED is retried once the owner has given his password again (confirmIdentity).
  */
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const baseUrl = deps.baseUrl ?? '';
 
   async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    try {
+      return await requestWithSession<T>(path, options);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'SUDO_REQUIRED' || !deps.confirmIdentity) throw error;
+      if (!(await deps.confirmIdentity())) throw error;
+      return requestWithSession<T>(path, options);
+    }
+  }
+
+  async function requestWithSession<T>(path: string, options: RequestOptions): Promise<T> {
     const url = `${baseUrl}${path}`;
     const hadToken = deps.getAccessToken();
     try {

@@ -158,6 +158,12 @@ export class SessionManager {
     if (this.state.status !== 'anonymous') this.setState({ status: 'anonymous' });
   }
 
+  /** Sudo mode: the token identity gave for the password confirmed again (same session, a fresh proof). */
+  acceptConfirmedIdentity(view: SessionView): void {
+    if (this.state.status !== 'authenticated' || this.state.user.id !== view.profile.id) return;
+    this.apply(view);
+  }
+
   /** Replaces the signed-in user's profile (after a profile edit). */
   updateProfile(user: UserProfile): void {
     if (this.state.status !== 'authenticated') return;

@@ -1,8 +1,9 @@
 import type {
   AccountSession, AccountSessions, SessionsEnded, ChangeEmailRequest, ChangePasswordReply, ChangePasswordRequest, NotificationPreferences, NotificationPreferencesView, UpdateProfileRequest, UserProfile, VerifyEmailReply,
-  RecoveryCodes, TwoStepCodeRequest, TwoStepDisableRequest, TwoStepSetup, TwoStepStatus,
+  RecoveryCodes, TwoStepCodeRequest, TwoStepDisableRequest, TwoStepSetup, TwoStepStatus, SessionView,
 } from '@lv/contracts';
 import { api } from './api.js';
+import { appSession } from './app-session.js';
 
 export const settingsKeys = { notifications: ['settings', 'notifications'] as const, sessions: ['settings', 'sessions'] as const, twoStep: ['settings', 'two-step'] as const };
 
@@ -49,6 +50,15 @@ export function fetchNotificationPreferences(signal?: AbortSignal): Promise<Noti
 
 export function saveNotificationPreferences(preferences: NotificationPreferences): Promise<NotificationPreferencesView> {
   return api.request<NotificationPreferencesView>('/api/me/notifications', { method: 'PUT', body: preferences });
+}
+
+/**
+ * Sudo mode: the password again. The new token (same session, a fresh proof) replaces the tab's, so the
+ * refused action can be retried with it.
+ */
+export async function confirmIdentity(currentPassword: string): Promise<void> {
+  const view = await api.post<SessionView>('/api/me/confirm-identity', { currentPassword });
+  appSession.acceptConfirmedIdentity(view);
 }
 
 /**

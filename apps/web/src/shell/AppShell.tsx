@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
+import { sudoPrompt } from '../api/sudo-prompt.js';
 import { useAuth } from '../auth/AuthProvider.js';
 import { TopBar } from './TopBar.js';
 import { useSignOutFlow } from './use-sign-out.js';
@@ -9,6 +10,8 @@ import { useUnsavedChanges } from './UnsavedChangesProvider.js';
 // Dialog, the menu's icons) is fetched when one first opens (issue 10, first load).
 const SideMenu = lazy(async () => ({ default: (await import('./SideMenu.js')).SideMenu }));
 const SignOutDialog = lazy(async () => ({ default: (await import('./SignOutDialog.js')).SignOutDialog }));
+// Sudo mode's password dialog: loaded only when a sensitive action asks for it.
+const SudoDialog = lazy(async () => ({ default: (await import('./SudoDialog.js')).SudoDialog }));
 // Only an owner who has not verified his address yet sees the banner (and loads its resend call).
 const VerifyEmailBanner = lazy(async () => ({ default: (await import('./VerifyEmailBanner.js')).VerifyEmailBanner }));
 
@@ -22,6 +25,7 @@ export function AppShell({ children, accountPending = false }: { children: React
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const signOut = useSignOutFlow();
+  const sudoAsked = useSyncExternalStore(sudoPrompt.subscribe, sudoPrompt.isOpen, () => false);
   const location = useLocation();
   // Mounted from their first opening on, so they close with their own animation and focus handling.
   const [menuUsed, setMenuUsed] = useState(false);
@@ -88,6 +92,11 @@ export function AppShell({ children, accountPending = false }: { children: React
             onCancel={signOut.cancel}
             returnFocus={() => document.querySelector<HTMLElement>('button[aria-label="Account menu"]')}
           />
+        </Suspense>
+      ) : null}
+      {sudoAsked ? (
+        <Suspense fallback={null}>
+          <SudoDialog onDone={(confirmed) => sudoPrompt.settle(confirmed)} />
         </Suspense>
       ) : null}
     </div>

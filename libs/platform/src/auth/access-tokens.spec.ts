@@ -25,6 +25,17 @@ describe('AccessTokenVerifier (verified tokens remembered until they expire)', (
     expect((await verifier.verify(signer.sign(claims(), 60).token)).emailVerified).toBe(false);
   });
 
+  it('reads the last proof from authAt (sudo mode), and a token without it as proved when it was issued', async () => {
+    const verifier = new AccessTokenVerifier(keys.publicKey);
+    const signer = new AccessTokenSigner(keys.privateKey);
+    const longAgo = Math.floor(Date.now() / 1000) - 3600;
+    expect((await verifier.verify(signer.sign({ ...claims(), authAt: longAgo }, 60).token)).provedAt).toBe(longAgo * 1000);
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const issuedNow = (await verifier.verify(signer.sign(claims(), 60).token)).provedAt;
+    expect(issuedNow).toBeGreaterThanOrEqual(before);
+    expect(issuedNow).toBeLessThanOrEqual(Date.now());
+  });
+
   it('answers the same caller for a remembered token, and checks its session on every call', async () => {
     const { store, revoked, lookups } = revocations();
     const verifier = new AccessTokenVerifier(keys.publicKey, store);

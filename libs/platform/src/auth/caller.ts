@@ -11,6 +11,8 @@ export interface UserCaller {
   isAdmin: boolean;
   /** The account's address is verified (the token's claim): until then nothing is e-mailed on its behalf. */
   emailVerified: boolean;
+  /** Epoch milliseconds of the session's last proof of who he is (the token's `authAt`, else its issue time): sudo mode. */
+  provedAt: number;
 }
 
 /** The ops CLI's token: no vault of its own, no person behind it. */
@@ -22,6 +24,7 @@ export interface OperatorCaller {
   tier: SubscriptionTier;
   isAdmin: boolean;
   emailVerified: boolean;
+  provedAt: number;
 }
 
 /** Someone reading one owner's vault through a view session; never an account, never a writer. */
@@ -84,6 +87,18 @@ export function requireSection(caller: Caller, section: ViewerScope): void {
 export function ownerOf(caller: Caller): UserCaller {
   if (caller.kind !== 'user') throw new DomainError('FORBIDDEN');
   return caller;
+}
+
+/**
+ * Sudo mode: the owner behind a sensitive action (issuing or revoking keys, trustees, delivery settings,
+ * the export), who proved who he is within the window the product sets (SUDO_WINDOW_SECONDS); else
+ * SUDO_REQUIRED, which the SPA answers by asking for the password again and retrying. Checked by the
+ * service that owns the action.
+ */
+export function requireRecentProof(caller: Caller, windowSeconds: number, now: number = Date.now()): UserCaller {
+  const user = ownerOf(caller);
+  if (now - user.provedAt > windowSeconds * 1000) throw new DomainError('SUDO_REQUIRED');
+  return user;
 }
 
 /** An account's token (user or operator), for the few paths that act for an account of either kind. */

@@ -111,15 +111,16 @@ export class AccessTokenVerifier {
     const key = tokenKey(token);
     const known = this.verified.get(key);
     if (known) return known;
-    let claims: AccessTokenClaims & { exp: number };
+    let claims: AccessTokenClaims & { exp: number; iat: number };
     try {
-      claims = jwt.verify(token, this.publicKey, { algorithms: ['RS256'], issuer: ISSUER, audience: AUDIENCE, clockTimestamp: Math.floor(this.now() / 1000) }) as AccessTokenClaims & { exp: number };
+      claims = jwt.verify(token, this.publicKey, { algorithms: ['RS256'], issuer: ISSUER, audience: AUDIENCE, clockTimestamp: Math.floor(this.now() / 1000) }) as AccessTokenClaims & { exp: number; iat: number };
     } catch (error) {
       if (error instanceof jwt.TokenExpiredError) throw new DomainError('SESSION_EXPIRED');
       throw new DomainError('UNAUTHENTICATED');
     }
     const entry = {
-      caller: { kind: claims.kind, userId: claims.sub, sessionId: claims.sid, email: claims.email, tier: claims.tier, isAdmin: claims.admin, emailVerified: claims.emailVerified === true },
+      caller: { kind: claims.kind, userId: claims.sub, sessionId: claims.sid, email: claims.email, tier: claims.tier, isAdmin: claims.admin, emailVerified: claims.emailVerified === true,
+        provedAt: (typeof claims.authAt === 'number' ? claims.authAt : claims.iat) * 1000 },
       expiresAtMs: claims.exp * 1000,
     };
     if (this.verified.size >= VERIFIED_TOKENS_MAX) this.forgetExpiredOrOldest();

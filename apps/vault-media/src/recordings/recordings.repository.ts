@@ -56,7 +56,6 @@ export interface StoredDay {
   items: number;
 }
 
-/** Reads of the recordings read model. The use cases see this; PgRecordings is the SQL behind it. */
 /** What the timeline's batch lookup reads of a recording: its title, and its poster and length once its playback copy is made. */
 export interface TitledRecording {
   id: string;
@@ -66,6 +65,7 @@ export interface TitledRecording {
   duration_seconds: number | null;
 }
 
+/** Reads of the recordings read model. The use cases see this; PgRecordings is the SQL behind it. */
 export interface Recordings {
   find(recordingId: string): Promise<RecordingRow | null>;
   /** The owner's item of this content in a collection (the duplicate rule is per collection: a photo may also be a personal image). */

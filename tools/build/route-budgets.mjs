@@ -38,7 +38,8 @@ export const ROUTE_BUDGET_EXCEPTIONS = {
   'src/pages/access/AccessPage.tsx': withDialogs,
   'src/pages/access/ConnectionRequestsPage.tsx': withDialogs,
   // 169: it was 42 bytes under 168 when the shared session code learned two-step sign-in's second step (issue 32, +0.1 KB on every page).
-  'src/pages/access/VaultViewerPage.tsx': withDialogs + 1,
+  // 170: the timeline list's posters and lengths (issue 34) took it from 168.4 to 169.5 KB.
+  'src/pages/access/VaultViewerPage.tsx': withDialogs + 2,
   'src/pages/billing/PricingPage.tsx': withDialogs,
   'src/pages/community/CommunityPage.tsx': withDialogs,
   'src/pages/court/CourtDocumentsPage.tsx': withDialogs,

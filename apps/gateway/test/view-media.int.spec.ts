@@ -83,6 +83,7 @@ describe('gateway viewer media and document routes (in-process, stand-in service
       .handle(AccessKeysRpc.recordView, () => ({ recorded: true }))
       .handle(VaultMediaRpc.viewerLink, ({ payload }) => {
         if (payload.id !== RECORDING_ID) throw new DomainError('NOT_FOUND');
+        if (payload.poster) return { url: `/api/view/media/${RECORDING_ID}?s=x&exp=1&sig=p&poster=1`, expiresAt: 1, contentType: 'image/jpeg', mediaKind: 'image', title: 'Hello', downloadUrl: null, section: 'timeline' };
         return { url: `/api/view/media/${RECORDING_ID}?s=x&exp=1&sig=y`, expiresAt: 1, contentType: 'video/webm', mediaKind: 'video', title: 'Hello', downloadUrl: null, section: 'timeline' };
       })
       .handle(CourtJournalRpc.viewerLink, () => { throw new DomainError('FORBIDDEN', AccessMessages.sectionNotShared); });
@@ -131,8 +132,18 @@ describe('gateway viewer media and document routes (in-process, stand-in service
     expect(services.callsTo(AccessKeysRpc.recordView)).toHaveLength(recorded);
   });
 
+  it('answers the poster route with the service’s poster-only link, asked for as such, recording no opened item', async () => {
+    const viewer = viewers.issue(OWNER_ID, ['timeline']);
+    const recorded = services.callsTo(AccessKeysRpc.recordView).length;
+    const answer = await get(`/api/view/media/${RECORDING_ID}/poster`, { authorization: `Bearer ${viewer.token}` });
+    expect([answer.status, answer.json()]).toEqual([200, { url: `/api/view/media/${RECORDING_ID}?s=x&exp=1&sig=p&poster=1`, expiresAt: 1 }]);
+    expect(services.callsTo(VaultMediaRpc.viewerLink).at(-1)!.payload).toEqual({ id: RECORDING_ID, poster: true });
+    expect((await get(`/api/view/media/${randomUUID()}/poster`, { authorization: `Bearer ${viewer.token}` })).status).toBe(404);
+    expect(services.callsTo(AccessKeysRpc.recordView)).toHaveLength(recorded);
+  });
+
   it('refuses the link routes to an owner’s token, to nobody and to a revoked view session', async () => {
-    for (const path of [`/api/view/media/${RECORDING_ID}/link`, `/api/view/documents/${DOCUMENT_ID}/link`]) {
+    for (const path of [`/api/view/media/${RECORDING_ID}/link`, `/api/view/media/${RECORDING_ID}/poster`, `/api/view/documents/${DOCUMENT_ID}/link`]) {
       expect((await get(path, { authorization: `Bearer ${ownerToken}` })).status).toBe(401);
       expect((await get(path)).status).toBe(401);
       expect((await get(path, { authorization: `Bearer ${(await viewers.revoked(OWNER_ID)).token}` })).json<{ code: string }>().code).toBe('SESSION_EXPIRED');

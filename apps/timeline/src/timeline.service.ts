@@ -139,8 +139,12 @@ export class TimelineService {
    */
   private async titled(rows: UntitledEntry[], context: CallerContext, caller: Caller): Promise<TimelineEntry[]> {
     if (!rows.length) return [];
-    const { titles, answered } = await this.deps.titles(rows.map((r) => ({ source: r.source, id: r.id })), context);
+    const { titles, playback, answered } = await this.deps.titles(rows.map((r) => ({ source: r.source, id: r.id })), context);
     const withheld = (row: UntitledEntry) => caller.kind === 'viewer' && answered.has(row.source) && !titles.has(titleKey(row.source, row.id));
-    return rows.filter((row) => !withheld(row)).map((row) => ({ ...row, title: titles.get(titleKey(row.source, row.id)) ?? FALLBACK_TITLES[row.type] ?? 'Entry' }));
+    return rows.filter((row) => !withheld(row)).map((row) => {
+      const key = titleKey(row.source, row.id);
+      const copy = playback.get(key);
+      return { ...row, title: titles.get(key) ?? FALLBACK_TITLES[row.type] ?? 'Entry', ...(copy ? { poster: copy.poster, duration_seconds: copy.duration_seconds } : {}) };
+    });
   }
 }

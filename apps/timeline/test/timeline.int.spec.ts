@@ -66,6 +66,8 @@ describe('timeline service (in-process, with the real letters service)', () => {
   let nc: NatsConnection;
   /** vault-media's titles, per owner: what its stand-in answers (only the caller's own). */
   const recordingTitles = new Map<string, Map<string, string>>();
+  /** vault-media's playback copies, standing in: a recording's poster and length once converted. */
+  const recordingPlayback = new Map<string, { poster: boolean; duration_seconds: number | null }>();
   let vaultMediaTitleCalls = 0;
 
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, token?: string) => rpc.callUnchecked(declaration, payload, { accessToken: token, meta });
@@ -139,8 +141,12 @@ describe('timeline service (in-process, with the real letters service)', () => {
         const packet = msg.json<{ id: string; data: { auth: { accessToken?: string }; payload: { ids: string[] } } }>();
         const own = recordingTitles.get(ownerOf(packet.data.auth.accessToken) ?? '') ?? new Map<string, string>();
         const titles: Record<string, string> = {};
-        for (const id of packet.data.payload.ids) if (own.has(id)) titles[id] = own.get(id)!;
-        msg.respond(JSON.stringify({ response: { titles } satisfies TitlesReply, isDisposed: true, id: packet.id }));
+        const playback: NonNullable<TitlesReply['playback']> = {};
+        for (const id of packet.data.payload.ids) {
+          if (own.has(id)) titles[id] = own.get(id)!;
+          if (own.has(id) && recordingPlayback.has(id)) playback[id] = recordingPlayback.get(id)!;
+        }
+        msg.respond(JSON.stringify({ response: { titles, playback } satisfies TitlesReply, isDisposed: true, id: packet.id }));
       },
     });
     await nc.flush();
@@ -209,6 +215,19 @@ describe('timeline service (in-process, with the real letters service)', () => {
     expect((await call(TimelineRpc.list, {}, viewers.issue(newUser().id, ['timeline']).token)).entries).toEqual([]);
     await viewers.revoke(viewer.viewSessionId);
     expect(await codeOf(call(TimelineRpc.list, {}, viewer.token))).toBe('SESSION_EXPIRED');
+  });
+
+  it('shows a recording’s poster and length once vault-media made its playback copy; none while pending', async () => {
+    const mum = newUser();
+    const ready = await saveRecording(mum, 'Beach day', new Date(Date.now() - 60_000).toISOString());
+    const pending = await saveRecording(mum, 'Still converting');
+    recordingPlayback.set(ready, { poster: true, duration_seconds: 65 });
+    await waitFor(async () => (await timeline(mum)).entries.length === 2, 15_000, 'both recordings on the timeline');
+    const [newest, older] = (await timeline(mum)).entries;
+    expect(older).toMatchObject({ id: ready, title: 'Beach day', poster: true, duration_seconds: 65 });
+    expect(newest!.id).toBe(pending);
+    expect(newest).not.toHaveProperty('poster');
+    expect(newest).not.toHaveProperty('duration_seconds');
   });
 
   it('opens the timeline per tier as the spec says: essentials, pro, legacy and admins; never tier none', async () => {

@@ -87,8 +87,8 @@ export class VaultMediaController {
    */
   @Readers(viewerOf('timeline'), viewerOf('who-i-am'), viewerOf('if-im-not-there'))
   @RpcHandler(VaultMediaRpc.viewerLink)
-  viewerLink(@RpcPayload() { id }: PayloadOf<typeof VaultMediaRpc.viewerLink>, @CurrentCaller() caller: Caller, @RpcAccessToken() token: string | undefined, @RpcMeta() meta: RequestMeta): Promise<ViewerMediaGrant> {
-    return this.viewerPlayback.link(caller, id, token, meta.requestId);
+  viewerLink(@RpcPayload() { id, poster }: PayloadOf<typeof VaultMediaRpc.viewerLink>, @CurrentCaller() caller: Caller, @RpcAccessToken() token: string | undefined, @RpcMeta() meta: RequestMeta): Promise<ViewerMediaGrant> {
+    return poster ? this.viewerPlayback.posterLink(caller, id, token, meta.requestId) : this.viewerPlayback.link(caller, id, token, meta.requestId);
   }
 
   /**

@@ -64,7 +64,7 @@ export const vaultMediaService = defineService({
     });
     const music = new MusicLibrary({ orm: core.orm, storage, signer, revokedSessions, logger, uploadStaleSeconds: config.MEDIA_UPLOAD_STALE_SECONDS });
     const viewerPlayback = new ViewerPlayback({
-      recordings: new PgRecordings(core.orm), storage, links: signer.viewer, tokens: viewerTokens,
+      recordings: new PgRecordings(core.orm), storage, links: signer.viewer, posterLinks: signer.viewerPoster, tokens: viewerTokens,
       finalMessagesOpen: async (accessToken, requestId) => (await rpc.call(AccessKeysRpc.finalAccess, {}, { accessToken, meta: { requestId } })).open,
     });
     const http = new MediaHttpServer(service, verifier, logger, { host: config.MEDIA_HTTP_HOST, port: config.MEDIA_HTTP_PORT }, music, viewerPlayback);

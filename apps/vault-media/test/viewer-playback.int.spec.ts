@@ -3,9 +3,10 @@
 // tokens from the test issuer (real signatures, real revocations in Redis). access-keys' final-access
 // answer is played by a stand-in on NATS (the owner's preview switch).
 import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { jest } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { MediaMessages, VaultMediaRpc, ViewerLinkMessages, type PlaybackGrant, type ViewerMediaGrant } from '@lv/contracts';
+import { MEDIA_BUCKET, MediaMessages, posterKeyOf, renditionKeyOf, VaultMediaRpc, ViewerLinkMessages, type PlaybackGrant, type ViewerMediaGrant } from '@lv/contracts';
 import { scopedSubject } from '@lv/platform/messaging';
 import { RawRpc, TestViewerIssuer, generateTestKeys, type IssuedViewerToken } from '@lv/testing';
 import sharp from 'sharp';
@@ -25,6 +26,7 @@ describe('vault-media: viewer links bound to the view session', () => {
   const ownerId = randomUUID();
   const otherOwnerId = randomUUID();
   const bodies = new Map<string, Buffer>();
+  const objectKeys = new Map<string, string>();
 
   async function save(owner: string, title: string, collection: 'vault' | 'final-messages' | 'who-i-am' = 'vault', size = 64 * 1024): Promise<string> {
     const body = webmBody(size);
@@ -32,8 +34,9 @@ describe('vault-media: viewer links bound to the view session', () => {
     const ticket = await rpc.call<{ uploadId: string; contentType: string }>('rpc.vault-media.start-upload', { type: 'video', title, sha256: sha(body), size: body.length, collection, contentType: 'video/webm' }, token);
     const answer = await sendHttp(`${h.mediaUrl}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': ticket.contentType }, chunks: [body] });
     if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.toString()}`);
-    const id = answer.json<{ id: string }>().id;
+    const { id, file_path: objectKey } = answer.json<{ id: string; file_path: string }>();
     bodies.set(id, body);
+    objectKeys.set(id, objectKey);
     return id;
   }
 
@@ -47,6 +50,14 @@ describe('vault-media: viewer links bound to the view session', () => {
   }
 
   const link = (id: string, viewer: IssuedViewerToken) => rpc.call<ViewerMediaGrant>(VaultMediaRpc.viewerLink.subject, { id }, viewer.token);
+  const posterLink = (id: string, viewer: IssuedViewerToken) => rpc.call<ViewerMediaGrant>(VaultMediaRpc.viewerLink.subject, { id, poster: true }, viewer.token);
+  /** The media-transcoding job's result, as the worker stores and reports it: a poster (a rendition is not read here). */
+  async function transcoded(id: string, poster: Buffer): Promise<void> {
+    const key = objectKeys.get(id)!;
+    await h.resources.storage.upload(MEDIA_BUCKET, posterKeyOf(key), Readable.from([poster]));
+    const result = { status: 'ready', renditionKey: renditionKeyOf(key), renditionSize: 1000, renditionContentType: 'video/mp4', posterKey: posterKeyOf(key), posterSize: poster.length, durationSeconds: 65 };
+    await rpc.call(VaultMediaRpc.reportTranscode.subject, { recordingId: id, reportToken: h.service.transcodeTokenFor(id), result });
+  }
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: { code?: string }) => e.code);
   const play = (url: string, token: string | undefined, range?: string) =>
     sendHttp(`${h.mediaUrl}${url.replace(/^\/api/, '')}`, { headers: { ...(token ? { 'x-lv-view-token': token } : {}), ...(range ? { range } : {}) } });
@@ -136,6 +147,40 @@ describe('vault-media: viewer links bound to the view session', () => {
     const theirs = await link(strangerItem, viewers.issue(otherOwnerId, ['timeline']));
     const signedForMe = theirs.url.replace(/s=[^&]+/, `s=${viewer.viewSessionId}`);
     expect((await play(signedForMe, viewer.token)).status).toBe(403);
+  });
+
+  it('shows a timeline viewer a video’s poster through a link that opens the poster only; refuses it out of scope, and while there is none', async () => {
+    const id = await save(ownerId, 'Beach day');
+    const viewer = viewers.issue(ownerId, ['timeline']);
+    // Pending: no poster yet.
+    expect(await codeOf(posterLink(id, viewer))).toBe('NOT_FOUND');
+    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+    await transcoded(id, jpeg);
+
+    // The timeline's title lookup (the owner's and the viewer's lists) now tells the poster and length.
+    const pendingOne = await save(ownerId, 'Not converted yet');
+    expect(await rpc.call(VaultMediaRpc.titles.subject, { ids: [id, pendingOne] }, viewer.token)).toEqual({
+      titles: { [id]: 'Beach day', [pendingOne]: 'Not converted yet' }, playback: { [id]: { poster: true, duration_seconds: 65 } },
+    });
+
+    const grant = await posterLink(id, viewer);
+    expect(grant).toMatchObject({ contentType: 'image/jpeg', mediaKind: 'image', title: 'Beach day', downloadUrl: null, section: 'timeline' });
+    expect(grant.url).toMatch(new RegExp(`^/api/view/media/${id}\\?s=${viewer.viewSessionId}&exp=\\d+&sig=[^&]+&poster=1$`));
+    const poster = await play(grant.url, viewer.token);
+    expect([poster.status, poster.headers['content-type']]).toEqual([200, 'image/jpeg']);
+    expect(poster.body.equals(jpeg)).toBe(true);
+    // The poster link opens nothing else, and a recording's link is no poster link.
+    expect((await play(grant.url.replace('&poster=1', ''), viewer.token, 'bytes=0-9')).status).toBe(403);
+    expect((await play(`${(await link(id, viewer)).url}&poster=1`, viewer.token)).status).toBe(403);
+    expect((await play(grant.url, viewers.issue(ownerId, ['timeline']).token)).status).toBe(403);
+
+    // Out of scope: a key without the timeline (letters only, Who I Am only), and another vault's key.
+    expect(await codeOf(posterLink(id, viewers.issue(ownerId, ['letters'])))).toBe('FORBIDDEN');
+    expect(await codeOf(posterLink(id, viewers.issue(ownerId, ['who-i-am'])))).toBe('FORBIDDEN');
+    expect(await codeOf(posterLink(id, viewers.issue(otherOwnerId, ['timeline'])))).toBe('NOT_FOUND');
+    // A key revoked: the poster stops at the next request.
+    await viewers.revoke(viewer.viewSessionId);
+    expect((await play(grant.url, viewer.token)).status).toBe(403);
   });
 
   it('refuses an owner’s token on the viewer RPC', async () => {

@@ -304,6 +304,10 @@ export type OpenedViewSession = z.infer<typeof openedViewSessionSchema>;
  */
 export const viewerEntrySchema = z.object({
   id: z.string(), created_at: z.string(), headline: z.string(), kind: z.enum(VIEWER_ITEM_KINDS), media: z.enum(['video', 'audio', 'image']).nullable().optional(),
+  /** A recording with a poster: GET /api/view/media/:id/poster gives its link. */
+  poster: z.boolean().optional(),
+  /** A recording's length in seconds, once its playback copy is made. */
+  duration_seconds: z.number().nonnegative().nullable().optional(),
 });
 export type ViewerEntry = z.infer<typeof viewerEntrySchema>;
 

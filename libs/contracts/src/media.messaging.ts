@@ -10,7 +10,7 @@ import {
 } from './media.schemas.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
 import { titlesPayloadSchema, titlesReplySchema } from './timeline.schemas.js';
-import { viewerItemPayloadSchema, viewerMediaGrantSchema } from './viewer-links.schemas.js';
+import { viewerMediaGrantSchema, viewerMediaPayloadSchema } from './viewer-links.schemas.js';
 import { event } from './events.js';
 import { MEDIA_COLLECTIONS, STORED_MEDIA_TYPES } from './media.js';
 
@@ -29,7 +29,7 @@ export const VaultMediaRpc = {
   deleteEntry: rpc('rpc.vault-media.delete-entry', { payload: entryByIdPayloadSchema, reply: deleteEntryReplySchema }),
   playbackLink: rpc('rpc.vault-media.playback-link', { payload: entryByIdPayloadSchema, reply: playbackGrantSchema }),
   /** A family viewer's link to one item (recording, Who I Am media, final message), signed for its view session. */
-  viewerLink: rpc('rpc.vault-media.viewer-link', { payload: viewerItemPayloadSchema, reply: viewerMediaGrantSchema }),
+  viewerLink: rpc('rpc.vault-media.viewer-link', { payload: viewerMediaPayloadSchema, reply: viewerMediaGrantSchema }),
   /** From the worker's media-hashing job, authorised by the job's report token. */
   reportHash: rpc('rpc.vault-media.report-hash', { payload: reportHashPayloadSchema, reply: reportHashReplySchema }),
   /** From the worker's media-transcoding job (rendition, poster, duration; or the failure), authorised by the job's report token. */

@@ -32,6 +32,10 @@ export const timelineEntrySchema = z.object({
   integrity: z.enum(MEDIA_INTEGRITY).nullable(),
   word_count: z.number().int().nullable(),
   metadata: z.record(z.string(), z.unknown()),
+  /** A recording's playback copy is made and it has a poster (a video): the owner's playback link with `poster=1` serves it. */
+  poster: z.boolean().optional(),
+  /** A recording's length in seconds, once its playback copy is made. */
+  duration_seconds: z.number().nonnegative().nullable().optional(),
   timestamp: z.iso.datetime(),
   created_at: z.iso.datetime(),
 });
@@ -63,5 +67,9 @@ export type AwaitEntryGoneReply = z.infer<typeof awaitEntryGoneReplySchema>;
  * name the caller's items is the source's to decide; the ids are only bounded here.
  */
 export const titlesPayloadSchema = z.object({ ids: z.array(safeText().max(64)).max(TITLES_BATCH_MAX) });
-export const titlesReplySchema = z.object({ titles: z.record(z.string(), z.string()) });
+export const titlesReplySchema = z.object({
+  titles: z.record(z.string(), z.string()),
+  /** vault-media only: the recordings among the ids whose playback copy is made, with their poster and length. */
+  playback: z.record(z.string(), z.object({ poster: z.boolean(), duration_seconds: z.number().nonnegative().nullable() })).optional(),
+});
 export type TitlesReply = z.infer<typeof titlesReplySchema>;

@@ -9,6 +9,9 @@ import { safeText } from './text.schemas.js';
 /** rpc.vault-media.viewer-link and rpc.court-journal.viewer-link: an item of the viewer's vault, by id. */
 export const viewerItemPayloadSchema = z.object({ id: safeText().max(64) });
 
+/** rpc.vault-media.viewer-link: with `poster`, a link that opens only the video's poster (a list's thumbnail). */
+export const viewerMediaPayloadSchema = viewerItemPayloadSchema.extend({ poster: z.boolean().optional() });
+
 const linkFields = {
   url: z.string().meta({ description: 'Same-origin, signed for this item and this view session; served inline. Needs the lv_view cookie.' }),
   expiresAt: z.number().int().meta({ description: 'Epoch milliseconds (at most 3600 s ahead).' }),
@@ -30,6 +33,13 @@ export const viewerDocumentLinkSchema = z.object({
   fileName: z.string(),
 });
 export type ViewerDocumentLink = z.infer<typeof viewerDocumentLinkSchema>;
+
+/** GET /api/view/media/:id/poster: a link to a video's poster (JPEG) only. */
+export const viewerPosterLinkSchema = z.object({
+  url: z.string().meta({ description: "Same-origin, signed for this video's poster and this view session. Needs the lv_view cookie." }),
+  expiresAt: z.number().int().meta({ description: 'Epoch milliseconds (at most 3600 s ahead).' }),
+});
+export type ViewerPosterLink = z.infer<typeof viewerPosterLinkSchema>;
 
 /** What the services answer the gateway: the link, and the section it was read under (for the audit). */
 export const viewerMediaGrantSchema = viewerMediaLinkSchema.extend({ section: z.enum(['timeline', 'who-i-am', 'if-im-not-there']) });

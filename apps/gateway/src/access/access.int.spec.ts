@@ -713,7 +713,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
 
     it('shows a key of the timeline alone its recordings only: no letter, no court document, even when the timeline answers them', async () => {
       const recording: TimelineEntry = {
-        ...timelineEntry('a0000000-0000-4000-8000-000000000003', 'Bath time', '2026-04-01T00:00:00.000Z'), source: 'vault-media', type: 'video', entry_type: 'media',
+        ...timelineEntry('a0000000-0000-4000-8000-000000000003', 'Bath time', '2026-04-01T00:00:00.000Z'), source: 'vault-media', type: 'video', entry_type: 'media', poster: true, duration_seconds: 65,
       };
       const document: TimelineEntry = {
         ...timelineEntry('c0000000-0000-4000-8000-000000000002', 'Secret title of the hearing', '2026-04-02T00:00:00.000Z'), source: 'court-journal', type: 'document', entry_type: 'media',
@@ -726,7 +726,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
         return response.json<{ id: string; headline: string; kind: string }[]>().map((e) => `${e.kind} ${e.headline}`);
       };
       const timelineOnly = await send({ method: 'GET', url: '/api/view/entries/timeline' }, viewers.issue(OWNER_ID, ['timeline', 'who-i-am', 'if-im-not-there']).token);
-      expect(timelineOnly.json()).toEqual([{ id: recording.id, created_at: recording.created_at, headline: 'Bath time', kind: 'recording', media: 'video' }]);
+      expect(timelineOnly.json()).toEqual([{ id: recording.id, created_at: recording.created_at, headline: 'Bath time', kind: 'recording', media: 'video', poster: true, duration_seconds: 65 }]);
       expect(timelineOnly.body).not.toMatch(/Secret title|First steps/);
       expect(await bySections(['timeline', 'letters'])).toEqual(['recording Bath time', 'letter First steps']);
       expect(await bySections(['timeline', 'court-journal'])).toEqual(['document Secret title of the hearing', 'recording Bath time']);

@@ -60,7 +60,9 @@ export class ViewerEntriesService {
         if (!shown.has(entry.source)) return [];
         const kind = TIMELINE_KINDS[entry.source];
         const media = entry.type === 'video' || entry.type === 'audio' ? entry.type : null;
-        return [{ id: entry.id, created_at: entry.created_at, headline: entry.title, kind, media }];
+        // A recording's poster (its link: GET /api/view/media/:id/poster) and length, once its playback copy is made.
+        const playback = entry.duration_seconds !== undefined ? { poster: entry.poster === true, duration_seconds: entry.duration_seconds } : {};
+        return [{ id: entry.id, created_at: entry.created_at, headline: entry.title, kind, media, ...playback }];
       });
     },
     letters: async (_viewer, call) => {

@@ -19,7 +19,7 @@ import {
   sealLetterBodySchema,
   keyStatusBodySchema, keyStatusReplySchema,
   requestFormInfoSchema, requestSettingSchema,
-  viewerDocumentLinkSchema, viewerMediaLinkSchema,
+  viewerDocumentLinkSchema, viewerMediaLinkSchema, viewerPosterLinkSchema,
 } from '@lv/contracts';
 
 import { viewSessionViewSchema } from '../view/view-session-view.schema.js';
@@ -53,6 +53,7 @@ export const NAMED_SCHEMAS: ReadonlyArray<readonly [name: string, schema: z.ZodT
   ['RecordingDto', recordingSchema, 'output'],
   ['PlaybackLinkDto', playbackLinkSchema, 'output'],
   ['ViewerMediaLinkDto', viewerMediaLinkSchema, 'output'],
+  ['ViewerPosterLinkDto', viewerPosterLinkSchema, 'output'],
   ['ViewerDocumentLinkDto', viewerDocumentLinkSchema, 'output'],
   ['TimelineEntryDto', timelineEntrySchema, 'output'],
   ['TimelinePageDto', timelinePageSchema, 'output'],

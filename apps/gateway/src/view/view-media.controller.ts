@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccessMessages, CourtJournalRpc, isUuid, MediaMessages, VaultMediaRpc, VIEW_TOKEN_COOKIE, ViewerLinkMessages, type ViewedItem, type ViewerDocumentLink, type ViewerMediaGrant,
-  type ViewerMediaLink, viewerMediaLinkSchema, viewerDocumentLinkSchema,
+  type ViewerMediaLink, type ViewerPosterLink, viewerMediaLinkSchema, viewerDocumentLinkSchema, viewerPosterLinkSchema,
 } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient, type CallContext } from '@lv/platform/nest';
@@ -62,6 +62,22 @@ export class ViewMediaController {
     const { section, ...link } = await this.rpc.call(VaultMediaRpc.viewerLink, { id }, call);
     await this.entries.recordOpened(section, { kind: MEDIA_ITEM_KIND[section], id: id.toLowerCase() }, call);
     return link;
+  }
+
+  @Get('media/:id/poster')
+  @ApiBearerAuth()
+  @Route({
+    reply: viewerPosterLinkSchema,
+    description: "A link to a video's poster (JPEG) only, for a list's thumbnail, under the same checks as the recording's link. Not recorded as an opened item: it opens nothing but the poster, and the list it belongs to was recorded.",
+    errors: {
+      ...VIEWER_UNAUTHENTICATED,
+      403: `FORBIDDEN: "${AccessMessages.sectionNotShared}", or "${ViewerLinkMessages.finalMessageClosed}"`,
+      404: 'No such item in this vault, or it has no poster (not a video, or its playback copy is not made).',
+    },
+  })
+  async posterLink(@Param('id') id: string, @CallCtx() call: CallContext): Promise<ViewerPosterLink> {
+    const { url, expiresAt } = await this.rpc.call(VaultMediaRpc.viewerLink, { id, poster: true }, call);
+    return { url, expiresAt };
   }
 
   @Get('documents/:id/link')

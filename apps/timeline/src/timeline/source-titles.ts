@@ -20,6 +20,8 @@ export const titleKey = (source: TimelineSource, id: string) => `${source}:${id}
 /** The titles found, and the sources that answered (a source that answered without an id's title withheld it from this reader, or knows it no more). */
 export interface SourceTitles {
   titles: Map<string, string>;
+  /** Recordings whose playback copy is made: their poster and length (vault-media's answer), by titleKey. */
+  playback: Map<string, NonNullable<TitlesReply['playback']>[string]>;
   answered: Set<TimelineSource>;
 }
 
@@ -58,6 +60,7 @@ export function sourceTitles(rpc: RpcClient, logger: Logger, timeoutMs: number):
       }
     }
     const titles = new Map<string, string>();
+    const playback: SourceTitles['playback'] = new Map();
     const answered = new Set<TimelineSource>(bySource.keys());
     for (const [source, reply] of await Promise.all(calls)) {
       // One failed batch and the source counts as not answering: its entries keep fallback titles.
@@ -66,7 +69,8 @@ export function sourceTitles(rpc: RpcClient, logger: Logger, timeoutMs: number):
         continue;
       }
       for (const [id, title] of Object.entries(reply.titles ?? {})) titles.set(titleKey(source, id), title);
+      for (const [id, copy] of Object.entries(reply.playback ?? {})) playback.set(titleKey(source, id), copy);
     }
-    return { titles, answered };
+    return { titles, playback, answered };
   };
 }

@@ -23,10 +23,13 @@ export class MediaLinkSigner {
   private readonly links: OwnerLinkSigner;
   /** A family viewer's links (purpose 'view'): bound to a view session, not to an owner. */
   readonly viewer: ViewerLinks;
+  /** A family viewer's links to a video's poster only (purpose 'view-poster'): a list's thumbnail never opens the recording itself. */
+  readonly viewerPoster: ViewerLinks;
 
   constructor(secret: string, ttlSeconds = SIGNED_MEDIA_URL_SECONDS, now: () => number = Date.now) {
-    this.links = new OwnerLinkSigner({ namespace: 'media', secret, secretName: 'MEDIA_LINK_SECRET', purposes: ['play', 'report', 'music', 'view'], ttlSeconds, now });
+    this.links = new OwnerLinkSigner({ namespace: 'media', secret, secretName: 'MEDIA_LINK_SECRET', purposes: ['play', 'report', 'music', 'view', 'view-poster'], ttlSeconds, now });
     this.viewer = new ViewerLinks(this.links, 'view');
+    this.viewerPoster = new ViewerLinks(this.links, 'view-poster');
   }
 
   /** `/api/media/play/<id>?u=<owner>&exp=<epoch s>&sig=<mac>`, valid for the link lifetime. */

@@ -23,6 +23,8 @@ export interface ViewerPlaybackDeps {
   recordings: Recordings;
   storage: Pick<ObjectStorage, 'getObject' | 'getRange'>;
   links: ViewerLinks;
+  /** Links that open a video's poster only (MediaLinkSigner.viewerPoster). */
+  posterLinks: ViewerLinks;
   /** ViewerTokenVerifier with RevokedViewSessions: undefined when no viewer key is configured (every viewer link is refused). */
   tokens: ViewerTokenCheck | undefined;
   finalMessagesOpen: FinalMessagesOpen;
@@ -59,11 +61,27 @@ export class ViewerPlayback {
     };
   }
 
+  /**
+   * GET /api/view/media/:id/poster: a link to a video's poster only (a list's thumbnail), under the
+   * same checks as the item's own link. It opens nothing else, so the list shows posters without
+   * opening the recordings. "Not found" while the video has no poster (pending, failed).
+   */
+  async posterLink(caller: Caller, id: string, viewerToken: string | undefined, requestId: string): Promise<ViewerMediaGrant> {
+    if (caller.kind !== 'viewer') throw new DomainError('FORBIDDEN');
+    const row = await this.readable(caller, id, viewerToken, requestId);
+    if (!row.poster_key) throw notFound();
+    const link = this.deps.posterLinks.sign(`${VIEW_MEDIA_PATH}/${row.id}`, caller.viewSessionId, row.id);
+    return { url: `${link.url}&poster=1`, expiresAt: link.expiresAt, contentType: 'image/jpeg', mediaKind: 'image', title: row.title, downloadUrl: null, section: SECTION_OF[row.collection] };
+  }
+
   /** GET /view/media/:id on the byte listener: the token (cookie), the link, then the item as for a link; 206 for a Range. */
   async open(id: string, query: Record<string, unknown>, viewerToken: string | undefined, rangeHeader: string | undefined, head: boolean, requestId: string): Promise<PlaybackResponse> {
     if (!isUuid(id)) throw new DomainError('FORBIDDEN', ViewerLinkMessages.linkInvalid);
-    const { viewer, link } = await authoriseViewerLink(this.deps.tokens, this.deps.links, id, query, viewerToken, ViewerLinkMessages);
+    // `poster=1` is a poster link (a purpose of its own): it verifies only as one, and serves only the poster.
+    const posterOnly = query.poster === '1';
+    const { viewer, link } = await authoriseViewerLink(this.deps.tokens, posterOnly ? this.deps.posterLinks : this.deps.links, id, query, viewerToken, ViewerLinkMessages);
     const row = await this.readable(viewer, link.itemId, viewerToken, requestId);
+    if (posterOnly) return serveObject(this.deps.storage, playableOf(row, { poster: '1' }), rangeHeader, head);
     const stored = { bucket: row.bucket, objectKey: row.object_key, contentType: row.content_type, size: Number(row.size) };
     if (link.download) {
       // A download (only for a key the owner allowed downloads) is the original, under its file name.

@@ -2,6 +2,7 @@ import { EXPORT_LIST_PAGE } from '@lv/contracts';
 import type { ViewerCaller } from '@lv/platform/auth';
 import { member, mediaWorld } from '../../test/test-support/in-memory-media.js';
 import { savedRecording } from '../../test/test-support/saved-recording.js';
+import { reportTranscode } from '../transcoding/report-transcode.js';
 import { adminStorageByDay, exportList, finalMessageTitles, listRecordings, portraitMediaTitles, recordingStats, recordingTitles } from './recording-queries.js';
 
 const owner = member('11111111-1111-4111-8111-111111111111');
@@ -43,7 +44,25 @@ describe('recording queries', () => {
     const mine = await savedRecording(world, owner, 'a');
     const theirs = await savedRecording(world, other, 'b');
     const titles = await recordingTitles(world.ports)(viewerOf(owner.userId), [mine.id.toUpperCase(), theirs.id, 'nope', mine.id]);
-    expect(titles).toEqual({ titles: { [mine.id]: 'For Sam' } });
+    expect(titles).toEqual({ titles: { [mine.id]: 'For Sam' }, playback: {} });
+  });
+
+  it('gives the poster and length of the recordings whose playback copy is made, none while pending or failed', async () => {
+    const world = mediaWorld();
+    const video = await savedRecording(world, owner, 'a');
+    const sound = await savedRecording(world, owner, 'b');
+    const pending = await savedRecording(world, owner, 'c');
+    const failed = await savedRecording(world, owner, 'd');
+    const report = reportTranscode(world.ports);
+    const ready = (key: string, poster: boolean) => ({
+      status: 'ready' as const, renditionKey: `${key}.rendition.mp4`, renditionSize: 10, renditionContentType: 'video/mp4' as const,
+      posterKey: poster ? `${key}.poster.jpg` : null, posterSize: poster ? 9 : null, durationSeconds: 65.2,
+    });
+    await report({ recordingId: video.id, reportToken: world.ports.signer.transcodeToken(video.id), result: ready(video.file_path, true) });
+    await report({ recordingId: sound.id, reportToken: world.ports.signer.transcodeToken(sound.id), result: ready(sound.file_path, false) });
+    await report({ recordingId: failed.id, reportToken: world.ports.signer.transcodeToken(failed.id), result: { status: 'failed', reason: 'unreadable' } });
+    const { playback } = await recordingTitles(world.ports)(owner, [video.id, sound.id, pending.id, failed.id]);
+    expect(playback).toEqual({ [video.id]: { poster: true, duration_seconds: 65.2 }, [sound.id]: { poster: false, duration_seconds: 65.2 } });
   });
 
   it('pages the export oldest first, the cursor naming the last item, until nothing is left', async () => {

@@ -38,11 +38,19 @@ export function finalMessageTitles({ recordings }: Ports) {
   };
 }
 
-/** The timeline's batch lookup: titles of the caller's own recordings among `ids` (malformed, unknown and others' ids omitted). */
+/**
+ * The timeline's batch lookup: titles of the caller's own recordings among `ids` (malformed, unknown
+ * and others' ids omitted), and for those whose playback copy is made, the poster and length.
+ */
 export function recordingTitles({ recordings }: Ports) {
   return async (caller: Caller, ids: readonly string[]): Promise<TitlesReply> => {
     const wanted = [...new Set(ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase()))];
-    return { titles: await recordings.titles(vaultOwnerId(caller), wanted) };
+    const rows = await recordings.titles(vaultOwnerId(caller), wanted);
+    const ready = rows.filter((row) => row.transcode_status === 'ready');
+    return {
+      titles: Object.fromEntries(rows.map((row) => [row.id, row.title])),
+      playback: Object.fromEntries(ready.map((row) => [row.id, { poster: row.poster, duration_seconds: row.duration_seconds }])),
+    };
   };
 }
 

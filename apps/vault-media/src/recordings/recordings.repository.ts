@@ -56,6 +56,15 @@ export interface StoredDay {
   items: number;
 }
 
+/** What the timeline's batch lookup reads of a recording: its title, and its poster and length once its playback copy is made. */
+export interface TitledRecording {
+  id: string;
+  title: string;
+  transcode_status: TranscodeStatus | null;
+  poster: boolean;
+  duration_seconds: number | null;
+}
+
 /** Reads of the recordings read model. The use cases see this; PgRecordings is the SQL behind it. */
 export interface Recordings {
   find(recordingId: string): Promise<RecordingRow | null>;
@@ -67,8 +76,8 @@ export interface Recordings {
   list(userId: string, limit: number, collection: MediaCollection): Promise<RecordingRow[]>;
   /** Videos Saved counts the vault's video and audio; Days Active, the distinct UTC days one was saved (final messages are apart). */
   stats(userId: string): Promise<{ count: number; days: string[] }>;
-  /** Titles of the owner's vault recordings among `ids` (the timeline's batch lookup); others' and unknown ids are simply absent. */
-  titles(userId: string, ids: readonly string[]): Promise<Record<string, string>>;
+  /** Titles of the owner's vault recordings among `ids` (the timeline's batch lookup), with their playback copy's state; others' and unknown ids are simply absent. */
+  titles(userId: string, ids: readonly string[]): Promise<TitledRecording[]>;
   /** One page of every item of the owner's (all collections), oldest first, after the keyset cursor. */
   listForExport(userId: string, after: ExportCursor | null, limit: number): Promise<RecordingRow[]>;
   /** Bytes kept per UTC day they were saved, over every vault (what is deleted is no longer kept), oldest day first. */
@@ -117,13 +126,13 @@ export class PgRecordings implements Recordings {
     return { count: row?.count ?? 0, days: row?.days ?? [] };
   }
 
-  async titles(userId: string, ids: readonly string[]): Promise<Record<string, string>> {
-    if (!ids.length) return {};
-    const rows = await this.em.execute<{ id: string; title: string }[]>(
-      `select id::text as id, title from recordings where user_id = ? and collection = 'vault' and id in (${ids.map(() => '?::uuid').join(', ')})`,
+  async titles(userId: string, ids: readonly string[]): Promise<TitledRecording[]> {
+    if (!ids.length) return [];
+    return this.em.execute<TitledRecording[]>(
+      `select id::text as id, title, transcode_status, poster_key is not null as poster, duration_seconds
+         from recordings where user_id = ? and collection = 'vault' and id in (${ids.map(() => '?::uuid').join(', ')})`,
       [userId, ...ids],
     );
-    return Object.fromEntries(rows.map((r) => [r.id, r.title]));
   }
 
   listForExport(userId: string, after: ExportCursor | null, limit: number): Promise<RecordingRow[]> {

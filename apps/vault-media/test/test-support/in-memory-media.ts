@@ -94,7 +94,8 @@ export class InMemoryRecordings implements Recordings {
   }
 
   async titles(userId: string, ids: readonly string[]) {
-    return Object.fromEntries(this.of(userId, ['vault']).filter((r) => ids.includes(r.id)).map((r) => [r.id, r.title]));
+    return this.of(userId, ['vault']).filter((r) => ids.includes(r.id))
+      .map((r) => ({ id: r.id, title: r.title, transcode_status: r.transcode_status, poster: r.poster_key !== null, duration_seconds: r.duration_seconds }));
   }
 
   async listForExport(userId: string, after: ExportCursor | null, limit: number) {

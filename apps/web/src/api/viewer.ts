@@ -43,6 +43,11 @@ export function fetchViewerMediaLink(id: string, viewerToken: string, signal?: A
   return sendRequest(fetchImpl, `/api/view/media/${encodeURIComponent(id)}/link`, { token: viewerToken, signal });
 }
 
+/** A link to a video's poster only (a list's thumbnail), valid for its view session only. */
+export function fetchViewerPosterLink(id: string, viewerToken: string, signal?: AbortSignal): Promise<{ url: string; expiresAt: number }> {
+  return sendRequest(fetchImpl, `/api/view/media/${encodeURIComponent(id)}/poster`, { token: viewerToken, signal });
+}
+
 export function fetchViewerDocumentLink(id: string, viewerToken: string, signal?: AbortSignal): Promise<ViewerDocumentLink> {
   return sendRequest(fetchImpl, `/api/view/documents/${encodeURIComponent(id)}/link`, { token: viewerToken, signal });
 }

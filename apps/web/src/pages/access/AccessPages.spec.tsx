@@ -288,6 +288,26 @@ describe('opening the vault with a key', () => {
     expect(sessionStorage.length).toBe(1);
   });
 
+  it('the timeline tab shows a video’s poster (a poster-only link, asked with the viewer token) and a recording’s length; nothing for one without', async () => {
+    const READY = 'aa7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e';
+    const PENDING = 'bb7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e';
+    gateway.answer('GET /api/view/entries/timeline', 200, [
+      { id: READY, created_at: '2026-11-21T09:00:00.000Z', headline: 'Beach day', kind: 'recording', media: 'video', poster: true, duration_seconds: 65 },
+      { id: PENDING, created_at: '2026-11-20T09:00:00.000Z', headline: 'Still converting', kind: 'recording', media: 'video' },
+    ]);
+    gateway.answer(`GET /api/view/media/${READY}/poster`, 200, { url: `/api/view/media/${READY}?s=v&exp=1&sig=p&poster=1`, expiresAt: Date.now() + 3600_000 });
+    renderAt(`/vault/view?session=${SESSION}`);
+    const entry = await screen.findByRole('button', { name: /Beach day/ });
+    const poster = await within(entry).findByRole('img', { name: 'Beach day' });
+    expect(poster.getAttribute('src')).toBe(`/api/view/media/${READY}?s=v&exp=1&sig=p&poster=1`);
+    expect(within(entry).getByText('1:05').getAttribute('datetime')).toBe('PT65S');
+    expect(sent('GET', `/api/view/media/${READY}/poster`)[0]!.auth).toBe('Bearer viewer-token');
+    const pending = screen.getByRole('button', { name: /Still converting/ });
+    expect(within(pending).queryByRole('img')).toBeNull();
+    expect(pending.querySelector('time[datetime^="PT"]')).toBeNull();
+    expect(sent('GET', `/api/view/media/${PENDING}/poster`)).toEqual([]);
+  });
+
   it('a milestone key’s Letters tab shows its one letter whole, read with the viewer token, as text', async () => {
     const LETTER = 'e0000000-0000-4000-8000-000000000001';
     gateway.answer('POST /api/view/token', 200, { ...gateway.grant, scopes: ['letters'], letter_id: LETTER });

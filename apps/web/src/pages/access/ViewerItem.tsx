@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ArrowLeft, Download } from 'lucide-react';
 import { type ViewerEntry } from '@lv/contracts';
-import { fetchViewerDocumentLink, fetchViewerLetter, fetchViewerMediaLink, type ViewerMediaLink } from '../../api/viewer.js';
+import { fetchViewerDocumentLink, fetchViewerLetter, fetchViewerMediaLink, fetchViewerPosterLink, type ViewerMediaLink } from '../../api/viewer.js';
+import { DurationText, PosterThumbnail } from '../../components/media/PosterThumbnail.js';
 import { Button } from '../../components/ui/button.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { LetterText } from '../letters/LetterDialogs.js';
@@ -120,18 +121,30 @@ export function OpenedEntry({ access, entry, backLabel, onBack }: { access: View
   );
 }
 
-/** An entry of a tab's list: its headline and time, opened by pressing it. */
-export function EntryButton({ entry, onOpen, disabled = false }: { entry: ViewerEntry; onOpen: (entry: ViewerEntry) => void; disabled?: boolean }) {
+/** A video's poster in a tab's list, through a link that opens the poster only; nothing when it cannot be had. */
+export function ViewerPoster({ access, entry }: { access: ViewerAccess; entry: ViewerEntry }) {
+  const link = useViewerRead(access, ['poster', entry.id], (token, signal) => fetchViewerPosterLink(entry.id, token, signal));
+  return <PosterThumbnail src={link.data?.url} title={entry.headline} />;
+}
+
+/** An entry of a tab's list: its headline and time (a recording's poster and length too, when given), opened by pressing it. */
+export function EntryButton({ entry, onOpen, disabled = false, thumbnail }: { entry: ViewerEntry; onOpen: (entry: ViewerEntry) => void; disabled?: boolean; thumbnail?: ReactNode }) {
   return (
     <li>
       <button
         type="button"
         disabled={disabled}
         onClick={() => onOpen(entry)}
-        className="flex w-full flex-wrap items-baseline justify-between gap-x-3 gap-y-1 px-4 py-3 text-left hover:bg-muted focus-visible:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
+        className="flex w-full flex-wrap items-center justify-between gap-x-3 gap-y-1 px-4 py-3 text-left hover:bg-muted focus-visible:bg-muted disabled:cursor-default disabled:hover:bg-transparent"
       >
-        <span className="min-w-0 font-medium break-words">{entry.headline}</span>
-        <time dateTime={entry.created_at} className="text-sm text-muted-foreground">{formatDateTime(entry.created_at)}</time>
+        <span className="flex min-w-0 items-center gap-3">
+          {thumbnail}
+          <span className="min-w-0 font-medium break-words">{entry.headline}</span>
+        </span>
+        <span className="text-sm text-muted-foreground">
+          {typeof entry.duration_seconds === 'number' ? <><DurationText seconds={entry.duration_seconds} /> · </> : null}
+          <time dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>
+        </span>
       </button>
     </li>
   );

@@ -3,7 +3,7 @@ import { AccessMessages, IfImNotThereMessages, PORTRAIT_SECTIONS, VIEWER_EMPTY_T
 import { fetchReleasedLetter, fetchViewerEntries } from '../../api/access.js';
 import { fetchViewerFinals, fetchViewerPortrait } from '../../api/viewer.js';
 import { LetterText } from '../letters/LetterDialogs.js';
-import { EntryButton, OpenedEntry, ViewerLoading, ViewerMedia, ViewerReadError } from './ViewerItem.js';
+import { EntryButton, OpenedEntry, ViewerLoading, ViewerMedia, ViewerPoster, ViewerReadError } from './ViewerItem.js';
 import { useViewerRead, type ViewerAccess } from './use-viewer-read.js';
 
 const listClass = 'divide-y divide-border overflow-hidden rounded-2xl border border-border bg-card';
@@ -46,7 +46,7 @@ function EntryList({ access, section }: { access: ViewerAccess; section: ViewSec
   if (entries.data.length === 0) return <p>{VIEWER_EMPTY_TEXTS[section]}</p>;
   return (
     <ul aria-label={VIEWER_TAB_LABELS[section]} className={listClass}>
-      {entries.data.map((entry) => <EntryButton key={entry.id} entry={entry} onOpen={setOpened} />)}
+      {entries.data.map((entry) => <EntryButton key={entry.id} entry={entry} onOpen={setOpened} thumbnail={entry.poster ? <ViewerPoster access={access} entry={entry} /> : undefined} />)}
     </ul>
   );
 }

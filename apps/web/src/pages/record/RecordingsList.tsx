@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Info, Mic, RefreshCw, ShieldAlert, Video } from 'lucide-react';
 import { MediaMessages, RECORDINGS_LIST_LIMIT, type Recording } from '@lv/contracts';
 import { fetchRecordings, mediaKeys } from '../../api/media.js';
+import { formatDuration } from '../../components/media/duration.js';
 import { MediaPlayer } from '../../components/media/MediaPlayer.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.js';
@@ -10,13 +11,6 @@ import { Spinner } from '../../components/ui/spinner.js';
 import { formatBytes } from './recorder-logic.js';
 import { formatDateTime } from '../../lib/dates.js';
 
-/** A recording's length as a player shows it: 0:07, 1:02:05. */
-function formatDuration(seconds: number): string {
-  const total = Math.round(seconds);
-  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
-}
 
 function RecordingRow({ recording }: { recording: Recording }) {
   const [open, setOpen] = useState(false);

@@ -9,6 +9,8 @@ import { letterKeys } from '../../api/letters.js';
 import { deleteTimelineEntry, mediaKeys } from '../../api/media.js';
 import { ApiError } from '../../api/client.js';
 import { MediaPlayer } from '../../components/media/MediaPlayer.js';
+import { OwnerPoster } from '../../components/media/OwnerPoster.js';
+import { DurationText } from '../../components/media/PosterThumbnail.js';
 import { Button } from '../../components/ui/button.js';
 import { formatDateTime, formatTime } from '../../lib/dates.js';
 import { TimelineItemDialog } from './TimelineItemDialog.js';
@@ -51,7 +53,8 @@ function DeleteEntryDialog({ entry, open, busy, onConfirm, onCancel }: { entry: 
  * One timeline entry (spec, sections 2 and 4 "Timeline media"): a recording offers Play, and
  * "View Media" / "Hide Media" to show or hide its player; a letter or a court document offers View,
  * which opens the item itself over the timeline. Every entry can be deleted, after a confirmation,
- * through the service that owns it.
+ * through the service that owns it. A video shows its poster and a recording its length once the
+ * playback copy is made (none while pending or failed: the type's icon then).
  */
 export function TimelineEntryCard({ entry, compactDate = false }: { entry: TimelineEntry; compactDate?: boolean }) {
   const queryClient = useQueryClient();
@@ -62,6 +65,11 @@ export function TimelineEntryCard({ entry, compactDate = false }: { entry: Timel
   const [viewing, setViewing] = useState(false);
   const isMedia = entry.source === 'vault-media' && (entry.type === 'video' || entry.type === 'audio');
   const Icon = ICONS[entry.type] ?? FileText;
+  const icon = (
+    <span aria-hidden="true" className="grid h-11 w-11 shrink-0 place-items-center rounded-xl bg-primary/15 text-primary">
+      <Icon className="h-5 w-5" />
+    </span>
+  );
 
   const remove = useMutation({
     mutationFn: () => deleteTimelineEntry(entry.id),
@@ -89,15 +97,14 @@ export function TimelineEntryCard({ entry, compactDate = false }: { entry: Timel
   return (
     <li className="rounded-2xl border border-border bg-card p-5 shadow-sm" data-testid="timeline-entry" data-entry-type={entry.type}>
       <div className="flex items-start gap-4">
-        <span aria-hidden="true" className="grid h-11 w-11 shrink-0 place-items-center rounded-xl bg-primary/15 text-primary">
-          <Icon className="h-5 w-5" />
-        </span>
+        {isMedia && entry.poster ? <OwnerPoster recordingId={entry.id} title={entry.title} fallback={icon} /> : icon}
         <div className="min-w-0 flex-1">
           <h3 className="truncate font-serif text-lg font-semibold">{entry.title}</h3>
           <p className="text-sm text-muted-foreground">
             <span className="rounded-md bg-muted px-1.5 py-0.5 text-xs font-medium">{TYPE_LABELS[entry.type] ?? entry.type}</span>{' '}
             <time dateTime={entry.timestamp}>{(compactDate ? formatTime : formatDateTime)(entry.timestamp)}</time>
             {entry.word_count !== null ? ` · ${entry.word_count} words` : null}
+            {isMedia && typeof entry.duration_seconds === 'number' ? <> · <DurationText seconds={entry.duration_seconds} /></> : null}
           </p>
           {entry.integrity === 'verified' ? (
             <p className="mt-1 flex items-center gap-1.5 text-xs text-accent-foreground">
@@ -136,7 +143,7 @@ export function TimelineEntryCard({ entry, compactDate = false }: { entry: Timel
 
       {isMedia && mediaShown ? (
         <div className="mt-4">
-          <MediaPlayer key={playCount} recordingId={entry.id} type={entry.type as MediaType} title={entry.title} autoPlay={autoPlay} />
+          <MediaPlayer key={playCount} recordingId={entry.id} type={entry.type as MediaType} title={entry.title} autoPlay={autoPlay} poster={entry.poster === true} />
         </div>
       ) : null}
 

@@ -148,6 +148,43 @@ describe('timeline', () => {
     expect(screen.getAllByTestId('timeline-entry')).toHaveLength(1);
   });
 
+  it('shows a video’s poster, named by its title, and a recording’s length once its playback copy is made; the icon while pending or when the poster fails', async () => {
+    const READY = 'aa7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e';
+    const PENDING = 'bb7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e';
+    const SOUND = 'cc7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e';
+    const BROKEN = 'dd7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e';
+    answers = (url) => {
+      if (url.includes('/api/timeline')) {
+        return { status: 200, body: { entries: [
+          entry({ id: READY, title: 'Beach day', poster: true, duration_seconds: 65.2 }),
+          entry({ id: PENDING, title: 'Still converting' }),
+          entry({ id: SOUND, type: 'audio', title: 'Lullaby', poster: false, duration_seconds: 3725 }),
+          entry({ id: BROKEN, title: 'Lost poster', poster: true, duration_seconds: 7 }),
+        ], nextCursor: null } };
+      }
+      const playback = /\/api\/media\/recordings\/([0-9a-f-]+)\/playback/.exec(url);
+      if (playback) return { status: 200, body: { url: `/api/media/play/${playback[1]}?u=u1&exp=1&sig=s`, expiresAt: Date.now() + 3600_000 } };
+      return { status: 200, body: {} };
+    };
+    renderAt('/timeline', profile('pro'));
+    const items = await screen.findAllByTestId('timeline-entry');
+    const [ready, pending, sound, broken] = items;
+    const poster = await within(ready!).findByRole('img', { name: 'Beach day' });
+    expect(poster.getAttribute('src')).toBe(`/api/media/play/${READY}?u=u1&exp=1&sig=s&poster=1`);
+    expect(within(ready!).getByText('1:05').getAttribute('datetime')).toBe('PT65S');
+    // Pending: no poster, no length, and no link asked for it.
+    expect(within(pending!).queryByRole('img')).toBeNull();
+    expect(pending!.querySelector('time[datetime^="PT"]')).toBeNull();
+    expect(fetchMock.mock.calls.some(([input]) => String(input).includes(`/recordings/${PENDING}/playback`))).toBe(false);
+    // Audio: its length, no poster.
+    expect(within(sound!).getByText('1:02:05')).toBeTruthy();
+    expect(within(sound!).queryByRole('img')).toBeNull();
+    // A poster that fails to load leaves the icon, not a broken picture.
+    fireEvent.error(await within(broken!).findByRole('img', { name: 'Lost poster' }));
+    expect(within(broken!).queryByRole('img')).toBeNull();
+    expect(within(broken!).getByText('0:07')).toBeTruthy();
+  });
+
   it('invites a first recording when empty', async () => {
     answers = () => ({ status: 200, body: { entries: [], nextCursor: null } });
     renderAt('/timeline', profile('essentials'));

@@ -1,6 +1,7 @@
 import { AccessKeysRpc, MEDIA_BUCKET, MUSIC_BUCKET, Queues } from '@lv/contracts';
 import { RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
+import { ErasureJournal, erasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
@@ -88,6 +89,10 @@ export const vaultMediaService = defineService({
         storage: () => service.pingStorage(1500),
       },
       consumers: [
+        // Before requests are taken: recordings deleted after a restored snapshot are deleted again, objects too.
+        erasureJournalKeeper({
+          journal: new ErasureJournal(erasureJournalUrl(config, 'vault-media')), orm: core.orm, service: 'vault-media', sealing: service.sealing, handlers: service.erasureHandlers, logger,
+        }),
         createHashEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: hashingQueue, reportToken: (id) => service.reportTokenFor(id), stackId }),
         createTranscodeEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: transcodingQueue, reportToken: (id) => signer.transcodeToken(id), stackId }),
       ],

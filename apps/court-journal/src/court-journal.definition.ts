@@ -3,6 +3,7 @@ import { loadEvidenceKeyRing } from '@lv/evidence';
 import { RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { OwnerLinkSigner, ViewerLinks } from '@lv/platform/links';
+import { ErasureJournal, erasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
 import { defineService } from '@lv/platform/nest';
 import { createObjectStorage } from '@lv/platform/storage';
 import { courtJournalConfigSchema } from './config.js';
@@ -69,6 +70,10 @@ export const courtJournalService = defineService({
         },
         storage: () => service.pingStorage(1500),
       },
+      // Before requests are taken: documents deleted after a restored snapshot are deleted again, objects too.
+      consumers: [erasureJournalKeeper({
+        journal: new ErasureJournal(erasureJournalUrl(config, 'court-journal')), orm: core.orm, service: 'court-journal', sealing: service.sealing, handlers: service.erasureHandlers, logger,
+      })],
       tasks: [{ name: 'court sweeper', everyMs: config.COURT_SWEEP_INTERVAL_SECONDS * 1000, run: () => service.sweep() }],
       listeners: [http],
     };

@@ -1,5 +1,5 @@
 import { AccessKeysRpc, Queues } from '@lv/contracts';
-import { ErasureJournal, erasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
+import { ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker, sleepUntil } from '@lv/platform/queues';
 import { CommunityController } from './community/community.controller.js';
@@ -47,12 +47,12 @@ export const lettersService = defineService({
     );
     let rearmTimer: NodeJS.Timeout | undefined;
     // Before requests are taken: letters deleted after a restored snapshot are deleted again.
-    const erasures = erasureJournalKeeper({
+    const erasures = new ErasureJournalKeeper({
       journal: new ErasureJournal(erasureJournalUrl(config, 'letters')), orm: core.orm, service: 'letters', sealing: service.sealing, handlers: service.erasureHandlers, logger,
     });
     return {
       controllers: [LettersController, CommunityController],
-      providers: [{ provide: LettersService, useValue: service }, { provide: CommunityService, useValue: new CommunityService(core.orm) }],
+      providers: [{ provide: LettersService, useValue: service }, { provide: CommunityService, useValue: new CommunityService(core.orm) }, { provide: ErasureJournalKeeper, useValue: erasures }],
       health: { redis: async () => void (await producer.ping()) },
       // Due letters are taken once the service is ready, and no new one after shutdown begins.
       consumers: [erasures, {

@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import { LettersRpc, type Letter, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
-import { AccessTokenSigner } from '@lv/platform/auth';
+import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import { runBackup, runRestore, serviceDatabase, type BackupSettings } from '@lv/platform/backup';
 import { scopedStreamName } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
@@ -155,9 +155,11 @@ describe('an erased letter after a restore of an older snapshot', () => {
     expect(messages.map((m) => m.subject.split('.').at(-2))).toEqual(['written', 'deleted', 'deleted']);
     for (const message of messages) for (const word of Object.values(words)) expect(message.raw.toLowerCase()).not.toContain(word.toLowerCase());
 
-    // A later start replays the journal again and finds nothing left to erase.
+    // A later start, or the operators' erasures:replay, replays the journal again and finds nothing left to erase.
     await letters.close();
     letters = await start(restoredDatabase);
+    expect(await rpc.call(LettersRpc.replayErasures, {}, { accessToken: signOperatorToken(signer, 'spec'), meta: { requestId: 'erasure-spec' } })).toEqual({ records: 2, erasedAgain: 0 });
+    await expect(call(LettersRpc.replayErasures, {})).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expect((await query<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`letter-${letter.id}`])).map((e) => e.type)).toEqual(['LetterWritten', 'LetterDeleted']);
   });
 });

@@ -137,31 +137,42 @@ export async function replayErasures(options: {
 }
 
 /**
- * A service's part of the erasure journal, as a Startable: at start (before requests are taken) it
+ * A service's part of the erasure journal, a Startable: at start (before requests are taken) it
  * copies its pending erasures and replays the journal; then it copies new erasures every `everyMs`.
+ * The operators' `erasures:replay` runs the same replay on demand (replayNow).
  */
-export function erasureJournalKeeper(options: {
-  journal: ErasureJournal; orm: MikroORM; service: string; sealing: PerStreamSealing; handlers: readonly ErasureHandler[]; logger: Pick<Logger, 'info' | 'error'>; everyMs?: number;
-}): { start(): Promise<void>; stop(): Promise<void>; copyNow(): Promise<number> } {
-  let timer: NodeJS.Timeout | undefined;
-  let copying: Promise<number> | null = null;
-  const copyNow = () => (copying ??= options.journal.copyFrom(options.orm.em, options.service).finally(() => { copying = null; }));
-  return {
-    copyNow,
-    async start() {
-      await options.journal.open();
-      await copyNow();
-      const report = await replayErasures(options);
-      // Erased again: the deletions appended new erasures of their own.
-      if (report.erasedAgain) await copyNow();
-      options.logger.info(report, report.erasedAgain ? `erased ${report.erasedAgain} stream(s) again from the erasure journal` : 'erasure journal replayed');
-      timer = setInterval(() => void copyNow().catch((err: unknown) => options.logger.error({ err }, 'could not copy erasures into the erasure journal')), options.everyMs ?? 2000);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      await copying?.catch(() => undefined);
-      await options.journal.close();
-    },
-  };
+export class ErasureJournalKeeper {
+  private timer: NodeJS.Timeout | undefined;
+  private copying: Promise<number> | null = null;
+
+  constructor(private readonly options: {
+    journal: ErasureJournal; orm: MikroORM; service: string; sealing: PerStreamSealing; handlers: readonly ErasureHandler[]; logger: Pick<Logger, 'info' | 'error'>; everyMs?: number;
+  }) {}
+
+  /** Copies the erasures not yet in the journal (one copy at a time). */
+  copyNow(): Promise<number> {
+    return (this.copying ??= this.options.journal.copyFrom(this.options.orm.em, this.options.service).finally(() => { this.copying = null; }));
+  }
+
+  /** Copies, replays the whole journal of this service, and copies the erasures the replay made. */
+  async replayNow(): Promise<ErasureReplayReport> {
+    await this.copyNow();
+    const report = await replayErasures(this.options);
+    if (report.erasedAgain) await this.copyNow();
+    this.options.logger.info(report, report.erasedAgain ? `erased ${report.erasedAgain} stream(s) again from the erasure journal` : 'erasure journal replayed');
+    return report;
+  }
+
+  async start(): Promise<void> {
+    await this.options.journal.open();
+    await this.replayNow();
+    this.timer = setInterval(() => void this.copyNow().catch((err: unknown) => this.options.logger.error({ err }, 'could not copy erasures into the erasure journal')), this.options.everyMs ?? 2000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.copying?.catch(() => undefined);
+    await this.options.journal.close();
+  }
 }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { ensureDatabase } from '../database/index.js';
+import { DomainError } from '../errors/index.js';
 import type { PerStreamSealing } from './sealing/stream-sealing.js';
 
 /**
@@ -118,6 +119,16 @@ export interface ErasureReplayReport {
   erasedAgain: number;
 }
 
+/** A replica replaying at the same time may have deleted the stream first: its NOT_FOUND is "already erased". */
+async function eraseAgainOnce(handler: ErasureHandler, streamId: string): Promise<boolean> {
+  try {
+    return await handler.eraseAgain(streamId);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'NOT_FOUND') return false;
+    throw error;
+  }
+}
+
 /**
  * Replays the service's journal: each stream's handler runs its deletion again, then its key is
  * destroyed (again: idempotent). A stream type without a handler still loses its key.
@@ -130,7 +141,7 @@ export async function replayErasures(options: {
   let erasedAgain = 0;
   for (const record of records) {
     const handler = handlers.get(record.streamType);
-    if (await handler?.eraseAgain(record.streamId)) erasedAgain++;
+    if (handler && await eraseAgainOnce(handler, record.streamId)) erasedAgain++;
     await options.sealing.destroyKey(options.orm.em.fork(), record.streamType, record.streamId);
   }
   return { records: records.length, erasedAgain };

@@ -58,7 +58,7 @@ export const courtJournalService = defineService({
     logger.info({ keyId: keys.keyId }, 'evidence key loaded');
     // Before requests are taken: documents deleted after a restored snapshot are deleted again, objects too.
     const erasures = new ErasureJournalKeeper({
-      journal: new ErasureJournal(erasureJournalUrl(config, 'court-journal')), orm: core.orm, service: 'court-journal', sealing: service.sealing, handlers: service.erasureHandlers, logger,
+      journal: new ErasureJournal(erasureJournalUrl(config, 'court-journal')), orm: core.orm, service: 'court-journal', sealings: [service.sealing], handlers: service.erasureHandlers, logger,
     });
     return {
       controllers: [CourtJournalController],

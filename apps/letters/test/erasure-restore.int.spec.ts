@@ -61,7 +61,7 @@ describe('an erased letter after a restore of an older snapshot', () => {
   const restoredDatabase = serviceDatabase(prefix, 'letters');
   const dad = (() => {
     const id = randomUUID();
-    return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 600).token };
+    return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'pro', admin: false, emailVerified: true, kind: 'user' }, 600).token };
   })();
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown) => rpc.callUnchecked(declaration, payload, { accessToken: dad.token, meta: { requestId: 'erasure-spec' } });
   const start = (database: string) => startService(lettersService, {
@@ -100,11 +100,14 @@ describe('an erased letter after a restore of an older snapshot', () => {
   });
 
   it('back up, delete a letter, restore: its words are in no table, no dump and no stream', async () => {
-    const words = { title: `Titleword${hex()}`, content: `Bodyword${hex()}` };
+    const words = { title: `Titleword${hex()}`, content: `Bodyword${hex()}`, post: `Postword${hex()}` };
     const letter = await call(LettersRpc.write, { id: randomUUID(), title: `For Ellie ${words.title}`, content: `Dear Ellie, ${words.content} forever.` }) as Letter;
+    // A Parent Circle post too: its words are sealed per post and shredded with it, like a letter's.
+    const post = await call(LettersRpc.communityPublish, { id: randomUUID(), content: `Our first winter ${words.post}`, author_name: null }) as { id: string };
     const { snapshot } = await runBackup(settings());
 
     await call(LettersRpc.delete, { id: letter.id });
+    await call(LettersRpc.communityDelete, { id: post.id });
     // The erasure reaches the journal outside the snapshots: ids and times, nothing of the letter's words.
     const journaled = () => query<Record<string, unknown>>(journalDatabase, `select service, stream_type, stream_id, key_id from erasures where stream_id = $1`, [`letter-${letter.id}`]);
     await waitFor(async () => (await journaled()).length === 1, 10_000, 'the erasure to be journaled');
@@ -122,6 +125,7 @@ describe('an erased letter after a restore of an older snapshot', () => {
     // What the snapshot holds: the letter alive, its words in the read model, its key.
     expect(await query(restoredDatabase, 'select id from letters where id = $1', [letter.id])).toEqual([{ id: letter.id }]);
     expect(await query(restoredDatabase, 'select letter_id from letter_keys where letter_id = $1', [letter.id])).toEqual([{ letter_id: letter.id }]);
+    expect((await query(restoredDatabase, 'select 1 from community_posts where id = $1', [post.id])).length).toBe(1);
 
     // The service starts on the restored database and, before it takes a request, erases again.
     letters = await start(restoredDatabase);
@@ -158,7 +162,7 @@ describe('an erased letter after a restore of an older snapshot', () => {
     // A later start, or the operators' erasures:replay, replays the journal again and finds nothing left to erase.
     await letters.close();
     letters = await start(restoredDatabase);
-    expect(await rpc.call(LettersRpc.replayErasures, {}, { accessToken: signOperatorToken(signer, 'spec'), meta: { requestId: 'erasure-spec' } })).toEqual({ records: 2, erasedAgain: 0 });
+    expect(await rpc.call(LettersRpc.replayErasures, {}, { accessToken: signOperatorToken(signer, 'spec'), meta: { requestId: 'erasure-spec' } })).toEqual({ records: 4, erasedAgain: 0 });
     await expect(call(LettersRpc.replayErasures, {})).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expect((await query<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`letter-${letter.id}`])).map((e) => e.type)).toEqual(['LetterWritten', 'LetterDeleted']);
   });

@@ -72,7 +72,7 @@ export const vaultMediaService = defineService({
     const stackId = process.env.STACK_ID;
     // Before requests are taken: recordings deleted after a restored snapshot are deleted again, objects too.
     const erasures = new ErasureJournalKeeper({
-      journal: new ErasureJournal(erasureJournalUrl(config, 'vault-media')), orm: core.orm, service: 'vault-media', sealing: service.sealing, handlers: service.erasureHandlers, logger,
+      journal: new ErasureJournal(erasureJournalUrl(config, 'vault-media')), orm: core.orm, service: 'vault-media', sealings: [service.sealing], handlers: service.erasureHandlers, logger,
     });
     return {
       controllers: [VaultMediaController, MusicController],

@@ -24,12 +24,12 @@ describe('the erasure journal', () => {
       'letter-b': async () => false,
       'letter-c': async () => { throw new DomainError('NOT_FOUND'); },
     };
-    const report = await replayErasures({ journal, orm, service: 'letters', sealing, handlers: [{ streamType: 'letter', eraseAgain: (id) => answers[id]!() }] });
+    const report = await replayErasures({ journal, orm, service: 'letters', sealings: [sealing], handlers: [{ streamType: 'letter', eraseAgain: (id) => answers[id]!() }] });
     expect(report).toEqual({ records: 4, erasedAgain: 1 });
     // A stream type without a handler still loses its key.
     expect(destroyed).toEqual(['letter-a', 'letter-b', 'letter-c', 'reflection-d']);
 
     answers['letter-b'] = async () => { throw new Error('database down'); };
-    await expect(replayErasures({ journal, orm, service: 'letters', sealing, handlers: [{ streamType: 'letter', eraseAgain: (id) => answers[id]!() }] })).rejects.toThrow('database down');
+    await expect(replayErasures({ journal, orm, service: 'letters', sealings: [sealing], handlers: [{ streamType: 'letter', eraseAgain: (id) => answers[id]!() }] })).rejects.toThrow('database down');
   });
 });

@@ -134,7 +134,7 @@ async function eraseAgainOnce(handler: ErasureHandler, streamId: string): Promis
  * destroyed (again: idempotent). A stream type without a handler still loses its key.
  */
 export async function replayErasures(options: {
-  journal: ErasureJournal; orm: MikroORM; service: string; sealing: PerStreamSealing; handlers: readonly ErasureHandler[];
+  journal: ErasureJournal; orm: MikroORM; service: string; sealings: readonly PerStreamSealing[]; handlers: readonly ErasureHandler[];
 }): Promise<ErasureReplayReport> {
   const handlers = new Map(options.handlers.map((h) => [h.streamType, h]));
   const records = await options.journal.recordsOf(options.service);
@@ -142,7 +142,7 @@ export async function replayErasures(options: {
   for (const record of records) {
     const handler = handlers.get(record.streamType);
     if (handler && await eraseAgainOnce(handler, record.streamId)) erasedAgain++;
-    await options.sealing.destroyKey(options.orm.em.fork(), record.streamType, record.streamId);
+    for (const sealing of options.sealings) await sealing.destroyKey(options.orm.em.fork(), record.streamType, record.streamId);
   }
   return { records: records.length, erasedAgain };
 }
@@ -157,7 +157,7 @@ export class ErasureJournalKeeper {
   private copying: Promise<number> | null = null;
 
   constructor(private readonly options: {
-    journal: ErasureJournal; orm: MikroORM; service: string; sealing: PerStreamSealing; handlers: readonly ErasureHandler[]; logger: Pick<Logger, 'info' | 'error'>; everyMs?: number;
+    journal: ErasureJournal; orm: MikroORM; service: string; sealings: readonly PerStreamSealing[]; handlers: readonly ErasureHandler[]; logger: Pick<Logger, 'info' | 'error'>; everyMs?: number;
   }) {}
 
   /** Copies the erasures not yet in the journal (one copy at a time). */

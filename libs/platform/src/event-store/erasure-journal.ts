@@ -46,7 +46,13 @@ export class ErasureJournal {
     await ensureDatabase(this.url);
     const pool = new pg.Pool({ connectionString: this.url, max: 2, application_name: 'lv-erasures' });
     pool.on('error', () => undefined);
-    await pool.query(`
+    // Services share this database and start together: "create ... if not exists" run at the same moment
+    // by two of them can still collide in PostgreSQL's catalog, so one creates while the others wait.
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select pg_advisory_xact_lock(hashtext('lv-erasure-journal-schema'))`);
+      await client.query(`
       create table if not exists erasures (
         erasure_id uuid primary key,
         service text not null,
@@ -56,7 +62,15 @@ export class ErasureJournal {
         erased_at timestamptz not null,
         journaled_at timestamptz not null default now()
       )`);
-    await pool.query('create index if not exists erasures_service_idx on erasures (service, erased_at)');
+      await client.query('create index if not exists erasures_service_idx on erasures (service, erased_at)');
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      client.release();
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+    client.release();
     this.pool = pool;
   }
 

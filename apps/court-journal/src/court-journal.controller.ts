@@ -1,9 +1,10 @@
 import { Controller } from '@nestjs/common';
 import {
   CourtJournalRpc, type CourtDocument, type CourtFileGrant, type CourtUploadTicket, type DeleteCourtDocumentReply, type EvidenceEntrySummary,
-  type EvidencePublicKeys, type PayloadOf, type RebuildReply, type RequestMeta, type SignedEvidenceHead, type TitlesReply, type VaultStatsContribution, type ViewerDocumentGrant,
+  type EvidencePublicKeys, type PayloadOf, type ErasureReplayReply, type RebuildReply, type RequestMeta, type SignedEvidenceHead, type TitlesReply, type VaultStatsContribution, type ViewerDocumentGrant,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
+import { ErasureJournalKeeper } from '@lv/platform/event-store';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { CourtJournalService } from './court-journal.service.js';
 import { ViewerDocuments } from './viewer/viewer-documents.js';
@@ -15,7 +16,7 @@ import { ViewerDocuments } from './viewer/viewer-documents.js';
 /** court-journal's request-reply API on NATS. */
 @Controller()
 export class CourtJournalController {
-  constructor(private readonly court: CourtJournalService, private readonly viewerDocuments: ViewerDocuments) {}
+  constructor(private readonly court: CourtJournalService, private readonly viewerDocuments: ViewerDocuments, private readonly erasures: ErasureJournalKeeper) {}
 
   /** A family viewer's link to one document (the court-journal section): viewers only, the service checks section and vault again. */
   @Readers(viewerOf('court-journal'))
@@ -98,5 +99,12 @@ export class CourtJournalController {
   @RpcHandler(CourtJournalRpc.rebuildProjections)
   async rebuild(): Promise<RebuildReply> {
     return { projections: await this.court.rebuildProjections() };
+  }
+
+  /** The operators' erasures:replay: what the erasure journal holds of this service, erased again (idempotent). */
+  @OperatorOnly()
+  @RpcHandler(CourtJournalRpc.replayErasures)
+  replayErasures(): Promise<ErasureReplayReply> {
+    return this.erasures.replayNow();
   }
 }

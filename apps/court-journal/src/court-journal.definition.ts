@@ -3,6 +3,7 @@ import { loadEvidenceKeyRing } from '@lv/evidence';
 import { RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { OwnerLinkSigner, ViewerLinks } from '@lv/platform/links';
+import { ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
 import { defineService } from '@lv/platform/nest';
 import { createObjectStorage } from '@lv/platform/storage';
 import { courtJournalConfigSchema } from './config.js';
@@ -55,6 +56,10 @@ export const courtJournalService = defineService({
       host: config.COURT_JOURNAL_HTTP_HOST, port: config.COURT_JOURNAL_HTTP_PORT, timeouts: { requestMs: config.COURT_UPLOAD_TICKET_SECONDS * 1000 },
     }, viewerDocuments);
     logger.info({ keyId: keys.keyId }, 'evidence key loaded');
+    // Before requests are taken: documents deleted after a restored snapshot are deleted again, objects too.
+    const erasures = new ErasureJournalKeeper({
+      journal: new ErasureJournal(erasureJournalUrl(config, 'court-journal')), orm: core.orm, service: 'court-journal', sealings: [service.sealing], handlers: service.erasureHandlers, logger,
+    });
     return {
       controllers: [CourtJournalController],
       providers: [
@@ -62,6 +67,7 @@ export const courtJournalService = defineService({
         { provide: CourtHttpServer, useValue: http },
         { provide: ViewerDocuments, useValue: viewerDocuments },
         { provide: COURT_OBJECT_STORAGE, useValue: storage },
+        { provide: ErasureJournalKeeper, useValue: erasures },
       ],
       health: {
         court_http: () => {
@@ -69,6 +75,7 @@ export const courtJournalService = defineService({
         },
         storage: () => service.pingStorage(1500),
       },
+      consumers: [erasures],
       tasks: [{ name: 'court sweeper', everyMs: config.COURT_SWEEP_INTERVAL_SECONDS * 1000, run: () => service.sweep() }],
       listeners: [http],
     };

@@ -4,11 +4,12 @@ import {
   type EvidencePublicKeys, type PayloadOf, type SignedEvidenceHead, type TitlesReply, type VaultStatsContribution,
 } from '@lv/contracts';
 import { ownerOf, type Caller, type RevokedSessions, type UserCaller } from '@lv/platform/auth';
-import { EventStore, PerStreamSealing, rebuildProjections, type RebuildReport } from '@lv/platform/event-store';
+import { EventStore, PerStreamSealing, rebuildProjections, type ErasureHandler, type RebuildReport } from '@lv/platform/event-store';
 import type { OwnerLinkSigner } from '@lv/platform/links';
 import type { Logger } from '@lv/platform/logging';
 import type { ObjectStorage } from '@lv/platform/storage';
 import { CourtDocumentKeys, courtDocumentSealing } from './documents/court-document-sealing.js';
+import { COURT_DOCUMENT_STREAM_TYPE } from './documents/court-document.decider.js';
 import { courtDocumentsProjection } from './documents/court-documents.projection.js';
 import { CourtDocumentsRepository } from './documents/court-documents.repository.js';
 import { courtJournalPublishPolicy } from './documents/publish-policy.js';
@@ -44,12 +45,17 @@ export interface CourtJournalServiceDeps {
  * document is "not found", never "forbidden", so ids reveal nothing.
  */
 export class CourtJournalService {
+  readonly sealing = new PerStreamSealing([courtDocumentSealing(new CourtDocumentKeys())]);
+
   /** Document streams (their words sealed per document) and evidence chains. */
   readonly store = new EventStore({
     publish: courtJournalPublishPolicy,
     inlineProjections: [courtDocumentsProjection],
-    sealing: new PerStreamSealing([courtDocumentSealing(new CourtDocumentKeys())]),
+    sealing: this.sealing,
   });
+
+  /** How the erasure journal's replay deletes a document again that a restore brought back. */
+  readonly erasureHandlers: ErasureHandler[] = [{ streamType: COURT_DOCUMENT_STREAM_TYPE, eraseAgain: (streamId) => this.changes.eraseAgain(streamId) }];
   readonly bucket: string;
   readonly evidence: EvidenceChain;
   private readonly removals: ObjectRemovals;

@@ -30,6 +30,7 @@ rpc.court-journal.public-keys            ok        ok      ok          ok       
 # The timeline's titles: viewers of the timeline (the Court Journal's own section is checked by the service).
 rpc.court-journal.titles                 unauth    ok      ok          ok        forbid   | ok       forbid  forbid        forbid   forbid          ok           | ok          expired expired
 rpc.court-journal.op.rebuild-projections unauth    forbid  forbid      forbid    ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.court-journal.op.replay-erasures     unauth    forbid  forbid      forbid    ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.court-journal.health                 ok        ok      ok          ok        ok       | ok       ok      ok            ok       ok              ok           | ok          ok      ok
 `);
 

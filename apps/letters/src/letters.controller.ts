@@ -1,9 +1,10 @@
 import { Controller } from '@nestjs/common';
 import {
-  LettersRpc, type DeleteLetterReply, type Letter, type LetterPage, type PayloadOf, type Portrait, type PortraitSections, type RebuildReply, type Reflection, type RequestMeta, type TitlesReply,
+  LettersRpc, type DeleteLetterReply, type Letter, type LetterPage, type PayloadOf, type Portrait, type PortraitSections, type ErasureReplayReply, type RebuildReply, type Reflection, type RequestMeta, type TitlesReply,
   type VaultStatsContribution, type MilestoneReleaseReply, type MilestonesDueReply,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
+import { ErasureJournalKeeper } from '@lv/platform/event-store';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { LettersService } from './letters.service.js';
 import { CommunityService } from './community/community.service.js';
@@ -14,7 +15,7 @@ import { CommunityService } from './community/community.service.js';
 /** Letters' request-reply API on NATS. Every handler is guarded unless marked @PublicRpc(). */
 @Controller()
 export class LettersController {
-  constructor(private readonly letters: LettersService, private readonly community: CommunityService) {}
+  constructor(private readonly letters: LettersService, private readonly community: CommunityService, private readonly erasures: ErasureJournalKeeper) {}
 
   @Readers('owner')
   @RpcHandler(LettersRpc.stats)
@@ -88,6 +89,13 @@ export class LettersController {
   @RpcHandler(LettersRpc.rebuildProjections)
   async rebuild(): Promise<RebuildReply> {
     return { projections: [...(await this.letters.rebuildProjections()), ...(await this.community.rebuildProjections())] };
+  }
+
+  /** The operators' erasures:replay: what the erasure journal holds of this service, erased again (idempotent). */
+  @OperatorOnly()
+  @RpcHandler(LettersRpc.replayErasures)
+  replayErasures(): Promise<ErasureReplayReply> {
+    return this.erasures.replayNow();
   }
 
   /** The timeline's batch title lookup, with the reader's own token: only the caller's items answer. */

@@ -1,4 +1,5 @@
 import { AccessKeysRpc, Queues } from '@lv/contracts';
+import { ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker, sleepUntil } from '@lv/platform/queues';
 import { CommunityController } from './community/community.controller.js';
@@ -45,12 +46,18 @@ export const lettersService = defineService({
       (err: unknown) => logger.error({ err }, 'could not re-derive the milestone release jobs'),
     );
     let rearmTimer: NodeJS.Timeout | undefined;
+    // Before requests are taken: letters and posts deleted after a restored snapshot are deleted again.
+    const community = new CommunityService(core.orm);
+    const erasures = new ErasureJournalKeeper({
+      journal: new ErasureJournal(erasureJournalUrl(config, 'letters')), orm: core.orm, service: 'letters',
+      sealings: [service.sealing, community.sealing], handlers: [...service.erasureHandlers, ...community.erasureHandlers], logger,
+    });
     return {
       controllers: [LettersController, CommunityController],
-      providers: [{ provide: LettersService, useValue: service }, { provide: CommunityService, useValue: new CommunityService(core.orm) }],
+      providers: [{ provide: LettersService, useValue: service }, { provide: CommunityService, useValue: community }, { provide: ErasureJournalKeeper, useValue: erasures }],
       health: { redis: async () => void (await producer.ping()) },
       // Due letters are taken once the service is ready, and no new one after shutdown begins.
-      consumers: [{
+      consumers: [erasures, {
         start: () => {
           void worker.run().catch((err: unknown) => logger.error({ err }, 'milestone worker stopped'));
           void rearm();

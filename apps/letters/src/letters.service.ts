@@ -6,11 +6,11 @@ import {
 } from '@lv/contracts';
 import { ownerOf, readsSection, requireSection, vaultOwnerId, type Caller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
-import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { aggregateStream, EventStore, handleCommand, PerStreamSealing, rebuildProjections, type ErasureHandler, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { LetterKeys } from './letters/letter-keys.js';
 import { letterSealing } from './letters/letter-sealing.js';
 import { lettersPublishPolicy } from './letters/publish-policy.js';
-import { LETTER_STREAM_TYPE, letterDecider, letterStreamId, type LetterCommand } from './letters/letter.decider.js';
+import { LETTER_STREAM_TYPE, letterDecider, letterIdOfStream, letterStreamId, type LetterCommand } from './letters/letter.decider.js';
 import { findLetter, findLetterPage, letterActivityProjection, letterStats, lettersProjection, type LetterVisibility, findLetterTitles } from './letters/letters.projection.js';
 import { MilestonesService } from './letters/milestones.service.js';
 import { findMilestones, milestonesProjection } from './letters/milestones.projection.js';
@@ -48,11 +48,16 @@ function letterId(id: string): string {
  */
 export class LettersService {
   /** Letters, reflections and portraits, each stream's words sealed under its own key. */
+  readonly sealing = new PerStreamSealing([letterSealing(new LetterKeys()), reflectionSealing(new ReflectionKeys()), portraitSealing(new PortraitKeys())]);
+
   readonly store = new EventStore({
     publish: lettersPublishPolicy,
     inlineProjections: [lettersProjection, letterActivityProjection, reflectionsProjection, portraitsProjection, milestonesProjection],
-    sealing: new PerStreamSealing([letterSealing(new LetterKeys()), reflectionSealing(new ReflectionKeys()), portraitSealing(new PortraitKeys())]),
+    sealing: this.sealing,
   });
+
+  /** How the erasure journal's replay deletes a letter again that a restore brought back. */
+  readonly erasureHandlers: ErasureHandler[] = [{ streamType: LETTER_STREAM_TYPE, eraseAgain: (streamId) => this.eraseLetterAgain(streamId) }];
 
   /** Sealed letters' releases; absent where no queue is given (then sealing is refused). */
   readonly milestones: MilestonesService | null;
@@ -238,6 +243,21 @@ export class LettersService {
    */
   private execute(id: string, command: LetterCommand, caller: Caller, meta?: RequestMeta) {
     return handleCommand(this.deps.orm.em, this.store, letterDecider, command, { streamId: letterStreamId(id), streamType: LETTER_STREAM_TYPE, metadata: this.metadata(caller, meta) });
+  }
+
+  /**
+   * A letter deleted after the snapshot a restore came from is alive again in the restored store:
+   * deleted again as its owner deleted it (LetterDeleted, its key and read-model rows gone, the
+   * deletion published). An already deleted letter is left as it is.
+   */
+  private async eraseLetterAgain(streamId: string): Promise<boolean> {
+    const { state } = await aggregateStream(this.deps.orm.em.fork(), this.store, letterDecider, streamId);
+    if (state.status !== 'written' || !state.ownerId) return false;
+    const id = letterIdOfStream(streamId);
+    await handleCommand(this.deps.orm.em, this.store, letterDecider, { type: 'DeleteLetter', letterId: id, ownerId: state.ownerId, now: new Date().toISOString() }, {
+      streamId, streamType: LETTER_STREAM_TYPE, metadata: { actor: { kind: 'system', id: 'erasure-journal' } },
+    });
+    return true;
   }
 
   /**

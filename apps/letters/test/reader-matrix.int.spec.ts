@@ -26,6 +26,7 @@ rpc.letters.portrait.get           unauth    ok      ok          ok        forbi
 rpc.letters.portrait.save          unauth    ok      ok          ok        forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.letters.portrait.sections      unauth    ok      ok          ok        forbid   | forbid   forbid  forbid        ok       forbid          ok           | ok          expired expired
 rpc.letters.op.rebuild-projections unauth    forbid  forbid      forbid    ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.letters.op.replay-erasures     unauth    forbid  forbid      forbid    ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 # The timeline's titles: viewers of the timeline (the letters' own section is checked by the service).
 rpc.letters.titles                 unauth    ok      ok          ok        forbid   | ok       forbid  forbid        forbid   forbid          ok           | ok          expired expired
 rpc.letters.seal                   unauth    ok      NOT_FOUND   NOT_FOUND forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired

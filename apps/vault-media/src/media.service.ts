@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { MEDIA_BUCKET } from '@lv/contracts';
 import type { RevokedSessions } from '@lv/platform/auth';
-import type { RebuildReport } from '@lv/platform/event-store';
+import type { ErasureHandler, PerStreamSealing, RebuildReport } from '@lv/platform/event-store';
 import type { Logger } from '@lv/platform/logging';
 import type { ObjectStorage } from '@lv/platform/storage';
 import { reportHash } from './hashing/report-hash.js';
@@ -9,8 +9,9 @@ import type { MediaPorts } from './media.ports.js';
 import type { MediaLinkSigner } from './playback/media-links.js';
 import { openPlayback, playbackLink } from './playback/owner-playback.js';
 import type { PlaybackResponse } from './playback/serve-object.js';
-import { deleteRecording, retitleRecording } from './recordings/edit-recording.js';
+import { deleteRecording, eraseRecordingAgain, retitleRecording } from './recordings/edit-recording.js';
 import { adminStorageByDay, exportList, finalMessageTitles, listRecordings, portraitMediaTitles, recordingStats, recordingTitles } from './recordings/recording-queries.js';
+import { RECORDING_STREAM_TYPE } from './recordings/recording.decider.js';
 import { PgRecordingStreams } from './recordings/recording-streams.js';
 import { PgRecordings } from './recordings/recordings.repository.js';
 import { PgMediaObjects } from './uploads/media-objects.repository.js';
@@ -61,6 +62,8 @@ export class MediaService {
   readonly openPlayback;
   readonly reportHash;
   readonly reportTranscode;
+  /** How the erasure journal's replay deletes a recording again that a restore brought back. */
+  readonly erasureHandlers: ErasureHandler[];
 
   constructor(private readonly deps: MediaServiceDeps) {
     this.streams = new PgRecordingStreams(deps.orm);
@@ -94,6 +97,12 @@ export class MediaService {
     this.openPlayback = openPlayback(ports);
     this.reportHash = reportHash(ports);
     this.reportTranscode = reportTranscode(ports);
+    this.erasureHandlers = [{ streamType: RECORDING_STREAM_TYPE, eraseAgain: eraseRecordingAgain(ports) }];
+  }
+
+  /** The recordings' sealing: the erasure journal's replay destroys their keys again. */
+  get sealing(): PerStreamSealing {
+    return this.streams.sealing;
   }
 
   /** For the health check: a signed request to object storage (a wrong key shows as down too). */

@@ -1,9 +1,10 @@
 import { Controller } from '@nestjs/common';
 import {
-  VaultMediaRpc, type DeleteEntryReply, type FinalEntries, type PayloadOf, type PlaybackGrant, type RebuildReply, type Recording, type ReportHashReply, type ReportTranscodeReply, type RequestMeta,
+  VaultMediaRpc, type DeleteEntryReply, type FinalEntries, type PayloadOf, type PlaybackGrant, type ErasureReplayReply, type RebuildReply, type Recording, type ReportHashReply, type ReportTranscodeReply, type RequestMeta,
   type TitlesReply, type UploadTicket, type VaultStatsContribution, type ExportList, type StorageByDay, type ViewerMediaGrant,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
+import { ErasureJournalKeeper } from '@lv/platform/event-store';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcAccessToken, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { MediaService } from './media.service.js';
 import { MusicLibrary } from './music/music-library.js';
@@ -16,7 +17,7 @@ import { ViewerPlayback } from './playback/viewer-playback.js';
 /** vault-media's request-reply API on NATS (commands and queries; bytes go over its HTTP listener). */
 @Controller()
 export class VaultMediaController {
-  constructor(private readonly media: MediaService, private readonly music: MusicLibrary, private readonly viewerPlayback: ViewerPlayback) {}
+  constructor(private readonly media: MediaService, private readonly music: MusicLibrary, private readonly viewerPlayback: ViewerPlayback, private readonly erasures: ErasureJournalKeeper) {}
 
   @Readers('owner')
   @RpcHandler(VaultMediaRpc.stats)
@@ -112,6 +113,13 @@ export class VaultMediaController {
   @RpcHandler(VaultMediaRpc.rebuildProjections)
   async rebuild(): Promise<RebuildReply> {
     return { projections: [...(await this.media.rebuildProjections()), ...(await this.music.rebuildProjections())] };
+  }
+
+  /** The operators' erasures:replay: what the erasure journal holds of this service, erased again (idempotent). */
+  @OperatorOnly()
+  @RpcHandler(VaultMediaRpc.replayErasures)
+  replayErasures(): Promise<ErasureReplayReply> {
+    return this.erasures.replayNow();
   }
 
   /** The timeline's batch title lookup, with the reader's own token: only the caller's items answer. */

@@ -1,6 +1,7 @@
 import { AccessKeysRpc, MEDIA_BUCKET, MUSIC_BUCKET, Queues } from '@lv/contracts';
 import { RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
+import { ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
@@ -69,6 +70,10 @@ export const vaultMediaService = defineService({
     });
     const http = new MediaHttpServer(service, verifier, logger, { host: config.MEDIA_HTTP_HOST, port: config.MEDIA_HTTP_PORT }, music, viewerPlayback);
     const stackId = process.env.STACK_ID;
+    // Before requests are taken: recordings deleted after a restored snapshot are deleted again, objects too.
+    const erasures = new ErasureJournalKeeper({
+      journal: new ErasureJournal(erasureJournalUrl(config, 'vault-media')), orm: core.orm, service: 'vault-media', sealings: [service.sealing], handlers: service.erasureHandlers, logger,
+    });
     return {
       controllers: [VaultMediaController, MusicController],
       providers: [
@@ -79,6 +84,7 @@ export const vaultMediaService = defineService({
         { provide: OBJECT_STORAGE, useValue: storage },
         { provide: MEDIA_HASHING_QUEUE, useValue: hashingQueue },
         { provide: MEDIA_TRANSCODING_QUEUE, useValue: transcodingQueue },
+        { provide: ErasureJournalKeeper, useValue: erasures },
       ],
       health: {
         media_http: () => {
@@ -88,6 +94,7 @@ export const vaultMediaService = defineService({
         storage: () => service.pingStorage(1500),
       },
       consumers: [
+        erasures,
         createHashEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: hashingQueue, reportToken: (id) => service.reportTokenFor(id), stackId }),
         createTranscodeEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: transcodingQueue, reportToken: (id) => signer.transcodeToken(id), stackId }),
       ],

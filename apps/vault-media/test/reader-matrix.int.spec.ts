@@ -28,6 +28,7 @@ rpc.vault-media.viewer-link            unauth    forbid  forbid      forbid    f
 rpc.vault-media.report-hash            invalid   invalid invalid     invalid   invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.vault-media.report-transcode       invalid   invalid invalid     invalid   invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.vault-media.op.rebuild-projections unauth    forbid  forbid      forbid    ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.vault-media.op.replay-erasures     unauth    forbid  forbid      forbid    ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.vault-media.titles                 unauth    ok      ok          ok        forbid   | ok       forbid  forbid        forbid   forbid          ok           | ok          expired expired
 # The Parent Circle's music: members read it (their plan checked by the service), operators manage it.
 rpc.vault-media.music.list             unauth    ok      ok          ok        forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired

@@ -5,7 +5,7 @@ import {
   evidenceEntrySummarySchema, evidencePublicKeysSchema, listCourtDocumentsPayloadSchema, setKeyEvidencePayloadSchema, signedEvidenceHeadSchema,
   startCourtUploadPayloadSchema,
 } from './court-journal.schemas.js';
-import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
+import { emptyPayload, healthRpc, rebuildRpc, replayErasuresRpc, rpc, statsRpc } from './rpc.js';
 import { titlesPayloadSchema, titlesReplySchema } from './timeline.schemas.js';
 import { viewerDocumentGrantSchema, viewerItemPayloadSchema } from './viewer-links.schemas.js';
 import { COURT_CATEGORIES, COURT_VARIANTS, LEGACY_COURT_CATEGORIES } from './court-journal.js';
@@ -38,6 +38,7 @@ export const CourtJournalRpc = {
   titles: rpc('rpc.court-journal.titles', { payload: titlesPayloadSchema, reply: titlesReplySchema }),
   // Operator command (ops CLI).
   rebuildProjections: rebuildRpc('court-journal'),
+  replayErasures: replayErasuresRpc('court-journal'),
 } as const;
 
 

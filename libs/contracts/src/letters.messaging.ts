@@ -9,7 +9,7 @@ import {
   milestonesDueReplySchema, reflectionSchema, reviseLetterPayloadSchema, saveReflectionPayloadSchema, sealLetterPayloadSchema, writeLetterPayloadSchema,
 } from './letters.schemas.js';
 import { portraitSchema, portraitSectionsSchema, savePortraitPayloadSchema } from './portrait.schemas.js';
-import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
+import { emptyPayload, healthRpc, rebuildRpc, replayErasuresRpc, rpc, statsRpc } from './rpc.js';
 import { titlesPayloadSchema, titlesReplySchema } from './timeline.schemas.js';
 import { event, type EventData, type EventDeclaration } from './events.js';
 import type { LetterEventType } from './letters.js';
@@ -42,6 +42,7 @@ export const LettersRpc = {
   milestoneRelease: rpc('rpc.letters.milestone-release', { payload: milestoneReleasePayloadSchema, reply: milestoneReleaseReplySchema }),
   // Operator commands (ops CLI).
   rebuildProjections: rebuildRpc('letters'),
+  replayErasures: replayErasuresRpc('letters'),
   /** The Parent Circle's discussion and stories (Pro, Legacy and admins): posts, likes, the author's delete, stories for moderation. */
   communityPosts: rpc('rpc.letters.community.posts', { payload: emptyPayload, reply: communityPostsSchema }),
   communityPublish: rpc('rpc.letters.community.publish', { payload: publishPostPayloadSchema, reply: communityPostSchema }),

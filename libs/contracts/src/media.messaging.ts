@@ -8,7 +8,7 @@ import {
   deleteEntryReplySchema, entryByIdPayloadSchema, exportListPayloadSchema, exportListSchema, listRecordingsPayloadSchema, playbackGrantSchema, recordingSchema,
   reportHashPayloadSchema, reportHashReplySchema, reportTranscodePayloadSchema, reportTranscodeReplySchema, retitlePayloadSchema, startUploadPayloadSchema, storageByDaySchema, uploadTicketSchema,
 } from './media.schemas.js';
-import { emptyPayload, healthRpc, rebuildRpc, rpc, statsRpc } from './rpc.js';
+import { emptyPayload, healthRpc, rebuildRpc, replayErasuresRpc, rpc, statsRpc } from './rpc.js';
 import { titlesPayloadSchema, titlesReplySchema } from './timeline.schemas.js';
 import { viewerMediaGrantSchema, viewerMediaPayloadSchema } from './viewer-links.schemas.js';
 import { event } from './events.js';
@@ -38,6 +38,7 @@ export const VaultMediaRpc = {
   titles: rpc('rpc.vault-media.titles', { payload: titlesPayloadSchema, reply: titlesReplySchema }),
   // Operator command (ops CLI).
   rebuildProjections: rebuildRpc('vault-media'),
+  replayErasures: replayErasuresRpc('vault-media'),
   /** "Export Vault Data": every item of the caller's, all collections, a page at a time (oldest first). */
   exportList: rpc('rpc.vault-media.export-list', { payload: exportListPayloadSchema, reply: exportListSchema }),
   /** The admin dashboard's storage chart: bytes kept per UTC day over every vault (admins only). */

@@ -42,7 +42,7 @@ describe('rpc declarations', () => {
       'rpc.identity.two-step.setup', 'rpc.identity.two-step.status', 'rpc.identity.undo-email-change', 'rpc.identity.update-me', 'rpc.identity.verify-email', 'rpc.identity.verify-email.resend',
       'rpc.letters.community.delete', 'rpc.letters.community.like', 'rpc.letters.community.posts', 'rpc.letters.community.publish',
       'rpc.letters.community.stories', 'rpc.letters.community.submit-story', 'rpc.letters.delete', 'rpc.letters.get', 'rpc.letters.health',
-      'rpc.letters.list', 'rpc.letters.milestone-release', 'rpc.letters.op.milestones-due', 'rpc.letters.op.rebuild-projections',
+      'rpc.letters.list', 'rpc.letters.milestone-release', 'rpc.letters.op.milestones-due', 'rpc.letters.op.rebuild-projections', 'rpc.letters.op.replay-erasures',
       'rpc.letters.portrait.get', 'rpc.letters.portrait.save', 'rpc.letters.portrait.sections', 'rpc.letters.reflection.get',
       'rpc.letters.reflection.save', 'rpc.letters.revise', 'rpc.letters.seal', 'rpc.letters.stats', 'rpc.letters.titles', 'rpc.letters.unseal',
       'rpc.letters.write',
@@ -51,7 +51,7 @@ describe('rpc declarations', () => {
       'rpc.vault-media.admin.storage-by-day', 'rpc.vault-media.delete-entry', 'rpc.vault-media.export-list', 'rpc.vault-media.final-message-titles',
       'rpc.vault-media.health', 'rpc.vault-media.list-recordings', 'rpc.vault-media.music.list', 'rpc.vault-media.music.playback-link',
       'rpc.vault-media.op.music-library', 'rpc.vault-media.op.music-remove', 'rpc.vault-media.op.music-start-upload',
-      'rpc.vault-media.op.rebuild-projections', 'rpc.vault-media.playback-link', 'rpc.vault-media.portrait-media-titles',
+      'rpc.vault-media.op.rebuild-projections', 'rpc.vault-media.op.replay-erasures', 'rpc.vault-media.playback-link', 'rpc.vault-media.portrait-media-titles',
       'rpc.vault-media.report-hash', 'rpc.vault-media.report-transcode', 'rpc.vault-media.retitle', 'rpc.vault-media.start-upload', 'rpc.vault-media.stats', 'rpc.vault-media.titles', 'rpc.vault-media.viewer-link',
     ].sort());
     for (const declaration of all) expect(declaration.payload).toBeInstanceOf(z.ZodType);

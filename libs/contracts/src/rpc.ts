@@ -79,6 +79,13 @@ export const statsRpc = (service: ServiceName) => rpc(`rpc.${service}.stats`, { 
 /** `rpc.<service>.op.rebuild-projections`: operator command, rebuild the read models from the event store. */
 export const rebuildRpc = (service: ServiceName) => rpc(`rpc.${service}.op.rebuild-projections`, { payload: emptyPayload, reply: rebuildReplySchema });
 
+export const erasureReplayReplySchema = z.object({ records: z.number().int(), erasedAgain: z.number().int() });
+export type ErasureReplayReply = z.infer<typeof erasureReplayReplySchema>;
+/** `rpc.<service>.op.replay-erasures`: operator command, erase again what the erasure journal holds (after a restore). */
+export const replayErasuresRpc = (service: ServiceName) => rpc(`rpc.${service}.op.replay-erasures`, { payload: emptyPayload, reply: erasureReplayReplySchema });
+/** The services that keep sealed streams and replay the erasure journal. */
+export const ERASING_SERVICES = ['letters', 'vault-media', 'court-journal'] as const satisfies readonly ServiceName[];
+
 /**
  * Services that contribute to the vault home's numbers answer `statsRpc(service)` with a
  * VaultStatsContribution. The gateway adds up whatever the listed services report; services join

@@ -29,6 +29,8 @@ export async function createTestDatabase(migrations: ServiceMigration[], label =
     await c.connect();
     try {
       await c.query(`drop database if exists "${name}" with (force)`);
+      // The erasure journal a service started on this database made beside it (erasure-journal.ts).
+      await c.query(`drop database if exists "${name}_erasures" with (force)`);
     } finally {
       await c.end();
     }

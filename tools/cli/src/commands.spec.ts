@@ -29,6 +29,15 @@ describe('vault CLI commands', () => {
     expect(calls[0]).toEqual({ pattern: IdentityRpc.setTier.subject, payload: { email: 'dad@example.com', tier: 'pro' } });
   });
 
+  it('erasures:replay asks each service that keeps sealed streams to replay its erasure journal (its operator RPC), or the one named', async () => {
+    await COMMANDS['erasures:replay']!.run([], call);
+    expect(calls.map((c) => c.pattern)).toEqual(['rpc.letters.op.replay-erasures', 'rpc.vault-media.op.replay-erasures', 'rpc.court-journal.op.replay-erasures']);
+    calls.length = 0;
+    await COMMANDS['erasures:replay']!.run(['vault-media'], call);
+    expect(calls).toEqual([{ pattern: 'rpc.vault-media.op.replay-erasures', payload: {} }]);
+    await expect(COMMANDS['erasures:replay']!.run(['identity'], call)).rejects.toThrow('unknown service');
+  });
+
   it('projections:rebuild targets the named service only', async () => {
     await COMMANDS['projections:rebuild']!.run(['identity'], call);
     expect(calls[0]!.pattern).toBe('rpc.identity.op.rebuild-projections');

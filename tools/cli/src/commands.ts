@@ -1,4 +1,4 @@
-import { AccessKeysRpc, ALL_QUEUES, IdentityRpc, isSubscriptionTier, isUuid, LettersRpc, NotificationsRpc, rebuildRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
+import { AccessKeysRpc, ALL_QUEUES, ERASING_SERVICES, IdentityRpc, isSubscriptionTier, isUuid, LettersRpc, NotificationsRpc, rebuildRpc, replayErasuresRpc, SERVICES, SUBSCRIPTION_TIERS, type PayloadInput, type ReplyOf, type RpcDeclaration, type ServiceName } from '@lv/contracts';
 import { backupCommands } from './backup/backup-commands.js';
 import { musicCommands, type ByteSender } from './music-commands.js';
 import { isQueueName, type QueueOperations } from './queue-operations.js';
@@ -135,6 +135,18 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: (_args, call) => call(LettersRpc.milestonesDue, {}),
   },
   'projections:rebuild': projectionsCommand('projections:rebuild'),
+  'erasures:replay': {
+    usage: `erasures:replay [${ERASING_SERVICES.join('|')}]`,
+    summary: 'erase again what the erasure journal holds (every service does it as it starts, after a restore too): each service deletes again, by its own command, what a snapshot brought back',
+    async run(args, call) {
+      const named = args[0];
+      if (named !== undefined && !(ERASING_SERVICES as readonly string[]).includes(named)) throw new UsageError(`unknown service "${named}": use one of ${ERASING_SERVICES.join(', ')}`);
+      const services = named ? [named as (typeof ERASING_SERVICES)[number]] : ERASING_SERVICES;
+      const reports: Record<string, unknown> = {};
+      for (const service of services) reports[service] = await call(replayErasuresRpc(service), {});
+      return reports;
+    },
+  },
   'projections:replay': projectionsCommand('projections:replay'),
   'jobs:failed': {
     usage: `jobs:failed <${ALL_QUEUES.join('|')}>`,

@@ -1,5 +1,7 @@
 import type { CourtDocument, DeleteCourtDocumentReply } from '@lv/contracts';
 import { ownerOf, type Caller } from '@lv/platform/auth';
+import { aggregateStream } from '@lv/platform/event-store';
+import { courtDocumentDecider, documentIdOfStream } from '../documents/court-document.decider.js';
 import { toCourtDocument, type CourtDocumentRow } from '../documents/court-documents.projection.js';
 import { evidenceFacts } from '../evidence/evidence-facts.js';
 import { documentId, notFound, ownerAction } from './court-answers.js';
@@ -26,6 +28,25 @@ export class ChangeDocument {
    */
   async delete(caller: Caller, rawId: string, correlationId?: string): Promise<DeleteCourtDocumentReply> {
     const { owner, row } = await this.ownDocument(caller, rawId);
+    await this.deleteDocument(owner, row, correlationId);
+    return { id: row.id, deleted: true };
+  }
+
+  /**
+   * The erasure journal's replay (issue 33): a document deleted after the snapshot a restore came from
+   * is alive again, its object back in the bucket; deleted again as its owner deleted it. True when
+   * there was something to erase.
+   */
+  async eraseAgain(streamId: string): Promise<boolean> {
+    const { state } = await aggregateStream(this.deps.orm.em.fork(), this.deps.store, courtDocumentDecider, streamId);
+    if (state.status !== 'active' || !state.ownerId) return false;
+    const row = await this.deps.documents.find(state.ownerId, documentIdOfStream(streamId));
+    if (!row) return false;
+    await this.deleteDocument(state.ownerId, row, 'erasure-journal');
+    return true;
+  }
+
+  private async deleteDocument(owner: string, row: CourtDocumentRow, correlationId?: string): Promise<void> {
     const at = this.iso();
     const metadata = ownerAction(owner, correlationId);
     await executeDocumentCommand(this.deps.orm, this.deps.store, { type: 'DeleteDocument', documentId: row.id, ownerId: owner, now: at }, metadata, async (em) => {
@@ -34,7 +55,6 @@ export class ChangeDocument {
     });
     await this.deps.removals.remove(row.bucket, row.object_key, null)
       .catch((err: unknown) => this.deps.logger.warn({ err, documentId: row.id }, 'object removal failed after delete; the sweeper will retry'));
-    return { id: row.id, deleted: true };
   }
 
   private async ownDocument(caller: Caller, rawId: string): Promise<{ owner: string; row: CourtDocumentRow }> {

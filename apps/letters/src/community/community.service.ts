@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { allowsFeature, CommunityMessages, type CommunityPost, type CommunityStory, type RequestMeta, type StoryReceipt } from '@lv/contracts';
 import { ownerOf, requireFeature, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { EventStore, handleCommand, PerStreamSealing, rebuildProjections, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
+import { aggregateStream, EventStore, handleCommand, PerStreamSealing, rebuildProjections, type ErasureHandler, type EventMetadata, type RebuildReport } from '@lv/platform/event-store';
 import { PostKeys, postSealing, StoryKeys, storySealing } from './community-sealing.js';
 import { communityPostsProjection, communityStoriesProjection, findPosts, findStories, findStorySubmittedAt } from './community.projection.js';
 import { POST_STREAM_TYPE, postDecider, postStreamId, type PostCommand } from './post.decider.js';
@@ -14,12 +14,27 @@ import { STORY_STREAM_TYPE, storyDecider, storyStreamId } from './story.decider.
  * Legacy) or an admin; anyone else gets the spec's upgrade text. Nothing is published to other services.
  */
 export class CommunityService {
+  readonly sealing = new PerStreamSealing([postSealing(new PostKeys()), storySealing(new StoryKeys())]);
+
   /** Posts and stories, each stream's words sealed under its own key (a post's shredded when it is deleted). */
   readonly store = new EventStore({
     publish: () => null,
     inlineProjections: [communityPostsProjection, communityStoriesProjection],
-    sealing: new PerStreamSealing([postSealing(new PostKeys()), storySealing(new StoryKeys())]),
+    sealing: this.sealing,
   });
+
+  /** How the erasure journal's replay deletes a post again that a restore brought back (as its author did). */
+  readonly erasureHandlers: ErasureHandler[] = [{
+    streamType: POST_STREAM_TYPE,
+    eraseAgain: async (streamId) => {
+      const { state } = await aggregateStream(this.em, this.store, postDecider, streamId);
+      if (state.status !== 'published' || !state.authorId) return false;
+      await handleCommand(this.orm.em, this.store, postDecider, { type: 'DeletePost', postId: streamId.slice(`${POST_STREAM_TYPE}-`.length), memberId: state.authorId, now: new Date().toISOString() }, {
+        streamId, streamType: POST_STREAM_TYPE, metadata: { actor: { kind: 'system', id: 'erasure-journal' } },
+      });
+      return true;
+    },
+  }];
 
   constructor(private readonly orm: MikroORM) {}
 

@@ -2,7 +2,8 @@ import { isUuid, MediaMessages, validateRecordingTitle, type DeleteEntryReply, t
 import { ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError, validationError } from '@lv/platform/errors';
 import { userActor, type MediaPorts } from '../media.ports.js';
-import { removeObject } from '../uploads/upload-cleanup.js';
+import { discardUpload, removeObject } from '../uploads/upload-cleanup.js';
+import { recordingIdOfStream } from './recording.decider.js';
 import { toRecording, type RecordingRow, type Recordings } from './recordings.repository.js';
 
 /** The caller's item by id; someone else's, or none, is "not found" (ids reveal nothing). */
@@ -22,6 +23,30 @@ export function removeRecording(ports: Pick<MediaPorts, 'streams' | 'objects' | 
     if (row?.state === 'removing') {
       await removeObject(ports, row).catch((err: unknown) => ports.logger.warn({ err, recordingId: id }, 'object removal failed after delete; the sweeper will retry'));
     }
+  };
+}
+
+/**
+ * The erasure journal's replay (issue 33): a recording deleted after the snapshot a restore came from
+ * is alive again, its object back in the bucket. Deleted again through the same path as its owner's
+ * delete (RecordingDeleted, then the object); an open upload is abandoned and its object removed.
+ * True when there was something to erase.
+ */
+export function eraseRecordingAgain(ports: Pick<MediaPorts, 'streams' | 'objects' | 'storage' | 'logger' | 'now'>) {
+  const remove = removeRecording(ports);
+  const discard = discardUpload(ports);
+  return async (streamId: string): Promise<boolean> => {
+    const id = recordingIdOfStream(streamId);
+    const state = await ports.streams.load(id);
+    if (state.status === 'saved' && state.ownerId) {
+      await remove(state.ownerId, id, 'erasure-journal');
+      return true;
+    }
+    if (state.status === 'uploading') {
+      await discard(id, 'erased after a restore', { objectMayExist: true });
+      return true;
+    }
+    return false;
   };
 }
 

@@ -37,10 +37,12 @@ export interface RecordingStreams {
 
 /** Recording streams in the event store, each title sealed under its recording's own key (shredded with the recording). */
 export class PgRecordingStreams implements RecordingStreams {
+  readonly sealing = new PerStreamSealing([recordingSealing(new RecordingKeys())]);
+
   readonly store = new EventStore({
     publish: vaultMediaPublishPolicy,
     inlineProjections: [recordingsProjection],
-    sealing: new PerStreamSealing([recordingSealing(new RecordingKeys())]),
+    sealing: this.sealing,
   });
 
   constructor(private readonly orm: MikroORM) {}

@@ -104,6 +104,7 @@ export async function runRestore(settings: BackupSettings, snapshotId: string): 
       keys: staged.manifest.keys.map((k) => k.file),
       next: [
         'start the stack (npm start, or the deployment): each service migrates its restored database and publishes what its outbox still holds',
+        `each service replays the erasure journal (database ${serviceDatabase(settings.databasePrefix, 'erasures')}, never in a snapshot) as it starts: what was deleted after this snapshot is deleted again`,
         ...(staged.manifest.keys.some((k) => k.file === 'secrets.json') ? [`set the secrets of ${join(settings.keysDir, 'secrets.json')} in the services' environment`] : []),
         'npm run vault -- projections:rebuild <service> re-derives a read model from its event store when in doubt',
       ],

@@ -72,6 +72,8 @@ export const commonConfigSchema = z.object({
 export const databaseConfigSchema = z.object({
   DATABASE_URL: markSecret(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'), 'url-password'),
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+  /** The erasure journal's database (default: `<prefix>erasures` beside the service's own, see erasure-journal.ts). */
+  ERASURE_JOURNAL_URL: markSecret(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'), 'url-password').optional(),
 });
 
 /** Variables of a process that talks to object storage. */

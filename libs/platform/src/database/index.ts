@@ -25,7 +25,10 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
     await client.query(`create database "${name}"`);
     return true;
   } catch (error) {
-    if ((error as { code?: string }).code === '42P04') return false; // created concurrently
+    // Created concurrently (services sharing the erasure journal's database start together): PostgreSQL
+    // answers "already exists" or, inside the race window, a unique violation on pg_database.
+    const code = (error as { code?: string }).code;
+    if (code === '42P04' || code === '23505') return false;
     throw error;
   } finally {
     await client.end();

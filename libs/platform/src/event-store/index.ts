@@ -10,3 +10,4 @@ export * from './durable-consumer.js';
 export * from '../sealing/sealed-text.js';
 export * from './sealing/data-keys.js';
 export * from './sealing/stream-sealing.js';
+export * from './erasure-journal.js';

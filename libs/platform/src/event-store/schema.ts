@@ -76,7 +76,39 @@ export class EventStoreSchema20261122 extends Migration {
   }
 }
 
-/** Every service's migrations start with the event store's tables. */
+/**
+ * erasure_journal: one row per stream whose key was destroyed (a letter, a recording deleted), ids and
+ * times only, written in the deletion's transaction. `journaled_at` is set once the row is copied into
+ * the erasure journal outside the snapshots (erasure-journal.ts), which a restore replays.
+ */
+export class ErasureJournalSchema20261207 extends Migration {
+  override name = 'erasure-journal-2026-12-07';
+
+  override up(): void {
+    this.addSql(`
+      create table if not exists erasure_journal (
+        erasure_id uuid primary key default gen_random_uuid(),
+        stream_type text not null,
+        stream_id text not null,
+        key_id text not null,
+        erased_at timestamptz not null default now(),
+        journaled_at timestamptz
+      )`);
+    this.addSql(`create index if not exists erasure_journal_pending_idx on erasure_journal (erased_at) where journaled_at is null`);
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists erasure_journal');
+  }
+}
+
+const PLATFORM_MIGRATIONS: ServiceMigration[] = [
+  { name: 'event-store-schema-2026-11-22', class: EventStoreSchema20261122 },
+  { name: 'erasure-journal-2026-12-07', class: ErasureJournalSchema20261207 },
+];
+
+/** Every service's migrations start with the event store's tables (given twice, they are taken once). */
 export function withEventStoreSchema(migrations: ServiceMigration[]): ServiceMigration[] {
-  return [{ name: 'event-store-schema-2026-11-22', class: EventStoreSchema20261122 }, ...migrations];
+  const platform = new Set(PLATFORM_MIGRATIONS.map((m) => m.name));
+  return [...PLATFORM_MIGRATIONS, ...migrations.filter((m) => !platform.has(m.name))];
 }

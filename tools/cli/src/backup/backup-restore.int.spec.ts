@@ -146,10 +146,10 @@ describe('backup, restore and backup:verify (restic, pg_dump, S3)', () => {
     const summary = await runBackup(settings());
     snapshot = summary.snapshot;
     expect(snapshot).toMatch(/^[0-9a-f]{64}$/);
-    // Rows of every table, MikroORM's migrations table included (one row each here).
+    // Rows of every table, MikroORM's migrations table included (the platform's two migrations here).
     expect(summary.databases).toEqual([
-      expect.objectContaining({ service: 'letters', database: letters.name, tables: 7, rows: 6 }),
-      expect.objectContaining({ service: 'vault-media', database: media.name, tables: 6, rows: 3 }),
+      expect.objectContaining({ service: 'letters', database: letters.name, tables: 8, rows: 7 }),
+      expect.objectContaining({ service: 'vault-media', database: media.name, tables: 7, rows: 4 }),
     ]);
     expect(summary.buckets).toEqual([
       { name: Buckets.documents, objects: 2, bytes: objects[2]!.body.length },
@@ -171,8 +171,8 @@ describe('backup, restore and backup:verify (restic, pg_dump, S3)', () => {
     const report = await runVerify(settings(), snapshot.slice(0, 8));
     expect(report).toMatchObject({ snapshot, ok: true, keys: { files: 3, mismatches: [] } });
     expect(report.databases).toEqual([
-      { service: 'letters', tables: 7, rows: 6, mismatches: [] },
-      { service: 'vault-media', tables: 6, rows: 3, mismatches: [] },
+      { service: 'letters', tables: 8, rows: 7, mismatches: [] },
+      { service: 'vault-media', tables: 7, rows: 4, mismatches: [] },
     ]);
     expect(report.buckets.map((b) => [b.name, b.objects, b.mismatches])).toEqual([
       [Buckets.documents, 2, []],

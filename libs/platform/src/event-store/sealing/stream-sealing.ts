@@ -97,7 +97,19 @@ export class PerStreamSealing implements EventSealing {
 
   async afterAppend(em: EntityManager, stream: { streamId: string; streamType: string }, events: readonly DomainEvent[]): Promise<void> {
     const sealing = this.sealings.get(stream.streamType);
-    if (sealing?.shreds(events)) await sealing.keys.destroy(em, sealing.keyIdOf(stream.streamId));
+    if (!sealing?.shreds(events)) return;
+    const keyId = sealing.keyIdOf(stream.streamId);
+    await sealing.keys.destroy(em, keyId);
+    // The erasure is journaled with it (ids and times only), so a restore of an older snapshot erases again.
+    await em.execute('insert into erasure_journal (stream_type, stream_id, key_id) values (?, ?, ?)', [stream.streamType, stream.streamId, keyId]);
+  }
+
+  /** Destroys a stream's key again (an erasure replayed after a restore); false for a stream type this store does not seal. */
+  async destroyKey(em: EntityManager, streamType: string, streamId: string): Promise<boolean> {
+    const sealing = this.sealings.get(streamType);
+    if (!sealing) return false;
+    await sealing.keys.destroy(em, sealing.keyIdOf(streamId));
+    return true;
   }
 
   async unseal(em: EntityManager, events: readonly StoredEvent[]): Promise<StoredEvent[]> {

@@ -137,6 +137,6 @@ describe('an erased recording after a restore of an older snapshot', () => {
     expect(holding).toEqual([]);
     expect((await query<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`recording-${recording.id}`])).map((e) => e.type))
       .toEqual(['RecordingUploadStarted', 'RecordingSaved', 'RecordingDeleted']);
-    expect(await call(VaultMediaRpc.titles, { ids: [recording.id] })).toEqual({ titles: {} });
+    expect(await call(VaultMediaRpc.titles, { ids: [recording.id] })).toEqual({ titles: {}, playback: {} });
   });
 });

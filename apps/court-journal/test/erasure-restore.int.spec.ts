@@ -3,13 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import pg from 'pg';
 import { Buckets, CourtJournalRpc, type CourtDocument, type RpcDeclaration } from '@lv/contracts';
 import { generateEvidenceKey } from '@lv/evidence';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { removeBucket, runBackup, runRestore, serviceDatabase, type BackupSettings } from '@lv/platform/backup';
+import { removeBucket, runBackup, runRestore, serviceDatabase } from '@lv/platform/backup';
 import { createObjectStorage } from '@lv/platform/storage';
-import { createTestDatabase, deleteStackStreams, generateTestKeys, POSTGRES_ADMIN_URL, sendHttp, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, sendHttp, uniqueStackId, waitFor, type TestDatabase, queryDatabase, restoreDrillSettings } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { courtFiles } from './test-support/files.js';
 import { COURT_LINK_SECRET, NATS_URL, REDIS_URL } from './test-support/harness.js';
@@ -32,21 +31,7 @@ const BUCKET = Buckets.courtjournals;
 const evidenceKey = generateEvidenceKey();
 const keys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
-const urlOf = (database: string) => {
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${database}`;
-  return url.toString();
-};
 
-async function query<T extends pg.QueryResultRow>(database: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: urlOf(database) });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe('an erased court document after a restore of an older snapshot', () => {
   let work: string;
@@ -63,7 +48,7 @@ describe('an erased court document after a restore of an older snapshot', () => 
 
   async function start(database: string) {
     const env = {
-      DATABASE_URL: urlOf(database), ERASURE_JOURNAL_URL: urlOf(journalDatabase), NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent',
+      DATABASE_URL: databaseUrl(database), ERASURE_JOURNAL_URL: databaseUrl(journalDatabase), NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent',
       S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
       COURT_JOURNAL_HTTP_PORT: '0', COURT_LINK_SECRET, EVIDENCE_SIGNING_KEY: evidenceKey.privateKeyPem, COURT_SWEEP_INTERVAL_SECONDS: '3600', RPC_TIMEOUT_MS: '3000',
     };
@@ -75,16 +60,7 @@ describe('an erased court document after a restore of an older snapshot', () => 
   const storage = () => createObjectStorage({ S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
   const objectExists = (key: string) => storage().client.statObject(BUCKET, key).then(() => true, () => false);
 
-  const settings = (): BackupSettings => ({
-    repository: { repository: join(work, 'repo'), password: 'spec-repository-password-0123456789abcdef', env: { ...process.env, RESTIC_CACHE_DIR: join(work, 'restic-cache') } },
-    serverUrl: POSTGRES_ADMIN_URL,
-    databases: [{ service: 'court-journal', name: source.name }],
-    databasePrefix: prefix,
-    storage: { S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey },
-    keysDir: join(work, 'keys'),
-    secrets: {},
-    stagingDir: join(work, 'staging'),
-  });
+  const settings = () => restoreDrillSettings({ work, s3, databases: [{ service: 'court-journal', name: source.name }], databasePrefix: prefix });
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'lv-court-erasure-'));
@@ -100,7 +76,7 @@ describe('an erased court document after a restore of an older snapshot', () => 
     await court?.close();
     await deleteStackStreams(NATS_URL, ['court-journal'], STACK_ID).catch(() => undefined);
     await source?.drop().catch(() => undefined);
-    for (const database of [restoredDatabase, journalDatabase]) await query('postgres', `drop database if exists "${database}" with (force)`);
+    for (const database of [restoredDatabase, journalDatabase]) await queryDatabase('postgres', `drop database if exists "${database}" with (force)`);
     await s3?.close();
     await rm(work, { recursive: true, force: true });
   });
@@ -112,13 +88,13 @@ describe('an erased court document after a restore of an older snapshot', () => 
     const answer = await sendHttp(`${court!.app.get(CourtHttpServer).url}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' }, chunks: [body] });
     expect(answer.status).toBe(201);
     const document = answer.json<CourtDocument>();
-    const [{ object_key: objectKey }] = await query<{ object_key: string }>(source.name, 'select object_key from court_documents where id = $1', [document.id]) as [{ object_key: string }];
+    const [{ object_key: objectKey }] = await queryDatabase<{ object_key: string }>(source.name, 'select object_key from court_documents where id = $1', [document.id]) as [{ object_key: string }];
     expect(await objectExists(objectKey)).toBe(true);
 
     const { snapshot } = await runBackup(settings());
     expect(await call(CourtJournalRpc.delete, { id: document.id })).toEqual({ id: document.id, deleted: true });
     expect(await objectExists(objectKey)).toBe(false);
-    await waitFor(async () => (await query(journalDatabase, 'select 1 from erasures where stream_id = $1', [`court-document-${document.id}`])).length === 1, 10_000, 'the erasure to be journaled');
+    await waitFor(async () => (await queryDatabase(journalDatabase, 'select 1 from erasures where stream_id = $1', [`court-document-${document.id}`])).length === 1, 10_000, 'the erasure to be journaled');
 
     // The stack is lost: database and bucket; the older snapshot is restored into an empty one.
     await court!.close();
@@ -126,20 +102,20 @@ describe('an erased court document after a restore of an older snapshot', () => 
     await source.drop();
     await removeBucket(storage(), BUCKET);
     await runRestore(settings(), snapshot);
-    expect(await query(restoredDatabase, 'select id from court_documents where id = $1', [document.id])).toEqual([{ id: document.id }]);
+    expect(await queryDatabase(restoredDatabase, 'select id from court_documents where id = $1', [document.id])).toEqual([{ id: document.id }]);
     expect(await objectExists(objectKey)).toBe(true);
 
     court = await start(restoredDatabase);
     expect(await objectExists(objectKey)).toBe(false);
-    expect(await query(restoredDatabase, 'select id from court_documents where id = $1', [document.id])).toEqual([]);
-    expect(await query(restoredDatabase, 'select 1 from court_document_keys where document_id = $1', [document.id])).toEqual([]);
-    const tables = (await query<{ table_name: string }>(restoredDatabase, `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`)).map((t) => t.table_name);
+    expect(await queryDatabase(restoredDatabase, 'select id from court_documents where id = $1', [document.id])).toEqual([]);
+    expect(await queryDatabase(restoredDatabase, 'select 1 from court_document_keys where document_id = $1', [document.id])).toEqual([]);
+    const tables = (await queryDatabase<{ table_name: string }>(restoredDatabase, `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`)).map((t) => t.table_name);
     const holding: string[] = [];
-    for (const table of tables) if ((await query<{ n: number }>(restoredDatabase, `select count(*)::int as n from "${table}" t where t::text ilike $1`, [`%${title}%`]))[0]!.n > 0) holding.push(table);
+    for (const table of tables) if ((await queryDatabase<{ n: number }>(restoredDatabase, `select count(*)::int as n from "${table}" t where t::text ilike $1`, [`%${title}%`]))[0]!.n > 0) holding.push(table);
     // The evidence chain's upload entry keeps the title by design (never shredded, evidence-facts.ts); the document's own stream does not.
     expect(holding).toEqual(['events']);
-    expect(await query(restoredDatabase, `select distinct stream_type from events where data::text ilike $1`, [`%${title}%`])).toEqual([{ stream_type: 'evidence' }]);
-    expect((await query<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`court-document-${document.id}`])).map((e) => e.type))
+    expect(await queryDatabase(restoredDatabase, `select distinct stream_type from events where data::text ilike $1`, [`%${title}%`])).toEqual([{ stream_type: 'evidence' }]);
+    expect((await queryDatabase<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`court-document-${document.id}`])).map((e) => e.type))
       .toEqual(['CourtDocumentUploaded', 'CourtDocumentDeleted']);
     expect(await call(CourtJournalRpc.list, {})).toEqual(expect.not.arrayContaining([expect.objectContaining({ id: document.id })]));
   });

@@ -6,13 +6,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
-import pg from 'pg';
 import { LettersRpc, type Letter, type PublishedEvent, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
-import { runBackup, runRestore, serviceDatabase, type BackupSettings } from '@lv/platform/backup';
+import { runBackup, runRestore, serviceDatabase } from '@lv/platform/backup';
 import { scopedStreamName } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, generateTestKeys, POSTGRES_ADMIN_URL, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, databaseUrl, generateTestKeys, uniqueStackId, waitFor, type TestDatabase, queryDatabase, restoreDrillSettings } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import type { LettersConfig } from '../src/config.js';
 import { lettersMigrations } from '../src/migrations.js';
@@ -34,21 +33,7 @@ const hex = () => randomBytes(4).toString('hex');
 const keys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
 
-const urlOf = (database: string) => {
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${database}`;
-  return url.toString();
-};
 
-async function query<T extends pg.QueryResultRow>(database: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: urlOf(database) });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe('an erased letter after a restore of an older snapshot', () => {
   let work: string;
@@ -65,19 +50,10 @@ describe('an erased letter after a restore of an older snapshot', () => {
   })();
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown) => rpc.callUnchecked(declaration, payload, { accessToken: dad.token, meta: { requestId: 'erasure-spec' } });
   const start = (database: string) => startService(lettersService, {
-    DATABASE_URL: urlOf(database), ERASURE_JOURNAL_URL: urlOf(journalDatabase), NATS_URL, REDIS_URL: process.env.REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl(database), ERASURE_JOURNAL_URL: databaseUrl(journalDatabase), NATS_URL, REDIS_URL: process.env.REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent',
   }, { logger: createLogger('erasure-spec', 'silent') });
 
-  const settings = (): BackupSettings => ({
-    repository: { repository: join(work, 'repo'), password: 'spec-repository-password-0123456789abcdef', env: { ...process.env, RESTIC_CACHE_DIR: join(work, 'restic-cache') } },
-    serverUrl: POSTGRES_ADMIN_URL,
-    databases: [{ service: 'letters', name: source.name }],
-    databasePrefix: prefix,
-    storage: { S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey },
-    keysDir: join(work, 'keys'),
-    secrets: {},
-    stagingDir: join(work, 'staging'),
-  });
+  const settings = () => restoreDrillSettings({ work, s3, databases: [{ service: 'letters', name: source.name }], databasePrefix: prefix });
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'lv-erasure-'));
@@ -94,7 +70,7 @@ describe('an erased letter after a restore of an older snapshot', () => {
     if (nats) await (await jetstreamManager(nats)).streams.delete(scopedStreamName('letters')).catch(() => undefined);
     await letters?.close();
     await source?.drop().catch(() => undefined);
-    for (const database of [restoredDatabase, journalDatabase]) await query('postgres', `drop database if exists "${database}" with (force)`);
+    for (const database of [restoredDatabase, journalDatabase]) await queryDatabase('postgres', `drop database if exists "${database}" with (force)`);
     await s3?.close();
     await rm(work, { recursive: true, force: true });
   });
@@ -109,10 +85,10 @@ describe('an erased letter after a restore of an older snapshot', () => {
     await call(LettersRpc.delete, { id: letter.id });
     await call(LettersRpc.communityDelete, { id: post.id });
     // The erasure reaches the journal outside the snapshots: ids and times, nothing of the letter's words.
-    const journaled = () => query<Record<string, unknown>>(journalDatabase, `select service, stream_type, stream_id, key_id from erasures where stream_id = $1`, [`letter-${letter.id}`]);
+    const journaled = () => queryDatabase<Record<string, unknown>>(journalDatabase, `select service, stream_type, stream_id, key_id from erasures where stream_id = $1`, [`letter-${letter.id}`]);
     await waitFor(async () => (await journaled()).length === 1, 10_000, 'the erasure to be journaled');
     expect(await journaled()).toEqual([{ service: 'letters', stream_type: 'letter', stream_id: `letter-${letter.id}`, key_id: letter.id }]);
-    const journalDump = (await promisify(execFile)('pg_dump', ['--data-only', urlOf(journalDatabase)], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+    const journalDump = (await promisify(execFile)('pg_dump', ['--data-only', databaseUrl(journalDatabase)], { maxBuffer: 64 * 1024 * 1024 })).stdout;
     for (const word of Object.values(words)) expect(journalDump).not.toContain(word);
 
     // The stack is lost; the snapshot, older than the deletion, is restored into an empty one.
@@ -123,23 +99,23 @@ describe('an erased letter after a restore of an older snapshot', () => {
     expect(restored.databases).toEqual([restoredDatabase]);
     expect(restored.next.join('\n')).toContain('erasure journal');
     // What the snapshot holds: the letter alive, its words in the read model, its key.
-    expect(await query(restoredDatabase, 'select id from letters where id = $1', [letter.id])).toEqual([{ id: letter.id }]);
-    expect(await query(restoredDatabase, 'select letter_id from letter_keys where letter_id = $1', [letter.id])).toEqual([{ letter_id: letter.id }]);
-    expect((await query(restoredDatabase, 'select 1 from community_posts where id = $1', [post.id])).length).toBe(1);
+    expect(await queryDatabase(restoredDatabase, 'select id from letters where id = $1', [letter.id])).toEqual([{ id: letter.id }]);
+    expect(await queryDatabase(restoredDatabase, 'select letter_id from letter_keys where letter_id = $1', [letter.id])).toEqual([{ letter_id: letter.id }]);
+    expect((await queryDatabase(restoredDatabase, 'select 1 from community_posts where id = $1', [post.id])).length).toBe(1);
 
     // The service starts on the restored database and, before it takes a request, erases again.
     letters = await start(restoredDatabase);
-    const tables = (await query<{ table_name: string }>(restoredDatabase, `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`)).map((t) => t.table_name);
+    const tables = (await queryDatabase<{ table_name: string }>(restoredDatabase, `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`)).map((t) => t.table_name);
     expect(tables).toEqual(expect.arrayContaining(['events', 'outbox', 'letters', 'letter_keys', 'erasure_journal']));
     for (const word of Object.values(words)) {
       const holding: string[] = [];
-      for (const table of tables) if ((await query<{ n: number }>(restoredDatabase, `select count(*)::int as n from "${table}" t where t::text ilike $1`, [`%${word}%`]))[0]!.n > 0) holding.push(table);
+      for (const table of tables) if ((await queryDatabase<{ n: number }>(restoredDatabase, `select count(*)::int as n from "${table}" t where t::text ilike $1`, [`%${word}%`]))[0]!.n > 0) holding.push(table);
       expect({ word, holding }).toEqual({ word, holding: [] });
     }
-    expect(await query(restoredDatabase, 'select 1 from letter_keys where letter_id = $1', [letter.id])).toEqual([]);
-    expect((await query<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`letter-${letter.id}`])).map((e) => e.type)).toEqual(['LetterWritten', 'LetterDeleted']);
+    expect(await queryDatabase(restoredDatabase, 'select 1 from letter_keys where letter_id = $1', [letter.id])).toEqual([]);
+    expect((await queryDatabase<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`letter-${letter.id}`])).map((e) => e.type)).toEqual(['LetterWritten', 'LetterDeleted']);
 
-    const dump = (await promisify(execFile)('pg_dump', ['--data-only', '--no-owner', urlOf(restoredDatabase)], { maxBuffer: 256 * 1024 * 1024 })).stdout;
+    const dump = (await promisify(execFile)('pg_dump', ['--data-only', '--no-owner', databaseUrl(restoredDatabase)], { maxBuffer: 256 * 1024 * 1024 })).stdout;
     expect(dump).toContain(letter.id);
     for (const word of Object.values(words)) expect(dump.toLowerCase()).not.toContain(word.toLowerCase());
 
@@ -148,7 +124,7 @@ describe('an erased letter after a restore of an older snapshot', () => {
     expect(events.map((e) => (e.data as { title?: unknown }).title)).toEqual([null, undefined]);
     await expect(call(LettersRpc.get, { id: letter.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     // JetStream carries the deletion again, and never the words.
-    await waitFor(async () => (await query<{ n: number }>(restoredDatabase, 'select count(*)::int as n from outbox'))[0]!.n === 0, 10_000, 'the outbox to drain');
+    await waitFor(async () => (await queryDatabase<{ n: number }>(restoredDatabase, 'select count(*)::int as n from outbox'))[0]!.n === 0, 10_000, 'the outbox to drain');
     const jsm = await jetstreamManager(letters.core.nats);
     const info = await jsm.streams.info(scopedStreamName('letters'));
     const messages: { subject: string; raw: string }[] = [];
@@ -164,6 +140,6 @@ describe('an erased letter after a restore of an older snapshot', () => {
     letters = await start(restoredDatabase);
     expect(await rpc.call(LettersRpc.replayErasures, {}, { accessToken: signOperatorToken(signer, 'spec'), meta: { requestId: 'erasure-spec' } })).toEqual({ records: 4, erasedAgain: 0 });
     await expect(call(LettersRpc.replayErasures, {})).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    expect((await query<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`letter-${letter.id}`])).map((e) => e.type)).toEqual(['LetterWritten', 'LetterDeleted']);
+    expect((await queryDatabase<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`letter-${letter.id}`])).map((e) => e.type)).toEqual(['LetterWritten', 'LetterDeleted']);
   });
 });

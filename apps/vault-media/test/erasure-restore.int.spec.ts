@@ -3,12 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import pg from 'pg';
 import { MEDIA_BUCKET, MUSIC_BUCKET, VaultMediaRpc, type Recording, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { removeBucket, runBackup, runRestore, serviceDatabase, type BackupSettings } from '@lv/platform/backup';
+import { removeBucket, runBackup, runRestore, serviceDatabase } from '@lv/platform/backup';
 import { createObjectStorage } from '@lv/platform/storage';
-import { createTestDatabase, deleteStackStreams, generateTestKeys, POSTGRES_ADMIN_URL, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, uniqueStackId, waitFor, type TestDatabase, queryDatabase, restoreDrillSettings } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { MEDIA_LINK_SECRET, NATS_URL, REDIS_URL, sendHttp, webmBody } from './test-support/harness.js';
 
@@ -29,21 +28,7 @@ const hex = () => randomBytes(4).toString('hex');
 const sha = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 const keys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
-const urlOf = (database: string) => {
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${database}`;
-  return url.toString();
-};
 
-async function query<T extends pg.QueryResultRow>(database: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: urlOf(database) });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe('an erased recording after a restore of an older snapshot', () => {
   let work: string;
@@ -60,7 +45,7 @@ describe('an erased recording after a restore of an older snapshot', () => {
 
   async function start(database: string) {
     const env = {
-      DATABASE_URL: urlOf(database), ERASURE_JOURNAL_URL: urlOf(journalDatabase), NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent',
+      DATABASE_URL: databaseUrl(database), ERASURE_JOURNAL_URL: databaseUrl(journalDatabase), NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent',
       S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
       MEDIA_HTTP_PORT: '0', MEDIA_LINK_SECRET, MEDIA_PART_SIZE_MB: '5', MEDIA_SWEEP_INTERVAL_SECONDS: '3600', RPC_TIMEOUT_MS: '3000',
     };
@@ -72,16 +57,7 @@ describe('an erased recording after a restore of an older snapshot', () => {
   const storage = () => createObjectStorage({ S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
   const objectExists = (key: string) => storage().client.statObject(MEDIA_BUCKET, key).then(() => true, () => false);
 
-  const settings = (): BackupSettings => ({
-    repository: { repository: join(work, 'repo'), password: 'spec-repository-password-0123456789abcdef', env: { ...process.env, RESTIC_CACHE_DIR: join(work, 'restic-cache') } },
-    serverUrl: POSTGRES_ADMIN_URL,
-    databases: [{ service: 'vault-media', name: source.name }],
-    databasePrefix: prefix,
-    storage: { S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey },
-    keysDir: join(work, 'keys'),
-    secrets: {},
-    stagingDir: join(work, 'staging'),
-  });
+  const settings = () => restoreDrillSettings({ work, s3, databases: [{ service: 'vault-media', name: source.name }], databasePrefix: prefix });
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'lv-media-erasure-'));
@@ -97,7 +73,7 @@ describe('an erased recording after a restore of an older snapshot', () => {
     await media?.close();
     await deleteStackStreams(NATS_URL, ['vault-media'], STACK_ID).catch(() => undefined);
     await source?.drop().catch(() => undefined);
-    for (const database of [restoredDatabase, journalDatabase]) await query('postgres', `drop database if exists "${database}" with (force)`);
+    for (const database of [restoredDatabase, journalDatabase]) await queryDatabase('postgres', `drop database if exists "${database}" with (force)`);
     await s3?.close();
     await rm(work, { recursive: true, force: true });
   });
@@ -109,13 +85,13 @@ describe('an erased recording after a restore of an older snapshot', () => {
     const answer = await sendHttp(`${media!.app.get(MediaHttpServer).url}/uploads/${ticket.uploadId}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': ticket.contentType }, chunks: [body] });
     expect(answer.status).toBe(201);
     const recording = answer.json<Recording>();
-    const [{ object_key: objectKey }] = await query<{ object_key: string }>(source.name, 'select object_key from media_objects where recording_id = $1', [recording.id]) as [{ object_key: string }];
+    const [{ object_key: objectKey }] = await queryDatabase<{ object_key: string }>(source.name, 'select object_key from media_objects where recording_id = $1', [recording.id]) as [{ object_key: string }];
     expect(await objectExists(objectKey)).toBe(true);
 
     const { snapshot } = await runBackup(settings());
     expect(await call(VaultMediaRpc.deleteEntry, { id: recording.id })).toEqual({ id: recording.id, deleted: true });
     expect(await objectExists(objectKey)).toBe(false);
-    await waitFor(async () => (await query(journalDatabase, 'select 1 from erasures where stream_id = $1', [`recording-${recording.id}`])).length === 1, 10_000, 'the erasure to be journaled');
+    await waitFor(async () => (await queryDatabase(journalDatabase, 'select 1 from erasures where stream_id = $1', [`recording-${recording.id}`])).length === 1, 10_000, 'the erasure to be journaled');
 
     // The stack is lost: database and buckets; the older snapshot is restored into an empty one.
     await media!.close();
@@ -124,18 +100,18 @@ describe('an erased recording after a restore of an older snapshot', () => {
     for (const bucket of [MEDIA_BUCKET, MUSIC_BUCKET]) await removeBucket(storage(), bucket);
     await runRestore(settings(), snapshot);
     // The snapshot brought the recording back: its row, its key, its object.
-    expect(await query(restoredDatabase, 'select id from recordings where id = $1', [recording.id])).toEqual([{ id: recording.id }]);
+    expect(await queryDatabase(restoredDatabase, 'select id from recordings where id = $1', [recording.id])).toEqual([{ id: recording.id }]);
     expect(await objectExists(objectKey)).toBe(true);
 
     media = await start(restoredDatabase);
     expect(await objectExists(objectKey)).toBe(false);
-    expect(await query(restoredDatabase, 'select id from recordings where id = $1', [recording.id])).toEqual([]);
-    expect(await query(restoredDatabase, 'select 1 from recording_keys where recording_id = $1', [recording.id])).toEqual([]);
-    const tables = (await query<{ table_name: string }>(restoredDatabase, `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`)).map((t) => t.table_name);
+    expect(await queryDatabase(restoredDatabase, 'select id from recordings where id = $1', [recording.id])).toEqual([]);
+    expect(await queryDatabase(restoredDatabase, 'select 1 from recording_keys where recording_id = $1', [recording.id])).toEqual([]);
+    const tables = (await queryDatabase<{ table_name: string }>(restoredDatabase, `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`)).map((t) => t.table_name);
     const holding: string[] = [];
-    for (const table of tables) if ((await query<{ n: number }>(restoredDatabase, `select count(*)::int as n from "${table}" t where t::text ilike $1`, [`%${title}%`]))[0]!.n > 0) holding.push(table);
+    for (const table of tables) if ((await queryDatabase<{ n: number }>(restoredDatabase, `select count(*)::int as n from "${table}" t where t::text ilike $1`, [`%${title}%`]))[0]!.n > 0) holding.push(table);
     expect(holding).toEqual([]);
-    expect((await query<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`recording-${recording.id}`])).map((e) => e.type))
+    expect((await queryDatabase<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`recording-${recording.id}`])).map((e) => e.type))
       .toEqual(['RecordingUploadStarted', 'RecordingSaved', 'RecordingDeleted']);
     expect(await call(VaultMediaRpc.titles, { ids: [recording.id] })).toEqual({ titles: {}, playback: {} });
   });

@@ -14,3 +14,4 @@ export * from './seeded-random.js';
 export * from './tamper.js';
 export * from './property-seeds.js';
 export * from './stream-owners.js';
+export * from './restore-drill.js';

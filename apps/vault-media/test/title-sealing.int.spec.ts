@@ -109,7 +109,7 @@ describe('recording titles sealed per recording, shredded with it', () => {
     expect(await db.openedTitles(recording.id)).toEqual([`For Sam ${title}`, `For Sam ${title}`]);
     const key = await db.keyOf(recording.id);
     expect(key).toEqual(expect.any(String));
-    expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, token)).toEqual({ titles: { [recording.id]: `For Sam ${title}` } });
+    expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, token)).toEqual({ titles: { [recording.id]: `For Sam ${title}` }, playback: {} });
 
     expect(await call(VaultMediaRpc.deleteEntry, { id: recording.id }, token)).toEqual({ id: recording.id, deleted: true });
 
@@ -126,7 +126,7 @@ describe('recording titles sealed per recording, shredded with it', () => {
       .toEqual(['RecordingUploadStarted', 'RecordingSaved', 'RecordingDeleted']);
     expect(await db.storedTitles(recording.id)).toEqual([{ type: 'RecordingUploadStarted', title: SEALED }, { type: 'RecordingSaved', title: SEALED }]);
     expect(await db.openedTitles(recording.id)).toEqual([null, null]);
-    expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, token)).toEqual({ titles: {} });
+    expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, token)).toEqual({ titles: {}, playback: {} });
 
     // JetStream never carried the title (published: saved and deleted, facts only).
     await waitFor(async () => (await publishedOf(recording.id)).length === 2, 15_000, 'the saved and deleted events on JetStream');
@@ -162,7 +162,7 @@ describe('recording titles sealed per recording, shredded with it', () => {
     await h.service.rebuildProjections();
 
     expect(await db.sql('select * from recordings order by id')).toEqual(before);
-    expect(await call(VaultMediaRpc.titles, { ids: [kept.id, gone.id] }, token)).toEqual({ titles: { [kept.id]: kept.title } });
+    expect(await call(VaultMediaRpc.titles, { ids: [kept.id, gone.id] }, token)).toEqual({ titles: { [kept.id]: kept.title }, playback: {} });
   });
 });
 

@@ -83,7 +83,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       const list = await call(VaultMediaRpc.listRecordings, { limit: 10 }, aliceToken);
       expect(list.map((r) => r.id)).toContain(recording.id);
       // The timeline service titles its entries through this lookup.
-      expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: { [recording.id]: 'First steps' } });
+      expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: { [recording.id]: 'First steps' }, playback: {} });
     });
 
     it('answers "Duplicate: Recording already exists." for a hash the owner already has, before the body is sent', async () => {
@@ -240,7 +240,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect(await call(VaultMediaRpc.finalMessageTitles, {}, token)).toEqual([{ id: final.id, title: 'Goodbye, for now', created_at: final.created_at }]);
       expect(await call(VaultMediaRpc.stats, {}, token)).toMatchObject({ videosSaved: 1 });
       // The timeline's title lookup does not answer for a final message.
-      expect(await call(VaultMediaRpc.titles, { ids: [final.id, vault.id] }, token)).toEqual({ titles: { [vault.id]: 'Everyday' } });
+      expect(await call(VaultMediaRpc.titles, { ids: [final.id, vault.id] }, token)).toEqual({ titles: { [vault.id]: 'Everyday' }, playback: {} });
       const again = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Again', sha256: sha(finalBody), size: finalBody.length, collection: 'final-messages' }, token).catch((e: DomainError) => e);
       expect(again).toMatchObject({ code: 'DUPLICATE_MEDIA', message: MediaMessages.duplicate });
       // Another owner's final messages are not listed, and deleting one is the owner's alone.
@@ -329,7 +329,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect(await call(VaultMediaRpc.listRecordings, {}, bobToken).then((l) => l.map((r) => r.id))).not.toContain(recording.id);
       expect(await codeOf(call(VaultMediaRpc.playbackLink, { id: recording.id }, bobToken))).toBe('NOT_FOUND');
       expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: recording.id }, bobToken))).toBe('NOT_FOUND');
-      expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, bobToken)).toEqual({ titles: {} });
+      expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, bobToken)).toEqual({ titles: {}, playback: {} });
       const bobsTicket = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Bob', sha256: sha(webmBody(10)), size: 10 }, bobToken);
       expect((await put(bobsTicket, aliceToken, [webmBody(10)])).status).toBe(404);
     });
@@ -416,7 +416,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: 'not-an-id' }, aliceToken))).toBe('VALIDATION_FAILED');
       expect(await call(VaultMediaRpc.deleteEntry, { id: recording.id }, aliceToken)).toEqual({ id: recording.id, deleted: true });
       expect(await objectExists(recording.file_path)).toBe(false);
-      expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: {} });
+      expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: {}, playback: {} });
       expect((await call(VaultMediaRpc.listRecordings, {}, aliceToken)).map((e) => e.id)).not.toContain(recording.id);
       const gone = await play(grant.url, grant.binding.value);
       expect(gone.status).toBe(404);
@@ -447,7 +447,7 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       const token = h.tokenFor(user, 'pro');
       const mine = await save(token, webmBody(1500), 'video', 'Mine to title');
       const unknown = randomUUID();
-      expect(await call(VaultMediaRpc.titles, { ids: [mine.id.toUpperCase(), unknown, 'not-an-id'] }, token)).toEqual({ titles: { [mine.id]: 'Mine to title' } });
+      expect(await call(VaultMediaRpc.titles, { ids: [mine.id.toUpperCase(), unknown, 'not-an-id'] }, token)).toEqual({ titles: { [mine.id]: 'Mine to title' }, playback: {} });
       expect(await codeOf(call(VaultMediaRpc.titles, { ids: [mine.id] }))).toBe('UNAUTHENTICATED');
       expect(await codeOf(call(VaultMediaRpc.titles, { ids: Array.from({ length: 501 }, () => randomUUID()) }, token))).toBe('VALIDATION_FAILED');
       // A letter's id (or anything that is not a recording of the caller's) is not found here: the

@@ -128,7 +128,7 @@ describe('runService: one bootstrap for every service', () => {
   });
 
   it('migrate creates the database and applies the migrations once', async () => {
-    expect(await migrateService(definition, env, logger)).toEqual(['event-store-schema-2026-11-22', 'probe-table-2026-11-24']);
+    expect(await migrateService(definition, env, logger)).toEqual(['event-store-schema-2026-11-22', 'erasure-journal-2026-12-07', 'probe-table-2026-11-24']);
     expect(await migrateService(definition, env, logger)).toEqual([]);
   });
 

@@ -1,7 +1,5 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { DomainError } from '../errors/index.js';
-import { erasureJournalUrl, replayErasures, type ErasureJournal, type ErasureRecord } from './erasure-journal.js';
-import type { PerStreamSealing } from './sealing/stream-sealing.js';
+import { erasureJournalUrl, replayErasures, type ErasureRecord } from './erasure-journal.js';
 
 describe('the erasure journal', () => {
   it('lives beside the service databases under their prefix (a restore keeps it), or where ERASURE_JOURNAL_URL says', () => {
@@ -15,21 +13,20 @@ describe('the erasure journal', () => {
 
   it('replays every record of the service: its handler deletes again, the key is destroyed again; a stream another replica deleted first counts as erased', async () => {
     const record = (streamType: string, streamId: string): ErasureRecord => ({ erasureId: streamId, service: 'letters', streamType, streamId, keyId: streamId, erasedAt: '2026-12-07T10:00:00.000Z' });
-    const journal = { recordsOf: async () => [record('letter', 'letter-a'), record('letter', 'letter-b'), record('letter', 'letter-c'), record('reflection', 'reflection-d')] } as unknown as ErasureJournal;
+    const journal = { recordsOf: async () => [record('letter', 'letter-a'), record('letter', 'letter-b'), record('letter', 'letter-c'), record('reflection', 'reflection-d')] };
     const destroyed: string[] = [];
-    const sealing = { destroyKey: async (_em: unknown, _type: string, streamId: string) => { destroyed.push(streamId); return true; } } as unknown as PerStreamSealing;
-    const orm = { em: { fork: () => ({}) } } as unknown as MikroORM;
+    const destroyKey = async (_type: string, streamId: string) => { destroyed.push(streamId); };
     const answers: Record<string, () => Promise<boolean>> = {
       'letter-a': async () => true,
       'letter-b': async () => false,
       'letter-c': async () => { throw new DomainError('NOT_FOUND'); },
     };
-    const report = await replayErasures({ journal, orm, service: 'letters', sealings: [sealing], handlers: [{ streamType: 'letter', eraseAgain: (id) => answers[id]!() }] });
+    const report = await replayErasures({ journal, service: 'letters', destroyKey, handlers: [{ streamType: 'letter', eraseAgain: (id) => answers[id]!() }] });
     expect(report).toEqual({ records: 4, erasedAgain: 1 });
     // A stream type without a handler still loses its key.
     expect(destroyed).toEqual(['letter-a', 'letter-b', 'letter-c', 'reflection-d']);
 
     answers['letter-b'] = async () => { throw new Error('database down'); };
-    await expect(replayErasures({ journal, orm, service: 'letters', sealings: [sealing], handlers: [{ streamType: 'letter', eraseAgain: (id) => answers[id]!() }] })).rejects.toThrow('database down');
+    await expect(replayErasures({ journal, service: 'letters', destroyKey, handlers: [{ streamType: 'letter', eraseAgain: (id) => answers[id]!() }] })).rejects.toThrow('database down');
   });
 });

@@ -148,7 +148,11 @@ async function eraseAgainOnce(handler: ErasureHandler, streamId: string): Promis
  * destroyed (again: idempotent). A stream type without a handler still loses its key.
  */
 export async function replayErasures(options: {
-  journal: ErasureJournal; orm: MikroORM; service: string; sealings: readonly PerStreamSealing[]; handlers: readonly ErasureHandler[];
+  journal: Pick<ErasureJournal, 'recordsOf'>;
+  service: string;
+  handlers: readonly ErasureHandler[];
+  /** Destroys a stream's key in every sealing of the service (idempotent). */
+  destroyKey: (streamType: string, streamId: string) => Promise<void>;
 }): Promise<ErasureReplayReport> {
   const handlers = new Map(options.handlers.map((h) => [h.streamType, h]));
   const records = await options.journal.recordsOf(options.service);
@@ -156,7 +160,7 @@ export async function replayErasures(options: {
   for (const record of records) {
     const handler = handlers.get(record.streamType);
     if (handler && await eraseAgainOnce(handler, record.streamId)) erasedAgain++;
-    for (const sealing of options.sealings) await sealing.destroyKey(options.orm.em.fork(), record.streamType, record.streamId);
+    await options.destroyKey(record.streamType, record.streamId);
   }
   return { records: records.length, erasedAgain };
 }
@@ -182,7 +186,11 @@ export class ErasureJournalKeeper {
   /** Copies, replays the whole journal of this service, and copies the erasures the replay made. */
   async replayNow(): Promise<ErasureReplayReport> {
     await this.copyNow();
-    const report = await replayErasures(this.options);
+    const { journal, orm, service, sealings, handlers } = this.options;
+    const destroyKey = async (streamType: string, streamId: string) => {
+      for (const sealing of sealings) await sealing.destroyKey(orm.em.fork(), streamType, streamId);
+    };
+    const report = await replayErasures({ journal, service, handlers, destroyKey });
     if (report.erasedAgain) await this.copyNow();
     this.options.logger.info(report, report.erasedAgain ? `erased ${report.erasedAgain} stream(s) again from the erasure journal` : 'erasure journal replayed');
     return report;

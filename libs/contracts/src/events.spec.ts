@@ -54,7 +54,7 @@ describe('event declarations', () => {
       'access-keys.view-session.closed.v1', 'access-keys.view-session.opened.v1', 'access-keys.view-session.revoked.v1',
       'billing.subscription.activated.v1', 'billing.subscription.cancel-requested.v1', 'billing.subscription.checkout-started.v1', 'billing.subscription.ended.v1', 'billing.subscription.renewed.v1',
       'court-journal.document.deleted.v1', 'court-journal.document.key-evidence-changed.v1', 'court-journal.document.uploaded.v1', 'court-journal.evidence.head-signed.v1',
-      'identity.user.admin-granted.v1', 'identity.user.admin-revoked.v1', 'identity.user.email-changed.v1', 'identity.user.notification-preferences-changed.v1',
+      'identity.user.account-erased.v1', 'identity.user.admin-granted.v1', 'identity.user.admin-revoked.v1', 'identity.user.email-changed.v1', 'identity.user.notification-preferences-changed.v1',
       'identity.user.password-changed.v1', 'identity.user.profile-updated.v1', 'identity.user.registered.v1', 'identity.user.signed-in.v1', 'identity.user.tier-changed.v1',
       'letters.letter.deleted.v1', 'letters.letter.revised.v1', 'letters.letter.written.v1',
       'notifications.key-email.failed.v1', 'notifications.key-email.sent.v1',

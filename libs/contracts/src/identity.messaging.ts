@@ -85,6 +85,11 @@ export const IdentityEvents = {
    * or agent. At most one an hour per user (identity's activity_marks), so a busy session stays cheap.
    */
   UserSignedIn: event('identity.user.signed-in.v1', z.object({ userId: z.string(), sessionId: z.string(), signedInAt: z.string() })),
+  /**
+   * The owner's account was deleted and its grace period is over: every service erases what it holds of
+   * him (destroys his keys, ends his keys and deliveries). Ids and time only: the address is already gone.
+   */
+  AccountErased: event('identity.user.account-erased.v1', z.object({ userId: z.string(), erasedAt: z.string() })),
 } as const satisfies Record<IdentityEvent['type'], EventDeclaration>;
 
 export type UserRegistered = EventData<typeof IdentityEvents.UserRegistered>;
@@ -96,3 +101,4 @@ export type PasswordChanged = EventData<typeof IdentityEvents.PasswordChanged>;
 export type EmailChanged = EventData<typeof IdentityEvents.EmailChanged>;
 export type NotificationPreferencesChanged = EventData<typeof IdentityEvents.NotificationPreferencesChanged>;
 export type UserSignedIn = EventData<typeof IdentityEvents.UserSignedIn>;
+export type AccountErased = EventData<typeof IdentityEvents.AccountErased>;

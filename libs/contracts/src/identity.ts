@@ -1,5 +1,5 @@
 import type {
-  AdminGranted, AdminRevoked, EmailChanged, NotificationPreferencesChanged, PasswordChanged, ProfileUpdated, SubscriptionTierChanged, UserRegistered, UserSignedIn,
+  AdminGranted, AdminRevoked, EmailChanged, NotificationPreferencesChanged, PasswordChanged, ProfileUpdated, SubscriptionTierChanged, UserRegistered, UserSignedIn, AccountErased,
 } from './identity.messaging.js';
 import type { SubscriptionTier } from './tiers.js';
 
@@ -40,7 +40,8 @@ export type IdentityEvent =
   | { type: 'AdminRevoked'; data: AdminRevoked }
   | { type: 'PasswordChanged'; data: PasswordChanged }
   | AccountSettingsEvent
-  | { type: 'UserSignedIn'; data: UserSignedIn };
+  | { type: 'UserSignedIn'; data: UserSignedIn }
+  | { type: 'AccountErased'; data: AccountErased };
 
 // Account settings (/settings): e-mail changes and notification preferences, event-sourced like the
 // profile. The e-mail is in the event as it is in UserRegistered: identity's other consumers key on it.

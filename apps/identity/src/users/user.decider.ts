@@ -43,7 +43,8 @@ export type UserEvent = IdentityEvent | PasswordResetEvent | EmailChangeEvent | 
 
 /** A user's stream: `user-{id}`. State is only what the rules below need. */
 export interface UserState {
-  status: 'new' | 'registered';
+  /** `erased`: the account was deleted and its grace period ended; nothing of it is kept. */
+  status: 'new' | 'registered' | 'erased';
   email: string | null;
   fullName: string | null;
   avatarUrl: string | null;
@@ -276,6 +277,8 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return { ...state, twoStep: true };
       case 'TwoStepDisabled':
         return { ...state, twoStep: false };
+      case 'AccountErased':
+        return { ...userDecider.initialState(), status: 'erased' };
       case 'RecoveryCodesRegenerated':
         return state;
     }

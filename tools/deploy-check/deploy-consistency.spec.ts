@@ -457,14 +457,15 @@ describe('deploy consistency: deploy/k8s', () => {
     expect(problems).toEqual([]);
   });
 
-  it('runs NATS (3 nodes, JetStream) and MinIO (4 nodes) with disruption budgets, and documents every Secret it references', () => {
+  it('runs NATS (3 nodes, JetStream) and SeaweedFS (3 masters, 3 volume servers, 2 filers) with disruption budgets, and documents every Secret it references', () => {
     const problems: string[] = [];
     const nats = find('StatefulSet', 'nats');
     if (nats?.spec?.replicas !== 3) problems.push('StatefulSet nats must have 3 replicas');
     const natsConf = byKind('ConfigMap').map((cm) => Object.values(cm.data ?? {}).join('\n')).find((t) => t.includes('jetstream')) ?? '';
     if (!/cluster\s*\{/.test(natsConf) || !/store_dir/.test(natsConf)) problems.push('the NATS config needs a cluster block and JetStream file storage');
-    const minio = find('StatefulSet', 'minio');
-    if (minio?.spec?.replicas !== 4) problems.push('StatefulSet minio must have 4 replicas');
+    if (find('StatefulSet', 'seaweedfs-master')?.spec?.replicas !== 3) problems.push('StatefulSet seaweedfs-master must have 3 replicas (a RAFT majority survives one lost node)');
+    if (find('StatefulSet', 'seaweedfs-volume')?.spec?.replicas !== 3) problems.push('StatefulSet seaweedfs-volume must have 3 replicas (every file on two of them)');
+    if (!(find('Deployment', 'seaweedfs-filer')?.spec?.replicas >= 2)) problems.push('Deployment seaweedfs-filer needs at least 2 replicas');
     for (const sts of byKind('StatefulSet')) {
       const labels = sts.spec?.template?.metadata?.labels ?? {};
       if (!byKind('PodDisruptionBudget').some((p) => Object.entries(p.spec?.selector?.matchLabels ?? { none: 'none' }).every(([k, v]) => labels[k] === v))) problems.push(`StatefulSet ${sts.metadata.name}: no PodDisruptionBudget`);
@@ -617,8 +618,22 @@ describe('deploy consistency: deploy/k8s pods', () => {
 /** A flow as "target:port": a workload's name, or "outside" (a managed service or provider beyond the cluster). */
 type Flow = string;
 
-/** Clustered servers talk to their own nodes (routes, erasure-coded writes): not in their environment. */
-const CLUSTER_PEERS: Record<string, Flow[]> = { nats: ['nats:4222', 'nats:6222'], minio: ['minio:9000'] };
+/**
+ * Traffic of clustered servers that no address in their environment names: NATS routes, and SeaweedFS's
+ * roles once the masters have told them where the others are (the masters and filers dial the volume
+ * servers, volume servers copy replicas to each other, the masters' maintenance and the bucket shell reach
+ * a filer's gRPC port, filers follow each other's metadata).
+ */
+const CLUSTER_PEERS: Record<string, Flow[]> = {
+  nats: ['nats:4222', 'nats:6222'],
+  'seaweedfs-master': ['seaweedfs-volume:8080', 'seaweedfs-volume:18080', 'seaweedfs-filer:18888'],
+  'seaweedfs-volume': ['seaweedfs-volume:8080', 'seaweedfs-volume:18080'],
+  'seaweedfs-filer': ['seaweedfs-volume:8080', 'seaweedfs-volume:18080', 'seaweedfs-filer:18888'],
+  's3-buckets': ['seaweedfs-filer:18888'],
+};
+
+/** SeaweedFS flags naming masters (host:port lists); each port's gRPC twin is 10000 above it. */
+const SEAWEEDFS_MASTER_FLAGS = /^-(?:master|mserver|peers)=(.+)$/;
 
 /** The workload whose pods a Service (by name) selects, and the container port its port number leads to. */
 function serviceTarget(host: string, port: number): Flow {
@@ -633,6 +648,8 @@ function serviceTarget(host: string, port: number): Flow {
 }
 
 const urlFlow = (url: string): Flow => { const u = new URL(url); return serviceTarget(u.hostname, Number(u.port)); };
+/** A pod of a StatefulSet by its stable name (`seaweedfs-master-0.seaweedfs-master-headless`) leads to that Service. */
+const serviceOfHost = (host: string) => (host.includes('.') ? host.split('.')[1]! : host);
 
 /** What a workload's containers need to reach, read from what they are given: variables, and URLs in commands. */
 function neededFlows(workload: Json): Flow[] {
@@ -640,7 +657,7 @@ function neededFlows(workload: Json): Flow[] {
   for (const c of podOf(workload).containers ?? []) {
     const env = new Map<string, string | undefined>((c.env ?? []).map((e: Json) => [e.name, e.value]));
     const has = (name: string) => env.has(name);
-    if (has('DATABASE_URL') || has('POSTGRES_URL')) flows.add('outside:5432');
+    if (has('DATABASE_URL') || has('POSTGRES_URL') || has('WEED_POSTGRES2_HOSTNAME')) flows.add('outside:5432');
     if (has('REDIS_URL')) flows.add('outside:6379');
     if (has('NATS_USER')) flows.add(urlFlow(lvConfig.NATS_URL ?? 'nats://lv-config-has-no-NATS_URL:0'));
     if (has('SMTP_HOST')) ['outside:465', 'outside:587'].forEach((f) => flows.add(f)); // SMTPS or STARTTLS, the provider's choice
@@ -648,6 +665,13 @@ function neededFlows(workload: Json): Flow[] {
     if (has('BACKUP_REPOSITORY')) ['outside:443', 'outside:22'].forEach((f) => flows.add(f)); // restic over S3 (HTTPS) or SFTP
     for (const name of ['S3_ENDPOINT', 'VAULT_MEDIA_URL', 'COURT_JOURNAL_URL']) if (env.get(name)) flows.add(urlFlow(env.get(name)!));
     for (const url of containerCommand(c).join(' ').match(/https?:\/\/[a-z-]+:\d+/g) ?? []) flows.add(urlFlow(url));
+    for (const arg of containerCommand(c).join(' ').split(/\s+/)) {
+      for (const address of SEAWEEDFS_MASTER_FLAGS.exec(arg)?.[1]?.split(',') ?? []) {
+        const [host, port] = address.split(':');
+        flows.add(serviceTarget(serviceOfHost(host!), Number(port)));
+        flows.add(serviceTarget(serviceOfHost(host!), Number(port) + 10000));
+      }
+    }
   }
   return [...flows].sort();
 }

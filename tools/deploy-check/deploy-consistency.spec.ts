@@ -26,7 +26,45 @@ type Json = any; // parsed YAML
 // ---------------------------------------------------------------------------------------------
 // Loading
 
-const compose: Json = YAML.parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
+/** A mapping tagged `!override` replaces what it overrides; a value tagged `!reset` removes it (Compose 2.24.4). */
+const OVERRIDE = '\u0000override';
+const RESET = '\u0000reset';
+
+function loadComposeFile(file: string): Json {
+  const document = YAML.parseDocument(readFileSync(join(root, file), 'utf8'), { merge: true });
+  YAML.visit(document, {
+    Map(_key, node) { if (node.tag === '!override') node.set(OVERRIDE, true); },
+    Seq(_key, node) { if (node.tag === '!reset') return new YAML.Scalar(RESET); },
+    Scalar(_key, node) { if (node.tag === '!reset') node.value = RESET; },
+  });
+  return document.toJS();
+}
+
+/** Sequences Compose merges (by value) instead of replacing; the others (command, entrypoint, test) are replaced. */
+const MERGED_SEQUENCES = new Set(['volumes', 'ports', 'secrets', 'configs']);
+
+/** `docker compose -f base -f override`'s merge, for what these files use (compose-spec's merge rules). */
+function mergeCompose(base: Json, override: Json, key = ''): Json {
+  if (override === RESET) return undefined;
+  if (Array.isArray(override)) return MERGED_SEQUENCES.has(key) && Array.isArray(base) ? [...new Set([...base, ...override])] : override;
+  if (override && typeof override === 'object') {
+    const { [OVERRIDE]: replace, ...rest } = override;
+    const merged: Json = replace || !base || typeof base !== 'object' || Array.isArray(base) ? {} : { ...base };
+    for (const [k, v] of Object.entries(rest)) {
+      const value = mergeCompose(replace ? undefined : merged[k], v, k);
+      if (value === undefined) delete merged[k];
+      else merged[k] = value;
+    }
+    return merged;
+  }
+  return override;
+}
+
+const compose: Json = loadComposeFile('docker-compose.yml');
+const PROD_COMPOSE_FILE = 'docker-compose.prod.yml';
+const prodOverride: Json = loadComposeFile(PROD_COMPOSE_FILE);
+/** What `docker compose -f docker-compose.yml -f docker-compose.prod.yml` runs. */
+const prodCompose: Json = mergeCompose(compose, prodOverride);
 const k8sDir = join(root, 'deploy', 'k8s');
 const kustomization: Json = YAML.parse(readFileSync(join(k8sDir, 'kustomization.yaml'), 'utf8'));
 const k8sFiles: string[] = kustomization.resources ?? [];
@@ -88,10 +126,29 @@ function composeEnv(service: Json): Record<string, EnvValue> {
 }
 
 /**
- * Compose fills `${NAME:?...}` from .env (tools/dev/compose-secrets.mjs: letters and hex, 32+
- * characters); the schema checks such a value, so the rest of the string (a URL around it) is still checked.
+ * Values an operator writes into .env for docker-compose.prod.yml (compose-secrets.mjs cannot make them),
+ * as examples of the right shape, so the schemas check everything around them.
  */
-const interpolated = (value: string) => value.replace(/\$\{[A-Z0-9_]+(:?[?-][^}]*)?\}/g, `lv${'0'.repeat(40)}`);
+const OPERATOR_VALUES: Record<string, string> = {
+  LEGACY_VAULT_IMAGE: 'registry.example.com/legacy-vault:0.1.0',
+  PUBLIC_URL: 'https://vault.example.org',
+  STRIPE_SECRET_KEY: 'sk_live_example',
+  STRIPE_WEBHOOK_SECRET: 'whsec_example',
+  SMTP_HOST: 'smtp.example.org',
+  SMTP_PORT: '587',
+  SMTP_USER: 'legacy-vault',
+  SMTP_PASS: 'a-password-from-the-provider',
+  MAIL_FROM: 'Legacy Vault <no-reply@vault.example.org>',
+};
+
+/**
+ * Compose fills `${NAME:?...}` from .env (tools/dev/compose-secrets.mjs: letters and hex, 32+
+ * characters; or an operator's value) and `${NAME:-default}` with the default when unset; the schema
+ * checks such a value, so the rest of the string (a URL around it) is still checked.
+ */
+const interpolated = (value: string) =>
+  value.replace(/\$\{([A-Z0-9_]+)(?::?([?-])([^}]*))?\}/g, (_m, name: string, kind?: string, rest?: string) =>
+    OPERATOR_VALUES[name] ?? (kind === '-' ? rest ?? '' : `lv${'0'.repeat(40)}`));
 
 function k8sEnv(container: Json, problems: string[], where: string): Record<string, EnvValue> {
   const env: Record<string, EnvValue> = {};
@@ -152,9 +209,11 @@ function k8sMounts(pod: Json, container: Json, problems: string[], where: string
 }
 
 const imageName = (image: string) => image.split('@')[0]!.replace(/:[^/:]+$/, '');
+/** The app image under any registry (registry.example.com/legacy-vault:0.1.0 in production). */
+const isAppImage = (image: string) => imageName(interpolated(image)).split('/').pop() === APP_IMAGE;
 const appContainers = (pod: Json): Json[] => (pod?.containers ?? []).filter((c: Json) => imageName(c.image ?? '') === APP_IMAGE);
-const composeAppServices = (): [string, Json][] =>
-  Object.entries(compose.services ?? {}).filter(([, s]: [string, Json]) => imageName(s.image ?? '') === APP_IMAGE || s.build?.dockerfile === DOCKERFILE) as [string, Json][];
+const composeAppServices = (compose: Json): [string, Json][] =>
+  Object.entries(compose.services ?? {}).filter(([, s]: [string, Json]) => isAppImage(s.image ?? '') || s.build?.dockerfile === DOCKERFILE) as [string, Json][];
 
 const commandOf = (s: Json): string[] => (Array.isArray(s?.command) ? s.command.map(String) : typeof s?.command === 'string' ? s.command.split(/\s+/) : []);
 const containerCommand = (c: Json): string[] => [...(c.command ?? []), ...(c.args ?? [])].map(String);
@@ -212,10 +271,13 @@ describe('deploy consistency: manifest of processes (tools/dev/services.mjs)', (
   });
 });
 
-describe('deploy consistency: docker-compose.yml', () => {
+describe.each([
+  ['docker-compose.yml', compose],
+  [`docker-compose.yml + ${PROD_COMPOSE_FILE}`, prodCompose],
+])('deploy consistency: %s', (_file, compose: Json) => {
   it('runs every process of the manifest from the one app image, and nothing else from it', () => {
     const problems: string[] = [];
-    const app = composeAppServices();
+    const app = composeAppServices(compose);
     const images = new Set(app.map(([, s]) => s.image));
     if (images.size !== 1) problems.push(`app services use ${images.size} images (${[...images].join(', ')}): use one`);
     for (const [name, s] of app) {
@@ -293,9 +355,156 @@ describe('deploy consistency: docker-compose.yml', () => {
     if (!String(infra.redis?.image).startsWith('redis:7')) problems.push('redis:7 is missing');
     const nats = commandOf(infra.nats);
     if (!String(infra.nats?.image).startsWith('nats:2.10') || !nats.includes('-js') || !nats.includes('-sd')) problems.push('nats:2.10 with -js -sd <volume> is missing');
-    if (!String(infra.minio?.image).startsWith('minio/minio')) problems.push('minio is missing');
+    if (!/^chrislusf\/seaweedfs:\d+\.\d+/.test(String(infra.seaweedfs?.image))) problems.push('seaweedfs (chrislusf/seaweedfs:<version>) is missing');
     if (!String(infra.mailpit?.image).startsWith('axllent/mailpit')) problems.push('mailpit is missing');
-    for (const name of ['postgres', 'redis', 'nats', 'minio', 'mailpit']) if (infra[name] && !infra[name].healthcheck) problems.push(`${name}: no healthcheck`);
+    for (const name of ['postgres', 'redis', 'nats', 'seaweedfs', 'mailpit']) if (infra[name] && !infra[name].healthcheck) problems.push(`${name}: no healthcheck`);
+    expect(problems).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// docker-compose.prod.yml: the properties a machine people use must keep (issue 36), on the merged file
+
+/** Every `${NAME...}` a compose value reads from .env. */
+const variablesOf = (value: unknown): string[] => [...JSON.stringify(value ?? null).matchAll(/\$\{([A-Z0-9_]+)/g)].map((m) => m[1]!);
+/** The bucket names a shell loop creates (`for b in a b c; do ... s3.bucket.create ...`). */
+const bucketLoop = (command: string): string[] => (/for b in ([^;]+);[^]*s3\.bucket\.create/.exec(command)?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
+const rolesScript = readFileSync(join(root, 'deploy', 'compose', 'postgres-roles.sh'), 'utf8');
+
+describe(`deploy consistency: ${PROD_COMPOSE_FILE} (production)`, () => {
+  const app = () => composeAppServices(prodCompose);
+  const envOf = (name: string) => composeEnv(prodCompose.services?.[name]);
+  const rawEnv = (name: string): Record<string, string> => prodCompose.services?.[name]?.environment ?? {};
+
+  it('takes payments through Stripe: no local payment provider, its allowance or its webhook loop', async () => {
+    const { paymentProviderOf } = await import(join(root, 'apps', 'billing', 'src', 'config.ts'));
+    const problems: string[] = [];
+    for (const name of ['billing', 'billing-migrate']) {
+      const env = rawEnv(name);
+      for (const key of ['PAYMENT_PROVIDER', 'ALLOW_LOCAL_PAYMENTS_IN_PRODUCTION', 'LOCAL_WEBHOOK_SECRET', 'BILLING_WEBHOOK_URL']) if (key in env) problems.push(`${name}: ${key} is set (the local provider gives every plan away)`);
+      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']) if (!variablesOf(env[key]).includes(key)) problems.push(`${name}: ${key} must come from .env (\${${key}:?...})`);
+      // What billing decides from this environment, as its own schema and paymentProviderOf read it.
+      const parsed = schemas.get('billing')!.shape;
+      const values = envOf(name);
+      if (values.NODE_ENV !== 'production') problems.push(`${name}: NODE_ENV must be production (is ${String(values.NODE_ENV)})`);
+      const config = Object.fromEntries(['NODE_ENV', 'PAYMENT_PROVIDER', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'].map((key) => [key, parsed[key]!.safeParse(values[key]).data]));
+      if (paymentProviderOf(config) !== 'stripe') problems.push(`${name}: the provider in use would be ${paymentProviderOf(config)}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('sends Secure cookies and trusts the proxy in front of the gateway', () => {
+    const env = envOf('gateway');
+    const info = schemas.get('gateway')!;
+    expect({ COOKIE_SECURE: env.COOKIE_SECURE, secure: info.shape.COOKIE_SECURE!.safeParse(env.COOKIE_SECURE).data }).toEqual({ COOKIE_SECURE: 'true', secure: true });
+    const trust = info.shape.TRUST_PROXY!.safeParse(env.TRUST_PROXY);
+    expect({ TRUST_PROXY: env.TRUST_PROXY, parsed: trust.success && trust.data !== false && trust.data !== true }).toEqual({ TRUST_PROXY: env.TRUST_PROXY, parsed: true });
+  });
+
+  it('connects every service and its migration as its own PostgreSQL role, never the superuser', () => {
+    const problems: string[] = [];
+    const databases = services.filter((s) => s.database).map((s) => s.database!);
+    for (const svc of services.filter((s) => s.database)) {
+      for (const name of [svc.name, `${svc.name}-migrate`]) {
+        const raw = String(rawEnv(name).DATABASE_URL ?? '');
+        const url = new URL(interpolated(raw));
+        const role = `lv_${svc.database}`;
+        if (url.username !== role) problems.push(`${name}: DATABASE_URL connects as ${url.username || '(none)'}, not ${role}`);
+        if (url.pathname !== `/${role}`) problems.push(`${name}: DATABASE_URL names ${url.pathname}, not /${role}`);
+        const password = `PG_PASSWORD_${svc.database!.toUpperCase()}`;
+        if (variablesOf(raw).join() !== password) problems.push(`${name}: DATABASE_URL's password must be \${${password}} (is ${variablesOf(raw).join() || 'none'})`);
+      }
+    }
+    for (const [name, s] of Object.entries(prodCompose.services ?? {}) as [string, Json][]) {
+      if (name !== 'postgres' && variablesOf(s.environment).includes('POSTGRES_PASSWORD')) problems.push(`${name}: holds the superuser's POSTGRES_PASSWORD`);
+    }
+    const postgres = prodCompose.services?.postgres ?? {};
+    if (!(postgres.volumes ?? []).includes('./deploy/compose/postgres-roles.sh:/docker-entrypoint-initdb.d/10-service-roles.sh:ro')) problems.push('postgres: must mount deploy/compose/postgres-roles.sh into /docker-entrypoint-initdb.d');
+    for (const db of databases) if (!variablesOf(postgres.environment).includes(`PG_PASSWORD_${db.toUpperCase()}`)) problems.push(`postgres: PG_PASSWORD_${db.toUpperCase()} is not passed to the roles script`);
+    const scripted = (/for database in ([^;]+);/.exec(rolesScript)?.[1] ?? '').trim().split(/\s+/).sort();
+    if (scripted.join() !== [...databases].sort().join()) problems.push(`deploy/compose/postgres-roles.sh makes roles for ${scripted.join(', ')}, the services' databases are ${[...databases].sort().join(', ')}`);
+    for (const grant of ['NOSUPERUSER NOCREATEDB NOCREATEROLE', 'CREATE DATABASE %I OWNER %I', 'REVOKE ALL ON DATABASE %I FROM PUBLIC']) if (!rolesScript.includes(grant)) problems.push(`deploy/compose/postgres-roles.sh: "${grant}" is missing`);
+    expect(problems).toEqual([]);
+  });
+
+  it('runs Redis with a password, which every REDIS_URL carries and no command line shows', () => {
+    const problems: string[] = [];
+    const redis = prodCompose.services?.redis ?? {};
+    const command = commandOf(redis).join(' ');
+    if (!/requirepass/.test(command) || !command.includes('$$REDIS_PASSWORD')) problems.push(`redis: must set requirepass from $REDIS_PASSWORD (command: ${command})`);
+    if (!variablesOf(redis.environment?.REDIS_PASSWORD).includes('REDIS_PASSWORD')) problems.push('redis: REDIS_PASSWORD must come from .env');
+    if (!JSON.stringify(redis.healthcheck?.test ?? '').includes('REDISCLI_AUTH')) problems.push('redis: the healthcheck must authenticate (REDISCLI_AUTH)');
+    for (const [name] of app()) {
+      const url = rawEnv(name).REDIS_URL;
+      if (url === undefined) continue;
+      if (!variablesOf(url).includes('REDIS_PASSWORD') || !new URL(interpolated(String(url))).password) problems.push(`${name}: REDIS_URL has no password (${String(url)})`);
+    }
+    // Every process of the manifest reads REDIS_URL (commonConfigSchema), so each was looked at above.
+    for (const svc of services) if (rawEnv(svc.name).REDIS_URL === undefined) problems.push(`${svc.name}: no REDIS_URL`);
+    expect(problems).toEqual([]);
+  });
+
+  it('runs released images by version tag, builds nothing, and sends mail to a provider instead of Mailpit', () => {
+    const problems: string[] = [];
+    for (const [name, s] of Object.entries(prodCompose.services ?? {}) as [string, Json][]) {
+      if (s.profiles?.length) continue; // not started unless asked for
+      const image = String(s.image ?? '');
+      if (s.build) problems.push(`${name}: builds an image on the production machine`);
+      if (isAppImage(image)) {
+        if (variablesOf(image).join() !== 'LEGACY_VAULT_IMAGE') problems.push(`${name}: the app image must be \${LEGACY_VAULT_IMAGE} (is ${image})`);
+      } else if (!/:v?\d+\.\d+[\w.-]*$/.test(image.split('@')[0]!)) problems.push(`${name}: image ${image} has no version tag`);
+    }
+    if (!(prodCompose.services?.mailpit?.profiles ?? []).length) problems.push('mailpit: must not start in production (give it a profile)');
+    const notifications = envOf('notifications');
+    if (notifications.SMTP_HOST === 'mailpit' || !variablesOf(rawEnv('notifications').SMTP_HOST).includes('SMTP_HOST')) problems.push('notifications: SMTP_HOST must come from .env');
+    if (prodCompose.services?.notifications?.depends_on?.mailpit) problems.push('notifications: depends on mailpit, which does not start');
+    expect(problems).toEqual([]);
+  });
+
+  it('gives the apps the bucket-scoped S3 key, never an administrator\'s, on the buckets the code names', async () => {
+    const { ALL_BUCKETS } = await import('@lv/contracts');
+    const { APP_BUCKETS, s3Identities } = await import('../dev/compose-secrets.mjs');
+    const problems: string[] = [];
+    const buckets = [...ALL_BUCKETS].sort().join();
+    if ([...APP_BUCKETS].sort().join() !== buckets) problems.push(`compose-secrets.mjs APP_BUCKETS (${APP_BUCKETS.join(', ')}) differ from ALL_BUCKETS (${buckets})`);
+    const example = exampleSecrets.find((x: Json) => x.metadata?.name === 'lv-seaweedfs-s3')?.stringData?.['s3.json'];
+    const identitySets: [string, Json][] = [['compose-secrets.mjs s3Identities', s3Identities({ S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' })], ['secrets.example.yaml lv-seaweedfs-s3', example ? JSON.parse(example) : { identities: [] }]];
+    for (const [where, config] of identitySets) {
+      const identities: Json[] = config.identities ?? [];
+      if (identities.length !== 1) problems.push(`${where}: one identity (the apps'), not ${identities.length}`);
+      for (const identity of identities) {
+        const actions: string[] = identity.actions ?? [];
+        for (const action of actions) {
+          const [verb, bucket] = action.split(':');
+          if (!['Read', 'Write', 'List'].includes(verb!)) problems.push(`${where}: ${identity.name} may ${action}`);
+          if (!bucket || !(ALL_BUCKETS as readonly string[]).includes(bucket)) problems.push(`${where}: ${identity.name}'s ${action} is not scoped to one of the code's buckets`);
+        }
+      }
+    }
+    for (const [where, command] of [
+      ['compose s3-buckets', commandOf(compose.services?.['s3-buckets']).join(' ')],
+      ['k8s Job s3-buckets', containerCommand(podOf(find('Job', 's3-buckets'))?.containers?.[0] ?? {}).join(' ')],
+    ] as const) if (bucketLoop(command).sort().join() !== buckets) problems.push(`${where} creates ${bucketLoop(command).join(', ') || 'nothing'}, the code's buckets are ${buckets}`);
+    for (const [name] of app()) {
+      const env = rawEnv(name);
+      if (env.S3_ACCESS_KEY !== undefined && variablesOf(env.S3_ACCESS_KEY).join() !== 'S3_ACCESS_KEY') problems.push(`${name}: S3_ACCESS_KEY must be the apps' key \${S3_ACCESS_KEY}`);
+    }
+    for (const d of byKind('Deployment')) for (const c of appContainers(podOf(d))) if (JSON.stringify(c).includes('lv-seaweedfs')) problems.push(`Deployment ${d.metadata.name} reads SeaweedFS's own Secrets`);
+    expect(problems).toEqual([]);
+  });
+
+  it('reads from .env only what compose-secrets.mjs generates or the README tells the operator to write', async () => {
+    const { secretGenerators } = await import('../dev/compose-secrets.mjs');
+    const generated = Object.keys(secretGenerators());
+    const readme = readFileSync(join(root, 'deploy', 'README.md'), 'utf8');
+    const problems: string[] = [];
+    for (const [file, content] of [['docker-compose.yml', compose], [PROD_COMPOSE_FILE, prodOverride]] as const) {
+      for (const name of new Set(variablesOf(content))) {
+        if (generated.includes(name)) continue;
+        if (!(name in OPERATOR_VALUES) && !/^SMTP_SECURE$/.test(name)) problems.push(`${file}: \${${name}} is neither generated by compose-secrets.mjs nor an operator's value`);
+        else if (!readme.includes(`\`${name}\``)) problems.push(`${file}: deploy/README.md does not tell the operator to set \`${name}\``);
+      }
+    }
     expect(problems).toEqual([]);
   });
 });

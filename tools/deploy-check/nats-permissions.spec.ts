@@ -173,14 +173,18 @@ describe('NATS permissions: docker-compose.yml and deploy/k8s', () => {
     expect([...admitted].sort()).toEqual(NATS_USERS.map((u) => u.user).sort());
   });
 
-  it('ships no secret in docker-compose.yml and publishes ports on 127.0.0.1 only', () => {
+  // The production override's tagged values (!override, !reset) parse as plain values here: only the text matters.
+  it.each([
+    ['docker-compose.yml', compose, /:\$\{POSTGRES_PASSWORD:\?[^}]*\}@/],
+    ['docker-compose.prod.yml', YAML.parse(read('docker-compose.prod.yml'), { merge: true, logLevel: 'error' }), /^postgres:\/\/lv_[a-z_]+:\$\{PG_PASSWORD_[A-Z_]+:\?[^}]*\}@/],
+  ])('ships no secret in %s and publishes ports on 127.0.0.1 only', (_file, file: Json, databaseUrl: RegExp) => {
     const problems: string[] = [];
     const secretish = /(PASSWORD|SECRET|_KEY$|ROOT_USER)/;
-    for (const [name, svc] of Object.entries<Json>(compose.services ?? {})) {
+    for (const [name, svc] of Object.entries<Json>(file.services ?? {})) {
       for (const [key, value] of Object.entries<Json>(svc.environment ?? {})) {
         const v = String(value);
-        if (secretish.test(key) && !key.startsWith('JWT_') && !/^\$\{[A-Z_]+:\?/.test(v) && !v.startsWith('/run/')) problems.push(`${name}: ${key} is written in the file`);
-        if (key === 'DATABASE_URL' && !/:\$\{POSTGRES_PASSWORD:\?[^}]*\}@/.test(v)) problems.push(`${name}: DATABASE_URL must take its password from \${POSTGRES_PASSWORD:?...}`);
+        if (secretish.test(key) && !key.startsWith('JWT_') && !/^\$\{[A-Z0-9_]+:\?/.test(v) && !v.startsWith('/run/')) problems.push(`${name}: ${key} is written in the file`);
+        if (key === 'DATABASE_URL' && !databaseUrl.test(v)) problems.push(`${name}: DATABASE_URL must take its password from .env (${String(databaseUrl)})`);
       }
       for (const port of svc.ports ?? []) if (!String(port).startsWith('127.0.0.1:')) problems.push(`${name}: publishes ${String(port)} beyond 127.0.0.1`);
       for (const line of [].concat(svc.command ?? [])) if (/legacy-vault-minio-secret|change-me/i.test(String(line))) problems.push(`${name}: a secret in its command`);

@@ -3,10 +3,14 @@
 // docker-compose.yml (a published MEDIA_LINK_SECRET or COURT_LINK_SECRET lets anyone sign playback or court file links):
 //
 //   node tools/dev/compose-secrets.mjs [--secrets-file .env] [--tls-dir .data/compose/nats-tls]
+//                                      [--s3-identities .data/compose/seaweedfs/s3.json]
 //
 // - the env file (default .env at the repository root, which `docker compose` reads for ${...}):
-//   random values for every variable docker-compose.yml requires with ${NAME:?...}; existing values
-//   are kept, missing ones appended, so running it again is safe;
+//   random values for every variable docker-compose.yml and docker-compose.prod.yml require with
+//   ${NAME:?...}; existing values are kept, missing ones appended, so running it again is safe;
+// - SeaweedFS's S3 identities (s3.json, rewritten from the env file each run): the apps' key, which
+//   may read, write and list the buckets below and nothing else (no identity may create or delete a
+//   bucket: the s3-buckets service makes them through SeaweedFS's master);
 // - NATS TLS (needs the `openssl` command): a private CA and a server certificate for the host name
 //   `nats`, in <tls-dir>/server (mounted into the nats container) and the CA alone in
 //   <tls-dir>/client (mounted into every app container as NATS_TLS_CA). Kept when present.
@@ -20,17 +24,33 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NATS_USERS, passwordVariable } from '../deploy-check/nats-permissions.mjs';
+import { services } from './services.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const hex = (bytes) => randomBytes(bytes).toString('hex');
 
-/** Every secret docker-compose.yml interpolates, with how to make a fresh one. */
+/**
+ * The buckets of libs/contracts/src/storage.ts (Buckets), which the apps' S3 identity may use
+ * (deploy-consistency.spec.ts keeps this list equal to ALL_BUCKETS; this script runs without a build).
+ */
+export const APP_BUCKETS = ['vaultmedia', 'documents', 'courtjournals', 'who-i-am', 'recordings', 'vault-media', 'parent-music-library'];
+
+/** The PostgreSQL role of a service's database in docker-compose.prod.yml: the database's own name (lv_identity). */
+export const databaseRole = (database) => `lv_${database}`;
+/** The variable holding that role's password (PG_PASSWORD_VAULT_MEDIA). */
+export const databasePasswordVariable = (database) => `PG_PASSWORD_${database.toUpperCase()}`;
+
+/** Every secret docker-compose.yml and docker-compose.prod.yml interpolate, with how to make a fresh one. */
 export function secretGenerators() {
   return {
     POSTGRES_PASSWORD: () => hex(32),
-    // MinIO access keys are identifiers (3 to 20 characters); the secret key is the secret.
-    MINIO_ROOT_USER: () => `lv${hex(9)}`,
-    MINIO_ROOT_PASSWORD: () => hex(20),
+    // The production override's role per service database (deploy/compose/postgres-roles.sh makes them).
+    ...Object.fromEntries(services.filter((s) => s.database).map((s) => [databasePasswordVariable(s.database), () => hex(32)])),
+    // Redis's requirepass in the production override (REDIS_URL carries it).
+    REDIS_PASSWORD: () => hex(32),
+    // The apps' S3 key: the access key is an identifier, the secret key is the secret.
+    S3_ACCESS_KEY: () => `lv${hex(9)}`,
+    S3_SECRET_KEY: () => hex(32),
     MEDIA_LINK_SECRET: () => hex(32),
     COURT_LINK_SECRET: () => hex(32),
     DEVICE_COOKIE_SECRET: () => hex(32),
@@ -64,6 +84,28 @@ export function ensureEnvFile(path) {
   writeFileSync(path, `${existing}${existing && !existing.endsWith('\n') ? '\n' : ''}${header}${body}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
   return added.map(([name]) => name);
+}
+
+/** SeaweedFS's identities file (s3.json) for the apps' key: Read, Write and List on each of APP_BUCKETS, no Admin. */
+export function s3Identities(env) {
+  return {
+    identities: [
+      {
+        name: 'legacy-vault-apps',
+        credentials: [{ accessKey: env.S3_ACCESS_KEY, secretKey: env.S3_SECRET_KEY }],
+        actions: APP_BUCKETS.flatMap((bucket) => ['Read', 'Write', 'List'].map((action) => `${action}:${bucket}`)),
+      },
+    ],
+  };
+}
+
+/** Writes the identities file from the env file's S3 key (mode 0644: the seaweedfs container reads it as its own user). */
+export function writeS3Identities(envFile, path) {
+  const env = parseEnvFile(readFileSync(envFile, 'utf8'));
+  if (!env.S3_ACCESS_KEY || !env.S3_SECRET_KEY) throw new Error(`${envFile} has no S3_ACCESS_KEY/S3_SECRET_KEY`);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(s3Identities(env), null, 2)}\n`);
+  chmodSync(path, 0o644);
 }
 
 /** Makes the NATS CA and server certificate unless they exist; returns whether it made them. */
@@ -105,9 +147,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   };
   const envFile = arg('--secrets-file', join(root, '.env'));
   const tlsDir = arg('--tls-dir', join(root, '.data', 'compose', 'nats-tls'));
+  const identities = arg('--s3-identities', join(root, '.data', 'compose', 'seaweedfs', 's3.json'));
   try {
     const added = ensureEnvFile(envFile);
     console.log(added.length ? `${envFile}: generated ${added.join(', ')}` : `${envFile}: every secret already set`);
+    writeS3Identities(envFile, identities);
+    console.log(`${identities}: the apps' S3 identity (read, write, list on ${APP_BUCKETS.length} buckets)`);
     console.log(ensureNatsTls(tlsDir) ? `${tlsDir}: made a NATS CA and server certificate` : `${tlsDir}: NATS certificates already present`);
   } catch (error) {
     console.error(error.message);

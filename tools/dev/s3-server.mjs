@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The S3-protocol server of the dev stack and of the tests: no MinIO server can be installed here
+// The S3-protocol server of the dev stack and of the tests: no S3 server can be installed here
 // (no Docker, not in Debian), so @20minutes/s3rver stands in for it. It checks SigV4 signatures
 // (a wrong secret is rejected) and keeps its data on disk, so objects survive a restart.
-// deploy/ and docker-compose.yml use real MinIO. Objects are read 4 MiB at a time (see below).
+// deploy/ and docker-compose.yml use a real S3 server (SeaweedFS). Objects are read 4 MiB at a time (see below).
 //
 // s3rver lacks two calls the minio client makes, answered here by a shim that runs only after
 // s3rver has authenticated the request (the shim turns s3rver's own NotImplemented /

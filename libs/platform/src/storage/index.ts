@@ -6,7 +6,7 @@ import { readWholeObject, WholeObjectReadError, type WholeObjectReadOptions } fr
 export { readWholeObject, WholeObjectReadError, WHOLE_READ_BUFFER_BYTES, type WholeObjectReadOptions } from './whole-object-read.js';
 
 /**
- * Object storage through the `minio` client: MinIO in docker-compose and deploy/, the embedded
+ * Object storage through the `minio` client (it speaks S3 to any server): SeaweedFS in docker-compose and deploy/, the embedded
  * S3-protocol server (tools/dev/s3-server.mjs) on a developer machine and in tests.
  *
  * Bytes never ride on NATS: services stream them here over HTTP and publish events about them.

@@ -1,4 +1,4 @@
-import { DEFAULT_RETENTION, isRefusal, parseBackupRetention, parseBackupSchedule } from './backup-schedule.js';
+import { DEFAULT_RETENTION, isRefusal, nextBackupAt, parseBackupRetention, parseBackupSchedule, schedulerRepeat } from './backup-schedule.js';
 import { workerConfigSchema } from './config.js';
 
 const HOUR = 3_600_000;
@@ -14,8 +14,43 @@ describe('BACKUP_SCHEDULE', () => {
   });
 
   it('refuses what it cannot read and intervals out of range', () => {
-    for (const value of ['', 'nightly', '0 3 * * *', '12', '1.5h', '-1h', '12 h']) expect(parseBackupSchedule(value)).toEqual({ error: expect.stringContaining('is not a schedule') });
+    for (const value of ['', 'nightly', '0 3 * *', '12', '1.5h', '-1h', '12 h']) expect(parseBackupSchedule(value)).toEqual({ error: expect.stringContaining('is not a schedule') });
     for (const value of ['4m', '0h', '32d']) expect(parseBackupSchedule(value)).toEqual({ error: expect.stringContaining('out of range') });
+  });
+});
+
+describe('BACKUP_SCHEDULE as a cron expression (UTC)', () => {
+  // A Monday, 10:00 UTC: the runs below are counted from it.
+  const now = Date.parse('2026-12-07T10:00:00.000Z');
+
+  it('reads five or six fields, its longest gap between two runs as the interval "overdue" is measured by', () => {
+    expect(parseBackupSchedule('0 3 * * *', now)).toEqual({ everyMs: 24 * HOUR, pattern: '0 3 * * *' });
+    expect(parseBackupSchedule('  30   2 * * 1-5 ', now)).toEqual({ everyMs: 72 * HOUR, pattern: '30 2 * * 1-5' });
+    expect(parseBackupSchedule('0 0 */6 * * *', now)).toEqual({ everyMs: 6 * HOUR, pattern: '0 0 */6 * * *' });
+    expect(parseBackupSchedule('0 4 1 * *', now)).toEqual({ everyMs: 31 * 24 * HOUR, pattern: '0 4 1 * *' });
+    expect(parseBackupSchedule('*/5 * * * *', now)).toEqual({ everyMs: 5 * 60_000, pattern: '*/5 * * * *' });
+  });
+
+  it('runs it at the times BullMQ computes, in UTC, and an interval at its multiples', () => {
+    const daily3 = parseBackupSchedule('0 3 * * *', now);
+    if (isRefusal(daily3)) throw new Error(daily3.error);
+    expect(schedulerRepeat(daily3)).toEqual({ pattern: '0 3 * * *', tz: 'UTC' });
+    expect(nextBackupAt(daily3, now)?.toISOString()).toBe('2026-12-08T03:00:00.000Z');
+    expect(nextBackupAt({ everyMs: 24 * HOUR, pattern: '30 2 * * 1-5' }, Date.parse('2026-12-11T03:00:00.000Z'))?.toISOString()).toBe('2026-12-14T02:30:00.000Z');
+    expect(schedulerRepeat({ everyMs: 12 * HOUR })).toEqual({ every: 12 * HOUR });
+    expect(nextBackupAt({ everyMs: 12 * HOUR }, now)?.toISOString()).toBe('2026-12-07T12:00:00.000Z');
+  });
+
+  it('refuses an expression BullMQ cannot read, naming the problem', () => {
+    expect(parseBackupSchedule('0 25 * * *', now)).toEqual({ error: '"0 25 * * *" is not a schedule: not a cron expression BullMQ reads (Constraint error, got value 25 expected range 0-23)' });
+    expect(parseBackupSchedule('at three on every day', now)).toEqual({ error: '"at three on every day" is not a schedule: not a cron expression BullMQ reads (Invalid characters, got value: at)' });
+    expect(parseBackupSchedule('0 3 * * * * *', now)).toEqual({ error: expect.stringContaining('is not a schedule') });
+  });
+
+  it('refuses runs closer than 5 minutes, further apart than 31 days, or never', () => {
+    for (const value of ['* * * * *', '*/10 * * * * *', '0,1 3 * * *']) expect(parseBackupSchedule(value, now)).toEqual({ error: `"${value}" is out of range: it runs more often than every 5 minutes` });
+    for (const value of ['0 0 1 1 *', '0 0 31 * *', '0 0 1 */3 *']) expect(parseBackupSchedule(value, now)).toEqual({ error: `"${value}" is out of range: it runs less often than every 31 days` });
+    expect(parseBackupSchedule('0 0 30 2 *', now)).toEqual({ error: expect.stringContaining('"0 0 30 2 *" is not a schedule') });
   });
 });
 
@@ -44,13 +79,16 @@ describe('the worker configuration', () => {
   it('schedules daily with the default retention and no repository unless told', () => {
     const config = workerConfigSchema.parse(base);
     expect(config.BACKUP_REPOSITORY).toBeUndefined();
-    expect(config.BACKUP_SCHEDULE).toBe(24 * HOUR);
+    expect(config.BACKUP_SCHEDULE).toEqual({ everyMs: 24 * HOUR });
     expect(config.BACKUP_RETENTION).toEqual(DEFAULT_RETENTION);
   });
 
   it('names the variable it refuses', () => {
     const schedule = workerConfigSchema.safeParse({ ...base, BACKUP_SCHEDULE: 'sometimes' });
     expect(schedule.error?.issues).toEqual([expect.objectContaining({ path: ['BACKUP_SCHEDULE'], message: expect.stringContaining('"sometimes" is not a schedule') })]);
+    const cron = workerConfigSchema.safeParse({ ...base, BACKUP_SCHEDULE: '0 25 * * *' });
+    expect(cron.error?.issues).toEqual([expect.objectContaining({ path: ['BACKUP_SCHEDULE'], message: expect.stringContaining('"0 25 * * *" is not a schedule: not a cron expression BullMQ reads') })]);
+    expect(workerConfigSchema.parse({ ...base, BACKUP_SCHEDULE: '15 1 * * *' }).BACKUP_SCHEDULE).toEqual({ everyMs: 24 * HOUR, pattern: '15 1 * * *' });
     const retention = workerConfigSchema.safeParse({ ...base, BACKUP_RETENTION: 'daily=0,weekly=0,monthly=0' });
     expect(retention.error?.issues).toEqual([expect.objectContaining({ path: ['BACKUP_RETENTION'] })]);
   });

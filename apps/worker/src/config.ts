@@ -29,7 +29,7 @@ export const workerConfigSchema = commonConfigSchema.extend(objectStorageConfigS
       ctx.addIssue({ code: 'custom', message: parsed.error });
       return z.NEVER;
     }
-    return parsed.everyMs;
+    return parsed;
   }),
   BACKUP_RETENTION: z.string().default('').transform((value, ctx) => {
     const parsed = parseBackupRetention(value);

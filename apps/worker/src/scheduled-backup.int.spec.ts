@@ -13,7 +13,7 @@ import { createRedisConnection } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
 import { createTestDatabase, waitFor, type TestDatabase } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { scheduledBackupProcessor, startScheduledBackups, type ScheduledBackups } from './scheduled-backup.js';
+import { BACKUP_SCHEDULER_ID, scheduledBackupProcessor, startScheduledBackups, type ScheduledBackups } from './scheduled-backup.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DAY = 86_400_000;
@@ -84,10 +84,12 @@ describe('the scheduled backup (BullMQ job scheduler, restic, pg_dump, S3, Redis
 
   it('runs once when scheduled, records the snapshot with its size and duration, and exports it on the metrics', async () => {
     const before = Date.now();
-    backups = await startScheduledBackups({ settings: settings(), everyMs: DAY, retention: { daily: 7, weekly: 4, monthly: 12 }, connection, logger, prefix });
+    backups = await startScheduledBackups({ settings: settings(), schedule: { everyMs: DAY }, retention: { daily: 7, weekly: 4, monthly: 12 }, connection, logger, prefix });
     const status = await waitForRun(connection, prefix, null);
 
     expect(status.everyMs).toBe(DAY);
+    // The next run: the next multiple of a day since the epoch, as BullMQ computes it.
+    expect(status.nextRunAt).toBe(new Date((Math.floor(Date.now() / DAY) + 1) * DAY).toISOString());
     expect(status.last).toEqual({
       startedAt: expect.any(String), finishedAt: expect.any(String), durationMs: expect.any(Number), ok: true,
       snapshot: expect.stringMatching(/^[0-9a-f]{64}$/), sizeBytes: expect.any(Number), removedSnapshots: 0, errorCode: null, error: null,
@@ -114,7 +116,7 @@ describe('the scheduled backup (BullMQ job scheduler, restic, pg_dump, S3, Redis
 
   it('records a run the repository refuses as failed with its code, keeps the last success, and reports it', async () => {
     const before = (await readBackupStatus(connection, prefix))!;
-    const run = scheduledBackupProcessor({ settings: settings('not-the-repository-password-0123456789'), retention: { daily: 7, weekly: 4, monthly: 12 }, everyMs: DAY, redis: connection, prefix, logger });
+    const run = scheduledBackupProcessor({ settings: settings('not-the-repository-password-0123456789'), retention: { daily: 7, weekly: 4, monthly: 12 }, schedule: { everyMs: DAY }, redis: connection, prefix, logger });
     await expect(run()).rejects.toThrow('BACKUP_WRONG_PASSWORD: scheduled backup failed');
 
     const status = (await readBackupStatus(connection, prefix))!;
@@ -136,5 +138,23 @@ describe('the scheduled backup (BullMQ job scheduler, restic, pg_dump, S3, Redis
     expect(metric(await renderMetrics(), 'lv_backup_missed')).toBe(1);
     // The worker's watch logs it at error level (BACKUP_MISSED).
     expect(await backups!.checkMissed()).toBe(true);
+  });
+
+  it('replaces the schedule with a cron expression in UTC when the worker restarts with one, and records its next run as BullMQ set it', async () => {
+    const completed = (await backups!.queue.getJobCounts('completed')).completed;
+    await backups!.close();
+    backups = await startScheduledBackups({ settings: settings(), schedule: { everyMs: DAY, pattern: '0 3 * * *' }, retention: { daily: 7, weekly: 4, monthly: 12 }, connection, logger, prefix });
+
+    const schedulers = await backups.queue.getJobSchedulers();
+    expect(schedulers).toEqual([expect.objectContaining({ key: BACKUP_SCHEDULER_ID, pattern: '0 3 * * *', tz: 'UTC', next: expect.any(Number) })]);
+    expect(schedulers[0]!.every).toBeUndefined();
+    const next = new Date(schedulers[0]!.next!);
+    expect(next.getUTCHours()).toBe(3);
+    expect(next.getTime() - Date.now()).toBeLessThanOrEqual(DAY);
+    const status = (await readBackupStatus(connection, prefix))!;
+    expect(status).toEqual(expect.objectContaining({ everyMs: DAY, pattern: '0 3 * * *', nextRunAt: next.toISOString() }));
+    // Unlike an interval, a cron expression does not run at once: nothing ran since the restart.
+    expect((await backups.queue.getJobCounts('completed')).completed).toBe(completed);
+    expect(metric(await renderMetrics(), 'lv_backup_last_run_ok')).toBe(0);
   });
 });

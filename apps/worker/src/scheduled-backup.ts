@@ -8,6 +8,7 @@ import { BackupError, backupOverdue, backupSecrets, readBackupStatus, registerBa
 import { ConfigError } from '@lv/platform/config';
 import type { Logger } from '@lv/platform/logging';
 import { createQueue, createWorker, queuePrefix, type QueueWorker, type TypedQueue } from '@lv/platform/queues';
+import { nextBackupAt, schedulerRepeat, type BackupSchedule } from './backup-schedule.js';
 import type { WorkerConfig } from './config.js';
 
 /** The job scheduler's id: one schedule per stack, replaced (not added to) when the worker restarts with another. */
@@ -42,13 +43,20 @@ export function scheduledBackupSettings(config: WorkerConfig, env: NodeJS.Proces
 export interface ScheduledBackupDeps {
   settings: BackupSettings;
   retention: RetentionPolicy;
-  everyMs: number;
+  schedule: BackupSchedule;
   /** Where the run's record goes (the worker's connection). */
   redis: Redis;
   prefix: string;
   logger: Logger;
   now?: () => Date;
 }
+
+/** The schedule as the record keeps it: its interval (or longest gap), its cron expression, its next run after `at`. */
+const scheduleRecord = (schedule: BackupSchedule, at: Date) => ({
+  everyMs: schedule.everyMs,
+  pattern: schedule.pattern,
+  nextRunAt: nextBackupAt(schedule, at.getTime())?.toISOString() ?? null,
+});
 
 /**
  * One scheduled run: the CLI's backup, then retention (restic forget --prune), then its record in
@@ -75,11 +83,11 @@ export function scheduledBackupProcessor(deps: ScheduledBackupDeps) {
         startedAt: started.toISOString(), finishedAt: finished.toISOString(), durationMs: finished.getTime() - started.getTime(), ok: false,
         snapshot: null, sizeBytes: null, removedSnapshots: null, errorCode: code, error: error instanceof Error ? error.message : String(error),
       };
-      await writeBackupStatus(deps.redis, deps.prefix, { everyMs: deps.everyMs, run });
+      await writeBackupStatus(deps.redis, deps.prefix, { ...scheduleRecord(deps.schedule, finished), run });
       deps.logger.error({ code, durationMs: run.durationMs, err: error }, 'scheduled backup failed');
       throw new UnrecoverableError(`${code}: scheduled backup failed`);
     }
-    await writeBackupStatus(deps.redis, deps.prefix, { everyMs: deps.everyMs, run });
+    await writeBackupStatus(deps.redis, deps.prefix, { ...scheduleRecord(deps.schedule, now()), run });
     deps.logger.info({ snapshot: run.snapshot, sizeBytes: run.sizeBytes, durationMs: run.durationMs, removedSnapshots: run.removedSnapshots }, 'scheduled backup done');
     return run;
   };
@@ -100,7 +108,7 @@ const missedCheckMs = (everyMs: number) => Math.min(10 * 60_000, Math.max(60_000
 
 export interface ScheduledBackupOptions {
   settings: BackupSettings;
-  everyMs: number;
+  schedule: BackupSchedule;
   retention: RetentionPolicy;
   connection: Redis;
   logger: Logger;
@@ -109,18 +117,19 @@ export interface ScheduledBackupOptions {
 }
 
 /**
- * Starts the scheduled backup: the job scheduler (every BACKUP_SCHEDULE; BullMQ runs the first one
- * at once), its worker, and the backup gauges on this process's metrics.
+ * Starts the scheduled backup: the job scheduler (every BACKUP_SCHEDULE: an interval's first run is at
+ * once, a cron expression's at its first time), its worker, and the backup gauges on this process's metrics.
  */
 export async function startScheduledBackups(options: ScheduledBackupOptions): Promise<ScheduledBackups> {
-  const { settings, everyMs, retention, connection, logger } = options;
+  const { settings, schedule, retention, connection, logger } = options;
+  const { everyMs } = schedule;
   const prefix = options.prefix ?? queuePrefix();
-  await writeBackupStatus(connection, prefix, { everyMs });
+  await writeBackupStatus(connection, prefix, scheduleRecord(schedule, new Date()));
   registerBackupMetrics(() => readBackupStatus(connection, prefix));
   const queue = createQueue(Queues.ScheduledBackups, connection, { prefix });
-  await queue.upsertJobScheduler(BACKUP_SCHEDULER_ID, { every: everyMs }, { name: Queues.ScheduledBackups.name, data: {}, opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } });
+  await queue.upsertJobScheduler(BACKUP_SCHEDULER_ID, schedulerRepeat(schedule), { name: Queues.ScheduledBackups.name, data: {}, opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } });
   const log = logger.child({ queue: Queues.ScheduledBackups.name });
-  const worker = createWorker(Queues.ScheduledBackups, scheduledBackupProcessor({ settings, retention, everyMs, redis: connection, prefix, logger: log }), connection, {
+  const worker = createWorker(Queues.ScheduledBackups, scheduledBackupProcessor({ settings, retention, schedule, redis: connection, prefix, logger: log }), connection, {
     prefix,
     // A backup of a large vault runs for a while: BullMQ must not take it for stalled.
     lockDuration: 10 * 60_000,
@@ -137,7 +146,7 @@ export async function startScheduledBackups(options: ScheduledBackupOptions): Pr
   };
   const watch = setInterval(() => void checkMissed().catch((error: unknown) => log.warn({ err: error }, 'could not read the backup record')), missedCheckMs(everyMs));
   watch.unref();
-  log.info({ everyMs, retention, repository: isLocalPath(settings.repository.repository) ? 'local' : settings.repository.repository.split(':')[0] }, 'scheduled backups are on');
+  log.info({ everyMs, pattern: schedule.pattern, retention, repository: isLocalPath(settings.repository.repository) ? 'local' : settings.repository.repository.split(':')[0] }, 'scheduled backups are on');
   return {
     worker,
     queue,

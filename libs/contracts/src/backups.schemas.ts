@@ -27,6 +27,10 @@ export type BackupRun = z.infer<typeof backupRunSchema>;
 export const backupStatusSchema = z.object({
   /** The schedule's interval: a run is missed when the last success is older than 1.5 times it. */
   everyMs: z.number().int().positive(),
+  /** BACKUP_SCHEDULE's cron expression (UTC), when the schedule is one; everyMs is then its longest gap between two runs. */
+  pattern: z.string().optional(),
+  /** When the job scheduler runs the backup next (absent in a record written before it was kept). */
+  nextRunAt: z.string().nullable().optional(),
   /** When the schedule was first recorded: before any success, a run is missed 1.5 intervals after it. */
   since: z.string(),
   last: backupRunSchema.nullable(),

@@ -28,11 +28,13 @@ export type BackupRun = z.infer<typeof runSchema>;
 
 const statusSchema = z.object({
   everyMs: z.number().int().positive(),
+  pattern: z.string().optional(),
+  nextRunAt: z.string().nullable().optional(),
   since: z.string(),
   last: runSchema.nullable(),
   lastSuccess: runSchema.nullable(),
 });
-/** The schedule's interval, when it was first recorded, the last run and the last success. */
+/** The schedule's interval (or its cron expression and longest gap), its next run, when it was first recorded, the last run and the last success. */
 export type BackupStatus = z.infer<typeof statusSchema>;
 
 /** The Redis key of a stack's backup record (`lv:backup:status`, `lv-<STACK_ID>:backup:status`). */
@@ -50,10 +52,16 @@ export async function readBackupStatus(redis: Redis, prefix: string): Promise<Ba
 }
 
 /** Records the schedule (at the worker's start) and, when given, a run's result. */
-export async function writeBackupStatus(redis: Redis, prefix: string, update: { everyMs: number; run?: BackupRun; now?: Date }): Promise<BackupStatus> {
+export async function writeBackupStatus(
+  redis: Redis,
+  prefix: string,
+  update: { everyMs: number; pattern?: string; nextRunAt?: string | null; run?: BackupRun; now?: Date },
+): Promise<BackupStatus> {
   const before = await readBackupStatus(redis, prefix);
   const status: BackupStatus = {
     everyMs: update.everyMs,
+    ...(update.pattern ? { pattern: update.pattern } : {}),
+    ...(update.nextRunAt !== undefined ? { nextRunAt: update.nextRunAt } : {}),
     since: before?.since ?? (update.now ?? new Date()).toISOString(),
     last: update.run ?? before?.last ?? null,
     lastSuccess: update.run?.ok ? update.run : (before?.lastSuccess ?? null),
@@ -83,8 +91,10 @@ export function registerBackupMetrics(read: () => Promise<BackupStatus | null>, 
     reading ??= read().catch(() => null).finally(() => setTimeout(() => { reading = null; }, 0).unref());
     return reading;
   };
-  const gauge = (name: string, help: string, value: (status: BackupStatus) => number | null) =>
-    new Gauge({
+  const gauge = (name: string, help: string, value: (status: BackupStatus) => number | null) => {
+    // Registered again (a schedule restarted in the same process): the newest reader is the one exported.
+    metricsRegistry.removeSingleMetric(name);
+    return new Gauge({
       name,
       help,
       registers: [metricsRegistry],
@@ -95,6 +105,7 @@ export function registerBackupMetrics(read: () => Promise<BackupStatus | null>, 
         if (v !== null) this.set(v);
       },
     });
+  };
   gauge('lv_backup_last_success_timestamp_seconds', 'When the last successful scheduled backup finished (Unix seconds)', (s) => (s.lastSuccess ? Date.parse(s.lastSuccess.finishedAt) / 1000 : null));
   gauge('lv_backup_last_run_ok', 'Whether the last scheduled backup succeeded (1) or failed (0)', (s) => (s.last ? Number(s.last.ok) : null));
   gauge('lv_backup_last_duration_seconds', 'How long the last scheduled backup ran', (s) => (s.last ? s.last.durationMs / 1000 : null));

@@ -92,7 +92,15 @@ describe('Admin Dashboard (/admin)', () => {
     renderApp('/admin', admin);
     expect(await screen.findByText('No backup has run yet.')).toBeTruthy();
     expect(screen.getByText('Runs every day.')).toBeTruthy();
+    expect(screen.queryByText(/^Next backup/)).toBeNull();
     expect(screen.queryAllByRole('alert')).toEqual([]);
+  });
+
+  it('shows a cron schedule as its expression, and the next run', async () => {
+    backups = { status: { everyMs: DAY, pattern: '0 3 * * *', nextRunAt: '2026-12-08T03:00:00.000Z', since: '2026-12-07T00:00:00.000Z', last: null, lastSuccess: null }, overdue: false };
+    renderApp('/admin', admin);
+    expect(await screen.findByText('Runs at the times of the cron expression "0 3 * * *" (UTC).')).toBeTruthy();
+    expect(screen.getByText(/^Next backup: 8 December 2026 at \d\d:\d\d\.$/)).toBeTruthy();
   });
 
   it('shows the last backup: when, size, duration and result', async () => {

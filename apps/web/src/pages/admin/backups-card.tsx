@@ -47,7 +47,7 @@ function LastRun({ run }: { run: BackupRun }) {
 }
 
 /**
- * The scheduled backup on /admin: the last run (when, size, duration, result), and a line that says
+ * The scheduled backup on /admin: its schedule and next run, the last run (when, size, duration, result), and a line that says
  * so when none has run, the last one failed, or one is overdue (no success within 1.5 intervals).
  */
 export function BackupsCard() {
@@ -67,7 +67,10 @@ export function BackupsCard() {
           <p>No scheduled backup is set up (the worker has no BACKUP_REPOSITORY).</p>
         ) : (
           <>
-            <p className="text-sm text-muted-foreground">Runs {scheduleWords(backups.data.status.everyMs)}.</p>
+            <p className="text-sm text-muted-foreground">
+              Runs {backups.data.status.pattern ? `at the times of the cron expression "${backups.data.status.pattern}" (UTC)` : scheduleWords(backups.data.status.everyMs)}.
+            </p>
+            {backups.data.status.nextRunAt ? <p className="text-sm text-muted-foreground">Next backup: {formatDateTime(backups.data.status.nextRunAt)}.</p> : null}
             {backups.data.status.last ? <LastRun run={backups.data.status.last} /> : <p>No backup has run yet.</p>}
             {backups.data.status.last && !backups.data.status.last.ok ? (
               <p role="alert" className="font-medium text-destructive">

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, writeSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BucketItem } from 'minio';
 import type { ObjectStorage } from '../storage/index.js';
@@ -40,19 +40,78 @@ async function saveObject(storage: ObjectStorage, bucket: string, key: string, p
   }
 }
 
-/** Streams every object of `bucket` into `directory` (one file each, named by its key's hash), hashing as the bytes pass. */
+/** Objects read from or written to the store at once: S3 serves several requests while one is hashed or written to disk. */
+const OBJECT_CONCURRENCY = 4;
+
+/** Runs `work` on every item, at most `limit` at a time, keeping the items' order in the results. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * What the last backup staged of each object (beside the bucket's folder): its ETag, size and time as
+ * the store listed them, and the SHA-256 of the bytes saved. An object listed the same way again is
+ * not read again, and its file keeps its inode and times, so restic sees it unchanged and skips it:
+ * a second backup with nothing changed reads nothing but the databases.
+ */
+interface StagedObject {
+  etag: string;
+  size: number;
+  lastModified: string;
+  sha256: string;
+}
+type StagedIndex = Record<string, StagedObject>;
+
+const indexPath = (directory: string) => `${directory}.index.json`;
+
+async function readStagedIndex(directory: string): Promise<StagedIndex> {
+  try {
+    return JSON.parse(await readFile(indexPath(directory), 'utf8')) as StagedIndex;
+  } catch {
+    return {}; // none yet, or unreadable: every object is read again
+  }
+}
+
+async function stagedFileSize(path: string): Promise<number | null> {
+  return stat(path).then((s) => s.size, () => null);
+}
+
+/**
+ * Stages every object of `bucket` in `directory` (one file each, named by its key's hash), hashing as
+ * the bytes pass. The folder is kept between backups: an object whose listing (ETag, size, time)
+ * matches the last backup's, and whose file is still whole, is not read again. Files of objects gone
+ * from the bucket (a deleted recording) are removed here, so the staging folder never keeps them.
+ */
 export async function stageBucket(storage: ObjectStorage, bucket: string, directory: string): Promise<BucketEntry> {
-  await mkdir(directory, { recursive: true });
-  const entries: ObjectEntry[] = [];
-  for (const item of await listObjects(storage, bucket)) {
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  const previous = await readStagedIndex(directory);
+  const index: StagedIndex = {};
+  const entries = await mapConcurrently(await listObjects(storage, bucket), OBJECT_CONCURRENCY, async (item): Promise<ObjectEntry> => {
     const key = item.name!;
-    const stat = await storage.client.statObject(bucket, key);
     const file = objectFileName(key);
-    const saved = await saveObject(storage, bucket, key, join(directory, file));
+    const path = join(directory, file);
+    const listed = { etag: item.etag ?? '', size: item.size ?? 0, lastModified: item.lastModified ? new Date(item.lastModified).toISOString() : '' };
+    const stat = await storage.client.statObject(bucket, key);
+    const known = previous[key];
+    const unchanged = known && listed.etag !== '' && known.etag === listed.etag && known.size === listed.size && known.lastModified === listed.lastModified && (await stagedFileSize(path)) === listed.size;
+    const saved = unchanged ? { sha256: known.sha256, size: known.size } : await saveObject(storage, bucket, key, path);
+    index[key] = { ...listed, sha256: saved.sha256, size: saved.size };
     const metadata = Object.fromEntries(Object.entries(stat.metaData as Record<string, string>).filter(([name]) => !NOT_USER_METADATA.has(name) && !name.startsWith('x-amz-')));
     const contentType = (stat.metaData as Record<string, string>)['content-type'];
-    entries.push({ key, file, ...saved, ...(contentType ? { contentType } : {}), ...(Object.keys(metadata).length ? { metadata } : {}) });
-  }
+    return { key, file, ...saved, ...(contentType ? { contentType } : {}), ...(Object.keys(metadata).length ? { metadata } : {}) };
+  });
+  const kept = new Set(entries.map((entry) => entry.file));
+  for (const name of await readdir(directory)) if (!kept.has(name)) await rm(join(directory, name), { force: true });
+  await writeFile(indexPath(directory), JSON.stringify(index), { mode: 0o600 });
   return { name: bucket, objects: entries.length, bytes: entries.reduce((sum, e) => sum + e.size, 0), entries };
 }
 
@@ -68,20 +127,18 @@ export async function bucketState(storage: ObjectStorage, bucket: string): Promi
 /** Uploads a staged bucket's objects into `target` (created when missing), each with its content type and metadata. */
 export async function fillBucket(storage: ObjectStorage, entry: BucketEntry, directory: string, target: string): Promise<void> {
   await storage.ensureBucket(target);
-  for (const object of entry.entries) {
-    await storage.upload(target, object.key, createReadStream(join(directory, object.file)), { contentType: object.contentType, metadata: object.metadata });
-  }
+  await mapConcurrently(entry.entries, OBJECT_CONCURRENCY, (object) =>
+    storage.upload(target, object.key, createReadStream(join(directory, object.file)), { contentType: object.contentType, metadata: object.metadata }));
 }
 
 /** Each object of `bucket` read back whole: key -> size and SHA-256. */
 export async function bucketDigests(storage: ObjectStorage, bucket: string): Promise<Map<string, { size: number; sha256: string }>> {
-  const digests = new Map<string, { size: number; sha256: string }>();
-  for (const item of await listObjects(storage, bucket)) {
+  const read = await mapConcurrently(await listObjects(storage, bucket), OBJECT_CONCURRENCY, async (item) => {
     const hash = createHash('sha256');
     const { size } = await storage.readObject(bucket, item.name!, (piece) => hash.update(piece));
-    digests.set(item.name!, { size, sha256: hash.digest('hex') });
-  }
-  return digests;
+    return [item.name!, { size, sha256: hash.digest('hex') }] as const;
+  });
+  return new Map(read);
 }
 
 /** Empties and removes a bucket (a verification's scratch bucket). */

@@ -8,6 +8,6 @@ export * from './backup-settings.js';
 export * from './restic.js';
 export * from './vault-backup.js';
 export * from './vault-restore.js';
-export { MANIFEST_FILE } from './manifest.js';
+export { MANIFEST_FILE, objectFileName } from './manifest.js';
 export { removeBucket } from './buckets.js';
 export * from './backup-status.js';

@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createObjectStorage } from '../storage/index.js';
 import { BackupError } from './backup-error.js';
@@ -53,15 +53,24 @@ async function lockStaging(stagingDir: string): Promise<{ dir: string; release()
       await rm(lock, { force: true });
     }
   }
-  await rm(dir, { recursive: true, force: true });
+  // The objects' folder stays from the last backup (stageBucket reads only what changed); the
+  // dumps, the key material and the manifest are made again each time and never outlive a backup.
+  const transient = () => Promise.all(['db', 'keys', MANIFEST_FILE].map((name) => rm(join(dir, name), { recursive: true, force: true })));
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  await transient();
   return {
     dir,
     async release() {
-      await rm(dir, { recursive: true, force: true });
+      await transient();
       await rm(lock, { force: true });
     },
   };
+}
+
+/** A bucket no longer in the store leaves nothing in the staging folder (its files and its index). */
+async function forgetRemovedBuckets(objectsDir: string, buckets: readonly string[]): Promise<void> {
+  const kept = new Set(buckets.flatMap((bucket) => [bucket, `${bucket}.index.json`]));
+  for (const name of await readdir(objectsDir).catch(() => [])) if (!kept.has(name)) await rm(join(objectsDir, name), { recursive: true, force: true });
 }
 
 /**
@@ -85,7 +94,10 @@ export async function runBackup(settings: BackupSettings): Promise<BackupSummary
     }
     const storage = createObjectStorage(settings.storage);
     const buckets = [];
-    for (const bucket of await sourceBuckets(storage)) buckets.push(await stageBucket(storage, bucket, join(staging.dir, 'objects', bucket)));
+    const objectsDir = join(staging.dir, 'objects');
+    const bucketNames = await sourceBuckets(storage);
+    for (const bucket of bucketNames) buckets.push(await stageBucket(storage, bucket, join(objectsDir, bucket)));
+    await forgetRemovedBuckets(objectsDir, bucketNames);
     const keys = await stageKeys(settings.keysDir, settings.secrets, join(staging.dir, 'keys'));
     const manifest: BackupManifest = { format: MANIFEST_FORMAT, createdAt: new Date().toISOString(), databases, buckets, keys };
     await writeFile(join(staging.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));

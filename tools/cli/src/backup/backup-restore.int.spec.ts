@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,7 +9,7 @@ import { Buckets } from '@lv/contracts';
 import { createObjectStorage, type ObjectStorage } from '@lv/platform/storage';
 import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../dev/s3-server.mjs';
-import { BackupError, MANIFEST_FILE, removeBucket, Restic, runBackup, runRestore, runVerify, serviceDatabase, type BackupErrorCode, type BackupSettings } from '@lv/platform/backup';
+import { BackupError, MANIFEST_FILE, objectFileName, removeBucket, Restic, runBackup, runRestore, runVerify, serviceDatabase, type BackupErrorCode, type BackupSettings } from '@lv/platform/backup';
 
 // The restore drill on the real things: two service databases on the test PostgreSQL (fresh ones,
 // with the event store's tables), the embedded S3 server, a keys folder, and restic's repository in
@@ -163,8 +163,44 @@ describe('backup, restore and backup:verify (restic, pg_dump, S3)', () => {
       expect(bytes.includes(voice.subarray(1000, 1064))).toBe(false);
       expect(bytes.includes(Buffer.from('letter 0'))).toBe(false);
     }
-    // The staging folder is gone, its lock too.
-    expect(await readdir(join(work, 'staging'))).toEqual([]);
+    // Only the objects stay staged for the next backup: no dump, no key, no manifest, no lock.
+    expect(await readdir(join(work, 'staging'))).toEqual(['legacy-vault-backup']);
+    expect(await readdir(join(work, 'staging', 'legacy-vault-backup'))).toEqual(['objects']);
+  });
+
+  it('a second backup reads only what changed: unchanged objects stay staged as they were, a changed one is read again, a removed one leaves the staging folder', async () => {
+    const staged = join(work, 'staging', 'legacy-vault-backup', 'objects');
+    const stagedFile = (bucket: string, key: string) => join(staged, bucket, objectFileName(key));
+    const voiceFile = stagedFile(Buckets.vaultmedia, objects[0]!.key);
+    const before = await stat(voiceFile);
+    const stagedMedia = async () => (await readdir(join(staged, Buckets.vaultmedia))).sort();
+    const firstStaged = await stagedMedia();
+    expect(firstStaged).toHaveLength(2);
+
+    const again = await runBackup(settings());
+    const after = await stat(voiceFile);
+    // Not written again (same inode and modification time), so restic saw it unchanged and stored nothing of it.
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect(again.addedBytes).toBeLessThan(voice.length / 4);
+
+    const changed = Buffer.from('a court order, amended');
+    await storage.upload(Buckets.documents, 'empty', Readable.from([changed]), { contentType: 'application/octet-stream' });
+    await storage.upload(Buckets.vaultmedia, 'owner-1/recordings/deleted soon.webm', Readable.from([randomBytes(1000)]), { contentType: 'video/webm' });
+    await runBackup(settings());
+    expect(await readFile(stagedFile(Buckets.documents, 'empty'))).toEqual(changed);
+    expect(existsSync(stagedFile(Buckets.vaultmedia, 'owner-1/recordings/deleted soon.webm'))).toBe(true);
+
+    // Put back as the first snapshot has them (the restore below compares with it), and back up once more.
+    await storage.upload(Buckets.documents, 'empty', Readable.from([Buffer.alloc(0)]), { contentType: 'application/octet-stream' });
+    await storage.client.removeObject(Buckets.vaultmedia, 'owner-1/recordings/deleted soon.webm');
+    const last = await runBackup(settings());
+    expect(last.buckets).toEqual([
+      { name: Buckets.documents, objects: 2, bytes: objects[2]!.body.length },
+      { name: Buckets.vaultmedia, objects: 2, bytes: voice.length + objects[1]!.body.length },
+    ]);
+    expect((await readFile(stagedFile(Buckets.documents, 'empty'))).length).toBe(0);
+    expect(existsSync(stagedFile(Buckets.vaultmedia, 'owner-1/recordings/deleted soon.webm'))).toBe(false);
+    expect(await stagedMedia()).toEqual(firstStaged);
   });
 
   it('backup:verify restores into scratch databases and buckets, checks them against the manifest and removes them', async () => {

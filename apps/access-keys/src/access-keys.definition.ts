@@ -18,6 +18,7 @@ import { InactivityController } from './if-im-not-there/inactivity.controller.js
 import { CHECK_IN_LINK_DAYS, CHECK_IN_PURPOSE, InactivityService } from './if-im-not-there/inactivity.service.js';
 import { accessKeysMigrations } from './migrations.js';
 import { TRUSTEE_ERASURE_TYPE, trusteeIdOfErasure } from './trustees/trustee-sealing.js';
+import { AccountErasure } from './account-erasure.js';
 import { TrusteesController } from './trustees/trustees.controller.js';
 import { TRUSTEE_LINK_PURPOSE, TrusteesService } from './trustees/trustees.service.js';
 import { LetterKeysService } from './milestones/letter-keys.service.js';
@@ -161,10 +162,18 @@ export const accessKeysService = defineService({
       (err: unknown) => logger.error({ err }, 'could not re-derive the timed jobs'),
     ));
     let rearmTimer: NodeJS.Timeout | undefined;
-    // Before requests are taken: trustees removed after a restored snapshot are removed again, their names and addresses gone.
+    // An erased account (identity, after its grace period): trustees removed, keys revoked, sessions ended,
+    // delivery cancelled, watch off, then every personal-data key of the owner's streams destroyed (journaled).
+    const accountErasure = new AccountErasure({ orm: core.orm, access: service, trustees, delivery, inactivity });
+    const accountErasures = fromIdentity('access-keys-account-erasures', IdentityEvents.AccountErased, async (_em, { data }) => {
+      const report = await accountErasure.run(data.userId);
+      logger.info({ userId: data.userId, ...report }, report ? 'erased the account\'s keys, sessions, trustees and people' : 'the account was already erased');
+    });
+    // Before requests are taken and timers re-armed: trustees removed and accounts erased after a restored
+    // snapshot are removed and erased again, their names and addresses gone.
     const erasures = new ErasureJournalKeeper({
       journal: new ErasureJournal(erasureJournalUrl(config, 'access-keys')), orm: core.orm, service: 'access-keys', sealings: [service.sealing.inner], logger,
-      handlers: [{ streamType: TRUSTEE_ERASURE_TYPE, eraseAgain: (streamId) => trustees.eraseAgain(trusteeIdOfErasure(streamId), service.sealing) }],
+      handlers: [{ streamType: TRUSTEE_ERASURE_TYPE, eraseAgain: (streamId) => trustees.eraseAgain(trusteeIdOfErasure(streamId), service.sealing) }, accountErasure.handler],
     });
     // A key's landing page: whose vault, from identity (the only thing access-keys asks it).
     const keyStatus = new KeyStatusService({ orm: core.orm, limits, redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE, ownerName });
@@ -183,7 +192,7 @@ export const accessKeysService = defineService({
       ],
       health: { redis: async () => void (await producer.ping()) },
       // Due deliveries are taken once the service is ready, and no new one after shutdown begins.
-      consumers: [erasures, emailStatus, signIns, ownerEmails, {
+      consumers: [erasures, emailStatus, signIns, ownerEmails, accountErasures, {
         start: () => {
           void deliveryWorker.run().catch((err: unknown) => logger.error({ err }, 'delivery worker stopped'));
           void inactivityWorker.run().catch((err: unknown) => logger.error({ err }, 'inactivity worker stopped'));

@@ -234,6 +234,11 @@ export class AccessKeysService {
     return this.notifications.recordEmailStatus(report);
   }
 
+  /** An erased account's keys: all revoked, their sessions ended (account-erasure.ts). */
+  revokeEveryKeyOf(ownerId: string, metadata: EventMetadata): Promise<number> {
+    return this.ownerKeys.revokeAllOf(ownerId, metadata);
+  }
+
   rebuildProjections(): Promise<RebuildReport[]> {
     return rebuildProjections(this.deps.orm.em, this.store, this.store.inlineProjections);
   }

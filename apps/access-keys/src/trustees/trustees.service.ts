@@ -143,6 +143,15 @@ export class TrusteesService {
     return this.trustee(owner.userId, trustee.id);
   }
 
+  /** The owner's account is erased: every trustee still listed removed as he would remove them (each one's name and address shredded). */
+  async removeAllOf(ownerId: string, metadata: EventMetadata): Promise<number> {
+    const listed = Object.values((await this.state(this.deps.orm.em.fork(), ownerId)).trustees).filter((t) => t.status !== 'removed');
+    for (const trustee of listed) {
+      await this.run(ownerId, { type: 'RemoveTrustee', ownerId, trusteeId: trustee.trusteeId, now: this.now() }, metadata, { requestId: 'account-erasure' });
+    }
+    return listed.length;
+  }
+
   /**
    * The erasure journal's replay (issue 33): a trustee removed after the snapshot a restore came from
    * is listed again, his name and address back. Removed again as his owner removed him (TrusteeRemoved:

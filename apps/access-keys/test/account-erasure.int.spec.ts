@@ -1,13 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import {
   AccessKeysRpc, CONSENT_VERSION, type DeliveryView, type EmergencyContact, type InactivityWatch, type IssuedAccessKey, type KeyDraft, type OpenedViewSession, type RpcDeclaration, type Trustee,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
-import { scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
-import { generateTestKeys, publishAccountErased, tablesHolding, uniqueStackId, waitFor } from '@lv/testing';
+import { generateTestKeys, publishAccountErased, tablesHolding, uniqueStackId, waitForIdentityConsumer } from '@lv/testing';
 import { CONSENT_HASH } from '../src/secrets.js';
 import { startAccessKeysStack, type AccessKeysStack } from '../src/test-support/access-keys-stack.js';
 
@@ -79,11 +77,7 @@ describe('access-keys: an erased account', () => {
     const eventId = await publishAccountErased(nats, dad.id, STACK_ID);
     // The same event again (a relay that lost its ack, past JetStream's duplicate window): the inbox keeps it once.
     await publishAccountErased(nats, dad.id, STACK_ID, { eventId, messageId: randomUUID() });
-    const jsm = await jetstreamManager(nats);
-    await waitFor(async () => {
-      const info = await jsm.consumers.info(scopedStreamName('identity', STACK_ID), scopedConsumerName('access-keys-account-erasures', STACK_ID)).catch(() => null);
-      return info !== null && info.delivered.stream_seq >= 2 && info.num_pending === 0 && info.num_ack_pending === 0;
-    }, 20_000, 'both deliveries of AccountErased to be handled');
+    await waitForIdentityConsumer(nats, 'access-keys-account-erasures', STACK_ID, 2);
 
     // His people are in no table, every key that sealed them is gone, and nothing he set up still runs.
     for (const word of Object.values(his.words)) expect({ word, holding: await tablesHolding(stack.db.name, word) }).toEqual({ word, holding: [] });

@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { BillingRpc, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
 import { RpcClient, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import {
+  createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, uniqueStackId, waitFor, waitForIdentityConsumer, type TestDatabase,
+} from '@lv/testing';
 import type { BillingConfig } from '../src/config.js';
 
 // Issue 32, "Delete my account", billing's part: identity's AccountErased, consumed from JetStream,
@@ -73,11 +73,7 @@ describe('billing: an erased account', () => {
     const eventId = await publishAccountErased(nats, dad.id, STACK_ID);
     // The same event again (a relay that lost its ack, past JetStream's duplicate window): the inbox keeps it once.
     await publishAccountErased(nats, dad.id, STACK_ID, { eventId, messageId: randomUUID() });
-    const jsm = await jetstreamManager(nats);
-    await waitFor(async () => {
-      const info = await jsm.consumers.info(scopedStreamName('identity', STACK_ID), scopedConsumerName('billing-account-erasures', STACK_ID)).catch(() => null);
-      return info !== null && info.delivered.stream_seq >= 2 && info.num_pending === 0 && info.num_ack_pending === 0;
-    }, 20_000, 'both deliveries of AccountErased to be handled');
+    await waitForIdentityConsumer(nats, 'billing-account-erasures', STACK_ID, 2);
 
     expect(await subscription(dad)).toMatchObject({ cancel_at_period_end: true });
     const cancels = await db.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from events where stream_id = ? and type = 'CancelRequested'`, [`subscription-${dad.id}`]);

@@ -3,16 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { Buckets, CourtJournalRpc, type CourtDocument, type RpcDeclaration } from '@lv/contracts';
 import { generateEvidenceKey } from '@lv/evidence';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { removeBucket, runBackup, runRestore, serviceDatabase } from '@lv/platform/backup';
-import { scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
 import { createObjectStorage } from '@lv/platform/storage';
 import {
-  createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, restoreDrillSettings, sendHttp, tablesHolding, uniqueStackId,
-  waitFor, type TestDatabase,
+  createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, restoreDrillSettings, sendHttp, tablesHolding, uniqueStackId, waitFor, waitForIdentityConsumer, type TestDatabase,
 } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { courtFiles } from './test-support/files.js';
@@ -113,11 +110,7 @@ describe('court-journal: an erased account', () => {
     const eventId = await publishAccountErased(court!.core.nats, dad.id, STACK_ID);
     // The same event again (a relay that lost its ack, past JetStream's duplicate window): the inbox keeps it once.
     await publishAccountErased(court!.core.nats, dad.id, STACK_ID, { eventId, messageId: randomUUID() });
-    const jsm = await jetstreamManager(court!.core.nats);
-    await waitFor(async () => {
-      const info = await jsm.consumers.info(scopedStreamName('identity', STACK_ID), scopedConsumerName('court-journal-account-erasures', STACK_ID)).catch(() => null);
-      return info !== null && info.delivered.stream_seq >= 2 && info.num_pending === 0 && info.num_ack_pending === 0;
-    }, 20_000, 'both deliveries of AccountErased to be handled');
+    await waitForIdentityConsumer(court!.core.nats, 'court-journal-account-erasures', STACK_ID, 2);
 
     const nowhere = async (database: string) => {
       for (const word of Object.values(his)) expect({ word, holding: await tablesHolding(database, word) }).toEqual({ word, holding: [] });

@@ -1,12 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { LettersRpc, type Letter, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import {
-  createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, tablesHolding, uniqueStackId, waitFor, type TestDatabase,
+  createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, tablesHolding, uniqueStackId, waitForIdentityConsumer, type TestDatabase,
 } from '@lv/testing';
 import type { LettersConfig } from '../src/config.js';
 import { lettersMigrations } from '../src/migrations.js';
@@ -77,12 +75,7 @@ describe('letters: an erased account', () => {
     const eventId = await publishAccountErased(letters.core.nats, dad.id, STACK_ID);
     // The same event again (a relay that lost its ack, past JetStream's duplicate window): the inbox keeps it once.
     await publishAccountErased(letters.core.nats, dad.id, STACK_ID, { eventId, messageId: randomUUID() });
-    const jsm = await jetstreamManager(letters.core.nats);
-    const consumed = async () => {
-      const info = await jsm.consumers.info(scopedStreamName('identity', STACK_ID), scopedConsumerName('letters-account-erasures', STACK_ID)).catch(() => null);
-      return info !== null && info.delivered.stream_seq >= 2 && info.num_pending === 0 && info.num_ack_pending === 0;
-    };
-    await waitFor(consumed, 20_000, 'both deliveries of AccountErased to be handled');
+    await waitForIdentityConsumer(letters.core.nats, 'letters-account-erasures', STACK_ID, 2);
 
     for (const word of Object.values(his.words)) expect({ word, holding: await tablesHolding(db.name, word) }).toEqual({ word, holding: [] });
     // Each of his streams erased once, as a deletion one by one is: its key destroyed and journaled.

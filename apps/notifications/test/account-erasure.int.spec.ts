@@ -1,9 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import type { AccountEmailJob } from '@lv/contracts';
-import { scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
-import { deleteStackStreams, makeStreamsAsOwners, publishAccountErased, tablesHolding, uniqueStackId, waitFor } from '@lv/testing';
+import { deleteStackStreams, makeStreamsAsOwners, publishAccountErased, tablesHolding, uniqueStackId, waitForIdentityConsumer } from '@lv/testing';
 import { startKeyEmailStack, type KeyEmailStack } from './test-support/key-email-stack.js';
 
 // Issue 32, "Delete my account", notifications' part: it keeps ids, states and times of the e-mails it
@@ -57,11 +55,7 @@ describe('notifications: an erased account', () => {
     const eventId = await publishAccountErased(nats, dad, STACK_ID);
     // The same event again (a relay that lost its ack, past JetStream's duplicate window): the inbox keeps it once.
     await publishAccountErased(nats, dad, STACK_ID, { eventId, messageId: randomUUID() });
-    const jsm = await jetstreamManager(nats);
-    await waitFor(async () => {
-      const info = await jsm.consumers.info(scopedStreamName('identity', STACK_ID), scopedConsumerName('notifications-account-erasures', STACK_ID)).catch(() => null);
-      return info !== null && info.delivered.stream_seq >= 2 && info.num_pending === 0 && info.num_ack_pending === 0;
-    }, 20_000, 'both deliveries of AccountErased to be handled');
+    await waitForIdentityConsumer(nats, 'notifications-account-erasures', STACK_ID, 2);
 
     expect(await tablesHolding(stack.db.name, his)).toEqual([]);
     expect(await tablesHolding(stack.db.name, ERASED_REASON)).toEqual(['account_emails', 'events']);

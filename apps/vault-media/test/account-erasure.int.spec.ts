@@ -3,13 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { MEDIA_BUCKET, VaultMediaRpc, type Recording, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
-import { scopedConsumerName, scopedStreamName } from '@lv/platform/messaging';
 import { createObjectStorage } from '@lv/platform/storage';
 import {
-  createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, tablesHolding, uniqueStackId, waitFor, type TestDatabase,
+  createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, tablesHolding, uniqueStackId, waitForIdentityConsumer, type TestDatabase,
 } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { MEDIA_LINK_SECRET, NATS_URL, REDIS_URL, sendHttp, webmBody } from './test-support/harness.js';
@@ -100,11 +98,7 @@ describe('vault-media: an erased account', () => {
     const eventId = await publishAccountErased(media.core.nats, dad.id, STACK_ID);
     // The same event again (a relay that lost its ack, past JetStream's duplicate window): the inbox keeps it once.
     await publishAccountErased(media.core.nats, dad.id, STACK_ID, { eventId, messageId: randomUUID() });
-    const jsm = await jetstreamManager(media.core.nats);
-    await waitFor(async () => {
-      const info = await jsm.consumers.info(scopedStreamName('identity', STACK_ID), scopedConsumerName('vault-media-account-erasures', STACK_ID)).catch(() => null);
-      return info !== null && info.delivered.stream_seq >= 2 && info.num_pending === 0 && info.num_ack_pending === 0;
-    }, 20_000, 'both deliveries of AccountErased to be handled');
+    await waitForIdentityConsumer(media.core.nats, 'vault-media-account-erasures', STACK_ID, 2);
 
     expect(await objectExists(savedKey)).toBe(false);
     for (const word of Object.values(his)) expect({ word, holding: await tablesHolding(db.name, word) }).toEqual({ word, holding: [] });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { IdentityEvents } from '@lv/contracts';
-import { scopedSubject } from '@lv/platform/messaging';
+import { scopedConsumerName, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { waitFor } from './nats-server.js';
 import { queryDatabase } from './restore-drill.js';
 
 /**
@@ -29,4 +30,16 @@ export async function tablesHolding(database: string, word: string): Promise<str
     if (row && row.n > 0) holding.push(table);
   }
   return holding;
+}
+
+/**
+ * Waits until a service's durable consumer of identity's stream has been handed at least `delivered`
+ * messages and holds none pending or unacknowledged: every delivery handled (or parked), nothing slept.
+ */
+export async function waitForIdentityConsumer(nc: NatsConnection, durable: string, stackId: string, delivered: number, timeoutMs = 20_000): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  await waitFor(async () => {
+    const info = await jsm.consumers.info(scopedStreamName('identity', stackId), scopedConsumerName(durable, stackId)).catch(() => null);
+    return info !== null && info.delivered.stream_seq >= delivered && info.num_pending === 0 && info.num_ack_pending === 0;
+  }, timeoutMs, `${durable} to handle ${delivered} message(s)`);
 }

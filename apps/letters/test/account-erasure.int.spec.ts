@@ -1,17 +1,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { LettersRpc, type Letter, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
+import { runBackup, runRestore, serviceDatabase } from '@lv/platform/backup';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import {
-  createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, tablesHolding, uniqueStackId, waitForIdentityConsumer, type TestDatabase,
+  createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, restoreDrillSettings, tablesHolding, uniqueStackId,
+  waitFor, waitForIdentityConsumer, type TestDatabase,
 } from '@lv/testing';
+import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import type { LettersConfig } from '../src/config.js';
 import { lettersMigrations } from '../src/migrations.js';
 
 // Issue 32, "Delete my account": identity's AccountErased, consumed from JetStream, erases every letter,
 // post, story, reflection and portrait of the owner through the same deletions as one by one (each key
-// destroyed and journaled), and nothing of anyone else's.
+// destroyed and journaled), and nothing of anyone else's. Issue 33: restored from a snapshot taken before
+// the erasure, letters erases the account again as it starts.
 
 jest.setTimeout(120_000);
 
@@ -31,9 +38,17 @@ const member = () => {
 
 describe('letters: an erased account', () => {
   let db: TestDatabase;
-  let letters: RunningService<LettersConfig>;
+  let letters: RunningService<LettersConfig> | undefined;
   let rpc: RpcClient;
+  let work: string;
+  let s3: RunningS3Server;
   const journalDatabase = `lv_test_acct_erasures_${hex()}`;
+  const prefix = `lv_lae_${hex()}_`;
+  const restoredDatabase = serviceDatabase(prefix, 'letters');
+  const start = (database: string) => startService(lettersService, {
+    DATABASE_URL: databaseUrl(database), ERASURE_JOURNAL_URL: databaseUrl(journalDatabase), NATS_URL, REDIS_URL: process.env.REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent',
+  }, { logger: createLogger('account-erasure-spec', 'silent') });
+  const settings = () => restoreDrillSettings({ work, s3, databases: [{ service: 'letters', name: db.name }], databasePrefix: prefix });
   const dad = member();
   const mum = member();
   const call = <D extends RpcDeclaration>(who: { token: string }, declaration: D, payload: unknown) => rpc.callUnchecked(declaration, payload, { accessToken: who.token, meta: { requestId: 'account-erasure-spec' } });
@@ -50,12 +65,12 @@ describe('letters: an erased account', () => {
   };
 
   beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'lv-letters-acct-'));
+    s3 = await startS3Server({ port: 0, directory: join(work, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret-0123456789' });
     db = await createTestDatabase(lettersMigrations.slice(1), 'acct-erase');
     // identity owns its stream; the spec stands in for it and publishes as its outbox relay does.
     await makeStreamsAsOwners(NATS_URL, ['identity'], STACK_ID);
-    letters = await startService(lettersService, {
-      DATABASE_URL: db.url, ERASURE_JOURNAL_URL: databaseUrl(journalDatabase), NATS_URL, REDIS_URL: process.env.REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent',
-    }, { logger: createLogger('account-erasure-spec', 'silent') });
+    letters = await start(db.name);
     rpc = new RpcClient(NATS_URL, 5000);
     await rpc.connect();
   });
@@ -65,17 +80,20 @@ describe('letters: an erased account', () => {
     await letters?.close();
     await deleteStackStreams(NATS_URL, ['identity', 'letters'], STACK_ID);
     await db?.drop().catch(() => undefined);
-    await queryDatabase('postgres', `drop database if exists "${journalDatabase}" with (force)`);
+    for (const database of [restoredDatabase, journalDatabase]) await queryDatabase('postgres', `drop database if exists "${database}" with (force)`);
+    await s3?.close();
+    await rm(work, { recursive: true, force: true });
   });
 
-  it('erases every letter, post, story, reflection and portrait of the owner, once, and nothing of another member', async () => {
+  it('erases every letter, post, story, reflection and portrait of the owner, once, nothing of another member, and again after a restore', async () => {
     const his = await fill(dad, hex());
     const hers = await fill(mum, hex());
+    const { snapshot } = await runBackup(settings());
 
-    const eventId = await publishAccountErased(letters.core.nats, dad.id, STACK_ID);
+    const eventId = await publishAccountErased(letters!.core.nats, dad.id, STACK_ID);
     // The same event again (a relay that lost its ack, past JetStream's duplicate window): the inbox keeps it once.
-    await publishAccountErased(letters.core.nats, dad.id, STACK_ID, { eventId, messageId: randomUUID() });
-    await waitForIdentityConsumer(letters.core.nats, 'letters-account-erasures', STACK_ID, 2);
+    await publishAccountErased(letters!.core.nats, dad.id, STACK_ID, { eventId, messageId: randomUUID() });
+    await waitForIdentityConsumer(letters!.core.nats, 'letters-account-erasures', STACK_ID, 2);
 
     for (const word of Object.values(his.words)) expect({ word, holding: await tablesHolding(db.name, word) }).toEqual({ word, holding: [] });
     // Each of his streams erased once, as a deletion one by one is: its key destroyed and journaled.
@@ -95,5 +113,21 @@ describe('letters: an erased account', () => {
     expect(await tablesHolding(db.name, hers.words.post)).toEqual(['community_posts']);
     expect(await tablesHolding(db.name, hers.words.story)).toEqual(['community_stories']);
     expect(erasures.filter((e) => e.stream_id.includes(mum.id) || e.stream_id === `letter-${hers.letter.id}` || e.stream_id === `community-post-${hers.post.id}`)).toEqual([]);
+    await waitFor(async () => (await queryDatabase(journalDatabase, 'select 1 from erasures')).length === erasures.length, 10_000, 'the erasures to be journaled');
+
+    // The stack is lost; the snapshot, taken before the erasure, comes back with all his words.
+    await letters!.close();
+    letters = undefined;
+    await db.drop();
+    await runRestore(settings(), snapshot);
+    expect((await tablesHolding(restoredDatabase, his.words.reflection)).length).toBeGreaterThan(0);
+    // letters replays the journal as it starts: every one of his streams is erased again, hers stay.
+    letters = await start(restoredDatabase);
+    for (const word of Object.values(his.words)) expect({ word, holding: await tablesHolding(restoredDatabase, word) }).toEqual({ word, holding: [] });
+    for (const [table, column] of [['reflection_keys', 'owner_id'], ['portrait_keys', 'owner_id']] as const) {
+      expect(await queryDatabase(restoredDatabase, `select 1 from ${table} where ${column} = $1`, [dad.id])).toEqual([]);
+    }
+    expect(await call(mum, LettersRpc.reflectionGet, {})).toMatchObject({ text: `Today I felt ${hers.words.reflection}` });
+    expect(await tablesHolding(restoredDatabase, hers.words.story)).toEqual(['community_stories']);
   });
 });

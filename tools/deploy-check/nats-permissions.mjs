@@ -49,26 +49,26 @@ export const NATS_USERS = [
     why: "accounts and sessions; publishes identity.> events; reads billing's subscription events (the profile's tier)",
   },
   {
-    user: 'letters', stream: 'letters', serves: ['letters'], calls: subjectsOf(AccessKeysRpc.issueLetterKey), deny: [], consumes: [],
-    why: "letters and the reflection; publishes letters.> events; asks access-keys for a released milestone letter's key",
+    user: 'letters', stream: 'letters', serves: ['letters'], calls: subjectsOf(AccessKeysRpc.issueLetterKey), deny: [], consumes: ['identity'],
+    why: "letters and the reflection; publishes letters.> events; reads identity's erased accounts; asks access-keys for a released milestone letter's key",
   },
   {
-    user: 'vault-media', stream: 'vault-media', serves: ['vault-media'], calls: subjectsOf(AccessKeysRpc.finalAccess), deny: [], consumes: ['vault-media'],
-    why: 'recordings; its hashing enqueuer reads its own events; asks access-keys whether a viewer may open final messages',
+    user: 'vault-media', stream: 'vault-media', serves: ['vault-media'], calls: subjectsOf(AccessKeysRpc.finalAccess), deny: [], consumes: ['vault-media', 'identity'],
+    why: "recordings; its hashing enqueuer reads its own events; reads identity's erased accounts; asks access-keys whether a viewer may open final messages",
   },
   {
-    user: 'court-journal', stream: 'court-journal', serves: ['court-journal'], calls: [], deny: [], consumes: [],
-    why: 'court documents and the evidence chain; publishes court-journal.> events',
+    user: 'court-journal', stream: 'court-journal', serves: ['court-journal'], calls: [], deny: [], consumes: ['identity'],
+    why: "court documents and the evidence chain; publishes court-journal.> events; reads identity's erased accounts",
   },
   {
     user: 'access-keys', stream: 'access-keys', serves: ['access-keys'], calls: subjectsOf(LettersRpc.milestoneRelease, IdentityRpc.ownerDisplayName), deny: [], consumes: ['notifications', 'identity'],
-    why: "family access: requests, keys, view sessions; reads notifications' key e-mail events and identity's sign-ins; asks letters who a milestone release is for, identity whose vault a key opens",
+    why: "family access: requests, keys, view sessions; reads notifications' key e-mail events and identity's sign-ins, address changes and erased accounts; asks letters who a milestone release is for, identity whose vault a key opens",
   },
   {
     user: 'notifications', stream: 'notifications', serves: ['notifications'],
     calls: subjectsOf(AccessKeysRpc.keyMailState, AccessKeysRpc.trusteeNoticeState, AccessKeysRpc.inactivityWarningState, AccessKeysRpc.requestNoticeState, AccessKeysRpc.trusteeLinkState, AccessKeysRpc.trusteeReportNoticeState, IdentityRpc.accessRequestMailTo, IdentityRpc.ownerMailTo),
-    deny: [], consumes: [],
-    why: "key e-mails, trustee notices, inactivity warnings, owners' access-request notices (BullMQ workers, SMTP); asks access-keys whether a key is active, a delivery step committed, a warning current, a request pending, and identity where an owner's request e-mails go, before sending",
+    deny: [], consumes: ['identity'],
+    why: "key e-mails, trustee notices, inactivity warnings, owners' access-request notices (BullMQ workers, SMTP); reads identity's erased accounts; asks access-keys whether a key is active, a delivery step committed, a warning current, a request pending, and identity where an owner's request e-mails go, before sending",
   },
   {
     // Its own stream exists (every service's platform bootstrap makes one) but carries nothing yet.
@@ -77,8 +77,8 @@ export const NATS_USERS = [
     why: "the timeline read model: letters', vault-media's and court-journal's events, their titles on request",
   },
   {
-    user: 'billing', stream: 'billing', serves: ['billing'], calls: [], deny: [], consumes: [],
-    why: 'plans and subscriptions (the payment provider is reached over HTTPS); publishes billing.> events',
+    user: 'billing', stream: 'billing', serves: ['billing'], calls: [], deny: [], consumes: ['identity'],
+    why: "plans and subscriptions (the payment provider is reached over HTTPS); publishes billing.> events; reads identity's erased accounts",
   },
   {
     user: 'worker', stream: null, serves: [], calls: subjectsOf(VaultMediaRpc.reportHash, VaultMediaRpc.reportTranscode), deny: [], consumes: [],

@@ -1,9 +1,10 @@
 import { Controller } from '@nestjs/common';
 import {
   AccessKeysRpc, type AccessKeySummary, type AccessRequest, type AccessRequestPage, type IssuedAccessKey, type KeyDraft, type OpenedViewSession, type PayloadOf,
-  type RebuildReply, type RequestFormInfo, type RequestMeta, type RequestNoticeState, type RequestSetting, type ViewerConsent, type ViewerTokenGrant, type ViewSessionSummary,
+  type ErasureReplayReply, type RebuildReply, type RequestFormInfo, type RequestMeta, type RequestNoticeState, type RequestSetting, type ViewerConsent, type ViewerTokenGrant, type ViewSessionSummary,
 } from '@lv/contracts';
 import type { Caller } from '@lv/platform/auth';
+import { ErasureJournalKeeper } from '@lv/platform/event-store';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcHandler, RpcMeta, RpcPayload, viewerOf, Writers } from '@lv/platform/nest';
 import { AccessKeysService } from './access-keys.service.js';
 
@@ -14,7 +15,7 @@ import { AccessKeysService } from './access-keys.service.js';
 /** access-keys' request-reply API on NATS. */
 @Controller()
 export class AccessKeysController {
-  constructor(private readonly access: AccessKeysService) {}
+  constructor(private readonly access: AccessKeysService, private readonly erasures: ErasureJournalKeeper) {}
 
   @PublicRpc()
   @RpcHandler(AccessKeysRpc.submitRequest)
@@ -150,5 +151,12 @@ export class AccessKeysController {
   @RpcHandler(AccessKeysRpc.rebuildProjections)
   async rebuild(): Promise<RebuildReply> {
     return { projections: await this.access.rebuildProjections() };
+  }
+
+  /** The operators' erasures:replay: removed trustees (erased accounts) of the erasure journal, erased again (idempotent). */
+  @OperatorOnly()
+  @RpcHandler(AccessKeysRpc.replayErasures)
+  replayErasures(): Promise<ErasureReplayReply> {
+    return this.erasures.replayNow();
   }
 }

@@ -3,7 +3,7 @@ import { RevokedViewSessions, ViewerTokenSigner } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { RedisRateBudgets } from '@lv/platform/limits';
 import { OwnerLinkSigner } from '@lv/platform/links';
-import { DurableConsumer, type DurableConsumerOptions } from '@lv/platform/event-store';
+import { DurableConsumer, ErasureJournal, ErasureJournalKeeper, erasureJournalUrl, type DurableConsumerOptions } from '@lv/platform/event-store';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker, sleepUntil } from '@lv/platform/queues';
 import { AccessKeysController } from './access-keys.controller.js';
@@ -17,6 +17,8 @@ import { IfImNotThereService } from './if-im-not-there/if-im-not-there.service.j
 import { InactivityController } from './if-im-not-there/inactivity.controller.js';
 import { CHECK_IN_LINK_DAYS, CHECK_IN_PURPOSE, InactivityService } from './if-im-not-there/inactivity.service.js';
 import { accessKeysMigrations } from './migrations.js';
+import { TRUSTEE_ERASURE_TYPE, trusteeIdOfErasure } from './trustees/trustee-sealing.js';
+import { AccountErasure } from './account-erasure.js';
 import { TrusteesController } from './trustees/trustees.controller.js';
 import { TRUSTEE_LINK_PURPOSE, TrusteesService } from './trustees/trustees.service.js';
 import { LetterKeysService } from './milestones/letter-keys.service.js';
@@ -160,6 +162,19 @@ export const accessKeysService = defineService({
       (err: unknown) => logger.error({ err }, 'could not re-derive the timed jobs'),
     ));
     let rearmTimer: NodeJS.Timeout | undefined;
+    // An erased account (identity, after its grace period): trustees removed, keys revoked, sessions ended,
+    // delivery cancelled, watch off, then every personal-data key of the owner's streams destroyed (journaled).
+    const accountErasure = new AccountErasure({ orm: core.orm, access: service, trustees, delivery, inactivity });
+    const accountErasures = fromIdentity('access-keys-account-erasures', IdentityEvents.AccountErased, async (_em, { data }) => {
+      const report = await accountErasure.run(data.userId);
+      logger.info({ userId: data.userId, ...report }, report ? 'erased the account\'s keys, sessions, trustees and people' : 'the account was already erased');
+    });
+    // Before requests are taken and timers re-armed: trustees removed and accounts erased after a restored
+    // snapshot are removed and erased again, their names and addresses gone.
+    const erasures = new ErasureJournalKeeper({
+      journal: new ErasureJournal(erasureJournalUrl(config, 'access-keys')), orm: core.orm, service: 'access-keys', sealings: [service.sealing.inner], logger,
+      handlers: [{ streamType: TRUSTEE_ERASURE_TYPE, eraseAgain: (streamId) => trustees.eraseAgain(trusteeIdOfErasure(streamId), service.sealing) }, accountErasure.handler],
+    });
     // A key's landing page: whose vault, from identity (the only thing access-keys asks it).
     const keyStatus = new KeyStatusService({ orm: core.orm, limits, redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE, ownerName });
     return {
@@ -173,10 +188,11 @@ export const accessKeysService = defineService({
         { provide: LetterKeysService, useValue: letterKeys },
         { provide: KeyStatusService, useValue: keyStatus },
         { provide: TimerRearm, useValue: timers },
+        { provide: ErasureJournalKeeper, useValue: erasures },
       ],
       health: { redis: async () => void (await producer.ping()) },
       // Due deliveries are taken once the service is ready, and no new one after shutdown begins.
-      consumers: [emailStatus, signIns, ownerEmails, {
+      consumers: [erasures, emailStatus, signIns, ownerEmails, accountErasures, {
         start: () => {
           void deliveryWorker.run().catch((err: unknown) => logger.error({ err }, 'delivery worker stopped'));
           void inactivityWorker.run().catch((err: unknown) => logger.error({ err }, 'inactivity worker stopped'));

@@ -12,6 +12,7 @@ import { RedeemBudget } from './address-limits.js';
 import { keysProjection, requestSettingsProjection, requestsProjection, sessionsProjection } from './access.projections.js';
 import { accessKeysPublishPolicy } from './publish-policy.js';
 import { PersonalDataKeys, personalSealing } from './personal-sealing.js';
+import { TrusteeSealing } from './trustees/trustee-sealing.js';
 import { TRUSTEES_STREAM_TYPE } from './trustees/trustees.decider.js';
 import { trusteesProjection } from './trustees/trustees.projection.js';
 import { CONSENT_HASH } from './secrets.js';
@@ -65,17 +66,20 @@ export interface AccessKeysServiceDeps {
  * exchange) are limited per client address and never say why a key was refused.
  */
 export class AccessKeysService {
+  /** Personal data sealed per stream, and each trustee's name and address under a key of his own (shredded when he is removed). */
+  readonly sealing = new TrusteeSealing(new PerStreamSealing([
+    personalSealing(REQUEST_STREAM_TYPE, new PersonalDataKeys()),
+    personalSealing(KEY_STREAM_TYPE, new PersonalDataKeys()),
+    personalSealing(CONTACT_STREAM_TYPE, new PersonalDataKeys()),
+    personalSealing(DELIVERY_SETTINGS_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
+    personalSealing(INACTIVITY_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
+    personalSealing(TRUSTEES_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
+  ]));
+
   readonly store = new EventStore({
     publish: accessKeysPublishPolicy,
     inlineProjections: [requestsProjection, keysProjection, sessionsProjection, contactsProjection, deliverySettingsProjection, requestSettingsProjection, trusteesProjection],
-    sealing: new PerStreamSealing([
-      personalSealing(REQUEST_STREAM_TYPE, new PersonalDataKeys()),
-      personalSealing(KEY_STREAM_TYPE, new PersonalDataKeys()),
-      personalSealing(CONTACT_STREAM_TYPE, new PersonalDataKeys()),
-      personalSealing(DELIVERY_SETTINGS_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
-      personalSealing(INACTIVITY_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
-      personalSealing(TRUSTEES_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
-    ]),
+    sealing: this.sealing,
   });
 
   private readonly keys: IssueKey;
@@ -228,6 +232,11 @@ export class AccessKeysService {
 
   recordEmailStatus(report: { keyId: string; status: 'sent' | 'failed'; at: string; messageId: string | null; reason: string | null }): Promise<void> {
     return this.notifications.recordEmailStatus(report);
+  }
+
+  /** An erased account's keys: all revoked, their sessions ended (account-erasure.ts). */
+  revokeEveryKeyOf(ownerId: string, metadata: EventMetadata): Promise<number> {
+    return this.ownerKeys.revokeAllOf(ownerId, metadata);
   }
 
   rebuildProjections(): Promise<RebuildReport[]> {

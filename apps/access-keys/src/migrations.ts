@@ -246,6 +246,21 @@ class Trustees20261206 extends Migration {
   }
 }
 
+/**
+ * trustee_keys: one AES-256 data key per trustee; his name and address in the events are sealed with it
+ * (trustees/trustee-sealing.ts), and it is deleted when he is removed (crypto-shredding). Back it up
+ * like personal_data_keys.
+ */
+class TrusteeKeys20261207 extends Migration {
+  override up(): void {
+    this.addSql('create table trustee_keys (trustee_id uuid primary key, data_key text not null, created_at timestamptz not null default now())');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists trustee_keys');
+  }
+}
+
 export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'access-tables-2026-11-25', class: AccessTables20261125 },
   { name: 'if-im-not-there-tables-2026-11-25', class: IfImNotThereTables20261125 },
@@ -256,4 +271,5 @@ export const accessKeysMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'request-settings-2026-12-06', class: RequestSettings20261206 },
   { name: 'key-email-failure-2026-12-06', class: KeyEmailFailure20261206 },
   { name: 'trustees-2026-12-06', class: Trustees20261206 },
+  { name: 'trustee-keys-2026-12-07', class: TrusteeKeys20261207 },
 ]);

@@ -36,6 +36,7 @@ rpc.access-keys.revoke-session           unauth    invalid invalid     invalid  
 rpc.access-keys.record-view              unauth    forbid  forbid      forbid   forbid   | invalid  invalid invalid       invalid  invalid         invalid      | invalid     expired expired
 rpc.access-keys.op.list-pending          unauth    forbid  forbid      forbid   ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.access-keys.op.rebuild-projections   unauth    forbid  forbid      forbid   ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.access-keys.op.replay-erasures       unauth    forbid  forbid      forbid   ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.access-keys.contacts.list            unauth    ok      ok          ok       forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 # The contact's id in the payload is the owner's, added first: taken for everyone after.
 rpc.access-keys.contacts.add             unauth    ok      CONFLICT    CONFLICT forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired

@@ -1,3 +1,5 @@
+import { IdentityEvents } from '@lv/contracts';
+import { DurableConsumer } from '@lv/platform/event-store';
 import { defineService } from '@lv/platform/nest';
 import { BillingController } from './billing.controller.js';
 import { BillingService } from './billing.service.js';
@@ -33,7 +35,15 @@ export function billingServiceWith(options: BillingSetupOptions = {}) {
       const provider = local ?? new StripeProvider(config.STRIPE_SECRET_KEY!, config.STRIPE_WEBHOOK_SECRET!);
       logger.info({ provider: provider.name }, 'payment provider');
       const service = new BillingService({ orm: core.orm, provider, local: local ? { provider: local, sessions } : null, publicUrl: config.PUBLIC_URL, logger });
-      return { controllers: [BillingController], providers: [{ provide: BillingService, useValue: service }] };
+      // An erased account (identity, after its grace period): its subscription is cancelled at the provider.
+      const accountErasures = new DurableConsumer({
+        name: 'billing-account-erasures', source: 'identity', events: [IdentityEvents.AccountErased], orm: core.orm, nats: core.nats,
+        logger: logger.child({ component: 'account-erasures' }), stackId: process.env.STACK_ID,
+        handle: async (_em, { eventId, data }) => {
+          logger.info({ userId: data.userId, cancelled: await service.cancelForErasedAccount(data.userId, eventId) }, 'an erased account\'s subscription');
+        },
+      });
+      return { controllers: [BillingController], providers: [{ provide: BillingService, useValue: service }], consumers: [accountErasures] };
     },
   });
 }

@@ -74,14 +74,36 @@ export class BillingService {
   /** Cancel Subscription: the provider stops renewing; access stays until the period ends (spec 02, data-retention note). */
   async cancel(caller: Caller, meta?: RequestMeta): Promise<SubscriptionView> {
     const owner = ownerOf(caller);
-    const state = await this.state(owner.userId);
-    const command: SubscriptionCommand = { type: 'RequestCancel', ownerId: owner.userId, now: new Date().toISOString() };
-    const decided = subscriptionDecider.decide(command, state);
-    if (decided.length && state.subscriptionId && isPaidTier(state.tier)) {
-      await this.deps.provider.cancelAtPeriodEnd(state.subscriptionId, state.tier);
-      await this.execute(owner.userId, command, ownerMetadata(owner.userId, meta?.requestId));
-    }
+    await this.cancelFor(owner.userId, ownerMetadata(owner.userId, meta?.requestId));
     return this.subscription(caller);
+  }
+
+  /**
+   * The owner's account is erased (identity's AccountErased): his subscription is cancelled as his
+   * Cancel Subscription would (the provider renews it no more, so nobody is charged for a vault that
+   * is gone). The subscription's row and stream stay: owner id, plan, status and provider ids, no name
+   * or address (those are the provider's, with its invoices, which the law makes it keep). True when
+   * there was one to cancel.
+   */
+  async cancelForErasedAccount(ownerId: string, eventId: string): Promise<boolean> {
+    try {
+      return await this.cancelFor(ownerId, { actor: { kind: 'system', id: 'account-erasure' }, correlationId: eventId });
+    } catch (error) {
+      // No plan to cancel (never one, or it ended): nothing to do for an erased account.
+      if (error instanceof DomainError && error.code === 'CONFLICT') return false;
+      throw error;
+    }
+  }
+
+  private async cancelFor(ownerId: string, metadata: EventMetadata): Promise<boolean> {
+    const state = await this.state(ownerId);
+    const command: SubscriptionCommand = { type: 'RequestCancel', ownerId, now: new Date().toISOString() };
+    // The rules first: no plan is CONFLICT (nothingToCancel), one already cancelled decides nothing.
+    const decided = subscriptionDecider.decide(command, state);
+    if (!decided.length || !state.subscriptionId || !isPaidTier(state.tier)) return false;
+    await this.deps.provider.cancelAtPeriodEnd(state.subscriptionId, state.tier);
+    await this.execute(ownerId, command, metadata);
+    return true;
   }
 
   /**

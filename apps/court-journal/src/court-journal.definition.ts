@@ -1,9 +1,9 @@
-import { Buckets, COURT_LINK_SECONDS } from '@lv/contracts';
+import { Buckets, COURT_LINK_SECONDS, IdentityEvents } from '@lv/contracts';
 import { loadEvidenceKeyRing } from '@lv/evidence';
 import { RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { OwnerLinkSigner, ViewerLinks } from '@lv/platform/links';
-import { ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
+import { DurableConsumer, ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
 import { defineService } from '@lv/platform/nest';
 import { createObjectStorage } from '@lv/platform/storage';
 import { courtJournalConfigSchema } from './config.js';
@@ -60,6 +60,15 @@ export const courtJournalService = defineService({
     const erasures = new ErasureJournalKeeper({
       journal: new ErasureJournal(erasureJournalUrl(config, 'court-journal')), orm: core.orm, service: 'court-journal', sealings: [service.sealing], handlers: service.erasureHandlers, logger,
     });
+    // An erased account (identity, after its grace period): every document, upload and the evidence chain
+    // of the owner erased, each erasure journaled, the objects removed.
+    const accountErasures = new DurableConsumer({
+      name: 'court-journal-account-erasures', source: 'identity', events: [IdentityEvents.AccountErased], orm: core.orm, nats: core.nats,
+      logger: logger.child({ component: 'account-erasures' }), stackId: process.env.STACK_ID,
+      handle: async (_em, { data }) => {
+        logger.info({ userId: data.userId, ...await service.eraseOwner(data.userId) }, 'erased the account\'s court documents and evidence chain');
+      },
+    });
     return {
       controllers: [CourtJournalController],
       providers: [
@@ -75,7 +84,7 @@ export const courtJournalService = defineService({
         },
         storage: () => service.pingStorage(1500),
       },
-      consumers: [erasures],
+      consumers: [erasures, accountErasures],
       tasks: [{ name: 'court sweeper', everyMs: config.COURT_SWEEP_INTERVAL_SECONDS * 1000, run: () => service.sweep() }],
       listeners: [http],
     };

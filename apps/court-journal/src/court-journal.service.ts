@@ -18,6 +18,7 @@ import { chainRecorder } from './evidence/evidence-recorder.js';
 import { CourtUploads } from './uploads/court-uploads.repository.js';
 import { ChangeDocument } from './use-cases/change-document.js';
 import type { ByteResponse } from './use-cases/court-answers.js';
+import { EraseAccount } from './use-cases/erase-account.js';
 import { EvidenceBundle } from './use-cases/evidence-bundle.js';
 import { FileLinks } from './use-cases/file-links.js';
 import { ObjectRemovals } from './use-cases/object-removals.js';
@@ -54,14 +55,15 @@ export class CourtJournalService {
     sealing: this.sealing,
   });
 
-  /** How the erasure journal's replay deletes a document again that a restore brought back. */
-  readonly erasureHandlers: ErasureHandler[] = [{ streamType: COURT_DOCUMENT_STREAM_TYPE, eraseAgain: (streamId) => this.changes.eraseAgain(streamId) }];
+  /** How the erasure journal's replay deletes a document (an erased account's evidence chain) again that a restore brought back. */
+  readonly erasureHandlers: ErasureHandler[];
   readonly bucket: string;
   readonly evidence: EvidenceChain;
   private readonly removals: ObjectRemovals;
   private readonly uploading: { start: StartUpload; receive: ReceiveUpload };
   private readonly reads: ReadDocuments;
   private readonly changes: ChangeDocument;
+  private readonly accountErasure: EraseAccount;
   private readonly files: FileLinks;
   private readonly bundles: EvidenceBundle;
 
@@ -79,6 +81,8 @@ export class CourtJournalService {
     this.uploading = { start: new StartUpload({ orm, uploads, ticketSeconds }), receive: new ReceiveUpload({ ...writes, storage, bucket }) };
     this.reads = new ReadDocuments(documents);
     this.changes = new ChangeDocument(writes);
+    this.accountErasure = new EraseAccount({ ...writes, changes: this.changes, bucket });
+    this.erasureHandlers = [{ streamType: COURT_DOCUMENT_STREAM_TYPE, eraseAgain: (streamId) => this.changes.eraseAgain(streamId) }, this.accountErasure.evidenceHandler];
     this.files = new FileLinks({ documents, evidence: chainRecorder(orm, evidence), links, storage, now });
     this.bundles = new EvidenceBundle({ orm, storage, evidence, links, now });
   }
@@ -122,6 +126,11 @@ export class CourtJournalService {
 
   delete(caller: Caller, rawId: string, correlationId?: string): Promise<DeleteCourtDocumentReply> {
     return this.changes.delete(caller, rawId, correlationId);
+  }
+
+  /** identity's AccountErased: every document, upload ticket and the evidence chain of the owner erased (use-cases/erase-account.ts). */
+  eraseOwner(ownerId: string): Promise<{ documents: number; uploads: number; evidence: boolean }> {
+    return this.accountErasure.run(ownerId);
   }
 
   rebuildProjections(): Promise<RebuildReport[]> {

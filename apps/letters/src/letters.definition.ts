@@ -1,5 +1,5 @@
-import { AccessKeysRpc, Queues } from '@lv/contracts';
-import { ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
+import { AccessKeysRpc, IdentityEvents, Queues } from '@lv/contracts';
+import { DurableConsumer, ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker, sleepUntil } from '@lv/platform/queues';
 import { CommunityController } from './community/community.controller.js';
@@ -52,12 +52,22 @@ export const lettersService = defineService({
       journal: new ErasureJournal(erasureJournalUrl(config, 'letters')), orm: core.orm, service: 'letters',
       sealings: [service.sealing, community.sealing], handlers: [...service.erasureHandlers, ...community.erasureHandlers], logger,
     });
+    // An erased account (identity, after its grace period): every letter, post, story, reflection and
+    // portrait of the owner erased through the same deletions as one by one, so each is journaled.
+    const accountErasures = new DurableConsumer({
+      name: 'letters-account-erasures', source: 'identity', events: [IdentityEvents.AccountErased], orm: core.orm, nats: core.nats,
+      logger: logger.child({ component: 'account-erasures' }), stackId: process.env.STACK_ID,
+      handle: async (_em, { data }) => {
+        const erased = { ...await service.eraseOwner(data.userId), ...await community.eraseMember(data.userId) };
+        logger.info({ userId: data.userId, ...erased }, 'erased the account\'s letters, posts, stories, reflection and portrait');
+      },
+    });
     return {
       controllers: [LettersController, CommunityController],
       providers: [{ provide: LettersService, useValue: service }, { provide: CommunityService, useValue: community }, { provide: ErasureJournalKeeper, useValue: erasures }],
       health: { redis: async () => void (await producer.ping()) },
       // Due letters are taken once the service is ready, and no new one after shutdown begins.
-      consumers: [erasures, {
+      consumers: [erasures, accountErasures, {
         start: () => {
           void worker.run().catch((err: unknown) => logger.error({ err }, 'milestone worker stopped'));
           void rearm();

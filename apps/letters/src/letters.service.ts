@@ -17,10 +17,11 @@ import { findMilestones, milestonesProjection } from './letters/milestones.proje
 import { pageCursor } from '@lv/platform/paging';
 import type { TypedQueue } from '@lv/platform/queues';
 import { ReflectionKeys, reflectionSealing } from './reflection/reflection-sealing.js';
-import { REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
+import { ownerIdOfReflectionStream, REFLECTION_STREAM_TYPE, reflectionDecider, reflectionStreamId } from './reflection/reflection.decider.js';
 import { findReflection, reflectionsProjection, reflectionStats } from './reflection/reflection.projection.js';
 import { PortraitKeys, portraitSealing } from './portrait/portrait-sealing.js';
-import { PORTRAIT_STREAM_TYPE, portraitDecider, portraitStreamId } from './portrait/portrait.decider.js';
+import { ownerIdOfPortraitStream, PORTRAIT_STREAM_TYPE, portraitDecider, portraitStreamId } from './portrait/portrait.decider.js';
+import { streamErasure, type StreamErasure } from './account/stream-erasure.js';
 import { findPortrait, findPortraitSections, portraitsProjection } from './portrait/portrait.projection.js';
 
 export interface LettersServiceDeps {
@@ -56,14 +57,47 @@ export class LettersService {
     sealing: this.sealing,
   });
 
-  /** How the erasure journal's replay deletes a letter again that a restore brought back. */
-  readonly erasureHandlers: ErasureHandler[] = [{ streamType: LETTER_STREAM_TYPE, eraseAgain: (streamId) => this.eraseLetterAgain(streamId) }];
+  /** A reflection and a portrait have no deletion of their own: an erased account destroys their keys and rows. */
+  private readonly reflectionErasure: StreamErasure;
+  private readonly portraitErasure: StreamErasure;
+
+  /** How the erasure journal's replay deletes a letter (a reflection, a portrait) again that a restore brought back. */
+  readonly erasureHandlers: ErasureHandler[];
 
   /** Sealed letters' releases; absent where no queue is given (then sealing is refused). */
   readonly milestones: MilestonesService | null;
 
   constructor(private readonly deps: LettersServiceDeps) {
     this.milestones = deps.milestones ? new MilestonesService({ orm: deps.orm, store: this.store, ...deps.milestones }) : null;
+    this.reflectionErasure = streamErasure({
+      orm: deps.orm, sealing: this.sealing, streamType: REFLECTION_STREAM_TYPE, readModel: { table: 'reflections', idColumn: 'user_id', idOf: ownerIdOfReflectionStream },
+    });
+    this.portraitErasure = streamErasure({
+      orm: deps.orm, sealing: this.sealing, streamType: PORTRAIT_STREAM_TYPE, readModel: { table: 'portraits', idColumn: 'user_id', idOf: ownerIdOfPortraitStream },
+    });
+    this.erasureHandlers = [
+      { streamType: LETTER_STREAM_TYPE, eraseAgain: (streamId) => this.deleteLetterOfStream(streamId, 'erasure-journal') },
+      this.reflectionErasure.handler, this.portraitErasure.handler,
+    ];
+  }
+
+  /**
+   * The owner's account is erased (identity's AccountErased): every letter of his deleted as he would
+   * delete it (LetterDeleted: key destroyed and journaled, read-model rows and seals gone, the deletion
+   * published), his reflection's and portrait's keys destroyed and journaled and their rows deleted.
+   * Only what is still alive is erased, so a second delivery erases nothing.
+   */
+  async eraseOwner(ownerId: string): Promise<{ letters: number; reflection: boolean; portrait: boolean }> {
+    const em = this.em;
+    const letters = await em.execute<{ id: string }[]>('select id::text from letters where owner_id = ? order by id', [ownerId]);
+    let deleted = 0;
+    for (const { id } of letters) if (await this.deleteLetterOfStream(letterStreamId(id), 'account-erasure')) deleted++;
+    const hasKey = async (table: string) => (await em.execute<unknown[]>(`select 1 from ${table} where owner_id = ?`, [ownerId])).length > 0;
+    const reflection = await hasKey('reflection_keys');
+    if (reflection) await this.reflectionErasure.erase(reflectionStreamId(ownerId));
+    const portrait = await hasKey('portrait_keys');
+    if (portrait) await this.portraitErasure.erase(portraitStreamId(ownerId));
+    return { letters: deleted, reflection, portrait };
   }
 
   get orm(): MikroORM {
@@ -246,16 +280,17 @@ export class LettersService {
   }
 
   /**
-   * A letter deleted after the snapshot a restore came from is alive again in the restored store:
-   * deleted again as its owner deleted it (LetterDeleted, its key and read-model rows gone, the
-   * deletion published). An already deleted letter is left as it is.
+   * Deletes a letter as its owner would (LetterDeleted, its key and read-model rows gone, the deletion
+   * published), for the system: a letter deleted after the snapshot a restore came from and alive
+   * again in the restored store, or a letter of an erased account. An already deleted letter is left
+   * as it is.
    */
-  private async eraseLetterAgain(streamId: string): Promise<boolean> {
+  private async deleteLetterOfStream(streamId: string, actorId: 'erasure-journal' | 'account-erasure'): Promise<boolean> {
     const { state } = await aggregateStream(this.deps.orm.em.fork(), this.store, letterDecider, streamId);
     if (state.status !== 'written' || !state.ownerId) return false;
     const id = letterIdOfStream(streamId);
     await handleCommand(this.deps.orm.em, this.store, letterDecider, { type: 'DeleteLetter', letterId: id, ownerId: state.ownerId, now: new Date().toISOString() }, {
-      streamId, streamType: LETTER_STREAM_TYPE, metadata: { actor: { kind: 'system', id: 'erasure-journal' } },
+      streamId, streamType: LETTER_STREAM_TYPE, metadata: { actor: { kind: 'system', id: actorId } },
     });
     return true;
   }

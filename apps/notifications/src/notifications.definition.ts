@@ -1,8 +1,10 @@
 import nodemailer from 'nodemailer';
-import { AccessKeysRpc, IdentityRpc, Queues } from '@lv/contracts';
+import { AccessKeysRpc, IdentityEvents, IdentityRpc, Queues } from '@lv/contracts';
+import { DurableConsumer } from '@lv/platform/event-store';
 import { defineService, rememberUp, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection, createWorker, type DeclaredQueue } from '@lv/platform/queues';
 import { AccountEmailsService } from './account-emails/account-emails.service.js';
+import { eraseOwnerNotices } from './account-erasure/account-erasure.js';
 import { AccessRequestNoticesService } from './access-request-notices/access-request-notices.service.js';
 import { notificationsConfigSchema } from './config.js';
 import { InactivityWarningsService } from './inactivity-warnings/inactivity-warnings.service.js';
@@ -130,6 +132,14 @@ export const notificationsService = defineService({
       Queues.AccountEmails, 'account e-mail', (job, attempt) => accountEmails.send(job, attempt), (job, attempts, reason) => accountEmails.recordFailed(job, attempts, reason),
       (job) => ({ emailId: job.emailId, kind: job.kind }),
     );
+    // An erased account (identity, after its grace period): the SMTP servers' words about its e-mails replaced.
+    const accountErasures = new DurableConsumer({
+      name: 'notifications-account-erasures', source: 'identity', events: [IdentityEvents.AccountErased], orm: core.orm, nats: core.nats,
+      logger: logger.child({ component: 'account-erasures' }), stackId: process.env.STACK_ID,
+      handle: async (em, { data }) => {
+        logger.info({ userId: data.userId, ...await eraseOwnerNotices(em, data.userId) }, 'erased the failure reasons of the account\'s e-mails');
+      },
+    });
     return {
       controllers: [NotificationsController],
       providers: [
@@ -147,7 +157,7 @@ export const notificationsService = defineService({
         smtp: rememberUp(async () => void (await transport.verify()), SMTP_HEALTH_REMEMBERED_MS),
       },
       // Jobs are taken once the service is ready, and no new one after shutdown begins.
-      consumers: [{
+      consumers: [accountErasures, {
         start: () => {
           void worker.run().catch((err: unknown) => logger.error({ err }, 'key e-mail worker stopped'));
           void noticeWorker.run().catch((err: unknown) => logger.error({ err }, 'trustee notice worker stopped'));

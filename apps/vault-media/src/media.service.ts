@@ -9,9 +9,9 @@ import type { MediaPorts } from './media.ports.js';
 import type { MediaLinkSigner } from './playback/media-links.js';
 import { openPlayback, playbackLink } from './playback/owner-playback.js';
 import type { PlaybackResponse } from './playback/serve-object.js';
-import { deleteRecording, eraseRecordingAgain, retitleRecording } from './recordings/edit-recording.js';
+import { deleteRecording, eraseRecording, eraseRecordingAgain, retitleRecording } from './recordings/edit-recording.js';
 import { adminStorageByDay, exportList, finalMessageTitles, listRecordings, portraitMediaTitles, recordingStats, recordingTitles } from './recordings/recording-queries.js';
-import { RECORDING_STREAM_TYPE } from './recordings/recording.decider.js';
+import { RECORDING_STREAM_TYPE, recordingStreamId } from './recordings/recording.decider.js';
 import { PgRecordingStreams } from './recordings/recording-streams.js';
 import { PgRecordings } from './recordings/recordings.repository.js';
 import { PgMediaObjects } from './uploads/media-objects.repository.js';
@@ -64,6 +64,8 @@ export class MediaService {
   readonly reportTranscode;
   /** How the erasure journal's replay deletes a recording again that a restore brought back. */
   readonly erasureHandlers: ErasureHandler[];
+  /** An erased account's recordings, deleted one by one as their owner would. */
+  private readonly eraseForAccount: (streamId: string) => Promise<boolean>;
 
   constructor(private readonly deps: MediaServiceDeps) {
     this.streams = new PgRecordingStreams(deps.orm);
@@ -98,6 +100,25 @@ export class MediaService {
     this.reportHash = reportHash(ports);
     this.reportTranscode = reportTranscode(ports);
     this.erasureHandlers = [{ streamType: RECORDING_STREAM_TYPE, eraseAgain: eraseRecordingAgain(ports) }];
+    this.eraseForAccount = eraseRecording(ports, 'account-erasure');
+  }
+
+  /**
+   * The owner's account is erased (identity's AccountErased): each recording of his, saved or still
+   * uploading, deleted as he would delete it (its key destroyed and journaled, its object removed from
+   * the bucket, the sweeper retrying a removal storage refused). Only what is alive is erased, so a
+   * second delivery erases nothing. How many were erased.
+   */
+  async eraseOwner(ownerId: string): Promise<number> {
+    const rows = await this.deps.orm.em.fork().execute<{ id: string }[]>(
+      `select id::text from recordings where user_id = ?
+       union select recording_id::text from media_objects where user_id = ? and state in ('pending', 'uploading')
+       order by 1`,
+      [ownerId, ownerId],
+    );
+    let erased = 0;
+    for (const { id } of rows) if (await this.eraseForAccount(recordingStreamId(id))) erased++;
+    return erased;
   }
 
   /** The recordings' sealing: the erasure journal's replay destroys their keys again. */

@@ -1,7 +1,7 @@
-import { AccessKeysRpc, MEDIA_BUCKET, MUSIC_BUCKET, Queues } from '@lv/contracts';
+import { AccessKeysRpc, IdentityEvents, MEDIA_BUCKET, MUSIC_BUCKET, Queues } from '@lv/contracts';
 import { RevokedSessions, RevokedViewSessions, ViewerTokenVerifier } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
-import { ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
+import { DurableConsumer, ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
 import { defineService, RpcClient } from '@lv/platform/nest';
 import { createQueue, createRedisConnection } from '@lv/platform/queues';
 import { createObjectStorage } from '@lv/platform/storage';
@@ -74,6 +74,15 @@ export const vaultMediaService = defineService({
     const erasures = new ErasureJournalKeeper({
       journal: new ErasureJournal(erasureJournalUrl(config, 'vault-media')), orm: core.orm, service: 'vault-media', sealings: [service.sealing], handlers: service.erasureHandlers, logger,
     });
+    // An erased account (identity, after its grace period): every recording of the owner deleted as one
+    // by one (journaled), its objects removed. The music library is the operator's, nobody's own: kept.
+    const accountErasures = new DurableConsumer({
+      name: 'vault-media-account-erasures', source: 'identity', events: [IdentityEvents.AccountErased], orm: core.orm, nats: core.nats,
+      logger: logger.child({ component: 'account-erasures' }), stackId,
+      handle: async (_em, { data }) => {
+        logger.info({ userId: data.userId, recordings: await service.eraseOwner(data.userId) }, 'erased the account\'s recordings');
+      },
+    });
     return {
       controllers: [VaultMediaController, MusicController],
       providers: [
@@ -95,6 +104,7 @@ export const vaultMediaService = defineService({
       },
       consumers: [
         erasures,
+        accountErasures,
         createHashEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: hashingQueue, reportToken: (id) => service.reportTokenFor(id), stackId }),
         createTranscodeEnqueuer({ orm: core.orm, nats: core.nats, logger, queue: transcodingQueue, reportToken: (id) => signer.transcodeToken(id), stackId }),
       ],

@@ -22,7 +22,7 @@ import {
 } from './trustees.schemas.js';
 import { keyStatusBodySchema, keyStatusReplySchema } from './key-status.schemas.js';
 import { milestoneReleasePayloadSchema } from './letters.schemas.js';
-import { emptyPayload, healthRpc, rebuildRpc, replyType, rpc } from './rpc.js';
+import { emptyPayload, healthRpc, rebuildRpc, replayErasuresRpc, replyType, rpc } from './rpc.js';
 import { ACCESS_KEY_SOURCES, VIEW_SECTIONS } from './access-keys.js';
 import { event } from './events.js';
 
@@ -132,6 +132,7 @@ export const AccessKeysRpc = {
    */
   issueLetterKey: rpc('rpc.access-keys.issue-letter-key', { payload: milestoneReleasePayloadSchema, reply: z.object({ key_id: z.uuid().nullable() }) }),
   rebuildProjections: rebuildRpc('access-keys'),
+  replayErasures: replayErasuresRpc('access-keys'),
 } as const;
 
 

@@ -15,3 +15,4 @@ export * from './tamper.js';
 export * from './property-seeds.js';
 export * from './stream-owners.js';
 export * from './restore-drill.js';
+export * from './account-erasure.js';

@@ -31,7 +31,7 @@ describe('vault CLI commands', () => {
 
   it('erasures:replay asks each service that keeps sealed streams to replay its erasure journal (its operator RPC), or the one named', async () => {
     await COMMANDS['erasures:replay']!.run([], call);
-    expect(calls.map((c) => c.pattern)).toEqual(['rpc.letters.op.replay-erasures', 'rpc.vault-media.op.replay-erasures', 'rpc.court-journal.op.replay-erasures']);
+    expect(calls.map((c) => c.pattern)).toEqual(['rpc.letters.op.replay-erasures', 'rpc.vault-media.op.replay-erasures', 'rpc.court-journal.op.replay-erasures', 'rpc.access-keys.op.replay-erasures']);
     calls.length = 0;
     await COMMANDS['erasures:replay']!.run(['vault-media'], call);
     expect(calls).toEqual([{ pattern: 'rpc.vault-media.op.replay-erasures', payload: {} }]);

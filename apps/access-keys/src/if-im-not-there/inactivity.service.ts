@@ -180,6 +180,14 @@ export class InactivityService {
     }));
   }
 
+  /** The owner's account is erased: his watch is turned off (no wake, no warning); true when it was on. */
+  async stopWatch(ownerId: string, metadata: EventMetadata): Promise<boolean> {
+    const { periodDays } = await this.state(this.deps.orm.em.fork(), ownerId);
+    if (periodDays === null) return false;
+    await this.inTransaction(ownerId, { type: 'SetWatch', ownerId, periodDays: null, ownerEmail: '', now: this.now() }, metadata);
+    return true;
+  }
+
   private async command(caller: Caller, meta: RequestMeta, command: InactivityCommand): Promise<InactivityWatch> {
     const owner = ownerOf(caller);
     await this.inTransaction(owner.userId, command, { actor: { kind: 'user', id: owner.userId }, correlationId: meta.requestId });

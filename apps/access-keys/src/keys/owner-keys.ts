@@ -1,6 +1,7 @@
 import type { AccessKeySummary, RequestMeta, ViewSection } from '@lv/contracts';
 import { ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
+import type { EventMetadata } from '@lv/platform/event-store';
 import { ownerActor } from '../owner-actor.js';
 import { endSession, type EndSessionDeps } from '../sessions/end-session.js';
 import type { SessionsRepository } from '../sessions/sessions.repository.js';
@@ -34,6 +35,22 @@ export class OwnerKeys {
     const summary = (await this.list(caller)).find((k) => k.id === keyId);
     if (!summary) throw new DomainError('NOT_FOUND');
     return summary;
+  }
+
+  /** The owner's account is erased: every key of his revoked and every session they opened ended, as he would; how many keys were live. */
+  async revokeAllOf(ownerId: string, metadata: EventMetadata): Promise<number> {
+    const now = this.deps.now().toISOString();
+    let revoked = 0;
+    for (const key of await this.deps.keys.ofOwner(ownerId)) {
+      if (key.revoked_at === null) {
+        await this.deps.commands.run(keyDecider, { streamId: keyStreamId(key.id), streamType: KEY_STREAM_TYPE }, { type: 'RevokeKey', ownerId, now }, metadata);
+        revoked++;
+      }
+      for (const sessionId of await this.deps.sessions.activeIdsOfKey(key.id)) {
+        await endSession(this.deps, sessionId, { type: 'RevokeSession', ownerId, by: 'key-revoked', now }, metadata);
+      }
+    }
+    return revoked;
   }
 }
 

@@ -5,8 +5,8 @@ import type { TrusteesEvent } from './trustees.decider.js';
 
 /**
  * trustees: each owner's trustees as his list shows them (rebuildable from the `trustees-{ownerId}`
- * streams). A removed trustee keeps its row (the owner sees "removed"); link hashes are never here,
- * only in the stream.
+ * streams). A removed trustee keeps its row (the owner sees "removed") without his name and address;
+ * link hashes are never here, only in the stream.
  */
 export const trusteesProjection = projectionFor<TrusteesEvent>({
   name: 'trustees',
@@ -38,7 +38,8 @@ export const trusteesProjection = projectionFor<TrusteesEvent>({
           await em.execute(`update trustees set status = 'declined', answered_at = ?, invitation_expires_at = null where id = ?`, [event.data.declinedAt, event.data.trusteeId]);
           break;
         case 'TrusteeRemoved':
-          await em.execute(`update trustees set status = 'removed', removed_at = ?, invitation_expires_at = null where id = ?`, [event.data.removedAt, event.data.trusteeId]);
+          // His name and address go with him (issue 33): the row keeps only that someone was removed, and when.
+          await em.execute(`update trustees set status = 'removed', removed_at = ?, invitation_expires_at = null, name = '', email = '' where id = ?`, [event.data.removedAt, event.data.trusteeId]);
           break;
         // Reports and vetoes are read from the stream (one owner's, small); the list shows no column for them.
         case 'TrusteeReported':

@@ -20,6 +20,7 @@ import {
   type TrusteesState,
 } from './trustees.decider.js';
 import { findTrustee, findTrustees, findTrusteesByEmail, trusteeIdTaken } from './trustees.projection.js';
+import type { TrusteeSealing } from './trustee-sealing.js';
 
 /** The purpose trustee links are signed for (their own sub-key of the key e-mail secret). */
 export const TRUSTEE_LINK_PURPOSE = 'trustee';
@@ -140,6 +141,38 @@ export class TrusteesService {
     const trustee = await this.trustee(owner.userId, id);
     await this.run(owner.userId, { type: 'RemoveTrustee', ownerId: owner.userId, trusteeId: trustee.id, now: this.now() }, this.actor(owner.userId, meta), meta);
     return this.trustee(owner.userId, trustee.id);
+  }
+
+  /** The owner's account is erased: every trustee still listed removed as he would remove them (each one's name and address shredded). */
+  async removeAllOf(ownerId: string, metadata: EventMetadata): Promise<number> {
+    const listed = Object.values((await this.state(this.deps.orm.em.fork(), ownerId)).trustees).filter((t) => t.status !== 'removed');
+    for (const trustee of listed) {
+      await this.run(ownerId, { type: 'RemoveTrustee', ownerId, trusteeId: trustee.trusteeId, now: this.now() }, metadata, { requestId: 'account-erasure' });
+    }
+    return listed.length;
+  }
+
+  /**
+   * The erasure journal's replay (issue 33): a trustee removed after the snapshot a restore came from
+   * is listed again, his name and address back. Removed again as his owner removed him (TrusteeRemoved:
+   * his key destroyed and journaled, his row scrubbed); one restored already removed but still named
+   * (from before trustees had keys of their own) is scrubbed and his key destroyed. True when there was
+   * something to erase.
+   */
+  async eraseAgain(trusteeId: string, sealing: TrusteeSealing): Promise<boolean> {
+    const [row] = await this.deps.orm.em.fork().execute<{ owner_id: string; status: string; named: boolean }[]>(
+      `select owner_id::text, status, (name <> '' or email <> '') as named from trustees where id = ?`, [trusteeId]);
+    if (!row) return false;
+    if (row.status !== 'removed') {
+      await this.run(row.owner_id, { type: 'RemoveTrustee', ownerId: row.owner_id, trusteeId, now: this.now() }, { actor: { kind: 'system', id: 'erasure-journal' } }, { requestId: 'erasure-journal' });
+      return true;
+    }
+    if (!row.named) return false;
+    await this.deps.orm.em.fork().transactional(async (em) => {
+      await em.execute(`update trustees set name = '', email = '' where id = ?`, [trusteeId]);
+      await sealing.keys.destroy(em, trusteeId);
+    });
+    return true;
   }
 
   /** The trustee's page: only what the role needs (who named them, as what, and their answer). */

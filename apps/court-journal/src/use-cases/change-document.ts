@@ -33,16 +33,16 @@ export class ChangeDocument {
   }
 
   /**
-   * The erasure journal's replay (issue 33): a document deleted after the snapshot a restore came from
-   * is alive again, its object back in the bucket; deleted again as its owner deleted it. True when
-   * there was something to erase.
+   * Deletes a document for the system, as its owner would: the erasure journal's replay (issue 33: a
+   * document deleted after the snapshot a restore came from is alive again, its object back in the
+   * bucket), or an erased account. True when there was something to erase.
    */
-  async eraseAgain(streamId: string): Promise<boolean> {
+  async eraseAgain(streamId: string, why: 'erasure-journal' | 'account-erasure' = 'erasure-journal'): Promise<boolean> {
     const { state } = await aggregateStream(this.deps.orm.em.fork(), this.deps.store, courtDocumentDecider, streamId);
     if (state.status !== 'active' || !state.ownerId) return false;
     const row = await this.deps.documents.find(state.ownerId, documentIdOfStream(streamId));
     if (!row) return false;
-    await this.deleteDocument(state.ownerId, row, 'erasure-journal');
+    await this.deleteDocument(state.ownerId, row, why);
     return true;
   }
 

@@ -7,6 +7,7 @@ import { PostKeys, postSealing, StoryKeys, storySealing } from './community-seal
 import { communityPostsProjection, communityStoriesProjection, findPosts, findStories, findStorySubmittedAt } from './community.projection.js';
 import { POST_STREAM_TYPE, postDecider, postStreamId, type PostCommand } from './post.decider.js';
 import { STORY_STREAM_TYPE, storyDecider, storyStreamId } from './story.decider.js';
+import { streamErasure, type StreamErasure } from '../account/stream-erasure.js';
 
 /**
  * The Parent Circle's discussion and stories (spec 02, "Parent Circle Community"), saved here rather
@@ -23,20 +24,43 @@ export class CommunityService {
     sealing: this.sealing,
   });
 
-  /** How the erasure journal's replay deletes a post again that a restore brought back (as its author did). */
-  readonly erasureHandlers: ErasureHandler[] = [{
-    streamType: POST_STREAM_TYPE,
-    eraseAgain: async (streamId) => {
-      const { state } = await aggregateStream(this.em, this.store, postDecider, streamId);
-      if (state.status !== 'published' || !state.authorId) return false;
-      await handleCommand(this.orm.em, this.store, postDecider, { type: 'DeletePost', postId: streamId.slice(`${POST_STREAM_TYPE}-`.length), memberId: state.authorId, now: new Date().toISOString() }, {
-        streamId, streamType: POST_STREAM_TYPE, metadata: { actor: { kind: 'system', id: 'erasure-journal' } },
-      });
-      return true;
-    },
-  }];
+  /** A story has no deletion of its own: an erased account destroys its key and row. */
+  private readonly storyErasure: StreamErasure;
 
-  constructor(private readonly orm: MikroORM) {}
+  /** How the erasure journal's replay deletes a post (a story) again that a restore brought back (as its author did). */
+  readonly erasureHandlers: ErasureHandler[];
+
+  constructor(private readonly orm: MikroORM) {
+    this.storyErasure = streamErasure({
+      orm, sealing: this.sealing, streamType: STORY_STREAM_TYPE, readModel: { table: 'community_stories', idColumn: 'id', idOf: (streamId) => streamId.slice(`${STORY_STREAM_TYPE}-`.length) },
+    });
+    this.erasureHandlers = [{ streamType: POST_STREAM_TYPE, eraseAgain: (streamId) => this.deletePostOfStream(streamId, 'erasure-journal') }, this.storyErasure.handler];
+  }
+
+  /**
+   * The member's account is erased (identity's AccountErased): each post of his deleted as he would
+   * (PostDeleted shreds its words, its likes go), each story's key destroyed and journaled and its row
+   * deleted. His likes on others' posts are ids only and stay. Only what is alive is erased.
+   */
+  async eraseMember(memberId: string): Promise<{ posts: number; stories: number }> {
+    const em = this.em;
+    const posts = await em.execute<{ id: string }[]>('select id::text from community_posts where author_id = ? order by id', [memberId]);
+    let deleted = 0;
+    for (const { id } of posts) if (await this.deletePostOfStream(postStreamId(id), 'account-erasure')) deleted++;
+    const stories = await em.execute<{ id: string }[]>('select id::text from community_stories where author_id = ? order by id', [memberId]);
+    for (const { id } of stories) await this.storyErasure.erase(storyStreamId(id));
+    return { posts: deleted, stories: stories.length };
+  }
+
+  /** Deletes a post as its author would, for the system (a restore brought it back, or his account is erased); false when already deleted. */
+  private async deletePostOfStream(streamId: string, actorId: 'erasure-journal' | 'account-erasure'): Promise<boolean> {
+    const { state } = await aggregateStream(this.em, this.store, postDecider, streamId);
+    if (state.status !== 'published' || !state.authorId) return false;
+    await handleCommand(this.orm.em, this.store, postDecider, { type: 'DeletePost', postId: streamId.slice(`${POST_STREAM_TYPE}-`.length), memberId: state.authorId, now: new Date().toISOString() }, {
+      streamId, streamType: POST_STREAM_TYPE, metadata: { actor: { kind: 'system', id: actorId } },
+    });
+    return true;
+  }
 
   private get em() {
     return this.orm.em.fork();

@@ -27,28 +27,31 @@ export function removeRecording(ports: Pick<MediaPorts, 'streams' | 'objects' | 
 }
 
 /**
- * The erasure journal's replay (issue 33): a recording deleted after the snapshot a restore came from
- * is alive again, its object back in the bucket. Deleted again through the same path as its owner's
- * delete (RecordingDeleted, then the object); an open upload is abandoned and its object removed.
- * True when there was something to erase.
+ * Erases a recording for the system through the same path as its owner's delete (RecordingDeleted,
+ * then the object); an open upload is abandoned and its object removed. True when there was something
+ * to erase. `why` says who asked: the erasure journal's replay (issue 33: a recording deleted after the
+ * snapshot a restore came from is alive again, its object back in the bucket), or an erased account.
  */
-export function eraseRecordingAgain(ports: Pick<MediaPorts, 'streams' | 'objects' | 'storage' | 'logger' | 'now'>) {
+export function eraseRecording(ports: Pick<MediaPorts, 'streams' | 'objects' | 'storage' | 'logger' | 'now'>, why: 'erasure-journal' | 'account-erasure') {
   const remove = removeRecording(ports);
   const discard = discardUpload(ports);
   return async (streamId: string): Promise<boolean> => {
     const id = recordingIdOfStream(streamId);
     const state = await ports.streams.load(id);
     if (state.status === 'saved' && state.ownerId) {
-      await remove(state.ownerId, id, 'erasure-journal');
+      await remove(state.ownerId, id, why);
       return true;
     }
     if (state.status === 'uploading') {
-      await discard(id, 'erased after a restore', { objectMayExist: true });
+      await discard(id, why === 'erasure-journal' ? 'erased after a restore' : 'its account was erased', { objectMayExist: true });
       return true;
     }
     return false;
   };
 }
+
+/** The erasure journal's replay: a recording a restore brought back is deleted again. */
+export const eraseRecordingAgain = (ports: Pick<MediaPorts, 'streams' | 'objects' | 'storage' | 'logger' | 'now'>) => eraseRecording(ports, 'erasure-journal');
 
 /**
  * Deletes one of the caller's recordings (the timeline's delete): the recording goes, then the

@@ -98,10 +98,26 @@ export class PerStreamSealing implements EventSealing {
   async afterAppend(em: EntityManager, stream: { streamId: string; streamType: string }, events: readonly DomainEvent[]): Promise<void> {
     const sealing = this.sealings.get(stream.streamType);
     if (!sealing?.shreds(events)) return;
-    const keyId = sealing.keyIdOf(stream.streamId);
+    await this.destroyAndJournal(em, sealing, stream.streamType, stream.streamId);
+  }
+
+  /**
+   * Erases a stream whose decider has no deletion (a reflection, a portrait, a story: the owner's
+   * account is erased): its key destroyed and the erasure journaled, in `em`'s transaction, exactly
+   * as a shredding append does. False for a stream type this store does not seal.
+   */
+  async erase(em: EntityManager, streamType: string, streamId: string): Promise<boolean> {
+    const sealing = this.sealings.get(streamType);
+    if (!sealing) return false;
+    await this.destroyAndJournal(em, sealing, streamType, streamId);
+    return true;
+  }
+
+  private async destroyAndJournal(em: EntityManager, sealing: StreamSealing, streamType: string, streamId: string): Promise<void> {
+    const keyId = sealing.keyIdOf(streamId);
     await sealing.keys.destroy(em, keyId);
     // The erasure is journaled with it (ids and times only), so a restore of an older snapshot erases again.
-    await em.execute('insert into erasure_journal (stream_type, stream_id, key_id) values (?, ?, ?)', [stream.streamType, stream.streamId, keyId]);
+    await em.execute('insert into erasure_journal (stream_type, stream_id, key_id) values (?, ?, ?)', [streamType, streamId, keyId]);
   }
 
   /** Destroys a stream's key again (an erasure replayed after a restore); false for a stream type this store does not seal. */

@@ -44,6 +44,9 @@ function statusLine(trustee: Trustee): string {
   }
 }
 
+/** What stands for a removed trustee, whose name was erased with his removal. */
+const REMOVED_TRUSTEE_NAME = 'A removed trustee';
+
 /**
  * Trustees: up to five people who may one day tell Legacy Vault that the owner has died or cannot
  * look after their affairs. Each is e-mailed an invitation (valid 14 days, used once) to accept or
@@ -179,10 +182,11 @@ function TrusteeItem({ trustee, busy, onResend, onRemove }: { trustee: Trustee; 
     <li aria-labelledby={nameId} className={`flex flex-wrap items-center gap-4 rounded-2xl border border-border bg-card p-4 ${removed ? 'opacity-60' : ''}`}>
       <div className="min-w-0 flex-1">
         <p id={nameId} className="font-medium">
-          {trustee.name} <span className="ml-2 rounded-full bg-muted px-2 py-0.5 text-xs font-normal">{STATUS_LABELS[trustee.status]}</span>
+          {/* A removed trustee's name and address are erased (access-keys shreds them): only the relationship stays. */}
+          {trustee.name || REMOVED_TRUSTEE_NAME} <span className="ml-2 rounded-full bg-muted px-2 py-0.5 text-xs font-normal">{STATUS_LABELS[trustee.status]}</span>
         </p>
         <p className="text-sm text-muted-foreground">
-          {trustee.relationship} · {trustee.email}
+          {trustee.email ? `${trustee.relationship} · ${trustee.email}` : trustee.relationship}
         </p>
         <p className="mt-1 text-sm">{statusLine(trustee)}</p>
       </div>

@@ -49,7 +49,8 @@ function fakeGateway() {
     if (remove && method === 'DELETE') {
       const t = trustees.find((x) => x.id === remove[1])!;
       live.delete(t.id);
-      Object.assign(t, { status: 'removed', removedAt: T0, invitationExpiresAt: null });
+      // As access-keys answers: the removed trustee's name and address erased.
+      Object.assign(t, { status: 'removed', removedAt: T0, invitationExpiresAt: null, name: '', email: '' });
       return json(200, t);
     }
     if (path === '/api/trustee/view' || path === '/api/trustee/answer') {
@@ -128,8 +129,10 @@ describe('trustees on /if-im-not-there', () => {
     expect(dialog.textContent).toContain('Their trustee link stops working at once.');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await screen.findByText(M.removed);
-    await waitFor(() => expect(item('Bo Gray').textContent).toContain('Removed'));
-    expect(within(item('Bo Gray')).queryByRole('button', { name: 'Remove trustee Bo Gray' })).toBeNull();
+    await waitFor(() => expect(item('A removed trustee').textContent).toContain('Removed'));
+    expect(item('A removed trustee').textContent).toContain('My Lawyer');
+    expect(item('A removed trustee').textContent).not.toContain('bo@example.com');
+    expect(within(item('A removed trustee')).queryByRole('button', { name: /Remove trustee/ })).toBeNull();
   });
 
   it(`offers no form once ${TRUSTEES_MAX} trustees are listed`, async () => {

@@ -87,6 +87,8 @@ export const services = [
       ...databaseEnv(ctx, 'identity'),
       JWT_PRIVATE_KEY: ctx.jwt.privateKey,
       KEY_MAIL_SECRET: devSecret(ctx, 'key-mail'),
+      // Passkeys are bound to the host and origin the browser opens.
+      PUBLIC_URL: `http://${ctx.http.host}:${ctx.http.port}`,
       // Test and bench stacks (a STACK_ID of their own) sign up hundreds of users from 127.0.0.1.
       ...(ctx.stackId ? { SIGNUP_MAX_PER_ADDRESS: '100000' } : {}),
     }),

@@ -11,6 +11,7 @@ export const PasskeyMessages = {
   tooMany: 'Too many passkey attempts. Please wait a few minutes and try again.',
   limitReached: 'You have 20 passkeys, the most an account can hold. Remove one first.',
   notFound: 'No such passkey.',
+  noPasskeys: 'You have no passkeys yet. Enter your password instead.',
   cancelled: 'The passkey request was cancelled or timed out.',
   unsupported: 'This browser cannot use passkeys.',
 } as const;

@@ -124,8 +124,7 @@ export class AuthController {
     reply: sessionViewSchema,
     description: 'Signed in; sets the refresh cookie.',
     errors: {
-      400: 'VALIDATION_FAILED: an answer that is not a WebAuthn credential.',
-      401: 'PASSKEY_INVALID: an unknown or removed passkey, a used or lapsed challenge, another site’s answer, no user verification: one answer for all.',
+      400: 'VALIDATION_FAILED: an answer that is not a WebAuthn credential; PASSKEY_INVALID: an unknown or removed passkey, a used or lapsed challenge, another site’s answer, no user verification: one answer for all.',
       429: 'RATE_LIMITED (counted like passwords), with Retry-After.',
     },
   })
@@ -142,8 +141,8 @@ export class AuthController {
     reply: IdentityRpc.twoStepPasskeyOptions.reply,
     description: 'A single-use challenge for one of the account’s passkeys; send its answer to POST /api/auth/sign-in/two-step/passkey.',
     errors: {
-      400: 'VALIDATION_FAILED: no challenge.',
-      401: 'TWO_STEP_INVALID: a lapsed, used or altered challenge; PASSKEY_INVALID: the account has no passkey.',
+      400: 'VALIDATION_FAILED: no challenge; PASSKEY_INVALID: the account has no passkey.',
+      401: 'TWO_STEP_INVALID: a lapsed, used or altered challenge.',
       429: 'RATE_LIMITED (per address), with Retry-After.',
     },
   })
@@ -158,8 +157,8 @@ export class AuthController {
     reply: sessionViewSchema,
     description: 'Signed in; sets the refresh cookie.',
     errors: {
-      400: 'VALIDATION_FAILED: no challenge, or an answer that is not a WebAuthn credential.',
-      401: 'TWO_STEP_INVALID (the password step’s challenge) or PASSKEY_INVALID (another account’s or a removed passkey, a used challenge, another site’s answer).',
+      400: 'VALIDATION_FAILED: no challenge, or an answer that is not a WebAuthn credential; PASSKEY_INVALID: another account’s or a removed passkey, a used challenge, another site’s answer.',
+      401: 'TWO_STEP_INVALID: the password step’s challenge lapsed, used or altered.',
       429: 'RATE_LIMITED (counted like passwords), with Retry-After.',
     },
   })

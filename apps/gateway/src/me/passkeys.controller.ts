@@ -57,8 +57,7 @@ export class PasskeysController {
     status: 201,
     description: 'The passkey is added: it signs in without a password, and is a second step after the password when two-step sign-in is on.',
     errors: {
-      400: 'VALIDATION_FAILED: the name (field name), or an answer that is not a WebAuthn credential.',
-      401: 'PASSKEY_INVALID: a used, lapsed or another session’s challenge, another site’s answer, or a passkey added already.',
+      400: 'VALIDATION_FAILED: the name (field name), or an answer that is not a WebAuthn credential; PASSKEY_INVALID: a used, lapsed or another session’s challenge, another site’s answer, or a passkey added already.',
       403: 'SUDO_REQUIRED',
       409: 'CONFLICT: the account holds the most passkeys it may (20).',
     },
@@ -114,8 +113,7 @@ export class PasskeysController {
     reply: IdentityRpc.confirmIdentityPasskey.reply,
     description: 'As POST /api/me/confirm-identity: the session has proved who it is now, and the new access token says so.',
     errors: {
-      400: 'VALIDATION_FAILED: an answer that is not a WebAuthn credential.',
-      401: 'PASSKEY_INVALID: not a passkey of the caller’s, a used or lapsed challenge, another site’s answer.',
+      400: 'VALIDATION_FAILED: an answer that is not a WebAuthn credential; PASSKEY_INVALID: not a passkey of the caller’s, a used or lapsed challenge, another site’s answer.',
       429: 'RATE_LIMITED (counted like passwords), with Retry-After.',
     },
   })

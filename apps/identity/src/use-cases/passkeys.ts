@@ -159,7 +159,7 @@ export class Passkeys {
   async confirmOptions(caller: Caller): Promise<PasskeyCeremony> {
     const { userId, sessionId } = ownerOf(caller);
     const passkeys = await this.store.list(this.core.em, userId);
-    if (passkeys.length === 0) throw new DomainError('NOT_FOUND', PasskeyMessages.notFound);
+    if (passkeys.length === 0) throw new DomainError('NOT_FOUND', PasskeyMessages.noPasskeys);
     const options = await generateAuthenticationOptions({
       rpID: this.rp.id, challenge: randomBytes(32), userVerification: 'preferred', timeout: PASSKEY_CHALLENGE_SECONDS * 1000,
       allowCredentials: passkeys.map((row) => ({ id: row.credential_id, transports: row.transports })),

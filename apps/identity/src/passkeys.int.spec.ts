@@ -58,7 +58,7 @@ describe('identity passkeys', () => {
     expect(signedIn.profile.id).toBe(session.profile.id);
     expect(signedIn.sessionId).not.toBe(session.sessionId);
     const [listed] = (await call(IdentityRpc.passkeys, {}, signedIn.accessToken)).passkeys;
-    expect(listed.lastUsedAt).not.toBeNull();
+    expect(listed!.lastUsedAt).not.toBeNull();
     const [row] = await sql<{ counter: string; transports: string[] }>('select counter, transports from passkeys where id = ?', [added.id]);
     expect(row).toEqual({ counter: '1', transports: ['internal'] });
     // Only challenges' hashes are kept: no options' challenge appears in the table.

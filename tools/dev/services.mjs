@@ -87,6 +87,9 @@ export const services = [
       ...databaseEnv(ctx, 'identity'),
       JWT_PRIVATE_KEY: ctx.jwt.privateKey,
       KEY_MAIL_SECRET: devSecret(ctx, 'key-mail'),
+      // Passkeys are bound to the host and origin the browser opens; browsers take no IP address as a
+      // passkey's site, so a stack on 127.0.0.1 offers them on localhost (same port).
+      PUBLIC_URL: `http://${ctx.http.host === '127.0.0.1' ? 'localhost' : ctx.http.host}:${ctx.http.port}`,
       // Test and bench stacks (a STACK_ID of their own) sign up hundreds of users from 127.0.0.1.
       ...(ctx.stackId ? { SIGNUP_MAX_PER_ADDRESS: '100000' } : {}),
     }),

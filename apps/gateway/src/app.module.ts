@@ -22,6 +22,7 @@ import { LettersController } from './letters/letters.controller.js';
 import { MEDIA_CONTROLLERS, mediaProviders } from './media/media.providers.js';
 import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS, VIEWER_TOKEN_VERIFIER } from './infra/tokens.js';
 import { MeController } from './me/me.controller.js';
+import { PasskeysController } from './me/passkeys.controller.js';
 import { ReflectionController } from './vault/reflection.controller.js';
 import { WhoIAmController } from './who-i-am/who-i-am.controller.js';
 import { IfImNotThereController } from './if-im-not-there/if-im-not-there.controller.js';
@@ -70,7 +71,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, TrusteeController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, KeyStatusController, ViewMediaController, ViewContentController, MetricsController, BillingController, FaqController, AdminController, ExportController, CommunityController, MusicPlaybackController],
+      controllers: [AuthController, MeController, PasskeysController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, TrusteeController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, KeyStatusController, ViewMediaController, ViewContentController, MetricsController, BillingController, FaqController, AdminController, ExportController, CommunityController, MusicPlaybackController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },

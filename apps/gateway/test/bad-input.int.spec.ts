@@ -123,6 +123,17 @@ function acceptedTypes(schema: JsonSchema): Set<string> {
 
 // ---- what a valid request of each operation looks like ------------------------------------------
 
+const b64 = (bytes: number) => randomBytes(bytes).toString('base64url');
+/** A WebAuthn answer's shape (navigator.credentials.get()/create() as JSON) with random bytes. */
+const fakeAssertion = () => {
+  const id = b64(16);
+  return { id, rawId: id, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: b64(120), authenticatorData: b64(37), signature: b64(70), userHandle: b64(36) } };
+};
+const fakeRegistration = () => {
+  const id = b64(16);
+  return { id, rawId: id, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: b64(120), attestationObject: b64(200), transports: ['internal'] } };
+};
+
 interface Fixture { letterId: string; email: string; password: string; userId: string }
 /**
  * A valid body per JSON operation, which the generator then breaks. A new JSON operation without one
@@ -141,6 +152,13 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   // A well-formed challenge identity never made, and a code.
   'POST /api/auth/sign-in/two-step': () => ({ challenge: `${randomUUID()}.${'A'.repeat(43)}`, code: '123456' }),
   'POST /api/me/two-step/confirm': () => ({ code: '123456' }),
+  // Passkeys: well-formed WebAuthn answers to challenges identity never issued, signed by no passkey it knows.
+  'POST /api/auth/passkey': () => ({ challengeId: randomUUID(), credential: fakeAssertion() }),
+  'POST /api/auth/sign-in/two-step/passkey/options': () => ({ challenge: `${randomUUID()}.${'A'.repeat(43)}` }),
+  'POST /api/auth/sign-in/two-step/passkey': () => ({ challenge: `${randomUUID()}.${'A'.repeat(43)}`, challengeId: randomUUID(), credential: fakeAssertion() }),
+  'POST /api/me/passkeys': () => ({ challengeId: randomUUID(), name: 'My laptop', credential: fakeRegistration() }),
+  'PATCH /api/me/passkeys/{passkeyId}': () => ({ name: 'Work phone' }),
+  'POST /api/me/confirm-identity/passkey': () => ({ challengeId: randomUUID(), credential: fakeAssertion() }),
   'POST /api/me/two-step/disable': (f) => ({ currentPassword: f.password, code: '123456' }),
   'POST /api/me/two-step/recovery-codes': () => ({ code: '123456' }),
   'PATCH /api/me': () => ({ full_name: 'Sam Parent' }),
@@ -204,6 +222,9 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/me/notifications': 'the caller’s own notification switches; the token is the only input',
   'GET /api/me/sessions': 'the caller’s own sessions; the token is the only input',
   'POST /api/me/sessions/sign-out-others': 'signs the caller’s other sessions out, idempotent; the token is the only input',
+  'GET /api/me/passkeys': 'the caller’s own passkeys; the token is the only input',
+  'POST /api/me/passkeys/options': 'a registration ceremony for the caller’s own account (a challenge stored for minutes, nothing else changed); the token is the only input',
+  'POST /api/auth/passkey/options': 'a public sign-in ceremony (a challenge stored for minutes, counted per address); it reads nothing from the request',
   'GET /api/me/two-step': 'whether the caller’s own two-step sign-in is on; the token is the only input',
   'POST /api/me/two-step/setup': 'a new secret for the caller’s own set-up (replacing one not confirmed, changing nothing else); the token is the only input',
   'POST /api/me/verify-email/resend': 'a new verification link to the caller’s own address (or "verified already"); the token is the only input',

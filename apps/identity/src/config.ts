@@ -33,6 +33,11 @@ export const identityConfigSchema = commonConfigSchema.extend(databaseConfigSche
   PASSWORD_RESETS_PER_EMAIL: z.coerce.number().int().positive().default(3),
   PASSWORD_RESETS_PER_ADDRESS: z.coerce.number().int().positive().default(10),
   PASSWORD_RESET_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+  /**
+   * The site's public address, as people's browsers open it: passkeys are bound to its host name
+   * (WebAuthn's RP ID) and only answers made on its origin are accepted.
+   */
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
 });
 
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

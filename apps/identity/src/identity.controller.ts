@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { IdentityRpc, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type SessionView, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile, type VerifyEmailReply, type RecoveryCodes, type TwoStepChallenge, type TwoStepSetup, type TwoStepStatus } from '@lv/contracts';
+import { IdentityRpc, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type SessionView, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile, type VerifyEmailReply, type RecoveryCodes, type TwoStepChallenge, type TwoStepSetup, type TwoStepStatus, type PasskeyCeremony, type PasskeyList, type PasskeyView } from '@lv/contracts';
 import { AccessTokenVerifier, ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcAccessToken, RpcHandler, RpcMeta, RpcPayload, Writers } from '@lv/platform/nest';
@@ -193,6 +193,78 @@ export class IdentityController {
   @RpcHandler(IdentityRpc.confirmIdentity)
   confirmIdentity(@RpcPayload() input: PayloadOf<typeof IdentityRpc.confirmIdentity>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<SessionView> {
     return this.identity.confirmIdentity(caller, input, meta);
+  }
+
+  // Passkeys (use-cases/passkeys.ts): identity re-checks the caller (and sudo mode) in each use case.
+
+  @Readers('owner')
+  @RpcHandler(IdentityRpc.passkeys)
+  passkeys(@CurrentCaller() caller: Caller): Promise<PasskeyList> {
+    return this.identity.passkeys.list(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.passkeyRegistrationOptions)
+  passkeyRegistrationOptions(@CurrentCaller() caller: Caller): Promise<PasskeyCeremony> {
+    return this.identity.passkeys.registrationOptions(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.addPasskey)
+  addPasskey(@RpcPayload() input: PayloadOf<typeof IdentityRpc.addPasskey>, @CurrentCaller() caller: Caller): Promise<PasskeyView> {
+    return this.identity.passkeys.add(caller, input);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.renamePasskey)
+  renamePasskey(@RpcPayload() input: PayloadOf<typeof IdentityRpc.renamePasskey>, @CurrentCaller() caller: Caller): Promise<PasskeyView> {
+    return this.identity.passkeys.rename(caller, input);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.removePasskey)
+  removePasskey(@RpcPayload() input: PayloadOf<typeof IdentityRpc.removePasskey>, @CurrentCaller() caller: Caller): Promise<PasskeyList> {
+    return this.identity.passkeys.remove(caller, input);
+  }
+
+  /** Public: a ceremony for signing in with a passkey; counted per address. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.passkeySignInOptions)
+  passkeySignInOptions(@RpcMeta() meta: RequestMeta): Promise<PasskeyCeremony> {
+    return this.identity.passkeys.signInOptions(meta);
+  }
+
+  /** Public: the passkey's signature over the single-use challenge is the proof. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.passkeySignIn)
+  passkeySignIn(@RpcPayload() input: PayloadOf<typeof IdentityRpc.passkeySignIn>, @RpcMeta() meta: RequestMeta): Promise<IssuedSession> {
+    return this.identity.passkeys.signInWithPasskey(input, meta);
+  }
+
+  /** Public: the password step's challenge is the proof. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.twoStepPasskeyOptions)
+  twoStepPasskeyOptions(@RpcPayload() input: PayloadOf<typeof IdentityRpc.twoStepPasskeyOptions>, @RpcMeta() meta: RequestMeta): Promise<PasskeyCeremony> {
+    return this.identity.passkeys.secondStepOptions(input, meta);
+  }
+
+  /** Public: the password step's challenge and the passkey are the proof. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.signInTwoStepPasskey)
+  signInTwoStepPasskey(@RpcPayload() input: PayloadOf<typeof IdentityRpc.signInTwoStepPasskey>, @RpcMeta() meta: RequestMeta): Promise<IssuedSession> {
+    return this.identity.passkeys.signInSecondStep(input, meta);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.confirmIdentityPasskeyOptions)
+  confirmIdentityPasskeyOptions(@CurrentCaller() caller: Caller): Promise<PasskeyCeremony> {
+    return this.identity.passkeys.confirmOptions(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.confirmIdentityPasskey)
+  confirmIdentityPasskey(@RpcPayload() input: PayloadOf<typeof IdentityRpc.confirmIdentityPasskey>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<SessionView> {
+    return this.identity.passkeys.confirm(caller, input, meta);
   }
 
   @Writers('owner')

@@ -48,6 +48,7 @@ export const identityService = defineService({
       emailChangeUndoTtlSeconds: config.EMAIL_CHANGE_UNDO_TTL_SECONDS,
       emailVerifyTtlSeconds: config.EMAIL_VERIFY_TTL_SECONDS,
       logger: logger.child({ component: 'account-recovery' }),
+      publicUrl: config.PUBLIC_URL,
     });
     // billing's stream is billing's own: the consumer waits for it when billing has not started yet.
     const billingTiers = new DurableConsumer({

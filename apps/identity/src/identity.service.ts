@@ -10,6 +10,7 @@ import { EmailChange } from './use-cases/email-change.js';
 import { EmailVerification } from './use-cases/email-verification.js';
 import { IdentityCore, type IdentityServiceDeps } from './use-cases/identity-core.js';
 import { sessionsView } from './use-cases/identity-rules.js';
+import { Passkeys, relyingPartyOf } from './use-cases/passkeys.js';
 import { PasswordRecovery } from './use-cases/password-recovery.js';
 import { SignIn } from './use-cases/sign-in.js';
 import { TwoStep } from './use-cases/two-step.js';
@@ -27,6 +28,7 @@ export class IdentityService {
   readonly emailChange: EmailChange;
   readonly passwords: PasswordRecovery;
   readonly twoStep: TwoStep;
+  readonly passkeys: Passkeys;
 
   constructor(deps: IdentityServiceDeps) {
     this.core = new IdentityCore(deps);
@@ -35,6 +37,7 @@ export class IdentityService {
     this.emailChange = new EmailChange(this.core, this.passwords);
     this.twoStep = new TwoStep(this.core);
     this.auth = new SignIn(this.core, this.verification, this.passwords, this.twoStep);
+    this.passkeys = new Passkeys(this.core, this.twoStep, this.auth, relyingPartyOf(deps.publicUrl));
   }
 
   private get em() {

@@ -265,6 +265,48 @@ class SessionProof20261207 extends Migration {
   }
 }
 
+/**
+ * Passkeys (WebAuthn, issue 32). passkeys: each credential's id, COSE public key, signature counter and
+ * transports, with the owner's name for it. passkey_challenges: one row per ceremony, SHA-256 of its
+ * challenge only, single-use, minutes long, bound to what it is for (the account, the session for sudo
+ * mode, the password step's challenge for a second step).
+ */
+class Passkeys20261207 extends Migration {
+  override up(): void {
+    this.addSql(`
+      create table passkeys (
+        id uuid primary key,
+        user_id uuid not null,
+        credential_id text not null unique,
+        public_key bytea not null,
+        counter bigint not null default 0,
+        transports text[] not null default '{}',
+        backed_up boolean not null default false,
+        name text not null,
+        created_at timestamptz not null default now(),
+        last_used_at timestamptz
+      )`);
+    this.addSql('create index passkeys_user_idx on passkeys (user_id)');
+    this.addSql(`
+      create table passkey_challenges (
+        id uuid primary key,
+        purpose text not null check (purpose in ('register', 'sign-in', 'second-step', 'confirm')),
+        challenge_hash text not null,
+        user_id uuid,
+        session_id uuid,
+        two_step_challenge_id uuid,
+        created_at timestamptz not null default now(),
+        expires_at timestamptz not null,
+        used_at timestamptz
+      )`);
+    this.addSql('create index passkey_challenges_expiry_idx on passkey_challenges (expires_at)');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists passkey_challenges, passkeys');
+  }
+}
+
 export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-tables-2026-11-22', class: IdentityTables20261122 },
   { name: 'identity-refresh-sibling-2026-11-23', class: RefreshTokenSibling20261123 },
@@ -276,4 +318,5 @@ export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-email-verifications-2026-12-07', class: EmailVerifications20261207 },
   { name: 'identity-two-step-2026-12-07', class: TwoStep20261207 },
   { name: 'identity-session-proof-2026-12-07', class: SessionProof20261207 },
+  { name: 'identity-passkeys-2026-12-07', class: Passkeys20261207 },
 ]);

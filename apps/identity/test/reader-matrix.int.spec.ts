@@ -41,6 +41,20 @@ rpc.identity.two-step.confirm              unauth    invalid invalid     invalid
 rpc.identity.two-step.disable              unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.two-step.recovery-codes       unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.confirm-identity              unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+# Passkeys (WebAuthn): the caller's own; adding needs sudo mode, which the matrix's fresh tokens have.
+rpc.identity.passkeys.list                 unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.passkeys.registration-options unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.passkeys.add                  unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.passkeys.rename               unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.passkeys.remove               unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+# Sudo mode with a passkey: the matrix's accounts have none, so there is nothing to ask for.
+rpc.identity.confirm-identity.passkey-options unauth NOT_FOUND NOT_FOUND NOT_FOUND forbid | forbid forbid forbid forbid forbid forbid | forbid expired expired
+rpc.identity.confirm-identity.passkey      unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+# Public: a passkey's ceremony for signing in comes before a token; its answer and the password step's challenge are the proof.
+rpc.identity.sign-in.passkey-options       ok        ok      ok          ok      ok       | ok       ok      ok            ok       ok              ok           | ok          ok      ok
+rpc.identity.sign-in.passkey               invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.identity.sign-in.two-step.passkey-options invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+rpc.identity.sign-in.two-step.passkey      invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.notification-preferences.get  unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.notification-preferences.save unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 # The admin dashboard: the token's claim and identity's own record must both say admin.

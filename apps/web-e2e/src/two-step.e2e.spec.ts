@@ -1,22 +1,10 @@
-import { createHmac } from 'node:crypto';
 import { TwoStepMessages } from '@lv/contracts';
 import { accountMenuButton, chooseLogout, newCredentials, openSignIn, signedInOnVault, submitCredentials } from './support/auth.js';
 import { expect, test } from './support/test.js';
+import { totp } from './support/totp.js';
 
 // Issue 32: two-step sign-in with an authenticator app, on a phone. The spec is the app: it reads the
 // key the settings page shows and computes the codes itself (RFC 6238: HMAC-SHA-1, 30 s, 6 digits).
-
-function totp(base32: string, atMs: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const char of base32.replace(/\s/g, '')) bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(atMs / 30_000)));
-  const mac = createHmac('sha1', key).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 

@@ -50,6 +50,8 @@ export const ErrorCodes = {
   SIGN_IN_ALERT_LINK_INVALID: { status: 400, message: 'This link is invalid, expired, or already used. If someone else is in your account, choose a new password with "Forgot password?" on the sign-in page.' },
   /** Two-step sign-in's second step: a wrong, used or another account's code, a lapsed, altered, used or another account's challenge, never saying which (TwoStepMessages.signInRefused). */
   TWO_STEP_INVALID: { status: 401, message: 'That code is not valid, or this sign-in took too long. Check the code and try again, or sign in again with your password.' },
+  /** A passkey's answer refused: an unknown, removed or another account's passkey, a bad signature, origin or counter, a lapsed or used challenge, never saying which (PasskeyMessages.refused). 400, not 401: the SPA's client takes a 401 for an ended session. */
+  PASSKEY_INVALID: { status: 400, message: 'That passkey could not be used. Try again, or use your password.' },
   /** Sudo mode: a sensitive action, and this session's last proof of who he is is older than SUDO_WINDOW_SECONDS. */
   SUDO_REQUIRED: { status: 403, message: 'For your safety, enter your password again to continue.' },
   /** A trustee's e-mailed link: forged, altered, expired, used, replaced or of a removed trustee, never saying which. */

@@ -8,6 +8,9 @@ import {
   accountSessionsSchema, recoveryCodesSchema, signInReplySchema, twoStepCodePayloadSchema, twoStepDisablePayloadSchema, twoStepSetupSchema, confirmIdentityPayloadSchema, sessionViewSchema, twoStepSignInPayloadSchema, twoStepStatusSchema, sessionIdParamSchema, sessionsEndedSchema, signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
 } from './identity.schemas.js';
 import { ownerDisplayNamePayloadSchema, ownerDisplayNameReplySchema } from './key-status.schemas.js';
+import {
+  addPasskeyPayloadSchema, passkeyAssertionPayloadSchema, passkeyCeremonySchema, passkeyIdParamSchema, passkeyListSchema, passkeyViewSchema, renamePasskeyPayloadSchema, twoStepPasskeyOptionsPayloadSchema, twoStepPasskeyPayloadSchema,
+} from './passkeys.schemas.js';
 import { emptyPayload, healthRpc, rebuildRpc, rpc } from './rpc.js';
 import { event, type EventData, type EventDeclaration } from './events.js';
 import type { IdentityEvent } from './identity.js';
@@ -65,6 +68,21 @@ export const IdentityRpc = {
   twoStepRegenerate: rpc('rpc.identity.two-step.recovery-codes', { payload: twoStepCodePayloadSchema, reply: recoveryCodesSchema }),
   // Sudo mode: the password again renews this session's proof; the answer is a token that carries it.
   confirmIdentity: rpc('rpc.identity.confirm-identity', { payload: confirmIdentityPayloadSchema, reply: sessionViewSchema }),
+  // Passkeys (WebAuthn) of the caller's own account: adding (sudo) and removing (sudo) one, renaming, the list.
+  passkeys: rpc('rpc.identity.passkeys.list', { payload: emptyPayload, reply: passkeyListSchema }),
+  passkeyRegistrationOptions: rpc('rpc.identity.passkeys.registration-options', { payload: emptyPayload, reply: passkeyCeremonySchema }),
+  addPasskey: rpc('rpc.identity.passkeys.add', { payload: addPasskeyPayloadSchema, reply: passkeyViewSchema }),
+  renamePasskey: rpc('rpc.identity.passkeys.rename', { payload: renamePasskeyPayloadSchema, reply: passkeyViewSchema }),
+  removePasskey: rpc('rpc.identity.passkeys.remove', { payload: passkeyIdParamSchema, reply: passkeyListSchema }),
+  /** Signing in with a passkey and no password: public, the passkey's signature over a single-use challenge is the proof. */
+  passkeySignInOptions: rpc('rpc.identity.sign-in.passkey-options', { payload: emptyPayload, reply: passkeyCeremonySchema }),
+  passkeySignIn: rpc('rpc.identity.sign-in.passkey', { payload: passkeyAssertionPayloadSchema, reply: issuedSessionSchema }),
+  /** A passkey as the second step after the password: public, the password step's challenge and the passkey are the proof. */
+  twoStepPasskeyOptions: rpc('rpc.identity.sign-in.two-step.passkey-options', { payload: twoStepPasskeyOptionsPayloadSchema, reply: passkeyCeremonySchema }),
+  signInTwoStepPasskey: rpc('rpc.identity.sign-in.two-step.passkey', { payload: twoStepPasskeyPayloadSchema, reply: issuedSessionSchema }),
+  /** Sudo mode with a passkey instead of the password. */
+  confirmIdentityPasskeyOptions: rpc('rpc.identity.confirm-identity.passkey-options', { payload: emptyPayload, reply: passkeyCeremonySchema }),
+  confirmIdentityPasskey: rpc('rpc.identity.confirm-identity.passkey', { payload: passkeyAssertionPayloadSchema, reply: sessionViewSchema }),
 } as const;
 
 

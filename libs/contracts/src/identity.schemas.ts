@@ -244,6 +244,8 @@ export const twoStepChallengeSchema = z.object({
   twoStepRequired: z.literal(true),
   challenge: z.string().meta({ description: 'Opaque; send it back with the code to POST /api/auth/sign-in/two-step.' }),
   challengeExpiresAt: z.number().meta({ description: 'Epoch milliseconds.' }),
+  /** The account has passkeys: one may be the second step instead of a code (POST /api/auth/sign-in/two-step/passkey). */
+  passkeys: z.boolean().optional(),
 });
 export type TwoStepChallenge = z.infer<typeof twoStepChallengeSchema>;
 /** What identity's sign-in answers: a session, or the second step's challenge. */

@@ -9,6 +9,8 @@ export * from './events.js';
 export * from './identity.js';
 export * from './identity.schemas.js';
 export * from './two-step.js';
+export * from './passkeys.js';
+export * from './passkeys.schemas.js';
 export * from './sealed-text.schemas.js';
 export * from './letters.js';
 export * from './letters.schemas.js';

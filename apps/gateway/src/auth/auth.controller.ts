@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   credentialsBodySchema, emailChangeLinkBodySchema, signInViewSchema, twoStepSignInBodySchema, ErrorCodes, forgotPasswordBodySchema, forgotPasswordReplySchema, IdentityRpc, REFRESH_COOKIE, resetPasswordBodySchema, signUpBodySchema, sessionProbeSchema, sessionViewSchema, verifyEmailBodySchema,
+  passkeyAssertionBodySchema, twoStepPasskeyBodySchema, twoStepPasskeyOptionsBodySchema, type PasskeyCeremony,
   type EmailChangeLinkReply, type ForgotPasswordReply, type IssuedSession, type ResetPasswordReply, type SessionProbe, type SessionView, type SignInView, type VerifyEmailReply,
 } from '@lv/contracts';
 import { AccessTokenVerifier } from '@lv/platform/auth';
@@ -96,6 +97,73 @@ export class AuthController {
   })
   async signInTwoStep(@RouteBody() body: z.output<typeof twoStepSignInBodySchema>, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
     const session = await this.rpc.call(IdentityRpc.signInTwoStep, body, { meta: call.meta });
+    return this.startSession(request, reply, session);
+  }
+
+  // Passkeys (WebAuthn): signing in without a password, and as the second step after it.
+
+  /** Options for navigator.credentials.get() with no account named: the browser offers this site's passkeys. */
+  @Public()
+  @Post('passkey/options')
+  @Route({
+    reply: IdentityRpc.passkeySignInOptions.reply,
+    description: 'A single-use challenge (5 minutes) and the options for the browser; send its answer to POST /api/auth/passkey.',
+    errors: {
+      429: 'RATE_LIMITED (per address), with Retry-After.',
+    },
+  })
+  async passkeyOptions(@CallCtx() call: CallContext): Promise<PasskeyCeremony> {
+    return this.rpc.call(IdentityRpc.passkeySignInOptions, {}, { meta: call.meta });
+  }
+
+  /** Signing in with a passkey and no password: the passkey (held, and unlocked by the person) is both factors. */
+  @Public()
+  @Post('passkey')
+  @Route({
+    body: passkeyAssertionBodySchema,
+    reply: sessionViewSchema,
+    description: 'Signed in; sets the refresh cookie.',
+    errors: {
+      400: 'VALIDATION_FAILED: an answer that is not a WebAuthn credential; PASSKEY_INVALID: an unknown or removed passkey, a used or lapsed challenge, another site’s answer, no user verification: one answer for all.',
+      429: 'RATE_LIMITED (counted like passwords), with Retry-After.',
+    },
+  })
+  async passkeySignIn(@RouteBody() body: z.output<typeof passkeyAssertionBodySchema>, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const session = await this.rpc.call(IdentityRpc.passkeySignIn, body, { meta: call.meta });
+    return this.startSession(request, reply, session);
+  }
+
+  /** The second step with a passkey: options for the account's passkeys, bound to the password step's challenge. */
+  @Public()
+  @Post('sign-in/two-step/passkey/options')
+  @Route({
+    body: twoStepPasskeyOptionsBodySchema,
+    reply: IdentityRpc.twoStepPasskeyOptions.reply,
+    description: 'A single-use challenge for one of the account’s passkeys; send its answer to POST /api/auth/sign-in/two-step/passkey.',
+    errors: {
+      400: 'VALIDATION_FAILED: no challenge; PASSKEY_INVALID: the account has no passkey.',
+      401: 'TWO_STEP_INVALID: a lapsed, used or altered challenge.',
+      429: 'RATE_LIMITED (per address), with Retry-After.',
+    },
+  })
+  async twoStepPasskeyOptions(@RouteBody() body: z.output<typeof twoStepPasskeyOptionsBodySchema>, @CallCtx() call: CallContext): Promise<PasskeyCeremony> {
+    return this.rpc.call(IdentityRpc.twoStepPasskeyOptions, body, { meta: call.meta });
+  }
+
+  @Public()
+  @Post('sign-in/two-step/passkey')
+  @Route({
+    body: twoStepPasskeyBodySchema,
+    reply: sessionViewSchema,
+    description: 'Signed in; sets the refresh cookie.',
+    errors: {
+      400: 'VALIDATION_FAILED: no challenge, or an answer that is not a WebAuthn credential; PASSKEY_INVALID: another account’s or a removed passkey, a used challenge, another site’s answer.',
+      401: 'TWO_STEP_INVALID: the password step’s challenge lapsed, used or altered.',
+      429: 'RATE_LIMITED (counted like passwords), with Retry-After.',
+    },
+  })
+  async signInTwoStepPasskey(@RouteBody() body: z.output<typeof twoStepPasskeyBodySchema>, @Req() request: FastifyRequest, @CallCtx() call: CallContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const session = await this.rpc.call(IdentityRpc.signInTwoStepPasskey, body, { meta: call.meta });
     return this.startSession(request, reply, session);
   }
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { AuthMessages, EmailVerifyMessages, ResetMessages, TwoStepMessages } from '@lv/contracts';
+import { AuthMessages, EmailVerifyMessages, PasskeyMessages, ResetMessages, TwoStepMessages } from '@lv/contracts';
 import { addressBucket } from '@lv/platform/auth';
 import { RedisRateBudgets, takeOrRefuse, type Budget, type RateBudgets } from '@lv/platform/limits';
 
@@ -128,6 +128,30 @@ export class SignInLimiter {
     ];
     await takeOrRefuse(this.budgets, budgets, this.limits.windowSeconds, TwoStepMessages.tooManyCodes);
     return { keys: budgets.map((b) => b.key), clearOnSuccess: 1 };
+  }
+
+  /**
+   * Counts a passkey's answer (signing in, a second step, sudo mode), or throws RATE_LIMITED: per client
+   * address, and (the passkey named is an account's) on the account's two-step budgets, so passkeys are
+   * tried no faster than passwords or codes.
+   */
+  async beginPasskey(userId: string | undefined, ip: string | undefined): Promise<SignInAttempt> {
+    const address = addressBucket(ip);
+    const byAddress: Budget = { key: `pk-ip:${address}`, limit: this.limits.maxFailuresPerAddress };
+    // As with passwords, a success clears only the account's budget from this address; the shared ones just get the attempt back.
+    const budgets: Budget[] = userId
+      ? [{ key: `2fa-aa:${userId}|${address}`, limit: this.limits.maxFailuresPerAccountAddress }, byAddress, { key: `2fa-acct:${userId}`, limit: this.limits.maxFailuresPerAccount }]
+      : [byAddress];
+    await takeOrRefuse(this.budgets, budgets, this.limits.windowSeconds, PasskeyMessages.tooMany);
+    return { keys: budgets.map((b) => b.key), clearOnSuccess: userId ? 1 : 0 };
+  }
+
+  /**
+   * Counts a public passkey ceremony started (each stores a challenge for minutes): a few a minute per
+   * address is far more than any person needs, and keeps strangers from filling the table.
+   */
+  async beginPasskeyOptions(ip: string | undefined): Promise<void> {
+    await takeOrRefuse(this.budgets, [{ key: `pk-options:${addressBucket(ip)}`, limit: this.limits.maxFailuresPerAddress * 3 }], this.limits.windowSeconds, PasskeyMessages.tooMany);
   }
 
   /** Counts a sign-up from this address, or throws RATE_LIMITED naming sign-ups. */

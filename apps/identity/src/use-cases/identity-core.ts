@@ -34,6 +34,8 @@ export interface IdentityServiceDeps {
   /** How long an address's verification link works. */
   emailVerifyTtlSeconds: number;
   logger: Pick<Logger, 'error'>;
+  /** The site's public address (PUBLIC_URL): passkeys are bound to its host and origin. */
+  publicUrl: string;
 }
 
 /**

@@ -100,7 +100,7 @@ export class SignIn {
    * link (EMAIL_CHANGE_UNDO_TTL_SECONDS, as the undo of an e-mail change). The sign-in stands if the
    * e-mail cannot be queued: a notice lost is logged, a locked-out owner would be worse.
    */
-  private async alertNewSignIn(session: IssuedSession, meta: RequestMeta): Promise<void> {
+  async alertNewSignIn(session: IssuedSession, meta: RequestMeta): Promise<void> {
     const { resetId, token, tokenHash } = newResetToken();
     const now = new Date();
     const expiresAt = expiresAfter(now, this.core.deps.emailChangeUndoTtlSeconds);

@@ -5,6 +5,7 @@ import { DomainError, validationError } from '@lv/platform/errors';
 import { newResetToken, resetIdOf, tokenMatches } from '../credentials/reset-tokens.js';
 import { hashRecoveryCode, newRecoveryCodes, normaliseRecoveryCode } from '../two-step/recovery-codes.js';
 import { matchTotp, newTotpSecret, otpauthUri } from '../two-step/totp.js';
+import { PasskeysRepository } from '../passkeys/passkeys.repository.js';
 import { TwoStepRepository } from '../two-step/two-step.repository.js';
 import type { UserCommand } from '../users/user.decider.js';
 import type { IdentityCore } from './identity-core.js';
@@ -29,6 +30,8 @@ function readCode(typed: string): TypedCode {
  */
 export class TwoStep {
   readonly store: TwoStepRepository;
+  /** Whether the account has passkeys, which the second step may use instead of a code (use-cases/passkeys.ts). */
+  private readonly passkeys = new PasskeysRepository();
 
   constructor(private readonly core: IdentityCore) {
     this.store = new TwoStepRepository(core.deps.keyMailSecret);
@@ -127,7 +130,8 @@ export class TwoStep {
     await this.store.insertChallenge(this.core.em, {
       id: resetId, userId, tokenHash, knownDevice: Boolean(meta.device), passwordChangeRequired, expiresAt: new Date(expiresAtMs).toISOString(),
     });
-    return { twoStepRequired: true, challenge: token, challengeExpiresAt: expiresAtMs };
+    const passkeys = (await this.passkeys.count(this.core.em, userId)) > 0;
+    return { twoStepRequired: true, challenge: token, challengeExpiresAt: expiresAtMs, ...(passkeys ? { passkeys } : {}) };
   }
 
   isEnabled(userId: string): Promise<boolean> {

@@ -132,6 +132,13 @@ export class SessionManager {
     return { user: view.profile, passwordChangeRequired: view.passwordChangeRequired === true };
   }
 
+  /** A session opened elsewhere than the password form (a passkey): it becomes this tab's. */
+  acceptSignIn(view: SessionView): SignInOutcome {
+    this.generation++;
+    this.apply(view);
+    return { user: view.profile, passwordChangeRequired: view.passwordChangeRequired === true };
+  }
+
   async signUp(credentials: Credentials): Promise<UserProfile> {
     const view = await this.transport.signUp(credentials);
     this.generation++;

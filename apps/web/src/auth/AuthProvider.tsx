@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import type { Credentials, TwoStepChallenge, TwoStepSignInRequest, UserProfile } from '@lv/contracts';
+import type { Credentials, SessionView, TwoStepChallenge, TwoStepSignInRequest, UserProfile } from '@lv/contracts';
 import { appSession } from '../api/app-session.js';
 import { REFRESH_TICK_MS } from '../api/refresh-schedule.js';
 import type { SessionManager, SignInOutcome } from '../api/session.js';
@@ -13,6 +13,8 @@ export interface AuthContextValue {
   /** The password step (with two-step sign-in on: the challenge, no session), or the second step: the challenge and a code. */
   signIn(credentials: Credentials | TwoStepSignInRequest): Promise<SignInOutcome | TwoStepChallenge>;
   signUp(credentials: Credentials): Promise<UserProfile>;
+  /** A session a passkey opened (POST /api/auth/passkey, or the second step with one) becomes this tab's. */
+  acceptSignIn(view: SessionView): SignInOutcome;
   /** Revokes the session on the server; local state is untouched until clearSession(). */
   revokeSession(): Promise<void>;
   /** Forgets the session in this tab. */
@@ -52,6 +54,7 @@ export function AuthProvider({ children, session = appSession }: { children: Rea
       user: state.status === 'authenticated' ? state.user : null,
       signIn: (credentials) => session.signIn(credentials),
       signUp: (credentials) => session.signUp(credentials),
+      acceptSignIn: (view) => session.acceptSignIn(view),
       revokeSession: () => session.revoke(),
       clearSession: () => session.clear(),
       updateProfile: (user) => session.updateProfile(user),

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError, errorMessage } from '../api/client.js';
 import { confirmIdentity } from '../api/settings.js';
+import { confirmIdentityWithPasskey, passkeysSupported } from '../api/passkeys.js';
 import { Button } from '../components/ui/button.js';
 import { Input, Label } from '../components/ui/input.js';
 import { ModalFrame } from '../components/ui/modal.js';
@@ -12,6 +13,8 @@ export const SudoTexts = {
   confirm: 'Confirm',
   cancel: 'Cancel',
   failed: 'Could not check your password. Please try again.',
+  passkey: 'Use a passkey instead',
+  passkeyFailed: 'That passkey could not be used. Try again, or enter your password.',
 } as const;
 
 /**
@@ -40,6 +43,19 @@ export function SudoDialog({ onDone }: { onDone: (confirmed: boolean) => void })
     }
   };
 
+  const withPasskey = async () => {
+    if (pending) return;
+    setPending(true);
+    setError(null);
+    try {
+      await confirmIdentityWithPasskey();
+      onDone(true);
+    } catch (failure) {
+      setPending(false);
+      setError(errorMessage(failure, SudoTexts.passkeyFailed));
+    }
+  };
+
   return (
     <ModalFrame open onOpenChange={(open) => (!open && !pending ? onDone(false) : undefined)} title={SudoTexts.title} description={SudoTexts.description} widthClass="max-w-md">
       <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
@@ -57,7 +73,8 @@ export function SudoDialog({ onDone }: { onDone: (confirmed: boolean) => void })
           />
           {error ? <p id={errorId} role="alert" className="text-sm text-destructive">{error}</p> : null}
         </div>
-        <div className="flex justify-end gap-2">
+        <div className="flex flex-wrap justify-end gap-2">
+          {passkeysSupported() ? <Button type="button" variant="ghost" disabled={pending} onClick={() => void withPasskey()}>{SudoTexts.passkey}</Button> : null}
           <Button type="button" variant="outline" disabled={pending} onClick={() => onDone(false)}>{SudoTexts.cancel}</Button>
           <Button type="submit" disabled={pending || !password}>{SudoTexts.confirm}</Button>
         </div>

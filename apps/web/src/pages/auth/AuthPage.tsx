@@ -13,6 +13,8 @@ import { usePageTitle } from '../../lib/use-page-title.js';
 import { useHydrated } from '../../lib/use-hydrated.js';
 import { AUTH_ERROR_TITLE, authErrorDescription, serverFieldErrors } from './auth-errors.js';
 import { TwoStepSignIn } from './TwoStepSignIn.js';
+import { PasskeySignInButton } from './PasskeySignInButton.js';
+import { signInWithPasskey } from '../../api/passkeys.js';
 import { passwordRequirements, validateCredentials, type CredentialErrors } from './validation.js';
 
 type Mode = 'login' | 'signup';
@@ -217,6 +219,12 @@ export function AuthPage() {
               {isLogin ? 'Login' : 'Create Account'}
             </Button>
           </form>
+
+          {isLogin ? (
+            <div className="mt-4">
+              <PasskeySignInButton label="Sign in with a passkey" ceremony={signInWithPasskey} onSignedIn={signedIn} />
+            </div>
+          ) : null}
 
           {isLogin ? (
             <p className="mt-4 text-center text-sm">

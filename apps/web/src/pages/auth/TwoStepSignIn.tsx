@@ -6,6 +6,8 @@ import { Button } from '../../components/ui/button.js';
 import { Input, Label } from '../../components/ui/input.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { authErrorDescription } from './auth-errors.js';
+import { PasskeySignInButton } from './PasskeySignInButton.js';
+import { passkeySecondStep } from '../../api/passkeys.js';
 
 /**
  * The second step of signing in to an account with two-step sign-in on (/auth): the code the
@@ -98,6 +100,8 @@ export function TwoStepSignIn({ challenge, onSignedIn, onCancel }: { challenge: 
           Verify
         </Button>
       </form>
+
+      {challenge.passkeys ? <PasskeySignInButton label="Use a passkey instead" ceremony={() => passkeySecondStep(challenge.challenge)} onSignedIn={onSignedIn} /> : null}
 
       <div className="flex flex-col items-center gap-2 text-sm">
         <button type="button" onClick={switchKind} className="font-semibold text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-ring">

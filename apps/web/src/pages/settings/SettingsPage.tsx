@@ -12,6 +12,7 @@ import { useAuth } from '../../auth/AuthProvider.js';
 import { SubscriptionStatusCard } from '../billing/SubscriptionStatusCard.js';
 import { ActiveSessions } from './ActiveSessions.js';
 import { TwoStepSettings } from './TwoStepSettings.js';
+import { PasskeySettings } from './PasskeySettings.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Input, Label } from '../../components/ui/input.js';
@@ -53,6 +54,7 @@ export function SettingsPage() {
       </div>
       <AccountProfile user={user} onSaved={saved} />
       <TwoStepSettings />
+      <PasskeySettings />
       <ActiveSessions />
       <NotificationSettings onSaved={saved} />
       {/* The plan from billing, with Upgrade Plan and Cancel Subscription (spec 02: Subscription Status). */}

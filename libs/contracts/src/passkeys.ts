@@ -14,6 +14,8 @@ export const PasskeyMessages = {
   noPasskeys: 'You have no passkeys yet. Enter your password instead.',
   cancelled: 'The passkey request was cancelled or timed out.',
   unsupported: 'This browser cannot use passkeys.',
+  /** The browser's SecurityError: the page is not on the passkeys' site (an IP address never is one). */
+  wrongSite: 'Passkeys work only on the site’s own name, not on this address.',
 } as const;
 
 /** The most passkeys one account may hold: each is listed and offered at every second step. */

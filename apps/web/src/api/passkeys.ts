@@ -2,7 +2,7 @@ import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequest
 import { PasskeyMessages, type PasskeyList, type PasskeyView, type SessionView } from '@lv/contracts';
 import { api } from './api.js';
 import { appSession } from './app-session.js';
-import { sendRequest } from './client.js';
+import { sendRequest, UserFacingError } from './client.js';
 
 // Passkeys (WebAuthn) in the SPA: the gateway's /api/me/passkeys and /api/auth/passkey routes, with the
 // browser's navigator.credentials through @simplewebauthn/browser. identity checks every answer.
@@ -19,19 +19,27 @@ export const passkeysSupported = (): boolean => typeof window !== 'undefined' &&
 const webAuthn = () => import('@simplewebauthn/browser');
 
 /** The browser's refusals (the person cancelled, the time ran out, no passkey here) in the page's words. */
-export class PasskeyCancelled extends Error {
+export class PasskeyCancelled extends UserFacingError {
   constructor() {
     super(PasskeyMessages.cancelled);
   }
 }
 
+/** Why the browser refused the site: on an IP address (a stack on 127.0.0.1), where the same stack answers as localhost. */
+export function wrongSiteMessage(location: Pick<Location, 'protocol' | 'hostname' | 'port'>): string {
+  const onIpAddress = /^\d{1,3}(\.\d{1,3}){3}$/.test(location.hostname) || location.hostname.startsWith('[');
+  return onIpAddress ? `${PasskeyMessages.wrongSite} Open ${location.protocol}//localhost${location.port ? `:${location.port}` : ''} to use them.` : PasskeyMessages.wrongSite;
+}
+
 async function inBrowser<T>(ceremony: () => Promise<T>): Promise<T> {
-  if (!passkeysSupported()) throw new Error(PasskeyMessages.unsupported);
+  if (!passkeysSupported()) throw new UserFacingError(PasskeyMessages.unsupported);
   try {
     return await ceremony();
   } catch (error) {
     // NotAllowedError: cancelled, timed out, or no matching passkey; AbortError: a newer ceremony replaced this one.
     if (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')) throw new PasskeyCancelled();
+    // SecurityError: the page's host is not the passkeys' site (identity's PUBLIC_URL), e.g. an IP address.
+    if (error instanceof Error && error.name === 'SecurityError') throw new UserFacingError(wrongSiteMessage(window.location));
     throw error;
   }
 }

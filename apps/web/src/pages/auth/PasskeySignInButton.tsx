@@ -5,7 +5,7 @@ import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { authErrorDescription } from './auth-errors.js';
-import { PasskeyCancelled } from '../../api/passkeys.js';
+import { UserFacingError } from '../../api/client.js';
 
 /**
  * A passkey instead of typing: "Sign in with a passkey" on /auth (no e-mail or password), or "Use a
@@ -26,7 +26,7 @@ export function PasskeySignInButton({ label, ceremony, onSignedIn }: { label: st
       const outcome = auth.acceptSignIn(await ceremony());
       onSignedIn(outcome.passwordChangeRequired);
     } catch (failure) {
-      setError(failure instanceof PasskeyCancelled ? failure.message : authErrorDescription(failure));
+      setError(failure instanceof UserFacingError ? failure.message : authErrorDescription(failure));
       setPending(false);
     }
   };

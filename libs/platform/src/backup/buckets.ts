@@ -4,6 +4,7 @@ import { mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/pro
 import { join } from 'node:path';
 import type { BucketItem } from 'minio';
 import type { ObjectStorage } from '../storage/index.js';
+import { mapConcurrently } from './concurrency.js';
 import { objectFileName, type BucketEntry, type ObjectEntry } from './manifest.js';
 
 /** Buckets a verification makes for itself: never part of a backup (one may run beside it). */
@@ -43,18 +44,12 @@ async function saveObject(storage: ObjectStorage, bucket: string, key: string, p
 /** Objects read from or written to the store at once: S3 serves several requests while one is hashed or written to disk. */
 const OBJECT_CONCURRENCY = 4;
 
-/** Runs `work` on every item, at most `limit` at a time, keeping the items' order in the results. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+/** An object's content type and its user metadata (the x-amz-meta- headers, prefix stripped by minio-js). */
+async function objectHeaders(storage: ObjectStorage, bucket: string, key: string): Promise<{ contentType?: string; metadata?: Record<string, string> }> {
+  const headers = (await storage.client.statObject(bucket, key)).metaData as Record<string, string>;
+  const metadata = Object.fromEntries(Object.entries(headers).filter(([name]) => !NOT_USER_METADATA.has(name) && !name.startsWith('x-amz-')));
+  const contentType = headers['content-type'];
+  return { ...(contentType ? { contentType } : {}), ...(Object.keys(metadata).length ? { metadata } : {}) };
 }
 
 /**
@@ -68,6 +63,8 @@ interface StagedObject {
   size: number;
   lastModified: string;
   sha256: string;
+  contentType?: string;
+  metadata?: Record<string, string>;
 }
 type StagedIndex = Record<string, StagedObject>;
 
@@ -100,14 +97,12 @@ export async function stageBucket(storage: ObjectStorage, bucket: string, direct
     const file = objectFileName(key);
     const path = join(directory, file);
     const listed = { etag: item.etag ?? '', size: item.size ?? 0, lastModified: item.lastModified ? new Date(item.lastModified).toISOString() : '' };
-    const stat = await storage.client.statObject(bucket, key);
     const known = previous[key];
     const unchanged = known && listed.etag !== '' && known.etag === listed.etag && known.size === listed.size && known.lastModified === listed.lastModified && (await stagedFileSize(path)) === listed.size;
-    const saved = unchanged ? { sha256: known.sha256, size: known.size } : await saveObject(storage, bucket, key, path);
-    index[key] = { ...listed, sha256: saved.sha256, size: saved.size };
-    const metadata = Object.fromEntries(Object.entries(stat.metaData as Record<string, string>).filter(([name]) => !NOT_USER_METADATA.has(name) && !name.startsWith('x-amz-')));
-    const contentType = (stat.metaData as Record<string, string>)['content-type'];
-    return { key, file, ...saved, ...(contentType ? { contentType } : {}), ...(Object.keys(metadata).length ? { metadata } : {}) };
+    const staged: StagedObject = unchanged ? known : { ...listed, ...(await saveObject(storage, bucket, key, path)), ...(await objectHeaders(storage, bucket, key)) };
+    index[key] = staged;
+    const { sha256, size, contentType, metadata } = staged;
+    return { key, file, sha256, size, ...(contentType ? { contentType } : {}), ...(metadata ? { metadata } : {}) };
   });
   const kept = new Set(entries.map((entry) => entry.file));
   for (const name of await readdir(directory)) if (!kept.has(name)) await rm(join(directory, name), { force: true });

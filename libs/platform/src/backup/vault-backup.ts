@@ -4,6 +4,7 @@ import { createObjectStorage } from '../storage/index.js';
 import { BackupError } from './backup-error.js';
 import type { BackupSettings } from './backup-settings.js';
 import { sourceBuckets, stageBucket } from './buckets.js';
+import { mapConcurrently } from './concurrency.js';
 import { dumpDatabase } from './databases.js';
 import { stageKeys } from './key-material.js';
 import { fileSha256, MANIFEST_FILE, MANIFEST_FORMAT, type BackupManifest, type DatabaseEntry } from './manifest.js';
@@ -67,6 +68,9 @@ async function lockStaging(stagingDir: string): Promise<{ dir: string; release()
   };
 }
 
+/** Databases dumped at once. */
+const DUMP_CONCURRENCY = 3;
+
 /** A bucket no longer in the store leaves nothing in the staging folder (its files and its index). */
 async function forgetRemovedBuckets(objectsDir: string, buckets: readonly string[]): Promise<void> {
   const kept = new Set(buckets.flatMap((bucket) => [bucket, `${bucket}.index.json`]));
@@ -85,13 +89,13 @@ export async function runBackup(settings: BackupSettings): Promise<BackupSummary
   await restic.open(true);
   const staging = await lockStaging(settings.stagingDir);
   try {
-    const databases: DatabaseEntry[] = [];
     await mkdir(join(staging.dir, 'db'));
-    for (const { service, name: database } of settings.databases) {
+    // Each database in a snapshot of its own (they are separate stores), a few at once: pg_dump waits on the server as much as it works.
+    const databases = await mapConcurrently(settings.databases, DUMP_CONCURRENCY, async ({ service, name: database }): Promise<DatabaseEntry> => {
       const file = `db/${service}.dump`;
       const tables = await dumpDatabase(settings.serverUrl, database, join(staging.dir, file));
-      databases.push({ service, database, file, ...(await fileSha256(join(staging.dir, file))), tables });
-    }
+      return { service, database, file, ...(await fileSha256(join(staging.dir, file))), tables };
+    });
     const storage = createObjectStorage(settings.storage);
     const buckets = [];
     const objectsDir = join(staging.dir, 'objects');

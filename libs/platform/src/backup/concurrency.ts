@@ -1,0 +1,15 @@
+// Bounded concurrency for the backup's many small steps (objects, databases).
+
+/** Runs `work` on every item, at most `limit` at a time, keeping the items' order in the results. */
+export async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

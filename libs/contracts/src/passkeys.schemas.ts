@@ -8,7 +8,13 @@ import { TwoStepMessages } from './two-step.js';
 // identity checks them with @simplewebauthn/server; nothing of them is trusted before that.
 
 const base64url = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9_-]*$/, 'Not base64url.');
-const transports = z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])).max(8);
+/** The extension outputs a browser reports (WebAuthn's AuthenticationExtensionsClientOutputs); only credProps is read. */
+const extensionOutputs = z.object({ appid: z.boolean().optional(), credProps: z.object({ rk: z.boolean().optional() }).optional(), hmacCreateSecret: z.boolean().optional(), prf: z.unknown().optional() });
+const KNOWN_TRANSPORTS = ['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'] as const;
+type KnownTransport = (typeof KNOWN_TRANSPORTS)[number];
+const isKnownTransport = (name: string): name is KnownTransport => (KNOWN_TRANSPORTS as readonly string[]).includes(name);
+// Browsers name new transports before the specification lists them: one unknown to us is a hint to drop, never a refusal.
+const transports = z.array(z.string().max(32)).max(8).transform((names) => names.filter(isKnownTransport));
 
 /** navigator.credentials.create()'s answer, as JSON. */
 export const passkeyRegistrationResponseSchema = z.object({
@@ -16,7 +22,7 @@ export const passkeyRegistrationResponseSchema = z.object({
   rawId: base64url(1400),
   type: z.literal('public-key'),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: z.object({ credProps: z.object({ rk: z.boolean().optional() }).optional() }).optional(),
+  clientExtensionResults: extensionOutputs.optional(),
   response: z.object({
     clientDataJSON: base64url(4000),
     attestationObject: base64url(20000),
@@ -34,7 +40,7 @@ export const passkeyAuthenticationResponseSchema = z.object({
   rawId: base64url(1400),
   type: z.literal('public-key'),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: z.object({}).optional(),
+  clientExtensionResults: extensionOutputs.optional(),
   response: z.object({
     clientDataJSON: base64url(4000),
     authenticatorData: base64url(8000),

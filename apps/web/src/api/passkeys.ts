@@ -1,5 +1,5 @@
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { PasskeyMessages, type PasskeyList, type PasskeyView, type SessionView } from '@lv/contracts';
+import { PasskeyMessages, type AddPasskeyRequest, type PasskeyAssertionRequest, type PasskeyList, type PasskeyView, type SessionView, type TwoStepPasskeyRequest } from '@lv/contracts';
 import { api } from './api.js';
 import { appSession } from './app-session.js';
 import { sendRequest, UserFacingError } from './client.js';
@@ -52,7 +52,7 @@ export function fetchPasskeys(signal?: AbortSignal): Promise<PasskeyList> {
 export async function addPasskey(name: string): Promise<PasskeyView> {
   const ceremony = await api.post<RegistrationCeremony>('/api/me/passkeys/options');
   const credential = await inBrowser(async () => (await webAuthn()).startRegistration({ optionsJSON: ceremony.options }));
-  return api.post<PasskeyView>('/api/me/passkeys', { challengeId: ceremony.challengeId, name, credential });
+  return api.post<PasskeyView>('/api/me/passkeys', { challengeId: ceremony.challengeId, name, credential } satisfies AddPasskeyRequest);
 }
 
 export function renamePasskey(passkeyId: string, name: string): Promise<PasskeyView> {
@@ -70,19 +70,19 @@ const post = <T>(path: string, body?: unknown) => sendRequest<T>((input, init) =
 export async function signInWithPasskey(): Promise<SessionView> {
   const ceremony = await post<AuthenticationCeremony>('/api/auth/passkey/options');
   const credential = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON: ceremony.options }));
-  return post<SessionView>('/api/auth/passkey', { challengeId: ceremony.challengeId, credential });
+  return post<SessionView>('/api/auth/passkey', { challengeId: ceremony.challengeId, credential } satisfies PasskeyAssertionRequest);
 }
 
 /** The second step with a passkey, after the password: the password step's challenge binds it. */
 export async function passkeySecondStep(challenge: string): Promise<SessionView> {
   const ceremony = await post<AuthenticationCeremony>('/api/auth/sign-in/two-step/passkey/options', { challenge });
   const credential = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON: ceremony.options }));
-  return post<SessionView>('/api/auth/sign-in/two-step/passkey', { challenge, challengeId: ceremony.challengeId, credential });
+  return post<SessionView>('/api/auth/sign-in/two-step/passkey', { challenge, challengeId: ceremony.challengeId, credential } satisfies TwoStepPasskeyRequest);
 }
 
 /** Sudo mode with a passkey instead of the password; the new token (a fresh proof) replaces the tab's. */
 export async function confirmIdentityWithPasskey(): Promise<void> {
   const ceremony = await api.post<AuthenticationCeremony>('/api/me/confirm-identity/passkey/options');
   const credential = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON: ceremony.options }));
-  appSession.acceptConfirmedIdentity(await api.post<SessionView>('/api/me/confirm-identity/passkey', { challengeId: ceremony.challengeId, credential }));
+  appSession.acceptConfirmedIdentity(await api.post<SessionView>('/api/me/confirm-identity/passkey', { challengeId: ceremony.challengeId, credential } satisfies PasskeyAssertionRequest));
 }

@@ -23,6 +23,7 @@ import { MEDIA_CONTROLLERS, mediaProviders } from './media/media.providers.js';
 import { ACCESS_TOKEN_VERIFIER, GATEWAY_CONFIG, NATS_PROBE, REDIS, ROOT_LOGGER, RPC_CLIENT, STATS_PROVIDERS, VIEWER_TOKEN_VERIFIER } from './infra/tokens.js';
 import { MeController } from './me/me.controller.js';
 import { PasskeysController } from './me/passkeys.controller.js';
+import { AccountDeletionController, KeepAccountController } from './me/account-deletion.controller.js';
 import { ReflectionController } from './vault/reflection.controller.js';
 import { WhoIAmController } from './who-i-am/who-i-am.controller.js';
 import { IfImNotThereController } from './if-im-not-there/if-im-not-there.controller.js';
@@ -71,7 +72,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, PasskeysController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, TrusteeController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, KeyStatusController, ViewMediaController, ViewContentController, MetricsController, BillingController, FaqController, AdminController, ExportController, CommunityController, MusicPlaybackController],
+      controllers: [AuthController, MeController, PasskeysController, AccountDeletionController, KeepAccountController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, TrusteeController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, KeyStatusController, ViewMediaController, ViewContentController, MetricsController, BillingController, FaqController, AdminController, ExportController, CommunityController, MusicPlaybackController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },

@@ -148,6 +148,7 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/auth/confirm-email': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
   'POST /api/auth/undo-email-change': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
   'POST /api/auth/not-me': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
+  'POST /api/auth/keep-account': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
   'POST /api/auth/verify-email': () => ({ token: `${randomUUID()}.${'A'.repeat(43)}` }),
   // A well-formed challenge identity never made, and a code.
   'POST /api/auth/sign-in/two-step': () => ({ challenge: `${randomUUID()}.${'A'.repeat(43)}`, code: '123456' }),
@@ -165,6 +166,8 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'PUT /api/me/email': (f) => ({ email: `fuzz-${randomUUID()}@example.com`, currentPassword: f.password }),
   'PUT /api/me/password': (f) => ({ currentPassword: f.password, newPassword: 'another password' }),
   'POST /api/me/confirm-identity': (f) => ({ currentPassword: f.password }),
+  // A word that is not DELETE: the well-formed base is refused by identity, so the fuzz never schedules its account's deletion.
+  'POST /api/me/account-deletion': () => ({ confirmation: 'not the word' }),
   'PUT /api/me/notifications': () => ({ emailNotifications: true, accessRequests: true, systemUpdates: false, marketingEmails: true }),
   'PUT /api/vault/reflection': () => ({ text: 'What I think about today.' }),
   'POST /api/if-im-not-there/contacts': () => ({ id: randomUUID(), name: 'Grace Hale', label: 'My Sibling', email: 'grace@example.com', phone: '+44 7700 900123' }),
@@ -221,6 +224,8 @@ const MAY_ACCEPT: Record<string, string> = {
   'GET /api/me': 'the caller’s own profile; the token is the only input',
   'GET /api/me/notifications': 'the caller’s own notification switches; the token is the only input',
   'GET /api/me/sessions': 'the caller’s own sessions; the token is the only input',
+  'GET /api/me/account-deletion': 'whether the caller’s own account is scheduled for deletion; the token is the only input',
+  'DELETE /api/me/account-deletion': 'keeps the caller’s own account (a conflict when nothing is scheduled); the token is the only input',
   'POST /api/me/sessions/sign-out-others': 'signs the caller’s other sessions out, idempotent; the token is the only input',
   'GET /api/me/passkeys': 'the caller’s own passkeys; the token is the only input',
   'POST /api/me/passkeys/options': 'a registration ceremony for the caller’s own account (a challenge stored for minutes, nothing else changed); the token is the only input',

@@ -101,6 +101,10 @@ describe('gateway settings, export and admin routes (in-process, stand-in servic
       .handle(IdentityRpc.notificationPreferences, () => ({ ...DEFAULT_NOTIFICATION_PREFERENCES, updated_at: null }))
       .handle(IdentityRpc.adminOverview, ({ payload }): AdminOverview => ({ counts: { total: 1, pro: 1, admins: 0, free: 0 }, users: payload.q === 'nobody' ? [] : [profile], truncated: false, signupsByDay: [] }))
       .handle(IdentityRpc.changePassword, () => ({ otherSessionsEnded: 1 }))
+      .handle(IdentityRpc.accountDeletionStatus, () => ({ scheduled: false, dueAt: null, message: '' }))
+      .handle(IdentityRpc.requestAccountDeletion, () => ({ scheduled: true, dueAt: '2026-12-14T10:00:00.000Z', message: 'scheduled' }))
+      .handle(IdentityRpc.cancelAccountDeletion, () => ({ scheduled: false, dueAt: null, message: 'kept' }))
+      .handle(IdentityRpc.keepAccountByLink, () => ({ scheduled: false, dueAt: null, message: 'kept' }))
       .handle(LettersRpc.list, () => ({
         letters: [{ id: LETTER_ID, title: 'Dear Sam', preview: 'I love you', word_count: 3, created_at: '2026-11-19T10:00:00.000Z', updated_at: '2026-11-19T10:00:00.000Z', version: 1 }],
         nextCursor: null,
@@ -237,6 +241,33 @@ describe('gateway settings, export and admin routes (in-process, stand-in servic
     expect(services.callsTo(IdentityRpc.adminOverview).at(-1)!.auth.accessToken).toBe(adminToken);
     expect(code(await send(`/api/admin/users?q=${'x'.repeat(300)}`, { headers: bearer(adminToken) }))).toBe('VALIDATION_FAILED');
     expect((await send('/api/admin/storage', { headers: bearer(adminToken) })).status).toBe(200);
+  });
+
+  it('account deletion: 401 anonymous (no service asked), the caller’s own token and only the typed word passed on; the keep link is public and carries only its token', async () => {
+    const asked = () => services.callsTo(IdentityRpc.requestAccountDeletion).length + services.callsTo(IdentityRpc.accountDeletionStatus).length + services.callsTo(IdentityRpc.cancelAccountDeletion).length;
+    const before = asked();
+    expect(code(await send('/api/me/account-deletion'))).toBe('UNAUTHENTICATED');
+    expect(code(await send('/api/me/account-deletion', { method: 'DELETE' }))).toBe('UNAUTHENTICATED');
+    expect(code(await send('/api/me/account-deletion', { method: 'POST', headers: { 'content-type': 'application/json' }, chunks: [Buffer.from('{"confirmation":"DELETE"}')] }))).toBe('UNAUTHENTICATED');
+    expect(asked()).toBe(before);
+
+    // Whose account is the token's: a user id in the body is dropped at the edge, never passed on.
+    const scheduled = await send('/api/me/account-deletion', { method: 'POST', ...jsonBody(ownerToken, { confirmation: 'DELETE', userId: 'someone-else' }) });
+    expect(scheduled.json()).toEqual({ scheduled: true, dueAt: '2026-12-14T10:00:00.000Z', message: 'scheduled' });
+    const call = services.callsTo(IdentityRpc.requestAccountDeletion).at(-1)!;
+    expect(call.payload).toEqual({ confirmation: 'DELETE' });
+    expect(call.auth.accessToken).toBe(ownerToken);
+    expect(code(await send('/api/me/account-deletion', { method: 'POST', ...jsonBody(ownerToken, { confirmation: 42 }) }))).toBe('VALIDATION_FAILED');
+    expect((await send('/api/me/account-deletion', { headers: bearer(ownerToken) })).status).toBe(200);
+    expect((await send('/api/me/account-deletion', { method: 'DELETE', headers: bearer(ownerToken) })).json()).toMatchObject({ message: 'kept' });
+    expect(services.callsTo(IdentityRpc.cancelAccountDeletion).at(-1)!.auth.accessToken).toBe(ownerToken);
+
+    const token = `${randomUUID()}.${'A'.repeat(43)}`;
+    const kept = await send('/api/auth/keep-account', { method: 'POST', headers: { 'content-type': 'application/json' }, chunks: [Buffer.from(JSON.stringify({ token }))] });
+    expect(kept.status).toBe(200);
+    expect(services.callsTo(IdentityRpc.keepAccountByLink).at(-1)!.payload).toEqual({ token });
+    expect(services.callsTo(IdentityRpc.keepAccountByLink).at(-1)!.auth.accessToken).toBeUndefined();
+    expect(code(await send('/api/auth/keep-account', { method: 'POST', headers: { 'content-type': 'application/json' }, chunks: [Buffer.from('{}')] }))).toBe('VALIDATION_FAILED');
   });
 
   it('checks password and notification bodies at the edge with the sign-up rules', async () => {

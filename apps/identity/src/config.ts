@@ -29,6 +29,9 @@ export const identityConfigSchema = commonConfigSchema.extend(databaseConfigSche
   EMAIL_CHANGE_UNDO_TTL_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
   /** How long an address's verification link works. */
   EMAIL_VERIFY_TTL_SECONDS: z.coerce.number().int().min(1).default(24 * 3600),
+  /** Deleting the account: how long the owner can still keep it (7 days), and how often its timers are re-derived from account_deletions besides at start. */
+  ACCOUNT_DELETION_GRACE_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
+  ACCOUNT_ERASURE_REARM_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(300),
   /** "Forgot password?" requests allowed inside PASSWORD_RESET_WINDOW_SECONDS: per e-mail address asked about, and per client address. */
   PASSWORD_RESETS_PER_EMAIL: z.coerce.number().int().positive().default(3),
   PASSWORD_RESETS_PER_ADDRESS: z.coerce.number().int().positive().default(10),

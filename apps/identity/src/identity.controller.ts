@@ -1,14 +1,56 @@
 import { Controller } from '@nestjs/common';
-import { IdentityRpc, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type SessionView, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile, type VerifyEmailReply, type RecoveryCodes, type TwoStepChallenge, type TwoStepSetup, type TwoStepStatus, type PasskeyCeremony, type PasskeyList, type PasskeyView } from '@lv/contracts';
+import { IdentityRpc, type AccountDeletionStatus, type EraseDueAccountsReply, type ErasureReplayReply, type AccountSessions, type ForgotPasswordReply, type ResetPasswordReply, type EmailChangeLinkReply, type SessionsEnded, type SessionView, type AdminOverview, type ChangePasswordReply, type NotificationPreferencesView, type IssuedSession, type PayloadOf, type RebuildReply, type RequestMeta, type SignOutReply, type UserProfile, type VerifyEmailReply, type RecoveryCodes, type TwoStepChallenge, type TwoStepSetup, type TwoStepStatus, type PasskeyCeremony, type PasskeyList, type PasskeyView } from '@lv/contracts';
 import { AccessTokenVerifier, ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
+import { ErasureJournalKeeper } from '@lv/platform/event-store';
 import { CurrentCaller, OperatorOnly, PublicRpc, Readers, RpcAccessToken, RpcHandler, RpcMeta, RpcPayload, Writers } from '@lv/platform/nest';
 import { IdentityService } from './identity.service.js';
 
 /** identity's request-reply API on NATS. Every handler is guarded unless marked @PublicRpc(). */
 @Controller()
 export class IdentityController {
-  constructor(private readonly identity: IdentityService, private readonly verifier: AccessTokenVerifier) {}
+  constructor(private readonly identity: IdentityService, private readonly verifier: AccessTokenVerifier, private readonly erasures: ErasureJournalKeeper) {}
+
+  // Deleting the account (account-deletion/): scheduled in sudo mode, kept from Settings or by the e-mailed link.
+
+  @Readers('owner')
+  @RpcHandler(IdentityRpc.accountDeletionStatus)
+  accountDeletionStatus(@CurrentCaller() caller: Caller): Promise<AccountDeletionStatus> {
+    return this.identity.accountDeletion.status(caller);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.requestAccountDeletion)
+  requestAccountDeletion(@RpcPayload() input: PayloadOf<typeof IdentityRpc.requestAccountDeletion>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<AccountDeletionStatus> {
+    return this.identity.accountDeletion.request(caller, input, meta);
+  }
+
+  @Writers('owner')
+  @RpcHandler(IdentityRpc.cancelAccountDeletion)
+  cancelAccountDeletion(@CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<AccountDeletionStatus> {
+    return this.identity.accountDeletion.cancel(caller, meta);
+  }
+
+  /** Public: the link's token is the proof. */
+  @PublicRpc()
+  @RpcHandler(IdentityRpc.keepAccountByLink)
+  keepAccountByLink(@RpcPayload() input: PayloadOf<typeof IdentityRpc.keepAccountByLink>, @RpcMeta() meta: RequestMeta): Promise<AccountDeletionStatus> {
+    return this.identity.accountDeletion.keepByLink(input, meta);
+  }
+
+  /** The operators' account:erase-due: the deletions past their grace period, erased now. */
+  @OperatorOnly()
+  @RpcHandler(IdentityRpc.eraseDueAccounts)
+  eraseDueAccounts(): Promise<EraseDueAccountsReply> {
+    return this.identity.accountDeletion.eraseDue();
+  }
+
+  /** The operators' erasures:replay: the accounts the erasure journal holds, erased again (idempotent). */
+  @OperatorOnly()
+  @RpcHandler(IdentityRpc.replayErasures)
+  replayErasures(): Promise<ErasureReplayReply> {
+    return this.erasures.replayNow();
+  }
 
   @PublicRpc()
   @RpcHandler(IdentityRpc.signUp)

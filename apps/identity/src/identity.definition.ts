@@ -2,8 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessTokenSigner, RevokedSessions } from '@lv/platform/auth';
 import { readPem } from '@lv/platform/config';
 import { BillingEvents, Queues } from '@lv/contracts';
-import { DurableConsumer } from '@lv/platform/event-store';
+import { DurableConsumer, ErasureJournal, ErasureJournalKeeper, erasureJournalUrl } from '@lv/platform/event-store';
 import { createQueue, createRedisConnection, enqueue } from '@lv/platform/queues';
+import { accountErasureJobId } from './account-deletion/account-deletion.js';
+import { accountErasureRunner } from './account-deletion/account-erasure.runner.js';
 import { defineService } from '@lv/platform/nest';
 import { identityConfigSchema } from './config.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
@@ -22,6 +24,7 @@ export const identityService = defineService({
     // Account e-mails (reset links, password changed) go to notifications' worker through BullMQ.
     const producer = createRedisConnection(config.REDIS_URL, { role: 'producer', name: 'identity' });
     const accountEmails = createQueue(Queues.AccountEmails, producer);
+    const accountErasures = createQueue(Queues.AccountErasure, producer);
     const service = new IdentityService({
       orm: core.orm,
       signer: new AccessTokenSigner(await readPem(config.JWT_PRIVATE_KEY)),
@@ -47,6 +50,10 @@ export const identityService = defineService({
       emailChangeTtlSeconds: config.EMAIL_CHANGE_TTL_SECONDS,
       emailChangeUndoTtlSeconds: config.EMAIL_CHANGE_UNDO_TTL_SECONDS,
       emailVerifyTtlSeconds: config.EMAIL_VERIFY_TTL_SECONDS,
+      accountDeletion: {
+        graceSeconds: config.ACCOUNT_DELETION_GRACE_SECONDS,
+        schedule: (job) => enqueue(accountErasures, job, accountErasureJobId(job.deletionId), { delay: Math.max(0, Date.parse(job.dueAt) - Date.now()) }),
+      },
       logger: logger.child({ component: 'account-recovery' }),
       publicUrl: config.PUBLIC_URL,
     });
@@ -80,10 +87,16 @@ export const identityService = defineService({
         }
       }
     };
+    // Before requests are taken: accounts erased after a restored snapshot are erased again (identity has no sealed streams: the handler does it all).
+    const erasures = new ErasureJournalKeeper({
+      journal: new ErasureJournal(erasureJournalUrl(config, 'identity')), orm: core.orm, service: 'identity',
+      sealings: [], handlers: [service.accountDeletion.erasureHandler], logger,
+    });
+    const erasureTimers = accountErasureRunner(config, service.accountDeletion, logger);
     return {
       controllers: [IdentityController],
-      providers: [{ provide: IdentityService, useValue: service }],
-      consumers: [{
+      providers: [{ provide: IdentityService, useValue: service }, { provide: ErasureJournalKeeper, useValue: erasures }],
+      consumers: [erasures, erasureTimers, {
         start: () => {
           attaching = attach();
           return Promise.resolve();
@@ -97,6 +110,8 @@ export const identityService = defineService({
       }],
       close: async () => {
         await accountEmails.close();
+        await accountErasures.close();
+        erasureTimers.disconnect();
         producer.disconnect();
       },
     };

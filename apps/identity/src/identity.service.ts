@@ -5,6 +5,7 @@ import {
 import { accountOf, ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
 import { rebuildProjections, type RebuildReport } from '@lv/platform/event-store';
+import { AccountDeletion } from './account-deletion/account-deletion.js';
 import { confirmIdentity } from './use-cases/confirm-identity.js';
 import { EmailChange } from './use-cases/email-change.js';
 import { EmailVerification } from './use-cases/email-verification.js';
@@ -29,6 +30,7 @@ export class IdentityService {
   readonly passwords: PasswordRecovery;
   readonly twoStep: TwoStep;
   readonly passkeys: Passkeys;
+  readonly accountDeletion: AccountDeletion;
 
   constructor(deps: IdentityServiceDeps) {
     this.core = new IdentityCore(deps);
@@ -36,6 +38,7 @@ export class IdentityService {
     this.verification = new EmailVerification(this.core);
     this.emailChange = new EmailChange(this.core, this.passwords);
     this.twoStep = new TwoStep(this.core);
+    this.accountDeletion = new AccountDeletion(this.core, deps.accountDeletion);
     this.auth = new SignIn(this.core, this.verification, this.passwords, this.twoStep);
     this.passkeys = new Passkeys(this.core, this.twoStep, this.auth, relyingPartyOf(deps.publicUrl));
   }

@@ -1,6 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 import type { ServiceMigration } from '@lv/platform/database';
 import { withEventStoreSchema } from '@lv/platform/event-store';
+import { AccountDeletions20261207 } from './account-deletion/account-deletion.migration.js';
 
 /**
  * Identity's own tables besides the event store:
@@ -319,4 +320,5 @@ export const identityMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'identity-two-step-2026-12-07', class: TwoStep20261207 },
   { name: 'identity-session-proof-2026-12-07', class: SessionProof20261207 },
   { name: 'identity-passkeys-2026-12-07', class: Passkeys20261207 },
+  { name: 'identity-account-deletions-2026-12-07', class: AccountDeletions20261207 },
 ]);

@@ -55,6 +55,11 @@ rpc.identity.sign-in.passkey-options       ok        ok      ok          ok     
 rpc.identity.sign-in.passkey               invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.sign-in.two-step.passkey-options invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.sign-in.two-step.passkey      invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
+# Deleting the account: the caller's own (asking needs sudo mode and the word, keeping needs nothing scheduled to fail CONFLICT); the link's token is the proof.
+rpc.identity.account-deletion.status       unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.account-deletion.request      unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.account-deletion.cancel       unauth    CONFLICT CONFLICT   CONFLICT forbid  | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.account-deletion.keep-by-link invalid   invalid invalid     invalid invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.identity.notification-preferences.get  unauth    ok      ok          ok      forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.notification-preferences.save unauth    invalid invalid     invalid forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 # The admin dashboard: the token's claim and identity's own record must both say admin.
@@ -64,6 +69,8 @@ rpc.identity.op.find-user                  unauth    forbid  forbid      forbid 
 rpc.identity.op.set-admin                  unauth    forbid  forbid      forbid  invalid  | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.op.set-tier                   unauth    forbid  forbid      forbid  invalid  | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.op.rebuild-projections        unauth    forbid  forbid      forbid  ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.op.account-erase-due          unauth    forbid  forbid      forbid  ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.identity.op.replay-erasures            unauth    forbid  forbid      forbid  ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.identity.health                        ok        ok      ok          ok      ok       | ok       ok      ok            ok       ok              ok           | ok          ok      ok
 `);
 

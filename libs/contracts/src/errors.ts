@@ -46,6 +46,8 @@ export const ErrorCodes = {
   EMAIL_VERIFY_LINK_INVALID: { status: 400, message: 'This verification link is invalid, expired, or already used. Sign in and ask for a new one.' },
   /** Something that e-mails a third party on the owner's behalf, asked before his own address is verified. */
   EMAIL_NOT_VERIFIED: { status: 403, message: 'Verify your e-mail address first: until then Legacy Vault sends no e-mail on your behalf.' },
+  /** An account deletion's "keep my account" link: used, lapsed, altered, of a deletion undone since or another account's, never saying which. */
+  ACCOUNT_DELETION_LINK_INVALID: { status: 400, message: 'This link is invalid, expired, or already used. Sign in to see whether your account is still scheduled for deletion.' },
   /** A new-sign-in alert's "this wasn't me" link: used, lapsed, altered or another account's, never saying which. */
   SIGN_IN_ALERT_LINK_INVALID: { status: 400, message: 'This link is invalid, expired, or already used. If someone else is in your account, choose a new password with "Forgot password?" on the sign-in page.' },
   /** Two-step sign-in's second step: a wrong, used or another account's code, a lapsed, altered, used or another account's challenge, never saying which (TwoStepMessages.signInRefused). */

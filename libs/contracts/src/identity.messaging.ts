@@ -5,13 +5,15 @@ import {
   adminOverviewSchema, adminUsersQuerySchema, changeEmailPayloadSchema, changePasswordPayloadSchema, changePasswordReplySchema, credentialsPayloadSchema,
   findUserPayloadSchema, issuedSessionSchema, notificationPreferencesBodySchema, notificationPreferencesSchema, refreshPayloadSchema, setAdminPayloadSchema,
   setTierPayloadSchema, signOutPayloadSchema, forgotPasswordPayloadSchema, forgotPasswordReplySchema, resetPasswordPayloadSchema, resetPasswordReplySchema, emailChangeLinkPayloadSchema, emailChangeLinkReplySchema, verifyEmailReplySchema,
+  accountDeletionPayloadSchema, accountDeletionStatusSchema, eraseDueAccountsReplySchema,
   accountSessionsSchema, recoveryCodesSchema, signInReplySchema, twoStepCodePayloadSchema, twoStepDisablePayloadSchema, twoStepSetupSchema, confirmIdentityPayloadSchema, sessionViewSchema, twoStepSignInPayloadSchema, twoStepStatusSchema, sessionIdParamSchema, sessionsEndedSchema, signOutReplySchema, updateProfilePayloadSchema, userProfileSchema,
 } from './identity.schemas.js';
 import { ownerDisplayNamePayloadSchema, ownerDisplayNameReplySchema } from './key-status.schemas.js';
 import {
   addPasskeyPayloadSchema, passkeyAssertionPayloadSchema, passkeyCeremonySchema, passkeyIdParamSchema, passkeyListSchema, passkeyViewSchema, renamePasskeyPayloadSchema, twoStepPasskeyOptionsPayloadSchema, twoStepPasskeyPayloadSchema,
 } from './passkeys.schemas.js';
-import { emptyPayload, healthRpc, rebuildRpc, rpc } from './rpc.js';
+
+import { emptyPayload, healthRpc, rebuildRpc, replayErasuresRpc, rpc } from './rpc.js';
 import { event, type EventData, type EventDeclaration } from './events.js';
 import type { IdentityEvent } from './identity.js';
 import { SUBSCRIPTION_TIERS } from './tiers.js';
@@ -83,6 +85,14 @@ export const IdentityRpc = {
   /** Sudo mode with a passkey instead of the password. */
   confirmIdentityPasskeyOptions: rpc('rpc.identity.confirm-identity.passkey-options', { payload: emptyPayload, reply: passkeyCeremonySchema }),
   confirmIdentityPasskey: rpc('rpc.identity.confirm-identity.passkey', { payload: passkeyAssertionPayloadSchema, reply: sessionViewSchema }),
+  // Deleting the account: scheduled (sudo mode, the word typed), kept from Settings or by the e-mailed link.
+  accountDeletionStatus: rpc('rpc.identity.account-deletion.status', { payload: emptyPayload, reply: accountDeletionStatusSchema }),
+  requestAccountDeletion: rpc('rpc.identity.account-deletion.request', { payload: accountDeletionPayloadSchema, reply: accountDeletionStatusSchema }),
+  cancelAccountDeletion: rpc('rpc.identity.account-deletion.cancel', { payload: emptyPayload, reply: accountDeletionStatusSchema }),
+  keepAccountByLink: rpc('rpc.identity.account-deletion.keep-by-link', { payload: emailChangeLinkPayloadSchema, reply: accountDeletionStatusSchema }),
+  // Operators: the deletions past their grace period, erased now (what the timer does).
+  eraseDueAccounts: rpc('rpc.identity.op.account-erase-due', { payload: emptyPayload, reply: eraseDueAccountsReplySchema }),
+  replayErasures: replayErasuresRpc('identity'),
 } as const;
 
 

@@ -295,3 +295,23 @@ export type TwoStepSetup = z.infer<typeof twoStepSetupSchema>;
 /** Ten recovery codes, shown once (after the set-up is confirmed, or regenerated). */
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
 export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
+
+/**
+ * Deleting the account. POST /api/me/account-deletion (sudo mode) with the word typed; the owner keeps
+ * the account with DELETE /api/me/account-deletion or POST /api/auth/keep-account (the e-mailed link's token).
+ */
+export const accountDeletionBodySchema = z.object({
+  confirmation: safeText().max(100).meta({ description: 'The word DELETE, typed by the owner (letter case aside).' }),
+});
+export type AccountDeletionRequest = z.input<typeof accountDeletionBodySchema>;
+export const accountDeletionPayloadSchema = z.object({ confirmation: safeText().max(100) }).strict();
+/** GET /api/me/account-deletion, and the reply of each step: whether the account is scheduled for deletion, and when. */
+export const accountDeletionStatusSchema = z.object({
+  scheduled: z.boolean(),
+  dueAt: z.string().nullable().meta({ description: 'When the account is erased, while it is scheduled.' }),
+  message: z.string().meta({ description: 'What happened, in words for the owner (empty for GET).' }),
+});
+export type AccountDeletionStatus = z.infer<typeof accountDeletionStatusSchema>;
+/** Operators' `account:erase-due`: deletions past their grace period erased now (the timer's fallback). */
+export const eraseDueAccountsReplySchema = z.object({ erased: z.number().int().min(0) });
+export type EraseDueAccountsReply = z.infer<typeof eraseDueAccountsReplySchema>;

@@ -34,7 +34,7 @@ describe('queue declarations', () => {
 
   it('keeps every queue name the services work today, each declared once', () => {
     expect([...ALL_QUEUES].sort()).toEqual([
-      'access-request-notices', 'account-emails', 'delivery-timing', 'inactivity-timing', 'inactivity-warnings', 'key-emails', 'media-hashing', 'media-transcoding', 'milestone-release', 'scheduled-backups', 'trustee-links', 'trustee-notices', 'trustee-report-notices',
+      'access-request-notices', 'account-emails', 'account-erasure', 'delivery-timing', 'inactivity-timing', 'inactivity-warnings', 'key-emails', 'media-hashing', 'media-transcoding', 'milestone-release', 'scheduled-backups', 'trustee-links', 'trustee-notices', 'trustee-report-notices',
     ]);
     expect(ALL_QUEUE_DECLARATIONS).toEqual(Object.values(Queues));
   });
@@ -62,7 +62,7 @@ describe('queue declarations', () => {
     };
     expect(Queues.AccountEmails.payload.parse(verify)).toEqual(verify);
     expect(Queues.AccountEmails.payload.shape.kind.options).toEqual(
-      ['password-reset', 'password-changed', 'email-change-confirm', 'email-change-notice', 'new-sign-in', 'verify-email'],
+      ['password-reset', 'password-changed', 'email-change-confirm', 'email-change-notice', 'new-sign-in', 'verify-email', 'account-deletion-scheduled'],
     );
     expect(Queues.AccountEmails.payload.safeParse({ ...verify, kind: 'verify-address' }).success).toBe(false);
   });

@@ -194,7 +194,8 @@ export const Queues = {
     userId: id,
     /** email-change-confirm goes to the new address (its confirm link); email-change-notice to the old one (its undo link). */
     /** verify-email: a new account's address (or a resend), its verification link. */
-    kind: z.enum(['password-reset', 'password-changed', 'email-change-confirm', 'email-change-notice', 'new-sign-in', 'verify-email']),
+    /** account-deletion-scheduled: the account is deleted at `expiresAt` unless the owner keeps it (its undo link). */
+    kind: z.enum(['password-reset', 'password-changed', 'email-change-confirm', 'email-change-notice', 'new-sign-in', 'verify-email', 'account-deletion-scheduled']),
     to: z.string().min(1),
     /** When it happened (a reset asked for, a password changed). */
     at: timestamp,
@@ -204,6 +205,18 @@ export const Queues = {
     expiresAt: timestamp.optional(),
     /** new-sign-in: the browser and system that signed in, read from its user agent ("Firefox on Windows"). */
     device: z.string().max(100).optional(),
+  })),
+
+  /**
+   * Erases an account whose deletion's grace period is over (identity's own worker): one delayed job per
+   * deletion, id `account-erasure-<deletionId>`. Only ids and the due time: identity's stream decides,
+   * so a job of a deletion undone since, or woken early, erases nothing. Identity re-derives the jobs from
+   * its account_deletions table at start and periodically (a Redis flush loses none).
+   */
+  AccountErasure: queue('account-erasure', z.object({
+    userId: id,
+    deletionId: id,
+    dueAt: timestamp,
   })),
 
   /**
@@ -229,6 +242,8 @@ export type MilestoneReleaseJob = JobOf<typeof Queues.MilestoneRelease>;
 export type AccessRequestNoticeJob = JobOf<typeof Queues.AccessRequestNotices>;
 export type AccountEmailJob = JobOf<typeof Queues.AccountEmails>;
 export type TrusteeReportNoticeJob = JobOf<typeof Queues.TrusteeReportNotices>;
+
+export type AccountErasureJob = JobOf<typeof Queues.AccountErasure>;
 
 export type QueueName = (typeof Queues)[keyof typeof Queues]['name'];
 /** Every queue (the admin board and the CLI's jobs commands list them). */

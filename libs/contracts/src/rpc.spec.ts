@@ -34,11 +34,15 @@ describe('rpc declarations', () => {
     const subjects = all.map((d) => d.subject);
     expect(new Set(subjects).size).toBe(subjects.length);
     expect(subjects.sort()).toEqual([
-      'rpc.identity.access-request-mail-to', 'rpc.identity.admin.overview', 'rpc.identity.change-email', 'rpc.identity.change-password', 'rpc.identity.confirm-email-change', 'rpc.identity.confirm-identity', 'rpc.identity.confirm-identity.passkey', 'rpc.identity.confirm-identity.passkey-options', 'rpc.identity.disown-sign-in', 'rpc.identity.forgot-password', 'rpc.identity.get-me', 'rpc.identity.health',
-      'rpc.identity.notification-preferences.get', 'rpc.identity.notification-preferences.save', 'rpc.identity.op.find-user',
-      'rpc.identity.op.rebuild-projections', 'rpc.identity.op.set-admin', 'rpc.identity.op.set-tier', 'rpc.identity.owner-display-name', 'rpc.identity.owner-mail-to',
-      'rpc.identity.passkeys.add', 'rpc.identity.passkeys.list', 'rpc.identity.passkeys.registration-options', 'rpc.identity.passkeys.remove', 'rpc.identity.passkeys.rename', 'rpc.identity.refresh', 'rpc.identity.reset-password',
-      'rpc.identity.sessions.end', 'rpc.identity.sessions.end-others', 'rpc.identity.sessions.list', 'rpc.identity.sign-in', 'rpc.identity.sign-in.passkey', 'rpc.identity.sign-in.passkey-options', 'rpc.identity.sign-in.two-step', 'rpc.identity.sign-in.two-step.passkey', 'rpc.identity.sign-in.two-step.passkey-options',
+      'rpc.identity.access-request-mail-to', 'rpc.identity.account-deletion.cancel', 'rpc.identity.account-deletion.keep-by-link', 'rpc.identity.account-deletion.request', 'rpc.identity.account-deletion.status',
+      'rpc.identity.admin.overview', 'rpc.identity.change-email', 'rpc.identity.change-password', 'rpc.identity.confirm-email-change', 'rpc.identity.confirm-identity',
+      'rpc.identity.confirm-identity.passkey', 'rpc.identity.confirm-identity.passkey-options', 'rpc.identity.disown-sign-in', 'rpc.identity.forgot-password', 'rpc.identity.get-me',
+      'rpc.identity.health', 'rpc.identity.notification-preferences.get', 'rpc.identity.notification-preferences.save', 'rpc.identity.op.account-erase-due', 'rpc.identity.op.find-user',
+      'rpc.identity.op.rebuild-projections', 'rpc.identity.op.replay-erasures', 'rpc.identity.op.set-admin', 'rpc.identity.op.set-tier', 'rpc.identity.owner-display-name',
+      'rpc.identity.owner-mail-to', 'rpc.identity.passkeys.add', 'rpc.identity.passkeys.list', 'rpc.identity.passkeys.registration-options', 'rpc.identity.passkeys.remove',
+      'rpc.identity.passkeys.rename', 'rpc.identity.refresh', 'rpc.identity.reset-password', 'rpc.identity.sessions.end', 'rpc.identity.sessions.end-others',
+      'rpc.identity.sessions.list', 'rpc.identity.sign-in', 'rpc.identity.sign-in.passkey', 'rpc.identity.sign-in.passkey-options', 'rpc.identity.sign-in.two-step',
+      'rpc.identity.sign-in.two-step.passkey', 'rpc.identity.sign-in.two-step.passkey-options',
       'rpc.identity.sign-out', 'rpc.identity.sign-up', 'rpc.identity.two-step.confirm', 'rpc.identity.two-step.disable', 'rpc.identity.two-step.recovery-codes',
       'rpc.identity.two-step.setup', 'rpc.identity.two-step.status', 'rpc.identity.undo-email-change', 'rpc.identity.update-me', 'rpc.identity.verify-email', 'rpc.identity.verify-email.resend',
       'rpc.letters.community.delete', 'rpc.letters.community.like', 'rpc.letters.community.posts', 'rpc.letters.community.publish',

@@ -84,7 +84,7 @@ export type ErasureReplayReply = z.infer<typeof erasureReplayReplySchema>;
 /** `rpc.<service>.op.replay-erasures`: operator command, erase again what the erasure journal holds (after a restore). */
 export const replayErasuresRpc = (service: ServiceName) => rpc(`rpc.${service}.op.replay-erasures`, { payload: emptyPayload, reply: erasureReplayReplySchema });
 /** The services that keep sealed streams and replay the erasure journal. */
-export const ERASING_SERVICES = ['letters', 'vault-media', 'court-journal', 'access-keys'] as const satisfies readonly ServiceName[];
+export const ERASING_SERVICES = ['letters', 'vault-media', 'court-journal', 'access-keys', 'identity'] as const satisfies readonly ServiceName[];
 
 /**
  * Services that contribute to the vault home's numbers answer `statsRpc(service)` with a

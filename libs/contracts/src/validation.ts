@@ -27,6 +27,20 @@ export const EmailChangeMessages = {
 } as const;
 
 /**
+ * Deleting the account (/settings, danger zone): in sudo mode, with the word typed, it is scheduled for
+ * ACCOUNT_DELETION_GRACE_SECONDS (identity's setting, 7 days) later; until then the owner keeps it from Settings or the e-mailed link.
+ */
+export const AccountDeletionMessages = {
+  /** What the owner types to confirm, exactly (letter case aside). */
+  confirmationWord: 'DELETE',
+  confirmationWrong: 'Type DELETE to confirm that you want to delete your account.',
+  alreadyScheduled: 'Your account is already scheduled for deletion.',
+  notScheduled: 'Your account is not scheduled for deletion.',
+  scheduled: (date: string) => `Your account will be deleted on ${date}. Until then you can keep it: press "Keep my account" in Settings, or open the link we e-mailed you.`,
+  kept: 'Your account is kept: its deletion was cancelled.',
+} as const;
+
+/**
  * Verifying the account's address (/verify-email, the banner): until it is verified the product sends
  * no e-mail on the owner's behalf (key e-mails, trustee invitations), and the screens that would say so.
  */

@@ -29,13 +29,13 @@ describe('vault CLI commands', () => {
     expect(calls[0]).toEqual({ pattern: IdentityRpc.setTier.subject, payload: { email: 'dad@example.com', tier: 'pro' } });
   });
 
-  it('erasures:replay asks each service that keeps sealed streams to replay its erasure journal (its operator RPC), or the one named', async () => {
+  it('erasures:replay asks each service that keeps an erasure journal to replay its erasure journal (its operator RPC), or the one named', async () => {
     await COMMANDS['erasures:replay']!.run([], call);
-    expect(calls.map((c) => c.pattern)).toEqual(['rpc.letters.op.replay-erasures', 'rpc.vault-media.op.replay-erasures', 'rpc.court-journal.op.replay-erasures', 'rpc.access-keys.op.replay-erasures']);
+    expect(calls.map((c) => c.pattern)).toEqual(['rpc.letters.op.replay-erasures', 'rpc.vault-media.op.replay-erasures', 'rpc.court-journal.op.replay-erasures', 'rpc.access-keys.op.replay-erasures', 'rpc.identity.op.replay-erasures']);
     calls.length = 0;
     await COMMANDS['erasures:replay']!.run(['vault-media'], call);
     expect(calls).toEqual([{ pattern: 'rpc.vault-media.op.replay-erasures', payload: {} }]);
-    await expect(COMMANDS['erasures:replay']!.run(['identity'], call)).rejects.toThrow('unknown service');
+    await expect(COMMANDS['erasures:replay']!.run(['no-such-service'], call)).rejects.toThrow('unknown service');
   });
 
   it('projections:rebuild targets the named service only', async () => {
@@ -74,6 +74,11 @@ describe('vault CLI commands', () => {
   it('milestone:due asks letters to release only what is due now (its operator RPC)', async () => {
     await COMMANDS['milestone:due']!.run([], call);
     expect(calls).toEqual([{ pattern: 'rpc.letters.op.milestones-due', payload: {} }]);
+  });
+
+  it('account:erase-due asks identity to erase only the accounts whose grace period is over (its operator RPC)', async () => {
+    await COMMANDS['account:erase-due']!.run([], call);
+    expect(calls).toEqual([{ pattern: 'rpc.identity.op.account-erase-due', payload: {} }]);
   });
 
   it('access:resend-email refuses what is not a key id before calling anything', async () => {

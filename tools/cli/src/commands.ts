@@ -134,6 +134,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'release the letters sealed until a day that has come (never one early) and finish any release whose key is missing',
     run: (_args, call) => call(LettersRpc.milestonesDue, {}),
   },
+  'account:erase-due': {
+    usage: 'account:erase-due',
+    summary: 'erase the accounts whose deletion is past its 7-day grace period (what their timers do; never one early, never twice)',
+    run: (_args, call) => call(IdentityRpc.eraseDueAccounts, {}),
+  },
   'projections:rebuild': projectionsCommand('projections:rebuild'),
   'erasures:replay': {
     usage: `erasures:replay [${ERASING_SERVICES.join('|')}]`,

@@ -6,6 +6,7 @@ import { DomainError, validationError } from '@lv/platform/errors';
 import { EventStore, handleCommand, type CommandOptions, type EventMetadata } from '@lv/platform/event-store';
 import { sealForJob } from '@lv/platform/queues';
 import type { Logger } from '@lv/platform/logging';
+import type { AccountDeletionDeps } from '../account-deletion/account-deletion.js';
 import { CredentialsRepository } from '../credentials/credentials.repository.js';
 import { PasswordHasher } from '../credentials/password-hasher.js';
 import type { SignInLimiter } from '../credentials/sign-in-limiter.js';
@@ -33,6 +34,8 @@ export interface IdentityServiceDeps {
   emailChangeUndoTtlSeconds: number;
   /** How long an address's verification link works. */
   emailVerifyTtlSeconds: number;
+  /** Deleting the account: its grace period and its timer's queue. */
+  accountDeletion: AccountDeletionDeps;
   logger: Pick<Logger, 'error'>;
   /** The site's public address (PUBLIC_URL): passkeys are bound to its host and origin. */
   publicUrl: string;

@@ -6,11 +6,13 @@ import type { PublishPolicy } from '@lv/platform/event-store';
  * account recovery's own (PasswordResetRequested, PasswordResetUsed): PasswordChanged tells the rest;
  * and an e-mail change's steps (EmailChangeRequested, ...Confirmed, ...Undone): EmailChanged tells the rest;
  * and the address's verification (EmailVerificationRequested, EmailVerified): the access token's claim tells the rest;
- * and two-step sign-in's (TwoStepEnabled, TwoStepDisabled, RecoveryCodesRegenerated): no other service acts on them.
+ * and two-step sign-in's (TwoStepEnabled, TwoStepDisabled, RecoveryCodesRegenerated): no other service acts on them;
+ * and an account deletion's grace period (AccountDeletionRequested, AccountDeletionCancelled): AccountErased tells the rest when it ends.
  */
 const PRIVATE = new Set([
   'PasswordResetRequested', 'PasswordResetUsed', 'EmailChangeRequested', 'EmailChangeConfirmed', 'EmailChangeUndone', 'EmailVerificationRequested', 'EmailVerified',
   'TwoStepEnabled', 'TwoStepDisabled', 'RecoveryCodesRegenerated',
+  'AccountDeletionRequested', 'AccountDeletionCancelled',
 ]);
 
 export const identityPublishPolicy: PublishPolicy = (event) => {

@@ -7,7 +7,7 @@ import type { UserEvent } from './user.decider.js';
 /** user_profiles: one row per user, kept in step with the user stream inside each append. */
 export const userProfileProjection = projectionFor<UserEvent>({
   name: 'user_profiles',
-  handles: ['UserRegistered', 'ProfileUpdated', 'SubscriptionTierChanged', 'AdminGranted', 'AdminRevoked', 'EmailChanged', 'NotificationPreferencesChanged', 'EmailVerified'],
+  handles: ['UserRegistered', 'ProfileUpdated', 'SubscriptionTierChanged', 'AdminGranted', 'AdminRevoked', 'EmailChanged', 'NotificationPreferencesChanged', 'EmailVerified', 'AccountErased'],
   // Only em.execute writes: an append that commits on its own sends them with it (one round trip).
   writeOnly: true,
 
@@ -49,6 +49,11 @@ export const userProfileProjection = projectionFor<UserEvent>({
           );
           break;
         }
+        case 'AccountErased':
+          // The grace period is over: nothing of the account stays readable (a rebuild ends here too).
+          await em.execute('delete from user_profiles where id = ?', [event.data.userId]);
+          await em.execute('delete from notification_preferences where user_id = ?', [event.data.userId]);
+          break;
         default:
           break;
       }

@@ -206,4 +206,66 @@ describe('user decider', () => {
       for (const type of ['TwoStepEnabled', 'TwoStepDisabled', 'RecoveryCodesRegenerated'] as const) expect(identityPublishPolicy(stored(type))).toBeNull();
     });
   });
+
+  describe('deleting the account', () => {
+    const deletionId = 'c0a8a1b2-0000-4000-8000-000000000001';
+    const requestedAt = '2026-12-07T10:00:00.000Z';
+    const dueAt = '2026-12-14T10:00:00.000Z';
+    const requested: UserEvent = { type: 'AccountDeletionRequested', data: { userId, deletionId, requestedAt, dueAt } };
+    const request = (confirmation: string) => ({ type: 'RequestAccountDeletion' as const, userId, deletionId, confirmation, now: requestedAt, dueAt });
+
+    it('schedules the deletion when the owner typed the word (letter case and spaces aside)', () => {
+      spec.given([registered]).when(request('DELETE')).then([requested]);
+      spec.given([registered]).when(request('  delete ')).then([requested]);
+    });
+    it('refuses any other confirmation with a field error', () => {
+      spec.given([registered]).when(request('')).thenThrows('VALIDATION_FAILED');
+      spec.given([registered]).when(request('dad@example.com')).thenThrows('VALIDATION_FAILED');
+      spec.given([registered]).when(request('DELETED')).thenThrows('VALIDATION_FAILED');
+    });
+    it('refuses a second request while one is pending, and a request for no account', () => {
+      spec.given([registered, requested]).when(request('DELETE')).thenThrows('CONFLICT');
+      spec.given([]).when(request('DELETE')).thenThrows('NOT_FOUND');
+    });
+    it('is kept from Settings while pending; from Settings with nothing pending is a conflict', () => {
+      spec.given([registered, requested]).when({ type: 'CancelAccountDeletion', userId, now: '2026-12-08T10:00:00.000Z' })
+        .then([{ type: 'AccountDeletionCancelled', data: { userId, deletionId, cancelledAt: '2026-12-08T10:00:00.000Z', by: 'settings' } }]);
+      spec.given([registered]).when({ type: 'CancelAccountDeletion', userId, now: '2026-12-08T10:00:00.000Z' }).thenThrows('CONFLICT');
+    });
+    it('is kept by its link once, before it is due; a used, lapsed, older or foreign link is refused alike', () => {
+      const cancelled: UserEvent = { type: 'AccountDeletionCancelled', data: { userId, deletionId, cancelledAt: '2026-12-08T10:00:00.000Z', by: 'link' } };
+      spec.given([registered, requested]).when({ type: 'CancelAccountDeletion', userId, deletionId, now: '2026-12-08T10:00:00.000Z' }).then([cancelled]);
+      spec.given([registered, requested, cancelled]).when({ type: 'CancelAccountDeletion', userId, deletionId, now: '2026-12-08T11:00:00.000Z' }).thenThrows('ACCOUNT_DELETION_LINK_INVALID');
+      spec.given([registered, requested]).when({ type: 'CancelAccountDeletion', userId, deletionId, now: dueAt }).thenThrows('ACCOUNT_DELETION_LINK_INVALID');
+      spec.given([registered, requested]).when({ type: 'CancelAccountDeletion', userId, deletionId: 'another', now: requestedAt }).thenThrows('ACCOUNT_DELETION_LINK_INVALID');
+      spec.given([]).when({ type: 'CancelAccountDeletion', userId, deletionId, now: requestedAt }).thenThrows('ACCOUNT_DELETION_LINK_INVALID');
+    });
+    it('erases the account once it is due, never early, never twice, never after it was kept', () => {
+      const erased: UserEvent = { type: 'AccountErased', data: { userId, erasedAt: dueAt } };
+      spec.given([registered, requested]).when({ type: 'EraseAccount', userId, deletionId, now: dueAt }).then([erased]);
+      spec.given([registered, requested]).when({ type: 'EraseAccount', userId, deletionId, now: '2026-12-14T09:59:59.999Z' }).then([]);
+      spec.given([registered, requested, erased]).when({ type: 'EraseAccount', userId, deletionId, now: '2026-12-15T10:00:00.000Z' }).then([]);
+      spec.given([registered, requested, { type: 'AccountDeletionCancelled', data: { userId, deletionId, cancelledAt: requestedAt, by: 'settings' } }])
+        .when({ type: 'EraseAccount', userId, deletionId, now: dueAt }).then([]);
+      // A timer left from a deletion kept and asked again erases nothing: the newer one has its own.
+      spec.given([registered, { type: 'AccountDeletionRequested', data: { userId, deletionId: 'newer', requestedAt, dueAt } }])
+        .when({ type: 'EraseAccount', userId, deletionId, now: dueAt }).then([]);
+    });
+    it('erases again an account a restore brought back (the erasure journal), and nothing already erased or never registered', () => {
+      const now = '2026-12-20T10:00:00.000Z';
+      spec.given([registered]).when({ type: 'EraseAccountAgain', userId, now }).then([{ type: 'AccountErased', data: { userId, erasedAt: now } }]);
+      spec.given([registered, { type: 'AccountErased', data: { userId, erasedAt: dueAt } }]).when({ type: 'EraseAccountAgain', userId, now }).then([]);
+      spec.given([]).when({ type: 'EraseAccountAgain', userId, now }).then([]);
+    });
+    it('leaves an erased account nothing to do: no profile change, no new deletion', () => {
+      const erased: UserEvent = { type: 'AccountErased', data: { userId, erasedAt: dueAt } };
+      spec.given([registered, requested, erased]).when({ type: 'UpdateProfile', userId, fullName: 'John' }).thenThrows('NOT_FOUND');
+      spec.given([registered, requested, erased]).when(request('DELETE')).thenThrows('NOT_FOUND');
+    });
+    it('keeps the grace period out of the published stream; AccountErased is published', () => {
+      expect(identityPublishPolicy(stored('AccountDeletionRequested'))).toBeNull();
+      expect(identityPublishPolicy(stored('AccountDeletionCancelled'))).toBeNull();
+      expect(identityPublishPolicy(stored('AccountErased'))?.subject).toBe('identity.user.account-erased.v1');
+    });
+  });
 });

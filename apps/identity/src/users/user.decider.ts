@@ -1,4 +1,4 @@
-import { DEFAULT_NOTIFICATION_PREFERENCES, normaliseEmail, TwoStepMessages, validateCredentials, type IdentityEvent, type NotificationPreferences, type SubscriptionTier } from '@lv/contracts';
+import { AccountDeletionMessages, DEFAULT_NOTIFICATION_PREFERENCES, normaliseEmail, TwoStepMessages, validateCredentials, type IdentityEvent, type NotificationPreferences, type SubscriptionTier } from '@lv/contracts';
 import { DomainError, validationError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
@@ -39,7 +39,16 @@ export type TwoStepEvent =
   | { type: 'TwoStepDisabled'; data: { userId: string; disabledAt: string } }
   | { type: 'RecoveryCodesRegenerated'; data: { userId: string; regeneratedAt: string; recoveryCodes: number } };
 
-export type UserEvent = IdentityEvent | PasswordResetEvent | EmailChangeEvent | EmailVerificationEvent | TwoStepEvent;
+/**
+ * Deleting the account, kept out of the published stream too (AccountErased tells the rest, once the
+ * grace period is over): the owner asked (in sudo mode, the word typed), and kept the account again from
+ * Settings or with the e-mailed link (its hash in account_deletions). Ids and times only.
+ */
+export type AccountDeletionEvent =
+  | { type: 'AccountDeletionRequested'; data: { userId: string; deletionId: string; requestedAt: string; dueAt: string } }
+  | { type: 'AccountDeletionCancelled'; data: { userId: string; deletionId: string; cancelledAt: string; by: 'settings' | 'link' } };
+
+export type UserEvent = IdentityEvent | PasswordResetEvent | EmailChangeEvent | EmailVerificationEvent | TwoStepEvent | AccountDeletionEvent;
 
 /** A user's stream: `user-{id}`. State is only what the rules below need. */
 export interface UserState {
@@ -63,6 +72,8 @@ export interface UserState {
   openVerification: { verificationId: string; email: string; expiresAt: string } | null;
   /** Two-step sign-in is on: a password alone opens no session. */
   twoStep: boolean;
+  /** The account's deletion waiting for its grace period to end: which request, and when it is erased. */
+  pendingDeletion: { deletionId: string; dueAt: string } | null;
 }
 
 export type UserCommand =
@@ -88,7 +99,15 @@ export type UserCommand =
   /** The service checked the password and a current code first. */
   | { type: 'DisableTwoStep'; userId: string; now: string }
   /** The service checked a current code first. */
-  | { type: 'RegenerateRecoveryCodes'; userId: string; now: string; recoveryCodes: number };
+  | { type: 'RegenerateRecoveryCodes'; userId: string; now: string; recoveryCodes: number }
+  /** The service checked sudo mode first; `confirmation` is what the owner typed. */
+  | { type: 'RequestAccountDeletion'; userId: string; deletionId: string; confirmation: string; now: string; dueAt: string }
+  /** From Settings (no deletionId), or by the e-mailed link (the service matched its token to the deletion's stored hash first). */
+  | { type: 'CancelAccountDeletion'; userId: string; deletionId?: string; now: string }
+  /** The grace period's timer (or the operators' account:erase-due): erases the account when this deletion is still pending and due. */
+  | { type: 'EraseAccount'; userId: string; deletionId: string; now: string }
+  /** The erasure journal: this account was erased, and a restore of an older snapshot brought it back. */
+  | { type: 'EraseAccountAgain'; userId: string; now: string };
 
 export const FULL_NAME_MAX = 120;
 
@@ -101,7 +120,7 @@ function requireRegistered(state: UserState): void {
 }
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
-  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false, notifications: DEFAULT_NOTIFICATION_PREFERENCES, openResets: {}, pendingEmail: null, openUndos: {}, emailVerified: false, openVerification: null, twoStep: false }),
+  initialState: () => ({ status: 'new', email: null, fullName: null, avatarUrl: null, tier: 'none', isAdmin: false, notifications: DEFAULT_NOTIFICATION_PREFERENCES, openResets: {}, pendingEmail: null, openUndos: {}, emailVerified: false, openVerification: null, twoStep: false, pendingDeletion: null }),
 
   decide(command, state) {
     switch (command.type) {
@@ -225,6 +244,41 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         requireRegistered(state);
         if (!state.twoStep) throw new DomainError('CONFLICT', TwoStepMessages.notEnabled);
         return [{ type: 'RecoveryCodesRegenerated', data: { userId: command.userId, regeneratedAt: command.now, recoveryCodes: command.recoveryCodes } }];
+
+      case 'RequestAccountDeletion': {
+        requireRegistered(state);
+        if (command.confirmation.trim().toUpperCase() !== AccountDeletionMessages.confirmationWord) {
+          throw validationError({ confirmation: AccountDeletionMessages.confirmationWrong }, AccountDeletionMessages.confirmationWrong);
+        }
+        if (state.pendingDeletion) throw new DomainError('CONFLICT', AccountDeletionMessages.alreadyScheduled);
+        const { userId, deletionId, now, dueAt } = command;
+        return [{ type: 'AccountDeletionRequested', data: { userId, deletionId, requestedAt: now, dueAt } }];
+      }
+
+      case 'CancelAccountDeletion': {
+        const pending = state.status === 'registered' ? state.pendingDeletion : null;
+        if (command.deletionId === undefined) {
+          requireRegistered(state);
+          if (!pending) throw new DomainError('CONFLICT', AccountDeletionMessages.notScheduled);
+          return [{ type: 'AccountDeletionCancelled', data: { userId: command.userId, deletionId: pending.deletionId, cancelledAt: command.now, by: 'settings' } }];
+        }
+        // Used, of a deletion kept since (a newer one has another id), lapsed, or never this account's: one refusal for all.
+        if (!pending || pending.deletionId !== command.deletionId || Date.parse(pending.dueAt) <= Date.parse(command.now)) throw new DomainError('ACCOUNT_DELETION_LINK_INVALID');
+        return [{ type: 'AccountDeletionCancelled', data: { userId: command.userId, deletionId: pending.deletionId, cancelledAt: command.now, by: 'link' } }];
+      }
+
+      case 'EraseAccount': {
+        // Erased already, kept since, replaced by a newer request, or not due yet: nothing happens (a
+        // timer's duplicate, retry or early wake-up erases nothing, and never twice).
+        const pending = state.status === 'registered' ? state.pendingDeletion : null;
+        if (!pending || pending.deletionId !== command.deletionId || Date.parse(pending.dueAt) > Date.parse(command.now)) return [];
+        return [{ type: 'AccountErased', data: { userId: command.userId, erasedAt: command.now } }];
+      }
+
+      case 'EraseAccountAgain':
+        // Erased (the restore was newer than the erasure) or never registered in this snapshot: nothing to do.
+        if (state.status !== 'registered') return [];
+        return [{ type: 'AccountErased', data: { userId: command.userId, erasedAt: command.now } }];
     }
   },
 
@@ -281,6 +335,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return { ...userDecider.initialState(), status: 'erased' };
       case 'RecoveryCodesRegenerated':
         return state;
+      case 'AccountDeletionRequested':
+        return { ...state, pendingDeletion: { deletionId: event.data.deletionId, dueAt: event.data.dueAt } };
+      case 'AccountDeletionCancelled':
+        return { ...state, pendingDeletion: null };
     }
   },
 };

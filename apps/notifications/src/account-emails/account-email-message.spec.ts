@@ -25,6 +25,15 @@ describe('account e-mails of an e-mail change', () => {
     expect(message.html).toContain('This wasn’t me');
   });
 
+  it('tells the owner when his account will be deleted, with the "keep my account" link and the way in Settings', () => {
+    const message = renderAccountEmail(job('account-deletion-scheduled'), '/keep-account#token=abc', 'https://vault.example');
+    expect(message.subject).toBe('Legacy Vault: your account will be deleted');
+    expect(message.text).toContain('It will be deleted on 13 December 2026');
+    expect(message.text).toContain('https://vault.example/keep-account#token=abc');
+    expect(message.text).toContain('"Keep my account" in Settings');
+    expect(message.html).toContain('>Keep my account</a>');
+  });
+
   it('tells the owner of a sign-in from a new browser, naming it, with a "this wasn\'t me" link', () => {
     const message = renderAccountEmail({ ...job('new-sign-in'), device: 'Firefox on Windows' }, '/not-me#token=abc', 'https://vault.example');
     expect(message.subject).toBe(AccountEmailSubjects['new-sign-in']);

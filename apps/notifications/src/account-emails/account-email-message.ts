@@ -15,6 +15,7 @@ export const AccountEmailSubjects = {
   'email-change-notice': 'Legacy Vault: your e-mail address is being changed',
   'new-sign-in': 'Legacy Vault: a new sign-in to your account',
   'verify-email': 'Legacy Vault: verify your e-mail address',
+  'account-deletion-scheduled': 'Legacy Vault: your account will be deleted',
 } as const;
 
 /**
@@ -58,6 +59,14 @@ export function renderAccountEmail(job: AccountEmailJob, link: string | null, pu
       `Someone (we hope you) made a Legacy Vault account with this address on ${when(job.at)}, or asked for a new link to verify it.`,
       `To verify it, open this link. It works once, until ${when(job.expiresAt ?? job.at)}. Until then Legacy Vault sends no e-mail on the account's behalf (access keys, trustee invitations): ${href}`,
       'If you did not make this account, ignore this e-mail: nothing will be sent on its behalf.',
+    ];
+  } else if (job.kind === 'account-deletion-scheduled') {
+    const href = new URL(link ?? '/auth', publicUrl).href;
+    action = { href, label: 'Keep my account' };
+    paragraphs = [
+      `On ${when(job.at)} you asked to delete your Legacy Vault account. It will be deleted on ${when(job.expiresAt ?? job.at)}: your letters, recordings, journal, access keys and trustees are erased then, every key and session ends, and nothing of them can be brought back.`,
+      `To keep your account, open this link before then (it works once), or sign in and press "Keep my account" in Settings: ${href}`,
+      'If you did not ask for this, keep your account with the link, then choose a new password with "Forgot password?" on the sign-in page.',
     ];
   } else if (job.kind === 'new-sign-in') {
     const href = new URL(link ?? '/auth', publicUrl).href;

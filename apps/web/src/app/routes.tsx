@@ -37,6 +37,7 @@ const ForgotPasswordPage = page(() => import('../pages/auth/PasswordRecoveryPage
 const ResetPasswordPage = page(() => import('../pages/auth/PasswordRecoveryPages.js'), 'ResetPasswordPage', { queries: false });
 const ConfirmEmailPage = page(() => import('../pages/auth/EmailChangePages.js'), 'ConfirmEmailPage', { queries: false });
 const UndoEmailChangePage = page(() => import('../pages/auth/EmailChangePages.js'), 'UndoEmailChangePage', { queries: false });
+const KeepAccountPage = page(() => import('../pages/auth/KeepAccountPage.js'), 'KeepAccountPage', { queries: false });
 const NotMePage = page(() => import('../pages/auth/EmailChangePages.js'), 'NotMePage', { queries: false });
 const VerifyEmailPage = page(() => import('../pages/auth/VerifyEmailPage.js'), 'VerifyEmailPage', { queries: false });
 const CourtDocumentsPage = page(() => import('../pages/court/CourtDocumentsPage.js'), 'CourtDocumentsPage');
@@ -103,6 +104,8 @@ export const routes: RouteObject[] = [
           { path: 'not-me', element: <NotMePage /> },
           // And the verification link e-mailed to a new account's address (signed in or not).
           { path: 'verify-email', element: <VerifyEmailPage /> },
+          // And the "keep my account" link e-mailed when the account's deletion was asked for.
+          { path: 'keep-account', element: <KeepAccountPage /> },
           { path: 'vault', element: <VaultHomePage /> },
           { path: 'letters', element: <LettersPage /> },
           { path: 'record', element: <RecordPage variant="record" /> },

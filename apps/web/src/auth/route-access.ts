@@ -6,7 +6,7 @@ import type { UserProfile } from '@lv/contracts';
  */
 
 /** Public for the session guard; each prefix also matches its sub-paths. "/" itself is public (exactly). */
-export const PUBLIC_PREFIXES = ['/how-it-works', '/access-request', '/request', '/access', '/redeem', '/vault/view', '/pricing', '/subscribe', '/privacy', '/still-here', '/forgot-password', '/reset-password', '/confirm-email', '/undo-email-change', '/not-me', '/verify-email', '/trustee'] as const;
+export const PUBLIC_PREFIXES = ['/how-it-works', '/access-request', '/request', '/access', '/redeem', '/vault/view', '/pricing', '/subscribe', '/privacy', '/still-here', '/forgot-password', '/reset-password', '/confirm-email', '/undo-email-change', '/not-me', '/verify-email', '/keep-account', '/trustee'] as const;
 /** Sign-in screens: a signed-in user is sent on to "from" (default /vault). */
 export const AUTH_PATHS = ['/auth', '/login', '/login-signup'] as const;
 export const DEFAULT_AFTER_SIGN_IN = '/vault';

@@ -8,7 +8,7 @@ import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { RecoveryCard, RecoveryOutcome } from './PasswordRecoveryPages.js';
 
-interface LinkPageText {
+export interface LinkPageText {
   pageTitle: string;
   title: string;
   intro: string;
@@ -19,11 +19,11 @@ interface LinkPageText {
 }
 
 /**
- * An account link's page (an e-mail change's, a new sign-in's "this wasn't me"): the token rides in the fragment (never in a server's logs), is read
+ * An account link's page (an e-mail change's, a new sign-in's "this wasn't me", an account deletion's "keep my account"): the token rides in the fragment (never in a server's logs), is read
  * once and leaves the address bar; nothing happens until the person presses the button, so a mail
  * scanner opening the link changes nothing.
  */
-function EmailChangeLinkPage({ text, send }: { text: LinkPageText; send: (body: EmailChangeLinkRequest) => Promise<EmailChangeLinkReply> }) {
+export function EmailChangeLinkPage({ text, send }: { text: LinkPageText; send: (body: EmailChangeLinkRequest) => Promise<Pick<EmailChangeLinkReply, 'message'>> }) {
   usePageTitle(text.pageTitle);
   const location = useLocation();
   const navigate = useNavigate();

@@ -11,6 +11,7 @@ import {
 import { useAuth } from '../../auth/AuthProvider.js';
 import { SubscriptionStatusCard } from '../billing/SubscriptionStatusCard.js';
 import { ActiveSessions } from './ActiveSessions.js';
+import { DeleteAccount } from './DeleteAccount.js';
 import { TwoStepSettings } from './TwoStepSettings.js';
 import { PasskeySettings } from './PasskeySettings.js';
 import { Button } from '../../components/ui/button.js';
@@ -62,6 +63,7 @@ export function SettingsPage() {
         <SubscriptionStatusCard />
       </div>
       <DataAndPrivacy />
+      <DeleteAccount />
     </div>
   );
 }

@@ -6,6 +6,7 @@ export interface NatsUser {
   calls: string[];
   deny: string[];
   consumes: string[];
+  erasesOwnMessages?: boolean;
   why: string;
 }
 export const NATS_USERS: readonly NatsUser[];

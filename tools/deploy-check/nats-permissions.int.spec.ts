@@ -12,10 +12,10 @@ import { jest } from '@jest/globals';
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload, Transport, type MicroserviceOptions } from '@nestjs/microservices';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { z } from 'zod';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { event as declareEvent, IdentityRpc, LettersEvents, LettersRpc, VaultMediaEvents, type LetterDeletedV1, type PublishedEvent, type RpcRequest, type ServiceName } from '@lv/contracts';
+import { event as declareEvent, IdentityEvents, IdentityRpc, LettersEvents, LettersRpc, VaultMediaEvents, type LetterDeletedV1, type PublishedEvent, type RpcRequest, type ServiceName } from '@lv/contracts';
 import { DurableConsumer } from '@lv/platform/event-store';
 import { createLogger } from '@lv/platform/logging';
 import { connectNats, ensureServiceStream, natsConnectionOptions, scopedConsumerName, scopedStreamName, type NatsSettings } from '@lv/platform/messaging';
@@ -151,6 +151,23 @@ describe('NATS permissions of deploy/nats/auth.conf', () => {
     const ack = await jetstream(letters).publish(LettersEvents.LetterWritten.subject, JSON.stringify(event('LetterWritten')));
     expect(ack.stream).toBe(stream);
     expect((await jsm.streams.info(stream)).state.messages).toBe(before + 1);
+  });
+
+  it("lets identity read its own stream and delete an erased account's message from it, and refuses letters the same", async () => {
+    const identity = await connectAs('identity');
+    const { jsm, stream } = await ensureServiceStream(identity, 'identity');
+    const registered = (userId: string) => JSON.stringify({ eventId: randomUUID(), data: { userId, email: `${userId}@example.com`, registeredAt: new Date().toISOString() } });
+    const erased = await jetstream(identity).publish(IdentityEvents.UserRegistered.subject, registered('erased-user'));
+    await jetstream(identity).publish(IdentityEvents.UserRegistered.subject, registered('bystander'));
+    // What account deletion does (apps/identity/src/account-deletion/published-words.ts): an ordered consumer over its stream, then MSG.DELETE.
+    const consumer = await jetstream(identity).consumers.get(stream, { filter_subjects: IdentityEvents.UserRegistered.subject, deliver_policy: DeliverPolicy.All });
+    expect((await consumer.info()).num_pending).toBeGreaterThanOrEqual(2);
+    const letters = await connectAs('letters');
+    await expect(jetstreamManager(letters).then((other) => other.streams.deleteMessage(stream, erased.seq, true))).rejects.toThrow(/permission|timeout/i);
+    const before = (await jsm.streams.info(stream)).state;
+    expect(await jsm.streams.deleteMessage(stream, erased.seq, true)).toBe(true);
+    const after = (await jsm.streams.info(stream)).state;
+    expect(after.messages).toBe(before.messages - 1);
   });
 
   it("refuses letters' credentials publishing vault-media's events", async () => {

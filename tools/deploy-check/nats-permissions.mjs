@@ -39,14 +39,15 @@ const subjectsOf = (...declarations) => declarations.map((d) => d.subject);
  * @property {string[]} calls RPC subjects (or patterns) it requests.
  * @property {string[]} deny Subjects it may never publish to, even inside `calls`.
  * @property {string[]} consumes Services whose streams it reads with durable consumers.
+ * @property {boolean} [erasesOwnMessages] Reads its own stream and deletes messages from it (an erased account's published words).
  * @property {string} why One line for the generated file.
  */
 
 /** @type {readonly NatsUser[]} */
 export const NATS_USERS = [
   {
-    user: 'identity', stream: 'identity', serves: ['identity'], calls: [], deny: [], consumes: ['billing'],
-    why: "accounts and sessions; publishes identity.> events; reads billing's subscription events (the profile's tier)",
+    user: 'identity', stream: 'identity', serves: ['identity'], calls: [], deny: [], consumes: ['billing'], erasesOwnMessages: true,
+    why: "accounts and sessions; publishes identity.> events; reads billing's subscription events (the profile's tier); deletes an erased account's published address and name from its own stream",
   },
   {
     user: 'letters', stream: 'letters', serves: ['letters'], calls: subjectsOf(AccessKeysRpc.issueLetterKey), deny: [], consumes: ['identity'],
@@ -126,6 +127,11 @@ export function permissionsOf(u) {
     const name = streamNameFor(u.stream);
     publish.add(`${u.stream}.>`);
     for (const op of ['INFO', 'CREATE', 'UPDATE']) publish.add(`$JS.API.STREAM.${op}.${name}`);
+    if (u.erasesOwnMessages) {
+      // An ordered consumer over its own stream finds the messages; MSG.DELETE overwrites and removes each.
+      for (const op of ['CREATE', 'INFO', 'MSG.NEXT', 'DELETE']) publish.add(`$JS.API.CONSUMER.${op}.${name}.>`);
+      publish.add(`$JS.API.STREAM.MSG.DELETE.${name}`);
+    }
   }
   for (const service of u.serves) {
     subscribe.add(`rpc.${service}.>`);

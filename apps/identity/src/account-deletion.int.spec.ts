@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { AccountDeletionMessages, IdentityEvents, IdentityRpc, Queues, SUDO_WINDOW_SECONDS, type AccountDeletionStatus, type IssuedSession } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
@@ -56,6 +56,22 @@ describe('identity account deletion', () => {
     const subject = scopedSubject(IdentityEvents.AccountErased);
     const info = await jsm.streams.info(scopedStreamName('identity'), { subjects_filter: subject });
     return info.state.subjects?.[subject] ?? 0;
+  }
+
+  /** How many of identity's published naming events (registered, address changed, profile) in JetStream contain `word`. */
+  async function publishedNaming(word: string): Promise<number> {
+    let containing = 0;
+    for (const declaration of [IdentityEvents.UserRegistered, IdentityEvents.EmailChanged, IdentityEvents.ProfileUpdated]) {
+      const consumer = await jetstream(harness.identity.core.nats).consumers.get(scopedStreamName('identity'), { filter_subjects: scopedSubject(declaration.subject), deliver_policy: DeliverPolicy.All });
+      if ((await consumer.info()).num_pending === 0) continue;
+      const messages = await consumer.consume();
+      for await (const message of messages) {
+        if (message.string().includes(word)) containing++;
+        if (message.info.pending === 0) break;
+      }
+      messages.stop();
+    }
+    return containing;
   }
 
   beforeAll(async () => {
@@ -154,12 +170,17 @@ describe('identity account deletion', () => {
   it('erases the account at its due time, through a timer re-derived after Redis lost it: published once, every session ended, the address in no table nor dump, free again', async () => {
     const { email, session } = await signUp();
     const userId = session.profile.id;
+    const bystander = await signUp();
     // Every erasure before this one has reached JetStream (the outbox is empty): the count moves by this one only.
     await waitFor(async () => (await sql('select 1 from outbox')).length === 0, 15_000, 'the outbox relayed');
     const publishedBefore = await publishedErasures();
     await call(IdentityRpc.updateMe, { full_name: 'Quillon Farewellby' }, session.accessToken);
     const laptop = asSession(await call(IdentityRpc.signIn, { email, password: PASSWORD }));
     await request(session);
+    // Published before the erasure: his address (registered) and his name (profile) are in identity's stream.
+    await waitFor(async () => (await sql('select 1 from outbox')).length === 0, 15_000, 'the outbox relayed');
+    expect(await publishedNaming(email)).toBeGreaterThanOrEqual(1);
+    expect(await publishedNaming('Farewellby')).toBe(1);
 
     // Redis loses the timer (a flush, a failover); the grace period ends meanwhile.
     const redis = createRedisConnection(harness.identity.config.REDIS_URL, { role: 'producer' });
@@ -199,6 +220,9 @@ describe('identity account deletion', () => {
     const dump = (await promisify(execFile)('pg_dump', ['--data-only', '--no-owner', harness.db.url], { maxBuffer: 256 * 1024 * 1024 })).stdout;
     expect(dump).not.toContain(email);
     expect(dump).not.toContain('Farewellby');
+    // Nor in identity's JetStream stream: the events published long ago that named him are deleted after the erasure commits.
+    await waitFor(async () => (await publishedNaming(email)) === 0 && (await publishedNaming('Farewellby')) === 0, 15_000, 'his published events deleted');
+    expect(await publishedNaming(bystander.email)).toBe(1);
     // The history keeps what happened, naming no one.
     expect(events.map((e) => e.type)).toEqual(['UserRegistered', 'EmailVerificationRequested', 'ProfileUpdated', 'AccountDeletionRequested', 'AccountErased']);
     expect(events[0]!.data).toMatchObject({ userId, email: '' });

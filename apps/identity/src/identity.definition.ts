@@ -6,6 +6,7 @@ import { DurableConsumer, ErasureJournal, ErasureJournalKeeper, erasureJournalUr
 import { createQueue, createRedisConnection, enqueue } from '@lv/platform/queues';
 import { accountErasureJobId } from './account-deletion/account-deletion.js';
 import { accountErasureRunner } from './account-deletion/account-erasure.runner.js';
+import { deletePublishedWords } from './account-deletion/published-words.js';
 import { defineService } from '@lv/platform/nest';
 import { identityConfigSchema } from './config.js';
 import { SignInLimiter } from './credentials/sign-in-limiter.js';
@@ -53,6 +54,7 @@ export const identityService = defineService({
       accountDeletion: {
         graceSeconds: config.ACCOUNT_DELETION_GRACE_SECONDS,
         schedule: (job) => enqueue(accountErasures, job, accountErasureJobId(job.deletionId), { delay: Math.max(0, Date.parse(job.dueAt) - Date.now()) }),
+        deletePublishedWords: (userId) => deletePublishedWords(core.nats, userId, process.env.STACK_ID),
       },
       logger: logger.child({ component: 'account-recovery' }),
       publicUrl: config.PUBLIC_URL,

@@ -20,6 +20,8 @@ export interface AccountDeletionDeps {
   graceSeconds: number;
   /** Adds the deletion's delayed job (account-erasure queue), idempotent by its id. */
   schedule: (job: AccountErasureJob) => Promise<unknown>;
+  /** Deletes the user's naming events (address, name) from identity's own stream; how many (published-words.ts). */
+  deletePublishedWords: (userId: string) => Promise<number>;
 }
 
 export type ErasureOutcome = { outcome: 'erased' } | { outcome: 'not-due'; dueAt: string } | { outcome: 'nothing' };
@@ -104,6 +106,7 @@ export class AccountDeletion {
       });
     if (events.length) {
       await this.core.revokeAll(sessions);
+      await this.forgetPublishedWords(job.userId);
       return { outcome: 'erased' };
     }
     const pending = await this.repository.byId(this.core.em, job.deletionId);
@@ -146,9 +149,23 @@ export class AccountDeletion {
           if (erased) sessions = await this.eraseRows(em, userId, null);
         });
       await this.core.revokeAll(sessions);
+      // Alive again (a restore brought him back): what was published since may name him again.
+      if (events.length) await this.forgetPublishedWords(userId);
       return events.length > 0;
     },
   };
+
+  /**
+   * After the erasure commits: his address and name as published long ago leave identity's stream. A
+   * failure is logged and does not undo the erasure; the next start's journal replay deletes them.
+   */
+  private async forgetPublishedWords(userId: string): Promise<void> {
+    try {
+      await this.deps.deletePublishedWords(userId);
+    } catch (err) {
+      this.core.deps.logger.error({ err, userId }, "could not delete an erased account's published events from identity's stream: they still hold his address until deleted by hand (README, Deleting an account)");
+    }
+  }
 
   /** Identity's part of an erasure, in the append's transaction: the live sessions' ids (to refuse their tokens once it commits). */
   private async eraseRows(em: EntityManager, userId: string, journalAt: string | null): Promise<string[]> {

@@ -175,11 +175,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 }
 
 /** The text a person should see for an error, with a fallback for anything that is not an ApiError. */
-/** An error raised in the browser whose message is written for the person (a passkey request cancelled, say). */
-export class UserFacingError extends Error {}
-
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.body.message) return error.body.message;
-  if (error instanceof UserFacingError) return error.message;
   return fallback;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { PasskeyMessages } from '@lv/contracts';
-import { errorMessage, UserFacingError } from './client.js';
-import { PasskeyCancelled, wrongSiteMessage } from './passkeys.js';
+import { PasskeyCancelled, passkeyErrorMessage, UserFacingError, wrongSiteMessage } from './passkeys.js';
 
 describe('passkey refusals in the page’s words', () => {
   it('on an IP address, names the localhost address of the same stack, where passkeys work', () => {
@@ -14,8 +13,8 @@ describe('passkey refusals in the page’s words', () => {
   });
 
   it('shows a browser refusal’s own words, and the fallback for anything else', () => {
-    expect(errorMessage(new PasskeyCancelled(), 'fallback')).toBe(PasskeyMessages.cancelled);
-    expect(errorMessage(new UserFacingError('said plainly'), 'fallback')).toBe('said plainly');
-    expect(errorMessage(new Error('TypeError: internals'), 'fallback')).toBe('fallback');
+    expect(passkeyErrorMessage(new PasskeyCancelled(), 'fallback')).toBe(PasskeyMessages.cancelled);
+    expect(passkeyErrorMessage(new UserFacingError('said plainly'), 'fallback')).toBe('said plainly');
+    expect(passkeyErrorMessage(new Error('TypeError: internals'), 'fallback')).toBe('fallback');
   });
 });

@@ -2,7 +2,7 @@ import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequest
 import { PasskeyMessages, type AddPasskeyRequest, type PasskeyAssertionRequest, type PasskeyList, type PasskeyView, type SessionView, type TwoStepPasskeyRequest } from '@lv/contracts';
 import { api } from './api.js';
 import { appSession } from './app-session.js';
-import { sendRequest, UserFacingError } from './client.js';
+import { errorMessage, sendRequest } from './client.js';
 
 // Passkeys (WebAuthn) in the SPA: the gateway's /api/me/passkeys and /api/auth/passkey routes, with the
 // browser's navigator.credentials through @simplewebauthn/browser. identity checks every answer.
@@ -12,6 +12,16 @@ interface RegistrationCeremony { challengeId: string; options: PublicKeyCredenti
 interface AuthenticationCeremony { challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }
 
 export const passkeyKeys = { list: ['settings', 'passkeys'] as const };
+
+/**
+ * A passkey ceremony refused in the browser (cancelled, timed out, the wrong site, no WebAuthn): its
+ * message is written for the person. Kept here, not in the API client, so pages that never use a
+ * passkey do not load it.
+ */
+export class UserFacingError extends Error {}
+
+/** An error's words for the person: a browser refusal's own, the server's, else `fallback`. */
+export const passkeyErrorMessage = (error: unknown, fallback: string): string => (error instanceof UserFacingError ? error.message : errorMessage(error, fallback));
 
 /** Whether this browser has WebAuthn at all (the library itself is loaded only when a ceremony starts: /auth stays light). */
 export const passkeysSupported = (): boolean => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';

@@ -1,10 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError, errorMessage } from '../api/client.js';
 import { confirmIdentity } from '../api/settings.js';
-import { confirmIdentityWithPasskey, passkeysSupported } from '../api/passkeys.js';
 import { Button } from '../components/ui/button.js';
 import { Input, Label } from '../components/ui/input.js';
 import { ModalFrame } from '../components/ui/modal.js';
+
+/** WebAuthn in this browser (api/passkeys' passkeysSupported, without loading that module first). */
+const browserHasPasskeys = () => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 
 export const SudoTexts = {
   title: 'Confirm it’s you',
@@ -47,12 +49,16 @@ export function SudoDialog({ onDone }: { onDone: (confirmed: boolean) => void })
     if (pending) return;
     setPending(true);
     setError(null);
+    let describe = (failure: unknown) => errorMessage(failure, SudoTexts.passkeyFailed);
     try {
-      await confirmIdentityWithPasskey();
+      // Loaded when pressed: this dialog is in every page's first load, the passkey ceremony is not.
+      const passkeys = await import('../api/passkeys.js');
+      describe = (failure) => passkeys.passkeyErrorMessage(failure, SudoTexts.passkeyFailed);
+      await passkeys.confirmIdentityWithPasskey();
       onDone(true);
     } catch (failure) {
       setPending(false);
-      setError(errorMessage(failure, SudoTexts.passkeyFailed));
+      setError(describe(failure));
     }
   };
 
@@ -74,7 +80,7 @@ export function SudoDialog({ onDone }: { onDone: (confirmed: boolean) => void })
           {error ? <p id={errorId} role="alert" className="text-sm text-destructive">{error}</p> : null}
         </div>
         <div className="flex flex-wrap justify-end gap-2">
-          {passkeysSupported() ? <Button type="button" variant="ghost" disabled={pending} onClick={() => void withPasskey()}>{SudoTexts.passkey}</Button> : null}
+          {browserHasPasskeys() ? <Button type="button" variant="ghost" disabled={pending} onClick={() => void withPasskey()}>{SudoTexts.passkey}</Button> : null}
           <Button type="button" variant="outline" disabled={pending} onClick={() => onDone(false)}>{SudoTexts.cancel}</Button>
           <Button type="submit" disabled={pending || !password}>{SudoTexts.confirm}</Button>
         </div>

@@ -5,7 +5,7 @@ import { useAuth } from '../../auth/AuthProvider.js';
 import { Button } from '../../components/ui/button.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { authErrorDescription } from './auth-errors.js';
-import { UserFacingError } from '../../api/client.js';
+import { UserFacingError } from '../../api/passkeys.js';
 
 /**
  * A passkey instead of typing: "Sign in with a passkey" on /auth (no e-mail or password), or "Use a

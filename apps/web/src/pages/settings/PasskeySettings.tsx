@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { KeyRound } from 'lucide-react';
 import { PasskeyMessages, type PasskeyView } from '@lv/contracts';
-import { ApiError, errorMessage } from '../../api/client.js';
-import { addPasskey, fetchPasskeys, passkeyKeys, passkeysSupported, removePasskey, renamePasskey } from '../../api/passkeys.js';
+import { ApiError } from '../../api/client.js';
+import { addPasskey, fetchPasskeys, passkeyErrorMessage, passkeyKeys, passkeysSupported, removePasskey, renamePasskey } from '../../api/passkeys.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
 import { Input, Label } from '../../components/ui/input.js';
@@ -13,7 +13,7 @@ import { Spinner } from '../../components/ui/spinner.js';
 import { formatDateTime } from '../../lib/dates.js';
 
 /** The name field's own error (VALIDATION_FAILED on `name`), else the answer's words. */
-const nameError = (error: unknown, fallback: string) => (error instanceof ApiError && error.body.fields?.name ? error.body.fields.name : errorMessage(error, fallback));
+const nameError = (error: unknown, fallback: string) => (error instanceof ApiError && error.body.fields?.name ? error.body.fields.name : passkeyErrorMessage(error, fallback));
 
 /** A passkey's row: its name, when added and last used; rename in place; remove (sudo mode). */
 function PasskeyRow({ passkey, onChanged }: { passkey: PasskeyView; onChanged: () => Promise<unknown> }) {
@@ -36,7 +36,7 @@ function PasskeyRow({ passkey, onChanged }: { passkey: PasskeyView; onChanged: (
       toast.success(PasskeyMessages.removed);
       await onChanged();
     },
-    onError: (failure) => toast.error('The passkey was not removed.', { description: errorMessage(failure, 'Please try again.') }),
+    onError: (failure) => toast.error('The passkey was not removed.', { description: passkeyErrorMessage(failure, 'Please try again.') }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -21,6 +21,10 @@
 //                 databases plus `cp -r` of the copied objects back. Ratio floor / ours; goal >= 0.7.
 //   (d) memory    peak RSS of the backup's and the restore's process tree (the CLI, pg_dump, restic...),
 //                 the sum over the tree sampled every 50 ms from /proc.
+//   machine floor what this machine allows an encrypted backup through this object store, each part timed
+//                 alone in the same run: (a) the dumps + every object read over S3 into files
+//                 (s3-transfer-floor.mjs, 4 at a time, nothing hashed) + restic alone; (c) restic alone's
+//                 restore + pg_restore + every object written over S3. Ratio floor / ours.
 //   where the time goes: restic alone backs up the floor's folder (the same dumps and objects, on disk)
 //                 into a repository of its own, and restores it into a folder: what the tool costs
 //                 without our S3 reads, hashing, manifest and checks.
@@ -258,10 +262,13 @@ try {
   mkdirSync(join(floorDir, 'db'), { recursive: true });
   const dbUrl = (name) => { const url = new URL(postgresUrl); url.pathname = `/${name}`; return url.toString(); };
   say('[bench-backup] (a) floor: pg_dump of every database, cp -r of the objects');
-  const floorBackup = await timedShell([
-    ...databases.map((d) => `pg_dump --format=custom --file=${quote(join(floorDir, 'db', `${d.service}.dump`))} --dbname=${quote(dbUrl(d.name))}`),
-    `cp -r ${quote(s3Dir)} ${quote(join(floorDir, 'objects'))}`,
-  ].join('\n'));
+  const floorDump = await timedShell(databases.map((d) => `pg_dump --format=custom --file=${quote(join(floorDir, 'db', `${d.service}.dump`))} --dbname=${quote(dbUrl(d.name))}`).join('\n'));
+  const floorCopy = await timedShell(`cp -r ${quote(s3Dir)} ${quote(join(floorDir, 'objects'))}`);
+  const floorBackup = { ms: floorDump.ms + floorCopy.ms, peakRss: Math.max(floorDump.peakRss, floorCopy.peakRss) };
+  // The object store's own floor: every object read over S3 into files, 4 at a time, nothing hashed.
+  const transfer = (mode, bucket, dir, server) => timed(nodeBinary(), [join(root, 'tools', 'bench', 's3-transfer-floor.mjs'), mode, bucket, dir], { env: { ...process.env, ...s3Of(server) } });
+  say('[bench-backup] (a) floor: every object read over S3 (s3-transfer-floor.mjs get)');
+  const s3Get = await transfer('get', Buckets.vaultmedia, join(dataDir, 's3-get'), sourceS3);
   // Where the time goes: restic alone on the floor's files (the same dumps and objects, already on disk).
   const resticEnv = { RESTIC_REPOSITORY: join(dataDir, 'repository-restic-only'), RESTIC_PASSWORD: PASSWORD, RESTIC_CACHE_DIR: join(dataDir, 'restic-cache-only') };
   say('[bench-backup] (a) restic alone: backup of the floor\'s folder');
@@ -283,10 +290,11 @@ try {
   // (c) the floor's restore into empty databases of its own, then ours into another prefix and an empty S3.
   const floorDatabases = await serviceDatabases(FLOOR_PREFIX);
   say('[bench-backup] (c) floor: pg_restore into empty databases, cp -r of the objects back');
-  const floorRestore = await timedShell([
-    ...floorDatabases.map((d, i) => `createdb --maintenance-db=${quote(postgresUrl)} ${quote(d.name)} && pg_restore --no-owner --no-privileges --single-transaction --exit-on-error --dbname=${quote(dbUrl(d.name))} ${quote(join(floorDir, 'db', `${databases[i].service}.dump`))}`),
-    `cp -r ${quote(join(floorDir, 'objects'))} ${quote(join(dataDir, 'floor-restored-objects'))}`,
-  ].join('\n'));
+  const floorPgRestore = await timedShell(floorDatabases.map((d, i) => `createdb --maintenance-db=${quote(postgresUrl)} ${quote(d.name)} && pg_restore --no-owner --no-privileges --single-transaction --exit-on-error --dbname=${quote(dbUrl(d.name))} ${quote(join(floorDir, 'db', `${databases[i].service}.dump`))}`).join('\n'));
+  const floorCopyBack = await timedShell(`cp -r ${quote(join(floorDir, 'objects'))} ${quote(join(dataDir, 'floor-restored-objects'))}`);
+  const floorRestore = { ms: floorPgRestore.ms + floorCopyBack.ms, peakRss: Math.max(floorPgRestore.peakRss, floorCopyBack.peakRss) };
+  say('[bench-backup] (c) floor: every object written over S3 (s3-transfer-floor.mjs put, a bucket of its own)');
+  const s3Put = await transfer('put', 'bench-floor-put', join(dataDir, 's3-get'), targetS3);
   say('[bench-backup] (c) restic alone: restore of that snapshot into a folder');
   const resticOnlyRestore = await timedShell(`restic restore latest --target ${quote(join(dataDir, 'restic-only-restored'))}`, resticEnv);
   say(`[bench-backup] (c) vault restore ${firstSummary.shortId}`);
@@ -306,6 +314,13 @@ try {
     backup: { ms: first.ms, floorMs: floorBackup.ms, floorRatio: floorBackup.ms / first.ms, peakRss: first.peakRss, floorPeakRss: floorBackup.peakRss, addedBytes: firstSummary.addedBytes },
     secondBackup: { ms: second.ms, share: second.ms / first.ms, floorMs: resticOnlyAgain.ms, floorRatio: resticOnlyAgain.ms / second.ms, addedBytes: secondSummary.addedBytes, addedShare: secondSummary.addedBytes / firstSummary.addedBytes, peakRss: second.peakRss },
     restore: { ms: restore.ms, floorMs: floorRestore.ms, floorRatio: floorRestore.ms / restore.ms, peakRss: restore.peakRss, floorPeakRss: floorRestore.peakRss },
+    // What this machine allows an encrypted, deduplicated backup through this object store: the dumps, the
+    // objects read over S3, restic alone; and the way back: restic alone, pg_restore, the objects written over S3.
+    machineFloor: {
+      backupMs: floorDump.ms + s3Get.ms + resticOnly.ms, backupRatio: (floorDump.ms + s3Get.ms + resticOnly.ms) / first.ms,
+      restoreMs: resticOnlyRestore.ms + floorPgRestore.ms + s3Put.ms, restoreRatio: (resticOnlyRestore.ms + floorPgRestore.ms + s3Put.ms) / restore.ms,
+      dumpMs: floorDump.ms, s3GetMs: s3Get.ms, pgRestoreMs: floorPgRestore.ms, s3PutMs: s3Put.ms,
+    },
     goals: GOALS,
   };
   result.met = {
@@ -322,6 +337,8 @@ try {
     ['(b) backup again', seconds(second.ms), `${(result.secondBackup.share * 100).toFixed(0)} % of (a)`, `added ${mb(secondSummary.addedBytes)} of ${mb(firstSummary.addedBytes)}`, `< 10 % ${result.met.secondBackup ? 'met' : 'MISSED'}`, mb(second.peakRss)],
     ['(c) restore', seconds(restore.ms), seconds(floorRestore.ms), ratio(result.restore.floorRatio), `>= ${GOALS.floorRatio} ${result.met.restore ? 'met' : 'MISSED'}`, `${mb(restore.peakRss)} (floor ${mb(floorRestore.peakRss)})`],
     ['(b) floor: dumps + restic again', seconds(resticOnlyAgain.ms), `${((resticOnlyAgain.ms / first.ms) * 100).toFixed(0)} % of (a)`, ratio(result.secondBackup.floorRatio), '(floor / ours)', mb(resticOnlyAgain.peakRss)],
+    ['(a) machine floor', seconds(result.machineFloor.backupMs), 'dumps + S3 reads + restic', ratio(result.machineFloor.backupRatio), '(floor / ours)', `S3 reads ${seconds(s3Get.ms)}`],
+    ['(c) machine floor', seconds(result.machineFloor.restoreMs), 'restic + pg_restore + S3 writes', ratio(result.machineFloor.restoreRatio), '(floor / ours)', `S3 writes ${seconds(s3Put.ms)}`],
     ['restic alone, backup', seconds(resticOnly.ms), seconds(floorBackup.ms), ratio(floorBackup.ms / resticOnly.ms), '(where the time goes)', mb(resticOnly.peakRss)],
     ['restic alone, restore', seconds(resticOnlyRestore.ms), seconds(floorRestore.ms), ratio(floorRestore.ms / resticOnlyRestore.ms), '(where the time goes)', mb(resticOnlyRestore.peakRss)],
   ]));

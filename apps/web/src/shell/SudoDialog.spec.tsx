@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { SettingsMessages } from '@lv/contracts';
+import { PasskeyMessages, SettingsMessages } from '@lv/contracts';
 import { jsonResponse } from '../test/app-harness.js';
 import { SudoDialog, SudoTexts } from './SudoDialog.js';
 
@@ -55,5 +55,51 @@ describe('SudoDialog', () => {
     fireEvent.click(await screen.findByRole('button', { name: SudoTexts.cancel }));
     expect(onDone).toHaveBeenCalledWith(false);
     expect(sent).toEqual([]);
+  });
+
+  describe('with a passkey instead of the password', () => {
+    const bytes = (text: string) => new TextEncoder().encode(text).buffer;
+    const browser = globalThis as { PublicKeyCredential?: unknown };
+    const credentials = (get: () => Promise<unknown>) => Object.defineProperty(navigator, 'credentials', { value: { get }, configurable: true });
+    const ceremony = () => jsonResponse(200, { challengeId: 'ceremony-1', options: { challenge: 'c2lnbi10aGlz', rpId: 'localhost', allowCredentials: [], userVerification: 'required', timeout: 60_000 } });
+
+    afterEach(() => {
+      delete browser.PublicKeyCredential;
+    });
+
+    it('offers no passkey where the browser has no WebAuthn', async () => {
+      gateway();
+      render(<SudoDialog onDone={jest.fn()} />);
+      await screen.findByRole('dialog', { name: SudoTexts.title });
+      expect(screen.queryByRole('button', { name: SudoTexts.passkey })).toBeNull();
+    });
+
+    it("asks the browser for the account's passkey and sends its answer; the action is let through", async () => {
+      browser.PublicKeyCredential = function PublicKeyCredential() {};
+      credentials(async () => ({
+        id: 'cred-1', rawId: bytes('cred-1'), type: 'public-key', authenticatorAttachment: 'platform',
+        response: { clientDataJSON: bytes('{"type":"webauthn.get"}'), authenticatorData: bytes('auth-data'), signature: bytes('signature'), userHandle: bytes('u-1') },
+        getClientExtensionResults: () => ({}),
+      }));
+      gateway(ceremony(), jsonResponse(200, { accessToken: 'proved', accessTokenExpiresAt: Date.now() + 60_000, profile: { id: 'u-1' } }));
+      const onDone = jest.fn();
+      render(<SudoDialog onDone={onDone} />);
+      fireEvent.click(await screen.findByRole('button', { name: SudoTexts.passkey }));
+      await waitFor(() => expect(onDone).toHaveBeenCalledWith(true));
+      expect(sent.map((s) => s.url)).toEqual(['/api/me/confirm-identity/passkey/options', '/api/me/confirm-identity/passkey']);
+      expect(sent[1]!.body).toMatchObject({ challengeId: 'ceremony-1', credential: { id: 'cred-1', rawId: 'Y3JlZC0x', type: 'public-key', response: { signature: 'c2lnbmF0dXJl' } } });
+    });
+
+    it('says a cancelled passkey prompt in words and lets nothing through', async () => {
+      browser.PublicKeyCredential = function PublicKeyCredential() {};
+      credentials(() => Promise.reject(new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError')));
+      gateway(ceremony());
+      const onDone = jest.fn();
+      render(<SudoDialog onDone={onDone} />);
+      fireEvent.click(await screen.findByRole('button', { name: SudoTexts.passkey }));
+      expect((await screen.findByRole('alert')).textContent).toBe(PasskeyMessages.cancelled);
+      expect(onDone).not.toHaveBeenCalled();
+      expect(sent.map((s) => s.url)).toEqual(['/api/me/confirm-identity/passkey/options']);
+    });
   });
 });

@@ -103,11 +103,16 @@ export async function databaseState(serverUrl: string, name: string): Promise<'a
  * transaction: a restore that fails leaves the database as empty as it found it. Owners and grants
  * are the target's own (the dump's roles need not exist there).
  */
-export async function restoreDatabase(serverUrl: string, name: string, file: string): Promise<void> {
+/** Creates database `name` when it is not there. One at a time: PostgreSQL refuses two copies of template1 at once. */
+export async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
   await withClient(serverUrl, async (client) => {
     const exists = (await client.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
     if (!exists) await client.query(`create database ${client.escapeIdentifier(name)}`);
   });
+}
+
+export async function restoreDatabase(serverUrl: string, name: string, file: string): Promise<void> {
+  await ensureDatabase(serverUrl, name);
   const { dbname, env } = pgToolConnection(databaseUrl(serverUrl, name));
   const restore = await runTool('pg_restore', ['--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', `--dbname=${dbname}`, file], { env });
   if (restore.code !== 0) throw new BackupError('BACKUP_TOOL_FAILED', `pg_restore into ${name} failed: ${lastLines(restore.stderr)}`);

@@ -67,6 +67,7 @@ export const PAGES_WITHOUT_QUERIES = new Set([
   'src/pages/auth/PasswordRecoveryPages.tsx',
   'src/pages/auth/EmailChangePages.tsx',
   'src/pages/auth/VerifyEmailPage.tsx',
+  'src/pages/auth/KeepAccountPage.tsx',
   'src/pages/how-it-works/HowItWorksPage.tsx',
   'src/pages/landing/LandingPage.tsx',
   'src/pages/privacy/PrivacyPage.tsx',

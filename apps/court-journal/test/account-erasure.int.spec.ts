@@ -7,13 +7,12 @@ import { Buckets, CourtJournalRpc, type CourtDocument, type RpcDeclaration } fro
 import { generateEvidenceKey } from '@lv/evidence';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { removeBucket, runBackup, runRestore, serviceDatabase } from '@lv/platform/backup';
-import { createObjectStorage } from '@lv/platform/storage';
 import {
-  createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, restoreDrillSettings, sendHttp, tablesHolding, uniqueStackId, waitFor, waitForIdentityConsumer, type TestDatabase,
+  createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, restoreDrillSettings, sendHttp, tablesHolding, uniqueStackId, waitFor, waitForIdentityConsumer, type TestDatabase,
 } from '@lv/testing';
 import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
 import { courtFiles } from './test-support/files.js';
-import { COURT_LINK_SECRET, NATS_URL, REDIS_URL } from './test-support/harness.js';
+import { NATS_URL } from './test-support/harness.js';
 
 // Issue 32, "Delete my account", court-journal's part: identity's AccountErased, consumed from JetStream,
 // deletes every court document of the owner as he would (key destroyed and journaled, object removed),
@@ -24,10 +23,9 @@ jest.setTimeout(120_000);
 
 const STACK_ID = uniqueStackId('courtacct');
 process.env.STACK_ID = STACK_ID;
-const { courtJournalService } = await import('../src/court-journal.definition.js');
+const { objectExists: objectInBucket, specStorage, startCourtOn } = await import('./test-support/restorable-court.js');
 const { CourtHttpServer } = await import('../src/http/court-http.server.js');
-const { createLogger } = await import('@lv/platform/logging');
-const { RpcClient, migrateService, startService } = await import('@lv/platform/nest');
+const { RpcClient } = await import('@lv/platform/nest');
 
 const hex = () => randomBytes(4).toString('hex');
 const BUCKET = Buckets.courtjournals;
@@ -43,7 +41,7 @@ describe('court-journal: an erased account', () => {
   let work: string;
   let s3: RunningS3Server;
   let source: TestDatabase;
-  let court: Awaited<ReturnType<typeof startService>> | undefined;
+  let court: Awaited<ReturnType<typeof startCourtOn>> | undefined;
   let rpc: InstanceType<typeof RpcClient>;
   const journalDatabase = `lv_test_court_acct_erasures_${hex()}`;
   const prefix = `lv_cae_${hex()}_`;
@@ -52,19 +50,9 @@ describe('court-journal: an erased account', () => {
   const mum = owner();
   const call = <D extends RpcDeclaration>(who: { token: string }, declaration: D, payload: unknown) => rpc.callUnchecked(declaration, payload, { accessToken: who.token, meta: { requestId: 'account-erasure-spec' } });
 
-  async function start(database: string) {
-    const env = {
-      DATABASE_URL: databaseUrl(database), ERASURE_JOURNAL_URL: databaseUrl(journalDatabase), NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent',
-      S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
-      COURT_JOURNAL_HTTP_PORT: '0', COURT_LINK_SECRET, EVIDENCE_SIGNING_KEY: evidenceKey.privateKeyPem, COURT_SWEEP_INTERVAL_SECONDS: '3600', RPC_TIMEOUT_MS: '3000',
-    };
-    const logger = createLogger('court-account-erasure-spec', 'silent');
-    await migrateService(courtJournalService, env, logger);
-    return startService(courtJournalService, env, { logger });
-  }
-
-  const storage = () => createObjectStorage({ S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
-  const objectExists = (key: string) => storage().client.statObject(BUCKET, key).then(() => true, () => false);
+  const start = (database: string) => startCourtOn(database, { s3, journalDatabase, jwtPublicKey: keys.publicKey, evidenceSigningKey: evidenceKey.privateKeyPem, logName: 'court-account-erasure-spec' });
+  const storage = () => specStorage(s3);
+  const objectExists = (key: string) => objectInBucket(s3, BUCKET, key);
   const settings = () => restoreDrillSettings({ work, s3, databases: [{ service: 'court-journal', name: source.name }], databasePrefix: prefix });
 
   /** A stored document of `who`, titled with `title`, and its object's key. */

@@ -16,13 +16,18 @@ const isKnownTransport = (name: string): name is KnownTransport => (KNOWN_TRANSP
 // Browsers name new transports before the specification lists them: one unknown to us is a hint to drop, never a refusal.
 const transports = z.array(z.string().max(32)).max(8).transform((names) => names.filter(isKnownTransport));
 
-/** navigator.credentials.create()'s answer, as JSON. */
-export const passkeyRegistrationResponseSchema = z.object({
+/** What both of the browser's answers carry beside their `response` (PublicKeyCredential's JSON form). */
+const credentialFields = {
   id: base64url(1400),
   rawId: base64url(1400),
   type: z.literal('public-key'),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
   clientExtensionResults: extensionOutputs.optional(),
+};
+
+/** navigator.credentials.create()'s answer, as JSON. */
+export const passkeyRegistrationResponseSchema = z.object({
+  ...credentialFields,
   response: z.object({
     clientDataJSON: base64url(4000),
     attestationObject: base64url(20000),
@@ -36,11 +41,7 @@ export type PasskeyRegistrationResponse = z.infer<typeof passkeyRegistrationResp
 
 /** navigator.credentials.get()'s answer, as JSON. */
 export const passkeyAuthenticationResponseSchema = z.object({
-  id: base64url(1400),
-  rawId: base64url(1400),
-  type: z.literal('public-key'),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: extensionOutputs.optional(),
+  ...credentialFields,
   response: z.object({
     clientDataJSON: base64url(4000),
     authenticatorData: base64url(8000),

@@ -20,7 +20,7 @@ const EXTERNAL_METRICS: Record<string, string> = {
 };
 
 /** What an operator must be alerted on (issue: outbox backlog, consumer lag, failed jobs, backup age, 5xx, certificates). */
-const MUST_ALERT_ON = ['lv_outbox_lag_seconds', 'lv_consumer_pending', 'lv_queue_jobs_processed_total', 'lv_backup_last_success_timestamp_seconds', 'lv_http_requests_total', 'certmanager_certificate_expiration_timestamp_seconds'];
+const MUST_ALERT_ON = ['lv_outbox_lag_seconds', 'lv_consumer_pending', 'lv_queue_jobs_processed_total', 'lv_backup_last_success_timestamp_seconds', 'lv_backup_verify_last_run_ok', 'lv_http_requests_total', 'certmanager_certificate_expiration_timestamp_seconds'];
 
 /** PromQL words that look like names: functions are followed by "(", so only these keywords are left to drop. */
 const PROMQL_WORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'offset', 'bool', 'time']);

@@ -81,6 +81,16 @@ describe('the worker configuration', () => {
     expect(config.BACKUP_REPOSITORY).toBeUndefined();
     expect(config.BACKUP_SCHEDULE).toEqual({ everyMs: 24 * HOUR });
     expect(config.BACKUP_RETENTION).toEqual(DEFAULT_RETENTION);
+    // The drill: Sundays at 04:00 UTC, a week apart.
+    expect(config.BACKUP_VERIFY_SCHEDULE).toEqual({ everyMs: 7 * 24 * HOUR, pattern: '0 4 * * 0' });
+  });
+
+  it('turns the scheduled drill off, or takes any schedule the backup takes', () => {
+    expect(workerConfigSchema.parse({ ...base, BACKUP_VERIFY_SCHEDULE: 'off' }).BACKUP_VERIFY_SCHEDULE).toBeNull();
+    expect(workerConfigSchema.parse({ ...base, BACKUP_VERIFY_SCHEDULE: ' OFF ' }).BACKUP_VERIFY_SCHEDULE).toBeNull();
+    expect(workerConfigSchema.parse({ ...base, BACKUP_VERIFY_SCHEDULE: '2d' }).BACKUP_VERIFY_SCHEDULE).toEqual({ everyMs: 48 * HOUR });
+    const refused = workerConfigSchema.safeParse({ ...base, BACKUP_VERIFY_SCHEDULE: 'never' });
+    expect(refused.error?.issues).toEqual([expect.objectContaining({ path: ['BACKUP_VERIFY_SCHEDULE'], message: expect.stringContaining('"never" is not a schedule') })]);
   });
 
   it('names the variable it refuses', () => {

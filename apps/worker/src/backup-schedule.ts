@@ -80,6 +80,12 @@ export function parseBackupSchedule(value: string, now = Date.now()): BackupSche
   return { everyMs };
 }
 
+/**
+ * BACKUP_VERIFY_SCHEDULE's default: Sundays at 04:00 UTC, after the night's backup (a cron expression,
+ * so a worker's start does not restore a whole snapshot at once, as an interval's first run would).
+ */
+export const DEFAULT_VERIFY_SCHEDULE = '0 4 * * 0';
+
 const RULES = ['daily', 'weekly', 'monthly'] as const;
 
 export const DEFAULT_RETENTION: RetentionPolicy = { daily: 7, weekly: 4, monthly: 12 };
@@ -105,5 +111,9 @@ export function parseBackupRetention(value: string): RetentionPolicy | { error: 
   return policy;
 }
 
+/** BACKUP_VERIFY_SCHEDULE: `off` (null), or what BACKUP_SCHEDULE takes. */
+export const parseVerifySchedule = (value: string): BackupSchedule | null | { error: string } =>
+  value.trim().toLowerCase() === 'off' ? null : parseBackupSchedule(value);
+
 /** Whether a parse refused its value. */
-export const isRefusal = (parsed: object): parsed is { error: string } => 'error' in parsed;
+export const isRefusal = <T>(parsed: T | { error: string }): parsed is { error: string } => typeof parsed === 'object' && parsed !== null && 'error' in parsed;

@@ -1,5 +1,15 @@
 import { commonConfigSchema, markSecret, objectStorageConfigSchema, z } from '@lv/platform/config';
-import { isRefusal, parseBackupRetention, parseBackupSchedule } from './backup-schedule.js';
+import { DEFAULT_VERIFY_SCHEDULE, isRefusal, parseBackupRetention, parseBackupSchedule, parseVerifySchedule } from './backup-schedule.js';
+
+/** A setting read by one of backup-schedule's parsers: its value, or the parser's reason as the variable's error. */
+const readWith = <T>(parse: (value: string) => T | { error: string }) => (value: string, ctx: z.RefinementCtx): T => {
+  const parsed = parse(value);
+  if (isRefusal(parsed)) {
+    ctx.addIssue({ code: 'custom', message: parsed.error });
+    return z.NEVER;
+  }
+  return parsed;
+};
 
 export const workerConfigSchema = commonConfigSchema.extend(objectStorageConfigSchema.shape).extend({
   /** Jobs of the media-hashing queue worked at once by this process. */
@@ -23,22 +33,14 @@ export const workerConfigSchema = commonConfigSchema.extend(objectStorageConfigS
   BACKUP_REPOSITORY: z.string().min(1).optional(),
   BACKUP_PASSWORD: markSecret(z.string().min(1).optional(), 'secret'),
   BACKUP_PASSWORD_FILE: z.string().min(1).optional(),
-  BACKUP_SCHEDULE: z.string().default('daily').transform((value, ctx) => {
-    const parsed = parseBackupSchedule(value);
-    if (isRefusal(parsed)) {
-      ctx.addIssue({ code: 'custom', message: parsed.error });
-      return z.NEVER;
-    }
-    return parsed;
-  }),
-  BACKUP_RETENTION: z.string().default('').transform((value, ctx) => {
-    const parsed = parseBackupRetention(value);
-    if (isRefusal(parsed)) {
-      ctx.addIssue({ code: 'custom', message: parsed.error });
-      return z.NEVER;
-    }
-    return parsed;
-  }),
+  BACKUP_SCHEDULE: z.string().default('daily').transform(readWith(parseBackupSchedule)),
+  /**
+   * When the scheduled backup is proved (README, "Backups and restores"): the newest snapshot restored
+   * into scratch databases and buckets and checked as `npm run vault -- backup:verify latest` checks
+   * it. Default Sundays at 04:00 UTC; `off` turns it off; otherwise what BACKUP_SCHEDULE takes.
+   */
+  BACKUP_VERIFY_SCHEDULE: z.string().default(DEFAULT_VERIFY_SCHEDULE).transform(readWith(parseVerifySchedule)),
+  BACKUP_RETENTION: z.string().default('').transform(readWith(parseBackupRetention)),
   /** A database URL on the server that holds every service's database (a role that reads them all). */
   POSTGRES_URL: markSecret(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'), 'url-password').optional(),
   DATABASE_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'lower-case letters, digits and "_"').default('lv_'),

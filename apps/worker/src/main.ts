@@ -83,7 +83,7 @@ transcoding.on('error', (error) => logger.warn({ err: error }, 'media-transcodin
 await transcoding.waitUntilReady();
 if (!backupSettings) logger.info('scheduled backups are off: BACKUP_REPOSITORY is not set');
 const backups = backupSettings
-  ? await startScheduledBackups({ settings: backupSettings, schedule: config.BACKUP_SCHEDULE, retention: config.BACKUP_RETENTION, connection, logger })
+  ? await startScheduledBackups({ settings: backupSettings, schedule: config.BACKUP_SCHEDULE, verifySchedule: config.BACKUP_VERIFY_SCHEDULE, retention: config.BACKUP_RETENTION, connection, logger })
   : null;
 logger.info({ queues: [Queues.MediaHashing.name, Queues.MediaTranscoding.name, ...(backups ? [Queues.ScheduledBackups.name] : [])], concurrency: config.MEDIA_HASHING_CONCURRENCY }, 'worker is processing jobs');
 

@@ -4,15 +4,16 @@ import { isAbsolute, resolve } from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Queues, SERVICES, type JobOf } from '@lv/contracts';
-import { BackupError, backupOverdue, backupSecrets, readBackupStatus, registerBackupMetrics, Restic, runBackup, serviceDatabase, writeBackupStatus, type BackupRun, type BackupSettings, type RetentionPolicy } from '@lv/platform/backup';
+import { BackupError, backupOverdue, backupSecrets, readBackupStatus, registerBackupMetrics, Restic, runBackup, runVerify, serviceDatabase, verifyProblems, writeBackupStatus, writeBackupVerifyStatus, type BackupRun, type BackupSettings, type BackupVerifyRun, type RetentionPolicy } from '@lv/platform/backup';
 import { ConfigError } from '@lv/platform/config';
 import type { Logger } from '@lv/platform/logging';
 import { createQueue, createWorker, queuePrefix, type QueueWorker, type TypedQueue } from '@lv/platform/queues';
 import { nextBackupAt, schedulerRepeat, type BackupSchedule } from './backup-schedule.js';
 import type { WorkerConfig } from './config.js';
 
-/** The job scheduler's id: one schedule per stack, replaced (not added to) when the worker restarts with another. */
+/** The job schedulers' ids: one schedule each per stack, replaced (not added to) when the worker restarts with another. */
 export const BACKUP_SCHEDULER_ID = 'scheduled-backup';
+export const BACKUP_VERIFY_SCHEDULER_ID = 'scheduled-backup-verify';
 
 const isLocalPath = (repository: string) => !/^[a-z0-9]+:/i.test(repository);
 
@@ -93,6 +94,57 @@ export function scheduledBackupProcessor(deps: ScheduledBackupDeps) {
   };
 }
 
+/** The drill's record keeps this many of its differences in words (the log has them all). */
+const RECORDED_MISMATCHES = 20;
+
+export interface ScheduledVerifyDeps {
+  settings: BackupSettings;
+  schedule: BackupSchedule;
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/**
+ * One scheduled drill: `backup:verify latest` (the newest snapshot restored into scratch databases and
+ * buckets, every object, table and key read back against its manifest, the scratch copies removed),
+ * then its record. A snapshot that differs from its manifest, or one that cannot be read, is recorded
+ * with its code, logged at error level and fails the job for good (the next scheduled run is the retry).
+ */
+export function scheduledVerifyProcessor(deps: ScheduledVerifyDeps) {
+  const now = deps.now ?? (() => new Date());
+  const record = (run: BackupVerifyRun) => writeBackupVerifyStatus(deps.redis, deps.prefix, { schedule: scheduleRecord(deps.schedule, now()), run });
+  return async (): Promise<BackupVerifyRun> => {
+    const started = now();
+    const timing = () => {
+      const finished = now();
+      return { startedAt: started.toISOString(), finishedAt: finished.toISOString(), durationMs: finished.getTime() - started.getTime() };
+    };
+    let run: BackupVerifyRun;
+    try {
+      const report = await runVerify(deps.settings, 'latest');
+      const mismatches = verifyProblems(report);
+      run = {
+        ...timing(), ok: report.ok, snapshot: report.snapshot,
+        objects: report.buckets.reduce((sum, b) => sum + b.objects, 0), rows: report.databases.reduce((sum, d) => sum + d.rows, 0),
+        mismatches: mismatches.slice(0, RECORDED_MISMATCHES),
+        errorCode: report.ok ? null : 'BACKUP_VERIFY_FAILED',
+        error: report.ok ? null : `snapshot ${report.snapshot} does not restore as its manifest says (${mismatches.length} differences)`,
+      };
+      if (!report.ok) deps.logger.error({ code: 'BACKUP_VERIFY_FAILED', snapshot: report.snapshot, mismatches }, 'scheduled backup verify failed: the newest snapshot does not restore as its manifest says');
+    } catch (error) {
+      const code = error instanceof BackupError ? error.code : 'BACKUP_FAILED';
+      run = { ...timing(), ok: false, snapshot: null, objects: null, rows: null, mismatches: [], errorCode: code, error: error instanceof Error ? error.message : String(error) };
+      deps.logger.error({ code, durationMs: run.durationMs, err: error }, 'scheduled backup verify failed');
+    }
+    await record(run);
+    if (!run.ok) throw new UnrecoverableError(`${run.errorCode}: scheduled backup verify failed`);
+    deps.logger.info({ snapshot: run.snapshot, objects: run.objects, rows: run.rows, durationMs: run.durationMs }, 'scheduled backup verify held');
+    return run;
+  };
+}
+
 type ScheduledBackupJob = JobOf<typeof Queues.ScheduledBackups>;
 
 export interface ScheduledBackups {
@@ -109,6 +161,8 @@ const missedCheckMs = (everyMs: number) => Math.min(10 * 60_000, Math.max(60_000
 export interface ScheduledBackupOptions {
   settings: BackupSettings;
   schedule: BackupSchedule;
+  /** When the newest snapshot is verified (BACKUP_VERIFY_SCHEDULE); null: never on a schedule. */
+  verifySchedule: BackupSchedule | null;
   retention: RetentionPolicy;
   connection: Redis;
   logger: Logger;
@@ -117,19 +171,27 @@ export interface ScheduledBackupOptions {
 }
 
 /**
- * Starts the scheduled backup: the job scheduler (every BACKUP_SCHEDULE: an interval's first run is at
- * once, a cron expression's at its first time), its worker, and the backup gauges on this process's metrics.
+ * Starts the scheduled backup: the job schedulers (the backup every BACKUP_SCHEDULE, its drill every
+ * BACKUP_VERIFY_SCHEDULE: an interval's first run is at once, a cron expression's at its first time),
+ * their worker (one job at a time), and the backup gauges on this process's metrics.
  */
 export async function startScheduledBackups(options: ScheduledBackupOptions): Promise<ScheduledBackups> {
-  const { settings, schedule, retention, connection, logger } = options;
+  const { settings, schedule, verifySchedule, retention, connection, logger } = options;
   const { everyMs } = schedule;
   const prefix = options.prefix ?? queuePrefix();
   await writeBackupStatus(connection, prefix, scheduleRecord(schedule, new Date()));
+  await writeBackupVerifyStatus(connection, prefix, { schedule: verifySchedule && scheduleRecord(verifySchedule, new Date()) });
   registerBackupMetrics(() => readBackupStatus(connection, prefix));
   const queue = createQueue(Queues.ScheduledBackups, connection, { prefix });
-  await queue.upsertJobScheduler(BACKUP_SCHEDULER_ID, schedulerRepeat(schedule), { name: Queues.ScheduledBackups.name, data: {}, opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } });
+  const jobOptions = { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } };
+  await queue.upsertJobScheduler(BACKUP_SCHEDULER_ID, schedulerRepeat(schedule), { name: Queues.ScheduledBackups.name, data: { task: 'backup' }, opts: jobOptions });
+  if (verifySchedule) await queue.upsertJobScheduler(BACKUP_VERIFY_SCHEDULER_ID, schedulerRepeat(verifySchedule), { name: Queues.ScheduledBackups.name, data: { task: 'verify' }, opts: jobOptions });
+  else await queue.removeJobScheduler(BACKUP_VERIFY_SCHEDULER_ID);
   const log = logger.child({ queue: Queues.ScheduledBackups.name });
-  const worker = createWorker(Queues.ScheduledBackups, scheduledBackupProcessor({ settings, retention, schedule, redis: connection, prefix, logger: log }), connection, {
+  const backup = scheduledBackupProcessor({ settings, retention, schedule, redis: connection, prefix, logger: log });
+  // Without a drill schedule a verify job cannot be queued, except one scheduled before it was turned off: it ends at once.
+  const verify = verifySchedule ? scheduledVerifyProcessor({ settings, schedule: verifySchedule, redis: connection, prefix, logger: log }) : () => Promise.resolve(null);
+  const worker = createWorker(Queues.ScheduledBackups, (data: ScheduledBackupJob) => (data.task === 'verify' ? verify() : backup()), connection, {
     prefix,
     // A backup of a large vault runs for a while: BullMQ must not take it for stalled.
     lockDuration: 10 * 60_000,
@@ -146,7 +208,7 @@ export async function startScheduledBackups(options: ScheduledBackupOptions): Pr
   };
   const watch = setInterval(() => void checkMissed().catch((error: unknown) => log.warn({ err: error }, 'could not read the backup record')), missedCheckMs(everyMs));
   watch.unref();
-  log.info({ everyMs, pattern: schedule.pattern, retention, repository: isLocalPath(settings.repository.repository) ? 'local' : settings.repository.repository.split(':')[0] }, 'scheduled backups are on');
+  log.info({ everyMs, pattern: schedule.pattern, verify: verifySchedule ? (verifySchedule.pattern ?? verifySchedule.everyMs) : 'off', retention, repository: isLocalPath(settings.repository.repository) ? 'local' : settings.repository.repository.split(':')[0] }, 'scheduled backups are on');
   return {
     worker,
     queue,

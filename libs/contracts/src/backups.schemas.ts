@@ -23,6 +23,31 @@ export const backupRunSchema = z.object({
 });
 export type BackupRun = z.infer<typeof backupRunSchema>;
 
+/**
+ * One scheduled drill: the newest snapshot restored into scratch databases and buckets and read back
+ * against its manifest. `ok`: every object, table and key as the manifest says; `snapshot`: the one
+ * checked (null when none could be read); `errorCode`: BACKUP_VERIFY_FAILED (differences),
+ * BACKUP_UNKNOWN_SNAPSHOT, BACKUP_WRONG_PASSWORD... or BACKUP_FAILED.
+ */
+export const backupVerifyRunSchema = backupRunSchema.pick({ startedAt: true, finishedAt: true, durationMs: true, ok: true, snapshot: true, errorCode: true, error: true }).extend({
+  /** What was read back: objects, table rows and key files (null when the drill could not run). */
+  objects: z.number().int().min(0).nullable(),
+  rows: z.number().int().min(0).nullable(),
+  /** Differences from the manifest (the first ones, in words), empty when it held. */
+  mismatches: z.array(z.string()),
+});
+export type BackupVerifyRun = z.infer<typeof backupVerifyRunSchema>;
+
+/** The drill's schedule (BACKUP_VERIFY_SCHEDULE) and its runs. */
+export const backupVerifyStatusSchema = z.object({
+  everyMs: z.number().int().positive(),
+  pattern: z.string().optional(),
+  nextRunAt: z.string().nullable(),
+  last: backupVerifyRunSchema.nullable(),
+  lastSuccess: backupVerifyRunSchema.nullable(),
+});
+export type BackupVerifyStatus = z.infer<typeof backupVerifyStatusSchema>;
+
 /** The record in Redis. */
 export const backupStatusSchema = z.object({
   /** The schedule's interval: a run is missed when the last success is older than 1.5 times it. */
@@ -35,6 +60,8 @@ export const backupStatusSchema = z.object({
   since: z.string(),
   last: backupRunSchema.nullable(),
   lastSuccess: backupRunSchema.nullable(),
+  /** The scheduled drill, absent when BACKUP_VERIFY_SCHEDULE is off. */
+  verify: backupVerifyStatusSchema.optional(),
 });
 export type BackupStatus = z.infer<typeof backupStatusSchema>;
 

@@ -220,11 +220,17 @@ export const Queues = {
   })),
 
   /**
-   * The scheduled backup (the worker's job scheduler `scheduled-backup`, every BACKUP_SCHEDULE): one
-   * snapshot of every database, bucket and key into the restic repository, then retention. The job
-   * carries nothing: what to back up is the worker's configuration. One attempt; the next run is the retry.
+   * The scheduled backup and its drill, on one queue so that one worker runs them one at a time (a
+   * verify never reads a snapshot half written). `backup` (job scheduler `scheduled-backup`, every
+   * BACKUP_SCHEDULE): one snapshot of every database, bucket and key into the restic repository, then
+   * retention. `verify` (job scheduler `scheduled-backup-verify`, every BACKUP_VERIFY_SCHEDULE): the
+   * newest snapshot restored into scratch databases and buckets and checked against its manifest. What
+   * to back up is the worker's configuration. One attempt; the next run is the retry.
    */
-  ScheduledBackups: queue('scheduled-backups', z.object({})),
+  ScheduledBackups: queue('scheduled-backups', z.object({
+    /** A job scheduled before the drill existed carries no task: it is a backup. */
+    task: z.enum(['backup', 'verify']).default('backup'),
+  })),
 } as const;
 
 /** The seal of an account e-mail's link (identity seals, notifications opens). */

@@ -26,6 +26,24 @@ const runSchema = z.object({
 /** One scheduled run: when, how long, the snapshot and its size, or the error code (BackupErrorCode, or BACKUP_FAILED). */
 export type BackupRun = z.infer<typeof runSchema>;
 
+const verifyRunSchema = runSchema.pick({ startedAt: true, finishedAt: true, durationMs: true, ok: true, snapshot: true, errorCode: true, error: true }).extend({
+  objects: z.number().int().min(0).nullable(),
+  rows: z.number().int().min(0).nullable(),
+  mismatches: z.array(z.string()),
+});
+/** One scheduled drill (backup:verify of the newest snapshot): what it read back, the differences, or the error code. */
+export type BackupVerifyRun = z.infer<typeof verifyRunSchema>;
+
+const verifyStatusSchema = z.object({
+  everyMs: z.number().int().positive(),
+  pattern: z.string().optional(),
+  nextRunAt: z.string().nullable(),
+  last: verifyRunSchema.nullable(),
+  lastSuccess: verifyRunSchema.nullable(),
+});
+/** The drill's schedule, its next run, its last run and last success. */
+export type BackupVerifyStatus = z.infer<typeof verifyStatusSchema>;
+
 const statusSchema = z.object({
   everyMs: z.number().int().positive(),
   pattern: z.string().optional(),
@@ -33,6 +51,7 @@ const statusSchema = z.object({
   since: z.string(),
   last: runSchema.nullable(),
   lastSuccess: runSchema.nullable(),
+  verify: verifyStatusSchema.optional(),
 });
 /** The schedule's interval (or its cron expression and longest gap), its next run, when it was first recorded, the last run and the last success. */
 export type BackupStatus = z.infer<typeof statusSchema>;
@@ -65,7 +84,37 @@ export async function writeBackupStatus(
     since: before?.since ?? (update.now ?? new Date()).toISOString(),
     last: update.run ?? before?.last ?? null,
     lastSuccess: update.run?.ok ? update.run : (before?.lastSuccess ?? null),
+    ...(before?.verify ? { verify: before.verify } : {}),
   };
+  await redis.set(backupStatusKey(prefix), JSON.stringify(status));
+  return status;
+}
+
+/**
+ * Records the drill's schedule (at the worker's start, after the backup's) and, when given, a drill's
+ * result, keeping the backup's part of the record. `schedule: null` removes the drill (its schedule was
+ * turned off). Nothing is written while the record has no backup schedule.
+ */
+export async function writeBackupVerifyStatus(
+  redis: Redis,
+  prefix: string,
+  update: { schedule: { everyMs: number; pattern?: string; nextRunAt: string | null } | null; run?: BackupVerifyRun },
+): Promise<BackupStatus | null> {
+  const before = await readBackupStatus(redis, prefix);
+  if (!before) return null;
+  const { verify: previous, ...rest } = before;
+  const status: BackupStatus = update.schedule
+    ? {
+        ...rest,
+        verify: {
+          everyMs: update.schedule.everyMs,
+          ...(update.schedule.pattern ? { pattern: update.schedule.pattern } : {}),
+          nextRunAt: update.schedule.nextRunAt,
+          last: update.run ?? previous?.last ?? null,
+          lastSuccess: update.run?.ok ? update.run : (previous?.lastSuccess ?? null),
+        },
+      }
+    : rest;
   await redis.set(backupStatusKey(prefix), JSON.stringify(status));
   return status;
 }
@@ -81,12 +130,13 @@ export function backupOverdue(status: Pick<BackupStatus, 'everyMs' | 'since' | '
 
 /**
  * The backup gauges, read from the record at each scrape: lv_backup_last_success_timestamp_seconds,
- * lv_backup_last_run_ok, lv_backup_last_duration_seconds, lv_backup_last_size_bytes, lv_backup_missed.
+ * lv_backup_last_run_ok, lv_backup_last_duration_seconds, lv_backup_last_size_bytes, lv_backup_missed,
+ * and the drill's lv_backup_verify_last_run_ok and lv_backup_verify_last_success_timestamp_seconds.
  * Nothing is exported while there is no record (no schedule configured).
  */
 export function registerBackupMetrics(read: () => Promise<BackupStatus | null>, now: () => number = Date.now): void {
   let reading: Promise<BackupStatus | null> | null = null;
-  // The five gauges of one scrape share one read.
+  // The gauges of one scrape share one read.
   const current = () => {
     reading ??= read().catch(() => null).finally(() => setTimeout(() => { reading = null; }, 0).unref());
     return reading;
@@ -111,4 +161,6 @@ export function registerBackupMetrics(read: () => Promise<BackupStatus | null>, 
   gauge('lv_backup_last_duration_seconds', 'How long the last scheduled backup ran', (s) => (s.last ? s.last.durationMs / 1000 : null));
   gauge('lv_backup_last_size_bytes', 'Bytes the last successful backup holds', (s) => s.lastSuccess?.sizeBytes ?? null);
   gauge('lv_backup_missed', 'Whether the scheduled backup is overdue (1): no success within 1.5 times its interval', (s) => Number(backupOverdue(s, now())));
+  gauge('lv_backup_verify_last_run_ok', 'Whether the last scheduled backup:verify found the newest snapshot as its manifest says (1) or not (0)', (s) => (s.verify?.last ? Number(s.verify.last.ok) : null));
+  gauge('lv_backup_verify_last_success_timestamp_seconds', 'When the last scheduled backup:verify that held finished (Unix seconds)', (s) => (s.verify?.lastSuccess ? Date.parse(s.verify.lastSuccess.finishedAt) / 1000 : null));
 }

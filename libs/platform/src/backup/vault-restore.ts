@@ -125,6 +125,13 @@ export interface VerifyReport {
   durationMs: number;
 }
 
+/** Every difference a verification found, in words: `database letters: ...`, `bucket lv-media: ...`, `key ...`. */
+export const verifyProblems = (report: VerifyReport): string[] => [
+  ...report.databases.flatMap((d) => d.mismatches.map((m) => `database ${d.service}: ${m}`)),
+  ...report.buckets.flatMap((b) => b.mismatches.map((m) => `bucket ${b.name}: ${m}`)),
+  ...report.keys.mismatches.map((m) => `key ${m}`),
+];
+
 /** Differences between a bucket's manifest entries and the digests read back from storage. */
 function objectMismatches(entries: BackupManifest['buckets'][number]['entries'], digests: Map<string, { size: number; sha256: string }>): string[] {
   const problems: string[] = [];

@@ -1,6 +1,6 @@
 import type { CommandSpec } from '../commands.js';
 import { UsageError } from '../usage-error.js';
-import { BackupError, runBackup, runRestore, runVerify } from '@lv/platform/backup';
+import { BackupError, runBackup, runRestore, runVerify, verifyProblems } from '@lv/platform/backup';
 import { backupSettings } from './backup-settings.js';
 
 const snapshotArg = (args: string[]): string => {
@@ -55,8 +55,7 @@ export const backupCommands: Record<string, CommandSpec> = {
       const snapshot = snapshotArg(args);
       const report = await reachable(runVerify(backupSettings(), snapshot));
       if (report.ok) return report;
-      const problems = [...report.databases.flatMap((d) => d.mismatches.map((m) => `database ${d.service}: ${m}`)), ...report.buckets.flatMap((b) => b.mismatches.map((m) => `bucket ${b.name}: ${m}`)), ...report.keys.mismatches.map((m) => `key ${m}`)];
-      throw new BackupError('BACKUP_VERIFY_FAILED', `snapshot ${report.snapshot} does not restore as its manifest says:\n  ${problems.join('\n  ')}`);
+      throw new BackupError('BACKUP_VERIFY_FAILED', `snapshot ${report.snapshot} does not restore as its manifest says:\n  ${verifyProblems(report).join('\n  ')}`);
     },
   },
 };

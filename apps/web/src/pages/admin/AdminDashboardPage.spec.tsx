@@ -1,6 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { AdminBackups, AdminOverview, BackupRun, UserProfile } from '@lv/contracts';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { AdminBackups, AdminOverview, BackupRun, BackupVerifyRun, UserProfile } from '@lv/contracts';
 import { jsonResponse as json, renderApp, sam, withFakeGateway } from '../../test/app-harness.js';
 import { durationWords, scheduleWords } from './backups-card.js';
 import { fillDays, formatBytes } from './charts.js';
@@ -24,6 +24,11 @@ const succeeded: BackupRun = {
   snapshot: 'a'.repeat(64), sizeBytes: 3 * 1024 ** 2, removedSnapshots: 1, errorCode: null, error: null,
 };
 const failed: BackupRun = { ...succeeded, startedAt: '2026-12-07T00:00:00.000Z', finishedAt: '2026-12-07T00:00:01.200Z', durationMs: 1200, ok: false, snapshot: null, sizeBytes: null, removedSnapshots: null, errorCode: 'BACKUP_WRONG_PASSWORD', error: 'refused' };
+const verified: BackupVerifyRun = {
+  startedAt: '2026-12-06T04:00:00.000Z', finishedAt: '2026-12-06T04:02:00.000Z', durationMs: 120_000, ok: true,
+  snapshot: 'b'.repeat(64), objects: 212, rows: 50_209, mismatches: [], errorCode: null, error: null,
+};
+const WEEKLY = { everyMs: 7 * DAY, pattern: '0 4 * * 0', nextRunAt: '2026-12-13T04:00:00.000Z' };
 /** What GET /api/admin/backups answers in the next test. */
 let backups: AdminBackups = { status: null, overdue: false };
 
@@ -121,6 +126,34 @@ describe('Admin Dashboard (/admin)', () => {
     expect(within(screen.getByLabelText('Last backup')).getByText('Failed (BACKUP_WRONG_PASSWORD)')).toBeTruthy();
     const alerts = screen.getAllByRole('alert').map((a) => a.textContent);
     expect(alerts).toEqual(['The last backup failed: BACKUP_WRONG_PASSWORD.', expect.stringMatching(/^A backup is overdue: the last one that succeeded finished 6 December 2026 at \d\d:\d\d\.$/)]);
+  });
+
+  it('shows the scheduled restore check: its schedule, next run and what the last one read back', async () => {
+    backups = { status: { everyMs: DAY, since: '2026-12-01T00:00:00.000Z', last: succeeded, lastSuccess: succeeded, verify: { ...WEEKLY, last: verified, lastSuccess: verified } }, overdue: false };
+    renderApp('/admin', admin);
+    const section = within(await screen.findByRole('region', { name: 'Restore check' }));
+    expect(section.getByText(/^The newest backup is restored into scratch copies and checked against its manifest at the times of the cron expression "0 4 \* \* 0" \(UTC\)\. Next check: 13 December 2026 at \d\d:\d\d\.$/)).toBeTruthy();
+    const last = within(section.getByLabelText('Last verify'));
+    expect(last.getByText('bbbbbbbb')).toBeTruthy();
+    expect(last.getByText('212 files, 50209 rows')).toBeTruthy();
+    expect(last.getByText('2 min 0 s')).toBeTruthy();
+    expect(last.getByText('Matches its manifest')).toBeTruthy();
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+  });
+
+  it('says what a failed restore check found, and when none is scheduled', async () => {
+    const differs: BackupVerifyRun = { ...verified, ok: false, mismatches: ['bucket lv-vaultmedia: owner-1/a.webm: missing'], errorCode: 'BACKUP_VERIFY_FAILED', error: 'snapshot bbbb does not restore as its manifest says (1 differences)' };
+    backups = { status: { everyMs: DAY, since: '2026-12-01T00:00:00.000Z', last: succeeded, lastSuccess: succeeded, verify: { ...WEEKLY, last: differs, lastSuccess: verified } }, overdue: false };
+    renderApp('/admin', admin);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('The last restore check failed: BACKUP_VERIFY_FAILED.')).toBeTruthy();
+    expect(within(alert).getByRole('listitem').textContent).toBe('bucket lv-vaultmedia: owner-1/a.webm: missing');
+    expect(within(screen.getByLabelText('Last verify')).getByText('Failed (BACKUP_VERIFY_FAILED)')).toBeTruthy();
+    cleanup();
+
+    backups = { status: { everyMs: DAY, since: '2026-12-01T00:00:00.000Z', last: succeeded, lastSuccess: succeeded }, overdue: false };
+    renderApp('/admin', admin);
+    expect(await screen.findByText('The newest backup is not restored and checked on a schedule (BACKUP_VERIFY_SCHEDULE is off).')).toBeTruthy();
   });
 
   it('sends a member who is not an admin to / with "Access denied", and asks the server nothing', async () => {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { BackupRun } from '@lv/contracts';
+import type { BackupRun, BackupVerifyStatus } from '@lv/contracts';
 import { adminKeys, fetchAdminBackups } from '../../api/admin.js';
 import { errorMessage } from '../../api/client.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
@@ -27,28 +27,82 @@ export function durationWords(ms: number): string {
   return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
 }
 
-function LastRun({ run }: { run: BackupRun }) {
-  const rows = [
-    { term: 'When', value: formatDateTime(run.finishedAt) },
-    { term: 'Size', value: run.sizeBytes === null ? '—' : formatBytes(run.sizeBytes) },
-    { term: 'Duration', value: durationWords(run.durationMs) },
-    { term: 'Result', value: run.ok ? 'Succeeded' : `Failed (${run.errorCode ?? 'BACKUP_FAILED'})` },
-  ];
+/** A run's facts as a term list, named for screen readers ("Last backup", "Last verify"). */
+function RunFacts({ label, rows }: { label: string; rows: { term: string; value: string }[] }) {
   return (
-    <dl aria-label="Last backup" className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
+    <dl aria-label={label} className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
       {rows.map((row) => (
         <div key={row.term} className="contents">
           <dt className="text-muted-foreground">{row.term}</dt>
-          <dd>{row.value}</dd>
+          <dd className="break-all">{row.value}</dd>
         </div>
       ))}
     </dl>
   );
 }
 
+function LastRun({ run }: { run: BackupRun }) {
+  return (
+    <RunFacts
+      label="Last backup"
+      rows={[
+        { term: 'When', value: formatDateTime(run.finishedAt) },
+        { term: 'Size', value: run.sizeBytes === null ? '—' : formatBytes(run.sizeBytes) },
+        { term: 'Duration', value: durationWords(run.durationMs) },
+        { term: 'Result', value: run.ok ? 'Succeeded' : `Failed (${run.errorCode ?? 'BACKUP_FAILED'})` },
+      ]}
+    />
+  );
+}
+
+const when = (schedule: { everyMs: number; pattern?: string }) =>
+  schedule.pattern ? `at the times of the cron expression "${schedule.pattern}" (UTC)` : scheduleWords(schedule.everyMs);
+
 /**
- * The scheduled backup on /admin: its schedule and next run, the last run (when, size, duration, result), and a line that says
- * so when none has run, the last one failed, or one is overdue (no success within 1.5 intervals).
+ * The scheduled drill (backup:verify of the newest snapshot): its schedule and next run, what the last one read
+ * back, and the differences it found or why it could not run.
+ */
+function VerifySection({ verify }: { verify: BackupVerifyStatus | undefined }) {
+  if (!verify) return <p className="text-sm text-muted-foreground">The newest backup is not restored and checked on a schedule (BACKUP_VERIFY_SCHEDULE is off).</p>;
+  const last = verify.last;
+  return (
+    <section aria-labelledby="backup-verify-heading" className="flex flex-col gap-2 border-t pt-3">
+      <h3 id="backup-verify-heading" className="text-sm font-semibold">Restore check</h3>
+      <p className="text-sm text-muted-foreground">
+        The newest backup is restored into scratch copies and checked against its manifest {when(verify)}.
+        {verify.nextRunAt ? ` Next check: ${formatDateTime(verify.nextRunAt)}.` : ''}
+      </p>
+      {last ? (
+        <RunFacts
+          label="Last verify"
+          rows={[
+            { term: 'When', value: formatDateTime(last.finishedAt) },
+            { term: 'Snapshot', value: last.snapshot ? last.snapshot.slice(0, 8) : '—' },
+            { term: 'Read back', value: last.objects === null || last.rows === null ? '—' : `${last.objects} files, ${last.rows} rows` },
+            { term: 'Duration', value: durationWords(last.durationMs) },
+            { term: 'Result', value: last.ok ? 'Matches its manifest' : `Failed (${last.errorCode ?? 'BACKUP_FAILED'})` },
+          ]}
+        />
+      ) : (
+        <p className="text-sm">No restore check has run yet.</p>
+      )}
+      {last && !last.ok ? (
+        <div role="alert" className="flex flex-col gap-1 font-medium text-destructive">
+          <p>The last restore check failed: {last.errorCode ?? 'BACKUP_FAILED'}.</p>
+          {last.mismatches.length ? (
+            <ul className="list-disc pl-5 text-sm font-normal break-all">
+              {last.mismatches.map((mismatch) => <li key={mismatch}>{mismatch}</li>)}
+            </ul>
+          ) : last.error ? <p className="text-sm font-normal break-all">{last.error}</p> : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * The scheduled backup on /admin: its schedule and next run, the last run (when, size, duration, result), a line that says
+ * so when none has run, the last one failed, or one is overdue (no success within 1.5 intervals), and its restore check.
  */
 export function BackupsCard() {
   const backups = useQuery({ queryKey: adminKeys.backups, queryFn: ({ signal }) => fetchAdminBackups(signal) });
@@ -68,7 +122,7 @@ export function BackupsCard() {
         ) : (
           <>
             <p className="text-sm text-muted-foreground">
-              Runs {backups.data.status.pattern ? `at the times of the cron expression "${backups.data.status.pattern}" (UTC)` : scheduleWords(backups.data.status.everyMs)}.
+              Runs {when(backups.data.status)}.
             </p>
             {backups.data.status.nextRunAt ? <p className="text-sm text-muted-foreground">Next backup: {formatDateTime(backups.data.status.nextRunAt)}.</p> : null}
             {backups.data.status.last ? <LastRun run={backups.data.status.last} /> : <p>No backup has run yet.</p>}
@@ -82,6 +136,7 @@ export function BackupsCard() {
                 A backup is overdue: {backups.data.status.lastSuccess ? `the last one that succeeded finished ${formatDateTime(backups.data.status.lastSuccess.finishedAt)}` : 'none has succeeded yet'}.
               </p>
             ) : null}
+            <VerifySection verify={backups.data.status.verify} />
           </>
         )}
       </CardContent>

@@ -85,17 +85,30 @@ async function forgetRemovedBuckets(objectsDir: string, buckets: readonly string
 export async function runBackup(settings: BackupSettings): Promise<BackupSummary> {
   const started = Date.now();
   const restic = new Restic(settings.repository);
-  // The repository and its password first: a backup that cannot be stored is not taken.
-  await restic.open(true);
-  const staging = await lockStaging(settings.stagingDir);
+  // The repository and its password are checked while the first databases are dumped (opening costs
+  // restic a key derivation); a refusal starts no further dump, and a backup that cannot be stored is
+  // not taken: its refusal is the error, before any dump's.
+  let refused = false;
+  const opening = restic.open(true);
+  opening.catch(() => { refused = true; });
+  const staging = await lockStaging(settings.stagingDir).catch(async (error: unknown) => {
+    await opening;
+    throw error;
+  });
   try {
     await mkdir(join(staging.dir, 'db'));
     // Each database in a snapshot of its own (they are separate stores), a few at once: pg_dump waits on the server as much as it works.
-    const databases = await mapConcurrently(settings.databases, DUMP_CONCURRENCY, async ({ service, name: database }): Promise<DatabaseEntry> => {
+    const dumping = mapConcurrently(settings.databases, DUMP_CONCURRENCY, async ({ service, name: database }): Promise<DatabaseEntry> => {
+      // Rethrows the refusal: no dump starts after it.
+      if (refused) await opening;
       const file = `db/${service}.dump`;
       const tables = await dumpDatabase(settings.serverUrl, database, join(staging.dir, file));
       return { service, database, file, ...(await fileSha256(join(staging.dir, file))), tables };
     });
+    const [opened, dumped] = await Promise.allSettled([opening, dumping]);
+    if (opened.status === 'rejected') throw opened.reason;
+    if (dumped.status === 'rejected') throw dumped.reason;
+    const databases = dumped.value;
     const storage = createObjectStorage(settings.storage);
     const buckets = [];
     const objectsDir = join(staging.dir, 'objects');

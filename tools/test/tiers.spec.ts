@@ -20,7 +20,7 @@ describe('the test runner counts each test once', () => {
       testResults: [
         suite('apps/web/src/pages/letters.spec.tsx', ['passed', 'passed', 'pending']),
         suite('apps/letters/src/letters/letter.decider.spec.ts', ['passed', 'failed']),
-        suite('apps/letters/src/letters.int.spec.ts', ['passed', 'passed', 'passed']),
+        suite('apps/letters/test/letters.int.spec.ts', ['passed', 'passed', 'passed']),
         suite('libs/platform/src/broken.int.spec.ts', [], 'failed'),
       ],
     });

@@ -6,7 +6,7 @@ import { expect, test } from './support/test.js';
 // Issue 32, "Delete my account": Settings' danger zone -> DELETE typed in the dialog -> the date on the
 // page and an e-mail at the dev SMTP catcher -> its "Keep my account" link, opened on another device,
 // keeps the account only when its button is pressed, and works once. The erasure at the due time is
-// proven by apps/identity/src/account-deletion.int.spec.ts (its time cannot move in a running stack).
+// proven by apps/identity/test/account-deletion.int.spec.ts (its time cannot move in a running stack).
 
 const SUBJECT = 'Legacy Vault: your account will be deleted';
 

@@ -1,17 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { AccessKeysRpc, Queues, type DeliveryTimingJob, type RpcDeclaration } from '@lv/contracts';
-import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
-import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
-import { RpcClient } from '@lv/platform/nest';
-import { queuePrefix } from '@lv/platform/queues';
-import { compileForChildProcess, createTestDatabase, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
-import { accessKeysMigrations } from '../src/migrations.js';
+import { AccessKeysRpc, Queues, type DeliveryTimingJob } from '@lv/contracts';
+import { signOperatorToken } from '@lv/platform/auth';
+import { waitFor } from '@lv/testing';
+import { AccessKeysProcess } from './support/access-keys-process.js';
 
 // The delivery fault test: 120 owners' deliveries fall due at once and access-keys, which processes
 // them (its delivery-timing worker), is SIGKILLed while it works through them, then started again.
@@ -25,59 +17,13 @@ const OWNERS = 120;
 const CONTACTS = 2;
 const KILL_AFTER_RELEASES = 40;
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const STACK_ID = uniqueStackId('delfault');
-const keys = generateTestKeys();
-const viewerKeys = generateTestKeys();
-const signer = new AccessTokenSigner(keys.privateKey);
+const accessKeys = new AccessKeysProcess('delfault', 10_000);
+const signer = accessKeys.signer;
+const call = accessKeys.call.bind(accessKeys);
+const released = async () => (await accessKeys.db.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from events where type = 'DeliveryReleased'`))[0]!.n;
 
-let db: TestDatabase;
-let scratch: string;
-let script: string;
-let child: ChildService | undefined;
-let rpc: RpcClient;
-let redis: Redis;
-
-const childEnv = () => ({
-  DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey,
-  KEY_MAIL_SECRET: 'delivery-fault-key-mail-secret-'.padEnd(48, 'x'), STACK_ID, LOG_LEVEL: 'info',
-});
-const startAccessKeys = async () => {
-  const started = startChild(script, [], childEnv());
-  // Its readiness log line, waited for as long as it takes (the test's timeout is the bound): a loaded machine is slow, not wrong.
-  await started.waitForLine(/access-keys is listening on NATS/, null);
-  return started;
-};
-const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, token: string) =>
-  rpc.callUnchecked({ ...declaration, subject: scopedSubject(declaration, STACK_ID) } as D, payload, { accessToken: token, meta: { requestId: 'delivery-fault' } });
-const released = async () => (await db.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from events where type = 'DeliveryReleased'`))[0]!.n;
-
-beforeAll(async () => {
-  db = await createTestDatabase(accessKeysMigrations.slice(1), 'delfault');
-  scratch = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/access-keys'], 'delivery-fault');
-  script = join(scratch, 'apps', 'access-keys', 'main.js');
-  rpc = new RpcClient(NATS_URL, 10_000, 'delivery-fault-client');
-  await rpc.connect();
-  redis = new Redis(REDIS_URL);
-  child = await startAccessKeys();
-});
-
-afterAll(async () => {
-  await child?.kill('SIGKILL');
-  await rpc?.close();
-  for (const name of [Queues.DeliveryTiming.name, Queues.KeyEmails.name, Queues.TrusteeNotices.name]) {
-    const queue = new Queue(name, { connection: redis, prefix: queuePrefix(STACK_ID) });
-    await queue.obliterate({ force: true }).catch(() => undefined);
-    await queue.close();
-  }
-  redis?.disconnect();
-  const nc = await connectNats(NATS_URL, 'delivery-fault-cleanup');
-  await (await jetstreamManager(nc)).streams.delete(scopedStreamName('access-keys', STACK_ID)).catch(() => undefined);
-  await nc.close();
-  await db?.drop();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+beforeAll(() => accessKeys.setUp());
+afterAll(() => accessKeys.tearDown());
 
 it('releases every delivery exactly once when the process working through them is SIGKILLed and restarted', async () => {
   const operator = signOperatorToken(signer, 'delivery-fault');
@@ -98,15 +44,14 @@ it('releases every delivery exactly once when the process working through them i
   const started = Date.now();
   await Promise.all(owners.map((owner) => call(AccessKeysRpc.reportAbsence, { owner_id: owner.id, owner_email: `${owner.id}@example.com` }, operator)));
   await waitFor(async () => (await released()) >= KILL_AFTER_RELEASES, 60_000, `${KILL_AFTER_RELEASES} deliveries released`);
-  child!.child.kill('SIGKILL');
-  await child!.exited;
+  await accessKeys.kill();
   const releasedAtKill = await released();
-  const deliveryQueue = new Queue<DeliveryTimingJob>(Queues.DeliveryTiming.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
+  const deliveryQueue = accessKeys.queue<DeliveryTimingJob>(Queues.DeliveryTiming.name);
   // Jobs the killed worker had taken and not finished stay active (locked) until their lock lapses: the
   // kill landed on releases in flight. The new worker then takes them up.
   const { active: inFlightAtKill, completed: finishedAtKill } = await deliveryQueue.getJobCounts('active', 'completed');
   expect(inFlightAtKill).toBeGreaterThan(0);
-  child = await startAccessKeys();
+  await accessKeys.start();
   await waitFor(async () => (await released()) === OWNERS, 120_000, 'every delivery released');
   // The job the killed worker held comes back once its lock has lapsed (BullMQ's lockDuration, 30 s)
   // and a stalled-job check of the new worker has seen it twice (stalledInterval, 30 s): up to 90 s.
@@ -116,7 +61,7 @@ it('releases every delivery exactly once when the process working through them i
     });
   await deliveryQueue.close();
 
-  const sql = <T>(text: string) => db.orm.em.fork().execute<T[]>(text);
+  const sql = <T>(text: string) => accessKeys.db.orm.em.fork().execute<T[]>(text);
   const perOwner = await sql<{ owner: string; releases: number }>(`select stream_id as owner, count(*)::int as releases from events where type = 'DeliveryReleased' group by stream_id`);
   expect(perOwner).toHaveLength(OWNERS);
   expect(perOwner.filter((row) => row.releases !== 1)).toEqual([]);

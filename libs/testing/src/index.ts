@@ -16,3 +16,4 @@ export * from './property-seeds.js';
 export * from './stream-owners.js';
 export * from './restore-drill.js';
 export * from './account-erasure.js';
+export * from './writes-through-kill.js';

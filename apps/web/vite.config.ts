@@ -26,7 +26,10 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Source maps are written beside the scripts (and served) but not named in them: the
+    // `//# sourceMappingURL=` line, with its hash, was 1 KB gzipped of the vault home's first load over its
+    // 28 scripts (issue 37), for the developer tools alone. Load a map by hand in the tools when needed.
+    sourcemap: 'hidden',
     // .vite/manifest.json: which chunks each page pulls in (tools/build/route-budgets.mjs reads it).
     manifest: true,
     rolldownOptions: {

@@ -1,25 +1,30 @@
-// The SPA's tailwind-merge configuration, cut to the class groups the app uses (issue 10, first load).
+// The SPA's class-merging table (issues 10 and 37, first load), read off tailwind-merge's own answers.
 //
 // `cn()` (apps/web/src/lib/cn.ts) lets a later Tailwind utility override an earlier one of the same group
-// (`px-4` then `px-2`). tailwind-merge's default configuration knows every group of Tailwind 4, about 6 of
-// the library's 8.4 KB gzipped, in the first load of every page. This script reads every string in
-// apps/web/src, finds the class groups its classes belong to (in the default configuration), and writes apps/web/src/lib/tw-merge-config.ts: those groups exactly as the default
-// configuration defines them, the theme scales they use, and their conflicts among themselves. A class of
-// any other group is left as it is by `cn()`, as tailwind-merge leaves a class it does not know.
+// (`px-4` then `px-2`), as tailwind-merge does. The library with even a configuration cut to the app's class
+// groups was 5.2 KB gzipped in the first load of every page; the app only ever merges its own classes, so
+// this script asks the library once, at build time, about every pair of them and writes the answers as a
+// table (apps/web/src/lib/class-kinds.ts, about 1 KB gzipped): the app's classes in kinds, where a class
+// replaces an earlier one of its kind (`h-9` then `h-auto`), and which other kinds each kind replaces
+// (`p-4` replaces an earlier `px-2`). tailwind-merge drops an earlier class exactly when a later class it
+// keeps replaces it, so pairs are all it takes: `cn()` merges any list of the app's classes as the library does.
+// A class the table does not know is kept, as the library keeps a word it does not know; a word written
+// twice is kept once.
 //
 // The spec (tw-merge-config.spec.ts) fails when the written file is not what this script writes for today's
-// sources, and compares `cn()` with the default twMerge on every pair of the app's classes.
+// sources (run it after using a new class), and compares `cn()` with tailwind-merge on every pair of the
+// app's classes and on longer lists of them.
 //
 //   node tools/build/tw-merge-config.mjs           writes the file
 //   node tools/build/tw-merge-config.mjs --check   exit 1 when it is out of date
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTailwindMerge, getDefaultConfig, validators } from 'tailwind-merge';
+import { twMerge } from 'tailwind-merge';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WEB_SOURCES = join(root, 'apps/web/src');
-export const CONFIG_FILE = join(WEB_SOURCES, 'lib/tw-merge-config.ts');
+export const CONFIG_FILE = join(WEB_SOURCES, 'lib/class-kinds.ts');
 
 const isSourceFile = (name) => /\.(ts|tsx)$/.test(name) && !/\.(spec|test)\.tsx?$/.test(name) && !name.endsWith('.d.ts');
 
@@ -49,96 +54,60 @@ export function classVocabulary(dir = WEB_SOURCES) {
   return [...words].sort();
 }
 
+/** The app's Tailwind classes among `words`: those whose repetition tailwind-merge drops (the rest are no class). */
+export function appClasses(words = classVocabulary()) {
+  return words.filter((word) => twMerge(`${word} ${word}`) === word);
+}
+
 /**
- * The default configuration's groups of each class of `words` (skipping words that are no class). Found with
- * the library's public API: a class is of group G when a merge that knows only G drops its repetition.
+ * The app's classes in kinds (classes that every other class treats alike and that replace each other), and
+ * for each kind the other kinds it replaces. Kinds of one class that neither replaces nor is replaced by
+ * another are left out: `cn()` keeps a word written twice once anyway.
  */
-export function classGroupsOf(words, defaults = getDefaultConfig()) {
-  const isClass = (merge, word) => merge(`${word} ${word}`) === word;
-  const full = createTailwindMerge(() => defaults);
-  const classes = words.filter((word) => isClass(full, word));
-  const groups = new Map(classes.map((word) => [word, []]));
-  for (const [id, definition] of Object.entries(defaults.classGroups)) {
-    const only = createTailwindMerge(() => ({
-      ...defaults,
-      classGroups: { [id]: definition },
-      conflictingClassGroups: {},
-      conflictingClassGroupModifiers: {},
-      postfixLookupClassGroups: [],
-    }));
-    for (const word of classes) if (isClass(only, word)) groups.get(word).push(id);
-  }
-  return groups;
+function classKinds(classes = appClasses()) {
+  // replaces[i][j]: classes[j] written after classes[i] drops it.
+  const replaces = classes.map((earlier) => classes.map((later) => earlier === later || twMerge(`${earlier} ${later}`) === later));
+  const byTreatment = new Map();
+  classes.forEach((_, i) => {
+    const treatment = `${replaces[i].map(Number).join('')}/${replaces.map((row) => Number(row[i])).join('')}`;
+    byTreatment.set(treatment, [...(byTreatment.get(treatment) ?? []), i]);
+  });
+  const relates = (members) => classes.some((_, j) => !members.includes(j) && (replaces[members[0]][j] || replaces[j][members[0]]));
+  const kinds = [...byTreatment.values()].filter((members) => members.length > 1 || relates(members));
+  return kinds.map((members) => ({
+    classes: members.map((i) => classes[i]),
+    replaces: kinds.flatMap((other, k) => (other !== members && replaces[other[0]][members[0]] ? [k] : [])),
+  }));
 }
 
-const validatorNames = new Map(Object.entries(validators).map(([name, fn]) => [fn, name]));
-
-/** A class definition of the default configuration as source: strings, validators, theme getters, objects. */
-function definitionSource(value, themeKeys) {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => definitionSource(item, themeKeys)).join(', ')}]`;
-  if (typeof value === 'function') {
-    if (value.isThemeGetter) {
-      themeKeys.add(value.themeKey);
-      return `fromTheme(${JSON.stringify(value.themeKey)})`;
-    }
-    const name = validatorNames.get(value);
-    if (!name) throw new Error(`tw-merge-config: a function the library does not export (${value.toString().slice(0, 60)})`);
-    return `v.${name}`;
-  }
-  if (value && typeof value === 'object') {
-    return `{ ${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${definitionSource(item, themeKeys)}`).join(', ')} }`;
-  }
-  throw new Error(`tw-merge-config: unexpected definition ${String(value)}`);
+/** A kind's classes, their common prefix (up to a '-') written once: `h-~9 10`. */
+function kindSource(classes) {
+  let prefix = classes[0];
+  for (const name of classes) while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  prefix = prefix.slice(0, prefix.lastIndexOf('-') + 1);
+  if (classes.length < 2 || !prefix || classes.some((name) => name === prefix)) return classes.join(' ');
+  return `${prefix}~${classes.map((name) => name.slice(prefix.length)).join(' ')}`;
 }
 
-/** The configuration file's text for the groups the app's classes belong to. */
+/** The table's file for the app's sources as they are. */
 export function configSource(words = classVocabulary()) {
-  const defaults = getDefaultConfig();
-  const known = ['cacheSize', 'theme', 'classGroups', 'conflictingClassGroups', 'conflictingClassGroupModifiers', 'postfixLookupClassGroups', 'orderSensitiveModifiers'];
-  const unknown = Object.keys(defaults).filter((key) => !known.includes(key));
-  if (unknown.length) throw new Error(`tw-merge-config: the default configuration has parts this script does not copy: ${unknown.join(', ')}`);
-  const used = new Set([...classGroupsOf(words, defaults).values()].flat());
-  const groupIds = Object.keys(defaults.classGroups).filter((id) => used.has(id));
-  const themeKeys = new Set();
-  const classGroups = groupIds.map((id) => `    ${JSON.stringify(id)}: ${definitionSource(defaults.classGroups[id], themeKeys)},`);
-  // A theme scale may name another (none does in 3.7; the loop would follow it).
-  const theme = [];
-  const written = new Set();
-  for (let pending = [...themeKeys]; pending.length; pending = [...themeKeys].filter((key) => !written.has(key))) {
-    for (const key of pending.sort()) {
-      written.add(key);
-      theme.push(`    ${JSON.stringify(key)}: ${definitionSource(defaults.theme[key] ?? [], themeKeys)},`);
-    }
-  }
-  const conflicts = (table) =>
-    groupIds
-      .map((id) => [id, (table[id] ?? []).filter((other) => used.has(other))])
-      .filter(([, others]) => others.length)
-      .map(([id, others]) => `    ${JSON.stringify(id)}: ${JSON.stringify(others)},`);
+  const kinds = classKinds(appClasses(words));
   const version = JSON.parse(readFileSync(join(root, 'node_modules/tailwind-merge/package.json'), 'utf8')).version;
-  return `// Written by tools/build/tw-merge-config.mjs from tailwind-merge ${version}'s default configuration: the ${groupIds.length}
-// class groups of the ${relative(root, WEB_SOURCES)} classes (of ${Object.keys(defaults.classGroups).length}). Do not edit; run the script after using a
-// class of another group (its spec fails until then).
-import { fromTheme, validators as v } from 'tailwind-merge';
+  for (const name of kinds.flatMap((kind) => kind.classes)) {
+    if (/[|~'\\]/.test(name)) throw new Error(`tw-merge-config: the table cannot hold the class ${name}`);
+  }
+  return `// Written by tools/build/tw-merge-config.mjs from tailwind-merge ${version}'s answers for the classes of
+// ${relative(root, WEB_SOURCES)}. Do not edit; run the script after using a new class (its spec fails until then).
 
-export const TW_MERGE_CONFIG = {
-  cacheSize: ${defaults.cacheSize},
-  theme: {
-${theme.join('\n')}
-  },
-  classGroups: {
-${classGroups.join('\n')}
-  },
-  conflictingClassGroups: {
-${conflicts(defaults.conflictingClassGroups).join('\n')}
-  },
-  conflictingClassGroupModifiers: {
-${conflicts(defaults.conflictingClassGroupModifiers).join('\n')}
-  },
-  postfixLookupClassGroups: ${JSON.stringify(defaults.postfixLookupClassGroups.filter((id) => used.has(id)))},
-  orderSensitiveModifiers: ${JSON.stringify(defaults.orderSensitiveModifiers)},
-};
+/**
+ * The app's classes in kinds, '|' between kinds: a class replaces an earlier class of its kind. A kind whose
+ * classes share a prefix is written once as \`prefix~\` and the rest of each (\`h-~9 10\` is h-9 and h-10).
+ */
+export const CLASS_KINDS =
+  '${kinds.map((kind) => kindSource(kind.classes)).join('|')}';
+
+/** Per kind (in CLASS_KINDS' order, '|' between kinds), the other kinds whose earlier classes it replaces. */
+export const KIND_REPLACES = '${kinds.map((kind) => kind.replaces.join(',')).join('|')}';
 `;
 }
 

@@ -4,7 +4,6 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider.js';
 import { showToast } from '../lib/toast.js';
 import { useUnsavedChanges } from './UnsavedChangesProvider.js';
-import { discardDraft as discardRecordingDraft } from '../drafts/recording-draft.js';
 import { findDrafts, removeDrafts, type DraftKey } from './unsaved.js';
 
 /** Delay between "Save Drafts & Sign Out" and the sign-out itself (spec, section 9). */
@@ -47,7 +46,8 @@ export function useSignOutFlow() {
       return false;
     }
     // Only once the session is gone: a failed sign-out leaves the user's draft where it was.
-    if (!keepDrafts) await discardRecordingDraft();
+    // The recorder's draft code loads here rather than with every page (issue 37, first load).
+    if (!keepDrafts) await (await import('../drafts/recording-draft.js')).discardDraft();
     // Leave protected pages before the user is cleared, so the guard does not bounce to /auth (the
     // router renders navigations at once: main.tsx).
     flushSync(() => void navigate('/'));

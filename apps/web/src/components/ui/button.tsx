@@ -1,5 +1,4 @@
 import { forwardRef, type ButtonHTMLAttributes } from 'react';
-import { Slot } from 'radix-ui';
 import { cn } from '../../lib/cn.js';
 import { useHydrated } from '../../lib/use-hydrated.js';
 
@@ -34,17 +33,14 @@ export function buttonClasses({ variant = 'primary', size = 'md', className }: {
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
   size?: ButtonSize;
-  /** Render the child element (e.g. a router Link) with the button's look. */
-  asChild?: boolean;
 }
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant, size, asChild = false, className, type, ...props },
+  { variant, size, className, type, ...props },
   ref,
 ) {
   // A prerendered page's buttons wait for React: a tap before hydration would be lost (or, in a form,
   // submitted by the browser itself, with what was typed in the address). Plain renders are ready at once.
   const hydrated = useHydrated();
-  if (asChild) return <Slot.Root ref={ref} className={buttonClasses({ variant, size, className })} {...props} />;
   return <button ref={ref} type={type ?? 'button'} className={buttonClasses({ variant, size, className })} {...props} disabled={props.disabled || !hydrated} />;
 });

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { checkHealth, PeriodicTask, rememberUp, runInOrder } from './run-service.js';
+import { checkHealth, PeriodicTask, rememberUp, runInOrder, ServiceNatsServer } from './run-service.js';
 
 const silent = { warn: () => undefined, error: () => undefined };
 
@@ -135,5 +135,38 @@ describe('PeriodicTask', () => {
     expect(runs).toBe(2);
     expect(warnings).toEqual([expect.objectContaining({ task: 'sweep', err: expect.objectContaining({ message: 'storage down' }) })]);
     await task.stop();
+  });
+});
+
+describe('ServiceNatsServer', () => {
+  it('says it is listening only once the NATS server has answered a flush sent after its subscriptions', async () => {
+    const server = new ServiceNatsServer({ servers: ['nats://127.0.0.1:1'], queue: 'letters' });
+    server.addHandler('lv.letters.rpc.list', async () => 'ok', false);
+    const sent: string[] = [];
+    let answerFlush: () => void = () => undefined;
+    const client = {
+      subscribe: (subject: string, options: { queue?: string }) => { sent.push(`SUB ${subject} ${options.queue}`); return { unsubscribe: () => undefined }; },
+      flush: () => { sent.push('PING'); return new Promise<void>((resolve) => { answerFlush = resolve; }); },
+    };
+    jest.spyOn(server, 'unwrap').mockReturnValue(client as never);
+    const listening = jest.fn();
+
+    server.start(listening);
+    expect(sent).toEqual(['SUB lv.letters.rpc.list letters', 'PING']);
+    await Promise.resolve();
+    expect(listening).not.toHaveBeenCalled();
+    answerFlush();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(listening).toHaveBeenCalledWith();
+  });
+
+  it('hands a flush that fails to Nest as the start-up error', async () => {
+    const server = new ServiceNatsServer({ servers: ['nats://127.0.0.1:1'] });
+    const refused = new Error('connection closed');
+    jest.spyOn(server, 'unwrap').mockReturnValue({ subscribe: () => ({}), flush: () => Promise.reject(refused) } as never);
+    const listening = jest.fn();
+    server.start(listening);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(listening).toHaveBeenCalledWith(refused);
   });
 });

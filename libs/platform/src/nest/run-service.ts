@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Controller, Module, type DynamicModule, type INestMicroservice, type Provider, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import { MessagePattern, ServerNats, type MicroserviceOptions } from '@nestjs/microservices';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { healthRpc, type ServiceHealthReply, type ServiceName } from '@lv/contracts';
 import { AccessTokenVerifier, REVOCATION_CACHE_MS, RevokedSessions } from '../auth/index.js';
 import { databaseConfigSchema, loadConfig, readPem, z } from '../config/index.js';
@@ -215,6 +216,16 @@ class ServiceModule {}
 export class ServiceNatsServer extends ServerNats {
   override getRouteFromPattern(pattern: string): string {
     return this.normalizePattern(pattern);
+  }
+
+  /**
+   * Nest calls back "listening" as soon as it has asked for its subscriptions, while they may still be
+   * on their way to the server: readiness turned on then, and a request sent at once found no
+   * responder (SERVICE_UNAVAILABLE under load). The flush's answer proves the server has them.
+   */
+  override start(callback: (err?: unknown, ...optionalParams: unknown[]) => void): void {
+    this.bindEvents(this.unwrap());
+    this.unwrap<NatsConnection>().flush().then(() => callback(), (error: unknown) => callback(error));
   }
 }
 

@@ -2,9 +2,9 @@
 // PRIVATE nats-server: each process's credentials reach only its own subjects. The connections are
 // made the way the services make them (natsConnectionOptions, connectNats, RpcClient, Nest's NATS
 // transport, ensureServiceStream, DurableConsumer), so a rule that blocks a real path fails here too.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,27 +21,24 @@ import { createLogger } from '@lv/platform/logging';
 import { connectNats, ensureServiceStream, natsConnectionOptions, scopedConsumerName, scopedStreamName, type NatsSettings } from '@lv/platform/messaging';
 import { DomainError } from '@lv/platform/errors';
 import { RpcClient } from '@lv/platform/nest';
-import { createTestDatabase, freePort, waitFor, type TestDatabase } from '@lv/testing';
-import { ensureNatsTls } from '../dev/compose-secrets.mjs';
-import { NATS_USERS, passwordVariable, renderAuthConf } from './nats-permissions.mjs';
+import { createTestDatabase, waitFor, type TestDatabase } from '@lv/testing';
+import { NATS_USERS } from './nats-permissions.mjs';
+import { startPrivateNats, type PrivateNats } from './private-nats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 jest.setTimeout(60_000);
 
-const binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 const dir = mkdtempSync(join(tmpdir(), 'lv-nats-auth-'));
-// As compose-secrets.mjs makes them: a letter first, or nats-server may read "4e5…" as a number.
-const passwords = Object.fromEntries(NATS_USERS.map((u) => [u.user, `lv${randomBytes(24).toString('hex')}`]));
 const logger = createLogger('nats-permissions-spec', 'silent');
 
-let server: ChildProcess;
+let nats: PrivateNats;
 let url: string;
-let stderr = '';
+let tlsCa: string;
+let passwords: Record<string, string>;
 const open: NatsConnection[] = [];
 
-let tlsCa: string;
-const settings = (user: string): NatsSettings => ({ NATS_URL: url, NATS_USER: user, NATS_PASSWORD: passwords[user], NATS_TLS_CA: tlsCa });
+const settings = (user: string): NatsSettings => nats.settings(user);
 async function connectAs(user: string): Promise<NatsConnection> {
   const nc = await connectNats(settings(user), `spec-${user}`);
   open.push(nc);
@@ -64,38 +61,14 @@ async function collect(sub: Subscription): Promise<{ received: number; closedWit
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  url = `nats://127.0.0.1:${port}`;
-  // docker-compose's own server config, on a free port of this machine, with certificates made the
-  // way tools/dev/compose-secrets.mjs makes them, and the permission file rendered from the table.
-  const tlsDir = join(dir, 'tls');
-  ensureNatsTls(tlsDir);
-  tlsCa = join(tlsDir, 'client', 'ca.crt');
-  const composeConf = readFileSync(join(root, 'deploy', 'nats', 'nats.conf'), 'utf8');
-  const conf = composeConf.replace(/^port: 4222$/m, `listen: "127.0.0.1:${port}"`).replaceAll('/etc/nats/tls/', `${join(tlsDir, 'server')}/`);
-  expect(conf).toContain(`127.0.0.1:${port}`);
-  expect(conf).not.toContain('/etc/nats');
-  writeFileSync(join(dir, 'nats.conf'), conf);
-  writeFileSync(join(dir, 'auth.conf'), renderAuthConf());
-  const env = { ...process.env, ...Object.fromEntries(NATS_USERS.map((u) => [passwordVariable(u.user), passwords[u.user]])) };
-  server = spawn(binary, ['-js', '-sd', join(dir, 'js'), '-c', join(dir, 'nats.conf')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  server.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
-  let exited: string | null = null;
-  server.once('exit', (code) => { exited = `exited with ${code}`; });
-  await waitFor(async () => {
-    if (exited) throw new Error(`nats-server ${exited}: ${stderr}`);
-    try {
-      await (await connectOnce(settings('identity'))).close();
-      return true;
-    } catch {
-      return false;
-    }
-  }, 10_000, 'the private nats-server');
+  // docker-compose's own server config on a free port, with its TLS and the generated permission file (private-nats.ts).
+  nats = await startPrivateNats(dir);
+  ({ url, tlsCa, passwords } = nats);
 });
 
 afterAll(async () => {
   await Promise.allSettled(open.map((nc) => nc.close()));
-  if (server && server.exitCode === null) await new Promise<void>((resolve) => { server.once('exit', () => resolve()); server.kill('SIGTERM'); });
+  await nats?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

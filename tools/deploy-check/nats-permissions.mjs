@@ -26,7 +26,7 @@ const isMain = Boolean(process.argv[1]) && fileURLToPath(import.meta.url) === pr
 // Run as a script, the contracts are built afresh (a stale build would render yesterday's subjects);
 // imported (compose-secrets.mjs, the specs), only when there is no build yet.
 if (isMain || !existsSync(join(root, 'libs', 'contracts', 'dist', 'index.js'))) await buildProject(join(root, 'libs', 'contracts'));
-const { AccessKeysRpc, CourtJournalRpc, IdentityRpc, LettersRpc, VaultMediaRpc } = await import('@lv/contracts');
+const { AccessKeysRpc, CourtJournalRpc, IdentityRpc, LettersRpc, NotificationsRpc, VaultMediaRpc } = await import('@lv/contracts');
 
 /** The subjects of RPC declarations. */
 const subjectsOf = (...declarations) => declarations.map((d) => d.subject);
@@ -87,7 +87,8 @@ export const NATS_USERS = [
   },
   {
     user: 'gateway', stream: null, serves: [],
-    calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>', 'rpc.access-keys.>', 'rpc.billing.>'],
+    // Of notifications only its health: /api/health reports every service (HEALTH_SERVICES), and no route calls it otherwise.
+    calls: ['rpc.identity.>', 'rpc.letters.>', 'rpc.vault-media.>', 'rpc.timeline.>', 'rpc.court-journal.>', 'rpc.access-keys.>', 'rpc.billing.>', ...subjectsOf(NotificationsRpc.health)],
     // key-mail-state, trustee-notice-state, the warning state, request-notice-state and access-request-mail-to answer for
     // notifications' workers only, never a browser; issue-letter-key and milestone-release are between letters and access-keys
     // only; so is an owner's display name.

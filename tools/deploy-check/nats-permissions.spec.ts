@@ -10,7 +10,7 @@ import {
   AccessKeysRpc, BillingRpc, CourtJournalRpc, IdentityRpc, LettersRpc, NotificationsRpc, streamNameFor as contractsStreamName, SERVICES, TimelineRpc, VaultMediaRpc,
 } from '@lv/contracts';
 import { subjectMatches } from '@lv/platform/messaging';
-import { services } from '../dev/services.mjs';
+import { healthServiceNames, services } from '../dev/services.mjs';
 import { AUTH_CONF_PATHS, NATS_USERS, passwordVariable, permissionsOf, renderAuthConf, streamNameFor } from './nats-permissions.mjs';
 
 type Json = any; // parsed YAML
@@ -84,6 +84,11 @@ describe('NATS permissions: the subject registry', () => {
       expect({ subject, gateway: canPublish('gateway', subject), ops: canPublish('ops', subject) })
         .toEqual({ subject, gateway: !operator && !betweenServices[subject], ops: operator || subject.endsWith('.health') });
     }
+  });
+
+  it('lets the gateway ask every service /api/health reports on for its health', () => {
+    expect(healthServiceNames().filter((service) => !canPublish('gateway', `rpc.${service}.health`))).toEqual([]);
+    expect(canPublish('gateway', NotificationsRpc.health.subject)).toBe(true);
   });
 
   it('lets only the asking service publish the requests between services (letters, access-keys, identity)', () => {

@@ -40,6 +40,12 @@ export interface StackOptions {
   infraEnv?: Record<string, string | undefined>;
   /** Processes per service (default 1), e.g. { identity: 3 }: replicas share the service's NATS queue group. */
   replicas?: Record<string, number>;
+  /** Node flags for one service's processes. */
+  nodeArgs?: Record<string, string[]>;
+  /** The S3-protocol server's key (default the dev key, which NODE_ENV=production refuses). */
+  s3Credentials?: { accessKey: string; secretKey: string };
+  /** Variables set over a process's own environment (its migration's too), by process name; undefined unsets one. */
+  processEnv?: (name: string, env: Record<string, string | undefined>) => Record<string, string | undefined>;
 }
 export interface InfraUrls {
   postgres: string;
@@ -53,6 +59,8 @@ export interface RunningStack {
   smtpPort: number;
   stackId: string;
   dbPrefix: string;
+  /** Each process's ops listener (GET /metrics, /health/live, /health/ready), by process name. */
+  opsPorts: Record<string, number>;
   redisUrl: string;
   natsUrl: string;
   postgresUrl: string;

@@ -52,6 +52,11 @@ export { formatLogLine } from './stack-processes.mjs';
  *        listen on no port of their own (not the gateway, not vault-media's byte-stream listener).
  * @param {Record<string, string[]>} [options.nodeArgs] Node flags for one service's processes, e.g.
  *        { gateway: ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] } to profile it alone
+ * @param {{ accessKey: string, secretKey: string }} [options.s3Credentials] the S3-protocol server's key
+ *        (default the dev key, which NODE_ENV=production refuses as a published placeholder)
+ * @param {(name: string, env: Record<string, string | undefined>) => Record<string, string | undefined>} [options.processEnv]
+ *        variables set over a process's own (migrations included; undefined unsets one), e.g. its NATS
+ *        user, password and TLS CA for a server that takes only those (the production-shape spec)
  * @param {(line: string) => void} [options.log=console.log]
  */
 export async function startStack(options = {}) {
@@ -84,6 +89,8 @@ export async function startStack(options = {}) {
     infraEnv = process.env,
     replicas = {},
     nodeArgs = {},
+    s3Credentials = { accessKey: DEFAULT_S3_ACCESS_KEY, secretKey: DEFAULT_S3_SECRET_KEY },
+    processEnv = () => ({}),
   } = options;
   for (const [name, count] of Object.entries(replicas)) {
     const svc = services.find((s) => s.name === name);
@@ -192,8 +199,8 @@ export async function startStack(options = {}) {
       port: s3Port,
       host: infraHost,
       directory: join(dataDir, 's3'),
-      accessKey: DEFAULT_S3_ACCESS_KEY,
-      secretKey: DEFAULT_S3_SECRET_KEY,
+      accessKey: s3Credentials.accessKey,
+      secretKey: s3Credentials.secretKey,
       log,
     }).catch((err) => {
       throw new StackError(`S3-protocol server: could not listen on ${infraHost}:${s3Port} (${err.code ?? err.message}); is Legacy Vault already running?`);
@@ -245,7 +252,10 @@ export async function startStack(options = {}) {
       webDistDir: join(appRoot, 'apps', 'web', 'dist'),
       healthServices: healthServiceNames(),
     };
-    const envFor = (svc) => ({ ...process.env, ...svc.env(ctx), OPS_HTTP_PORT: String(opsPorts[svc.name] ?? 0) });
+    const envFor = (svc) => {
+      const env = { ...process.env, ...svc.env(ctx), OPS_HTTP_PORT: String(opsPorts[svc.name] ?? 0) };
+      return { ...env, ...processEnv(svc.name, env) };
+    };
 
     for (const svc of services.filter((s) => s.database)) {
       step();

@@ -59,11 +59,16 @@ export const timelineService = defineService({
   async setup({ config, core, logger }) {
     // The source streams are their owners': a feed whose source has not started yet waits for its stream
     // (DurableConsumer), then reads every event from the first.
-    // vault-media's durable consumer of the timeline it no longer keeps: nothing reads it any more.
+    // vault-media's durable consumer of the timeline it no longer keeps: nothing reads it any more. Looked
+    // up first (the timeline may read letters' consumers): only one that is there is removed, so a
+    // deployment that never had it asks nothing its NATS user may not (deleting is the stream owner's).
     const jsm = await jetstreamManager(core.nats);
-    await jsm.consumers.delete(scopedStreamName('letters'), scopedConsumerName('timeline-from-letters')).catch((err: Error) => {
-      if (!String(err.message).includes('not found')) logger.warn({ err }, 'could not remove the old timeline-from-letters consumer; remove it by hand');
-    });
+    const oldConsumer = [scopedStreamName('letters'), scopedConsumerName('timeline-from-letters')] as const;
+    if (await jsm.consumers.info(...oldConsumer).then(() => true, () => false)) {
+      await jsm.consumers.delete(...oldConsumer).catch((err: Error) => {
+        logger.warn({ err }, 'could not remove the old timeline-from-letters consumer; remove it by hand');
+      });
+    }
     const rpc = new RpcClient(config, config.RPC_TIMEOUT_MS, 'timeline');
     await rpc.connect();
     const consumers = new TimelineConsumers({ orm: core.orm, nats: core.nats, logger });

@@ -30,3 +30,10 @@ configure({ asyncUtilTimeout: 15000 });
 // The reader's language in specs is en-GB, the app's default (jsdom's navigator says en-US): the pages'
 // words are checked as a British reader sees them. lib/dates.spec.ts changes it to check other locales.
 if (typeof navigator !== 'undefined') Object.defineProperty(navigator, 'language', { get: () => 'en-GB', configurable: true });
+
+// The pages import Radix from its umbrella package, and since the first load no longer holds it (the
+// shell's Button dropped Radix's Slot), its first import happens inside lazily loaded pages. Jest's ESM
+// loader (vm modules) fails a dynamic import whose graph another dynamic import is still linking
+// ("request for '@radix-ui/...' is from a module not been linked"); linking it here first avoids that.
+// The browser's bundles are not concerned.
+await import('radix-ui');

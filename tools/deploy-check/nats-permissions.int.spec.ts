@@ -23,7 +23,7 @@ import { DomainError } from '@lv/platform/errors';
 import { RpcClient } from '@lv/platform/nest';
 import { createTestDatabase, waitFor, type TestDatabase } from '@lv/testing';
 import { NATS_USERS } from './nats-permissions.mjs';
-import { startPrivateNats, type PrivateNats } from './private-nats.js';
+import { startPrivateNats, type PrivateNats } from './test-support/private-nats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -61,7 +61,7 @@ async function collect(sub: Subscription): Promise<{ received: number; closedWit
 }
 
 beforeAll(async () => {
-  // docker-compose's own server config on a free port, with its TLS and the generated permission file (private-nats.ts).
+  // docker-compose's own server config on a free port, with its TLS and the generated permission file (test-support/private-nats.ts).
   nats = await startPrivateNats(dir);
   ({ url, tlsCa, passwords } = nats);
 });

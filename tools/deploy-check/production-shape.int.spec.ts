@@ -14,7 +14,7 @@ import { secretGenerators } from '../dev/compose-secrets.mjs';
 import { DEFAULT_URLS, freePort } from '../dev/infra.mjs';
 import { startStack, type RunningStack } from '../dev/stack.mjs';
 import { NATS_USERS } from './nats-permissions.mjs';
-import { startPrivateNats, type PrivateNats } from './private-nats.js';
+import { startPrivateNats, type PrivateNats } from './test-support/private-nats.js';
 
 jest.setTimeout(300_000);
 

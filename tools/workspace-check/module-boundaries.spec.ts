@@ -98,7 +98,8 @@ describe('module boundaries', () => {
     const violations: string[] = [];
     for (const project of all) {
       for (const file of sourceFiles(project.root)) {
-        const isTest = /\.(spec|int\.spec|e2e\.spec)\.tsx?$/.test(file) || file.includes('/test-support/');
+        // An app's or library's test/ folder holds its integration specs and their support files.
+        const isTest = /\.(spec|int\.spec|e2e\.spec)\.tsx?$/.test(file) || file.includes('/test-support/') || /^(apps|libs)\/[^/]+\/test\//.test(relative(root, file));
         const isConfig = /\.config\.m?[jt]s$/.test(file);
         const allowed = [
           ...ALLOWED[project.type]!,

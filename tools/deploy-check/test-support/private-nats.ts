@@ -12,10 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { natsConnectionOptions, type NatsSettings } from '@lv/platform/messaging';
 import { freePort, waitFor } from '@lv/testing';
-import { ensureNatsTls } from '../dev/compose-secrets.mjs';
-import { NATS_USERS, passwordVariable, renderAuthConf } from './nats-permissions.mjs';
+import { ensureNatsTls } from '../../dev/compose-secrets.mjs';
+import { NATS_USERS, passwordVariable, renderAuthConf } from '../nats-permissions.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 export interface PrivateNats {
   url: string;

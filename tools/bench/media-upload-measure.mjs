@@ -51,6 +51,23 @@ export function putFile(url, path, token) {
   });
 }
 
+/** The app's resumable upload as tus-js-client sends it while the connection holds: one PATCH of the whole file from `offset`. */
+export function patchFile(url, path, token, offset = 0) {
+  return new Promise((resolve, reject) => {
+    const size = statSync(path).size;
+    const req = httpRequest(url, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', 'content-length': String(size - offset) },
+    }, (res) => {
+      const parts = [];
+      res.on('data', (c) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(parts).toString('utf8') }));
+    });
+    req.on('error', reject);
+    createReadStream(path, { highWaterMark: MiB, start: offset }).pipe(req);
+  });
+}
+
 /** RSS in bytes of a process (Linux /proc). */
 export function rssOf(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -17,6 +17,9 @@
 //                   again under new ids), each followed by one floor GET and one openssl run; ratio
 //                   per round and best against best. Goals: job >= 0.8x the floor, and the worker's
 //                   own hashing time >= 0.8x `openssl dgst -sha256` on the file.
+//   (e) resumable   the same 200 MB through the gateway as the app now sends it: the tus PATCH of the
+//                   whole body to the ticket's resumableUrl (parts stored as they fill, the hash state
+//                   saved with each), in the same rounds, against the single PUT. Goal >= 0.8.
 //   (d) duplicate   saving the same recording again, as the SPA does it: its fingerprint is kept per
 //                   recording (apps/web/src/api/media.ts fingerprintOf), so the POST is answered 409
 //                   before any byte is sent, against the first upload (SHA-256 + POST + PUT).
@@ -34,7 +37,7 @@ import { pathToFileURL } from 'node:url';
 import { startStack, StackError, nodeBinary, root } from '../dev/stack.mjs';
 import { buildIfNeeded } from './build-check.mjs';
 import { startFloorServer } from './media-upload-floor.mjs';
-import { browserSha256, makeFile, putFile, rssOf, sampleRss } from './media-upload-measure.mjs';
+import { browserSha256, makeFile, patchFile, putFile, rssOf, sampleRss } from './media-upload-measure.mjs';
 import { table } from './stats.mjs';
 
 const MiB = 1024 * 1024;
@@ -42,7 +45,7 @@ const port = Number(process.env.BENCH_MEDIA_PORT ?? 3210);
 const sizeMb = Number(process.env.BENCH_MEDIA_MB ?? 200);
 const redisDb = 5;
 const stackId = 'benchmedia';
-const GOALS = { throughputRatio: 0.5, rssGrowthMb: 64, jobFloorRatio: 0.8, hashingCpuRatio: 0.8, duplicateSpeedup: 10 };
+const GOALS = { throughputRatio: 0.5, rssGrowthMb: 64, jobFloorRatio: 0.8, hashingCpuRatio: 0.8, duplicateSpeedup: 10, resumableRatio: 0.8 };
 const HASH_ROUNDS = 3;
 const WATCHDOG_MS = 300_000;
 
@@ -128,7 +131,8 @@ try {
 
   const password = 'bench-Password-1!';
   const tokens = [];
-  for (let i = 0; i < 3; i++) {
+  // 0-1: the PUT rounds, 2: the warm-up, 3-4: the resumable rounds (a user saves one recording once).
+  for (let i = 0; i < 5; i++) {
     const res = await api('/api/auth/sign-up', { method: 'POST', body: { email: `bench-media-${i}-${Date.now().toString(36)}@example.com`, password } });
     if (res.status !== 201) throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
     tokens.push((await res.json()).accessToken);
@@ -147,6 +151,18 @@ try {
     return { status: 201, postMs: t1 - t0, putMs: t2 - t1, recording: JSON.parse(put.body) };
   }
 
+  /** The app's save since uploads resume: POST, then the tus PATCH of the whole body (the connection holds). */
+  async function saveResumably(path, token, sha256) {
+    const start = await api('/api/media/uploads', { method: 'POST', token, body: { type: 'video', title: 'Bench recording', sha256, size: statSync(path).size } });
+    if (start.status !== 201) throw new Error(`the POST answered ${start.status}: ${await start.text()}`);
+    const ticket = await start.json();
+    const t0 = performance.now();
+    const patch = await patchFile(`${stack.url}${ticket.resumableUrl}`, path, token);
+    const ms = performance.now() - t0;
+    if (patch.status !== 200) throw new Error(`the resumable upload answered ${patch.status}: ${patch.body}`);
+    return { ms, recording: JSON.parse(patch.body) };
+  }
+
   say('[bench-media] client-side SHA-256 of the recording (what the browser does before the POST)');
   const fileBytes = readFileSync(file);
   const { hex: fileSha, ms: clientHashMs } = await browserSha256(fileBytes);
@@ -162,6 +178,7 @@ try {
   // (a) + (b): two rounds, alternating direct and gateway.
   const direct = [];
   const gateway = [];
+  const resumable = [];
   const peaks = [];
   for (let round = 0; round < 2; round++) {
     say(`[bench-media] round ${round + 1}: direct PUT of ${sizeMb} MB to object storage`);
@@ -174,11 +191,17 @@ try {
     peaks.push(stopSampling());
     gateway.push({ ...saved, totalMs: saved.postMs + saved.putMs });
     if (saved.recording.blob_hash !== fileSha || saved.recording.size !== size) throw new Error('the stored recording does not match the file');
+    say(`[bench-media] round ${round + 1}: ${sizeMb} MB through the gateway, resumable (tus PATCH)`);
+    const resumed = await saveResumably(file, tokens[3 + round], fileSha);
+    if (resumed.recording.blob_hash !== fileSha || resumed.recording.size !== size) throw new Error('the resumable upload does not match the file');
+    resumable.push(resumed.ms);
   }
   const meanThroughput = (list) => list.reduce((a, b) => a + b, 0) / list.length;
   const directMbps = meanThroughput(direct.map((ms) => mbps(size, ms)));
   const gatewayMbps = meanThroughput(gateway.map((g) => mbps(size, g.putMs)));
   const throughputRatio = gatewayMbps / directMbps;
+  const resumableMbps = meanThroughput(resumable.map((ms) => mbps(size, ms)));
+  const resumableRatio = resumableMbps / gatewayMbps;
   const growth = Object.fromEntries(Object.keys(pids).map((name) => [name, Math.max(...peaks.map((p) => p[name])) - rssBefore[name]]));
 
   // (d) duplicate: the same recording again, for the owner of round 1.
@@ -258,8 +281,9 @@ try {
     ['', 'round 1', 'round 2', 'mean MiB/s'],
     ['direct PUT to object storage', `${fmt(mbps(size, direct[0]))} (${seconds(direct[0])})`, `${fmt(mbps(size, direct[1]))} (${seconds(direct[1])})`, fmt(directMbps)],
     ['through the gateway (PUT)', `${fmt(mbps(size, gateway[0].putMs))} (${seconds(gateway[0].putMs)})`, `${fmt(mbps(size, gateway[1].putMs))} (${seconds(gateway[1].putMs)})`, fmt(gatewayMbps)],
+    ['through the gateway, resumable (tus PATCH)', `${fmt(mbps(size, resumable[0]))} (${seconds(resumable[0])})`, `${fmt(mbps(size, resumable[1]))} (${seconds(resumable[1])})`, fmt(resumableMbps)],
   ]));
-  say(`ratio gateway/direct: ${throughputRatio.toFixed(2)} (goal >= ${GOALS.throughputRatio})`);
+  say(`ratio gateway/direct: ${throughputRatio.toFixed(2)} (goal >= ${GOALS.throughputRatio}); resumable/PUT: ${resumableRatio.toFixed(2)} (goal >= ${GOALS.resumableRatio})`);
   say('');
   say('(b) peak RSS growth during the gateway uploads (over RSS after the warm-up):');
   say(table([['', 'RSS before', 'peak', 'growth'], ...Object.keys(pids).map((name) => [name, `${fmt(rssBefore[name] / MiB)} MB`, `${fmt(Math.max(...peaks.map((p) => p[name])) / MiB)} MB`, `${fmt(growth[name] / MiB)} MB`])]));
@@ -294,7 +318,7 @@ try {
 
   const result = {
     at: new Date().toISOString(), node: process.versions.node, sizeBytes: size,
-    throughput: { directMs: direct, gatewayPutMs: gateway.map((g) => g.putMs), directMbps, gatewayMbps, ratio: throughputRatio },
+    throughput: { directMs: direct, gatewayPutMs: gateway.map((g) => g.putMs), directMbps, gatewayMbps, ratio: throughputRatio, resumableMs: resumable, resumableMbps, resumableRatio },
     rss: { before: rssBefore, peaks, growth },
     hashing: { rounds: hashRounds, jobMs, jobHashMs, inBenchStreamMs, opensslMs, floorMs, jobFloorRatio, cpuRatio: hashingCpuRatio, opensslRatio: hashingRatio, floorOpensslRatio },
     duplicate: { clientHashMs, firstMs, duplicateMs, duplicatePostMs: duplicate.postMs, speedup: duplicateSpeedup, rehashMs: dupHashMs, rehashSpeedup: duplicateRehashSpeedup },
@@ -303,12 +327,13 @@ try {
   writeFileSync(join(dataDir, 'last-result.json'), `${JSON.stringify(result, null, 2)}\n`);
   const met = {
     throughput: throughputRatio >= GOALS.throughputRatio,
+    resumable: resumableRatio >= GOALS.resumableRatio,
     rss: Object.values(growth).every((g) => g / MiB <= GOALS.rssGrowthMb),
     hashing: jobFloorRatio >= GOALS.jobFloorRatio && hashingCpuRatio >= GOALS.hashingCpuRatio,
     duplicate: duplicateSpeedup >= GOALS.duplicateSpeedup,
   };
   say(`BENCH_MEDIA_RESULT ${JSON.stringify({
-    throughputRatio: Number(throughputRatio.toFixed(2)), gatewayMbps: Number(gatewayMbps.toFixed(1)), directMbps: Number(directMbps.toFixed(1)),
+    throughputRatio: Number(throughputRatio.toFixed(2)), resumableRatio: Number(resumableRatio.toFixed(2)), resumableMbps: Number(resumableMbps.toFixed(1)), gatewayMbps: Number(gatewayMbps.toFixed(1)), directMbps: Number(directMbps.toFixed(1)),
     rssGrowthMb: Object.fromEntries(Object.entries(growth).map(([k, v]) => [k, Number((v / MiB).toFixed(1))])),
     hashingJobFloorRatio: Number(jobFloorRatio.toFixed(2)), hashingJobFloorRounds: hashRounds.map((h) => Number((h.floorMs / h.jobMs).toFixed(2))), hashingCpuRatio: Number(hashingCpuRatio.toFixed(2)), hashingRatio: Number(hashingRatio.toFixed(2)), hashingFloorRatio: Number(floorOpensslRatio.toFixed(2)), duplicateSpeedup: Number(duplicateSpeedup.toFixed(1)), duplicateRehashSpeedup: Number(duplicateRehashSpeedup.toFixed(1)), goalsMet: met,
   })}`);

@@ -18,7 +18,7 @@ import { registerRequestTracing } from './http/request-tracing.js';
 import { registerByteStreamBodyParsers } from './http/byte-stream-proxy.js';
 import { registerBillingWebhook } from './billing/billing-webhook.route.js';
 import { COURT_BODY_TYPES } from './court/court.tokens.js';
-import { MEDIA_BODY_TYPES } from './media/media.tokens.js';
+import { MEDIA_BODY_TYPES, RESUMABLE_BODY_TYPE } from './media/media.tokens.js';
 import { closeConnections, openConnections, type GatewayConnections } from './infra/connections.js';
 import { setupOpenApi } from './openapi.js';
 import { registerSpa } from './spa/spa.js';
@@ -138,7 +138,7 @@ export async function createGatewayApp(config: GatewayConfig, options: CreateGat
     });
     await fastify.register(fastifyCookie);
     // Upload bodies (recordings to vault-media, court documents to court-journal) stream through unparsed.
-    registerByteStreamBodyParsers(fastify, [...MEDIA_BODY_TYPES, ...COURT_BODY_TYPES]);
+    registerByteStreamBodyParsers(fastify, [...MEDIA_BODY_TYPES, RESUMABLE_BODY_TYPE, ...COURT_BODY_TYPES]);
     // The payment provider's webhook reads its body unparsed (the signature covers the exact bytes).
     await registerBillingWebhook(fastify, connections.rpc);
 

@@ -107,7 +107,7 @@ describe('gateway media routes (in-process, stand-in vault-media)', () => {
     vaultMedia
       .handle(VaultMediaRpc.startUpload, ({ payload }) => {
         if (payload.sha256 === 'd'.repeat(64)) throw new DomainError('DUPLICATE_MEDIA', 'Duplicate: Recording already exists.');
-        return { uploadId: RECORDING_ID, uploadUrl: `/api/media/uploads/${RECORDING_ID}`, objectKey: `${USER_ID}/video_1.webm`, contentType: 'video/webm', maxBytes: 500 * MiB };
+        return { uploadId: RECORDING_ID, uploadUrl: `/api/media/uploads/${RECORDING_ID}`, resumableUrl: `/api/media/tus/${RECORDING_ID}`, objectKey: `${USER_ID}/video_1.webm`, contentType: 'video/webm', maxBytes: 500 * MiB };
       })
       .handle(VaultMediaRpc.playbackLink, ({ payload }) => ({ url: `/api/media/play/${payload.id}?u=${USER_ID}&exp=9999999999&sig=abc`, expiresAt: 9999999999000, binding: { value: 'binding-value', maxAgeSeconds: 3600 } }))
       .handle(VaultMediaRpc.listRecordings, ({ payload }) => [{ id: RECORDING_ID, limit: payload.limit, ...(payload.collection ? { collection: payload.collection } : {}) }])

@@ -19,6 +19,11 @@ export const vaultMediaConfigSchema = commonConfigSchema
     MEDIA_PART_SIZE_MB: z.coerce.number().int().min(5).max(64).default(8),
     /** An upload with no progress for this long is considered dead (its process died) and swept. */
     MEDIA_UPLOAD_STALE_SECONDS: z.coerce.number().int().positive().default(600),
+    /**
+     * A resumable upload (the app's, over tus) waits this long for its owner to come back (a closed
+     * tab, a phone out of signal) before it is swept; a single PUT only MEDIA_UPLOAD_STALE_SECONDS.
+     */
+    MEDIA_RESUMABLE_STALE_HOURS: z.coerce.number().positive().default(24),
     /** How often the sweeper looks for dead uploads. */
     MEDIA_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
   });

@@ -7,7 +7,7 @@ import type { Recordings } from './recordings/recordings.repository.js';
 import type { MediaObjects } from './uploads/media-objects.repository.js';
 
 /** What the recordings' use cases ask of object storage. */
-export type MediaStorage = Pick<ObjectStorage, 'upload' | 'removeObject' | 'abortMultipartUpload' | 'getObject' | 'getRange'>;
+export type MediaStorage = Pick<ObjectStorage, 'upload' | 'removeObject' | 'abortMultipartUpload' | 'getObject' | 'getRange' | 'startMultipart' | 'uploadPart' | 'completeMultipart'>;
 
 /**
  * Everything vault-media's recording use cases work with: the repositories, object storage, the link
@@ -27,6 +27,10 @@ export interface MediaPorts {
   bucket: string;
   maxUploadBytes: number;
   uploadStaleSeconds: number;
+  /** A resumable upload may wait this long for its owner to come back before it is swept. */
+  resumableStaleSeconds: number;
+  /** Bytes per part of a resumable upload (the memory one request holds). */
+  partSize: number;
   now: () => number;
 }
 

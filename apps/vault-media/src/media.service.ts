@@ -16,6 +16,7 @@ import { PgRecordingStreams } from './recordings/recording-streams.js';
 import { PgRecordings } from './recordings/recordings.repository.js';
 import { PgMediaObjects } from './uploads/media-objects.repository.js';
 import { receiveUpload } from './uploads/receive-upload.js';
+import { resumableUploads } from './uploads/resumable-upload.js';
 import { startUpload } from './uploads/start-upload.js';
 import { reportTranscode } from './transcoding/report-transcode.js';
 import { discardUpload, sweepUploads } from './uploads/upload-cleanup.js';
@@ -28,6 +29,8 @@ export interface MediaServiceDeps {
   logger: Logger;
   maxUploadBytes: number;
   uploadStaleSeconds: number;
+  /** Default: a day. */
+  resumableStaleSeconds?: number;
   bucket?: string;
   now?: () => number;
 }
@@ -47,6 +50,8 @@ export class MediaService {
 
   readonly startUpload;
   readonly receiveUpload;
+  /** The tus protocol's HEAD, PATCH and DELETE of an upload (tus-store.ts). */
+  readonly resumable;
   readonly discardUpload;
   readonly sweep;
   readonly listRecordings;
@@ -80,10 +85,13 @@ export class MediaService {
       bucket: deps.bucket ?? MEDIA_BUCKET,
       maxUploadBytes: deps.maxUploadBytes,
       uploadStaleSeconds: deps.uploadStaleSeconds,
+      resumableStaleSeconds: deps.resumableStaleSeconds ?? 24 * 3600,
+      partSize: deps.storage.partSize,
       now: deps.now ?? Date.now,
     };
     this.startUpload = startUpload(ports);
     this.receiveUpload = receiveUpload(ports);
+    this.resumable = resumableUploads(ports);
     this.discardUpload = discardUpload(ports);
     this.sweep = sweepUploads(ports);
     this.listRecordings = listRecordings(ports);

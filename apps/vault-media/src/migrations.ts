@@ -219,6 +219,25 @@ class RecordingRenditions20261207 extends Migration {
   }
 }
 
+/**
+ * Resumable uploads (tus): what a later request needs to go on where an earlier one stopped. The
+ * parts already in storage (their etags), the SHA-256 state of exactly those bytes (bytes_received
+ * of them), and whether the upload is resumable at all (a single PUT is not: its sweep comes sooner).
+ */
+class ResumableUploads20261207 extends Migration {
+  override up(): void {
+    this.addSql(`
+      alter table media_objects
+        add column resumable boolean not null default false,
+        add column upload_parts jsonb not null default '[]',
+        add column hash_state bytea`);
+  }
+
+  override down(): void {
+    this.addSql('alter table media_objects drop column resumable, drop column upload_parts, drop column hash_state');
+  }
+}
+
 export const vaultMediaMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'vault-media-tables-2026-12-01', class: VaultMediaTables20261201 },
   { name: 'vault-media-drop-timeline-2026-11-24', class: DropTimelineEntries20261124 },
@@ -227,4 +246,5 @@ export const vaultMediaMigrations: ServiceMigration[] = withEventStoreSchema([
   { name: 'vault-media-who-i-am-media-2026-11-25', class: WhoIAmMedia20261125 },
   { name: 'vault-media-music-library-2026-11-26', class: MusicLibrary20261126 },
   { name: 'vault-media-recording-renditions-2026-12-07', class: RecordingRenditions20261207 },
+  { name: 'vault-media-resumable-uploads-2026-12-07', class: ResumableUploads20261207 },
 ]);

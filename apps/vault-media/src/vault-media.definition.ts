@@ -62,6 +62,7 @@ export const vaultMediaService = defineService({
       logger,
       maxUploadBytes: config.MEDIA_MAX_UPLOAD_BYTES,
       uploadStaleSeconds: config.MEDIA_UPLOAD_STALE_SECONDS,
+      resumableStaleSeconds: config.MEDIA_RESUMABLE_STALE_HOURS * 3600,
     });
     const music = new MusicLibrary({ orm: core.orm, storage, signer, revokedSessions, logger, uploadStaleSeconds: config.MEDIA_UPLOAD_STALE_SECONDS });
     const viewerPlayback = new ViewerPlayback({

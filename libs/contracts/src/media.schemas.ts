@@ -56,6 +56,8 @@ export const uploadTicketSchema = z.object({
   uploadId: z.uuid(),
   /** Where to PUT the body (through the gateway). */
   uploadUrl: z.string().meta({ example: '/api/media/uploads/0b7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e' }),
+  /** Or send it here with the tus protocol (HEAD, PATCH): the upload then survives a dropped connection. */
+  resumableUrl: z.string().meta({ example: '/api/media/tus/0b7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e' }),
   objectKey: z.string(),
   contentType: z.string(),
   maxBytes: z.number().int(),

@@ -23,6 +23,11 @@ export function registerByteStreamBodyParsers(fastify: FastifyInstance, types: r
   fastify.addContentTypeParser(unique, (_request, _payload, done) => done(null));
 }
 
+/** What a tus request says that the service must hear (the rest of the browser's headers stay here). */
+const TUS_REQUEST_HEADERS = ['tus-resumable', 'upload-offset', 'upload-length', 'upload-metadata', 'upload-defer-length'];
+/** What a tus answer says that the browser must hear. */
+const TUS_ANSWER_HEADERS = ['tus-resumable', 'tus-version', 'tus-extension', 'upload-offset', 'upload-length', 'upload-expires', 'cache-control'];
+
 /** Largest answer read from a service for an upload, or for a refused read (a JSON body: the saved item or an ErrorBody). */
 const MAX_UPLOAD_ANSWER_BYTES = 64 * 1024;
 
@@ -68,23 +73,51 @@ export class ByteStreamProxy {
 
   /** PUT `path` upstream with the body of `request`; answers with the service's status and JSON. */
   forwardUpload(request: FastifyRequest, reply: FastifyReply, path: string, accessToken: string): Promise<void> {
+    return this.forwardBody(request, reply, path, accessToken, { method: 'PUT', headers: {}, answerHeaders: [] });
+  }
+
+  /**
+   * A request of the tus protocol (HEAD, PATCH with a piece of the body, DELETE) passed upstream with
+   * its tus headers, and the service's answer back with its own: the offsets are the service's word.
+   */
+  forwardResumable(request: FastifyRequest, reply: FastifyReply, path: string, accessToken: string): Promise<void> {
+    const headers: Record<string, string> = {};
+    for (const name of TUS_REQUEST_HEADERS) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const method = request.method === 'PATCH' ? 'PATCH' : request.method === 'DELETE' ? 'DELETE' : 'HEAD';
+    return this.forwardBody(request, reply, path, accessToken, { method, headers, answerHeaders: TUS_ANSWER_HEADERS });
+  }
+
+  private forwardBody(request: FastifyRequest, reply: FastifyReply, path: string, accessToken: string, options: { method: 'PUT' | 'PATCH' | 'HEAD' | 'DELETE'; headers: Record<string, string>; answerHeaders: readonly string[] }): Promise<void> {
+    const withBody = options.method === 'PUT' || options.method === 'PATCH';
     const headers: Record<string, string> = {
+      ...options.headers,
       authorization: `Bearer ${accessToken}`,
-      'content-type': String(request.headers['content-type'] ?? 'application/octet-stream'),
       'x-request-id': String(request.id),
     };
-    const length = request.headers['content-length'];
-    if (typeof length === 'string') headers['content-length'] = length;
-    else headers['transfer-encoding'] = 'chunked';
+    if (withBody) {
+      headers['content-type'] = String(request.headers['content-type'] ?? 'application/octet-stream');
+      const length = request.headers['content-length'];
+      if (typeof length === 'string') headers['content-length'] = length;
+      else headers['transfer-encoding'] = 'chunked';
+    }
     return new Promise((resolve, reject) => {
       let settled = false;
-      const upstream = httpRequest(new URL(path, this.baseUrl), { method: 'PUT', agent: this.agent, headers });
+      const upstream = httpRequest(new URL(path, this.baseUrl), { method: options.method, agent: this.agent, headers });
       upstream.setTimeout(this.idleTimeoutMs, () => upstream.destroy(new Error(`${this.service} moved no byte for ${this.idleTimeoutMs} ms`)));
       upstream.on('response', (answer) => {
         readLimited(answer, MAX_UPLOAD_ANSWER_BYTES).then(
           (body) => {
             settled = true;
-            reply.status(answer.statusCode ?? 502).header('content-type', 'application/json; charset=utf-8').send(body);
+            reply.status(answer.statusCode ?? 502);
+            for (const name of options.answerHeaders) {
+              const value = answer.headers[name];
+              if (value !== undefined) reply.header(name, value);
+            }
+            if (body.length) reply.header('content-type', 'application/json; charset=utf-8');
+            reply.send(options.method === 'HEAD' || !body.length ? undefined : body);
             resolve();
           },
           () => {
@@ -97,7 +130,12 @@ export class ByteStreamProxy {
       // tears the upstream request down with it, which the service sees as an aborted upload (and
       // cleans up after).
       let clientGone = false;
-      request.raw.pipe(upstream);
+      if (!withBody) {
+        request.raw.resume();
+        upstream.end();
+      } else {
+        request.raw.pipe(upstream);
+      }
       request.raw.on('close', () => {
         if (request.raw.readableEnded) return;
         clientGone = true;

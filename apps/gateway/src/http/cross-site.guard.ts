@@ -14,6 +14,7 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 const BYTE_STREAM_ROUTES: readonly { method: string; path: RegExp }[] = [
   { method: 'PUT', path: /^\/api\/media\/uploads\/[^/]+$/ },
+  { method: 'PATCH', path: /^\/api\/media\/tus\/[^/]+$/ },
   { method: 'PUT', path: /^\/api\/court\/uploads\/[^/]+$/ },
 ];
 

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Head, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +13,7 @@ import { CallCtx, callContextOf } from '../http/request-context.js';
 import { GATEWAY_CONFIG, RPC_CLIENT } from '../infra/tokens.js';
 import { baseContentType, signedLinkQuery, type ByteStreamProxy } from '../http/byte-stream-proxy.js';
 import { Route, RouteBody, RouteErrors, RouteQuery } from '../http/route.js';
-import { MEDIA_BODY_TYPES, VAULT_MEDIA_HTTP } from './media.tokens.js';
+import { MEDIA_BODY_TYPES, RESUMABLE_BODY_TYPE, VAULT_MEDIA_HTTP } from './media.tokens.js';
 
 /**
  * Video and audio messages. Commands and queries go to vault-media over NATS; the bytes (upload
@@ -38,7 +38,7 @@ export class MediaController {
     body: startUploadBodySchema,
     reply: VaultMediaRpc.startUpload.reply,
     status: 201,
-    description: 'PUT the recording to uploadUrl next.',
+    description: 'PUT the recording to uploadUrl next, or send it to resumableUrl with the tus protocol (resumable).',
     errors: {
       409: 'DUPLICATE_MEDIA: "Duplicate: Recording already exists." (checked before any byte is sent).',
       413: 'PAYLOAD_TOO_LARGE, naming the limit.',
@@ -68,6 +68,58 @@ export class MediaController {
     // Any other type was read by a body parser already (JSON): there is no stream left to pass on.
     if (!MEDIA_BODY_TYPES.includes(baseContentType(request.headers['content-type']))) throw new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notARecording);
     await this.media.forwardUpload(request, reply, `/uploads/${encodeURIComponent(id)}`, token);
+  }
+
+  @Head('tus/:id')
+  @ApiBearerAuth()
+  @Route({
+    status: 204,
+    description: 'The tus protocol (1.0.0): where a resumable upload stands. Upload-Offset is the bytes the vault holds, Upload-Length the size announced. The recording is saved once both are equal.',
+    errors: {
+      404: 'No open upload of yours with this id.',
+      400: 'UPLOAD_INCOMPLETE: the upload is no longer open (abandoned, or swept after MEDIA_RESUMABLE_STALE_HOURS): save it again.',
+      412: 'Tus-Resumable is missing.',
+    },
+  })
+  async resumableStatus(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forwardResumable(id, request, reply);
+  }
+
+  @Patch('tus/:id')
+  @ApiBearerAuth()
+  @ApiConsumes(RESUMABLE_BODY_TYPE)
+  @Route({
+    status: 204,
+    reply: recordingSchema,
+    description: 'The tus protocol (1.0.0): the next piece of a resumable upload (the ticket of POST /api/media/uploads), from Upload-Offset. 204 with the new Upload-Offset; 200 with the saved recording when this piece completed it. A cut request keeps whole parts: ask HEAD where to go on.',
+    errors: {
+      409: 'Upload-Offset is not where the upload stands, or another request is sending it.',
+      413: 'PAYLOAD_TOO_LARGE.',
+      415: "UNSUPPORTED_MEDIA: the first bytes are not the ticket's format.",
+      400: 'UPLOAD_INCOMPLETE: more bytes than announced, or not the bytes hashed.',
+    },
+  })
+  async resumableAppend(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (baseContentType(request.headers['content-type']) !== RESUMABLE_BODY_TYPE) throw new DomainError('UNSUPPORTED_MEDIA', MediaMessages.notARecording);
+    await this.forwardResumable(id, request, reply);
+  }
+
+  @Delete('tus/:id')
+  @ApiBearerAuth()
+  @Route({
+    status: 204,
+    description: 'The tus protocol (termination): the owner gives a resumable upload up; what reached storage is removed.',
+    errors: { 404: 'No open upload of yours with this id.' },
+  })
+  async resumableCancel(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forwardResumable(id, request, reply);
+  }
+
+  private async forwardResumable(id: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const token = callContextOf(request).accessToken;
+    if (!token) throw new DomainError('UNAUTHENTICATED');
+    if (!isUuid(id)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
+    await this.media.forwardResumable(request, reply, `/tus/${id}`, token);
   }
 
   @Get('recordings')

@@ -6,6 +6,7 @@ import type { Logger } from '@lv/platform/logging';
 import type { MediaService, PlaybackResponse } from '../media.service.js';
 import type { MusicLibrary } from '../music/music-library.js';
 import type { ViewerPlayback } from '../playback/viewer-playback.js';
+import { recordingTusServer, TUS_PATH } from './tus-uploads.js';
 
 /** Header the gateway uses to pass the lv_media cookie (the owner binding of playback links). */
 export const MEDIA_BINDING_HEADER = 'x-lv-media-binding';
@@ -27,6 +28,8 @@ export interface MediaHttpOptions {
  * owner binding on reads.
  *
  *   PUT  /uploads/:id     Authorization: Bearer <token>, raw webm body  -> 201 Recording | ErrorBody
+ *   HEAD|PATCH|DELETE /tus/:id   Authorization: Bearer <token>, the tus protocol (resumable; tus-uploads.ts)
+ *                        -> 204 Upload-Offset | 200 Recording (the PATCH that completes it) | ErrorBody
  *   GET  /media/:id?u&exp&sig   x-lv-media-binding, Range               -> 200 | 206 | 416 | ErrorBody
  *   PUT  /music-uploads/:id      Authorization: Bearer <operator token>, the audio file -> 201 MusicTrack | ErrorBody
  *   GET  /music/:id?u&exp&sig    x-lv-media-binding, Range               -> 200 | 206 | 416 | ErrorBody
@@ -40,6 +43,15 @@ export class MediaHttpServer extends ByteStreamListener {
     super(logger, { name: 'media', ...options });
     if (viewers) this.app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/view/media/:id', (request, reply) => this.playForViewer(viewers, request, reply));
     this.app.put<{ Params: { id: string } }>('/uploads/:id', (request, reply) => this.upload(request, reply));
+    const tus = recordingTusServer(media.resumable, logger);
+    this.app.route<{ Params: { id: string } }>({
+      method: ['HEAD', 'PATCH', 'DELETE'], url: `${TUS_PATH}/:id`,
+      handler: async (request, reply) => {
+        const caller = await bearerUser(this.verifier, request);
+        reply.hijack();
+        await tus.handle(caller, String(request.id), (server) => server.handle(request.raw, reply.raw));
+      },
+    });
     this.app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/media/:id', (request, reply) => this.play(request, reply));
     if (music) {
       this.app.put<{ Params: { id: string } }>('/music-uploads/:id', (request, reply) => this.uploadTrack(music, request, reply));

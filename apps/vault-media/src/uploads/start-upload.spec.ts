@@ -12,7 +12,7 @@ describe('startUpload', () => {
     const file = webm('a');
     const ticket = await startUpload(world.ports)(owner, uploadRequest(file));
     expect(ticket).toEqual({
-      uploadId: ticket.uploadId, uploadUrl: `/api/media/uploads/${ticket.uploadId}`, objectKey: `${owner.userId}/video_${Date.parse('2026-12-01T10:00:00.000Z')}.webm`,
+      uploadId: ticket.uploadId, uploadUrl: `/api/media/uploads/${ticket.uploadId}`, resumableUrl: `/api/media/tus/${ticket.uploadId}`, objectKey: `${owner.userId}/video_${Date.parse('2026-12-01T10:00:00.000Z')}.webm`,
       contentType: 'video/webm', maxBytes: world.ports.maxUploadBytes,
     });
     expect(await world.objects.find(ticket.uploadId)).toMatchObject({ state: 'pending', user_id: owner.userId, object_key: ticket.objectKey });

@@ -29,7 +29,7 @@ export function startUpload(ports: Pick<MediaPorts, 'recordings' | 'streams' | '
           type: 'StartUpload', recordingId, ownerId, mediaType: upload.type, collection: upload.collection, title: upload.title, bucket: ports.bucket, objectKey,
           contentType: upload.contentType, clientSha256: upload.sha256, declaredSize: request.size, now: new Date(ports.now()).toISOString(),
         }, { actor: userActor(ownerId), correlationId }, (objects) => objects.insertPending({ recordingId, userId: ownerId, bucket: ports.bucket, objectKey }));
-        return { uploadId: recordingId, uploadUrl: `/api/media/uploads/${recordingId}`, objectKey, contentType: upload.contentType, maxBytes: ports.maxUploadBytes };
+        return { uploadId: recordingId, uploadUrl: `/api/media/uploads/${recordingId}`, resumableUrl: `/api/media/tus/${recordingId}`, objectKey, contentType: upload.contentType, maxBytes: ports.maxUploadBytes };
       } catch (err) {
         if (!(err instanceof AlreadyTaken) || attempt >= KEY_ATTEMPTS) throw err;
       }

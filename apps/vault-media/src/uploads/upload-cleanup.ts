@@ -5,7 +5,7 @@ import type { MediaObjectRow } from './media-objects.repository.js';
 /** A removal another request is doing right now is left to it for this long before the sweeper retries it. */
 const REMOVAL_GRACE_MS = 30_000;
 
-type CleanupPorts = Pick<MediaPorts, 'streams' | 'objects' | 'storage' | 'logger' | 'uploadStaleSeconds' | 'now'>;
+type CleanupPorts = Pick<MediaPorts, 'streams' | 'objects' | 'storage' | 'logger' | 'uploadStaleSeconds' | 'resumableStaleSeconds' | 'now'>;
 
 /** Removes an object marked for removal (its multipart upload first, if one was left open), then marks it removed. */
 function ignoreMissing(err: unknown): void {
@@ -54,11 +54,11 @@ export function sweepUploads(ports: CleanupPorts) {
   // `at`: the moment the sweep judges from (its clock by default); a spec asks "as of a stale time from now".
   return async (at: number = ports.now()): Promise<{ abandoned: number; removed: number }> => {
     const staleBefore = new Date(at - ports.uploadStaleSeconds * 1000).toISOString();
-    const stale = await ports.objects.claimStaleUploads(staleBefore);
+    const stale = await ports.objects.claimStaleUploads(staleBefore, new Date(at - ports.resumableStaleSeconds * 1000).toISOString());
     let abandoned = 0;
     for (const row of stale) {
       try {
-        if (await discard(row.recording_id, `upload stalled: no data for ${ports.uploadStaleSeconds} s (the uploading process died or the client went away)`)) abandoned++;
+        if (await discard(row.recording_id, `upload stalled: no data for ${ports.uploadStaleSeconds} s, or ${ports.resumableStaleSeconds} s for a resumable one (the uploading process died or the client went away)`)) abandoned++;
       } catch (err) {
         ports.logger.warn({ err, recordingId: row.recording_id }, 'sweeper: could not abandon a stale upload; will retry');
       }

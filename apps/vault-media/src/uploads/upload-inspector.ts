@@ -13,7 +13,7 @@ export interface UploadLimits {
 }
 
 const WEBM = new Set(['video/webm', 'audio/webm']);
-const notTheFormat = (contentType: string) => new DomainError('UNSUPPORTED_MEDIA', WEBM.has(contentType) ? MediaMessages.notARecording : MediaMessages.notTheAnnouncedFormat);
+export const notTheFormat = (contentType: string) => new DomainError('UNSUPPORTED_MEDIA', WEBM.has(contentType) ? MediaMessages.notARecording : MediaMessages.notTheAnnouncedFormat);
 
 /**
  * Watches a recording's body on its way to object storage (the platform's StreamInspector): bytes

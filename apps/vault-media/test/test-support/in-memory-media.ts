@@ -118,6 +118,9 @@ export class InMemoryRecordings implements Recordings {
 interface ObjectEntry extends MediaObjectRow {
   lastActivityAt: number;
   bytesReceived: number;
+  resumable?: boolean;
+  parts?: { part: number; etag: string }[];
+  hashState?: Buffer | null;
 }
 
 export class InMemoryMediaObjects implements MediaObjects {
@@ -140,6 +143,26 @@ export class InMemoryMediaObjects implements MediaObjects {
   async claimForUpload(recordingId: string) {
     if (this.rows.get(recordingId)?.state !== 'pending') return false;
     this.touch(recordingId, { state: 'uploading' });
+    return true;
+  }
+
+  async claimForResumable(recordingId: string) {
+    const row = this.rows.get(recordingId);
+    if (!row || !(row.state === 'pending' || (row.state === 'uploading' && row.resumable))) return false;
+    this.touch(recordingId, { state: 'uploading', resumable: true });
+    return true;
+  }
+
+  async resumableProgress(recordingId: string) {
+    const row = this.rows.get(recordingId);
+    if (!row) return null;
+    return { state: row.state, resumable: row.resumable ?? false, multipartUploadId: row.multipart_upload_id, bytesReceived: row.bytesReceived, parts: [...(row.parts ?? [])], hashState: row.hashState ?? null };
+  }
+
+  async recordPart(recordingId: string, fromBytes: number, progress: { bytesReceived: number; parts: { part: number; etag: string }[]; hashState: Buffer | null }) {
+    const row = this.rows.get(recordingId);
+    if (!row || row.state !== 'uploading' || row.bytesReceived !== fromBytes) return false;
+    this.touch(recordingId, { bytesReceived: progress.bytesReceived, parts: [...progress.parts], hashState: progress.hashState });
     return true;
   }
 
@@ -167,8 +190,9 @@ export class InMemoryMediaObjects implements MediaObjects {
     return this.rows.get(recordingId) ?? null;
   }
 
-  async claimStaleUploads(before: string) {
-    return this.claim((row) => row.state === 'pending' || row.state === 'uploading', before);
+  async claimStaleUploads(before: string, resumableBefore: string) {
+    const open = (row: ObjectEntry) => row.state === 'pending' || row.state === 'uploading';
+    return [...this.claim((row) => open(row) && !row.resumable, before), ...this.claim((row) => open(row) && !!row.resumable, resumableBefore)];
   }
 
   async claimUnfinishedRemovals(before: string) {
@@ -249,6 +273,7 @@ export class InMemoryStorage implements MediaStorage {
 
   async abortMultipartUpload(_bucket: string, _key: string, uploadId: string) {
     this.abortedMultiparts.push(uploadId);
+    this.openMultiparts.delete(uploadId);
   }
 
   async getObject(bucket: string, key: string) {
@@ -265,6 +290,29 @@ export class InMemoryStorage implements MediaStorage {
 
   has(bucket: string, key: string): boolean {
     return this.objects.has(`${bucket}/${key}`);
+  }
+
+  /** Multipart uploads of resumable uploads: their parts, until completed into an object. */
+  readonly openMultiparts = new Map<string, Map<number, Buffer>>();
+
+  async startMultipart() {
+    const id = `multipart-${++this.multiparts}`;
+    this.openMultiparts.set(id, new Map());
+    return id;
+  }
+
+  async uploadPart(_bucket: string, _key: string, uploadId: string, part: number, data: Buffer) {
+    const parts = this.openMultiparts.get(uploadId);
+    if (!parts) throw Object.assign(new Error('no such upload'), { code: 'NoSuchUpload' });
+    parts.set(part, Buffer.from(data));
+    return { part, etag: `etag-${part}` };
+  }
+
+  async completeMultipart(bucket: string, key: string, uploadId: string, parts: readonly { part: number; etag: string }[]) {
+    const stored = this.openMultiparts.get(uploadId);
+    if (!stored) throw Object.assign(new Error('no such upload'), { code: 'NoSuchUpload' });
+    this.objects.set(`${bucket}/${key}`, Buffer.concat(parts.map((p) => stored.get(p.part)!)));
+    this.openMultiparts.delete(uploadId);
   }
 }
 
@@ -284,7 +332,7 @@ export interface MediaWorld {
 }
 
 /** A fresh vault-media in memory, its clock at 2026-12-01 10:00 UTC. */
-export function mediaWorld(limits: { maxUploadBytes?: number; uploadStaleSeconds?: number } = {}): MediaWorld {
+export function mediaWorld(limits: { maxUploadBytes?: number; uploadStaleSeconds?: number; partSize?: number } = {}): MediaWorld {
   let clock = Date.parse('2026-12-01T10:00:00.000Z');
   const now = () => clock;
   const recordings = new InMemoryRecordings();
@@ -308,6 +356,8 @@ export function mediaWorld(limits: { maxUploadBytes?: number; uploadStaleSeconds
     bucket: 'vaultmedia',
     maxUploadBytes: limits.maxUploadBytes ?? 1024 * 1024,
     uploadStaleSeconds: limits.uploadStaleSeconds ?? 60,
+    resumableStaleSeconds: 24 * 3600,
+    partSize: limits.partSize ?? 8 * 1024 * 1024,
     now,
   };
   return { ports, recordings, objects, streams, storage, revoked, logs, advance: (ms) => void (clock += ms) };

@@ -89,17 +89,22 @@ export async function recordClip(page: Page, seconds = 2): Promise<void> {
 }
 
 export interface CapturedUpload {
-  /** The body's Content-Type as the browser sent it. */
+  /** The format the upload was opened with (the ticket's, from the recording's own type). */
   contentType: string | undefined;
   status: number;
   /** What the server stored: it accepts only bodies that start with WebM's EBML header (1a45dfa3). */
   recording: { content_type: string; size: number; blob_hash: string; file_path: string };
 }
 
-/** The next PUT /api/media/uploads/:id and the server's answer to it. */
+/**
+ * The next upload: its ticket (POST /api/media/uploads) and the tus PATCH that completed it
+ * (200 with the saved recording; the PATCHes before it, if any, answer 204 with an offset).
+ */
 export async function captureUpload(page: Page): Promise<CapturedUpload> {
-  const response = await page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/media\/uploads\/[0-9a-f-]{36}$/.test(r.url()), { timeout: 30_000 });
-  return { contentType: response.request().headers()['content-type'], status: response.status(), recording: await response.json() };
+  const ticket = page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/media\/uploads$/.test(r.url()), { timeout: 30_000 });
+  const response = await page.waitForResponse((r) => r.request().method() === 'PATCH' && /\/api\/media\/tus\/[0-9a-f-]{36}$/.test(r.url()) && r.status() !== 204, { timeout: 60_000 });
+  const opened = (await (await ticket).json()) as { contentType?: string };
+  return { contentType: opened.contentType, status: response.status(), recording: await response.json() };
 }
 
 /** The media element's readyState (2 = HAVE_CURRENT_DATA: a frame or sample is decoded). */

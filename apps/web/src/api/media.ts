@@ -73,55 +73,146 @@ export interface UploadProgress {
   total: number;
 }
 
-function putOnce(url: string, body: Blob, contentType: string, token: string | null, onProgress?: (p: UploadProgress) => void, signal?: AbortSignal): Promise<Recording> {
+/** Waits before each retry of a resumable upload that lost its connection: about two minutes in all, then the owner is asked. */
+const RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000];
+
+/** The saved recording in the answer to the request that completed the upload (none when an earlier, lost answer did). */
+function recordingIn(body: string): Recording | null {
+  try {
+    const parsed: unknown = body ? JSON.parse(body) : null;
+    return parsed && typeof parsed === 'object' && 'id' in parsed ? (parsed as Recording) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A failed tus request as the app's errors: the service's ErrorBody when it answered, a network error when nothing came. */
+function uploadError(error: Error & { originalResponse?: { getStatus(): number; getBody(): string } | null }): Error {
+  const response = error.originalResponse;
+  if (!response || !response.getStatus()) return new NetworkError('The vault could not be reached. Check your connection and try again.');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(response.getBody());
+  } catch {
+    payload = undefined;
+  }
+  return new ApiError(response.getStatus(), toErrorBody(response.getStatus(), payload));
+}
+
+/**
+ * Sends the recording with the tus protocol (tus-js-client, loaded only when a save starts): one
+ * PATCH of the whole body while the connection holds; when it drops, the client asks the vault how
+ * much it holds (HEAD) and goes on from there, retrying for about two minutes. An expired session is
+ * refreshed and the request sent again. Resolves with the saved recording, or null when the vault had
+ * it complete already (an answer lost on the way): the caller looks it up.
+ */
+export async function uploadRecordingBody(ticket: UploadTicket, body: Blob, onProgress?: (p: UploadProgress) => void, signal?: AbortSignal): Promise<Recording | null> {
+  const { Upload } = await import('tus-js-client');
+  let refreshing: Promise<unknown> | null = null;
   return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('PUT', url);
-    xhr.setRequestHeader('Content-Type', contentType);
-    xhr.setRequestHeader('Accept', 'application/json');
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (event) => onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : body.size });
-    xhr.onload = () => {
-      let payload: unknown;
-      try {
-        payload = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        payload = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(payload as Recording);
-      else reject(new ApiError(xhr.status, toErrorBody(xhr.status, payload)));
-    };
-    xhr.onerror = () => reject(new NetworkError('The vault could not be reached. Check your connection and try again.'));
-    xhr.onabort = () => reject(new NetworkError('The upload was cancelled.'));
-    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    xhr.send(body);
+    const upload = new Upload(body, {
+      uploadUrl: ticket.resumableUrl,
+      uploadSize: body.size,
+      retryDelays: RETRY_DELAYS_MS,
+      storeFingerprintForResuming: false,
+      async onBeforeRequest(request) {
+        await refreshing;
+        const token = appSession.getAccessToken();
+        if (token) request.setHeader('Authorization', `Bearer ${token}`);
+        request.setHeader('Accept', 'application/json');
+      },
+      onShouldRetry(error, attempt) {
+        const status = error.originalResponse?.getStatus() ?? 0;
+        // The token expired meanwhile: refresh it once, then send again.
+        if (status === 401) {
+          if (attempt > 0) return false;
+          refreshing = appSession.refresh().catch(() => false);
+          return true;
+        }
+        // The vault refused the bytes (format, size, hash) or the upload is closed: retrying cannot help.
+        if (status >= 400 && status < 500 && status !== 409 && status !== 423 && status !== 429) return false;
+        return true;
+      },
+      onProgress: (sent, total) => onProgress?.({ loaded: sent, total }),
+      onSuccess: ({ lastResponse }) => resolve(recordingIn(lastResponse.getBody())),
+      onError: (error) => reject(uploadError(error)),
+    });
+    signal?.addEventListener('abort', () => {
+      void upload.abort();
+      reject(new NetworkError('The upload was cancelled.'));
+    }, { once: true });
+    upload.start();
   });
 }
 
 /**
- * PUTs the recording to its upload URL with XMLHttpRequest, for upload progress (fetch has none).
- * The body streams to vault-media through the gateway. A 401 (token expired meanwhile) refreshes the
- * session once and sends again: the gateway refused it before any byte reached vault-media.
+ * Uploads this browser opened and did not finish, by the recording's SHA-256: the same recording
+ * saved again (its draft after a closed tab, the same file picked again) goes on where it stopped.
  */
-export async function uploadRecordingBody(ticket: UploadTicket, body: Blob, onProgress?: (p: UploadProgress) => void, signal?: AbortSignal): Promise<Recording> {
+const OPEN_UPLOADS_KEY = 'lv.open-uploads';
+
+interface OpenUpload {
+  ticket: UploadTicket;
+  /** The title it was opened with: a save under another title is another recording. */
+  title: string;
+}
+
+function openUploads(): Record<string, OpenUpload> {
   try {
-    return await putOnce(ticket.uploadUrl, body, ticket.contentType, appSession.getAccessToken(), onProgress, signal);
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401) throw error;
-    if (!(await appSession.refresh().catch(() => false))) throw error;
-    return putOnce(ticket.uploadUrl, body, ticket.contentType, appSession.getAccessToken(), onProgress, signal);
+    const stored: unknown = JSON.parse(localStorage.getItem(OPEN_UPLOADS_KEY) ?? '{}');
+    return stored && typeof stored === 'object' ? (stored as Record<string, OpenUpload>) : {};
+  } catch {
+    return {};
   }
 }
 
-/** The whole save: fingerprint, ask (duplicates are refused here, before the body), then send the body. */
+function rememberUpload(key: string, upload: OpenUpload | null): void {
+  try {
+    const all = openUploads();
+    if (upload) all[key] = upload;
+    else delete all[key];
+    localStorage.setItem(OPEN_UPLOADS_KEY, JSON.stringify(all));
+  } catch {
+    // Storage full or refused (private mode): the upload still works, only a closed tab starts again.
+  }
+}
+
+/**
+ * The whole save: fingerprint, ask (duplicates are refused here, before the body), then send the
+ * body, resumably. An upload this browser left unfinished for the same recording goes on instead.
+ */
 export async function saveRecording(input: { type: StoredMediaType; title: string; blob: Blob; collection?: MediaCollection; contentType?: string }, onPhase?: (phase: 'hashing' | 'uploading', progress?: UploadProgress) => void, signal?: AbortSignal): Promise<Recording> {
   onPhase?.('hashing');
   const sha256 = await fingerprintOf(input.blob);
   // A recording's format is its blob's (WebM, or MP4 where the browser records that); a file's is given.
   const contentType = input.contentType || input.blob.type;
+  const collection = input.collection ?? 'vault';
+  const key = `${collection}:${sha256}`;
+  const send = async (ticket: UploadTicket): Promise<Recording> => {
+    onPhase?.('uploading', { loaded: 0, total: input.blob.size });
+    const saved = await uploadRecordingBody(ticket, input.blob, (p) => onPhase?.('uploading', p), signal);
+    rememberUpload(key, null);
+    return saved ?? (await fetchRecordings(100, signal, collection)).find((r) => r.id === ticket.uploadId) ?? Promise.reject(new NetworkError('The recording was saved. Reload the page to see it.'));
+  };
+  const unfinished = openUploads()[key];
+  if (unfinished?.ticket.resumableUrl && unfinished.title === input.title) {
+    try {
+      return await send(unfinished.ticket);
+    } catch (error) {
+      // Gone meanwhile (swept, or another account's): start afresh below. Anything else is the answer.
+      if (!(error instanceof ApiError) || ![400, 403, 404, 410].includes(error.status)) throw error;
+      rememberUpload(key, null);
+    }
+  }
   const ticket = await startUpload({
     type: input.type, title: input.title, sha256, size: input.blob.size, ...(input.collection ? { collection: input.collection } : {}), ...(contentType ? { contentType } : {}),
   });
-  onPhase?.('uploading', { loaded: 0, total: input.blob.size });
-  return uploadRecordingBody(ticket, input.blob, (p) => onPhase?.('uploading', p), signal);
+  rememberUpload(key, { ticket, title: input.title });
+  try {
+    return await send(ticket);
+  } catch (error) {
+    // Refused for good (its bytes, its size): nothing to go on with later.
+    if (error instanceof ApiError && error.status !== 401) rememberUpload(key, null);
+    throw error;
+  }
 }

@@ -46,6 +46,18 @@ export interface UploadResult {
   parts: number;
 }
 
+/** A part of a multipart upload, as completing it needs. */
+export interface UploadedPart {
+  part: number;
+  etag: string;
+}
+
+/**
+ * S3 refuses a part under 5 MiB unless it is the last: a resumable upload that stops keeps only
+ * whole parts of at least this size and asks the client again for the rest.
+ */
+export const MIN_PART_SIZE = 5 * 1024 * 1024;
+
 export interface ObjectStorage {
   /** The underlying client, for anything the helpers below do not cover. */
   readonly client: Client;
@@ -82,6 +94,21 @@ export interface ObjectStorage {
    * removed. An upload already completed or aborted (NoSuchUpload) counts as done.
    */
   abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
+  /**
+   * A multipart upload written over many requests (a resumable upload): started once, its parts sent
+   * one at a time as they come (each at least MIN_PART_SIZE but the last), completed when all are in.
+   * The caller keeps the upload id and the parts' etags between requests.
+   */
+  startMultipart(bucket: string, key: string, options?: Pick<UploadOptions, 'contentType' | 'metadata'>): Promise<string>;
+  uploadPart(bucket: string, key: string, uploadId: string, part: number, data: Buffer): Promise<UploadedPart>;
+  completeMultipart(bucket: string, key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void>;
+}
+
+function uploadHeaders(opts: Pick<UploadOptions, 'contentType' | 'metadata'>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (opts.contentType) headers['Content-Type'] = opts.contentType;
+  for (const [k, v] of Object.entries(opts.metadata ?? {})) headers[`X-Amz-Meta-${k}`] = v;
+  return headers;
 }
 
 /**
@@ -133,9 +160,7 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
   }
 
   async function upload(bucket: string, key: string, source: Readable | AsyncIterable<Uint8Array>, opts: UploadOptions = {}): Promise<UploadResult> {
-    const headers: Record<string, string> = {};
-    if (opts.contentType) headers['Content-Type'] = opts.contentType;
-    for (const [k, v] of Object.entries(opts.metadata ?? {})) headers[`X-Amz-Meta-${k}`] = v;
+    const headers = uploadHeaders(opts);
 
     let uploadId: string | undefined;
     const etags: { part: number; etag: string }[] = [];
@@ -252,6 +277,14 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
       await client.abortMultipartUpload(bucket, key, uploadId).catch((err: { code?: string }) => {
         if (err?.code !== 'NoSuchUpload') throw err;
       });
+    },
+    startMultipart: (bucket, key, opts = {}) => client.initiateNewMultipartUpload(bucket, key, uploadHeaders(opts)),
+    async uploadPart(bucket, key, uploadId, part, data) {
+      const { etag } = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} }, data);
+      return { part, etag };
+    },
+    async completeMultipart(bucket, key, uploadId, parts) {
+      await client.completeMultipartUpload(bucket, key, uploadId, [...parts]);
     },
   };
 }

@@ -126,16 +126,25 @@ try {
   const { createQueue, createRedisConnection } = await import(pathToFileURL(join(root, 'libs', 'platform', 'dist', 'queues', 'index.js')).href);
   const storage = createObjectStorage({ S3_ENDPOINT: stack.s3.endpoint, S3_REGION: stack.s3.region, S3_ACCESS_KEY: stack.s3.accessKey, S3_SECRET_KEY: stack.s3.secretKey }, { partSize: 8 * MiB });
   const connection = createRedisConnection(`redis://127.0.0.1:6379/${redisDb}`, { role: 'producer', name: 'bench-media' });
-  const queue = createQueue('media-hashing', connection, { prefix: `lv-${stackId}` });
+  const { Queues } = await import(pathToFileURL(join(root, 'libs', 'contracts', 'dist', 'index.js')).href);
+  const queue = createQueue(Queues.MediaHashing, connection, { prefix: `lv-${stackId}` });
   await queue.pause();
 
   const password = 'bench-Password-1!';
   const tokens = [];
   // 0-1: the PUT rounds, 2: the warm-up, 3-4: the resumable rounds (a user saves one recording once).
   for (let i = 0; i < 5; i++) {
-    const res = await api('/api/auth/sign-up', { method: 'POST', body: { email: `bench-media-${i}-${Date.now().toString(36)}@example.com`, password } });
+    const email = `bench-media-${i}-${Date.now().toString(36)}@example.com`;
+    const res = await api('/api/auth/sign-up', { method: 'POST', body: { email, password } });
     if (res.status !== 201) throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
-    tokens.push((await res.json()).accessToken);
+    // Saving a video is Pro's (the plans table): the operator's CLI puts the user on it, and a new sign-in carries the tier.
+    const tier = spawnSync(nodeBinary(), [join(root, 'tools', 'cli', 'dist', 'main.js'), 'user:tier', email, 'pro'], {
+      cwd: root, encoding: 'utf8', env: { ...process.env, STACK_ID: stackId, JWT_PRIVATE_KEY: join(dataDir, 'keys', 'jwt-private.pem'), NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' },
+    });
+    if (tier.status !== 0) throw new Error(`user:tier failed: ${tier.stderr}`);
+    const signIn = await api('/api/auth/sign-in', { method: 'POST', body: { email, password } });
+    if (signIn.status !== 200 && signIn.status !== 201) throw new Error(`sign-in answered ${signIn.status}: ${await signIn.text()}`);
+    tokens.push((await signIn.json()).accessToken);
   }
 
   /** The browser's whole save: hash, POST (dedupe), PUT (streamed); times of each step. */

@@ -220,21 +220,20 @@ class RecordingRenditions20261207 extends Migration {
 }
 
 /**
- * Resumable uploads (tus): what a later request needs to go on where an earlier one stopped. The
- * parts already in storage (their etags), the SHA-256 state of exactly those bytes (bytes_received
- * of them), and whether the upload is resumable at all (a single PUT is not: its sweep comes sooner).
+ * Resumable uploads (tus): what a later request needs to go on where an earlier one stopped: the
+ * parts already in storage (their etags; bytes_received counts their bytes), and whether the upload
+ * is resumable at all (a single PUT is not: its sweep comes sooner).
  */
 class ResumableUploads20261207 extends Migration {
   override up(): void {
     this.addSql(`
       alter table media_objects
         add column resumable boolean not null default false,
-        add column upload_parts jsonb not null default '[]',
-        add column hash_state bytea`);
+        add column upload_parts jsonb not null default '[]'`);
   }
 
   override down(): void {
-    this.addSql('alter table media_objects drop column resumable, drop column upload_parts, drop column hash_state');
+    this.addSql('alter table media_objects drop column resumable, drop column upload_parts');
   }
 }
 

@@ -78,7 +78,7 @@ export function recordingTusServer(uploads: ResumableUploads, logger: Logger) {
     },
   });
   return {
-    handle(caller: UserCaller, requestId: string, run: (server: TusServer) => Promise<void>): Promise<void> {
+    handle<T>(caller: UserCaller, requestId: string, run: (server: TusServer) => Promise<T>): Promise<T> {
       return requestCaller.run({ caller, requestId }, () => run(server));
     },
   };

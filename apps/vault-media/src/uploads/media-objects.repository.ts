@@ -18,15 +18,13 @@ export interface MediaObjectRow {
 
 const COLUMNS = 'recording_id, user_id, bucket, object_key, state, multipart_upload_id';
 
-/** Where a resumable upload stands: the bytes in storage (whole parts), their parts, and the hash of exactly those bytes. */
+/** Where a resumable upload stands: the bytes in storage (whole parts) and their parts. */
 export interface ResumableProgress {
   state: MediaObjectState;
   resumable: boolean;
   multipartUploadId: string | null;
   bytesReceived: number;
   parts: { part: number; etag: string }[];
-  /** The SHA-256 state after bytesReceived bytes (hash-wasm's save()); null before the first part. */
-  hashState: Buffer | null;
 }
 
 /** `media_objects` as the use cases see it: PgMediaObjects is the SQL behind it. */
@@ -50,7 +48,7 @@ export interface MediaObjects {
    * Records a part stored: only when the progress is still `fromBytes` (a second request that raced
    * this one past the lock of another replica finds it moved, and stops).
    */
-  recordPart(recordingId: string, fromBytes: number, progress: Pick<ResumableProgress, 'bytesReceived' | 'parts' | 'hashState'>): Promise<boolean>;
+  recordPart(recordingId: string, fromBytes: number, progress: Pick<ResumableProgress, 'bytesReceived' | 'parts'>): Promise<boolean>;
   /** Marks the object for removal; with `onlyOpenUpload`, only an upload still pending or uploading. */
   markRemoving(recordingId: string, options?: { onlyOpenUpload?: boolean }): Promise<void>;
   /** Only a row being removed becomes removed. */
@@ -109,17 +107,17 @@ export class PgMediaObjects implements MediaObjects {
   }
 
   async resumableProgress(recordingId: string): Promise<ResumableProgress | null> {
-    const [row] = await this.em().execute<{ state: MediaObjectState; resumable: boolean; multipart_upload_id: string | null; bytes_received: string | number; upload_parts: { part: number; etag: string }[]; hash_state: Buffer | null }[]>(
-      'select state, resumable, multipart_upload_id, bytes_received, upload_parts, hash_state from media_objects where recording_id = ?', [recordingId]);
+    const [row] = await this.em().execute<{ state: MediaObjectState; resumable: boolean; multipart_upload_id: string | null; bytes_received: string | number; upload_parts: { part: number; etag: string }[] }[]>(
+      'select state, resumable, multipart_upload_id, bytes_received, upload_parts from media_objects where recording_id = ?', [recordingId]);
     if (!row) return null;
-    return { state: row.state, resumable: row.resumable, multipartUploadId: row.multipart_upload_id, bytesReceived: Number(row.bytes_received), parts: row.upload_parts, hashState: row.hash_state };
+    return { state: row.state, resumable: row.resumable, multipartUploadId: row.multipart_upload_id, bytesReceived: Number(row.bytes_received), parts: row.upload_parts };
   }
 
-  async recordPart(recordingId: string, fromBytes: number, progress: Pick<ResumableProgress, 'bytesReceived' | 'parts' | 'hashState'>): Promise<boolean> {
+  async recordPart(recordingId: string, fromBytes: number, progress: Pick<ResumableProgress, 'bytesReceived' | 'parts'>): Promise<boolean> {
     const updated = await this.em().execute<{ recording_id: string }[]>(
-      `update media_objects set bytes_received = ?, upload_parts = ?::jsonb, hash_state = ?, last_activity_at = now()
+      `update media_objects set bytes_received = ?, upload_parts = ?::jsonb, last_activity_at = now()
         where recording_id = ? and state = 'uploading' and bytes_received = ? returning recording_id`,
-      [progress.bytesReceived, JSON.stringify(progress.parts), progress.hashState, recordingId, fromBytes],
+      [progress.bytesReceived, JSON.stringify(progress.parts), recordingId, fromBytes],
     );
     return updated.length > 0;
   }

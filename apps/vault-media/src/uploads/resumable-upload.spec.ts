@@ -54,6 +54,20 @@ describe('resumableUploads', () => {
     expect((await uploads.append(owner, small.ticket.uploadId, 0, bodyOf(small.file.body))).recording).toMatchObject({ size: 300, blob_hash: small.file.sha256 });
   });
 
+  it('goes on in another replica (no running hash there): the completed object is read back to hash it', async () => {
+    const world = mediaWorld({ maxUploadBytes: 64 * 1024 * 1024, partSize: PART });
+    const { file, ticket } = await opened(world, 2 * PART + 99);
+    expect((await resumableUploads(world.ports).append(owner, ticket.uploadId, 0, cutAfter(file.body.subarray(0, PART + 5)))).offset).toBe(PART);
+    const otherReplica = resumableUploads(world.ports);
+    expect((await otherReplica.append(owner, ticket.uploadId, PART, bodyOf(file.body.subarray(PART)))).recording).toMatchObject({ blob_hash: file.sha256 });
+    // And bytes that are not the ones announced are found out the same way.
+    const damaged = await opened(world, 2 * PART, 'x');
+    await resumableUploads(world.ports).append(owner, damaged.ticket.uploadId, 0, cutAfter(damaged.file.body.subarray(0, PART)));
+    const altered = Buffer.from(damaged.file.body.subarray(PART));
+    altered.writeUInt8(altered.readUInt8(10) ^ 1, 10);
+    await expect(resumableUploads(world.ports).append(owner, damaged.ticket.uploadId, PART, bodyOf(altered))).rejects.toMatchObject({ code: 'UPLOAD_INCOMPLETE' });
+  });
+
   it("refuses someone else's upload, a wrong offset and a single PUT's upload; the owner's goes on untouched", async () => {
     const world = mediaWorld();
     const { file, ticket } = await opened(world, 1000);

@@ -1,4 +1,4 @@
-import { createSHA256, type IHasher } from 'hash-wasm';
+import { createHash, type Hash } from 'node:crypto';
 import { isUuid, MediaMessages, type Recording } from '@lv/contracts';
 import { ownerOf, type Caller } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
@@ -21,6 +21,13 @@ export interface ResumableStatus {
   recording?: Recording;
 }
 
+/**
+ * The running SHA-256 of each upload this process is receiving, and how many bytes it covers (the
+ * bytes stored). Bounded: the oldest is dropped past the limit (its upload then hashes by reading back).
+ */
+type LiveHashes = Map<string, { hash: Hash; bytes: number }>;
+const LIVE_HASHES_MAX = 10_000;
+
 /** The first bytes a format's signature needs (the longest, WebP's and WAV's, ends at byte 12). */
 const HEAD_BYTES = 64;
 
@@ -32,15 +39,17 @@ const HEAD_BYTES = 64;
  * - only the owner of an open upload may add to it; the format is checked on the first bytes before
  *   anything is stored, the size against what the upload announced;
  * - memory stays at one part per request: bytes go to storage as parts of a multipart upload;
- * - the SHA-256 is computed on the way. Its state is saved with every part stored (hash-wasm's
- *   save/load, which Node's hash cannot do), so a later request, or another replica after a restart,
- *   goes on hashing where the last stopped; nothing is read back;
+ * - the SHA-256 is computed on the way, over the parts as they are stored, and kept in this process
+ *   between requests (Node's hash state cannot be saved). A request that finds none for where the
+ *   upload stands (another replica took the earlier ones, or the process restarted) goes on without,
+ *   and the completed object is read back once to hash it: correct always, fast in the usual case;
  * - what the server holds is whole parts only: a request cut short keeps the bytes it can store as a
  *   part (at least MIN_PART_SIZE) and the client sends the rest again; nothing is stored twice;
  * - RecordingSaved is appended only when the object is complete and its hash is the one announced.
  */
 export function resumableUploads(ports: ResumablePorts) {
   const discard = discardUpload(ports);
+  const liveHashes: LiveHashes = new Map();
 
   async function openUploadOf(caller: Caller, uploadId: string) {
     if (!isUuid(uploadId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
@@ -72,7 +81,7 @@ export function resumableUploads(ports: ResumablePorts) {
     const progress = await ports.objects.resumableProgress(uploadId);
     if (!progress || progress.bytesReceived !== offset) throw new DomainError('CONFLICT', MediaMessages.uploadInProgress);
     const size = state.declaredSize!;
-    const writer = await PartWriter.resume(ports, uploadId, state.bucket!, state.objectKey!, state.contentType!, ownerId, progress);
+    const writer = PartWriter.resume(ports, liveHashes, uploadId, state.bucket!, state.objectKey!, state.contentType!, ownerId, progress);
 
     try {
       let cut = false;
@@ -112,6 +121,7 @@ export function resumableUploads(ports: ResumablePorts) {
       const reason = err instanceof DomainError ? `${err.code}: ${err.message}` : `upload failed: ${(err as Error)?.message ?? String(err)}`;
       // A refused body (format, size, hash) ends the upload; storage or database trouble does not: the client tries again.
       if (err instanceof DomainError) {
+        liveHashes.delete(uploadId);
         await discard(uploadId, reason, { objectMayExist: true }).catch((e: unknown) => ports.logger.error({ err: e, recordingId: uploadId }, 'could not close a refused upload; the sweeper will'));
       }
       throw err;
@@ -120,10 +130,12 @@ export function resumableUploads(ports: ResumablePorts) {
     }
   }
 
+
   /** The owner gives the upload up (tus termination): it is closed and what reached storage removed. */
   async function cancel(caller: Caller, uploadId: string): Promise<void> {
     const { ownerId, state } = await openUploadOf(caller, uploadId);
     requireOpenUpload(state, ownerId);
+    liveHashes.delete(uploadId);
     await discard(uploadId, 'the owner cancelled the upload', { objectMayExist: true });
   }
 
@@ -133,15 +145,22 @@ export function resumableUploads(ports: ResumablePorts) {
 export type ResumableUploads = ReturnType<typeof resumableUploads>;
 
 /**
- * One request's bytes on their way to storage: a buffer of one part, flushed as a part when full;
- * the hash state and the parts list saved after each part, compare-and-set on the offset.
+ * One request's bytes on their way to storage: a buffer of one part, sent as a part when full while
+ * the next part fills a second buffer (so the client's bytes keep coming during storage's answer);
+ * parts are stored one after the other, the parts list saved after each, compare-and-set on the offset.
  */
 class PartWriter {
   private part: Buffer | undefined;
+  /** The other buffer: the part being sent to storage while `part` fills (free again once it is stored). */
+  private sendingBuffer: Buffer | undefined;
   private filled = 0;
+  /** The part on its way to storage, and its size. */
+  private sending: Promise<void> | null = null;
+  private sendingBytes = 0;
 
   private constructor(
     private readonly ports: ResumablePorts,
+    private readonly liveHashes: LiveHashes,
     private readonly uploadId: string,
     private readonly bucket: string,
     private readonly key: string,
@@ -149,66 +168,110 @@ class PartWriter {
     private readonly ownerId: string,
     private multipartId: string | null,
     private readonly parts: UploadedPart[],
-    private readonly hasher: IHasher,
+    /** Null when this process has no hash of the bytes stored so far: the object is read back at the end. */
+    private readonly hasher: Hash | null,
     /** Bytes in storage (whole parts). */
     public offset: number,
   ) {}
 
-  static async resume(ports: ResumablePorts, uploadId: string, bucket: string, key: string, contentType: string, ownerId: string, progress: ResumableProgress): Promise<PartWriter> {
-    const hasher = await createSHA256();
-    if (progress.hashState) hasher.load(progress.hashState);
-    else hasher.init();
-    return new PartWriter(ports, uploadId, bucket, key, contentType, ownerId, progress.multipartUploadId, [...progress.parts], hasher, progress.bytesReceived);
+  static resume(ports: ResumablePorts, liveHashes: LiveHashes, uploadId: string, bucket: string, key: string, contentType: string, ownerId: string, progress: ResumableProgress): PartWriter {
+    const live = liveHashes.get(uploadId);
+    const hasher = progress.bytesReceived === 0 ? createHash('sha256') : live && live.bytes === progress.bytesReceived ? live.hash : null;
+    return new PartWriter(ports, liveHashes, uploadId, bucket, key, contentType, ownerId, progress.multipartUploadId, [...progress.parts], hasher, progress.bytesReceived);
   }
 
+  /** Bytes received and not yet stored (buffered, or on their way to storage). */
   get buffered(): number {
-    return this.filled;
+    return this.filled + this.sendingBytes;
   }
 
   async add(chunk: Uint8Array): Promise<void> {
     const partSize = this.ports.partSize;
-    const buffer = (this.part ??= Buffer.allocUnsafe(partSize));
     for (let from = 0; from < chunk.length; ) {
+      const buffer = (this.part ??= Buffer.allocUnsafe(partSize));
       const take = Math.min(chunk.length - from, partSize - this.filled);
       buffer.set(chunk.subarray(from, from + take), this.filled);
       this.filled += take;
       from += take;
-      if (this.filled === partSize) await this.flush();
+      if (this.filled === partSize) await this.send();
     }
   }
 
   /** After a request that ended early: the bytes buffered become a part if storage takes one that small. */
   async keepWhatCanBeStored(): Promise<void> {
-    if (this.filled >= MIN_PART_SIZE) await this.flush();
+    await this.settle();
+    if (this.filled >= MIN_PART_SIZE) {
+      await this.send();
+      await this.settle();
+    }
   }
 
   /** The last part, the object completed; the SHA-256 of all of it. */
   async complete(): Promise<string> {
-    if (this.filled > 0 || this.parts.length === 0) await this.flush();
+    await this.settle();
+    if (this.filled > 0 || this.parts.length === 0) {
+      await this.send();
+      await this.settle();
+    }
     await this.ports.storage.completeMultipart(this.bucket, this.key, this.multipartId!, this.parts);
-    return this.hasher.digest('hex');
+    this.liveHashes.delete(this.uploadId);
+    if (this.hasher) return this.hasher.digest('hex');
+    const hash = createHash('sha256');
+    await this.ports.storage.readObject(this.bucket, this.key, (piece) => hash.update(piece));
+    return hash.digest('hex');
   }
 
   release(): void {
     this.part = undefined;
+    this.sendingBuffer = undefined;
   }
 
-  private async flush(): Promise<void> {
+  /** Sends the buffered part once the one before it is stored; the next bytes go to the other buffer meanwhile. */
+  private async send(): Promise<void> {
+    await this.settle();
     const data = this.part!.subarray(0, this.filled);
+    // The buffer of the part stored before is free: the next bytes go there while this one is sent.
+    const free = this.sendingBuffer;
+    this.sendingBuffer = this.part;
+    this.part = free;
+    this.filled = 0;
+    this.sendingBytes = data.length;
+    this.sending = this.store(data);
+    // Observed by settle(); a request that fails meanwhile must not leave it unhandled.
+    this.sending.catch(() => undefined);
+  }
+
+  /** Waits for the part on its way to storage: its failure is this request's. */
+  private async settle(): Promise<void> {
+    const sending = this.sending;
+    this.sending = null;
+    try {
+      await sending;
+    } finally {
+      this.sendingBytes = 0;
+    }
+  }
+
+  private async store(data: Buffer): Promise<void> {
     if (this.offset === 0 && matchesFormat(this.contentType, data.subarray(0, HEAD_BYTES), true) !== true) throw notTheFormat(this.contentType);
     if (!this.multipartId) {
       this.multipartId = await this.ports.storage.startMultipart(this.bucket, this.key, { contentType: this.contentType, metadata: { owner: this.ownerId, recording: this.uploadId } });
       await this.ports.objects.recordMultipartUpload(this.uploadId, this.multipartId);
     }
     const stored = await this.ports.storage.uploadPart(this.bucket, this.key, this.multipartId, this.parts.length + 1, data);
-    this.hasher.update(data);
+    this.hasher?.update(data);
     const from = this.offset;
     this.parts.push(stored);
+    // Stored: its bytes count in the offset now, no longer as on their way.
     this.offset += data.length;
-    this.filled = 0;
-    if (!(await this.ports.objects.recordPart(this.uploadId, from, { bytesReceived: this.offset, parts: this.parts, hashState: Buffer.from(this.hasher.save()) }))) {
+    this.sendingBytes = 0;
+    if (!(await this.ports.objects.recordPart(this.uploadId, from, { bytesReceived: this.offset, parts: this.parts }))) {
       throw new DomainError('CONFLICT', MediaMessages.uploadInProgress);
+    }
+    if (this.hasher) {
+      this.liveHashes.delete(this.uploadId);
+      this.liveHashes.set(this.uploadId, { hash: this.hasher, bytes: this.offset });
+      if (this.liveHashes.size > LIVE_HASHES_MAX) this.liveHashes.delete(this.liveHashes.keys().next().value!);
     }
   }
 }
-

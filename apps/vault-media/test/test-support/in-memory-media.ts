@@ -120,7 +120,6 @@ interface ObjectEntry extends MediaObjectRow {
   bytesReceived: number;
   resumable?: boolean;
   parts?: { part: number; etag: string }[];
-  hashState?: Buffer | null;
 }
 
 export class InMemoryMediaObjects implements MediaObjects {
@@ -156,13 +155,13 @@ export class InMemoryMediaObjects implements MediaObjects {
   async resumableProgress(recordingId: string) {
     const row = this.rows.get(recordingId);
     if (!row) return null;
-    return { state: row.state, resumable: row.resumable ?? false, multipartUploadId: row.multipart_upload_id, bytesReceived: row.bytesReceived, parts: [...(row.parts ?? [])], hashState: row.hashState ?? null };
+    return { state: row.state, resumable: row.resumable ?? false, multipartUploadId: row.multipart_upload_id, bytesReceived: row.bytesReceived, parts: [...(row.parts ?? [])] };
   }
 
-  async recordPart(recordingId: string, fromBytes: number, progress: { bytesReceived: number; parts: { part: number; etag: string }[]; hashState: Buffer | null }) {
+  async recordPart(recordingId: string, fromBytes: number, progress: { bytesReceived: number; parts: { part: number; etag: string }[] }) {
     const row = this.rows.get(recordingId);
     if (!row || row.state !== 'uploading' || row.bytesReceived !== fromBytes) return false;
-    this.touch(recordingId, { bytesReceived: progress.bytesReceived, parts: [...progress.parts], hashState: progress.hashState });
+    this.touch(recordingId, { bytesReceived: progress.bytesReceived, parts: [...progress.parts] });
     return true;
   }
 
@@ -292,6 +291,13 @@ export class InMemoryStorage implements MediaStorage {
     return this.objects.has(`${bucket}/${key}`);
   }
 
+  async readObject(bucket: string, key: string, onPiece: (piece: Buffer) => void) {
+    const body = this.objects.get(`${bucket}/${key}`);
+    if (!body) throw noSuchKey();
+    onPiece(body);
+    return { size: body.length };
+  }
+
   /** Multipart uploads of resumable uploads: their parts, until completed into an object. */
   readonly openMultiparts = new Map<string, Map<number, Buffer>>();
 
@@ -304,6 +310,8 @@ export class InMemoryStorage implements MediaStorage {
   async uploadPart(_bucket: string, _key: string, uploadId: string, part: number, data: Buffer) {
     const parts = this.openMultiparts.get(uploadId);
     if (!parts) throw Object.assign(new Error('no such upload'), { code: 'NoSuchUpload' });
+    // Read a turn later, as a network upload does: a writer that reuses the buffer too soon stores wrong bytes.
+    await new Promise((resolve) => setImmediate(resolve));
     parts.set(part, Buffer.from(data));
     return { part, etag: `etag-${part}` };
   }

@@ -3,6 +3,7 @@ import { appSession } from './app-session.js';
 import { api } from './api.js';
 import { ApiError, NetworkError, toErrorBody } from './client.js';
 import { sha256Hex as sha256HexOf } from '../lib/sha256.js';
+import { uploadsInFlight } from './uploads-in-flight.js';
 
 export const mediaKeys = {
   all: ['media'] as const,
@@ -106,7 +107,7 @@ function uploadError(error: Error & { originalResponse?: { getStatus(): number; 
  * refreshed and the request sent again. Resolves with the saved recording, or null when the vault had
  * it complete already (an answer lost on the way): the caller looks it up.
  */
-export async function uploadRecordingBody(ticket: UploadTicket, body: Blob, onProgress?: (p: UploadProgress) => void, signal?: AbortSignal): Promise<Recording | null> {
+export async function uploadRecordingBody(ticket: UploadTicket, body: Blob, onProgress?: (p: UploadProgress) => void, signal?: AbortSignal, onReconnecting?: () => void): Promise<Recording | null> {
   const { Upload } = await import('tus-js-client');
   let refreshing: Promise<unknown> | null = null;
   return new Promise((resolve, reject) => {
@@ -131,6 +132,7 @@ export async function uploadRecordingBody(ticket: UploadTicket, body: Blob, onPr
         }
         // The vault refused the bytes (format, size, hash) or the upload is closed: retrying cannot help.
         if (status >= 400 && status < 500 && status !== 409 && status !== 423 && status !== 429) return false;
+        onReconnecting?.();
         return true;
       },
       onProgress: (sent, total) => onProgress?.({ loaded: sent, total }),
@@ -188,31 +190,52 @@ export async function saveRecording(input: { type: StoredMediaType; title: strin
   const contentType = input.contentType || input.blob.type;
   const collection = input.collection ?? 'vault';
   const key = `${collection}:${sha256}`;
+  const shown = { title: input.title, page: typeof location === 'undefined' ? '' : location.pathname };
   const send = async (ticket: UploadTicket): Promise<Recording> => {
     onPhase?.('uploading', { loaded: 0, total: input.blob.size });
-    const saved = await uploadRecordingBody(ticket, input.blob, (p) => onPhase?.('uploading', p), signal);
+    uploadsInFlight.update(key, { ...shown, loaded: 0, total: input.blob.size, state: 'uploading' });
+    const saved = await uploadRecordingBody(ticket, input.blob, (p) => {
+      onPhase?.('uploading', p);
+      uploadsInFlight.update(key, { ...shown, loaded: p.loaded, total: p.total, state: 'uploading' });
+    }, signal, () => uploadsInFlight.update(key, { ...shown, state: 'reconnecting' }));
     rememberUpload(key, null);
     return saved ?? (await fetchRecordings(100, signal, collection)).find((r) => r.id === ticket.uploadId) ?? Promise.reject(new NetworkError('The recording was saved. Reload the page to see it.'));
   };
-  const unfinished = openUploads()[key];
-  if (unfinished?.ticket.resumableUrl && unfinished.title === input.title) {
-    try {
-      return await send(unfinished.ticket);
-    } catch (error) {
-      // Gone meanwhile (swept, or another account's): start afresh below. Anything else is the answer.
-      if (!(error instanceof ApiError) || ![400, 403, 404, 410].includes(error.status)) throw error;
-      rememberUpload(key, null);
+  /** An upload this browser left unfinished for the same recording goes on; else a new ticket. */
+  const sendOnce = async (): Promise<Recording> => {
+    const unfinished = openUploads()[key];
+    if (unfinished?.ticket.resumableUrl && unfinished.title === input.title) {
+      try {
+        return await send(unfinished.ticket);
+      } catch (error) {
+        // Gone meanwhile (swept, or another account's): start afresh below. Anything else is the answer.
+        if (!(error instanceof ApiError) || ![400, 403, 404, 410].includes(error.status)) throw error;
+        rememberUpload(key, null);
+      }
     }
-  }
-  const ticket = await startUpload({
-    type: input.type, title: input.title, sha256, size: input.blob.size, ...(input.collection ? { collection: input.collection } : {}), ...(contentType ? { contentType } : {}),
-  });
-  rememberUpload(key, { ticket, title: input.title });
+    const ticket = await startUpload({
+      type: input.type, title: input.title, sha256, size: input.blob.size, ...(input.collection ? { collection: input.collection } : {}), ...(contentType ? { contentType } : {}),
+    });
+    rememberUpload(key, { ticket, title: input.title });
+    try {
+      return await send(ticket);
+    } catch (error) {
+      // Refused for good (its bytes, its size): nothing to go on with later.
+      if (error instanceof ApiError && error.status !== 401) rememberUpload(key, null);
+      throw error;
+    }
+  };
   try {
-    return await send(ticket);
+    const saved = await sendOnce();
+    uploadsInFlight.remove(key);
+    return saved;
   } catch (error) {
-    // Refused for good (its bytes, its size): nothing to go on with later.
-    if (error instanceof ApiError && error.status !== 401) rememberUpload(key, null);
+    // Shown in the shell with a retry (the page that started it may be gone); a refusal or a duplicate the page says itself.
+    if (error instanceof NetworkError || (error instanceof ApiError && error.status >= 500)) {
+      uploadsInFlight.update(key, { ...shown, state: 'failed', retry: () => void saveRecording(input).catch(() => undefined) });
+    } else {
+      uploadsInFlight.remove(key);
+    }
     throw error;
   }
 }

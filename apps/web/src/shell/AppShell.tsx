@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore, type
 import { useLocation } from 'react-router-dom';
 import { sudoPrompt } from '../api/sudo-prompt.js';
 import { useAuth } from '../auth/AuthProvider.js';
+import { uploadsInFlight } from '../api/uploads-in-flight.js';
 import { TopBar } from './TopBar.js';
 import { useSignOutFlow } from './use-sign-out.js';
 import { useUnsavedChanges } from './UnsavedChangesProvider.js';
@@ -14,6 +15,9 @@ const SignOutDialog = lazy(async () => ({ default: (await import('./SignOutDialo
 const SudoDialog = lazy(async () => ({ default: (await import('./SudoDialog.js')).SudoDialog }));
 // Only an owner who has not verified his address yet sees the banner (and loads its resend call).
 const VerifyEmailBanner = lazy(async () => ({ default: (await import('./VerifyEmailBanner.js')).VerifyEmailBanner }));
+// The saves still going on: loaded once the owner saves something.
+const UploadStatus = lazy(async () => ({ default: (await import('./UploadStatus.js')).UploadStatus }));
+const anyUploads = () => uploadsInFlight.snapshot().length > 0;
 
 /**
  * Top bar, side menu, sign-out warning and the page in <main>. `accountPending`: the page needs the
@@ -26,6 +30,7 @@ export function AppShell({ children, accountPending = false }: { children: React
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const signOut = useSignOutFlow();
   const sudoAsked = useSyncExternalStore(sudoPrompt.subscribe, sudoPrompt.isOpen, () => false);
+  const uploading = useSyncExternalStore(uploadsInFlight.subscribe, anyUploads, () => false);
   const location = useLocation();
   // Mounted from their first opening on, so they close with their own animation and focus handling.
   const [menuUsed, setMenuUsed] = useState(false);
@@ -76,6 +81,11 @@ export function AppShell({ children, accountPending = false }: { children: React
         ) : null}
         {children}
       </main>
+      {uploading ? (
+        <Suspense fallback={null}>
+          <UploadStatus />
+        </Suspense>
+      ) : null}
       <footer className="border-t border-border py-6 text-center text-xs text-muted-foreground">
         <p>© {new Date().getFullYear()} Legacy Vault · Your words, kept safe for the people you love.</p>
       </footer>

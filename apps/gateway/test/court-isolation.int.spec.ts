@@ -7,9 +7,8 @@ import { jest } from '@jest/globals';
 import {
   CourtMessages, type CourtDocument, type CourtFileLink, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead,
 } from '@lv/contracts';
-import { generateTestKeys, sendHttp, uniqueStackId, waitFor, type HttpAnswer } from '@lv/testing';
+import { generateTestKeys, userTokenSigner, sendHttp, uniqueStackId, waitFor, type HttpAnswer } from '@lv/testing';
 import { startRealServiceStack, type RealServiceStack } from './support/real-service-stack.js';
-import { specTokenSigner } from './support/spec-gateway.js';
 
 jest.setTimeout(180_000);
 
@@ -18,7 +17,7 @@ const stackId = uniqueStackId('gwcourtiso');
 process.env.STACK_ID = stackId;
 
 const keys = generateTestKeys();
-const tokenFor = specTokenSigner(keys.privateKey);
+const tokenFor = userTokenSigner(keys.privateKey);
 
 /** A request whose body (if any) is sent whole. */
 const send = (url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<HttpAnswer> =>

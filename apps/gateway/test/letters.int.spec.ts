@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { LetterMessages, LettersRpc, MilestoneMessages, PortraitMessages, type Letter } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
-import { generateTestKeys } from '@lv/testing';
-import { specTokenSigner, startSpecEdge, type SpecEdge } from './support/spec-gateway.js';
+import { generateTestKeys, userTokenSigner } from '@lv/testing';
+import { startSpecEdge, type SpecEdge } from './support/spec-gateway.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 const STACK_ID = `gwl${randomUUID().slice(0, 8)}`;
@@ -18,7 +18,7 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
 const USER_ID = randomUUID();
-const token = specTokenSigner(keys.privateKey)(USER_ID, { email: 'dad@example.com', tier: 'none' }, 600);
+const token = userTokenSigner(keys.privateKey)(USER_ID, { email: 'dad@example.com', tier: 'none' }, 600);
 const LETTER_ID = '0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10';
 const STALE_ID = '1d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10';
 

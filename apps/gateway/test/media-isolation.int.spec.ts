@@ -6,9 +6,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { Queues } from '@lv/contracts';
-import { generateTestKeys, sendHttp, uniqueStackId, waitFor } from '@lv/testing';
+import { generateTestKeys, userTokenSigner, sendHttp, uniqueStackId, waitFor } from '@lv/testing';
 import { startRealServiceStack, type RealServiceStack } from './support/real-service-stack.js';
-import { specTokenSigner } from './support/spec-gateway.js';
 
 jest.setTimeout(180_000);
 
@@ -18,7 +17,7 @@ process.env.STACK_ID = stackId;
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
-const tokenFor = specTokenSigner(keys.privateKey);
+const tokenFor = userTokenSigner(keys.privateKey);
 
 const send = (url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}) =>
   sendHttp(url, { method: options.method, headers: options.headers, chunks: options.body ? [options.body] : [] });

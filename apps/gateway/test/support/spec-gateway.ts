@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import type { AccessTokenClaims } from '@lv/contracts';
-import { AccessTokenSigner } from '@lv/platform/auth';
 import { startS3Server, type RunningS3Server } from '../../../../tools/dev/s3-server.mjs';
 import type { CreateGatewayOptions } from '../../src/app.factory.js';
 import { bridgeEsmOnlyDependencies } from './esm-bridge.js';
@@ -39,16 +36,6 @@ export async function specWorkDirWithS3(name: string): Promise<{ workDir: string
       await rm(workDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * Signs spec users' access tokens with `privateKey`: a signed-in pro user who is not an admin, with an
- * address made from the id, unless `claims` says otherwise.
- */
-export function specTokenSigner(privateKey: string): (userId: string, claims?: Partial<AccessTokenClaims>, ttlSeconds?: number) => string {
-  const signer = new AccessTokenSigner(privateKey);
-  return (userId, claims = {}, ttlSeconds = 900) =>
-    signer.sign({ sub: userId, sid: randomUUID(), email: `${userId.slice(0, 8)}@example.com`, tier: 'pro', admin: false, kind: 'user', ...claims }, ttlSeconds).token;
 }
 
 /**

@@ -40,6 +40,28 @@ export function renderApp(path: string, user: UserProfile | null = sam, { profil
 /** A JSON answer, as the gateway gives it. */
 export const jsonResponse = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
+/** One request the stand-in gateway received, its JSON body parsed. */
+export interface GatewayCall {
+  method: string;
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+/**
+ * A stand-in gateway's fetch: every request is recorded in `calls`, in order, then answered by `answer`
+ * (given the request's URL too, for its query).
+ */
+export function recordingFetch(answer: (call: GatewayCall, url: URL) => Promise<Response>) {
+  const calls: GatewayCall[] = [];
+  const fetch = jest.fn(async (input: string, init: RequestInit = {}) => {
+    const url = new URL(input, 'http://vault.test');
+    const call: GatewayCall = { method: init.method ?? 'GET', path: url.pathname, body: init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined };
+    calls.push(call);
+    return answer(call, url);
+  });
+  return { calls, fetch };
+}
+
 /** React's and the router's expected noise stays out of the output unless DEBUG_CONSOLE is set. */
 export function quietConsole(): void {
   if (process.env.DEBUG_CONSOLE) return;

@@ -1,8 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { IdentityRpc, type ServiceName } from '@lv/contracts';
-import { scopedSubject } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, deleteStackStreams, generateTestKeys, type TestDatabase, type TestKeys } from '@lv/testing';
+import { answerAsService, createTestDatabase, deleteStackStreams, generateTestKeys, type TestDatabase, type TestKeys } from '@lv/testing';
 import type { AccessKeysConfig } from '../../src/config.js';
 import { accessKeysMigrations } from '../../src/migrations.js';
 
@@ -60,12 +59,9 @@ export async function startInProcessAccessKeys(
  */
 export async function standInOwnerNames(names: Record<string, string>, asked: string[] = []): Promise<NatsConnection> {
   const identity = await connect({ servers: NATS_URL, name: 'identity-stand-in' });
-  identity.subscribe(scopedSubject(IdentityRpc.ownerDisplayName, process.env.STACK_ID), {
-    callback: (_err, msg) => {
-      const request = msg.json<{ id: string; data: { payload: { user_id: string } } }>();
-      asked.push(request.data.payload.user_id);
-      msg.respond(JSON.stringify({ id: request.id, isDisposed: true, response: { full_name: names[request.data.payload.user_id] ?? null } }));
-    },
+  answerAsService<{ user_id: string }>(identity, IdentityRpc.ownerDisplayName, ({ user_id }) => {
+    asked.push(user_id);
+    return { full_name: names[user_id] ?? null };
   });
   await identity.flush();
   return identity;

@@ -1,8 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { RpcDeclaration, TitlesReply } from '@lv/contracts';
 import { createOrm, migrateUp } from '@lv/platform/database';
-import { scopedSubject } from '@lv/platform/messaging';
-import { createTestDatabase, type TestDatabase } from '@lv/testing';
+import { answerAsService, createTestDatabase, type TestDatabase } from '@lv/testing';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
@@ -28,12 +27,7 @@ export async function timelineDatabase(label: string): Promise<TestDatabase> {
  */
 export async function standInTitles(declaration: RpcDeclaration, answer: (caller: string | undefined, ids: string[]) => TitlesReply): Promise<NatsConnection> {
   const nc = await connect({ servers: NATS_URL });
-  nc.subscribe(scopedSubject(declaration, process.env.STACK_ID), {
-    callback: (_err, msg) => {
-      const packet = msg.json<{ id: string; data: { auth: { accessToken?: string }; payload: { ids: string[] } } }>();
-      msg.respond(JSON.stringify({ response: answer(ownerOf(packet.data.auth.accessToken), packet.data.payload.ids), isDisposed: true, id: packet.id }));
-    },
-  });
+  answerAsService<{ ids: string[] }>(nc, declaration, ({ ids }, accessToken) => answer(ownerOf(accessToken), ids));
   await nc.flush();
   return nc;
 }

@@ -9,18 +9,9 @@ import { useSetRecordingActive } from '../shell/UnsavedChangesProvider.js';
 import { AppProviders } from './providers.js';
 import { createQueryClient } from '../queries/query-client.js';
 import { memoryApp } from '../test/memory-router.js';
+import { sam } from '../test/profiles.js';
 import { routes } from './routes.js';
 
-const sam: UserProfile = {
-  id: 'u1',
-  email: 'sam@example.com',
-  full_name: 'Sam Carter',
-  avatar_url: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-  subscription_tier: 'none',
-  ai_admin: false,
-  emailVerified: true,
-};
 
 const view = (profile: UserProfile): SessionView => ({ accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile });
 

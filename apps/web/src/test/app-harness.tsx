@@ -6,13 +6,12 @@ import { AppProviders } from '../app/providers.js';
 import { createQueryClient } from '../queries/query-client.js';
 import { SessionManager } from '../api/session.js';
 import { memoryApp } from './memory-router.js';
+import { sam } from './profiles.js';
 
 // The whole app (router, session, shell, toasts) for page specs, the gateway replaced by the spec's
 // own stand-in behind fetch.
 
-export const sam: UserProfile = {
-  id: 'u1', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'none', ai_admin: false, emailVerified: true,
-};
+export { sam };
 
 /**
  * Renders the app at `path` with `user` signed in (none: signed out), queries not retried.

@@ -1,6 +1,6 @@
 import { EmailChangeMessages, IdentityRpc, type AccountEmailJob } from '@lv/contracts';
 import type { DomainError } from '@lv/platform/errors';
-import type { RunningService, RpcClient } from '@lv/platform/nest';
+import type { RunningService } from '@lv/platform/nest';
 import { generateTestKeys } from '@lv/testing';
 import { asSession, startMailingIdentity, type MailingIdentity } from './test-support/harness.js';
 import type { IdentityConfig } from '../src/config.js';
@@ -14,7 +14,6 @@ const keys = generateTestKeys();
 describe('identity e-mail change', () => {
   let harness: MailingIdentity;
   let identity: RunningService<IdentityConfig>;
-  let rpc: RpcClient;
   let emails: MailingIdentity['emails'];
   let caller: MailingIdentity['caller'];
   const call: MailingIdentity['caller']['call'] = (...args) => caller.call(...args);
@@ -49,7 +48,7 @@ describe('identity e-mail change', () => {
 
   beforeAll(async () => {
     harness = await startMailingIdentity('identityemailchange', keys, 203);
-    ({ identity, rpc, emails, caller } = harness);
+    ({ identity, emails, caller } = harness);
   });
 
   afterAll(() => harness?.close());

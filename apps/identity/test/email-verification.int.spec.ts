@@ -1,6 +1,6 @@
 import { EmailChangeMessages, EmailVerifyMessages, ErrorCodes, IdentityRpc, type AccessTokenClaims, type AccountEmailJob } from '@lv/contracts';
 import type { DomainError } from '@lv/platform/errors';
-import type { RunningService, RpcClient } from '@lv/platform/nest';
+import type { RunningService } from '@lv/platform/nest';
 import { generateTestKeys, waitFor } from '@lv/testing';
 import { asSession, startMailingIdentity, type MailingIdentity } from './test-support/harness.js';
 import type { IdentityConfig } from '../src/config.js';
@@ -17,7 +17,6 @@ const TTL_SECONDS = 6;
 describe('identity e-mail verification', () => {
   let harness: MailingIdentity;
   let identity: RunningService<IdentityConfig>;
-  let rpc: RpcClient;
   let emails: MailingIdentity['emails'];
   let caller: MailingIdentity['caller'];
   const call: MailingIdentity['caller']['call'] = (...args) => caller.call(...args);
@@ -44,7 +43,7 @@ describe('identity e-mail verification', () => {
 
   beforeAll(async () => {
     harness = await startMailingIdentity('identityverify', keys, 204, { EMAIL_VERIFY_TTL_SECONDS: String(TTL_SECONDS) });
-    ({ identity, rpc, emails, caller } = harness);
+    ({ identity, emails, caller } = harness);
   });
 
   afterAll(() => harness?.close());

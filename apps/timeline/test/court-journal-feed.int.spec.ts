@@ -13,20 +13,17 @@ import {
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import { scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
+import { RpcClient, type RunningService } from '@lv/platform/nest';
 import { deleteStackStreams, generateTestKeys, makeStreamsAsOwners, TestViewerIssuer, uniqueStackId, userTokenSigner, waitFor, type TestDatabase } from '@lv/testing';
-import { standInTitles, timelineDatabase } from './support/timeline-spec.js';
+import { standInTitles, startTimeline, timelineDatabase } from './support/timeline-spec.js';
 
 jest.setTimeout(120_000);
 
 // Subjects are fixed when the controller modules load: choose this spec's stack first.
 const STACK_ID = uniqueStackId('tlcourt');
 process.env.STACK_ID = STACK_ID;
-const { timelineService } = await import('../src/timeline.definition.js');
-const { createLogger } = await import('@lv/platform/logging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
 const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
@@ -83,9 +80,7 @@ describe('timeline: the court-journal feed', () => {
     db = await timelineDatabase('tlcourt');
     // court-journal's events are published here as court-journal would, into its own stream.
     await makeStreamsAsOwners(NATS_URL, ['court-journal'], STACK_ID);
-    app = await startService(timelineService, {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000',
-    }, { logger: createLogger('timeline-court-spec', 'silent') });
+    app = await startTimeline(db, { jwtPublicKey: keys.publicKey, viewerPublicKey: viewerKeys.publicKey }, 'timeline-court-spec');
 
     nc = await standInTitles(CourtJournalRpc.titles, (caller, ids) => {
       const own = documentTitles.get(caller ?? '') ?? new Map<string, string>();

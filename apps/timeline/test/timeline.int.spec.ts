@@ -15,17 +15,15 @@ import {
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import { scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
+import { RpcClient, type RunningService } from '@lv/platform/nest';
 import { TestViewerIssuer, compileForChildProcess, createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, startMigratedService, uniqueStackId, userTokenSigner, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
-import { standInTitles, timelineDatabase } from './support/timeline-spec.js';
+import { standInTitles, startTimeline, timelineDatabase } from './support/timeline-spec.js';
 
 jest.setTimeout(180_000);
 
 // Subjects are fixed when the controller modules load: choose this spec's stack first.
 const STACK_ID = uniqueStackId('timeline');
 process.env.STACK_ID = STACK_ID;
-const { timelineService } = await import('../src/timeline.definition.js');
-const { createLogger } = await import('@lv/platform/logging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -107,7 +105,6 @@ describe('timeline service (in-process, with the real letters service)', () => {
   }
 
   beforeAll(async () => {
-    const logger = createLogger('timeline-spec', 'silent');
     scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/letters'], 'timeline-letters');
     lettersDb = await createTestDatabase([], 'tllet');
     // The readiness line is logged at info.
@@ -117,7 +114,7 @@ describe('timeline service (in-process, with the real letters service)', () => {
     timelineDb = await timelineDatabase('timeline');
     // vault-media's events are published here as vault-media would, into its own stream.
     await makeStreamsAsOwners(NATS_URL, ['vault-media'], STACK_ID);
-    timelineApp = await startService(timelineService, { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000' }, { logger });
+    timelineApp = await startTimeline(timelineDb, { jwtPublicKey: keys.publicKey, viewerPublicKey: viewerKeys.publicKey }, 'timeline-spec');
 
     // vault-media's titles, standing in: Nest's NATS wire format, and only the caller's own recordings.
     nc = await standInTitles(VaultMediaRpc.titles, (caller, ids) => {

@@ -12,11 +12,11 @@ import { AccessTokenSigner, RevokedViewSessions, signOperatorToken, ViewerTokenV
 import type { DomainError } from '@lv/platform/errors';
 import { createQueue, openFromJob, queuePrefix } from '@lv/platform/queues';
 import { scopedStreamName, scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import type { RpcClient, RunningService } from '@lv/platform/nest';
+import { generateTestKeys, makeStreamsAsOwners, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 import type { AccessKeysConfig } from '../src/config.js';
-import { accessKeysMigrations } from '../src/migrations.js';
 import { CONSENT_HASH } from '../src/secrets.js';
+import { startInProcessAccessKeys, type InProcessAccessKeys } from './support/in-process-access-keys.js';
 
 // access-keys in-process over the shared NATS (a STACK_ID of its own), Redis and a fresh database,
 // called the way the gateway calls it: RpcClient with the caller's token and the request's meta.
@@ -25,8 +25,6 @@ jest.setTimeout(180_000);
 
 const STACK_ID = uniqueStackId('access');
 process.env.STACK_ID = STACK_ID;
-const { accessKeysService } = await import('../src/access-keys.definition.js');
-const { createLogger } = await import('@lv/platform/logging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -47,6 +45,7 @@ let addressCounter = 0;
 const freshIp = () => `10.${Math.floor(++addressCounter / 65536) % 256}.${Math.floor(addressCounter / 256) % 256}.${addressCounter % 256}`;
 
 describe('access-keys service over NATS', () => {
+  let accessKeys: InProcessAccessKeys | undefined;
   let db: TestDatabase;
   let service: RunningService<AccessKeysConfig>;
   let rpc: RpcClient;
@@ -70,15 +69,10 @@ describe('access-keys service over NATS', () => {
     call(AccessKeysRpc.createKey, { ...(await draftKey(owner)), name: 'Ellie', email: 'ellie@example.com', ...over }, owner.token) as Promise<IssuedAccessKey>;
 
   beforeAll(async () => {
-    db = await createTestDatabase(accessKeysMigrations.slice(1), 'access');
     // The key e-mail reports below are published as notifications would, into its own stream.
     await makeStreamsAsOwners(NATS_URL, ['notifications'], STACK_ID);
-    service = await startService(accessKeysService, {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey,
-      KEY_MAIL_SECRET, LOG_LEVEL: 'silent',
-    }, { logger: createLogger('access-spec', 'silent') });
-    rpc = new RpcClient(NATS_URL, 10_000);
-    await rpc.connect();
+    accessKeys = await startInProcessAccessKeys('access', { jwtPublicKey: keys.publicKey, viewerKeys, keyMailSecret: KEY_MAIL_SECRET });
+    ({ db, service, rpc } = accessKeys);
     redis = new Redis(REDIS_URL);
     queue = new Queue<SendKeyEmailJob>(Queues.KeyEmails.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
   });
@@ -86,11 +80,8 @@ describe('access-keys service over NATS', () => {
   afterAll(async () => {
     await queue?.obliterate({ force: true }).catch(() => undefined);
     await queue?.close();
-    await rpc?.close();
-    await deleteStackStreams(NATS_URL, ['access-keys', 'notifications'], STACK_ID);
-    await service?.close();
+    await accessKeys?.close();
     redis?.disconnect();
-    await db?.drop();
   });
 
   it('takes a request for an owner, shows it to that owner only, and keeps the requester’s words sealed in the events', async () => {

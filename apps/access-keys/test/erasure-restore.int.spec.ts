@@ -1,21 +1,18 @@
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { AccessKeysRpc, CONSENT_VERSION, Queues, type IssuedAccessKey, type KeyDraft, type RpcDeclaration, type Trustee } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
-import { runBackup, runRestore, serviceDatabase } from '@lv/platform/backup';
+import { runBackup } from '@lv/platform/backup';
 import { createQueue, queuePrefix } from '@lv/platform/queues';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import {
-  createTestDatabase, databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, publishAccountErased, queryDatabase, restoreDrillSettings, tablesHolding, uniqueStackId, waitFor,
-  type TestDatabase,
+  databaseUrl, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, openRestoreDrill, publishAccountErased, queryDatabase, tablesHolding, uniqueStackId, userTokenSigner, waitFor,
+  type RestoreDrill,
 } from '@lv/testing';
-import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
+import { startS3Server } from '../../../tools/dev/s3-server.mjs';
 import type { AccessKeysConfig } from '../src/config.js';
 import { accessKeysMigrations } from '../src/migrations.js';
 import { CONSENT_HASH } from '../src/secrets.js';
@@ -38,20 +35,16 @@ const hex = () => randomBytes(4).toString('hex');
 const keys = generateTestKeys();
 const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
+const tokenFor = userTokenSigner(keys.privateKey);
 const KEY_MAIL_SECRET = 'trustee-erasure-spec-key-mail-secret-'.padEnd(48, 'q');
 
 describe('a removed trustee and an erased account after a restore of an older snapshot', () => {
-  let work: string;
-  let s3: RunningS3Server;
-  let source: TestDatabase;
+  let drill: RestoreDrill;
   let access: RunningService<AccessKeysConfig> | undefined;
   let rpc: RpcClient;
-  const journalDatabase = `lv_test_erasures_${hex()}`;
-  const prefix = `lv_tre_${hex()}_`;
-  const restoredDatabase = serviceDatabase(prefix, 'access-keys');
   const newOwner = () => {
     const id = randomUUID();
-    return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'pro', admin: false, emailVerified: true, kind: 'user' }, 600).token };
+    return { id, token: tokenFor(id, { email: `${id}@example.com`, emailVerified: true }, 600) };
   };
   const owner = newOwner();
   /** An owner whose account is erased after the snapshot. */
@@ -59,18 +52,14 @@ describe('a removed trustee and an erased account after a restore of an older sn
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, token = owner.token) =>
     rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: 'trustee-erasure-spec', ip: '192.0.2.77' } });
   const start = (database: string) => startService(accessKeysService, {
-    DATABASE_URL: databaseUrl(database), ERASURE_JOURNAL_URL: databaseUrl(journalDatabase), NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey,
+    DATABASE_URL: databaseUrl(database), ERASURE_JOURNAL_URL: databaseUrl(drill.journalDatabase), NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey,
     VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey, KEY_MAIL_SECRET, LOG_LEVEL: 'silent', RPC_TIMEOUT_MS: '1000',
   }, { logger: createLogger('trustee-erasure-spec', 'silent') });
-  const settings = () => restoreDrillSettings({ work, s3, databases: [{ service: 'access-keys', name: source.name }], databasePrefix: prefix });
-
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'lv-trustee-erasure-'));
-    s3 = await startS3Server({ port: 0, directory: join(work, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret-0123456789' });
-    source = await createTestDatabase(accessKeysMigrations.slice(1), 'trusteeerasure');
+    drill = await openRestoreDrill({ label: 'trusteeerasure', service: 'access-keys', migrations: accessKeysMigrations.slice(1), startS3: (directory) => startS3Server({ port: 0, directory, accessKey: 'spec-key', secretKey: 'spec-secret-0123456789' }) });
     // identity owns its stream; the spec stands in for it and publishes AccountErased as its outbox relay does.
     await makeStreamsAsOwners(NATS_URL, ['identity'], STACK_ID);
-    access = await start(source.name);
+    access = await start(drill.source.name);
     rpc = new RpcClient(NATS_URL, 5000);
     await rpc.connect();
   });
@@ -85,10 +74,7 @@ describe('a removed trustee and an erased account after a restore of an older sn
     await links.obliterate({ force: true }).catch(() => undefined);
     await links.close();
     redis.disconnect();
-    await source?.drop().catch(() => undefined);
-    for (const database of [restoredDatabase, journalDatabase]) await queryDatabase('postgres', `drop database if exists "${database}" with (force)`);
-    await s3?.close();
-    await rm(work, { recursive: true, force: true });
+    await drill?.close();
   });
 
   it('back up, remove a trustee and erase an account, restore: their names and addresses are in no table and no dump, and they stay gone', async () => {
@@ -100,33 +86,32 @@ describe('a removed trustee and an erased account after a restore of an older sn
     const draft = await call(AccessKeysRpc.draftKey, {}, gone.token) as KeyDraft;
     const key = await call(AccessKeysRpc.createKey, { ...draft, name: his.keyName, email: `k-${hex()}@example.com` }, gone.token) as IssuedAccessKey;
     const consent = { version: CONSENT_VERSION, text_hash: CONSENT_HASH };
-    const { snapshot } = await runBackup(settings());
+    const { snapshot } = await runBackup(drill.settings());
     await publishAccountErased(access!.core.nats, gone.id, STACK_ID);
-    await waitFor(async () => (await queryDatabase(journalDatabase, `select 1 from erasures where stream_type = 'account' and key_id = $1`, [gone.id])).length === 1, 20_000, 'the account erasure to be journaled');
+    await waitFor(async () => (await queryDatabase(drill.journalDatabase, `select 1 from erasures where stream_type = 'account' and key_id = $1`, [gone.id])).length === 1, 20_000, 'the account erasure to be journaled');
 
     expect(await call(AccessKeysRpc.removeTrustee, { id: bob.id })).toMatchObject({ id: bob.id, status: 'removed', name: '', email: '' });
-    for (const word of Object.values(his)) expect({ word, holding: await tablesHolding(source.name, word) }).toEqual({ word, holding: [] });
-    const journaled = () => queryDatabase<Record<string, unknown>>(journalDatabase, 'select service, stream_type, stream_id, key_id from erasures where key_id = $1', [bob.id]);
+    for (const word of Object.values(his)) expect({ word, holding: await tablesHolding(drill.source.name, word) }).toEqual({ word, holding: [] });
+    const journaled = () => queryDatabase<Record<string, unknown>>(drill.journalDatabase, 'select service, stream_type, stream_id, key_id from erasures where key_id = $1', [bob.id]);
     await waitFor(async () => (await journaled()).length === 1, 10_000, 'the erasure to be journaled');
     expect(await journaled()).toEqual([{ service: 'access-keys', stream_type: 'trustee', stream_id: `trustee-${bob.id}`, key_id: bob.id }]);
 
     // The stack is lost; the snapshot, older than the removal, is restored into an empty one: Bob listed, named.
     await access!.close();
     access = undefined;
-    await source.drop();
-    await runRestore(settings(), snapshot);
-    expect(await queryDatabase(restoredDatabase, 'select name, status from trustees where id = $1', [bob.id])).toEqual([{ name: his.name, status: 'invited' }]);
-    expect(await queryDatabase(restoredDatabase, 'select name, revoked_at from access_keys where id = $1', [key.key_id])).toEqual([{ name: his.keyName, revoked_at: null }]);
+    await drill.loseAndRestore(snapshot);
+    expect(await queryDatabase(drill.restoredDatabase, 'select name, status from trustees where id = $1', [bob.id])).toEqual([{ name: his.name, status: 'invited' }]);
+    expect(await queryDatabase(drill.restoredDatabase, 'select name, revoked_at from access_keys where id = $1', [key.key_id])).toEqual([{ name: his.keyName, revoked_at: null }]);
 
     // access-keys starts on the restored database and, before it takes a request, removes him again.
-    access = await start(restoredDatabase);
-    for (const word of Object.values(his)) expect({ word, holding: await tablesHolding(restoredDatabase, word) }).toEqual({ word, holding: [] });
-    expect(await queryDatabase(restoredDatabase, 'select 1 from trustee_keys where trustee_id = $1', [bob.id])).toEqual([]);
-    const dump = (await promisify(execFile)('pg_dump', ['--data-only', '--no-owner', databaseUrl(restoredDatabase)], { maxBuffer: 256 * 1024 * 1024 })).stdout;
+    access = await start(drill.restoredDatabase);
+    for (const word of Object.values(his)) expect({ word, holding: await tablesHolding(drill.restoredDatabase, word) }).toEqual({ word, holding: [] });
+    expect(await queryDatabase(drill.restoredDatabase, 'select 1 from trustee_keys where trustee_id = $1', [bob.id])).toEqual([]);
+    const dump = (await promisify(execFile)('pg_dump', ['--data-only', '--no-owner', databaseUrl(drill.restoredDatabase)], { maxBuffer: 256 * 1024 * 1024 })).stdout;
     expect(dump).toContain(bob.id);
     for (const word of Object.values(his)) expect(dump.toLowerCase()).not.toContain(word.toLowerCase());
     await expect(call(AccessKeysRpc.redeem, { access_key: key.access_key, consent })).rejects.toMatchObject({ code: expect.any(String) });
-    expect((await queryDatabase<{ type: string }>(restoredDatabase, 'select type from events where stream_id = $1 order by version', [`access-key-${key.key_id}`])).map((e) => e.type)).toContain('AccessKeyRevoked');
+    expect((await queryDatabase<{ type: string }>(drill.restoredDatabase, 'select type from events where stream_id = $1 order by version', [`access-key-${key.key_id}`])).map((e) => e.type)).toContain('AccessKeyRevoked');
     const listed = await call(AccessKeysRpc.listTrustees, {}) as Trustee[];
     expect(listed.map((t) => [t.id, t.name, t.email, t.status])).toEqual([[ann.id, hers.name, hers.email, 'invited'], [bob.id, '', '', 'removed']]);
 

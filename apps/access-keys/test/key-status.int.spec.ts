@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { AccessKeysRpc, AccessMessages, CONSENT_VERSION, IdentityRpc, REDEEM_FAILURES_PER_MINUTE, type IssuedAccessKey, type RpcDeclaration } from '@lv/contracts';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { AccessKeysRpc, AccessMessages, CONSENT_VERSION, REDEEM_FAILURES_PER_MINUTE, type IssuedAccessKey, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
-import { scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, deleteStackStreams, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
-import type { AccessKeysConfig } from '../src/config.js';
-import { accessKeysMigrations } from '../src/migrations.js';
+import { generateTestKeys, uniqueStackId } from '@lv/testing';
 import { CONSENT_HASH } from '../src/secrets.js';
+import { standInOwnerNames, startInProcessAccessKeys, type InProcessAccessKeys } from './support/in-process-access-keys.js';
 
 // Issue 28: a key's landing page asks access-keys, before the disclaimer, whether a key still works
 // and whose vault it opens. access-keys runs in-process over the shared NATS, Redis and a fresh
@@ -19,13 +16,7 @@ jest.setTimeout(120_000);
 
 const STACK_ID = uniqueStackId('keystatus');
 process.env.STACK_ID = STACK_ID;
-const { accessKeysService } = await import('../src/access-keys.definition.js');
-const { createLogger } = await import('@lv/platform/logging');
-
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
-const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
 const ownerId = randomUUID();
 const ownerToken = signer.sign({ sub: ownerId, sid: randomUUID(), email: 'sam@example.com', tier: 'none', admin: false, emailVerified: true, kind: 'user' }, 600).token;
@@ -33,47 +24,29 @@ let addressCounter = 0;
 const freshIp = () => `10.77.${Math.floor(++addressCounter / 256) % 256}.${addressCounter % 256}`;
 
 describe('key status (rpc.access-keys.key-status)', () => {
-  let db: TestDatabase;
-  let service: RunningService<AccessKeysConfig>;
-  let rpc: RpcClient;
-  let identity: NatsConnection;
+  let accessKeys: InProcessAccessKeys | undefined;
+  let identity: NatsConnection | undefined;
   const asked: string[] = [];
 
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, ip: string, token?: string) =>
-    rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: 'key-status-spec', ip } });
+    accessKeys!.rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: 'key-status-spec', ip } });
   const status = (key: string, ip = freshIp(), owner: string | null = null) => call(AccessKeysRpc.keyStatus, { access_key: key, owner }, ip);
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
   const createKey = async () => {
     const made = await call(AccessKeysRpc.draftKey, {}, freshIp(), ownerToken);
     return call(AccessKeysRpc.createKey, { ...(made as object), name: 'Ellie', email: 'ellie@example.com' }, freshIp(), ownerToken) as Promise<IssuedAccessKey>;
   };
-  const sql = (text: string, params: unknown[]) => db.orm.em.fork().execute(text, params);
+  const sql = (text: string, params: unknown[]) => accessKeys!.db.orm.em.fork().execute(text, params);
 
   beforeAll(async () => {
-    db = await createTestDatabase(accessKeysMigrations.slice(1), 'keystatus');
-    // identity's stand-in: the owner's full name, in Nest's NATS reply format.
-    identity = await connect({ servers: NATS_URL, name: 'identity-stand-in' });
-    identity.subscribe(scopedSubject(IdentityRpc.ownerDisplayName, STACK_ID), {
-      callback: (_err, msg) => {
-        const request = msg.json<{ id: string; data: { payload: { user_id: string } } }>();
-        asked.push(request.data.payload.user_id);
-        msg.respond(JSON.stringify({ id: request.id, isDisposed: true, response: { full_name: request.data.payload.user_id === ownerId ? 'Sam Taylor' : null } }));
-      },
-    });
-    service = await startService(accessKeysService, {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey,
-      KEY_MAIL_SECRET: 'key-status-spec-mail-secret-'.padEnd(48, 'x'), LOG_LEVEL: 'silent',
-    }, { logger: createLogger('key-status-spec', 'silent') });
-    rpc = new RpcClient(NATS_URL, 10_000);
-    await rpc.connect();
+    // identity's stand-in: the owner's full name.
+    identity = await standInOwnerNames({ [ownerId]: 'Sam Taylor' }, asked);
+    accessKeys = await startInProcessAccessKeys('key-status', { jwtPublicKey: keys.publicKey });
   });
 
   afterAll(async () => {
-    await rpc?.close();
-    await deleteStackStreams(NATS_URL, ['access-keys', 'notifications'], STACK_ID);
-    await service?.close();
+    await accessKeys?.close();
     await identity?.close();
-    await db?.drop();
   });
 
   it("says an active key is active, with the owner's name from identity, and redeeming it still works", async () => {

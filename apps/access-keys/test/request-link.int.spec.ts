@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  AccessKeysRpc, IdentityRpc, Queues, REQUEST_FORM_LOOKUPS_PER_MINUTE, RequestLinkMessages, type AccessRequestNoticeJob, type AccessRequestPage, type RpcDeclaration,
+  AccessKeysRpc, Queues, REQUEST_FORM_LOOKUPS_PER_MINUTE, RequestLinkMessages, type AccessRequestNoticeJob, type AccessRequestPage, type RpcDeclaration,
 } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
-import { scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { queuePrefix } from '@lv/platform/queues';
-import { createTestDatabase, deleteStackStreams, generateTestKeys, uniqueStackId, type TestDatabase } from '@lv/testing';
-import type { AccessKeysConfig } from '../src/config.js';
-import { accessKeysMigrations } from '../src/migrations.js';
+import { generateTestKeys, uniqueStackId } from '@lv/testing';
+import { standInOwnerNames, startInProcessAccessKeys, type InProcessAccessKeys } from './support/in-process-access-keys.js';
 
 // Issue 28, asking for access from the owner's link: his switch (an event on his own stream, a read
 // model, open by default), the public lookup the request page makes, the refusal of a request while
@@ -24,13 +21,8 @@ jest.setTimeout(120_000);
 
 const STACK_ID = uniqueStackId('reqlink');
 process.env.STACK_ID = STACK_ID;
-const { accessKeysService } = await import('../src/access-keys.definition.js');
-const { createLogger } = await import('@lv/platform/logging');
-
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
-const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
 const ownerId = randomUUID();
 const otherOwnerId = randomUUID();
@@ -39,15 +31,13 @@ let addressCounter = 0;
 const freshIp = () => `10.78.${Math.floor(++addressCounter / 256) % 256}.${addressCounter % 256}`;
 
 describe('the request link (request-setting, request-form, submit-request)', () => {
-  let db: TestDatabase;
-  let service: RunningService<AccessKeysConfig>;
-  let rpc: RpcClient;
-  let identity: NatsConnection;
+  let accessKeys: InProcessAccessKeys | undefined;
+  let identity: NatsConnection | undefined;
   let redis: Redis;
   let notices: Queue<AccessRequestNoticeJob>;
 
   const call = <D extends RpcDeclaration>(declaration: D, payload: unknown, token?: string, ip = freshIp()) =>
-    rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: `reqlink-${randomUUID()}`, ip } });
+    accessKeys!.rpc.callUnchecked(declaration, payload, { accessToken: token, meta: { requestId: `reqlink-${randomUUID()}`, ip } });
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
   const setting = (userId: string) => call(AccessKeysRpc.requestSetting, {}, tokenOf(userId));
   const save = (userId: string, open: boolean) => call(AccessKeysRpc.saveRequestSetting, { open }, tokenOf(userId));
@@ -55,24 +45,11 @@ describe('the request link (request-setting, request-form, submit-request)', () 
   const submit = (userId: string, over: Record<string, unknown> = {}) =>
     call(AccessKeysRpc.submitRequest, { user_id: userId, requester_email: 'ellie@example.com', requester_name: 'Ellie', relationship: 'Daughter', message: 'May I read your letters?', ...over });
   const pending = async (userId: string) => ((await call(AccessKeysRpc.listRequests, {}, tokenOf(userId))) as AccessRequestPage).items;
-  const sql = <T>(text: string, params: unknown[]) => db.orm.em.fork().execute<T[]>(text, params);
+  const sql = <T>(text: string, params: unknown[]) => accessKeys!.db.orm.em.fork().execute<T[]>(text, params);
 
   beforeAll(async () => {
-    db = await createTestDatabase(accessKeysMigrations.slice(1), 'reqlink');
-    identity = await connect({ servers: NATS_URL, name: 'identity-stand-in' });
-    identity.subscribe(scopedSubject(IdentityRpc.ownerDisplayName, STACK_ID), {
-      callback: (_err, msg) => {
-        const request = msg.json<{ id: string; data: { payload: { user_id: string } } }>();
-        msg.respond(JSON.stringify({ id: request.id, isDisposed: true, response: { full_name: request.data.payload.user_id === ownerId ? 'Sam Taylor' : null } }));
-      },
-    });
-    await identity.flush();
-    service = await startService(accessKeysService, {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, VIEWER_JWT_PRIVATE_KEY: viewerKeys.privateKey,
-      KEY_MAIL_SECRET: 'request-link-spec-mail-secret-'.padEnd(48, 'x'), LOG_LEVEL: 'silent',
-    }, { logger: createLogger('request-link-spec', 'silent') });
-    rpc = new RpcClient(NATS_URL, 10_000);
-    await rpc.connect();
+    identity = await standInOwnerNames({ [ownerId]: 'Sam Taylor' });
+    accessKeys = await startInProcessAccessKeys('request-link', { jwtPublicKey: keys.publicKey, streams: ['access-keys', 'notifications', 'identity'] });
     redis = new Redis(REDIS_URL);
     notices = new Queue<AccessRequestNoticeJob>(Queues.AccessRequestNotices.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
   });
@@ -81,11 +58,8 @@ describe('the request link (request-setting, request-form, submit-request)', () 
     await notices?.obliterate({ force: true }).catch(() => undefined);
     await notices?.close();
     redis?.disconnect();
-    await rpc?.close();
-    await deleteStackStreams(NATS_URL, ['access-keys', 'notifications', 'identity'], STACK_ID);
-    await service?.close();
+    await accessKeys?.close();
     await identity?.close();
-    await db?.drop();
   });
 
   it('is open by default; the owner closes and reopens it, as events on his own stream; another owner’s switch is his own', async () => {

@@ -3,16 +3,12 @@
 // Nest's NATS wire format, so this spec is about the HTTP edge: routes, denials, validation, and what
 // travels to the services (a name only when the member chose to show it, never an e-mail). The real
 // services are covered by apps/letters' and apps/vault-media's specs and the browser tests.
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { CommunityMessages, IdentityRpc, LettersRpc, VaultMediaRpc, type CommunityPost } from '@lv/contracts';
-import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { createSpecGateway, specWorkDir } from './support/spec-gateway.js';
+import { generateTestKeys, userTokenSigner } from '@lv/testing';
+import { startSpecEdge, type SpecEdge } from './support/spec-gateway.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 const STACK_ID = `gwc${randomUUID().slice(0, 8)}`;
@@ -20,10 +16,9 @@ process.env.STACK_ID = STACK_ID;
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-const signer = new AccessTokenSigner(keys.privateKey);
+const keys = generateTestKeys();
 const USER_ID = randomUUID();
-const token = signer.sign({ sub: USER_ID, sid: randomUUID(), email: 'dad@example.com', tier: 'pro', admin: false, kind: 'user' }, 600).token;
+const token = userTokenSigner(keys.privateKey)(USER_ID, { email: 'dad@example.com', tier: 'pro' }, 600);
 const TRACK_ID = '7a1c9a52-3a8e-4d52-9a55-0f7f3b1f8c11';
 const POST_ID = '3c1f9a52-3a8e-4d52-9a55-0f7f3b1f8c11';
 const REFUSED = '9b2e4c71-1d3f-4e8a-b5c6-7a8b9c0d1e2f';
@@ -31,19 +26,13 @@ const REFUSED = '9b2e4c71-1d3f-4e8a-b5c6-7a8b9c0d1e2f';
 const post = (over: Partial<CommunityPost> = {}): CommunityPost => ({ id: POST_ID, author: 'A parent', content: 'Hello.', created_at: '2026-11-26T10:00:00.000Z', likes: 0, liked_by_me: false, mine: true, ...over });
 
 describe('gateway /api/community', () => {
-  let app: NestFastifyApplication;
+  let edge: SpecEdge | undefined;
   let http: FastifyInstance;
   let services: NestNatsResponder;
-  let s3: RunningS3Server;
-  let workDir: string;
 
   const call = (options: InjectOptions, auth = true) => http.inject({ ...options, headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), ...options.headers } });
 
   beforeAll(async () => {
-    let web: string;
-    ({ workDir, web } = await specWorkDir('community'));
-    s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
-
     services = await NestNatsResponder.start(NATS_URL, STACK_ID);
     services
       .handle(IdentityRpc.getMe, () => ({ id: USER_ID, email: 'dad@example.com', full_name: '  Sam Carter ', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'pro', ai_admin: false, emailVerified: true }))
@@ -68,18 +57,13 @@ describe('gateway /api/community', () => {
       });
     await services.listen(['rpc.letters.>', 'rpc.vault-media.>', 'rpc.identity.>']);
 
-    app = await createSpecGateway({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '1500',
-      WEB_DIST_DIR: web, HEALTH_SERVICES: 'letters',
-    }, { statsProviders: ['letters'] });
-    http = app.getHttpAdapter().getInstance();
+    edge = await startSpecEdge('community', { NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '1500', HEALTH_SERVICES: 'letters' }, { statsProviders: ['letters'] });
+    ({ http } = edge);
   });
 
   afterAll(async () => {
-    await app?.close();
+    await edge?.close();
     await services?.close();
-    await s3?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
   it('needs a valid access token on every community route', async () => {

@@ -3,19 +3,12 @@
 // and the embedded S3 server. Nothing stands in for the service that decides ownership and file kinds, so a scoping bug
 // shows up here as something other than 404, and a disguised file as something other than 415.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
-  CourtMessages, type AccessTokenClaims, type CourtDocument, type CourtFileLink, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead,
+  CourtMessages, type CourtDocument, type CourtFileLink, type EvidenceEntrySummary, type EvidencePublicKeys, type SignedEvidenceHead,
 } from '@lv/contracts';
-import { AccessTokenSigner } from '@lv/platform/auth';
-import {
-  compileForChildProcess, createTestDatabase, deleteStackStreams, freePort, generateTestKeys, sendHttp, startMigratedService, uniqueStackId, waitFor, type ChildService, type HttpAnswer, type TestDatabase,
-} from '@lv/testing';
-import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { createSpecGateway, listenLocally, specWorkDir } from './support/spec-gateway.js';
+import { generateTestKeys, userTokenSigner, sendHttp, uniqueStackId, waitFor, type HttpAnswer } from '@lv/testing';
+import { startRealServiceStack, type RealServiceStack } from './support/real-service-stack.js';
 
 jest.setTimeout(180_000);
 
@@ -23,14 +16,8 @@ jest.setTimeout(180_000);
 const stackId = uniqueStackId('gwcourtiso');
 process.env.STACK_ID = stackId;
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
-const signer = new AccessTokenSigner(keys.privateKey);
-const tokenFor = (userId: string) => {
-  const claims: AccessTokenClaims = { sub: userId, sid: randomUUID(), email: `${userId.slice(0, 8)}@example.com`, tier: 'pro', admin: false, kind: 'user' };
-  return signer.sign(claims, 900).token;
-};
+const tokenFor = userTokenSigner(keys.privateKey);
 
 /** A request whose body (if any) is sent whole. */
 const send = (url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<HttpAnswer> =>
@@ -43,14 +30,7 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> end
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200)]);
 
 describe('gateway + real court-journal: owners, links and file kinds', () => {
-  let db: TestDatabase;
-  let timelineDb: TestDatabase;
-  let timeline: ChildService | undefined;
-  let s3: RunningS3Server;
-  let workDir: string;
-  let scratchDir: string | undefined;
-  let service: ChildService | undefined;
-  let app: NestFastifyApplication | undefined;
+  let stack: RealServiceStack | undefined;
   let base: string;
   const alice = randomUUID();
   const bob = randomUUID();
@@ -67,38 +47,20 @@ describe('gateway + real court-journal: owners, links and file kinds', () => {
   }
 
   beforeAll(async () => {
-    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'libs/evidence', 'apps/court-journal', 'apps/timeline'], 'gw-court-isolation');
-    db = await createTestDatabase([], 'gwcourtiso');
-    ({ workDir } = await specWorkDir('court-iso'));
-    s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
-    const courtPort = await freePort();
-    service = await startMigratedService(scratchDir, 'court-journal', {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info',
-      S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
-      COURT_JOURNAL_HTTP_PORT: String(courtPort), COURT_LINK_SECRET: randomBytes(24).toString('hex'),
-      EVIDENCE_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    });
     // The timeline reads court-journal's stream and asks it for titles.
-    timelineDb = await createTestDatabase([], 'gwcourtisotl');
-    timeline = await startMigratedService(scratchDir, 'timeline', { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info' });
-
-    app = await createSpecGateway({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '5000',
-      WEB_DIST_DIR: join(workDir, 'web'), COURT_JOURNAL_URL: `http://127.0.0.1:${courtPort}`, HOST: '127.0.0.1', PORT: '0',
+    stack = await startRealServiceStack({
+      label: 'court-iso', stackId, projects: ['libs/evidence', 'apps/court-journal'], service: 'court-journal', jwtPublicKey: keys.publicKey,
+      serviceSettings: (port) => ({
+        COURT_JOURNAL_HTTP_PORT: String(port), COURT_LINK_SECRET: randomBytes(24).toString('hex'),
+        EVIDENCE_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      }),
+      urlSetting: 'COURT_JOURNAL_URL', streams: ['court-journal', 'timeline', 'letters', 'vault-media'],
     });
-    base = await listenLocally(app);
+    base = stack.base;
   });
 
   afterAll(async () => {
-    await app?.close();
-    await service?.kill('SIGTERM');
-    await timeline?.kill('SIGTERM');
-    await deleteStackStreams(NATS_URL, ['court-journal', 'timeline', 'letters', 'vault-media'], stackId);
-    await s3?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
-    await db?.drop();
-    await timelineDb?.drop();
-    if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
+    await stack?.close();
   });
 
   let document: CourtDocument;

@@ -3,16 +3,12 @@
 // wire format, so this spec is about the HTTP edge: routes, status codes, validation, what travels
 // to the service (and what never does). The real service is covered by apps/letters' specs and the
 // browser tests.
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { LetterMessages, LettersRpc, MilestoneMessages, PortraitMessages, type Letter } from '@lv/contracts';
-import { AccessTokenSigner } from '@lv/platform/auth';
 import { DomainError } from '@lv/platform/errors';
-import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { createSpecGateway, specWorkDir } from './support/spec-gateway.js';
+import { generateTestKeys, userTokenSigner } from '@lv/testing';
+import { startSpecEdge, type SpecEdge } from './support/spec-gateway.js';
 import { NestNatsResponder } from './support/nest-nats-responder.js';
 
 const STACK_ID = `gwl${randomUUID().slice(0, 8)}`;
@@ -20,10 +16,9 @@ process.env.STACK_ID = STACK_ID;
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-const signer = new AccessTokenSigner(keys.privateKey);
+const keys = generateTestKeys();
 const USER_ID = randomUUID();
-const token = signer.sign({ sub: USER_ID, sid: randomUUID(), email: 'dad@example.com', tier: 'none', admin: false, kind: 'user' }, 600).token;
+const token = userTokenSigner(keys.privateKey)(USER_ID, { email: 'dad@example.com', tier: 'none' }, 600);
 const LETTER_ID = '0d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10';
 const STALE_ID = '1d5f6b3e-4a51-4c7e-9c39-2b7f8d1e6a10';
 
@@ -32,19 +27,13 @@ const letter = (over: Partial<Letter> = {}): Letter => ({
 });
 
 describe('gateway /api/letters', () => {
-  let app: NestFastifyApplication;
+  let edge: SpecEdge | undefined;
   let http: FastifyInstance;
   let letters: NestNatsResponder;
-  let s3: RunningS3Server;
-  let workDir: string;
 
   const call = (options: InjectOptions, auth = true) => http.inject({ ...options, headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), ...options.headers } });
 
   beforeAll(async () => {
-    let web: string;
-    ({ workDir, web } = await specWorkDir('letters'));
-    s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
-
     letters = await NestNatsResponder.start(NATS_URL, STACK_ID);
     letters
       .handle(LettersRpc.list, ({ payload }) => ({ letters: [letter()], nextCursor: payload.cursor ? null : 'next-page' }))
@@ -60,18 +49,13 @@ describe('gateway /api/letters', () => {
       .handle(LettersRpc.delete, ({ payload }) => ({ id: payload.id, deleted: true }));
     await letters.listen(['rpc.letters.>']);
 
-    app = await createSpecGateway({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '1500',
-      WEB_DIST_DIR: web, HEALTH_SERVICES: 'letters',
-    }, { statsProviders: ['letters'] });
-    http = app.getHttpAdapter().getInstance();
+    edge = await startSpecEdge('letters', { NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '1500', HEALTH_SERVICES: 'letters' }, { statsProviders: ['letters'] });
+    ({ http } = edge);
   });
 
   afterAll(async () => {
-    await app?.close();
+    await edge?.close();
     await letters?.close();
-    await s3?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
   it('needs a valid access token for every letters route, and forwards it to the service', async () => {

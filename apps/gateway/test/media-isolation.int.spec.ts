@@ -4,17 +4,10 @@
 // services that decide ownership (the timeline names an entry's owner, vault-media checks the caller
 // again), so a scoping bug there shows up here as something other than 404.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queues, type AccessTokenClaims } from '@lv/contracts';
-import { AccessTokenSigner } from '@lv/platform/auth';
-import {
-  compileForChildProcess, createTestDatabase, deleteStackStreams, freePort, generateTestKeys, sendHttp, startMigratedService, uniqueStackId, waitFor, type ChildService, type TestDatabase,
-} from '@lv/testing';
-import { startS3Server, type RunningS3Server } from '../../../tools/dev/s3-server.mjs';
-import { createSpecGateway, listenLocally, specWorkDir } from './support/spec-gateway.js';
+import { Queues } from '@lv/contracts';
+import { generateTestKeys, userTokenSigner, sendHttp, uniqueStackId, waitFor } from '@lv/testing';
+import { startRealServiceStack, type RealServiceStack } from './support/real-service-stack.js';
 
 jest.setTimeout(180_000);
 
@@ -22,27 +15,15 @@ jest.setTimeout(180_000);
 const stackId = uniqueStackId('gwmediaiso');
 process.env.STACK_ID = stackId;
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
-const signer = new AccessTokenSigner(keys.privateKey);
-const tokenFor = (userId: string) => {
-  const claims: AccessTokenClaims = { sub: userId, sid: randomUUID(), email: `${userId.slice(0, 8)}@example.com`, tier: 'pro', admin: false, kind: 'user' };
-  return signer.sign(claims, 900).token;
-};
+const tokenFor = userTokenSigner(keys.privateKey);
 
 const send = (url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}) =>
   sendHttp(url, { method: options.method, headers: options.headers, chunks: options.body ? [options.body] : [] });
 
 describe('gateway + real vault-media: another user’s recording by id', () => {
-  let db: TestDatabase;
-  let timelineDb: TestDatabase;
-  let timeline: ChildService | undefined;
-  let s3: RunningS3Server;
-  let workDir: string;
-  let scratchDir: string | undefined;
-  let service: ChildService | undefined;
-  let app: NestFastifyApplication | undefined;
+  let stack: RealServiceStack | undefined;
   let base: string;
   const alice = randomUUID();
   const bob = randomUUID();
@@ -51,25 +32,13 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
   let recordingId: string;
 
   beforeAll(async () => {
-    scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/vault-media', 'apps/timeline'], 'gw-media-isolation');
-    db = await createTestDatabase([], 'gwmediaiso');
-    ({ workDir } = await specWorkDir('media-iso'));
-    s3 = await startS3Server({ port: 0, directory: join(workDir, 's3'), accessKey: 'spec-key', secretKey: 'spec-secret', silent: true });
-    const mediaPort = await freePort();
-    service = await startMigratedService(scratchDir, 'vault-media', {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info',
-      S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey,
-      MEDIA_HTTP_PORT: String(mediaPort), MEDIA_LINK_SECRET: randomBytes(24).toString('hex'), MEDIA_PART_SIZE_MB: '5',
-    });
     // The timeline reads vault-media's stream and names the owner of an entry the gateway deletes.
-    timelineDb = await createTestDatabase([], 'gwmediaisotl');
-    timeline = await startMigratedService(scratchDir, 'timeline', { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, STACK_ID: stackId, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'info' });
-
-    app = await createSpecGateway({
-      NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, RPC_TIMEOUT_MS: '5000',
-      WEB_DIST_DIR: join(workDir, 'web'), VAULT_MEDIA_URL: `http://127.0.0.1:${mediaPort}`, HOST: '127.0.0.1', PORT: '0',
+    stack = await startRealServiceStack({
+      label: 'media-iso', stackId, projects: ['apps/vault-media'], service: 'vault-media', jwtPublicKey: keys.publicKey,
+      serviceSettings: (port) => ({ MEDIA_HTTP_PORT: String(port), MEDIA_LINK_SECRET: randomBytes(24).toString('hex'), MEDIA_PART_SIZE_MB: '5' }),
+      urlSetting: 'VAULT_MEDIA_URL', streams: ['vault-media', 'letters', 'court-journal', 'timeline'],
     });
-    base = await listenLocally(app);
+    base = stack.base;
 
     // Alice saves a recording the way the SPA does: start, then stream the body.
     const body = randomBytes(20_000);
@@ -86,19 +55,11 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await service?.kill('SIGTERM');
-    await timeline?.kill('SIGTERM');
-    await deleteStackStreams(NATS_URL, ['vault-media', 'letters', 'court-journal', 'timeline'], stackId);
+    await stack?.close();
     const { createQueue, createRedisConnection } = await import('@lv/platform/queues');
     const connection = createRedisConnection(REDIS_URL, { role: 'producer' });
     await createQueue(Queues.MediaHashing, connection).obliterate({ force: true }).catch(() => undefined);
     connection.disconnect();
-    await s3?.close();
-    if (workDir) await rm(workDir, { recursive: true, force: true });
-    await db?.drop();
-    await timelineDb?.drop();
-    if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
   });
 
   it('answers 404 to a second user asking for the first user’s playback link or deleting it by id, and leaves it to its owner', async () => {

@@ -5,7 +5,7 @@ import type { DomainError } from '@lv/platform/errors';
 import type { RunningService, RpcClient } from '@lv/platform/nest';
 import { generateTestKeys, waitFor } from '@lv/testing';
 import { PasswordHasher } from '../src/credentials/password-hasher.js';
-import { accountEmailJobs, asSession, callerFrom, type IdentityHarness, startIdentity } from './test-support/harness.js';
+import { asSession, startMailingIdentity, type MailingIdentity } from './test-support/harness.js';
 import type { IdentityConfig } from '../src/config.js';
 
 // Account recovery and the sessions list against identity over NATS: "Forgot password?" answers alike
@@ -18,12 +18,12 @@ const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefo
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 describe('identity account recovery and sessions', () => {
-  let harness: IdentityHarness;
+  let harness: MailingIdentity;
   let identity: RunningService<IdentityConfig>;
   let rpc: RpcClient;
-  let emails: ReturnType<typeof accountEmailJobs>;
-  let caller: ReturnType<typeof callerFrom>;
-  const call: ReturnType<typeof callerFrom>['call'] = (...args) => caller.call(...args);
+  let emails: MailingIdentity['emails'];
+  let caller: MailingIdentity['caller'];
+  const call: MailingIdentity['caller']['call'] = (...args) => caller.call(...args);
   const failureOf = (promise: Promise<unknown>) => promise.then(() => null, (e: DomainError) => ({ code: e.code, message: e.message }));
   const codeOf = async (promise: Promise<unknown>) => (await failureOf(promise))?.code ?? 'OK';
   let n = 0;
@@ -49,16 +49,11 @@ describe('identity account recovery and sessions', () => {
   }
 
   beforeAll(async () => {
-    harness = await startIdentity('identityrecovery', keys, { PASSWORD_RESET_TTL_SECONDS: String(TTL_SECONDS), PASSWORD_RESETS_PER_EMAIL: '3', PASSWORD_RESETS_PER_ADDRESS: '100000' });
-    ({ identity, rpc } = harness);
-    emails = accountEmailJobs(identity, 'identity-recovery-spec');
-    caller = callerFrom(rpc, 202);
+    harness = await startMailingIdentity('identityrecovery', keys, 202, { PASSWORD_RESET_TTL_SECONDS: String(TTL_SECONDS), PASSWORD_RESETS_PER_EMAIL: '3', PASSWORD_RESETS_PER_ADDRESS: '100000' });
+    ({ identity, rpc, emails, caller } = harness);
   });
 
-  afterAll(async () => {
-    await emails?.close();
-    await harness?.close();
-  });
+  afterAll(() => harness?.close());
 
   it('refuses short, common and repeated passwords at sign-up, change and reset, with the field and the words', async () => {
     for (const [password, words] of [['123456', AuthMessages.newPasswordTooShort], ['aaaaaa', AuthMessages.newPasswordTooShort], ['password', AuthMessages.passwordTooCommon], ['Password1', AuthMessages.passwordTooCommon], ['zzzzzzzzzz', AuthMessages.passwordTooCommon]] as const) {

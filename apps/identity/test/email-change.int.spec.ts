@@ -1,8 +1,8 @@
 import { EmailChangeMessages, IdentityRpc, type AccountEmailJob } from '@lv/contracts';
 import type { DomainError } from '@lv/platform/errors';
-import type { RunningService, RpcClient } from '@lv/platform/nest';
+import type { RunningService } from '@lv/platform/nest';
 import { generateTestKeys } from '@lv/testing';
-import { accountEmailJobs, asSession, callerFrom, type IdentityHarness, startIdentity } from './test-support/harness.js';
+import { asSession, startMailingIdentity, type MailingIdentity } from './test-support/harness.js';
 import type { IdentityConfig } from '../src/config.js';
 
 // Changing the sign-in address against identity over NATS: the new address confirms by its link before
@@ -12,12 +12,11 @@ import type { IdentityConfig } from '../src/config.js';
 const keys = generateTestKeys();
 
 describe('identity e-mail change', () => {
-  let harness: IdentityHarness;
+  let harness: MailingIdentity;
   let identity: RunningService<IdentityConfig>;
-  let rpc: RpcClient;
-  let emails: ReturnType<typeof accountEmailJobs>;
-  let caller: ReturnType<typeof callerFrom>;
-  const call: ReturnType<typeof callerFrom>['call'] = (...args) => caller.call(...args);
+  let emails: MailingIdentity['emails'];
+  let caller: MailingIdentity['caller'];
+  const call: MailingIdentity['caller']['call'] = (...args) => caller.call(...args);
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
   let n = 0;
   const newEmail = (stem = 'dad') => `${stem}.${Date.now()}.${n++}@example.com`;
@@ -48,16 +47,11 @@ describe('identity e-mail change', () => {
   }
 
   beforeAll(async () => {
-    harness = await startIdentity('identityemailchange', keys);
-    ({ identity, rpc } = harness);
-    emails = accountEmailJobs(identity, 'identity-email-change-spec');
-    caller = callerFrom(rpc, 203);
+    harness = await startMailingIdentity('identityemailchange', keys, 203);
+    ({ identity, emails, caller } = harness);
   });
 
-  afterAll(async () => {
-    await emails?.close();
-    await harness?.close();
-  });
+  afterAll(() => harness?.close());
 
   it('keeps the profile on the old address until the new one confirms, and tells the old address at once with a 7-day undo link', async () => {
     const { email, next, here } = await askedToMove();

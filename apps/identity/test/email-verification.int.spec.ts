@@ -1,8 +1,8 @@
 import { EmailChangeMessages, EmailVerifyMessages, ErrorCodes, IdentityRpc, type AccessTokenClaims, type AccountEmailJob } from '@lv/contracts';
 import type { DomainError } from '@lv/platform/errors';
-import type { RunningService, RpcClient } from '@lv/platform/nest';
+import type { RunningService } from '@lv/platform/nest';
 import { generateTestKeys, waitFor } from '@lv/testing';
-import { accountEmailJobs, asSession, callerFrom, type IdentityHarness, startIdentity } from './test-support/harness.js';
+import { asSession, startMailingIdentity, type MailingIdentity } from './test-support/harness.js';
 import type { IdentityConfig } from '../src/config.js';
 
 // Verifying a new account's address against identity over NATS: sign-up e-mails a single-use link
@@ -15,12 +15,11 @@ const keys = generateTestKeys();
 const TTL_SECONDS = 6;
 
 describe('identity e-mail verification', () => {
-  let harness: IdentityHarness;
+  let harness: MailingIdentity;
   let identity: RunningService<IdentityConfig>;
-  let rpc: RpcClient;
-  let emails: ReturnType<typeof accountEmailJobs>;
-  let caller: ReturnType<typeof callerFrom>;
-  const call: ReturnType<typeof callerFrom>['call'] = (...args) => caller.call(...args);
+  let emails: MailingIdentity['emails'];
+  let caller: MailingIdentity['caller'];
+  const call: MailingIdentity['caller']['call'] = (...args) => caller.call(...args);
   const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => e.code);
   const failureOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: DomainError) => ({ code: e.code, message: e.message }));
   const invalid = { code: 'EMAIL_VERIFY_LINK_INVALID', message: ErrorCodes.EMAIL_VERIFY_LINK_INVALID.message };
@@ -43,16 +42,11 @@ describe('identity e-mail verification', () => {
   }
 
   beforeAll(async () => {
-    harness = await startIdentity('identityverify', keys, { EMAIL_VERIFY_TTL_SECONDS: String(TTL_SECONDS) });
-    ({ identity, rpc } = harness);
-    emails = accountEmailJobs(identity, 'identity-verify-spec');
-    caller = callerFrom(rpc, 204);
+    harness = await startMailingIdentity('identityverify', keys, 204, { EMAIL_VERIFY_TTL_SECONDS: String(TTL_SECONDS) });
+    ({ identity, emails, caller } = harness);
   });
 
-  afterAll(async () => {
-    await emails?.close();
-    await harness?.close();
-  });
+  afterAll(() => harness?.close());
 
   it('sends a new account a single-use link; opening it verifies the address, and the next access token says so', async () => {
     const email = newEmail();

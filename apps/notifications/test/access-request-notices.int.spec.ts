@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ACCESS_REQUEST_NOTICES_PER_HOUR, AccessKeysRpc, IdentityRpc, Queues, type AccessRequestNoticeJob, type RequestNoticeState } from '@lv/contracts';
-import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { startService, type RunningService } from '@lv/platform/nest';
 import { queuePrefix } from '@lv/platform/queues';
-import { createTestDatabase, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
-import { startSmtpCatcher, type RunningSmtpCatcher } from '../../../tools/dev/smtp-catcher.mjs';
+import { answerAsService, generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import type { RunningSmtpCatcher } from '../../../tools/dev/smtp-catcher.mjs';
+import { startMailStack, type MailStack } from './test-support/key-email-stack.js';
 import type { NotificationsConfig } from '../src/config.js';
-import { notificationsMigrations } from '../src/migrations.js';
 
 // Issue 28: the owner's e-mail about an access request, sent by notifications' worker from the
 // `access-request-notices` queue against real PostgreSQL, Redis, NATS and the dev SMTP catcher.
@@ -29,7 +24,6 @@ const { notificationsService } = await import('../src/notifications.definition.j
 const { AccessRequestNoticesService } = await import('../src/access-request-notices/access-request-notices.service.js');
 const { createLogger } = await import('@lv/platform/logging');
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PUBLIC_URL = 'http://127.0.0.1:3998';
 const keys = generateTestKeys();
@@ -40,9 +34,9 @@ const requests = new Map<string, RequestNoticeState>();
 const owners = new Map<string, { email: string | null; full_name: string | null }>();
 
 describe('notifications: the owner’s e-mail about an access request', () => {
+  let mail: MailStack | undefined;
   let db: TestDatabase;
   let catcher: RunningSmtpCatcher;
-  let mailDir: string;
   let running: RunningService<NotificationsConfig>;
   let nc: NatsConnection;
   let redis: Redis;
@@ -68,28 +62,12 @@ describe('notifications: the owner’s e-mail about an access request', () => {
     (await db.orm.em.fork().execute<{ state: string; last_error: string | null; owner_id: string }[]>('select state, last_error, owner_id from access_request_notices where request_id = ?', [requestId]))[0];
 
   beforeAll(async () => {
-    mailDir = await mkdtemp(join(tmpdir(), 'lv-request-notice-mail-'));
-    catcher = await startSmtpCatcher({ smtpPort: 0, httpPort: 0, directory: mailDir });
-    db = await createTestDatabase(notificationsMigrations.slice(1), 'reqnotice');
-    nc = await connect({ servers: NATS_URL });
-    nc.subscribe(scopedSubject(AccessKeysRpc.requestNoticeState, STACK_ID), {
-      callback: (_err, msg) => {
-        const packet = msg.json<{ id: string; data: { payload: { owner_id: string; request_id: string } } }>();
-        const state = requests.get(packet.data.payload.request_id) ?? { state: 'unknown', requester_name: null, relationship: null };
-        msg.respond(JSON.stringify({ response: state, isDisposed: true, id: packet.id }));
-      },
-    });
-    nc.subscribe(scopedSubject(IdentityRpc.accessRequestMailTo, STACK_ID), {
-      callback: (_err, msg) => {
-        const packet = msg.json<{ id: string; data: { payload: { user_id: string } } }>();
-        msg.respond(JSON.stringify({ response: owners.get(packet.data.payload.user_id) ?? { email: null, full_name: null }, isDisposed: true, id: packet.id }));
-      },
-    });
+    mail = await startMailStack(STACK_ID, 'reqnotice', 'request-notice-spec-key-mail-secret-'.padEnd(48, 'z'), keys.publicKey);
+    ({ db, catcher, nc } = mail);
+    answerAsService<{ owner_id: string; request_id: string }>(nc, AccessKeysRpc.requestNoticeState, ({ request_id }) => requests.get(request_id) ?? { state: 'unknown', requester_name: null, relationship: null });
+    answerAsService<{ user_id: string }>(nc, IdentityRpc.accessRequestMailTo, ({ user_id }) => owners.get(user_id) ?? { email: null, full_name: null });
     await nc.flush();
-    running = await startService(notificationsService, {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent', SMTP_HOST: '127.0.0.1', SMTP_PORT: String(catcher.smtpPort),
-      SMTP_IGNORE_TLS: 'true', KEY_MAIL_SECRET: 'request-notice-spec-key-mail-secret-'.padEnd(48, 'z'), PUBLIC_URL, KEY_EMAIL_LOCK_SECONDS: '2',
-    }, { logger: createLogger('request-notice-spec', 'silent') });
+    running = await startService(notificationsService, mail.env({ PUBLIC_URL, KEY_EMAIL_LOCK_SECONDS: '2' }), { logger: createLogger('request-notice-spec', 'silent') });
     redis = new Redis(REDIS_URL);
     queue = new Queue<AccessRequestNoticeJob>(Queues.AccessRequestNotices.name, { connection: redis, prefix: queuePrefix(STACK_ID) });
   });
@@ -98,14 +76,8 @@ describe('notifications: the owner’s e-mail about an access request', () => {
     await queue?.obliterate({ force: true }).catch(() => undefined);
     await queue?.close();
     await running?.close();
-    const cleanup = await connectNats(NATS_URL, 'cleanup');
-    await (await jetstreamManager(cleanup)).streams.delete(scopedStreamName('notifications', STACK_ID)).catch(() => undefined);
-    await cleanup.close();
-    await nc?.close();
     redis?.disconnect();
-    await catcher?.close();
-    await db?.drop();
-    await rm(mailDir, { recursive: true, force: true });
+    await mail?.close();
   });
 
   it('tells the owner once, when the request is committed, who asked (their name and relationship) and where to decide (/access-control)', async () => {

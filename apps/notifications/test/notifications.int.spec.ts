@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { rm, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
@@ -14,14 +13,14 @@ import {
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
-import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
+import { scopedStreamName } from '@lv/platform/messaging';
 import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
 import { queuePrefix, sealForJob } from '@lv/platform/queues';
-import { compileForChildProcess, createTestDatabase, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
-import { startSmtpCatcher, type RunningSmtpCatcher } from '../../../tools/dev/smtp-catcher.mjs';
+import { answerAsService, compileForChildProcess, generateTestKeys, startChild, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
+import type { RunningSmtpCatcher } from '../../../tools/dev/smtp-catcher.mjs';
+import { startMailStack, type MailStack } from './test-support/key-email-stack.js';
 import type { NotificationsConfig } from '../src/config.js';
 import { keyEmailMessageId } from '../src/key-emails/key-email-message.js';
-import { notificationsMigrations } from '../src/migrations.js';
 
 // notifications with its worker, against real PostgreSQL, Redis, NATS and the dev SMTP catcher; access-keys'
 // key-mail-state answered by a stand-in on NATS. Once is counted at the catcher (the window after SMTP's
@@ -80,51 +79,26 @@ async function firstAttemptAt(queue: Queue, jobId: string): Promise<string> {
 }
 
 describe('notifications: key e-mails', () => {
+  let mail: MailStack | undefined;
   let db: TestDatabase;
   let catcher: RunningSmtpCatcher;
-  let mailDir: string;
   let running: RunningService<NotificationsConfig>;
   let nc: NatsConnection;
   let redis: Redis;
   let queue: Queue<SendKeyEmailJob>;
   let rpc: RpcClient;
   const published: { subject: string; data: { keyId: string } }[] = [];
-  const env = () => ({
-    DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, LOG_LEVEL: 'silent', SMTP_HOST: '127.0.0.1', SMTP_PORT: String(catcher.smtpPort),
-    SMTP_IGNORE_TLS: 'true', KEY_MAIL_SECRET, PUBLIC_URL: 'http://127.0.0.1:3999', KEY_EMAIL_LOCK_SECONDS: '2',
-  });
+  const env = () => mail!.env({ KEY_EMAIL_LOCK_SECONDS: '2' });
   const mailsTo = (address: string) => catcher.messages.filter((m) => m.envelope.to.includes(address));
   const service = () => running.app.get(KeyEmailsService);
 
   beforeAll(async () => {
-    mailDir = await mkdtemp(join(tmpdir(), 'lv-notify-mail-'));
-    catcher = await startSmtpCatcher({ smtpPort: 0, httpPort: 0, directory: mailDir });
-    db = await createTestDatabase(notificationsMigrations.slice(1), 'notify');
-    nc = await connect({ servers: NATS_URL });
-    nc.subscribe(scopedSubject(AccessKeysRpc.keyMailState, STACK_ID), {
-      callback: (_err, msg) => {
-        const packet = msg.json<{ id: string; data: { payload: { key_id: string } } }>();
-        msg.respond(JSON.stringify({ response: { state: keyStates.get(packet.data.payload.key_id) ?? 'unknown' }, isDisposed: true, id: packet.id }));
-      },
-    });
-    nc.subscribe(scopedSubject(AccessKeysRpc.trusteeNoticeState, STACK_ID), {
-      callback: (_err, msg) => {
-        const packet = msg.json<{ id: string; data: { payload: { release_id: string } } }>();
-        msg.respond(JSON.stringify({ response: { state: deliveryStates.get(packet.data.payload.release_id) ?? 'unknown' }, isDisposed: true, id: packet.id }));
-      },
-    });
-    nc.subscribe(scopedSubject(AccessKeysRpc.trusteeLinkState, STACK_ID), {
-      callback: (_err, msg) => {
-        const packet = msg.json<{ id: string; data: { payload: { linkId: string } } }>();
-        msg.respond(JSON.stringify({ response: { state: trusteeLinkStates.get(packet.data.payload.linkId) ?? 'unknown' }, isDisposed: true, id: packet.id }));
-      },
-    });
-    nc.subscribe(scopedSubject(AccessKeysRpc.inactivityWarningState, STACK_ID), {
-      callback: (_err, msg) => {
-        const packet = msg.json<{ id: string; data: { payload: { warning_id: string } } }>();
-        msg.respond(JSON.stringify({ response: { state: warningStates.get(packet.data.payload.warning_id) ?? 'unknown' }, isDisposed: true, id: packet.id }));
-      },
-    });
+    mail = await startMailStack(STACK_ID, 'notify', KEY_MAIL_SECRET, keys.publicKey);
+    ({ db, catcher, nc } = mail);
+    answerAsService<{ key_id: string }>(nc, AccessKeysRpc.keyMailState, ({ key_id }) => ({ state: keyStates.get(key_id) ?? 'unknown' }));
+    answerAsService<{ release_id: string }>(nc, AccessKeysRpc.trusteeNoticeState, ({ release_id }) => ({ state: deliveryStates.get(release_id) ?? 'unknown' }));
+    answerAsService<{ linkId: string }>(nc, AccessKeysRpc.trusteeLinkState, ({ linkId }) => ({ state: trusteeLinkStates.get(linkId) ?? 'unknown' }));
+    answerAsService<{ warning_id: string }>(nc, AccessKeysRpc.inactivityWarningState, ({ warning_id }) => ({ state: warningStates.get(warning_id) ?? 'unknown' }));
     await nc.flush();
     running = await startService(notificationsService, env(), { logger: createLogger('notify-spec', 'silent') });
     redis = new Redis(REDIS_URL);
@@ -147,14 +121,8 @@ describe('notifications: key e-mails', () => {
     await queue?.obliterate({ force: true }).catch(() => undefined);
     await queue?.close();
     await running?.close();
-    const cleanup = await connectNats(NATS_URL, 'cleanup');
-    await (await jetstreamManager(cleanup)).streams.delete(scopedStreamName('notifications', STACK_ID)).catch(() => undefined);
-    await cleanup.close();
-    await nc?.close();
     redis?.disconnect();
-    await catcher?.close();
-    await db?.drop();
-    await rm(mailDir, { recursive: true, force: true });
+    await mail?.close();
   });
 
   const add = (job: SendKeyEmailJob) => queue.add(Queues.KeyEmails.name, job, { jobId: `key-${job.keyId}`, attempts: 5, backoff: { type: 'fixed', delay: 300 }, removeOnComplete: true });

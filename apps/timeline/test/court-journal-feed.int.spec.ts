@@ -6,40 +6,35 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { jetstream } from '@nats-io/jetstream';
-import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
-  CourtJournalEvents, CourtJournalRpc, TimelineRpc, type CourtDocumentUploadedV1, type RpcDeclaration, type TitlesReply,
+  CourtJournalEvents, CourtJournalRpc, TimelineRpc, type CourtDocumentUploadedV1, type RpcDeclaration,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
-import { createOrm, migrateUp } from '@lv/platform/database';
 import type { DomainError } from '@lv/platform/errors';
 import { scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, TestViewerIssuer, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
+import { RpcClient, type RunningService } from '@lv/platform/nest';
+import { deleteStackStreams, generateTestKeys, makeStreamsAsOwners, TestViewerIssuer, uniqueStackId, userTokenSigner, waitFor, type TestDatabase } from '@lv/testing';
+import { standInTitles, startTimeline, timelineDatabase } from './support/timeline-spec.js';
 
 jest.setTimeout(120_000);
 
 // Subjects are fixed when the controller modules load: choose this spec's stack first.
 const STACK_ID = uniqueStackId('tlcourt');
 process.env.STACK_ID = STACK_ID;
-const { timelineMigrations } = await import('../src/migrations.js');
-const { timelineService } = await import('../src/timeline.definition.js');
-const { createLogger } = await import('@lv/platform/logging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const keys = generateTestKeys();
 const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
+const tokenFor = userTokenSigner(keys.privateKey);
 const meta = { requestId: 'timeline-court-spec' };
 
 interface User { id: string; token: string }
 const newUser = (): User => {
   const id = randomUUID();
-  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier: 'pro', admin: false, kind: 'user' }, 900).token };
+  return { id, token: tokenFor(id, { email: `${id}@example.com` }) };
 };
-const ownerOf = (token: string | undefined): string | undefined =>
-  token ? (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub : undefined;
 
 describe('timeline: the court-journal feed', () => {
   let db: TestDatabase;
@@ -82,28 +77,17 @@ describe('timeline: the court-journal feed', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase([], 'tlcourt');
-    await db.orm.close();
-    const orm = await createOrm({ databaseUrl: db.url, migrations: timelineMigrations, poolMax: 4 });
-    await migrateUp(orm);
-    (db as { orm: unknown }).orm = orm;
+    db = await timelineDatabase('tlcourt');
     // court-journal's events are published here as court-journal would, into its own stream.
     await makeStreamsAsOwners(NATS_URL, ['court-journal'], STACK_ID);
-    app = await startService(timelineService, {
-      DATABASE_URL: db.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000',
-    }, { logger: createLogger('timeline-court-spec', 'silent') });
+    app = await startTimeline(db, { jwtPublicKey: keys.publicKey, viewerPublicKey: viewerKeys.publicKey }, 'timeline-court-spec');
 
-    nc = await connect({ servers: NATS_URL });
-    nc.subscribe(scopedSubject(CourtJournalRpc.titles.subject, STACK_ID), {
-      callback: (_err, msg) => {
-        const packet = msg.json<{ id: string; data: { auth: { accessToken?: string }; payload: { ids: string[] } } }>();
-        const own = documentTitles.get(ownerOf(packet.data.auth.accessToken) ?? '') ?? new Map<string, string>();
-        const titles: Record<string, string> = {};
-        for (const id of packet.data.payload.ids) if (own.has(id)) titles[id] = own.get(id)!;
-        msg.respond(JSON.stringify({ response: { titles } satisfies TitlesReply, isDisposed: true, id: packet.id }));
-      },
+    nc = await standInTitles(CourtJournalRpc.titles, (caller, ids) => {
+      const own = documentTitles.get(caller ?? '') ?? new Map<string, string>();
+      const titles: Record<string, string> = {};
+      for (const id of ids) if (own.has(id)) titles[id] = own.get(id)!;
+      return { titles };
     });
-    await nc.flush();
     rpc = new RpcClient(NATS_URL, 10_000, 'timeline-court-spec');
     await rpc.connect();
   });

@@ -7,26 +7,23 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { jest } from '@jest/globals';
 import { jetstream } from '@nats-io/jetstream';
-import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
   LettersEvents, LettersRpc, TimelineRpc, VaultMediaEvents, VaultMediaRpc,
   type SubscriptionTier, type TimelineEntry, type TimelinePage, type TitlesReply, type RpcDeclaration,
 } from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
-import { createOrm, migrateUp } from '@lv/platform/database';
 import type { DomainError } from '@lv/platform/errors';
 import { scopedSubject } from '@lv/platform/messaging';
-import { RpcClient, startService, type RunningService } from '@lv/platform/nest';
-import { TestViewerIssuer, compileForChildProcess, createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, startMigratedService, uniqueStackId, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
+import { RpcClient, type RunningService } from '@lv/platform/nest';
+import { TestViewerIssuer, compileForChildProcess, createTestDatabase, deleteStackStreams, generateTestKeys, makeStreamsAsOwners, startMigratedService, uniqueStackId, userTokenSigner, waitFor, type ChildService, type TestDatabase } from '@lv/testing';
+import { standInTitles, startTimeline, timelineDatabase } from './support/timeline-spec.js';
 
 jest.setTimeout(180_000);
 
 // Subjects are fixed when the controller modules load: choose this spec's stack first.
 const STACK_ID = uniqueStackId('timeline');
 process.env.STACK_ID = STACK_ID;
-const { timelineMigrations } = await import('../src/migrations.js');
-const { timelineService } = await import('../src/timeline.definition.js');
-const { createLogger } = await import('@lv/platform/logging');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -34,27 +31,14 @@ const keys = generateTestKeys();
 // Viewer tokens (a family member's view session; access-keys will issue them): their own key pair.
 const viewerKeys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
+const tokenFor = userTokenSigner(keys.privateKey);
 const meta = { requestId: 'timeline-spec' };
 
 interface User { id: string; token: string }
 const newUser = (tier: SubscriptionTier = 'pro'): User => {
   const id = randomUUID();
-  return { id, token: signer.sign({ sub: id, sid: randomUUID(), email: `${id}@example.com`, tier, admin: false, emailVerified: true, kind: 'user' }, 900).token };
+  return { id, token: tokenFor(id, { email: `${id}@example.com`, tier, emailVerified: true }) };
 };
-const ownerOf = (token: string | undefined): string | undefined => {
-  if (!token) return undefined;
-  return (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
-};
-
-/** A migrated database for one service (event store included, as the service's own list has it). */
-async function serviceDatabase(migrations: typeof timelineMigrations, label: string): Promise<TestDatabase> {
-  const db = await createTestDatabase([], label);
-  await db.orm.close();
-  const orm = await createOrm({ databaseUrl: db.url, migrations, poolMax: 4 });
-  await migrateUp(orm);
-  (db as { orm: unknown }).orm = orm;
-  return db;
-}
 
 describe('timeline service (in-process, with the real letters service)', () => {
   let timelineDb: TestDatabase;
@@ -121,35 +105,29 @@ describe('timeline service (in-process, with the real letters service)', () => {
   }
 
   beforeAll(async () => {
-    const logger = createLogger('timeline-spec', 'silent');
     scratchDir = await compileForChildProcess(['libs/contracts', 'libs/platform', 'apps/letters'], 'timeline-letters');
     lettersDb = await createTestDatabase([], 'tllet');
     // The readiness line is logged at info.
     const lettersEnv = { DATABASE_URL: lettersDb.url, NATS_URL, REDIS_URL, STACK_ID, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'info' };
     letters = await startMigratedService(scratchDir, 'letters', lettersEnv);
 
-    timelineDb = await serviceDatabase(timelineMigrations, 'timeline');
+    timelineDb = await timelineDatabase('timeline');
     // vault-media's events are published here as vault-media would, into its own stream.
     await makeStreamsAsOwners(NATS_URL, ['vault-media'], STACK_ID);
-    timelineApp = await startService(timelineService, { DATABASE_URL: timelineDb.url, NATS_URL, REDIS_URL, JWT_PUBLIC_KEY: keys.publicKey, VIEWER_JWT_PUBLIC_KEY: viewerKeys.publicKey, LOG_LEVEL: 'silent', TIMELINE_TITLES_TIMEOUT_MS: '3000' }, { logger });
+    timelineApp = await startTimeline(timelineDb, { jwtPublicKey: keys.publicKey, viewerPublicKey: viewerKeys.publicKey }, 'timeline-spec');
 
     // vault-media's titles, standing in: Nest's NATS wire format, and only the caller's own recordings.
-    nc = await connect({ servers: NATS_URL });
-    nc.subscribe(scopedSubject(VaultMediaRpc.titles, STACK_ID), {
-      callback: (_err, msg) => {
-        vaultMediaTitleCalls++;
-        const packet = msg.json<{ id: string; data: { auth: { accessToken?: string }; payload: { ids: string[] } } }>();
-        const own = recordingTitles.get(ownerOf(packet.data.auth.accessToken) ?? '') ?? new Map<string, string>();
-        const titles: Record<string, string> = {};
-        const playback: NonNullable<TitlesReply['playback']> = {};
-        for (const id of packet.data.payload.ids) {
-          if (own.has(id)) titles[id] = own.get(id)!;
-          if (own.has(id) && recordingPlayback.has(id)) playback[id] = recordingPlayback.get(id)!;
-        }
-        msg.respond(JSON.stringify({ response: { titles, playback } satisfies TitlesReply, isDisposed: true, id: packet.id }));
-      },
+    nc = await standInTitles(VaultMediaRpc.titles, (caller, ids) => {
+      vaultMediaTitleCalls++;
+      const own = recordingTitles.get(caller ?? '') ?? new Map<string, string>();
+      const titles: Record<string, string> = {};
+      const playback: NonNullable<TitlesReply['playback']> = {};
+      for (const id of ids) {
+        if (own.has(id)) titles[id] = own.get(id)!;
+        if (own.has(id) && recordingPlayback.has(id)) playback[id] = recordingPlayback.get(id)!;
+      }
+      return { titles, playback };
     });
-    await nc.flush();
     rpc = new RpcClient(NATS_URL, 10_000, 'timeline-spec');
     await rpc.connect();
   });

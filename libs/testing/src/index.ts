@@ -17,3 +17,4 @@ export * from './stream-owners.js';
 export * from './restore-drill.js';
 export * from './account-erasure.js';
 export * from './writes-through-kill.js';
+export * from './stand-in.js';

@@ -38,7 +38,7 @@ export async function startCourtOn(database: string, options: RestorableCourtOpt
   return startService(courtJournalService, env, { logger });
 }
 
-export const specStorage = (s3: SpecS3): ObjectStorage => createObjectStorage({ S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
+const specStorage = (s3: SpecS3): ObjectStorage => createObjectStorage({ S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
 
 /** Whether the object is in the bucket. */
 export const objectExists = (s3: SpecS3, bucket: string, key: string): Promise<boolean> => specStorage(s3).client.statObject(bucket, key).then(() => true, () => false);

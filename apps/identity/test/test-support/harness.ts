@@ -87,6 +87,26 @@ export function accountEmailJobs(identity: RunningService<IdentityConfig>, name:
   };
 }
 
+export interface MailingIdentity extends IdentityHarness {
+  /** The account e-mails it queues. */
+  emails: ReturnType<typeof accountEmailJobs>;
+  /** Calls from new addresses of the subnet given. */
+  caller: ReturnType<typeof callerFrom>;
+}
+
+/** identity as startIdentity starts it, with the account e-mails it queues and a caller of its own subnet; close() ends all of it. */
+export async function startMailingIdentity(label: string, keys: { publicKey: string; privateKey: string }, subnet: number, env: Record<string, string> = {}): Promise<MailingIdentity> {
+  const harness = await startIdentity(label, keys, env);
+  const emails = accountEmailJobs(harness.identity, `${label}-spec`);
+  return {
+    ...harness, emails, caller: callerFrom(harness.rpc, subnet),
+    async close() {
+      await emails.close();
+      await harness.close();
+    },
+  };
+}
+
 /** A sign-in's reply as the session it is for an account without two-step sign-in (these specs' accounts). */
 export function asSession(reply: IssuedSession | TwoStepChallenge): IssuedSession {
   if ('twoStepRequired' in reply) throw new Error('the sign-in asked for a second step');

@@ -1,4 +1,7 @@
-import { projectionFor, type Decider, type Projection } from '@lv/platform/event-store';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { decideAndAppend, handleCommand, projectionFor, retryOnConflict, type Decider, type EventMetadata, type EventStore, type Projection } from '@lv/platform/event-store';
+import type { KeyEmailMessage } from '../key-emails/key-email-message.js';
+import type { Mailer } from '../key-emails/key-emails.service.js';
 
 /**
  * A message sent once (or, should the worker die between SMTP's acceptance and recording it, once more
@@ -67,5 +70,63 @@ export function sendOnceProjection<Sent extends string, Failed extends string>(t
     async reset(em) {
       await em.execute(`delete from ${table} where state <> 'pending'`);
     },
+  });
+}
+
+const SYSTEM: EventMetadata = { actor: { kind: 'system', id: 'notifications' } };
+
+/** Where one kind of send-once message is kept: its table (the row the worker locks) and its streams. */
+export interface SendOnceKind {
+  table: string;
+  idColumn: string;
+  streamType: string;
+  decider: Decider<SendOnceState, SendOnceCommand, SendOnceEvent<string, string>>;
+}
+
+/** What one message needs to go: whether it may still, and the message itself. */
+export interface SendOnceSteps {
+  /** The owning service's answer: still current, stale (recorded as not sent, for `staleReason`), or not committed yet. */
+  state(): Promise<'current' | 'stale' | 'unknown'>;
+  /** Thrown while the message's step is not committed: the job retries with backoff, then gives up. */
+  notCommitted(): Error;
+  staleReason: string;
+  compose(): KeyEmailMessage;
+}
+
+/**
+ * Sends message `id` at most once: its row is held locked from before the state check to after the send
+ * is recorded, so a second worker waits and then finds it sent.
+ */
+export function sendOnce(
+  deps: { orm: MikroORM; store: EventStore; mailer: Mailer },
+  kind: SendOnceKind,
+  message: { id: string; ownerId: string; attempt: number },
+  steps: SendOnceSteps,
+): Promise<'sent' | 'already-sent' | 'stale'> {
+  const { id, ownerId, attempt } = message;
+  const record = (em: Parameters<typeof decideAndAppend>[0], command: SendOnceCommand) =>
+    decideAndAppend(em, deps.store, kind.decider, command, { streamId: `${kind.streamType}-${command.id}`, streamType: kind.streamType, metadata: SYSTEM });
+  return retryOnConflict(3, () => deps.orm.em.fork().transactional(async (em) => {
+    await em.execute(`insert into ${kind.table} (${kind.idColumn}) values (?) on conflict (${kind.idColumn}) do nothing`, [id]);
+    const [row] = await em.execute<{ state: string }[]>(`select state from ${kind.table} where ${kind.idColumn} = ? for update`, [id]);
+    if (row!.state === 'sent') return 'already-sent';
+    await em.execute(`update ${kind.table} set attempts = ?, updated_at = now() where ${kind.idColumn} = ?`, [attempt, id]);
+    const state = await steps.state();
+    if (state === 'unknown') throw steps.notCommitted();
+    if (state === 'stale') {
+      await record(em, { type: 'RecordFailed', id, ownerId, attempts: attempt, reason: steps.staleReason, now: new Date().toISOString() });
+      return 'stale';
+    }
+    const mail = steps.compose();
+    const { messageId } = await deps.mailer(mail);
+    await record(em, { type: 'RecordSent', id, ownerId, messageId: messageId || mail.messageId, attempts: attempt, now: new Date().toISOString() });
+    return 'sent';
+  }));
+}
+
+/** A message whose job ran out of attempts (its step never committed, or SMTP kept failing). */
+export async function recordSendFailed(deps: { orm: MikroORM; store: EventStore }, kind: SendOnceKind, message: { id: string; ownerId: string }, attempts: number, reason: string): Promise<void> {
+  await handleCommand(deps.orm.em, deps.store, kind.decider, { type: 'RecordFailed', id: message.id, ownerId: message.ownerId, attempts, reason, now: new Date().toISOString() }, {
+    streamId: `${kind.streamType}-${message.id}`, streamType: kind.streamType, metadata: SYSTEM,
   });
 }

@@ -1,19 +1,11 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
-import type { SessionView, UserProfile } from '@lv/contracts';
+import type { SessionView } from '@lv/contracts';
 import { ApiError, NetworkError } from './client.js';
 import { REFRESH_TICK_MS, shouldRefresh } from './refresh-schedule.js';
 import { createHttpAuthTransport, SessionManager, type AuthTransport } from './session.js';
+import { sam } from '../test/profiles.js';
 
-const profile: UserProfile = {
-  id: 'u1',
-  email: 'sam@example.com',
-  full_name: 'Sam Carter',
-  avatar_url: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-  subscription_tier: 'none',
-  ai_admin: false,
-  emailVerified: true,
-};
+const profile = sam;
 
 const view = (token: string, expiresAt = 1_000_000): SessionView => ({ accessToken: token, accessTokenExpiresAt: expiresAt, profile });
 const unauthenticated = () => new ApiError(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' });

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { toast } from 'sonner';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router-dom';
 import { SettingsMessages, type SessionView, type UserProfile } from '@lv/contracts';
 import { ApiError } from '../api/client.js';
@@ -9,18 +8,10 @@ import { useSetRecordingActive } from '../shell/UnsavedChangesProvider.js';
 import { AppProviders } from './providers.js';
 import { createQueryClient } from '../queries/query-client.js';
 import { memoryApp } from '../test/memory-router.js';
+import { sam } from '../test/profiles.js';
 import { routes } from './routes.js';
+import { resetApp, quietConsole } from '../test/app-harness.js';
 
-const sam: UserProfile = {
-  id: 'u1',
-  email: 'sam@example.com',
-  full_name: 'Sam Carter',
-  avatar_url: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-  subscription_tier: 'none',
-  ai_admin: false,
-  emailVerified: true,
-};
 
 const view = (profile: UserProfile): SessionView => ({ accessToken: 'token', accessTokenExpiresAt: Date.now() + 15 * 60_000, profile });
 
@@ -95,18 +86,10 @@ beforeEach(() => {
     },
   }) as unknown as Response);
   (globalThis as { fetch: typeof fetch }).fetch = fetchMock;
-  if (!process.env.DEBUG_CONSOLE) {
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  }
+  quietConsole();
 });
 
-afterEach(() => {
-  cleanup();
-  // sonner keeps active toasts in module state and replays them to the next Toaster.
-  toast.dismiss();
-  jest.restoreAllMocks();
-});
+afterEach(resetApp);
 
 describe('session guard', () => {
   it('shows a full-screen spinner while the session loads, on a page the session decides', async () => {

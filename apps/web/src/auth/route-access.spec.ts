@@ -1,18 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { UserProfile } from '@lv/contracts';
 import { classifyPath, decideAdminAccess, decideRoute, isAdmin, normalizePath, readFrom, safeRedirectTarget } from './route-access.js';
+import { sam } from '../test/profiles.js';
 
-const profile = (over: Partial<UserProfile> = {}): UserProfile => ({
-  id: 'u1',
-  email: 'sam@example.com',
-  full_name: 'Sam Carter',
-  avatar_url: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-  subscription_tier: 'none',
-  ai_admin: false,
-  emailVerified: true,
-  ...over,
-});
+const profile = (over: Partial<UserProfile> = {}): UserProfile => ({ ...sam, ...over });
 
 describe('classifyPath', () => {
   it.each([

@@ -1,18 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { UserProfile } from '@lv/contracts';
 import { entryState, isEntryActive, MEMBER_ENTRIES, PUBLIC_ENTRIES, staggerDelay } from './menu-items.js';
+import { sam } from '../test/profiles.js';
 
-const user = (over: Partial<UserProfile> = {}): UserProfile => ({
-  id: 'u1',
-  email: 'sam@example.com',
-  full_name: null,
-  avatar_url: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-  subscription_tier: 'none',
-  ai_admin: false,
-  emailVerified: true,
-  ...over,
-});
+const user = (over: Partial<UserProfile> = {}): UserProfile => ({ ...sam, full_name: null, ...over });
 
 const byLabel = (label: string) => [...PUBLIC_ENTRIES, ...MEMBER_ENTRIES].find((e) => e.label === label)!;
 

@@ -1,7 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { toast } from 'sonner';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { SessionView, UserProfile } from '@lv/contracts';
 import { ApiError } from '../api/client.js';
 import { AppProviders } from '../app/providers.js';
@@ -11,6 +10,7 @@ import { SessionManager, type AuthTransport } from '../api/session.js';
 import { NodeBlob } from '../pages/record/node-blob.test-support.mjs';
 import { DRAFT_KEY, loadDraft, saveDraft } from '../drafts/recording-draft.js';
 import { storedRecording } from '../pages/record/stored-recording.test-support.js';
+import { resetApp } from '../test/app-harness.js';
 
 // The stored recording (IndexedDB) and sign-out: whoever signs in next on this browser must not
 // find the previous person's video, unless that person chose "Save Drafts & Sign Out".
@@ -58,11 +58,7 @@ beforeEach(async () => {
   await saveDraft({ type: 'video', title: 'For Ellie', durationSeconds: 3, mimeType: 'video/webm', size: 4, savedAt: '2026-11-24T10:00:00.000Z', owner: sam.id }, new Blob(['webm']));
 });
 
-afterEach(() => {
-  cleanup();
-  toast.dismiss();
-  jest.restoreAllMocks();
-});
+afterEach(resetApp);
 
 describe('sign-out and the stored recording', () => {
   it('"Sign Out Without Saving" removes the stored recording, not only its description', async () => {

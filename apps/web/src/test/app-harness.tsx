@@ -6,13 +6,12 @@ import { AppProviders } from '../app/providers.js';
 import { createQueryClient } from '../queries/query-client.js';
 import { SessionManager } from '../api/session.js';
 import { memoryApp } from './memory-router.js';
+import { sam } from './profiles.js';
 
 // The whole app (router, session, shell, toasts) for page specs, the gateway replaced by the spec's
 // own stand-in behind fetch.
 
-export const sam: UserProfile = {
-  id: 'u1', email: 'sam@example.com', full_name: 'Sam Carter', avatar_url: null, created_at: '2026-01-01T00:00:00.000Z', subscription_tier: 'none', ai_admin: false, emailVerified: true,
-};
+export { sam };
 
 /**
  * Renders the app at `path` with `user` signed in (none: signed out), queries not retried.
@@ -39,6 +38,28 @@ export function renderApp(path: string, user: UserProfile | null = sam, { profil
 
 /** A JSON answer, as the gateway gives it. */
 export const jsonResponse = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** One request the stand-in gateway received, its JSON body parsed. */
+export interface GatewayCall {
+  method: string;
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+/**
+ * A stand-in gateway's fetch: every request is recorded in `calls`, in order, then answered by `answer`
+ * (given the request's URL too, for its query).
+ */
+export function recordingFetch(answer: (call: GatewayCall, url: URL) => Promise<Response>) {
+  const calls: GatewayCall[] = [];
+  const fetch = jest.fn(async (input: string, init: RequestInit = {}) => {
+    const url = new URL(input, 'http://vault.test');
+    const call: GatewayCall = { method: init.method ?? 'GET', path: url.pathname, body: init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined };
+    calls.push(call);
+    return answer(call, url);
+  });
+  return { calls, fetch };
+}
 
 /** React's and the router's expected noise stays out of the output unless DEBUG_CONSOLE is set. */
 export function quietConsole(): void {

@@ -1,4 +1,4 @@
-import { forwardRef, useImperativeHandle, type ForwardedRef, useLayoutEffect, useRef, type InputHTMLAttributes, type LabelHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { forwardRef, useImperativeHandle, type ForwardedRef, useLayoutEffect, useRef, type InputHTMLAttributes, type LabelHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { cn } from '../../lib/cn.js';
 import { useHydrated } from '../../lib/use-hydrated.js';
 
@@ -54,3 +54,24 @@ export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSel
 export function Label({ className, ...props }: LabelHTMLAttributes<HTMLLabelElement>) {
   return <label className={cn('text-sm font-medium text-foreground', className)} {...props} />;
 }
+
+/**
+ * A labelled input with its error message under it, tied together for assistive technology: while there
+ * is an error the input is marked invalid and described by it. `children` follow (a hint, say).
+ */
+export const TextField = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement> & { id: string; label: ReactNode; error?: string; errorId: string; children?: ReactNode }>(
+  function TextField({ label, error, errorId, children, ...input }, ref) {
+    return (
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={input.id}>{label}</Label>
+        <Input ref={ref} {...input} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} />
+        {error ? (
+          <p id={errorId} className="text-sm text-destructive">
+            {error}
+          </p>
+        ) : null}
+        {children}
+      </div>
+    );
+  },
+);

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { toast } from 'sonner';
 import {
   AccessMessages, CONSENT_VERSION, RequestLinkMessages, VIEWER_CONSENT_TEXT, type AccessKeySummary, type AccessRequest, type SessionView, type UserProfile, type ViewSessionSummary,
 } from '@lv/contracts';
@@ -11,6 +10,7 @@ import { memoryApp } from '../../test/memory-router.js';
 import { SessionManager } from '../../api/session.js';
 import { CONSENT_ACCEPTED_STORAGE } from './viewer-session.js';
 import { LINK_INCOMPLETE, TOO_MANY_LOOKUPS } from './LinkedRequestForm.js';
+import { resetApp, quietConsole } from '../../test/app-harness.js';
 
 // The family-access screens in the whole app (router, session, shell, toasts), with the gateway
 // replaced by an in-memory stand-in behind fetch.
@@ -147,17 +147,10 @@ beforeEach(() => {
   gateway = fakeGateway();
   (globalThis as { fetch: unknown }).fetch = gateway.fetch;
   Object.assign(navigator, { clipboard: { writeText: jest.fn(async () => undefined) } });
-  if (!process.env.DEBUG_CONSOLE) {
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  }
+  quietConsole();
 });
 
-afterEach(() => {
-  cleanup();
-  toast.dismiss();
-  jest.restoreAllMocks();
-});
+afterEach(resetApp);
 
 describe('access request form', () => {
   it('without an owner, says so and sends nothing', async () => {

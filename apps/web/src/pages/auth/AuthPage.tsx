@@ -6,7 +6,7 @@ import { ArrowLeft, Check, Circle, Compass, Eye, EyeOff, Heart } from 'lucide-re
 import { readFrom, DEFAULT_AFTER_SIGN_IN } from '../../auth/route-access.js';
 import { useAuth } from '../../auth/AuthProvider.js';
 import { Button, buttonClasses } from '../../components/ui/button.js';
-import { Input, Label } from '../../components/ui/input.js';
+import { Input, Label, TextField } from '../../components/ui/input.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { cn } from '../../lib/cn.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
@@ -138,27 +138,7 @@ export function AuthPage() {
           ) : null}
 
           <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
-            <div className="flex flex-col gap-1.5">
-              <Label htmlFor={ids.email}>Email</Label>
-              <Input
-                ref={emailRef}
-                id={ids.email}
-                name="email"
-                type="email"
-                inputMode="email"
-                autoComplete="email"
-                placeholder="you@example.com"
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-                aria-invalid={errors.email ? true : undefined}
-                aria-describedby={errors.email ? ids.emailError : undefined}
-              />
-              {errors.email ? (
-                <p id={ids.emailError} className="text-sm text-destructive">
-                  {errors.email}
-                </p>
-              ) : null}
-            </div>
+            <TextField id={ids.email} label="Email" ref={emailRef} name="email" type="email" inputMode="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} errorId={ids.emailError} />
 
             <div className="flex flex-col gap-1.5">
               <Label htmlFor={ids.password}>Password</Label>

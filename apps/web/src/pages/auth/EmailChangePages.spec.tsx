@@ -1,26 +1,21 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { EmailChangeMessages, ErrorCodes, NewSignInMessages } from '@lv/contracts';
-import { jsonResponse as json, renderApp, withFakeGateway } from '../../test/app-harness.js';
+import { jsonResponse as json, renderApp, withFakeGateway, recordingFetch } from '../../test/app-harness.js';
 
 // An e-mail change's two link pages in the whole app, signed out, the gateway a stand-in behind fetch.
 
 function fakeGateway() {
-  const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
   let linkReply: Response | null = null;
-  const handler = async (input: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const path = new URL(input, 'http://vault.test').pathname;
-    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
-    calls.push({ method, path, body });
+  const { calls, fetch } = recordingFetch(async ({ path }) => {
     if (path === '/api/auth/session') return json(200, { session: null });
     if (linkReply) return linkReply.clone();
     if (path === '/api/auth/confirm-email') return json(200, { message: EmailChangeMessages.confirmed, sessionsEnded: 1 });
     if (path === '/api/auth/undo-email-change') return json(200, { message: EmailChangeMessages.undone, sessionsEnded: 2 });
     if (path === '/api/auth/not-me') return json(200, { message: NewSignInMessages.disowned, sessionsEnded: 3 });
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
-  };
-  return { calls, fetch: jest.fn(handler), replyToLinks: (reply: Response) => (linkReply = reply) };
+  });
+  return { calls, fetch, replyToLinks: (reply: Response) => (linkReply = reply) };
 }
 
 const gateway = withFakeGateway(fakeGateway);

@@ -1,24 +1,19 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { AuthMessages, ErrorCodes, ResetMessages } from '@lv/contracts';
-import { jsonResponse as json, renderApp, withFakeGateway } from '../../test/app-harness.js';
+import { jsonResponse as json, renderApp, withFakeGateway, recordingFetch } from '../../test/app-harness.js';
 
 // "Forgot password?" and the reset link's page in the whole app, signed out, the gateway a stand-in behind fetch.
 
 function fakeGateway() {
-  const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
   let resetReply: Response = json(200, { message: ResetMessages.done, sessionsEnded: 2 });
-  const handler = async (input: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const path = new URL(input, 'http://vault.test').pathname;
-    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
-    calls.push({ method, path, body });
+  const { calls, fetch } = recordingFetch(async ({ path }) => {
     if (path === '/api/auth/session') return json(200, { session: null });
     if (path === '/api/auth/forgot-password') return json(200, { message: ResetMessages.requested });
     if (path === '/api/auth/reset-password') return resetReply.clone();
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
-  };
-  return { calls, fetch: jest.fn(handler), replyToReset: (reply: Response) => (resetReply = reply) };
+  });
+  return { calls, fetch, replyToReset: (reply: Response) => (resetReply = reply) };
 }
 
 const gateway = withFakeGateway(fakeGateway);

@@ -5,7 +5,7 @@ import { ErrorCodes, newPasswordProblem, ResetMessages } from '@lv/contracts';
 import { ApiError, errorMessage } from '../../api/client.js';
 import { requestPasswordReset, resetPassword } from '../../api/recovery.js';
 import { Button, buttonClasses } from '../../components/ui/button.js';
-import { Input, Label } from '../../components/ui/input.js';
+import { TextField } from '../../components/ui/input.js';
 import { Spinner } from '../../components/ui/spinner.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { validateCredentials } from './validation.js';
@@ -47,14 +47,6 @@ export function RecoveryOutcome({ title, intro, message, failed, next }: { title
   );
 }
 
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} className="text-sm text-destructive">
-      {message}
-    </p>
-  ) : null;
-}
-
 /**
  * /forgot-password (public): asks for the address and answers with the same words whether or not it
  * has an account; the e-mail, when there is one, carries a link that works once, for 30 minutes.
@@ -93,22 +85,7 @@ export function ForgotPasswordPage() {
         </div>
       ) : (
         <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor={ids.email}>Email</Label>
-            <Input
-              id={ids.email}
-              name="email"
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              placeholder="you@example.com"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? ids.error : undefined}
-            />
-            <FieldError id={ids.error} message={error} />
-          </div>
+          <TextField id={ids.email} label="Email" name="email" type="email" inputMode="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} error={error} errorId={ids.error} />
           <Button type="submit" size="lg" disabled={submitting} aria-busy={submitting || undefined}>
             {submitting ? <Spinner className="h-4 w-4" /> : null}
             Send Reset Link
@@ -179,35 +156,10 @@ export function ResetPasswordPage() {
   return (
     <RecoveryCard title="Choose a new password" intro={`For ${link!.email}. Every browser signed in to your account will be signed out.`}>
       <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={ids.password}>New Password</Label>
-          <Input
-            id={ids.password}
-            name="new-password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? ids.passwordError : undefined}
-          />
-          <FieldError id={ids.passwordError} message={errors.password} />
+        <TextField id={ids.password} label="New Password" name="new-password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} errorId={ids.passwordError}>
           <p className="text-xs text-muted-foreground">At least 8 characters; very common passwords are refused.</p>
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={ids.confirm}>Confirm New Password</Label>
-          <Input
-            id={ids.confirm}
-            name="confirm-password"
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            aria-invalid={errors.confirm ? true : undefined}
-            aria-describedby={errors.confirm ? ids.confirmError : undefined}
-          />
-          <FieldError id={ids.confirmError} message={errors.confirm} />
-        </div>
+        </TextField>
+        <TextField id={ids.confirm} label="Confirm New Password" name="confirm-password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} errorId={ids.confirmError} />
         <Button type="submit" size="lg" disabled={submitting} aria-busy={submitting || undefined}>
           {submitting ? <Spinner className="h-4 w-4" /> : null}
           Set New Password

@@ -1,7 +1,7 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { EmailVerifyMessages, ErrorCodes, type UserProfile } from '@lv/contracts';
-import { jsonResponse as json, renderApp, sam, withFakeGateway } from '../../test/app-harness.js';
+import { jsonResponse as json, renderApp, sam, withFakeGateway, recordingFetch } from '../../test/app-harness.js';
 
 // The verification link's page and the banner of a signed-in owner whose address is not verified, in
 // the whole app, the gateway a stand-in behind fetch.
@@ -9,15 +9,10 @@ import { jsonResponse as json, renderApp, sam, withFakeGateway } from '../../tes
 const unverified: UserProfile = { ...sam, emailVerified: false };
 
 function fakeGateway() {
-  const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
   let verifyReply: Response | null = null;
   let resendReply: Response | null = null;
   const state = { verified: false };
-  const handler = async (input: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const path = new URL(input, 'http://vault.test').pathname;
-    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
-    calls.push({ method, path, body });
+  const { calls, fetch } = recordingFetch(async ({ path }) => {
     if (path === '/api/auth/session') return json(200, { session: null });
     if (path === '/api/auth/verify-email') {
       if (verifyReply) return verifyReply.clone();
@@ -26,9 +21,9 @@ function fakeGateway() {
     }
     if (path === '/api/me/verify-email/resend') return resendReply ? resendReply.clone() : json(200, { message: EmailVerifyMessages.sent(unverified.email) });
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
-  };
+  });
   return {
-    calls, state, fetch: jest.fn(handler),
+    calls, state, fetch,
     refuseVerify: (reply: Response) => (verifyReply = reply),
     refuseResend: (reply: Response) => (resendReply = reply),
   };

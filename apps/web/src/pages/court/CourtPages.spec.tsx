@@ -5,7 +5,7 @@ import {
   COURT_FILE_KINDS, COURT_FILE_MAX_BYTES, COURT_CATEGORIES, COURT_JOURNAL_TIPS, COURT_TIP_ROTATION_MS, CourtMessages, courtKindForName,
   type CourtCategory, type CourtDocument, type CourtVariant,
 } from '@lv/contracts';
-import { renderApp } from '../../test/app-harness.js';
+import { renderApp, quietConsole } from '../../test/app-harness.js';
 import { TipCard } from './CourtJournalPage.js';
 import { formatDayHeading } from './court-text.js';
 import { formatDate } from '../../lib/dates.js';
@@ -161,10 +161,7 @@ const posts = (path: string) => gateway.calls.filter((c) => c.method === 'POST' 
 beforeEach(() => {
   gateway = fakeGateway();
   (globalThis as { fetch: unknown }).fetch = gateway.fetch;
-  if (!process.env.DEBUG_CONSOLE) {
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  }
+  quietConsole();
 });
 
 afterEach(() => {

@@ -5,7 +5,7 @@ import {
   type Recording,
   TrusteeMessages, type TrusteeReport,
 } from '@lv/contracts';
-import { jsonResponse as json, quietConsole, renderApp, resetApp, sam } from '../../test/app-harness.js';
+import { jsonResponse as json, quietConsole, renderApp, resetApp, sam, recordingFetch } from '../../test/app-harness.js';
 
 // /if-im-not-there in the whole app, the gateway replaced by an in-memory stand-in behind fetch.
 
@@ -28,18 +28,13 @@ function fakeGateway() {
   const usedLinks = new Set<string>();
   let report: TrusteeReport | null = null;
   const closedReports: (TrusteeReport & { closedAt: string; closedBy: 'veto' | 'sign-in' | 'check-in' })[] = [];
-  const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
   const failing = new Set<string>();
-  const handler = async (input: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const path = new URL(input, 'http://vault.test').pathname;
-    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
-    calls.push({ method, path, body });
+  const { calls, fetch } = recordingFetch(async ({ method, path, body }, url) => {
     if (path === '/api/auth/session') return json(200, { session: null });
     if (failing.has(`${method} ${path.replace(/[0-9a-f-]{36}/, ':id')}`)) return json(503, { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' });
     if (path === '/api/if-im-not-there/contacts' && method === 'GET') return json(200, contacts);
     if (path === '/api/media/recordings' && method === 'GET') {
-      return json(200, new URL(input, 'http://vault.test').searchParams.get('collection') === 'final-messages' ? finalMessages : []);
+      return json(200, url.searchParams.get('collection') === 'final-messages' ? finalMessages : []);
     }
     const recordingMatch = /^\/api\/media\/recordings\/([^/]+)$/.exec(path);
     if (recordingMatch && method === 'DELETE') {
@@ -109,9 +104,9 @@ function fakeGateway() {
       return json(200, settings);
     }
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
-  };
+  });
   return {
-    contacts, finalMessages, calls, failing, fetch: jest.fn(handler), settings: () => settings, watch: () => watch,
+    contacts, finalMessages, calls, failing, fetch, settings: () => settings, watch: () => watch,
     startDelivery: (view: DeliveryView) => {
       delivery = view;
     },

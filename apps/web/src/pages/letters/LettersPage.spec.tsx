@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import { countWords, letterPreview, MilestoneMessages, type Letter } from '@lv/contracts';
-import { renderApp, sam } from '../../test/app-harness.js';
+import { renderApp, sam, resetApp, quietConsole } from '../../test/app-harness.js';
 import { formatDate } from '../../lib/dates.js';
 import { LETTER_DRAFT_KEY } from './letter-draft.js';
 import { LETTER_TEMPLATES } from './wizard/letter-templates.js';
@@ -102,17 +102,12 @@ beforeEach(() => {
   localStorage.clear();
   gateway = fakeGateway([letter({})]);
   (globalThis as { fetch: unknown }).fetch = gateway.fetch;
-  if (!process.env.DEBUG_CONSOLE) {
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  }
+  quietConsole();
 });
 
 afterEach(() => {
-  cleanup();
-  toast.dismiss();
+  resetApp();
   jest.useRealTimers();
-  jest.restoreAllMocks();
 });
 
 describe('Letters Unsent', () => {

@@ -1,7 +1,7 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { AccountDeletionMessages, ErrorCodes, type AccountDeletionStatus } from '@lv/contracts';
-import { jsonResponse as json, renderApp, sam, withFakeGateway } from '../../test/app-harness.js';
+import { jsonResponse as json, renderApp, sam, withFakeGateway, recordingFetch } from '../../test/app-harness.js';
 import { SudoTexts } from '../../shell/SudoDialog.js';
 
 // "Delete my account" in /settings and the e-mailed "keep my account" page, in the whole app, the
@@ -12,12 +12,7 @@ const DUE = '2026-12-14T10:00:00.000Z';
 function fakeGateway() {
   let status: AccountDeletionStatus = { scheduled: false, dueAt: null, message: '' };
   let proved = false;
-  const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
-  const handler = async (input: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const path = new URL(input, 'http://vault.test').pathname;
-    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
-    calls.push({ method, path, body });
+  const { calls, fetch } = recordingFetch(async ({ method, path, body }) => {
     if (path === '/api/auth/session') return json(200, { session: null });
     if (path === '/api/me/confirm-identity') {
       proved = true;
@@ -39,8 +34,8 @@ function fakeGateway() {
       return json(200, { scheduled: false, dueAt: null, message: AccountDeletionMessages.kept });
     }
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
-  };
-  return { calls, fetch: jest.fn(handler) };
+  });
+  return { calls, fetch };
 }
 
 const gateway = withFakeGateway(fakeGateway);

@@ -1,7 +1,7 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { PasskeyMessages, type PasskeyView } from '@lv/contracts';
-import { jsonResponse as json, renderApp, withFakeGateway } from '../../test/app-harness.js';
+import { jsonResponse as json, renderApp, withFakeGateway, recordingFetch } from '../../test/app-harness.js';
 
 // The "Passkeys" card of /settings in the whole app, the gateway an in-memory stand-in behind fetch.
 // Adding one needs the browser's WebAuthn (the Playwright spec passkeys.e2e.spec.ts does it in Chromium).
@@ -14,12 +14,7 @@ function fakeGateway() {
     { id: LAPTOP_ID, name: 'My laptop', createdAt: '2026-12-01T10:00:00.000Z', lastUsedAt: null },
     { id: PHONE_ID, name: 'Phone', createdAt: '2026-12-02T10:00:00.000Z', lastUsedAt: '2026-12-03T10:00:00.000Z' },
   ];
-  const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
-  const handler = async (input: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const path = new URL(input, 'http://vault.test').pathname;
-    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
-    calls.push({ method, path, body });
+  const { calls, fetch } = recordingFetch(async ({ method, path, body }) => {
     if (path === '/api/me/passkeys') return json(200, { passkeys });
     const one = /^\/api\/me\/passkeys\/(.+)$/.exec(path);
     if (one && method === 'PATCH') {
@@ -34,8 +29,8 @@ function fakeGateway() {
     if (path === '/api/me/sessions') return json(200, { sessions: [] });
     if (path === '/api/me/notifications') return json(200, { emailNotifications: true, accessRequests: true, systemUpdates: true, marketingEmails: false, updated_at: null });
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
-  };
-  return { calls, fetch: jest.fn(handler) };
+  });
+  return { calls, fetch };
 }
 
 const gateway = withFakeGateway(fakeGateway);

@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { DEFAULT_NOTIFICATION_PREFERENCES, EmailChangeMessages, SettingsMessages, type NotificationPreferencesView, type UserProfile } from '@lv/contracts';
-import { jsonResponse as json, renderApp, sam, withFakeGateway } from '../../test/app-harness.js';
+import { jsonResponse as json, renderApp, sam, withFakeGateway, recordingFetch } from '../../test/app-harness.js';
 import { planProfileSave, profileFormOf } from './settings-form.js';
 
 // /settings in the whole app, the gateway replaced by an in-memory stand-in behind fetch.
@@ -9,18 +9,13 @@ import { planProfileSave, profileFormOf } from './settings-form.js';
 function fakeGateway() {
   let profile: UserProfile = { ...sam };
   let preferences: NotificationPreferencesView = { ...DEFAULT_NOTIFICATION_PREFERENCES, updated_at: null };
-  const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
   const failing = new Map<string, Response>();
   let sessions = [
     { id: '11111111-1111-4111-8111-111111111111', device: 'Firefox on Linux', createdAt: '2026-12-01T09:00:00.000Z', lastSeenAt: '2026-12-06T09:00:00.000Z', current: true },
     { id: '22222222-2222-4222-8222-222222222222', device: 'Chrome on Windows', createdAt: '2026-11-20T09:00:00.000Z', lastSeenAt: '2026-12-05T09:00:00.000Z', current: false },
     { id: '33333333-3333-4333-8333-333333333333', device: 'Safari on iPhone', createdAt: '2026-11-10T09:00:00.000Z', lastSeenAt: '2026-12-04T09:00:00.000Z', current: false },
   ];
-  const handler = async (input: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const path = new URL(input, 'http://vault.test').pathname;
-    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
-    calls.push({ method, path, body });
+  const { calls, fetch } = recordingFetch(async ({ method, path, body }) => {
     const failure = failing.get(`${method} ${path}`);
     if (failure) return failure.clone();
     if (path === '/api/auth/session') return json(200, { session: null });
@@ -43,8 +38,8 @@ function fakeGateway() {
     if (path === '/api/me/export/session') return new Response(null, { status: 204 });
     if (path === '/api/billing/subscription') return json(200, { status: 'active', tier: 'essentials', current_period_end: '2026-12-26T00:00:00.000Z', cancel_at_period_end: false, provider: 'local' });
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
-  };
-  return { calls, failing, fetch: jest.fn(handler), profile: () => profile };
+  });
+  return { calls, failing, fetch, profile: () => profile };
 }
 
 const gateway = withFakeGateway(fakeGateway);

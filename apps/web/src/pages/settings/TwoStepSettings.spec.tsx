@@ -1,7 +1,7 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { SettingsMessages, TwoStepMessages } from '@lv/contracts';
-import { jsonResponse as json, renderApp, withFakeGateway } from '../../test/app-harness.js';
+import { jsonResponse as json, renderApp, withFakeGateway, recordingFetch } from '../../test/app-harness.js';
 
 // The "Two-step sign-in" card of /settings in the whole app, the gateway an in-memory stand-in behind fetch.
 
@@ -11,12 +11,7 @@ const NEW_CODES = Array.from({ length: 10 }, (_, i) => `newc${i}-fghjk`);
 
 function fakeGateway() {
   let enabled = false;
-  const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
-  const handler = async (input: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const path = new URL(input, 'http://vault.test').pathname;
-    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
-    calls.push({ method, path, body });
+  const { calls, fetch } = recordingFetch(async ({ path, body }) => {
     const wrongCode = json(400, { code: 'VALIDATION_FAILED', message: TwoStepMessages.codeWrong, fields: { code: TwoStepMessages.codeWrong } });
     if (path === '/api/me/two-step') return json(200, { enabled, recoveryCodesLeft: enabled ? 10 : 0 });
     if (path === '/api/me/two-step/setup') return json(200, { secret: SECRET, otpauthUri: `otpauth://totp/Legacy%20Vault:sam%40example.com?secret=${SECRET}&issuer=Legacy+Vault` });
@@ -35,8 +30,8 @@ function fakeGateway() {
     if (path === '/api/me/sessions') return json(200, { sessions: [] });
     if (path === '/api/me/notifications') return json(200, { emailNotifications: true, accessRequests: true, systemUpdates: true, marketingEmails: false, updated_at: null });
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
-  };
-  return { calls, fetch: jest.fn(handler) };
+  });
+  return { calls, fetch };
 }
 
 const gateway = withFakeGateway(fakeGateway);

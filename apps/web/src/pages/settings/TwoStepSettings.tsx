@@ -7,7 +7,7 @@ import { ApiError, errorMessage } from '../../api/client.js';
 import { confirmTwoStep, disableTwoStep, fetchTwoStepStatus, regenerateRecoveryCodes, settingsKeys, startTwoStepSetup } from '../../api/settings.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';
-import { Input, Label } from '../../components/ui/input.js';
+import { TextField } from '../../components/ui/input.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
 import { Spinner } from '../../components/ui/spinner.js';
 
@@ -117,26 +117,7 @@ export function TwoStepSettings() {
   };
 
   const codeField = (label = 'Authentication code') => (
-    <div className="flex flex-col gap-1.5">
-      <Label htmlFor={ids.code}>{label}</Label>
-      <Input
-        id={ids.code}
-        name="code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        spellCheck={false}
-        value={code}
-        onChange={(e) => setCode(e.target.value)}
-        className="max-w-48"
-        aria-invalid={errors.code ? true : undefined}
-        aria-describedby={errors.code ? ids.codeError : undefined}
-      />
-      {errors.code ? (
-        <p id={ids.codeError} className="text-sm text-destructive">
-          {errors.code}
-        </p>
-      ) : null}
-    </div>
+    <TextField id={ids.code} label={label} name="code" inputMode="numeric" autoComplete="one-time-code" spellCheck={false} value={code} onChange={(e) => setCode(e.target.value)} className="max-w-48" error={errors.code} errorId={ids.codeError} />
   );
   const formError = errors.form ? (
     <p id={ids.formError} role="alert" className="text-sm text-destructive">
@@ -233,25 +214,7 @@ export function TwoStepSettings() {
             ) : (
               <form noValidate aria-label="Turn off two-step sign-in" onSubmit={onDisable} className="flex flex-col gap-3">
                 <p className="text-sm text-muted-foreground">Enter your password and the code your authenticator app shows now (or a recovery code).</p>
-                <div className="flex flex-col gap-1.5">
-                  <Label htmlFor={ids.password}>Your password</Label>
-                  <Input
-                    id={ids.password}
-                    name="password"
-                    type="password"
-                    autoComplete="current-password"
-                    value={password}
-                    onChange={(e) => setPassword(e.target.value)}
-                    className="max-w-72"
-                    aria-invalid={errors.currentPassword ? true : undefined}
-                    aria-describedby={errors.currentPassword ? ids.passwordError : undefined}
-                  />
-                  {errors.currentPassword ? (
-                    <p id={ids.passwordError} className="text-sm text-destructive">
-                      {errors.currentPassword}
-                    </p>
-                  ) : null}
-                </div>
+                <TextField id={ids.password} label="Your password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} className="max-w-72" error={errors.currentPassword} errorId={ids.passwordError} />
                 {codeField()}
                 {formError}
                 <div className="flex gap-2">

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { toast } from 'sonner';
 import { MediaMessages, type SessionView, type TimelineEntry, type UserProfile } from '@lv/contracts';
 import { AppProviders } from '../../app/providers.js';
 import { createQueryClient } from '../../queries/query-client.js';
 import { memoryApp } from '../../test/memory-router.js';
 import { SessionManager, type AuthTransport } from '../../api/session.js';
+import { resetApp, quietConsole } from '../../test/app-harness.js';
 
 // The timeline's and the recorder's screens in jsdom (spec, sections 2, 4, 5, 8): texts for loading,
 // empty, failure and the gate, and the recorder's title rules. The browser specs record for real.
@@ -51,15 +51,10 @@ beforeEach(() => {
     return { ok: status < 400, status, headers: { get: () => 'application/json' }, text: async () => JSON.stringify(body) } as unknown as Response;
   });
   (globalThis as { fetch: typeof fetch }).fetch = fetchMock;
-  jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  quietConsole();
 });
 
-afterEach(() => {
-  cleanup();
-  toast.dismiss();
-  jest.restoreAllMocks();
-});
+afterEach(resetApp);
 
 describe('timeline', () => {
   it('says it is loading, then lists entries newest first: Play, View Media and Delete for recordings, View and Delete for letters', async () => {

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ErrorCodes, TRUSTEES_MAX, TrusteeMessages as M, type Trustee, type TrusteeView } from '@lv/contracts';
-import { jsonResponse as json, quietConsole, renderApp, resetApp } from '../../test/app-harness.js';
+import { jsonResponse as json, quietConsole, renderApp, resetApp, recordingFetch } from '../../test/app-harness.js';
 
 // Trustees in the whole app: the owner's list on /if-im-not-there and a trustee's page (/trustee),
 // the gateway replaced by an in-memory stand-in behind fetch that keeps one live link per trustee.
@@ -13,7 +13,6 @@ function fakeGateway() {
   const trustees: Trustee[] = [];
   /** The live link secret of each trustee (a resend replaces it, an answer or a removal ends it). */
   const live = new Map<string, string>();
-  const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
   let linkRequests = 0;
   const invalid = () => json(400, { code: 'TRUSTEE_LINK_INVALID', message: ErrorCodes.TRUSTEE_LINK_INVALID.message });
   const reports = new Map<string, TrusteeView['report']>();
@@ -22,11 +21,7 @@ function fakeGateway() {
     live.set(t.id, `secret-${calls.length}`.padEnd(20, 'x'));
     Object.assign(t, { status: 'invited', invitedAt: T0, invitationExpiresAt: '2026-12-20T10:00:00.000Z' });
   };
-  const handler = async (input: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const path = new URL(input, 'http://vault.test').pathname;
-    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
-    calls.push({ method, path, body });
+  const { calls, fetch } = recordingFetch(async ({ method, path, body }) => {
     if (path === '/api/auth/session') return json(200, { session: null });
     if (path === '/api/if-im-not-there/trustees' && method === 'GET') return json(200, trustees);
     if (path === '/api/if-im-not-there/trustees' && method === 'POST') {
@@ -74,11 +69,11 @@ function fakeGateway() {
       return json(200, { message: M.linkRequested });
     }
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
-  };
+  });
   const linkFor = (t: Trustee) => `/trustee?t=${t.id}&n=${live.get(t.id) ?? 'gone'}&u=${OWNER}&exp=1900000000&sig=good`;
   /** "Send me my trustee link" for an accepted trustee: a live link again. */
   const relink = (t: Trustee) => live.set(t.id, 'relinked-secret-0123456789');
-  return { trustees, calls, linkFor, relink, fetch: jest.fn(handler) };
+  return { trustees, calls, linkFor, relink, fetch };
 }
 
 let gateway: ReturnType<typeof fakeGateway>;

@@ -20,13 +20,16 @@
 //   (e) resumable   the same 200 MB through the gateway as the app now sends it: the tus PATCH of the
 //                   whole body to the ticket's resumableUrl (parts stored as they fill, the hash state
 //                   saved with each), in the same rounds, against the single PUT. Goal >= 0.8.
+//   (f) transcode   a 30 s 640x360 VP8/Opus recording made by ffmpeg, saved as the app saves it: the
+//                   worker's media-transcoding job (processedOn..finishedOn) against the same ffprobe and
+//                   ffmpeg commands (libs/platform media-tools) run directly on the file. Goal >= 0.9.
 //   (d) duplicate   saving the same recording again, as the SPA does it: its fingerprint is kept per
 //                   recording (apps/web/src/api/media.ts fingerprintOf), so the POST is answered 409
 //                   before any byte is sent, against the first upload (SHA-256 + POST + PUT).
 //                   Goal >= 10x faster. Also shown: the same with the SHA-256 computed again.
 //
-// The media-hashing queue is paused while (a) and (b) run, so the worker's hashing does not compete
-// with the uploads on two cores. Output: a table per phase, a BENCH_MEDIA_RESULT {...} line, and the
+// The media-hashing and media-transcoding queues are paused while (a) and (b) run, so the worker's
+// hashing and conversion (which read each object back) do not compete with the uploads on two cores. Output: a table per phase, a BENCH_MEDIA_RESULT {...} line, and the
 // result in .data/bench-media/last-result.json. Knobs: BENCH_MEDIA_PORT (3210), BENCH_MEDIA_MB (200).
 // Not a test; do not run it next to another stack or a test run.
 import { spawnSync } from 'node:child_process';
@@ -45,7 +48,8 @@ const port = Number(process.env.BENCH_MEDIA_PORT ?? 3210);
 const sizeMb = Number(process.env.BENCH_MEDIA_MB ?? 200);
 const redisDb = 5;
 const stackId = 'benchmedia';
-const GOALS = { throughputRatio: 0.5, rssGrowthMb: 64, jobFloorRatio: 0.8, hashingCpuRatio: 0.8, duplicateSpeedup: 10, resumableRatio: 0.8 };
+const GOALS = { throughputRatio: 0.5, rssGrowthMb: 64, jobFloorRatio: 0.8, hashingCpuRatio: 0.8, duplicateSpeedup: 10, resumableRatio: 0.8, transcodeRatio: 0.9 };
+const TRANSCODE_SECONDS = 30;
 const HASH_ROUNDS = 3;
 const WATCHDOG_MS = 300_000;
 
@@ -129,6 +133,10 @@ try {
   const { Queues } = await import(pathToFileURL(join(root, 'libs', 'contracts', 'dist', 'index.js')).href);
   const queue = createQueue(Queues.MediaHashing, connection, { prefix: `lv-${stackId}` });
   await queue.pause();
+  // Every saved recording also gets a playback copy: the job reads the whole object back from storage
+  // (and gives up on these random bytes), so it too waits until (f), off the uploads' cores and storage.
+  const transcodeQueue = createQueue(Queues.MediaTranscoding, connection, { prefix: `lv-${stackId}` });
+  await transcodeQueue.pause();
 
   const password = 'bench-Password-1!';
   const tokens = [];
@@ -281,6 +289,36 @@ try {
   const hashingRatio = opensslMs / jobMs;
   const floorOpensslRatio = opensslMs / floorMs;
 
+  // (f) transcoding: a real recording (made here by ffmpeg), saved as the app saves it; the worker's
+  // media-transcoding job (BullMQ processedOn..finishedOn: download, probe, rendition, probe, poster,
+  // uploads, report) against the same ffmpeg and ffprobe commands run directly on the file.
+  say(`[bench-media] transcoding: a ${TRANSCODE_SECONDS} s 640x360 VP8/Opus recording, the media-transcoding job against its ffmpeg commands run directly`);
+  const tools = await import(pathToFileURL(join(root, 'libs', 'platform', 'dist', 'media-tools', 'index.js')).href);
+  const transcodeFile = join(dataDir, 'transcode.webm');
+  await tools.runTool('ffmpeg', ['-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=30:duration=${TRANSCODE_SECONDS}`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${TRANSCODE_SECONDS}`,
+    '-c:v', 'libvpx', '-b:v', '1M', '-deadline', 'realtime', '-c:a', 'libopus', '-shortest', transcodeFile], 300_000);
+  // Only this recording's job: the random files' jobs (nothing to convert) are set aside.
+  await transcodeQueue.drain();
+  await transcodeQueue.resume();
+  const { hex: recordingSha } = await browserSha256(readFileSync(transcodeFile));
+  const transcoded = await saveResumably(transcodeFile, tokens[2], recordingSha);
+  let transcodeJob;
+  for (let i = 0; i < 6000 && !transcodeJob?.finishedOn; i++) {
+    transcodeJob = await transcodeQueue.getJob(transcoded.recording.id);
+    if (!transcodeJob?.finishedOn) await new Promise((res) => setTimeout(res, 100));
+  }
+  if (!transcodeJob?.finishedOn || transcodeJob.returnvalue?.transcode !== 'ready') throw new Error(`the media-transcoding job did not make a playback copy: ${JSON.stringify(transcodeJob?.returnvalue ?? transcodeJob?.failedReason)}`);
+  const transcodeJobMs = transcodeJob.finishedOn - transcodeJob.processedOn;
+  const directCopy = join(dataDir, 'transcode-direct.mp4');
+  t = performance.now();
+  const probed = tools.parseProbe(await tools.runTool('ffprobe', [...tools.PROBE_ARGS, transcodeFile], 60_000));
+  await tools.runTool('ffmpeg', tools.renditionArgs(tools.renditionKindOf('video', probed), transcodeFile, directCopy), 600_000);
+  const made = tools.parseProbe(await tools.runTool('ffprobe', [...tools.PROBE_ARGS, directCopy], 60_000));
+  await tools.runTool('ffmpeg', tools.posterArgs(directCopy, join(dataDir, 'transcode-direct.jpg'), made.durationSeconds), 60_000);
+  const transcodeDirectMs = performance.now() - t;
+  const transcodeRatio = transcodeDirectMs / transcodeJobMs;
+  await transcodeQueue.close();
+
   await queue.close();
   connection.disconnect();
 
@@ -325,12 +363,16 @@ try {
   ]));
   say(`duplicate is ${duplicateSpeedup.toFixed(0)}x faster (goal >= ${GOALS.duplicateSpeedup}x); ${duplicateRehashSpeedup.toFixed(1)}x had the SHA-256 been computed again`);
 
+  say('');
+  say(`(f) the playback copy of a ${TRANSCODE_SECONDS} s 640x360 recording: the media-transcoding job ${seconds(transcodeJobMs)}, the same ffprobe/ffmpeg commands run directly ${seconds(transcodeDirectMs)}: ratio ${transcodeRatio.toFixed(2)} (goal >= ${GOALS.transcodeRatio})`);
+
   const result = {
     at: new Date().toISOString(), node: process.versions.node, sizeBytes: size,
     throughput: { directMs: direct, gatewayPutMs: gateway.map((g) => g.putMs), directMbps, gatewayMbps, ratio: throughputRatio, resumableMs: resumable, resumableMbps, resumableRatio },
     rss: { before: rssBefore, peaks, growth },
     hashing: { rounds: hashRounds, jobMs, jobHashMs, inBenchStreamMs, opensslMs, floorMs, jobFloorRatio, cpuRatio: hashingCpuRatio, opensslRatio: hashingRatio, floorOpensslRatio },
     duplicate: { clientHashMs, firstMs, duplicateMs, duplicatePostMs: duplicate.postMs, speedup: duplicateSpeedup, rehashMs: dupHashMs, rehashSpeedup: duplicateRehashSpeedup },
+    transcoding: { seconds: TRANSCODE_SECONDS, jobMs: transcodeJobMs, directMs: transcodeDirectMs, ratio: transcodeRatio, job: transcodeJob.returnvalue },
     goals: GOALS,
   };
   writeFileSync(join(dataDir, 'last-result.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -340,11 +382,12 @@ try {
     rss: Object.values(growth).every((g) => g / MiB <= GOALS.rssGrowthMb),
     hashing: jobFloorRatio >= GOALS.jobFloorRatio && hashingCpuRatio >= GOALS.hashingCpuRatio,
     duplicate: duplicateSpeedup >= GOALS.duplicateSpeedup,
+    transcode: transcodeRatio >= GOALS.transcodeRatio,
   };
   say(`BENCH_MEDIA_RESULT ${JSON.stringify({
     throughputRatio: Number(throughputRatio.toFixed(2)), resumableRatio: Number(resumableRatio.toFixed(2)), resumableMbps: Number(resumableMbps.toFixed(1)), gatewayMbps: Number(gatewayMbps.toFixed(1)), directMbps: Number(directMbps.toFixed(1)),
     rssGrowthMb: Object.fromEntries(Object.entries(growth).map(([k, v]) => [k, Number((v / MiB).toFixed(1))])),
-    hashingJobFloorRatio: Number(jobFloorRatio.toFixed(2)), hashingJobFloorRounds: hashRounds.map((h) => Number((h.floorMs / h.jobMs).toFixed(2))), hashingCpuRatio: Number(hashingCpuRatio.toFixed(2)), hashingRatio: Number(hashingRatio.toFixed(2)), hashingFloorRatio: Number(floorOpensslRatio.toFixed(2)), duplicateSpeedup: Number(duplicateSpeedup.toFixed(1)), duplicateRehashSpeedup: Number(duplicateRehashSpeedup.toFixed(1)), goalsMet: met,
+    hashingJobFloorRatio: Number(jobFloorRatio.toFixed(2)), hashingJobFloorRounds: hashRounds.map((h) => Number((h.floorMs / h.jobMs).toFixed(2))), hashingCpuRatio: Number(hashingCpuRatio.toFixed(2)), hashingRatio: Number(hashingRatio.toFixed(2)), hashingFloorRatio: Number(floorOpensslRatio.toFixed(2)), duplicateSpeedup: Number(duplicateSpeedup.toFixed(1)), duplicateRehashSpeedup: Number(duplicateRehashSpeedup.toFixed(1)), transcodeRatio: Number(transcodeRatio.toFixed(2)), goalsMet: met,
   })}`);
 } catch (err) {
   exitCode = 1;
@@ -353,7 +396,7 @@ try {
 } finally {
   finishing = true;
   await cleanup();
-  for (const name of [`recording-${sizeMb}mb.webm`, 'warm-up-20mb.webm']) rmSync(join(dataDir, name), { force: true });
+  for (const name of [`recording-${sizeMb}mb.webm`, 'warm-up-20mb.webm', 'transcode.webm', 'transcode-direct.mp4', 'transcode-direct.jpg']) rmSync(join(dataDir, name), { force: true });
   clearTimeout(watchdog);
   say(`[bench-media] done in ${((Date.now() - startedAt) / 1000).toFixed(0)}s`);
 }

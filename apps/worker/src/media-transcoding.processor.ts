@@ -8,7 +8,7 @@ import { posterKeyOf, renditionKeyOf, type ReportTranscodePayload, type ReportTr
 import { DomainError } from '@lv/platform/errors';
 import type { Logger } from '@lv/platform/logging';
 import type { ObjectStorage } from '@lv/platform/storage';
-import { parseProbe, posterArgs, PROBE_ARGS, renditionArgs, renditionKindOf, runTool, type ProbedMedia } from './ffmpeg.js';
+import { parseProbe, posterArgs, PROBE_ARGS, renditionArgs, renditionKindOf, runTool, type ProbedMedia } from '@lv/platform/media-tools';
 
 export interface MediaTranscodingDeps {
   storage: Pick<ObjectStorage, 'getObject' | 'upload' | 'removeObject' | 'client'>;

@@ -1,4 +1,4 @@
-import { parseProbe, posterArgs, renditionArgs, renditionKindOf } from './ffmpeg.js';
+import { parseProbe, posterArgs, renditionArgs, renditionKindOf } from './index.js';
 
 const probeJson = (streams: object[], duration?: string) => JSON.stringify({ streams, format: duration === undefined ? {} : { duration } });
 

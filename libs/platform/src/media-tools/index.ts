@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 
 /**
- * The media-transcoding job's use of ffmpeg and ffprobe (Debian's packages, installed by
+ * ffmpeg and ffprobe as the worker's media-transcoding job uses them (Debian's packages, installed by
  * tools/dev/ensure-install.mjs and the image's Dockerfile): the argument lists and the reading of
- * ffprobe's answer are pure (unit specs); `runTool` runs one of them.
+ * ffprobe's answer are pure (unit specs); `runTool` runs one of them. Here rather than in the worker
+ * so that bench:media runs the very same commands to measure the job against them.
  */
 
 /** What ffprobe found in a file: its streams and its duration (null when it cannot tell). */

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { backupStatusSchema, type BackupRun, type BackupStatus, type BackupVerifyRun } from '@lv/contracts';
+import { z } from 'zod';
 import { Gauge } from 'prom-client';
 import { metricsRegistry } from '../observability/metrics.js';
 
@@ -10,8 +10,51 @@ import { metricsRegistry } from '../observability/metrics.js';
  * snapshots themselves are in the repository.
  */
 
-// The record as stored is @lv/contracts' BackupStatus, the shape the gateway answers for /admin.
-export type { BackupRun, BackupStatus, BackupVerifyRun } from '@lv/contracts';
+// The record as stored. The gateway answers it as @lv/contracts' AdminBackups, whose shape is the
+// same: the compiler checks the one against the other where the gateway returns it.
+const runSchema = z.object({
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  durationMs: z.number().int().min(0),
+  ok: z.boolean(),
+  snapshot: z.string().nullable(),
+  sizeBytes: z.number().min(0).nullable(),
+  removedSnapshots: z.number().int().min(0).nullable(),
+  errorCode: z.string().nullable(),
+  error: z.string().nullable(),
+});
+/** One scheduled run: when, how long, the snapshot and its size, or the error code (BackupErrorCode, or BACKUP_FAILED). */
+export type BackupRun = z.infer<typeof runSchema>;
+
+const verifyRunSchema = runSchema.pick({ startedAt: true, finishedAt: true, durationMs: true, ok: true, snapshot: true, errorCode: true, error: true }).extend({
+  objects: z.number().int().min(0).nullable(),
+  rows: z.number().int().min(0).nullable(),
+  mismatches: z.array(z.string()),
+});
+/** One scheduled drill (backup:verify of the newest snapshot): what it read back, the differences, or the error code. */
+export type BackupVerifyRun = z.infer<typeof verifyRunSchema>;
+
+const verifyStatusSchema = z.object({
+  everyMs: z.number().int().positive(),
+  pattern: z.string().optional(),
+  nextRunAt: z.string().nullable(),
+  last: verifyRunSchema.nullable(),
+  lastSuccess: verifyRunSchema.nullable(),
+});
+/** The drill's schedule, its next run, its last run and last success. */
+export type BackupVerifyStatus = z.infer<typeof verifyStatusSchema>;
+
+const statusSchema = z.object({
+  everyMs: z.number().int().positive(),
+  pattern: z.string().optional(),
+  nextRunAt: z.string().nullable().optional(),
+  since: z.string(),
+  last: runSchema.nullable(),
+  lastSuccess: runSchema.nullable(),
+  verify: verifyStatusSchema.optional(),
+});
+/** The schedule's interval (or its cron expression and longest gap), its next run, when it was first recorded, the last run and the last success. */
+export type BackupStatus = z.infer<typeof statusSchema>;
 
 /** The Redis key of a stack's backup record (`lv:backup:status`, `lv-<STACK_ID>:backup:status`). */
 export const backupStatusKey = (prefix: string): string => `${prefix}:backup:status`;
@@ -21,7 +64,7 @@ export async function readBackupStatus(redis: Redis, prefix: string): Promise<Ba
   const raw = await redis.get(backupStatusKey(prefix));
   if (!raw) return null;
   try {
-    return backupStatusSchema.parse(JSON.parse(raw));
+    return statusSchema.parse(JSON.parse(raw));
   } catch {
     return null;
   }

@@ -86,6 +86,36 @@ describe('gateway + real vault-media: another user’s recording by id', () => {
     expect(played.body.length).toBe(20_000);
   });
 
+  it('takes a resumable upload (tus) only from its owner, through the gateway: where it stands (HEAD), then its bytes (PATCH)', async () => {
+    const body = randomBytes(30_000);
+    body.set([0x1a, 0x45, 0xdf, 0xa3], 0);
+    const started = await send(`${base}/api/media/uploads`, {
+      method: 'POST', headers: { ...aliceAuth, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ type: 'video', title: 'Sent resumably', sha256: createHash('sha256').update(body).digest('hex'), size: body.length })),
+    });
+    const { resumableUrl } = started.json() as { resumableUrl: string };
+    const tus = { 'tus-resumable': '1.0.0' };
+    const patch = (headers: Record<string, string>, offset: number, piece: Buffer) => send(`${base}${resumableUrl}`, {
+      method: 'PATCH', headers: { ...tus, ...headers, 'content-type': 'application/offset+octet-stream', 'upload-offset': String(offset), 'content-length': String(piece.length) }, body: piece,
+    });
+    // No token, another user, another site, a body that is not tus's: refused before vault-media takes a byte.
+    expect((await send(`${base}${resumableUrl}`, { method: 'HEAD', headers: tus })).status).toBe(401);
+    expect((await send(`${base}${resumableUrl}`, { method: 'HEAD', headers: { ...tus, ...bobAuth } })).status).toBe(404);
+    expect((await patch(bobAuth, 0, body)).status).toBe(404);
+    expect((await patch({ ...aliceAuth, origin: 'https://evil.example' }, 0, body)).status).toBe(403);
+    const wrongType = await send(`${base}${resumableUrl}`, { method: 'PATCH', headers: { ...tus, ...aliceAuth, 'content-type': 'video/webm', 'upload-offset': '0', 'content-length': String(body.length) }, body });
+    expect(wrongType.status).toBe(415);
+    // The owner: where it stands (nothing yet), then all of it; the answer is the saved recording.
+    const head = await send(`${base}${resumableUrl}`, { method: 'HEAD', headers: { ...tus, ...aliceAuth } });
+    expect(head.status).toBe(200);
+    expect(head.headers['upload-offset']).toBe('0');
+    expect(head.headers['upload-length']).toBe(String(body.length));
+    const saved = await patch(aliceAuth, 0, body);
+    expect(saved.status).toBe(200);
+    expect(saved.json()).toMatchObject({ title: 'Sent resumably', size: body.length, blob_hash: createHash('sha256').update(body).digest('hex') });
+    expect((await send(`${base}${resumableUrl}`, { method: 'HEAD', headers: { ...tus, ...aliceAuth } })).headers['upload-offset']).toBe(String(body.length));
+  });
+
   it('deletes the recording from its owner’s timeline in vault-media, and the timeline no longer shows it once the delete answers', async () => {
     const onTimeline = async () => ((await send(`${base}/api/timeline`, { headers: aliceAuth })).json() as { entries: { id: string; source: string }[] }).entries.find((e) => e.id === recordingId);
     await waitFor(async () => (await onTimeline()) !== undefined, 20_000, 'the recording on the timeline');

@@ -73,7 +73,7 @@ export class MediaController {
   @Head('tus/:id')
   @ApiBearerAuth()
   @Route({
-    status: 204,
+    status: 200,
     description: 'The tus protocol (1.0.0): where a resumable upload stands. Upload-Offset is the bytes the vault holds, Upload-Length the size announced. The recording is saved once both are equal.',
     errors: {
       404: 'No open upload of yours with this id.',

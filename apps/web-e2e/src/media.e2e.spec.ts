@@ -1,7 +1,7 @@
 import { MediaMessages, PLANS, RECORDER_TICK_MS } from '@lv/contracts';
 import { expect, test, type Page } from './support/test.js';
 import { newCredentials, signedInOnVault } from './support/auth.js';
-import { captureUpload, chooseType, readyState, recordClip, recorderTimer, setTier, titleField } from './support/media.js';
+import { captureUpload, chooseType, readyState, recordClip, recorderTimer, seekTo, setTier, settledPosition, titleField } from './support/media.js';
 import { expectToast, getLocalStorage, unsavedIndicator } from './support/ui.js';
 
 // Record Messages, /record-media and the timeline (owner-core spec, sections 2, 4, 5, 7, 8, 9; issue 4),
@@ -173,10 +173,8 @@ test.describe('recording and the timeline', () => {
     expect((await played).headers()['content-type']).toBe('video/mp4');
     const player = entry.getByTestId('media-player');
     await expect.poll(() => readyState(player), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
-    type Playing = { currentTime: number; seeking: boolean; readyState: number };
-    await player.evaluate((el) => { (el as unknown as Playing).currentTime = 2; });
-    await expect.poll(() => player.evaluate((el) => { const v = el as unknown as Playing; return !v.seeking && v.readyState >= 2 ? Math.round(v.currentTime * 10) / 10 : -1; }), { timeout: 15_000 })
-      .toBeGreaterThanOrEqual(1.9);
+    await seekTo(player, 2);
+    await expect.poll(() => settledPosition(player), { timeout: 15_000 }).toBeGreaterThanOrEqual(1.9);
   });
 
   test('/record-media goes back one page with Back and to the timeline 1.5 s after a save', async ({ page }) => {

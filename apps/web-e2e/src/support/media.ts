@@ -107,6 +107,19 @@ export async function captureUpload(page: Page): Promise<CapturedUpload> {
   return { contentType: opened.contentType, status: response.status(), recording: await response.json() };
 }
 
+/** Moves the media element's playback position (a seek, as its timeline would). */
+export async function seekTo(player: Locator, seconds: number): Promise<void> {
+  await player.evaluate((el, to) => Reflect.set(el, 'currentTime', to), seconds);
+}
+
+/** Where a seek landed, to a tenth of a second, once the element has a frame there; -1 while it is still seeking. */
+export async function settledPosition(player: Locator): Promise<number> {
+  return player.evaluate((el) => {
+    const ready = Reflect.get(el, 'seeking') === false && Number(Reflect.get(el, 'readyState')) >= 2;
+    return ready ? Math.round(Number(Reflect.get(el, 'currentTime')) * 10) / 10 : -1;
+  });
+}
+
 /** The media element's readyState (2 = HAVE_CURRENT_DATA: a frame or sample is decoded). */
 export async function readyState(player: Locator): Promise<number> {
   return player.evaluate((el) => (el as unknown as { readyState: number }).readyState);

@@ -6,7 +6,7 @@
 //   (a) throughput  a 200 MB WebM through the gateway (browser -> gateway -> vault-media -> object
 //                   storage, streamed, hashed on the way) against a direct PUT of the same file to the
 //                   same object store (the platform's multipart upload, the same 8 MiB parts). Two rounds,
-//                   alternating; ratio of the mean throughputs. Goal >= 0.5.
+//                   alternating; ratio of the mean throughputs. Goal >= 0.9 (issue 34).
 //   (b) memory      peak RSS growth of the gateway and vault-media processes during the gateway uploads
 //                   (sampled every 50 ms from /proc, over their RSS after a warm-up upload). Goal <= 64 MB.
 //   (c) hashing     the worker's media-hashing job on the stored 200 MB object (streamed from storage
@@ -48,7 +48,7 @@ const port = Number(process.env.BENCH_MEDIA_PORT ?? 3210);
 const sizeMb = Number(process.env.BENCH_MEDIA_MB ?? 200);
 const redisDb = 5;
 const stackId = 'benchmedia';
-const GOALS = { throughputRatio: 0.5, rssGrowthMb: 64, jobFloorRatio: 0.8, hashingCpuRatio: 0.8, duplicateSpeedup: 10, resumableRatio: 0.8, transcodeRatio: 0.9 };
+const GOALS = { throughputRatio: 0.9, rssGrowthMb: 64, jobFloorRatio: 0.8, hashingCpuRatio: 0.8, duplicateSpeedup: 10, resumableRatio: 0.8, transcodeRatio: 0.9 };
 const TRANSCODE_SECONDS = 30;
 const HASH_ROUNDS = 3;
 const WATCHDOG_MS = 300_000;
@@ -330,7 +330,7 @@ try {
     ['through the gateway (PUT)', `${fmt(mbps(size, gateway[0].putMs))} (${seconds(gateway[0].putMs)})`, `${fmt(mbps(size, gateway[1].putMs))} (${seconds(gateway[1].putMs)})`, fmt(gatewayMbps)],
     ['through the gateway, resumable (tus PATCH)', `${fmt(mbps(size, resumable[0]))} (${seconds(resumable[0])})`, `${fmt(mbps(size, resumable[1]))} (${seconds(resumable[1])})`, fmt(resumableMbps)],
   ]));
-  say(`ratio gateway/direct: ${throughputRatio.toFixed(2)} (goal >= ${GOALS.throughputRatio}); resumable/PUT: ${resumableRatio.toFixed(2)} (goal >= ${GOALS.resumableRatio})`);
+  say(`ratio gateway/direct: ${throughputRatio.toFixed(2)} (goal >= ${GOALS.throughputRatio}); resumable/PUT: ${resumableRatio.toFixed(2)} (goal >= ${GOALS.resumableRatio}); resumable/direct: ${(resumableMbps / directMbps).toFixed(2)}`);
   say('');
   say('(b) peak RSS growth during the gateway uploads (over RSS after the warm-up):');
   say(table([['', 'RSS before', 'peak', 'growth'], ...Object.keys(pids).map((name) => [name, `${fmt(rssBefore[name] / MiB)} MB`, `${fmt(Math.max(...peaks.map((p) => p[name])) / MiB)} MB`, `${fmt(growth[name] / MiB)} MB`])]));
@@ -385,7 +385,7 @@ try {
     transcode: transcodeRatio >= GOALS.transcodeRatio,
   };
   say(`BENCH_MEDIA_RESULT ${JSON.stringify({
-    throughputRatio: Number(throughputRatio.toFixed(2)), resumableRatio: Number(resumableRatio.toFixed(2)), resumableMbps: Number(resumableMbps.toFixed(1)), gatewayMbps: Number(gatewayMbps.toFixed(1)), directMbps: Number(directMbps.toFixed(1)),
+    throughputRatio: Number(throughputRatio.toFixed(2)), resumableRatio: Number(resumableRatio.toFixed(2)), resumableDirectRatio: Number((resumableMbps / directMbps).toFixed(2)), resumableMbps: Number(resumableMbps.toFixed(1)), gatewayMbps: Number(gatewayMbps.toFixed(1)), directMbps: Number(directMbps.toFixed(1)),
     rssGrowthMb: Object.fromEntries(Object.entries(growth).map(([k, v]) => [k, Number((v / MiB).toFixed(1))])),
     hashingJobFloorRatio: Number(jobFloorRatio.toFixed(2)), hashingJobFloorRounds: hashRounds.map((h) => Number((h.floorMs / h.jobMs).toFixed(2))), hashingCpuRatio: Number(hashingCpuRatio.toFixed(2)), hashingRatio: Number(hashingRatio.toFixed(2)), hashingFloorRatio: Number(floorOpensslRatio.toFixed(2)), duplicateSpeedup: Number(duplicateSpeedup.toFixed(1)), duplicateRehashSpeedup: Number(duplicateRehashSpeedup.toFixed(1)), transcodeRatio: Number(transcodeRatio.toFixed(2)), goalsMet: met,
   })}`);

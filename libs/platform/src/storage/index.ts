@@ -145,11 +145,11 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
     pathStyle: true,
     partSize,
   });
-  // Bodies are sent as UNSIGNED-PAYLOAD, as the client already does over TLS: signing each part's
-  // payload over plain HTTP hashed every uploaded byte a second time in vault-media (the first is
-  // the content's SHA-256), the largest CPU cost of an upload after the copy itself. The request is
-  // still signed; the stored bytes are proven by the media-hashing job, which reads the object back
-  // and checks its SHA-256 against the one recorded.
+  // Bodies are sent as UNSIGNED-PAYLOAD, as the client already does over TLS (production's storage):
+  // signing each part's payload over plain HTTP hashed every uploaded byte a second time (the
+  // services hash the content themselves on the way), the largest CPU cost of an upload after the
+  // copy. The request itself is still signed, and a recording's stored bytes are proven afterwards
+  // by the media-hashing job, which reads the object back against the SHA-256 recorded.
   client.enableSHA256 = false;
   const known = new Set<string>();
 

@@ -100,7 +100,7 @@ export class AccessKeysService {
     const sessions = new SqlSessionsRepository(deps.orm);
     const commands = new EventStoreCommands(deps.orm, this.store);
     const revokedViewSessions = deps.revokedViewSessions;
-    this.keys = new IssueKey({ orm: deps.orm, store: this.store, keyEmails: deps.keyEmails, keyMailSecret: deps.keyMailSecret, now });
+    this.keys = new IssueKey({ orm: deps.orm, store: this.store, keyEmails: deps.keyEmails, keyMailSecret: deps.keyMailSecret, keys, now });
     this.ownerKeys = new OwnerKeys({ keys, sessions, commands, revokedViewSessions, now });
     this.ownerRequests = new OwnerRequests({ keys, requests, commands, now });
     this.approval = new ApproveRequest({ requests, issueKey: this.keys, store: this.store, now });

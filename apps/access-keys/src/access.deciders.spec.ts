@@ -1,6 +1,6 @@
 import { VIEW_SECTIONS } from '@lv/contracts';
 import { deciderSpecification } from '@lv/testing';
-import { keyDecider, type KeyEvent } from './keys/key.decider.js';
+import { decideIssueRetry, keyDecider, type IssuedKey, type KeyCommand, type KeyEvent } from './keys/key.decider.js';
 import { requestDecider, type RequestEvent } from './requests/request.decider.js';
 import { requestSettingDecider, type RequestSettingEvent } from './requests/request-setting.decider.js';
 import { sessionDecider, type SessionEvent } from './sessions/session.decider.js';
@@ -73,6 +73,40 @@ describe('access key decider', () => {
   it('issues a key once; the same key id again is taken', () => {
     spec.given([]).when({ ...issue, scopes: [...issue.scopes] }).then([issued]);
     spec.given([issued]).when({ ...issue, scopes: [...issue.scopes] }).thenThrows('KEY_TAKEN');
+  });
+
+  describe('a Save refused as KEY_TAKEN (issue 30)', () => {
+    const save: Extract<KeyCommand, { type: 'IssueKey' }> = { ...issue, keyId: sessionId, scopes: [...issue.scopes], expiresAt: '2026-12-25T11:00:00.000Z', now: t1 };
+    /** Given: the key as the first attempt issued it, 30 days from its own clock. */
+    const given: IssuedKey = {
+      keyId, ownerId: owner, source: 'owner', requestId: null, letterId: null, recipientEmail: 'sam@example.com', name: 'Sam', scopes: [...VIEW_SECTIONS].reverse(),
+      issuedAt: t0, expiresAt: '2026-12-25T10:00:00.000Z', allowDownload: false, revoked: false,
+    };
+    const refusal = (issued: IssuedKey | undefined, command: typeof save) => {
+      try {
+        decideIssueRetry(issued, command);
+        return 'answered';
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+    };
+
+    it('answers the same Save sent again with the key as issued (its days counted from its own clock)', () => {
+      expect(decideIssueRetry(given, save)).toBe(given);
+      expect(decideIssueRetry({ ...given, allowDownload: true }, { ...save, allowDownload: true })).toMatchObject({ keyId });
+    });
+
+    it('stays KEY_TAKEN for another owner, a key revoked since, or a Save with other content', () => {
+      expect(refusal(undefined, save)).toBe('KEY_TAKEN');
+      expect(refusal({ ...given, ownerId: stranger }, save)).toBe('KEY_TAKEN');
+      expect(refusal({ ...given, revoked: true }, save)).toBe('KEY_TAKEN');
+      expect(refusal(given, { ...save, recipient: { recipientEmail: 'other@example.com', name: 'Sam' } })).toBe('KEY_TAKEN');
+      expect(refusal(given, { ...save, recipient: { recipientEmail: 'sam@example.com', name: 'Samuel' } })).toBe('KEY_TAKEN');
+      expect(refusal(given, { ...save, scopes: ['letters'] })).toBe('KEY_TAKEN');
+      expect(refusal(given, { ...save, allowDownload: true })).toBe('KEY_TAKEN');
+      expect(refusal(given, { ...save, expiresAt: '2026-12-26T11:00:00.000Z' })).toBe('KEY_TAKEN');
+      expect(refusal({ ...given, source: 'request', requestId }, save)).toBe('KEY_TAKEN');
+    });
   });
 
   it('revokes for its owner only, and revoking twice changes nothing', () => {

@@ -173,7 +173,7 @@ describe('access-keys service over NATS', () => {
 
   it('saves only a key it made for this owner, once: a chosen key, another vault’s key and a used draft store nothing', async () => {
     const made = await draftKey(ownerA);
-    await createKey(ownerA, { ...made, expires_in_days: 7 });
+    const first = await createKey(ownerA, { ...made, expires_in_days: 7 });
     const count = async () => (await sql<{ n: number }>('select count(*)::int as n from access_keys'))[0]!.n;
     const before = await count();
     // Another vault's key value is refused like any key not made for this owner: no KEY_TAKEN oracle.
@@ -181,9 +181,13 @@ describe('access-keys service over NATS', () => {
     expect(await codeOf(createKey(ownerB, made))).toBe('VALIDATION_FAILED');
     expect(await codeOf(createKey(ownerA, { access_key: '00000000-0000-4000-8000-000000000000' }))).toBe('VALIDATION_FAILED');
     expect(await codeOf(createKey(ownerA, { draft: undefined }))).toBe('VALIDATION_FAILED');
-    // The owner's own draft saved twice (a double click) is the same key: taken.
+    // The same Save sent again (its answer lost) is answered as it was, issuing nothing more (issue 30);
+    // the owner's draft saved with other content (here another expiry) is taken.
+    expect(await createKey(ownerA, { ...made, expires_in_days: 7 })).toEqual(first);
     expect(await codeOf(createKey(ownerA, made))).toBe('KEY_TAKEN');
+    expect(await codeOf(createKey(ownerA, { ...made, expires_in_days: 7, name: 'Ellie B.' }))).toBe('KEY_TAKEN');
     expect(await count()).toBe(before);
+    expect((await sql<{ n: number }>(`select count(*)::int as n from events where type = 'AccessKeyIssued' and stream_id = ?`, [`access-key-${first.key_id}`]))[0]!.n).toBe(1);
     expect(await codeOf(createKey(ownerA, { expires_in_days: 0 }))).toBe('VALIDATION_FAILED');
     expect(await codeOf(createKey(ownerA, { name: '' }))).toBe('VALIDATION_FAILED');
     const listed = (await call(AccessKeysRpc.listKeys, {}, ownerA.token)) as { name: string; status: string; email_status: string }[];

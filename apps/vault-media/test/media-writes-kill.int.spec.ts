@@ -26,10 +26,13 @@ import { MEDIA_LINK_SECRET, webmBody } from './test-support/harness.js';
 // scratch directory, its outbox relay inside it) is SIGKILLed with writes in flight and started again
 // on the same database.
 //
-// The client does what the SPA does: a write that got no answer is sent again until it is answered.
-// A save is started afresh (a new upload); a retry answered "Duplicate" means the killed process had
-// saved it. A retitle is sent again with the same title (the same title twice records nothing); a
-// delete answered "not found" on a retry means the killed process had deleted it. Afterwards every
+// The client does what the SPA does: a write that got no answer is sent again until it is answered,
+// and a retry of a write the killed process had committed must be answered as the write was (issue
+// 30), never with an error. A save whose upload was opened sends its body again to the same upload
+// (answered with the saved recording if the killed process had saved it); only an upload the kill cut
+// off mid-body (still held by the dead process, or closed since) is started afresh, and a save whose
+// start got no answer starts again. A retitle is sent again with the same title (the same title twice
+// records nothing); a delete is sent again as it was and must be answered "deleted". Afterwards every
 // write must be in the read model and the event store exactly once, no retitle may be lost to a
 // racing one, and the outbox must have drained to JetStream, each event published once.
 
@@ -88,14 +91,31 @@ const call = <D extends RpcDeclaration>(declaration: D, payload: unknown) =>
   rpc.callUnchecked({ ...declaration, subject: scopedSubject(declaration, STACK_ID) } as D, payload, { accessToken: token, meta: { requestId: 'media-kill' } });
 const sql = <T>(text: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(text, params);
 
-/** The browser's save: open an upload, send the bytes. Throws what either step answered. */
-async function save(title: string, body: Buffer): Promise<Recording> {
-  const ticket: UploadTicket = await call(VaultMediaRpc.startUpload, { type: 'video', title, sha256: sha(body), size: body.length });
-  const answer = await sendHttp(`http://127.0.0.1:${port}/uploads/${ticket.uploadId}`, {
-    method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'video/webm', 'content-length': String(body.length) }, chunks: [body],
-  });
+const openUpload = (title: string, body: Buffer): Promise<UploadTicket> => call(VaultMediaRpc.startUpload, { type: 'video', title, sha256: sha(body), size: body.length });
+const putBody = (ticket: UploadTicket, body: Buffer) => sendHttp(`http://127.0.0.1:${port}/uploads/${ticket.uploadId}`, {
+  method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'video/webm', 'content-length': String(body.length) }, chunks: [body],
+});
+const savedFrom = (answer: Awaited<ReturnType<typeof putBody>>): Recording => {
   if (answer.status !== 201) throw new Error(`PUT answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
   return answer.json<Recording>();
+};
+
+/** The browser's save: open an upload, send the bytes. Throws what either step answered. */
+const save = async (title: string, body: Buffer): Promise<Recording> => savedFrom(await putBody(await openUpload(title, body), body));
+
+/**
+ * A save sent again: to the upload the last attempt opened, if it got that far. An upload the kill cut
+ * off mid-body never saved: the dead process still holds it (CONFLICT) or it was closed since
+ * (UPLOAD_INCOMPLETE), and the save starts afresh.
+ */
+async function saveAgain(write: Extract<Write, { kind: 'save' }>): Promise<Recording> {
+  if (write.ticket) {
+    const answer = await putBody(write.ticket, write.body);
+    const code = answer.status === 201 ? null : answer.json<{ code?: string }>().code;
+    if (code !== 'CONFLICT' && code !== 'UPLOAD_INCOMPLETE') return savedFrom(answer);
+  }
+  write.ticket = await openUpload(write.title, write.body);
+  return savedFrom(await putBody(write.ticket, write.body));
 }
 
 beforeAll(async () => {
@@ -132,7 +152,7 @@ afterAll(async () => {
 });
 
 type Write =
-  | { kind: 'save'; title: string; body: Buffer }
+  | { kind: 'save'; title: string; body: Buffer; ticket?: UploadTicket }
   | { kind: 'retitle'; id: string; title: string }
   | { kind: 'delete'; id: string };
 
@@ -155,9 +175,11 @@ it('acknowledged saves, retitles and deletes survive a SIGKILL of vault-media: e
   const savedIds = new Map<string, string>();
   /** Attempts per write: a write sent again after the kill may apply twice (see the titles below). */
   const attemptsOf = new Map<Write, number>();
+  let killedAt = Number.POSITIVE_INFINITY;
   const run = await runWritesThroughKill<Write>({
     writes, concurrency: CONCURRENCY, killAfterAcks: KILL_AFTER_ACKS, minInFlight: MIN_IN_FLIGHT,
     async killAndRestart() {
+      killedAt = Date.now();
       child!.child.kill('SIGKILL');
       await child!.exited;
       child = await startVaultMedia();
@@ -166,10 +188,10 @@ it('acknowledged saves, retitles and deletes survive a SIGKILL of vault-media: e
       attemptsOf.set(write, (attemptsOf.get(write) ?? 0) + 1);
       switch (write.kind) {
         case 'save': {
-          const recording = await save(write.title, write.body);
-          if (recording.title !== write.title) throw new Error(`saved as ${JSON.stringify(recording)}`);
+          const recording = await saveAgain(write);
+          if (recording.title !== write.title || recording.blob_hash !== sha(write.body)) throw new Error(`saved as ${JSON.stringify(recording)}`);
           savedIds.set(sha(write.body), recording.id);
-          return;
+          return Date.parse(recording.created_at);
         }
         case 'retitle': {
           const recording: Recording = await call(VaultMediaRpc.retitle, { id: write.id, title: write.title });
@@ -186,8 +208,6 @@ it('acknowledged saves, retitles and deletes survive a SIGKILL of vault-media: e
     },
     // Over NATS, no answer within the timeout; over HTTP, the connection refused or cut (ECONNREFUSED, ECONNRESET, EPIPE).
     unanswered: (error) => (error instanceof DomainError ? error.code === 'SERVICE_UNAVAILABLE' : /^E[A-Z]+$/.test(String((error as NodeJS.ErrnoException).code))),
-    doneBefore: (write, error) => error instanceof DomainError
-      && ((write.kind === 'save' && error.code === 'DUPLICATE_MEDIA') || (write.kind === 'delete' && error.code === 'NOT_FOUND')),
     describe: (write) => (write.kind === 'save' ? write.title : `${write.kind} ${write.kind === 'retitle' ? write.title : write.id}`),
   });
   expect(run.unexpected).toEqual([]);
@@ -196,10 +216,8 @@ it('acknowledged saves, retitles and deletes survive a SIGKILL of vault-media: e
   expect(run.inFlightAtKill).toBeGreaterThanOrEqual(MIN_IN_FLIGHT);
   expect(run.acknowledged).toBe(writes.length);
 
-  // Saves the killed process committed were answered "Duplicate" on their retry: find them by hash.
+  // Every save was answered with its recording, a retried one too (the one the killed process saved, if it had).
   const newBodies = writes.flatMap((w) => (w.kind === 'save' ? [sha(w.body)] : []));
-  const byHash = new Map((await sql<{ id: string; sha256: string }>('select id, sha256 from recordings')).map((r) => [r.sha256, r.id]));
-  for (const hash of newBodies) if (!savedIds.has(hash) && byHash.has(hash)) savedIds.set(hash, byHash.get(hash)!);
   expect(savedIds.size).toBe(SAVED);
 
   // The read model: the recordings that were, less the deleted, plus the saved; each once.
@@ -215,8 +233,11 @@ it('acknowledged saves, retitles and deletes survive a SIGKILL of vault-media: e
   expect(savedEvents).toHaveLength(EXISTING + SAVED);
   expect(savedEvents.filter((row) => row.n !== 1)).toEqual([]);
   expect(new Set(savedEvents.map((row) => row.sha256))).toEqual(new Set([...existing.map((r) => r.blob_hash), ...newBodies]));
-  const deletedEvents = await sql<{ stream_id: string }>(`select stream_id from events where type = 'RecordingDeleted'`);
+  const deletedEvents = await sql<{ stream_id: string; deleted_at: string }>(`select stream_id, data->>'deletedAt' as deleted_at from events where type = 'RecordingDeleted'`);
   expect(deletedEvents.map((row) => row.stream_id).sort()).toEqual(deleted.map((r) => recordingStreamId(r.id)).sort());
+  // Deletes sent again that the killed process had committed (their answer says no time): each was answered "deleted" above.
+  const deletedAt = new Map(deletedEvents.map((row) => [row.stream_id, Date.parse(row.deleted_at)]));
+  const deletesCommittedBeforeKill = writes.filter((w) => w.kind === 'delete' && (attemptsOf.get(w) ?? 0) > 1 && deletedAt.get(recordingStreamId(w.id))! < killedAt).length;
   expect(await streamsWithVersionGaps(db)).toEqual([]);
   // A deleted recording's object is gone, or marked for the sweeper when the kill came between the two.
   const objectStates = await sql<{ state: string; n: number }>('select state, count(*)::int as n from media_objects where recording_id = any(?::uuid[]) group by state', [`{${deleted.map((r) => r.id).join(',')}}`]);
@@ -252,5 +273,5 @@ it('acknowledged saves, retitles and deletes survive a SIGKILL of vault-media: e
 
   console.log(`[vault-media kill test] ${SAVED} saves, ${RETITLED * RETITLES_EACH} racing retitles, ${DELETED} deletes: ${run.summary}; `
     + `read model ${listed.length} recordings, store ${savedEvents.length} RecordingSaved / ${deletedEvents.length} RecordingDeleted, `
-    + `deleted objects ${JSON.stringify(Object.fromEntries(objectStates.map((row) => [row.state, row.n])))}, ${reapplied} retitles applied again by their resend; JetStream ${eventIds.length} messages / ${new Set(eventIds).size} distinct events`);
+    + `${deletesCommittedBeforeKill} retried deletes committed by the killed process, deleted objects ${JSON.stringify(Object.fromEntries(objectStates.map((row) => [row.state, row.n])))}, ${reapplied} retitles applied again by their resend; JetStream ${eventIds.length} messages / ${new Set(eventIds).size} distinct events`);
 });

@@ -86,6 +86,17 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       expect(await call(VaultMediaRpc.titles, { ids: [recording.id] }, aliceToken)).toEqual({ titles: { [recording.id]: 'First steps' }, playback: {} });
     });
 
+    it('answers the same PUT sent again after it saved (its answer lost) with the saved recording, 201 as before; to anyone else not found', async () => {
+      const body = webmBody(20_000);
+      const ticket = await call(VaultMediaRpc.startUpload, { type: 'video', title: 'Sent twice', sha256: sha(body), size: body.length }, aliceToken);
+      const first = await put(ticket, aliceToken, [body]);
+      expect(first.status).toBe(201);
+      const again = await put(ticket, aliceToken, [body]);
+      expect([again.status, again.json()]).toEqual([201, first.json()]);
+      expect((await put(ticket, bobToken, [body])).status).toBe(404);
+      expect((await h.db.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from events where stream_id = ? and type = 'RecordingSaved'`, [`recording-${ticket.uploadId}`]))[0]!.n).toBe(1);
+    });
+
     it('answers "Duplicate: Recording already exists." for a hash the owner already has, before the body is sent', async () => {
       const body = webmBody(20_000);
       await save(aliceToken, body);
@@ -421,7 +432,9 @@ describe('vault-media (in-process, real PostgreSQL, NATS, Redis, S3 server)', ()
       const gone = await play(grant.url, grant.binding.value);
       expect(gone.status).toBe(404);
       expect(gone.json()).toEqual({ code: 'NOT_FOUND', message: MediaMessages.fileNotFound });
-      expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: recording.id }, aliceToken))).toBe('NOT_FOUND');
+      // Her delete sent again (its answer lost) is answered as the delete was; to anyone else it is still not found.
+      expect(await call(VaultMediaRpc.deleteEntry, { id: recording.id }, aliceToken)).toEqual({ id: recording.id, deleted: true });
+      expect(await codeOf(call(VaultMediaRpc.deleteEntry, { id: recording.id }, bobToken))).toBe('NOT_FOUND');
       const after = await call(VaultMediaRpc.stats, {}, aliceToken);
       expect(after.videosSaved).toBe(before.videosSaved! - 1);
       // The same recording may be saved again once deleted.

@@ -8,12 +8,16 @@ export interface WritesThroughKillOptions<W> {
   writes: readonly W[];
   /** Writers sending at once. */
   concurrency: number;
-  /** Sends one write; resolves once it was answered, throws what was answered otherwise (or an Error for a wrong answer). */
-  send: (write: W) => Promise<void>;
+  /**
+   * Sends one write; resolves once it was answered with success, throws what was answered otherwise (or
+   * an Error for a wrong answer). Resolves to when the answered write was committed (epoch ms) when the
+   * answer says so: a retry answered with a commit from before the kill was committed by the killed process.
+   * A retry of a committed write must be answered as the first attempt would have been (issue 30): no
+   * refusal counts as "done before".
+   */
+  send: (write: W) => Promise<number | void>;
   /** The error says no answer came (the process was down, or killed mid-request): the same write is sent again. */
   unanswered: (error: unknown) => boolean;
-  /** A retry's refusal that says the attempt the kill cut off had committed: the write counts as acknowledged. */
-  doneBefore: (write: W, error: unknown) => boolean;
   /** The kill comes at the first answer after this many answers... */
   killAfterAcks: number;
   /** ...with at least this many writes sent and not yet answered. */
@@ -28,7 +32,7 @@ export interface WritesThroughKillOptions<W> {
 
 export interface WritesThroughKillReport {
   acknowledged: number;
-  /** Unexpected answers and errors: anything but an answer, no answer, or a retry's "done before". */
+  /** Unexpected answers and errors: anything but a successful answer or no answer (a retry's refusal included). */
   unexpected: string[];
   acksAtKill: number;
   /** Writes sent before the kill and not answered when it came. */
@@ -38,7 +42,7 @@ export interface WritesThroughKillReport {
   /** Writes that needed more than one attempt, and attempts in all. */
   retried: number;
   attempts: number;
-  /** Retried writes the killed process had already committed. */
+  /** Retried writes the killed process had already committed, as far as their answers tell (see `send`). */
   committedBeforeKill: number;
   seconds: number;
   /** The run in one sentence, for the spec's log line. */
@@ -61,6 +65,7 @@ export async function runWritesThroughKill<W>(options: WritesThroughKillOptions<
   let sent = 0;
   let finished = 0;
   let killed = false;
+  let killedAt = Number.POSITIVE_INFINITY;
   // Typed by a cast, not an annotation: TypeScript would narrow an annotated `null` for good, not seeing
   // the writers assign it, and `await restart` below would look like awaiting null.
   let restart = null as Promise<void> | null;
@@ -72,6 +77,7 @@ export async function runWritesThroughKill<W>(options: WritesThroughKillOptions<
     report.acksAtKill = report.acknowledged;
     report.inFlightAtKill = sent - finished;
     killed = true;
+    killedAt = Date.now();
     restart = options.killAndRestart().catch((error: Error) => void (restartFailed = error));
   };
 
@@ -86,15 +92,11 @@ export async function runWritesThroughKill<W>(options: WritesThroughKillOptions<
         const sentBeforeKill = !killed;
         sent++;
         try {
-          await options.send(write).finally(() => finished++);
+          const committedAt = await options.send(write).finally(() => finished++);
+          if (attempt > 1 && typeof committedAt === 'number' && committedAt < killedAt) report.committedBeforeKill++;
           acknowledge();
           break;
         } catch (error) {
-          if (attempt > 1 && options.doneBefore(write, error)) {
-            report.committedBeforeKill++;
-            acknowledge();
-            break;
-          }
           if (options.unanswered(error)) {
             if (sentBeforeKill) report.cutOff++;
             await new Promise((resolve) => setTimeout(resolve, options.retryPauseMs ?? 100));

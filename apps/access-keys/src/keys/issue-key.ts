@@ -9,7 +9,8 @@ import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import { ownerActor } from '../owner-actor.js';
 import { hashAccessKey, sealKeyForMail } from '../secrets.js';
 import { KeyDrafts } from './key-drafts.js';
-import { KEY_STREAM_TYPE, keyDecider, keyStreamId, type KeyCommand } from './key.decider.js';
+import { decideIssueRetry, KEY_STREAM_TYPE, keyDecider, keyStreamId, type KeyCommand } from './key.decider.js';
+import { issuedKeyOf, type KeysRepository } from './keys.repository.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -20,6 +21,8 @@ export interface IssueKeyDeps {
   store: EventStore;
   keyEmails: TypedQueue<SendKeyEmailJob>;
   keyMailSecret: string;
+  /** The issued keys, to answer a Save sent again after its key was issued. */
+  keys: Pick<KeysRepository, 'byHash'>;
   now: () => Date;
 }
 
@@ -40,15 +43,27 @@ export class IssueKey {
   }
 
   /** Generate Keys tab: the key "Generate Access Key" made for this owner, for a named family member. */
-  create(caller: Caller, input: CreateAccessKeyInput, meta: RequestMeta): Promise<IssuedAccessKey> {
+  async create(caller: Caller, input: CreateAccessKeyInput, meta: RequestMeta): Promise<IssuedAccessKey> {
     const owner = ownerOf(caller);
     if (!this.drafts.verify(owner.userId, input.access_key, input.draft)) throw new DomainError('VALIDATION_FAILED', AccessMessages.keyDraftInvalid);
     const now = this.deps.now().toISOString();
-    return this.issue(owner, meta, {
+    const command: IssueKeyCommand = {
       type: 'IssueKey', keyId: randomUUID(), ownerId: owner.userId, keyHash: hashAccessKey(input.access_key), source: 'owner', requestId: null,
       scopes: input.scopes ?? [...VIEW_SECTIONS], expiresAt: new Date(Date.parse(now) + input.expires_in_days * DAY_MS).toISOString(),
       recipient: { recipientEmail: input.email, name: input.name }, now, ...(input.allow_download ? { allowDownload: true } : {}),
-    }, input.access_key);
+    };
+    try {
+      return await this.issue(owner, meta, command, input.access_key);
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'KEY_TAKEN')) throw error;
+      // The same Save sent again after its answer was lost is answered as it was; anything else stays KEY_TAKEN.
+      const row = await this.deps.keys.byHash(command.keyHash);
+      const issued = decideIssueRetry(row && issuedKeyOf(row), command);
+      return {
+        key_id: issued.keyId, access_key: input.access_key, recipient_email: issued.recipientEmail, expires_at: issued.expiresAt, scopes: [...command.scopes],
+        emailed: row?.email_failure !== 'email_not_verified',
+      };
+    }
   }
 
   /**

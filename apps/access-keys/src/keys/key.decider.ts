@@ -1,4 +1,4 @@
-import { keyEmailFailureOf, type AccessKeySource, type KeyEmailFailure, type ViewSection } from '@lv/contracts';
+import { AccessMessages, keyEmailFailureOf, type AccessKeySource, type KeyEmailFailure, type ViewSection } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
@@ -52,6 +52,43 @@ type EmailStatusChange = Extract<KeyEvent, { type: 'AccessKeyEmailStatusChanged'
 /** Why a key's e-mail failed, as its owner is told (null once it is sent). */
 export function emailFailureOf(change: EmailStatusChange): KeyEmailFailure | null {
   return change.status === 'failed' ? keyEmailFailureOf(change.reason ?? '') : null;
+}
+
+/** A key as issued, as the access_keys read model holds it: what a Save of the same key sent again is compared with. */
+export interface IssuedKey {
+  keyId: string;
+  ownerId: string;
+  source: AccessKeySource;
+  requestId: string | null;
+  letterId: string | null;
+  recipientEmail: string;
+  name: string | null;
+  scopes: readonly string[];
+  issuedAt: string;
+  expiresAt: string;
+  allowDownload: boolean;
+  revoked: boolean;
+}
+
+const sameScopes = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+/**
+ * A Save refused because its key is already issued (the unique key hash: KEY_TAKEN): when it is the
+ * same Save sent again (its owner's, from the same draft, so the same key, with the same name,
+ * address, sections, download choice and number of days), the first attempt committed and its answer
+ * was lost, so the retry is answered with the key as issued, as the first attempt was (issue 30).
+ * Anything else stays KEY_TAKEN: another owner's key, a key revoked since, a Save with other content.
+ * The expiry is compared as a duration: each attempt counts its days from its own clock.
+ */
+export function decideIssueRetry(issued: IssuedKey | undefined, command: Extract<KeyCommand, { type: 'IssueKey' }>): IssuedKey {
+  const same = issued !== undefined
+    && issued.ownerId === command.ownerId && !issued.revoked
+    && issued.source === command.source && issued.requestId === command.requestId && issued.letterId === (command.letterId ?? null)
+    && issued.recipientEmail === command.recipient.recipientEmail && issued.name === command.recipient.name
+    && sameScopes(issued.scopes, command.scopes) && issued.allowDownload === (command.allowDownload === true)
+    && Date.parse(issued.expiresAt) - Date.parse(issued.issuedAt) === Date.parse(command.expiresAt) - Date.parse(command.now);
+  if (!same) throw new DomainError('KEY_TAKEN', AccessMessages.keyTaken);
+  return issued;
 }
 
 export const keyDecider: Decider<KeyState, KeyCommand, KeyEvent> = {

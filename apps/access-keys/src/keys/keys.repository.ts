@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AccessKeySource, KeyEmailFailure } from '@lv/contracts';
+import type { IssuedKey } from './key.decider.js';
 
 export interface KeyRow {
   id: string; owner_id: string; key_hash: string; name: string | null; recipient_email: string; source: AccessKeySource; request_id: string | null;
@@ -10,6 +11,15 @@ export interface KeyRow {
   letter_id: string | null;
   /** The owner allowed downloads of originals with this key. */
   allow_download: boolean;
+}
+
+/** A row as the key decider compares a Save sent again with it. */
+export function issuedKeyOf(row: KeyRow): IssuedKey {
+  return {
+    keyId: row.id, ownerId: row.owner_id, source: row.source, requestId: row.request_id, letterId: row.letter_id, recipientEmail: row.recipient_email, name: row.name,
+    scopes: row.scopes, issuedAt: new Date(row.created_at).toISOString(), expiresAt: new Date(row.expires_at).toISOString(), allowDownload: row.allow_download === true,
+    revoked: row.revoked_at !== null,
+  };
 }
 
 /** A key as its owner lists it: with how many sessions it opened and when it was last used. */

@@ -17,14 +17,35 @@ describe('deleteRecording', () => {
     expect(world.streams.typesOf(recording.id).at(-1)).toBe('RecordingDeleted');
   });
 
-  it("answers not found for someone else's recording and for one already deleted, and a malformed id is a validation error", async () => {
+  it("answers not found for someone else's recording (deleted or not) and for one that never was, and a malformed id is a validation error", async () => {
     const world = mediaWorld();
     const recording = await savedRecording(world, owner, 'a');
     await expect(deleteRecording(world.ports)(other, recording.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: MediaMessages.notFound });
     expect(await world.recordings.find(recording.id)).not.toBeNull();
     await deleteRecording(world.ports)(owner, recording.id);
-    await expect(deleteRecording(world.ports)(owner, recording.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(deleteRecording(world.ports)(other, recording.id)).rejects.toMatchObject({ code: 'NOT_FOUND', message: MediaMessages.notFound });
+    await expect(deleteRecording(world.ports)(owner, '33333333-3333-4333-8333-333333333333')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(deleteRecording(world.ports)(owner, 'entry-1')).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: MediaMessages.invalidEntryId });
+  });
+
+  it('answers its owner’s delete sent again (issue 30: the first answer was lost) as the delete was, recording nothing more', async () => {
+    const world = mediaWorld();
+    const recording = await savedRecording(world, owner, 'a');
+    await deleteRecording(world.ports)(owner, recording.id);
+    await expect(deleteRecording(world.ports)(owner, recording.id)).resolves.toEqual({ id: recording.id, deleted: true });
+    expect(world.streams.typesOf(recording.id).filter((type) => type === 'RecordingDeleted')).toHaveLength(1);
+    expect(world.storage.has('vaultmedia', recording.file_path)).toBe(false);
+  });
+
+  it('finishes removing the object when the delete sent again finds it left behind', async () => {
+    const world = mediaWorld();
+    const recording = await savedRecording(world, owner, 'a');
+    world.storage.failRemovals = true;
+    await deleteRecording(world.ports)(owner, recording.id);
+    world.storage.failRemovals = false;
+    await expect(deleteRecording(world.ports)(owner, recording.id)).resolves.toEqual({ id: recording.id, deleted: true });
+    expect(world.storage.has('vaultmedia', recording.file_path)).toBe(false);
+    expect((await world.objects.find(recording.id))?.state).toBe('removed');
   });
 
   it('still deletes when storage is down: the object is left for the sweeper', async () => {

@@ -55,14 +55,18 @@ export const eraseRecordingAgain = (ports: Pick<MediaPorts, 'streams' | 'objects
 
 /**
  * Deletes one of the caller's recordings (the timeline's delete): the recording goes, then the
- * object. The timeline service drops its entry when it reads RecordingDeleted.
+ * object. The timeline service drops its entry when it reads RecordingDeleted. The recording's stream
+ * decides, not the read model: a delete its owner sends again after its answer was lost is answered
+ * as the delete was (and finishes removing the object if the first was cut off before); anyone else's
+ * recording, or none, is not found.
  */
-export function deleteRecording(ports: Pick<MediaPorts, 'recordings' | 'streams' | 'objects' | 'storage' | 'logger' | 'now'>) {
+export function deleteRecording(ports: Pick<MediaPorts, 'streams' | 'objects' | 'storage' | 'logger' | 'now'>) {
   const remove = removeRecording(ports);
   return async (caller: Caller, id: string, correlationId?: string): Promise<DeleteEntryReply> => {
-    const recording = await ownItem(ports.recordings, caller, id);
-    await remove(ownerOf(caller).userId, recording.id, correlationId);
-    return { id: recording.id, deleted: true };
+    if (!isUuid(id)) throw validationError({ id: MediaMessages.invalidEntryId }, MediaMessages.invalidEntryId);
+    const recordingId = id.toLowerCase();
+    await remove(ownerOf(caller).userId, recordingId, correlationId);
+    return { id: recordingId, deleted: true };
   };
 }
 

@@ -1,7 +1,7 @@
 import { MediaMessages, type RecordingEvent, type StartUploadRequest, type SubscriptionTier } from '@lv/contracts';
 import type { UserCaller } from '@lv/platform/auth';
 import { deciderSpecification } from '@lv/testing';
-import { admitUpload, recordingDecider, requireOpenUpload } from './recording.decider.js';
+import { admitUpload, putBodyOutcome, recordingDecider, requireOpenUpload } from './recording.decider.js';
 
 const spec = deciderSpecification(recordingDecider);
 const recordingId = '0b7a2d2e-5d4f-4c59-8d3e-9f0a1b2c3d4e';
@@ -100,8 +100,13 @@ describe('recording decider', () => {
       spec.given([started]).when({ type: 'DeleteRecording', recordingId, ownerId, now: 'now' }).thenThrows('NOT_FOUND');
       spec.given([]).when({ type: 'DeleteRecording', recordingId, ownerId, now: 'now' }).thenThrows('NOT_FOUND');
     });
-    it('cannot delete twice', () =>
-      spec.given([started, saved, { type: 'RecordingDeleted', data: { recordingId, ownerId, bucket: 'vaultmedia', objectKey, deletedAt: 'x' } }])
+    const deleted: RecordingEvent = { type: 'RecordingDeleted', data: { recordingId, ownerId, bucket: 'vaultmedia', objectKey, deletedAt: 'x' } };
+    it('answers its owner’s delete sent again as the delete it repeats, recording nothing (issue 30: its answer was lost)', () =>
+      spec.given([started, saved, deleted]).when({ type: 'DeleteRecording', recordingId, ownerId, now: 'now' }).then([]));
+    it('still answers not found to anyone else for a deleted recording', () =>
+      spec.given([started, saved, deleted]).when({ type: 'DeleteRecording', recordingId, ownerId: strangerId, now: 'now' }).thenThrows('NOT_FOUND'));
+    it('answers not found for an upload its owner abandoned (it never was a recording)', () =>
+      spec.given([started, { type: 'RecordingUploadAbandoned', data: { recordingId, ownerId, reason: 'stalled', abandonedAt: 'x' } }])
         .when({ type: 'DeleteRecording', recordingId, ownerId, now: 'now' }).thenThrows('NOT_FOUND'));
   });
 });
@@ -174,5 +179,22 @@ describe('requireOpenUpload (before an upload body is taken)', () => {
   it('calls a second body for a saved recording a duplicate, and one for a closed upload too late', () => {
     expect(codeOf([started, saved], ownerId)).toBe('DUPLICATE_MEDIA');
     expect(codeOf([started, { type: 'RecordingUploadAbandoned', data: { recordingId, ownerId, reason: 'stalled', abandonedAt: 'x' } }], ownerId)).toBe('UPLOAD_INCOMPLETE');
+  });
+});
+
+describe('putBodyOutcome (a single PUT of an upload\'s body)', () => {
+  const stateAfter = (events: RecordingEvent[]) => events.reduce(recordingDecider.evolve, recordingDecider.initialState());
+  const outcomeOf = (events: RecordingEvent[], who: string) => {
+    try { return putBodyOutcome(stateAfter(events), who); } catch (error) { return (error as { code: string }).code; }
+  };
+
+  it('takes the body of an open upload from its owner', () => expect(outcomeOf([started], ownerId)).toBe('take'));
+  it('answers its owner\'s PUT of a saved upload sent again with the saved recording (issue 30: the answer was lost)', () =>
+    expect(outcomeOf([started, saved], ownerId)).toBe('answer-saved'));
+  it('answers not found to anyone else, saved or not, and too late for a closed or deleted upload', () => {
+    expect(outcomeOf([started, saved], strangerId)).toBe('NOT_FOUND');
+    expect(outcomeOf([], ownerId)).toBe('NOT_FOUND');
+    expect(outcomeOf([started, { type: 'RecordingUploadAbandoned', data: { recordingId, ownerId, reason: 'stalled', abandonedAt: 'x' } }], ownerId)).toBe('UPLOAD_INCOMPLETE');
+    expect(outcomeOf([started, saved, { type: 'RecordingDeleted', data: { recordingId, ownerId, bucket: 'vaultmedia', objectKey, deletedAt: 'x' } }], ownerId)).toBe('UPLOAD_INCOMPLETE');
   });
 });

@@ -134,8 +134,10 @@ export const recordingDecider: Decider<RecordingState, RecordingCommand, Recordi
         return [{ type: 'RecordingRetitled', data: { recordingId: command.recordingId, ownerId: command.ownerId, title: command.title, retitledAt: command.now } }];
 
       case 'DeleteRecording':
-        // Someone else's recording, or one that does not exist (any more): the same answer.
-        if (state.status !== 'saved' || state.ownerId !== command.ownerId) throw notFound();
+        // Someone else's recording, or one that never was (or never saved): the same answer.
+        if ((state.status !== 'saved' && state.status !== 'deleted') || state.ownerId !== command.ownerId) throw notFound();
+        // Its owner deleted it already (a delete sent again after its answer was lost, issue 30): answered as the delete was, nothing recorded.
+        if (state.status === 'deleted') return [];
         return [{ type: 'RecordingDeleted', data: { recordingId: command.recordingId, ownerId: command.ownerId, bucket: state.bucket!, objectKey: state.objectKey!, deletedAt: command.now } }];
     }
   },
@@ -218,6 +220,18 @@ export function admitUpload(caller: Caller, request: StartUploadRequest, maxUplo
   if (collection === 'vault') requireFeature(caller, recordingFeature(type as MediaType));
   if (request.size > maxUploadBytes) throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(maxUploadBytes));
   return { collection, type, title, sha256, contentType, extension: extensionOf(contentType) };
+}
+
+/**
+ * What a single PUT of an upload's body meets: an open upload takes it ('take'); an upload its owner's
+ * PUT already saved is the same PUT sent again after its answer was lost (issue 30), answered with the
+ * saved recording as the first one was ('answer-saved'), its body not stored again. Anything else is
+ * refused as requireOpenUpload says.
+ */
+export function putBodyOutcome(state: RecordingState, ownerId: string): 'take' | 'answer-saved' {
+  if (state.status === 'saved' && state.ownerId === ownerId) return 'answer-saved';
+  requireOpenUpload(state, ownerId);
+  return 'take';
 }
 
 /**

@@ -32,12 +32,16 @@ describe('receiveUpload', () => {
     await expect(receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body))).resolves.toHaveProperty('id', ticket.uploadId);
   });
 
-  it('calls a second body for a saved recording a duplicate, and keeps the saved object', async () => {
+  it('answers the same PUT sent again after it saved (issue 30: its answer was lost) with the saved recording, storing and recording nothing more', async () => {
     const world = mediaWorld();
     const { file, ticket } = await opened(world);
-    await receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body));
-    await expect(receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body))).rejects.toMatchObject({ code: 'DUPLICATE_MEDIA' });
+    const first = await receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body));
+    await expect(receiveUpload(world.ports)(owner, ticket.uploadId, bodyOf(file.body))).resolves.toEqual(first);
     expect(world.storage.has('vaultmedia', ticket.objectKey)).toBe(true);
+    expect((await world.objects.find(ticket.uploadId))?.state).toBe('stored');
+    expect(world.streams.typesOf(ticket.uploadId)).toEqual(['RecordingUploadStarted', 'RecordingSaved']);
+    // Someone else's PUT to it is still not found.
+    await expect(receiveUpload(world.ports)(other, ticket.uploadId, bodyOf(file.body))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('lets one request take an upload: a second one at the same time is a conflict', async () => {

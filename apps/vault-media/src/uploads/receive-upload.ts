@@ -5,7 +5,7 @@ import type { EventMetadata } from '@lv/platform/event-store';
 import { userActor, type MediaPorts } from '../media.ports.js';
 import { removeRecording } from '../recordings/edit-recording.js';
 import { AlreadyTaken } from '../recordings/recording-streams.js';
-import { NO_LONGER_OPEN, requireOpenUpload } from '../recordings/recording.decider.js';
+import { NO_LONGER_OPEN, putBodyOutcome } from '../recordings/recording.decider.js';
 import { toRecording, type RecordingRow } from '../recordings/recordings.repository.js';
 import { discardUpload } from './upload-cleanup.js';
 import { UploadInspector } from './upload-inspector.js';
@@ -80,7 +80,7 @@ export function receiveUpload(ports: ReceivePorts) {
     if (!isUuid(uploadId)) throw new DomainError('NOT_FOUND', MediaMessages.notFound);
     const ownerId = ownerOf(caller).userId;
     const state = await ports.streams.load(uploadId);
-    requireOpenUpload(state, ownerId);
+    if (putBodyOutcome(state, ownerId) === 'answer-saved') return answerSaved(ports, uploadId, body);
     if (!(await ports.objects.claimForUpload(uploadId))) throw new DomainError('CONFLICT', MediaMessages.uploadInProgress);
 
     const metadata: EventMetadata = { actor: userActor(ownerId), correlationId: options.correlationId };
@@ -125,6 +125,22 @@ export function receiveUpload(ports: ReceivePorts) {
     if (row.collection === 'who-i-am-photo') await replacePhotos(row, options.correlationId);
     return toRecording(row);
   };
+}
+
+/**
+ * The same PUT sent again after it saved the recording (its answer was lost): the body is read to its
+ * end and dropped (the client is sending it; cutting it off would lose the answer again), and the
+ * saved recording answered as the first PUT answered it.
+ */
+async function answerSaved(ports: Pick<ReceivePorts, 'recordings' | 'maxUploadBytes'>, uploadId: string, body: AsyncIterable<Uint8Array | string>): Promise<Recording> {
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.length;
+    if (bytes > ports.maxUploadBytes) throw new DomainError('PAYLOAD_TOO_LARGE', MediaMessages.tooLarge(ports.maxUploadBytes));
+  }
+  const row = await ports.recordings.find(uploadId);
+  if (!row) throw new Error(`recording ${uploadId} saved but not in the read model`);
+  return toRecording(row);
 }
 
 /**

@@ -28,6 +28,9 @@ export default {
   moduleNameMapper: {
     '^@lv/contracts$': '<rootDir>/libs/contracts/src/index.ts',
     '\\.css$': '<rootDir>/apps/web/src/test/style-stub.ts',
+    // The browser build, as the SPA's bundler picks it from the package's "browser" field (Jest reads
+    // only "main", whose Node build refuses a Blob).
+    '^tus-js-client$': '<rootDir>/node_modules/tus-js-client/lib.es5/browser/index.js',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

@@ -4,6 +4,7 @@ import { AccessKeysRpc, Queues, type AccessRequest, type AccessRequestNoticeJob,
 import { DomainError } from '@lv/platform/errors';
 import { publishedEventIds, runWritesThroughKill, streamsWithVersionGaps } from '@lv/testing';
 import { keyStreamId } from '../src/keys/key.decider.js';
+import { requestIdOf } from '../src/requests/request-id.js';
 import { requestStreamId } from '../src/requests/request.decider.js';
 import { AccessKeysProcess } from './support/access-keys-process.js';
 
@@ -14,19 +15,20 @@ import { AccessKeysProcess } from './support/access-keys-process.js';
 // is SIGKILLed with writes in flight and started again on the same database.
 //
 // The client does what the SPA does: a write that got no answer is sent again, as it was, until it
-// is answered. Every attempt carries a request id of its own (the events' correlation id), so the
-// store tells which attempt committed. What a retry of a write whose first attempt committed answers:
+// is answered; a submission carries the submission id its form drew, the same on every attempt.
+// Every attempt carries a request id of its own (the events' correlation id), so the store tells
+// which attempt committed. What a retry of a write whose first attempt committed answers:
 // - a decision (approve or decline) answers 409 ALREADY_DECIDED, the same refusal as the racing
 //   writer that lost (the same write sent twice: seen on every decision); the owner is not shown the
 //   key of an approval the killed process committed (it is e-mailed to the requester all the same);
-// - a submission answers { success: true } and records the request a second time, with its own
-//   notice job: the request id is made by the service and the reply carries none, so nothing tells
-//   the retry from a new request. The spec allows a second record only for a submission whose
-//   attempt the kill cut off after it committed, and counts those; every other submission is
-//   recorded exactly once.
-// Afterwards every decision is recorded once and final (an approved request is never declined),
-// every approval issued exactly one key with exactly one e-mail job, every request has its notice
-// job, no stream has a version gap, and the outbox drained to JetStream, each event published once.
+// - a submission answers { success: true } and records nothing: the request's id is derived from the
+//   owner and the submission id, so the retry names the request its first attempt saved, and the
+//   decider answers the same form again with no event (and so no second notice job).
+// Afterwards every request is recorded exactly once (by its answered attempt, or by an earlier one
+// the kill cut off after its commit), every decision once and final (an approved request is never
+// declined), every approval issued exactly one key with exactly one e-mail job, every request has
+// its notice job, no stream has a version gap, and the outbox drained to JetStream, each event
+// published once.
 
 jest.setTimeout(300_000);
 
@@ -62,12 +64,13 @@ type Owner = ReturnType<typeof newOwner>;
 
 /** Each family member sends from an address of their own (the form is limited per address). */
 const familyAddress = () => `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1`;
-const requestForm = (owner: Owner, email: string) => ({
+const requestForm = (owner: Owner, email: string, submissionId: string) => ({
   user_id: owner.id, requester_email: email, requester_name: `Member ${email.slice(0, 9)}`, relationship: 'Daughter', message: 'I would like to read the letters.',
+  submission_id: submissionId,
 });
 
 type Write =
-  | { kind: 'submit'; tag: string; owner: Owner; email: string; ip: string }
+  | { kind: 'submit'; tag: string; owner: Owner; email: string; ip: string; submissionId: string }
   | { kind: 'approve' | 'decline'; tag: string; owner: Owner; request: AccessRequest };
 type Decision = Extract<Write, { kind: 'approve' | 'decline' }>;
 
@@ -76,7 +79,7 @@ it('requests submitted, approved and declined survive a SIGKILL of access-keys: 
   const before: { owner: Owner; request: AccessRequest }[] = [];
   for (const [o, owner] of owners.entries()) {
     for (let i = 0; i < REQUESTS_BEFORE; i++) {
-      await call(AccessKeysRpc.submitRequest, requestForm(owner, `before${i}-${owner.id}@example.com`), undefined, { requestId: `reqkill-before-${o}-${i}`, ip: familyAddress() });
+      await call(AccessKeysRpc.submitRequest, requestForm(owner, `before${i}-${owner.id}@example.com`, randomUUID()), undefined, { requestId: `reqkill-before-${o}-${i}`, ip: familyAddress() });
     }
     const { items }: AccessRequestPage = await call(AccessKeysRpc.listRequests, {}, owner.token);
     expect(items).toHaveLength(REQUESTS_BEFORE);
@@ -86,7 +89,7 @@ it('requests submitted, approved and declined survive a SIGKILL of access-keys: 
 
   let tags = 0;
   const submits: Write[] = owners.flatMap((owner) => Array.from({ length: SUBMITTED_DURING }, (_, i) => ({
-    kind: 'submit' as const, tag: `reqkill-w${tags++}`, owner, email: `during${i}-${owner.id}@example.com`, ip: familyAddress(),
+    kind: 'submit' as const, tag: `reqkill-w${tags++}`, owner, email: `during${i}-${owner.id}@example.com`, ip: familyAddress(), submissionId: randomUUID(),
   })));
   // Each decision sent by DECIDERS writers side by side, so they race on the request; submissions mixed in between.
   const writes: Write[] = [];
@@ -105,7 +108,7 @@ it('requests submitted, approved and declined survive a SIGKILL of access-keys: 
 
   const sendOnce = async (write: Write, requestId: string) => {
     if (write.kind === 'submit') {
-      const answer: unknown = await call(AccessKeysRpc.submitRequest, requestForm(write.owner, write.email), undefined, { requestId, ip: write.ip });
+      const answer: unknown = await call(AccessKeysRpc.submitRequest, requestForm(write.owner, write.email, write.submissionId), undefined, { requestId, ip: write.ip });
       expect(answer).toEqual({ success: true });
       return;
     }
@@ -141,7 +144,7 @@ it('requests submitted, approved and declined survive a SIGKILL of access-keys: 
       });
     },
     unanswered,
-    // Retries are told apart by the store below, not by their answer (a retried submission is answered as a new one).
+    // Retries are told apart by the store below, not by their answer (a retried submission is answered as its first attempt was).
     doneBefore: () => false,
     describe: (write) => (write.kind === 'submit' ? `submit for ${write.email}` : `${write.kind} ${write.request.id}`),
   });
@@ -166,29 +169,31 @@ it('requests submitted, approved and declined survive a SIGKILL of access-keys: 
   /** Attempts the kill cut off that had committed: their retry found the write done. */
   const committedUnanswered = requestEvents.filter((e) => e.correlation_id !== null && unansweredAttempts.has(e.correlation_id));
 
-  // Submissions: each recorded once by its answered attempt, and a second time only by an attempt the kill cut off after its commit.
+  // Submissions: each recorded exactly once, under the id its owner and submission id name, by its answered attempt or by an
+  // earlier one the kill cut off after its commit (its retry then found it saved and recorded nothing).
   const submitted = requestEvents.filter((e) => e.type === 'AccessRequestSubmitted');
   const requestRows = await sql<{ id: string; owner_id: string; requester_email: string; status: string; key_id: string | null; decided_at: Date | null }>('select * from access_requests');
   const rowOfStream = new Map(requestRows.map((row) => [requestStreamId(row.id), row]));
   expect(submitted.map((e) => e.stream_id).sort()).toEqual([...rowOfStream.keys()].sort());
   expect(new Set(submitted.map((e) => e.correlation_id)).size).toBe(submitted.length);
   const duringSubmits = writes.filter((w): w is Extract<Write, { kind: 'submit' }> => w.kind === 'submit');
-  let recordedTwice = 0;
+  let savedBeforeRetry = 0;
   for (const write of duringSubmits) {
     const records = submitted.filter((e) => e.correlation_id !== null && writeOfAttempt.get(e.correlation_id) === write);
     const answeredAttempt = attemptsOf.get(write)!.at(-1)!;
-    const extra = records.filter((e) => e.correlation_id !== answeredAttempt);
-    expect(`${write.email}: answered attempt recorded ${records.some((e) => e.correlation_id === answeredAttempt)}`).toBe(`${write.email}: answered attempt recorded true`);
-    expect(extra.filter((e) => !unansweredAttempts.has(e.correlation_id!))).toEqual([]);
-    if (extra.length > 0) recordedTwice++;
-    expect(records.map((e) => rowOfStream.get(e.stream_id)).map((row) => `${row?.owner_id} ${row?.requester_email} ${row?.status}`))
-      .toEqual(records.map(() => `${write.owner.id} ${write.email} pending`));
+    const recordedBy = records.map((e) => (e.correlation_id === answeredAttempt ? 'answered' : unansweredAttempts.has(e.correlation_id!) ? 'cut off' : 'other'));
+    expect({ email: write.email, recordedBy }).toEqual({ email: write.email, recordedBy: [expect.stringMatching(/^(answered|cut off)$/)] });
+    if (recordedBy[0] === 'cut off') savedBeforeRetry++;
+    const row = rowOfStream.get(records[0]!.stream_id);
+    expect(`${records[0]!.stream_id} ${row?.owner_id} ${row?.requester_email} ${row?.status}`)
+      .toBe(`${requestStreamId(requestIdOf(write.owner.id, write.submissionId))} ${write.owner.id} ${write.email} pending`);
   }
-  expect(submitted).toHaveLength(before.length + duringSubmits.length + recordedTwice);
+  expect(submitted).toHaveLength(before.length + duringSubmits.length);
+  expect(savedBeforeRetry).toBe(committedUnanswered.filter((e) => e.type === 'AccessRequestSubmitted').length);
   for (const owner of owners) {
     const { items }: AccessRequestPage = await call(AccessKeysRpc.listRequests, {}, owner.token);
     expect(items.map((r) => r.requester_email).sort()).toEqual(submitted.map((e) => rowOfStream.get(e.stream_id)!).filter((row) => row.owner_id === owner.id && row.status === 'pending').map((row) => row.requester_email).sort());
-    expect(new Set(items.map((r) => r.requester_email))).toEqual(new Set(duringSubmits.filter((w) => w.owner === owner).map((w) => w.email)));
+    expect(items.map((r) => r.requester_email).sort()).toEqual(duringSubmits.filter((w) => w.owner === owner).map((w) => w.email).sort());
   }
 
   // Decisions: one per request, of the kind its writers sent, by one of their attempts; final in the read model.
@@ -250,10 +255,9 @@ it('requests submitted, approved and declined survive a SIGKILL of access-keys: 
   expect(eventIds).toHaveLength(storedIds.length);
   expect(new Set(eventIds)).toEqual(new Set(storedIds));
 
-  const committedDecisions = committedUnanswered.filter((e) => e.type !== 'AccessRequestSubmitted').length;
   console.log(`[access-keys request kill test] ${duringSubmits.length} requests submitted, ${before.length} decided (${approvedKeyIds.length} approved, ${before.length - approvedKeyIds.length} declined) by ${DECIDERS} racing writers each: `
     + `${run.acknowledged} writes acknowledged in ${run.seconds.toFixed(1)} s; SIGKILL after ${run.acksAtKill} acknowledgements with ${run.inFlightAtKill} in flight (${run.cutOff} attempts cut off); `
-    + `${run.retried} writes retried (${run.attempts} attempts in all); committed by the killed process and unanswered: ${committedDecisions} decisions, ${committedUnanswered.length - committedDecisions} submissions (${recordedTwice} recorded twice by their retry); `
+    + `${run.retried} writes retried (${run.attempts} attempts in all); committed by the killed process and unanswered: ${committedUnanswered.length - savedBeforeRetry} decisions, ${savedBeforeRetry} submissions (each found saved by its retry, recorded once); `
     + `${refusedAsDecided} decisions answered ALREADY_DECIDED; ${submitted.length} requests recorded, ${decisions.length} decisions, ${issuedEvents.length} keys with ${keyJobs.length} e-mail jobs (${orphanKeyJobs.length} for keys that never committed), `
     + `${noticeJobs.length} notice jobs (${orphanNotices.length} for requests that never committed); JetStream ${eventIds.length} messages / ${new Set(eventIds).size} distinct events`);
 });

@@ -24,6 +24,22 @@ describe('access request decider', () => {
     spec.given([]).when({ type: 'SubmitRequest', requestId, ownerId: owner, heldKeyId: null, details, now: t0 }).then([submitted]);
   });
 
+  it('answers the same submission again (a retry after a lost answer) with nothing recorded, even once decided', () => {
+    const again = { type: 'SubmitRequest', requestId, ownerId: owner, heldKeyId: null, details, now: t1 } as const;
+    spec.given([submitted]).when(again).then([]);
+    spec.given([submitted, approved]).when(again).then([]);
+  });
+
+  it('refuses another form under a used id: other details, another held key, another owner, or details since erased', () => {
+    const submit = { type: 'SubmitRequest', requestId, ownerId: owner, heldKeyId: null, details, now: t1 } as const;
+    spec.given([submitted]).when({ ...submit, details: { ...details, message: 'Please, it is urgent' } }).thenThrows('CONFLICT');
+    spec.given([submitted]).when({ ...submit, details: { ...details, childDob: '2015-04-01' } }).thenThrows('CONFLICT');
+    spec.given([submitted]).when({ ...submit, heldKeyId: keyId }).thenThrows('CONFLICT');
+    spec.given([submitted]).when({ ...submit, ownerId: stranger }).thenThrows('CONFLICT');
+    const erased: RequestEvent = { ...submitted, data: { ...submitted.data, personal: null } };
+    spec.given([erased]).when(submit).thenThrows('CONFLICT');
+  });
+
   it('lets the owner approve a pending request once, with the key it issued', () => {
     spec.given([submitted]).when({ type: 'ApproveRequest', ownerId: owner, keyId, now: t1 }).then([approved]);
     spec.given([submitted, approved]).when({ type: 'ApproveRequest', ownerId: owner, keyId, now: t1 }).thenThrows('ALREADY_DECIDED');

@@ -32,6 +32,7 @@ const APP_ORIGIN = 'https://vault.example.com';
 const keys = generateTestKeys();
 const signer = new AccessTokenSigner(keys.privateKey);
 const OWNER_ID = randomUUID();
+const SUBMISSION_ID = randomUUID();
 const ownerToken = signer.sign({ sub: OWNER_ID, sid: randomUUID(), email: 'parent@example.com', tier: 'pro', admin: false, emailVerified: true, kind: 'user' }, 600).token;
 
 const REQUEST_ID = randomUUID();
@@ -258,13 +259,13 @@ describe('gateway family access (/api/access, /api/view)', () => {
     it('submits a request (201), normalised, and answers the form’s words for what is missing without forwarding it', async () => {
       const response = await send({
         method: 'POST', url: '/api/access/requests',
-        payload: { user_id: OWNER_ID, requester_email: '  Sam@Example.COM ', requester_name: '', relationship: ' Son ', message: ' Please let me see. ', child_dob: '2015-04-01' },
+        payload: { user_id: OWNER_ID, requester_email: '  Sam@Example.COM ', requester_name: '', relationship: ' Son ', message: ' Please let me see. ', child_dob: '2015-04-01', submission_id: SUBMISSION_ID.toUpperCase() },
       });
       expect(response.statusCode).toBe(201);
       expect(response.json()).toEqual({ success: true });
       expect(services.callsTo(AccessKeysRpc.submitRequest)[0]!.payload).toEqual({
         user_id: OWNER_ID, requester_email: 'sam@example.com', requester_name: null, relationship: 'Son', message: 'Please let me see.', child_name: null,
-        child_dob: '2015-04-01', access_key: null,
+        child_dob: '2015-04-01', access_key: null, submission_id: SUBMISSION_ID,
       });
 
       services.received.length = 0;
@@ -276,6 +277,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
         [{ user_id: OWNER_ID, requester_email: 'sam@example.com', relationship: 'Son', message: '' }, 'message', AccessMessages.reasonRequired],
         [{ user_id: OWNER_ID, requester_email: 'sam@example.com', relationship: 'Son', message: 'Hi', child_dob: '2999-01-01' }, 'child_dob', AccessMessages.childDobInvalid],
         [{ user_id: OWNER_ID, requester_email: 'sam@example.com', relationship: 'Son', message: 'x'.repeat(2001) }, 'message', AccessMessages.fieldTooLong],
+        [{ user_id: OWNER_ID, requester_email: 'sam@example.com', relationship: 'Son', message: 'Hi', submission_id: 'retry-1' }, 'submission_id', expect.any(String)],
       ];
       for (const [payload, field, message] of refusals) {
         const refused = await send({ method: 'POST', url: '/api/access/requests', payload });
@@ -284,7 +286,7 @@ describe('gateway family access (/api/access, /api/view)', () => {
       expect(services.received).toEqual([]);
     });
 
-    it('passes the service’s refusals through (429 with retryAfter)', async () => {
+    it('passes the service’s refusals through (429 with retryAfter, 409 for a submission id reused)', async () => {
       services.handle(AccessKeysRpc.submitRequest, () => {
         throw new DomainError('RATE_LIMITED', AccessMessages.tooManyRequests, { retryAfter: 3600 });
       });
@@ -292,6 +294,12 @@ describe('gateway family access (/api/access, /api/view)', () => {
       expect(response.statusCode).toBe(429);
       expect(response.json()).toEqual({ code: 'RATE_LIMITED', message: AccessMessages.tooManyRequests, retryAfter: 3600 });
       expect(response.headers['retry-after']).toBe('3600');
+
+      services.handle(AccessKeysRpc.submitRequest, () => {
+        throw new DomainError('CONFLICT', AccessMessages.submissionReused);
+      });
+      const reused = await send({ method: 'POST', url: '/api/access/requests', payload: { user_id: OWNER_ID, requester_email: 'sam@example.com', relationship: 'Son', message: 'Hi', submission_id: SUBMISSION_ID } });
+      expect([reused.statusCode, reused.json()]).toEqual([409, { code: 'CONFLICT', message: AccessMessages.submissionReused }]);
     });
 
     it('a request link: looks up whose vault it is with the client address, refuses an id that is not one without forwarding it, and passes REQUESTS_CLOSED and RATE_LIMITED through', async () => {

@@ -25,7 +25,10 @@ describe('family-access schemas', () => {
     expect(firstMessage(submitAccessRequestBodySchema.safeParse({ requester_email: 'a@b.co', relationship: 'Son', message: 'x' }))).toBe(AccessMessages.missingOwner);
     expect(firstMessage(submitAccessRequestBodySchema.safeParse({ user_id: OWNER, relationship: 'Son', message: 'x' }))).toBe(AccessMessages.emailRequired);
     const parsed = submitAccessRequestBodySchema.parse({ user_id: OWNER, requester_email: ' Sam@Example.com ', relationship: 'Son', message: 'x', child_name: ' ' });
-    expect(parsed).toMatchObject({ requester_email: 'sam@example.com', child_name: null, child_dob: null, access_key: null });
+    expect(parsed).toMatchObject({ requester_email: 'sam@example.com', child_name: null, child_dob: null, access_key: null, submission_id: null });
+    const form = { user_id: OWNER, requester_email: 'a@b.co', relationship: 'Son', message: 'x' };
+    expect(submitAccessRequestBodySchema.parse({ ...form, submission_id: KEY.toUpperCase() }).submission_id).toBe(KEY);
+    expect(submitAccessRequestBodySchema.safeParse({ ...form, submission_id: 'retry-1' }).success).toBe(false);
     expect(submitAccessRequestBodySchema.safeParse({ user_id: OWNER, requester_email: 'a@b.co', relationship: 'Son', message: 'x', child_dob: '2099-01-01' }).success).toBe(false);
   });
 

@@ -100,6 +100,13 @@ export const submitAccessRequestBodySchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null))
     .pipe(z.string().refine(isAccessKeyFormat, AccessMessages.keyMalformed).nullable()),
+  /**
+   * Chosen by the client once per filled form and sent again on every retry of it: the request's id
+   * is derived from it and the owner, so a retry whose first attempt was saved (its answer lost) is
+   * answered as that one and saves nothing. Other details under the same id are refused (409 CONFLICT).
+   * Without it every call is a new request.
+   */
+  submission_id: z.uuid().nullish().transform((v) => v?.toLowerCase() ?? null),
 });
 export type SubmitAccessRequestBody = z.input<typeof submitAccessRequestBodySchema>;
 

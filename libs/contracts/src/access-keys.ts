@@ -86,6 +86,7 @@ export const AccessMessages = {
   failedToSubmit: (message: string) => `❌ Failed to submit: ${message}`,
   unknownError: 'Unknown error occurred',
   tooManyRequests: 'Too many requests from this address. Please wait an hour and try again.',
+  submissionReused: 'This form was already sent with other details. Please reload the page and send it again.',
 
   keyEmpty: 'Paste your access key (or the full link).',
   keyMalformed: 'That doesn’t look like a valid access key.',

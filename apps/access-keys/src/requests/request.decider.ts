@@ -1,3 +1,4 @@
+import { AccessMessages } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import type { Decider } from '@lv/platform/event-store';
 
@@ -21,6 +22,8 @@ export interface RequestState {
   requestId: string | null;
   ownerId: string | null;
   requesterEmail: string | null;
+  /** What was submitted, to tell a retry of it from another form under the same id (null once erased). */
+  submitted: { heldKeyId: string | null; details: RequesterDetails | null } | null;
 }
 
 /** `ownerId` of a decision is the verified caller; `now` is when the service received the command. */
@@ -32,6 +35,10 @@ export type RequestCommand =
 export const REQUEST_STREAM_TYPE = 'access-request';
 export const requestStreamId = (requestId: string) => `access-request-${requestId}`;
 
+const sameDetails = (a: RequesterDetails | null, b: RequesterDetails) => a !== null
+  && a.requesterEmail === b.requesterEmail && a.requesterName === b.requesterName && a.relationship === b.relationship
+  && a.message === b.message && a.childName === b.childName && a.childDob === b.childDob;
+
 /** Another owner's request and one that never existed look the same. */
 function requirePendingOf(state: RequestState, ownerId: string): void {
   if (state.status === 'none' || state.ownerId !== ownerId) throw new DomainError('NOT_FOUND');
@@ -39,13 +46,19 @@ function requirePendingOf(state: RequestState, ownerId: string): void {
 }
 
 export const requestDecider: Decider<RequestState, RequestCommand, RequestEvent> = {
-  initialState: () => ({ status: 'none', requestId: null, ownerId: null, requesterEmail: null }),
+  initialState: () => ({ status: 'none', requestId: null, ownerId: null, requesterEmail: null, submitted: null }),
 
   decide(command, state) {
     switch (command.type) {
       case 'SubmitRequest':
-        // Request ids are made by the service: a second submission under one id is a bug, not a retry.
-        if (state.status !== 'none') throw new DomainError('CONFLICT');
+        if (state.status !== 'none') {
+          // The request id comes from the owner and the client's submission id: the same form again (a
+          // retry after a lost answer, even once decided) records nothing; another form under it is refused.
+          const same = state.ownerId === command.ownerId && state.submitted !== null
+            && state.submitted.heldKeyId === command.heldKeyId && sameDetails(state.submitted.details, command.details);
+          if (same) return [];
+          throw new DomainError('CONFLICT', AccessMessages.submissionReused);
+        }
         return [{
           type: 'AccessRequestSubmitted',
           data: { requestId: command.requestId, ownerId: command.ownerId, heldKeyId: command.heldKeyId, submittedAt: command.now, personal: command.details },
@@ -62,7 +75,10 @@ export const requestDecider: Decider<RequestState, RequestCommand, RequestEvent>
   evolve(state, event) {
     switch (event.type) {
       case 'AccessRequestSubmitted':
-        return { status: 'pending', requestId: event.data.requestId, ownerId: event.data.ownerId, requesterEmail: event.data.personal?.requesterEmail ?? null };
+        return {
+          status: 'pending', requestId: event.data.requestId, ownerId: event.data.ownerId, requesterEmail: event.data.personal?.requesterEmail ?? null,
+          submitted: { heldKeyId: event.data.heldKeyId, details: event.data.personal },
+        };
       case 'AccessRequestApproved':
         return { ...state, status: 'approved' };
       case 'AccessRequestDeclined':

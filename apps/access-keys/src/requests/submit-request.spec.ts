@@ -1,14 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type { AccessRequestNoticeJob } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { NotificationStates } from '../notification-states.js';
 import { accessFixture, fromAddress, ownerCaller } from '../test-support/access-fixture.js';
 import { OwnerRequests } from './owner-requests.js';
+import { requestIdOf } from './request-id.js';
 import { RequestLinkSetting } from './request-link-setting.js';
 import { SubmitRequest } from './submit-request.js';
 
-const form = (ownerId: string, accessKey: string | null = null) => ({
+const form = (ownerId: string, accessKey: string | null = null, submissionId: string | null = null) => ({
   user_id: ownerId, requester_email: 'sam@example.com', requester_name: 'Sam', relationship: 'Son', message: 'Please let me in', child_name: null, child_dob: null,
-  access_key: accessKey,
+  access_key: accessKey, submission_id: submissionId,
 });
 
 function requestLink(options: { requestsPerHour?: number; failNotice?: boolean } = {}) {
@@ -40,6 +42,32 @@ describe('submitting an access request', () => {
     expect(notices).toEqual([{ job: { requestId: items[0]!.id, ownerId: owner.userId }, jobId: `request-notice-${items[0]!.id}` }]);
     expect(await states.requestNoticeState(owner.userId, items[0]!.id)).toEqual({ state: 'pending', requester_name: 'Sam', relationship: 'Son' });
     expect((await states.requestNoticeState(ownerCaller().userId, items[0]!.id)).state).toBe('unknown');
+  });
+
+  it('saves a submission sent again (its answer lost) once, with one notice; another form under its id is refused', async () => {
+    const { submit, ownerRequests, notices } = requestLink();
+    const owner = ownerCaller();
+    const submissionId = randomUUID();
+    const meta = fromAddress('203.0.113.27');
+    expect(await submit.submit(form(owner.userId, null, submissionId), meta)).toEqual({ success: true });
+    expect(await submit.submit(form(owner.userId, null, submissionId), meta)).toEqual({ success: true });
+    const { items } = await ownerRequests.pending(owner.userId);
+    expect(items.map((r) => r.id)).toEqual([requestIdOf(owner.userId, submissionId)]);
+    expect(notices.map((n) => n.jobId)).toEqual([`request-notice-${items[0]!.id}`]);
+    const other = await submit.submit({ ...form(owner.userId, null, submissionId), message: 'Something else' }, meta).catch((error: unknown) => error);
+    expect(other instanceof DomainError && other.code).toBe('CONFLICT');
+    // The same submission id sent to another owner is another request.
+    const second = ownerCaller();
+    await submit.submit(form(second.userId, null, submissionId), meta);
+    expect((await ownerRequests.pending(second.userId)).items.map((r) => r.id)).toEqual([requestIdOf(second.userId, submissionId)]);
+    expect((await ownerRequests.pending(owner.userId)).items).toHaveLength(1);
+  });
+
+  it('names a request by a UUID version 5 of the submission id in the owner id', () => {
+    // RFC 9562's example: "www.example.com" in the DNS namespace.
+    expect(requestIdOf('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'www.example.com')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+    expect(requestIdOf('6BA7B810-9DAD-11D1-80B4-00C04FD430C8', 'WWW.example.com')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+    expect(requestIdOf(randomUUID(), null)).not.toBe(requestIdOf(randomUUID(), null));
   });
 
   it('keeps no request whose notice could not be queued', async () => {

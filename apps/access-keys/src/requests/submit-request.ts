@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { AccessMessages, RequestLinkMessages, type AccessKeysRpc, type AccessRequestNoticeJob, type PayloadOf, type RequestMeta, type RequestFormInfo } from '@lv/contracts';
 import { DomainError } from '@lv/platform/errors';
 import { takeOrRefuse, type RateBudgets } from '@lv/platform/limits';
@@ -6,6 +5,7 @@ import { addressOf } from '../address-limits.js';
 import type { KeysRepository } from '../keys/keys.repository.js';
 import { hashAccessKey } from '../secrets.js';
 import type { StreamCommands } from '../stream-commands.js';
+import { requestIdOf } from './request-id.js';
 import { REQUEST_STREAM_TYPE, requestDecider, requestStreamId } from './request.decider.js';
 import type { RequestsRepository } from './requests.repository.js';
 
@@ -30,7 +30,9 @@ export class SubmitRequest {
    * Records a request for the owner of the link, refused with REQUESTS_CLOSED while he has turned his
    * link off. The owner's notice job (`request-notice-<requestId>`) is queued inside the transaction
    * that records the request, before its commit: a committed request always has its job, and a job
-   * whose request did not commit finds it 'unknown' and sends nothing.
+   * whose request did not commit finds it 'unknown' and sends nothing. A retry of a saved submission
+   * (same `submission_id`, same form) is answered the same and saves and queues nothing; another form
+   * under a used `submission_id` is refused (CONFLICT).
    */
   async submit(input: PayloadOf<typeof AccessKeysRpc.submitRequest>, meta: RequestMeta): Promise<{ success: true }> {
     const address = addressOf(meta.ip);
@@ -38,7 +40,7 @@ export class SubmitRequest {
     if (!(await this.deps.requests.isOpen(input.user_id))) throw new DomainError('REQUESTS_CLOSED', RequestLinkMessages.requestsClosed);
     // A key the requester says they hold is looked up among this owner's keys only, and never stored.
     const held = input.access_key ? await this.deps.keys.byHash(hashAccessKey(input.access_key)) : undefined;
-    const requestId = randomUUID();
+    const requestId = requestIdOf(input.user_id, input.submission_id);
     const notice: AccessRequestNoticeJob = { requestId, ownerId: input.user_id };
     await this.deps.commands.run(requestDecider, { streamId: requestStreamId(requestId), streamType: REQUEST_STREAM_TYPE }, {
       type: 'SubmitRequest',

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { AccessKeysRpc, Queues, type RpcDeclaration } from '@lv/contracts';
+import { AccessKeysRpc, Queues, type RequestMeta, type RpcDeclaration } from '@lv/contracts';
 import { AccessTokenSigner } from '@lv/platform/auth';
 import { connectNats, scopedStreamName, scopedSubject } from '@lv/platform/messaging';
 import { RpcClient } from '@lv/platform/nest';
@@ -68,8 +68,9 @@ export class AccessKeysProcess {
     await this.service?.exited;
   }
 
-  call<D extends RpcDeclaration>(declaration: D, payload: unknown, token?: string) {
-    return this.rpc.callUnchecked({ ...declaration, subject: scopedSubject(declaration, this.stackId) } as D, payload, { ...(token ? { accessToken: token } : {}), meta: { requestId: this.label } });
+  /** `meta` as the gateway would pass it (a client's address, a request id of its own); the label is the request id by default. */
+  call<D extends RpcDeclaration>(declaration: D, payload: unknown, token?: string, meta: Partial<RequestMeta> = {}) {
+    return this.rpc.callUnchecked({ ...declaration, subject: scopedSubject(declaration, this.stackId) } as D, payload, { ...(token ? { accessToken: token } : {}), meta: { requestId: this.label, ...meta } });
   }
 
   /** A queue of this stack's (its prefix). */
@@ -81,7 +82,7 @@ export class AccessKeysProcess {
     await this.service?.kill('SIGKILL');
     await this.rpc?.close();
     if (this.redis) {
-      for (const name of [Queues.DeliveryTiming.name, Queues.KeyEmails.name, Queues.TrusteeNotices.name]) {
+      for (const name of [Queues.DeliveryTiming.name, Queues.KeyEmails.name, Queues.TrusteeNotices.name, Queues.AccessRequestNotices.name]) {
         const queue = this.queue(name);
         await queue.obliterate({ force: true }).catch(() => undefined);
         await queue.close();

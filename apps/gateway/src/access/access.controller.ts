@@ -37,10 +37,12 @@ export class AccessController {
     body: submitAccessRequestBodySchema,
     reply: AccessKeysRpc.submitRequest.reply,
     status: 201,
-    description: `Submitted: the owner sees it among the pending requests. The page says "${AccessMessages.submitted}"`,
+    description: 'Submitted: the owner sees it among the pending requests. The same form sent again with its submission_id (a retry after a lost answer) '
+      + `is answered the same and saved once. The page says "${AccessMessages.submitted}"`,
     errors: {
       400: `VALIDATION_FAILED, with the form's words as the message: "${AccessMessages.missingOwner}", "${AccessMessages.emailRequired}", "${AccessMessages.relationshipRequired}", "${AccessMessages.reasonRequired}"...`,
       403: `REQUESTS_CLOSED: the owner turned his request link off ("${RequestLinkMessages.requestsClosed}").`,
+      409: `CONFLICT: this submission_id was already sent to this owner with other details ("${AccessMessages.submissionReused}").`,
       429: `RATE_LIMITED: more than ${ACCESS_REQUESTS_PER_HOUR} requests an hour from this address ("${AccessMessages.tooManyRequests}").`,
     },
   })

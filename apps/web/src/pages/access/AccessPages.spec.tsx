@@ -180,6 +180,7 @@ describe('access request form', () => {
     expect((await within(form).findByRole('status')).textContent).toContain(AccessMessages.submitted);
     expect(sent('POST', '/api/access/requests')[0]!.body).toEqual({
       user_id: OWNER, requester_email: 'sam@example.com', requester_name: null, relationship: 'Son', message: 'I would like to read your letters.', child_name: null, child_dob: null, access_key: null,
+      submission_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
     });
     expect((screen.getByLabelText('Your Email') as HTMLInputElement).value).toBe(String(''));
   });

@@ -4,6 +4,7 @@ import { ApiError, NetworkError } from '../../api/client.js';
 import { submitAccessRequest } from '../../api/access.js';
 import { Button } from '../../components/ui/button.js';
 import { Input, Label, Textarea } from '../../components/ui/input.js';
+import { randomUuid } from '../../lib/uuid.js';
 
 interface Fields {
   email: string;
@@ -31,13 +32,19 @@ const orNull = (value: string) => (value.trim() ? value.trim() : null);
 /**
  * The Access Request Form (spec 2): a family member asks the owner (the link's ?owner=, or the signed-in
  * user) for a key. Without an owner nothing is sent. On success the form clears and says so.
+ * Each filled form has a submission id of its own, sent again with every retry of it (a lost answer
+ * then finds the request saved once); a change to the form, or a success, draws a new one.
  */
 export function RequestAccessForm({ ownerId, signedInEmail, token }: { ownerId: string | null; signedInEmail: string | null; token: string | null }) {
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const [submissionId, setSubmissionId] = useState(randomUuid);
   const id = useId();
-  const set = (name: keyof Fields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: e.target.value }));
+  const set = (name: keyof Fields) => (e: { target: { value: string } }) => {
+    setFields((f) => ({ ...f, [name]: e.target.value }));
+    setSubmissionId(randomUuid());
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -50,9 +57,10 @@ export function RequestAccessForm({ ownerId, signedInEmail, token }: { ownerId: 
     try {
       await submitAccessRequest({
         user_id: ownerId, requester_email: withEmail.email.trim(), requester_name: orNull(fields.name), relationship: fields.relationship.trim(), message: fields.reason.trim(),
-        child_name: orNull(fields.childName), child_dob: orNull(fields.childDob), access_key: orNull(fields.accessKey),
+        child_name: orNull(fields.childName), child_dob: orNull(fields.childDob), access_key: orNull(fields.accessKey), submission_id: submissionId,
       }, token);
       setFields(EMPTY);
+      setSubmissionId(randomUuid());
       setOutcome({ kind: 'success', text: AccessMessages.submitted });
     } catch (error) {
       const text = error instanceof ApiError

@@ -185,7 +185,7 @@ export const accessKeysService = defineService({
         { provide: AccessKeysService, useValue: service },
         { provide: IfImNotThereService, useValue: ifImNotThere },
         { provide: DeliveryService, useValue: delivery },
-        { provide: DeliveryReviewsService, useValue: new DeliveryReviewsService({ orm: core.orm, store: service.store, delivery }) },
+        { provide: DeliveryReviewsService, useValue: new DeliveryReviewsService({ orm: core.orm, store: service.store, delivery, ownerName }) },
         { provide: InactivityService, useValue: inactivity },
         { provide: TrusteesService, useValue: trustees },
         { provide: LetterKeysService, useValue: letterKeys },

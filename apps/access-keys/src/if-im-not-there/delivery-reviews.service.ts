@@ -13,6 +13,8 @@ export interface DeliveryReviewsDeps {
   orm: MikroORM;
   store: EventStore;
   delivery: DeliveryService;
+  /** identity's display name of the owner: who the key e-mails say shared the vault. */
+  ownerName: (ownerId: string, meta: RequestMeta) => Promise<string | null>;
 }
 
 /**
@@ -78,10 +80,10 @@ export class DeliveryReviewsService {
   /** Verified: the delivery goes ahead as `delivery:verify` lets it (recorded with the reviewer's id). */
   async approve(caller: Caller, ownerId: string, meta: RequestMeta): Promise<DeliveryView> {
     const reviewerId = reviewerOf(caller);
-    const em = this.deps.orm.em.fork();
-    // The key e-mails name who shared the vault: the owner's address, as the CLI's verify passes it.
-    const ownerEmail = (await aggregateStream(em, this.deps.store, inactivityDecider, inactivityStreamId(ownerId))).state.ownerEmail ?? '';
-    return this.deps.delivery.verify(ownerId, ownerEmail, reviewerMetadata(caller, reviewerId, meta), reviewerId);
+    // The key e-mails name who shared the vault: the owner's name, else his address, else a plain phrase (as the timers do).
+    const ownerEmail = (await aggregateStream(this.deps.orm.em.fork(), this.deps.store, inactivityDecider, inactivityStreamId(ownerId))).state.ownerEmail;
+    const sharedBy = (await this.deps.ownerName(ownerId, meta).catch(() => null)) || ownerEmail || 'A Legacy Vault owner';
+    return this.deps.delivery.verify(ownerId, sharedBy, reviewerMetadata(caller, reviewerId, meta), reviewerId);
   }
 
   /** Rejected with a reason: the delivery ends, as a cancel ends it. */

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { AccessKeysRpc, type DeliveryHistory, type DeliveryReview, type DeliveryReviewSummary, type DeliveryView, type RpcDeclaration } from '@lv/contracts';
+import {
+  AccessKeysRpc, Queues, trusteeLinkSealContext, type DeliveryHistory, type DeliveryReview, type DeliveryReviewSummary, type DeliveryView, type RpcDeclaration, type Trustee, type TrusteeLinkJob,
+} from '@lv/contracts';
 import { AccessTokenSigner, signOperatorToken } from '@lv/platform/auth';
 import type { DomainError } from '@lv/platform/errors';
 import type { RpcClient } from '@lv/platform/nest';
+import { openFromJob } from '@lv/platform/queues';
 import { generateTestKeys, uniqueStackId, waitFor, type TestDatabase } from '@lv/testing';
 import { startAccessKeysStack, type AccessKeysStack } from '../src/test-support/access-keys-stack.js';
 
@@ -18,6 +21,7 @@ const STACK_ID = uniqueStackId('delreviews');
 process.env.STACK_ID = STACK_ID;
 
 const keys = generateTestKeys();
+const KEY_MAIL_SECRET = 'delivery-reviews-spec-mail-secret-'.padEnd(48, 'r');
 const signer = new AccessTokenSigner(keys.privateKey);
 
 interface Person { id: string; token: string }
@@ -54,7 +58,7 @@ describe('access-keys: delivery reviews', () => {
   };
 
   beforeAll(async () => {
-    stack = await startAccessKeysStack({ stackId: STACK_ID, label: 'delreviews', keys, keyMailSecret: 'delivery-reviews-spec-mail-secret-'.padEnd(48, 'r'), ownerName: 'Sam Taylor' });
+    stack = await startAccessKeysStack({ stackId: STACK_ID, label: 'delreviews', keys, keyMailSecret: KEY_MAIL_SECRET, ownerName: 'Sam Taylor' });
     ({ db, rpc } = stack);
   });
 
@@ -123,6 +127,26 @@ describe('access-keys: delivery reviews', () => {
     const shown = await history(owner);
     expect(shown.events.map((e) => e.type)).toEqual(['DeliveryTriggered', 'DeliveryRejected']);
     expect(shown.events[1]).toMatchObject({ actor: { kind: 'user', id: admin.id }, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+  });
+
+  it("a trustee's report: the queue names who reported, their relationship, what and when", async () => {
+    const owner = person();
+    await call(AccessKeysRpc.saveDeliverySettings, {
+      delivery_timing: 'legal_verification', require_legal_verification: true, allow_preview: true, notify_trustee: false, trustee_name: '', trustee_email: '', final_thoughts: '',
+    }, owner.token);
+    const ann = await call(AccessKeysRpc.addTrustee, { id: randomUUID(), name: 'Ann Lee', email: `ann-${owner.id}@example.com`, relationship: 'My Sibling' }, owner.token) as Trustee;
+    // Her link as notifications would e-mail it: accepted with the invitation, then her own link to report with.
+    const mail = stack.queue(Queues.TrusteeLinks);
+    const linkJobs = async (kind: TrusteeLinkJob['kind']) => (await mail.getJobs(['wait', 'delayed', 'active', 'completed', 'failed'])).filter((j) => j.data.trusteeId === ann.id && j.data.kind === kind);
+    const linkOf = (job: { data: TrusteeLinkJob }) =>
+      Object.fromEntries(new URL(openFromJob(KEY_MAIL_SECRET, trusteeLinkSealContext(job.data.linkId), job.data.sealedLink), 'http://vault.example').searchParams);
+    await waitFor(async () => (await linkJobs('invitation')).length === 1, 5000, 'the invitation job');
+    await call(AccessKeysRpc.answerTrustee, { ...linkOf((await linkJobs('invitation'))[0]!), answer: 'accept' });
+    await call(AccessKeysRpc.requestTrusteeLink, { email: ann.email });
+    await waitFor(async () => (await linkJobs('link')).length === 1, 5000, 'the trustee link job');
+    await call(AccessKeysRpc.reportOwner, { ...linkOf((await linkJobs('link'))[0]!), kind: 'died', note: 'The funeral is on Friday.' });
+    const listed = (await list()).find((r) => r.owner_id === owner.id);
+    expect(listed).toMatchObject({ trigger: 'trustee-report', reported: { by: 'Ann Lee', relationship: 'My Sibling', kind: 'died', reported_at: expect.any(String) }, not_before: expect.any(String) });
   });
 
   it('the ops CLI operator reviews too: its verify carries the operator id', async () => {

@@ -76,7 +76,7 @@ describe('delivery decider', () => {
     const operator = 'op-7';
     const waiting = [triggered('legal_verification', null, true)];
     const opened: DeliveryEvent = { type: 'DeliveryReviewOpened', data: { releaseId: release, ownerId: owner, operatorId: operator, openedAt: at(1) } };
-    const rejected: DeliveryEvent = { type: 'DeliveryRejected', data: { releaseId: release, ownerId: owner, operatorId: operator, reason: 'The certificate is for someone else.', rejectedAt: at(2) } };
+    const rejected: DeliveryEvent = { type: 'DeliveryRejected', data: { releaseId: release, ownerId: owner, operatorId: operator, rejectedAt: at(2), personal: { reason: 'The certificate is for someone else.' } } };
     const open = (now = at(1)): DeliveryCommand => ({ type: 'OpenDeliveryReview', ownerId: owner, operatorId: operator, now });
     const reject = (reason = 'The certificate is for someone else.'): DeliveryCommand => ({ type: 'RejectDelivery', ownerId: owner, operatorId: operator, reason, now: at(2) });
 

@@ -27,8 +27,11 @@ export type DeliveryEvent =
   | { type: 'DeliveryVerified'; data: { releaseId: string; ownerId: string; dueAt: string; verifiedAt: string; operatorId?: string } }
   /** An operator opened the delivery's review: the documents and trustees were shown to them. */
   | { type: 'DeliveryReviewOpened'; data: { releaseId: string; ownerId: string; operatorId: string; openedAt: string } }
-  /** An operator refused the verification: the delivery ends, as a cancel does, with the reason kept. */
-  | { type: 'DeliveryRejected'; data: { releaseId: string; ownerId: string; operatorId: string; reason: string; rejectedAt: string } }
+  /**
+   * An operator refused the verification: the delivery ends, as a cancel does. The reason is free text
+   * about the owner: sealed under the owner's key like his other personal data (null once erased).
+   */
+  | { type: 'DeliveryRejected'; data: { releaseId: string; ownerId: string; operatorId: string; rejectedAt: string; personal: { reason: string } | null } }
   | { type: 'DeliveryCancelled'; data: { releaseId: string; ownerId: string; cancelledAt: string } }
   | { type: 'DeliveryReleased'; data: { releaseId: string; ownerId: string; keyIds: string[]; dueAt: string; releasedAt: string } };
 
@@ -108,7 +111,7 @@ export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEv
         if (!reason || reason.length > DELIVERY_REJECTION_REASON_MAX) {
           throw validationError({ reason: `A reason of 1 to ${DELIVERY_REJECTION_REASON_MAX} characters is required.` });
         }
-        return [{ type: 'DeliveryRejected', data: { releaseId: state.releaseId!, ownerId: command.ownerId, operatorId: command.operatorId, reason, rejectedAt: command.now } }];
+        return [{ type: 'DeliveryRejected', data: { releaseId: state.releaseId!, ownerId: command.ownerId, operatorId: command.operatorId, rejectedAt: command.now, personal: { reason } } }];
       }
       case 'CancelDelivery':
         if (state.status === 'released') throw new DomainError('CONFLICT', 'Your vault has already been delivered.');

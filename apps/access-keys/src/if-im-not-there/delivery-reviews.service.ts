@@ -129,7 +129,7 @@ export function reviewLog(events: readonly DeliveryEvent[], releaseId: string | 
     if (event.data.releaseId !== releaseId) continue;
     if (event.type === 'DeliveryReviewOpened') log.push({ action: 'opened', operator_id: event.data.operatorId, at: event.data.openedAt, reason: null });
     else if (event.type === 'DeliveryVerified') log.push({ action: 'verified', operator_id: event.data.operatorId ?? null, at: event.data.verifiedAt, reason: null });
-    else if (event.type === 'DeliveryRejected') log.push({ action: 'rejected', operator_id: event.data.operatorId, at: event.data.rejectedAt, reason: event.data.reason });
+    else if (event.type === 'DeliveryRejected') log.push({ action: 'rejected', operator_id: event.data.operatorId, at: event.data.rejectedAt, reason: event.data.personal?.reason ?? null });
   }
   return log;
 }

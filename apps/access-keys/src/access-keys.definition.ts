@@ -11,6 +11,8 @@ import { KeyStatusController } from './keys/key-status.controller.js';
 import { KeyStatusService } from './keys/key-status.service.js';
 import { AccessKeysService } from './access-keys.service.js';
 import { accessKeysConfigSchema } from './config.js';
+import { DeliveryReviewsController } from './if-im-not-there/delivery-reviews.controller.js';
+import { DeliveryReviewsService } from './if-im-not-there/delivery-reviews.service.js';
 import { DeliveryService } from './if-im-not-there/delivery.service.js';
 import { IfImNotThereController } from './if-im-not-there/if-im-not-there.controller.js';
 import { IfImNotThereService } from './if-im-not-there/if-im-not-there.service.js';
@@ -178,11 +180,12 @@ export const accessKeysService = defineService({
     // A key's landing page: whose vault, from identity (the only thing access-keys asks it).
     const keyStatus = new KeyStatusService({ orm: core.orm, limits, redeemFailuresPerMinute: config.REDEEM_FAILURES_PER_MINUTE, ownerName });
     return {
-      controllers: [AccessKeysController, IfImNotThereController, InactivityController, TrusteesController, MilestonesController, KeyStatusController],
+      controllers: [AccessKeysController, IfImNotThereController, DeliveryReviewsController, InactivityController, TrusteesController, MilestonesController, KeyStatusController],
       providers: [
         { provide: AccessKeysService, useValue: service },
         { provide: IfImNotThereService, useValue: ifImNotThere },
         { provide: DeliveryService, useValue: delivery },
+        { provide: DeliveryReviewsService, useValue: new DeliveryReviewsService({ orm: core.orm, store: service.store, delivery, ownerName }) },
         { provide: InactivityService, useValue: inactivity },
         { provide: TrusteesService, useValue: trustees },
         { provide: LetterKeysService, useValue: letterKeys },

@@ -28,6 +28,7 @@ import { RequestLinkSetting } from './requests/request-link-setting.js';
 import { SqlRequestsRepository } from './requests/requests.repository.js';
 import { SubmitRequest } from './requests/submit-request.js';
 import { CONTACT_STREAM_TYPE } from './if-im-not-there/contact.decider.js';
+import { DELIVERY_STREAM_TYPE } from './if-im-not-there/delivery-release.decider.js';
 import { DELIVERY_SETTINGS_STREAM_TYPE } from './if-im-not-there/delivery-settings.decider.js';
 import { contactsProjection, deliverySettingsProjection } from './if-im-not-there/if-im-not-there.projections.js';
 import { INACTIVITY_STREAM_TYPE } from './if-im-not-there/inactivity.decider.js';
@@ -74,6 +75,8 @@ export class AccessKeysService {
     personalSealing(DELIVERY_SETTINGS_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
     personalSealing(INACTIVITY_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
     personalSealing(TRUSTEES_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
+    // Only a rejection's reason, written about the owner by an operator.
+    personalSealing(DELIVERY_STREAM_TYPE, new PersonalDataKeys(), { everyEvent: true }),
   ]));
 
   readonly store = new EventStore({

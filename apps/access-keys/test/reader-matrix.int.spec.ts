@@ -54,6 +54,12 @@ rpc.access-keys.op.report-absence        unauth    forbid  forbid      forbid   
 # Public on NATS, for notifications' questions.
 rpc.access-keys.trustee-notice-state     invalid   invalid invalid     invalid  invalid  | invalid  invalid invalid       invalid  invalid         invalid      | invalid     invalid invalid
 rpc.access-keys.op.verify-delivery       unauth    forbid  forbid      forbid   invalid  | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+rpc.access-keys.op.delivery-history      unauth    forbid  forbid      forbid   ok       | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
+# The review queue: admins (the token's claim) and operators; the matrix owner's delivery has not started, so nothing waits.
+rpc.access-keys.admin.delivery-reviews.list    unauth forbid forbid ok       ok       | forbid forbid forbid forbid forbid forbid | forbid expired expired
+rpc.access-keys.admin.delivery-reviews.open    unauth forbid forbid CONFLICT CONFLICT | forbid forbid forbid forbid forbid forbid | forbid expired expired
+rpc.access-keys.admin.delivery-reviews.approve unauth forbid forbid CONFLICT CONFLICT | forbid forbid forbid forbid forbid forbid | forbid expired expired
+rpc.access-keys.admin.delivery-reviews.reject  unauth forbid forbid CONFLICT CONFLICT | forbid forbid forbid forbid forbid forbid | forbid expired expired
 rpc.access-keys.inactivity.get           unauth    ok      ok          ok       forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.access-keys.inactivity.save          unauth    ok      ok          ok       forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
 rpc.access-keys.inactivity.pause         unauth    ok      ok          ok       forbid   | forbid   forbid  forbid        forbid   forbid          forbid       | forbid      expired expired
@@ -114,6 +120,11 @@ describe('access-keys reader matrix', () => {
       answers: ANSWERS,
       payloads: {
         'rpc.access-keys.op.list-pending': { owner_id: ownerId },
+        'rpc.access-keys.op.delivery-history': { owner_id: ownerId },
+        // The owner's delivery has not started: nothing waits for a review, whoever may review.
+        'rpc.access-keys.admin.delivery-reviews.open': { owner_id: ownerId },
+        'rpc.access-keys.admin.delivery-reviews.approve': { owner_id: ownerId },
+        'rpc.access-keys.admin.delivery-reviews.reject': { owner_id: ownerId, reason: 'Matrix reason' },
         'rpc.access-keys.contacts.add': { id: randomUUID(), name: 'Matrix contact', label: 'Other', email: 'matrix@example.com' },
         'rpc.access-keys.delivery-settings.save': { ...settings, final_thoughts: 'whoever saves' },
         'rpc.access-keys.inactivity.save': { period_days: 90 },

@@ -6,6 +6,7 @@ import { ACCESS_CONTROLLERS, accessProviders } from './access/access.providers.j
 import { QueueSessionController } from './admin/queue-session.controller.js';
 import { MetricsController } from './admin/metrics.controller.js';
 import { AdminController } from './admin/admin.controller.js';
+import { DeliveryReviewsController } from './admin/delivery-reviews.controller.js';
 import { ExportController } from './export/export.controller.js';
 import { VaultExportService } from './export/vault-export.service.js';
 import { AuthController } from './auth/auth.controller.js';
@@ -72,7 +73,7 @@ export class GatewayModule {
     const { config, logger, connections, statsProviders } = options;
     return {
       module: GatewayModule,
-      controllers: [AuthController, MeController, PasskeysController, AccountDeletionController, KeepAccountController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, TrusteeController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, KeyStatusController, ViewMediaController, ViewContentController, MetricsController, BillingController, FaqController, AdminController, ExportController, CommunityController, MusicPlaybackController],
+      controllers: [AuthController, MeController, PasskeysController, AccountDeletionController, KeepAccountController, VaultStatsController, ReflectionController, WhoIAmController, IfImNotThereController, TrusteeController, LettersController, ...MEDIA_CONTROLLERS, CourtController, HealthController, QueueSessionController, ...ACCESS_CONTROLLERS, ViewController, KeyStatusController, ViewMediaController, ViewContentController, MetricsController, BillingController, FaqController, AdminController, DeliveryReviewsController, ExportController, CommunityController, MusicPlaybackController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: logger },

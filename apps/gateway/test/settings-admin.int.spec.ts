@@ -114,6 +114,9 @@ describe('gateway settings, export and admin routes (in-process, stand-in servic
       .handle(LettersRpc.portraitGet, () => ({ about_me: '', personality_traits: [], favorite_music: '', favorite_films: '', core_values: [], updated_at: null }))
       .handle(AccessKeysRpc.listContacts, () => [])
       .handle(AccessKeysRpc.deliverySettings, () => ({ ...DEFAULT_DELIVERY_SETTINGS, updated_at: null }))
+      .handle(AccessKeysRpc.listDeliveryReviews, () => [])
+      .handle(AccessKeysRpc.approveDeliveryReview, () => ({ status: 'waiting', release_id: 'r1', due_at: '2026-12-01T10:00:00.000Z', triggered_at: '2026-11-30T10:00:00.000Z' }))
+      .handle(AccessKeysRpc.rejectDeliveryReview, () => ({ status: 'rejected', release_id: 'r1', due_at: null, triggered_at: '2026-11-30T10:00:00.000Z' }))
       .handle(CourtJournalRpc.list, () => [courtDocument])
       .handle(CourtJournalRpc.fileLink, ({ payload }) => grant(`/api/court/files/${payload.id}?d=${payload.disposition}&u=${USER_ID}&exp=9999999999&sig=abc`))
       .handle(VaultMediaRpc.exportList, () => ({ items: mediaItems, nextCursor: null }))
@@ -241,6 +244,34 @@ describe('gateway settings, export and admin routes (in-process, stand-in servic
     expect(services.callsTo(IdentityRpc.adminOverview).at(-1)!.auth.accessToken).toBe(adminToken);
     expect(code(await send(`/api/admin/users?q=${'x'.repeat(300)}`, { headers: bearer(adminToken) }))).toBe('VALIDATION_FAILED');
     expect((await send('/api/admin/storage', { headers: bearer(adminToken) })).status).toBe(200);
+  });
+
+  it('delivery review routes: 401 anonymous, 403 for a member (no service asked), the owner and the reason passed on for an admin', async () => {
+    const reviewsPath = `/api/admin/delivery-reviews/${USER_ID}`;
+    const asked = () => [AccessKeysRpc.listDeliveryReviews, AccessKeysRpc.openDeliveryReview, AccessKeysRpc.approveDeliveryReview, AccessKeysRpc.rejectDeliveryReview]
+      .reduce((n, declaration) => n + services.callsTo(declaration).length, 0);
+    const before = asked();
+    const routes = [
+      { path: '/api/admin/delivery-reviews', method: 'GET' }, { path: reviewsPath, method: 'GET' },
+      { path: `${reviewsPath}/approve`, method: 'POST', body: {} }, { path: `${reviewsPath}/reject`, method: 'POST', body: { reason: 'Not the owner.' } },
+    ];
+    for (const route of routes) {
+      const anonymous = await send(route.path, { method: route.method, ...(route.body ? { headers: { 'content-type': 'application/json' }, chunks: [Buffer.from(JSON.stringify(route.body))] } : {}) });
+      expect({ path: route.path, code: code(anonymous) }).toEqual({ path: route.path, code: 'UNAUTHENTICATED' });
+      const member = await send(route.path, route.body ? { method: route.method, ...jsonBody(ownerToken, route.body) } : { method: route.method, headers: bearer(ownerToken) });
+      expect({ path: route.path, status: member.status, code: code(member) }).toEqual({ path: route.path, status: 403, code: 'FORBIDDEN' });
+    }
+    expect(asked()).toBe(before);
+    expect((await send('/api/admin/delivery-reviews', { headers: bearer(adminToken) })).json()).toEqual([]);
+    expect((await send(`${reviewsPath}/approve`, { method: 'POST', ...jsonBody(adminToken, {}) })).json()).toMatchObject({ status: 'waiting' });
+    expect(services.callsTo(AccessKeysRpc.approveDeliveryReview).at(-1)!.payload).toEqual({ owner_id: USER_ID });
+    expect((await send(`${reviewsPath}/reject`, { method: 'POST', ...jsonBody(adminToken, { reason: '  Not the owner. ' }) })).json()).toMatchObject({ status: 'rejected' });
+    const rejected = services.callsTo(AccessKeysRpc.rejectDeliveryReview).at(-1)!;
+    expect(rejected.payload).toEqual({ owner_id: USER_ID, reason: 'Not the owner.' });
+    expect(rejected.auth.accessToken).toBe(adminToken);
+    // No reason: refused at the edge; not an owner id: nothing to review.
+    expect(code(await send(`${reviewsPath}/reject`, { method: 'POST', ...jsonBody(adminToken, { reason: ' ' }) }))).toBe('VALIDATION_FAILED');
+    expect(code(await send('/api/admin/delivery-reviews/not-an-id/approve', { method: 'POST', ...jsonBody(adminToken, {}) }))).toBe('NOT_FOUND');
   });
 
   it('account deletion: 401 anonymous (no service asked), the caller’s own token and only the typed word passed on; the keep link is public and carries only its token', async () => {

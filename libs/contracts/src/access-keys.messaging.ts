@@ -17,6 +17,9 @@ import {
   checkInLinkBodySchema, checkInReplySchema, inactivityWarningStatePayloadSchema, inactivityWarningStateReplySchema, inactivityWatchSchema, saveInactivityBodySchema,
 } from './inactivity.schemas.js';
 import {
+  deliveryHistorySchema, deliveryReviewPayloadSchema, deliveryReviewSchema, deliveryReviewSummarySchema, rejectDeliveryPayloadSchema,
+} from './delivery-reviews.schemas.js';
+import {
   addTrusteeBodySchema, trusteeAnswerBodySchema, trusteeByIdPayloadSchema, trusteeLinkBodySchema, trusteeLinkRequestBodySchema, trusteeLinkRequestReplySchema,
   trusteeLinkStatePayloadSchema, trusteeLinkStateReplySchema, trusteeReportNoticeStatePayloadSchema, trusteeReportNoticeStateReplySchema, trusteeSchema, trusteeViewSchema, trusteeReportBodySchema, openTrusteeReportReplySchema, vetoTrusteeReportReplySchema,
 } from './trustees.schemas.js';
@@ -125,6 +128,17 @@ export const AccessKeysRpc = {
   listPendingForOwner: rpc('rpc.access-keys.op.list-pending', { payload: ownerIdPayloadSchema, reply: accessRequestPageSchema }),
   reportAbsence: rpc('rpc.access-keys.op.report-absence', { payload: deliveryOperatorPayloadSchema, reply: deliveryViewSchema }),
   verifyDelivery: rpc('rpc.access-keys.op.verify-delivery', { payload: deliveryOperatorPayloadSchema, reply: deliveryViewSchema }),
+  /** `delivery:show`: the owner's delivery state and its history, event by event. */
+  deliveryHistory: rpc('rpc.access-keys.op.delivery-history', { payload: ownerIdPayloadSchema, reply: deliveryHistorySchema }),
+  /**
+   * The admin dashboard's review queue (issue 31): deliveries waiting for legal verification. Admins only
+   * (the token's admin claim; the gateway may not publish op subjects). Opening one and every decision
+   * are recorded on the owner's delivery stream with the admin's id.
+   */
+  listDeliveryReviews: rpc('rpc.access-keys.admin.delivery-reviews.list', { payload: emptyPayload, reply: z.array(deliveryReviewSummarySchema) }),
+  openDeliveryReview: rpc('rpc.access-keys.admin.delivery-reviews.open', { payload: deliveryReviewPayloadSchema, reply: deliveryReviewSchema }),
+  approveDeliveryReview: rpc('rpc.access-keys.admin.delivery-reviews.approve', { payload: deliveryReviewPayloadSchema, reply: deliveryViewSchema }),
+  rejectDeliveryReview: rpc('rpc.access-keys.admin.delivery-reviews.reject', { payload: rejectDeliveryPayloadSchema, reply: deliveryViewSchema }),
   /**
    * letters, once a milestone letter's release has committed: issue its recipient a key limited to that
    * letter and queue its e-mail (once per release, whatever the retries). Public on NATS, publishable by

@@ -108,7 +108,7 @@ export type FinalAccess = z.infer<typeof finalAccessSchema>;
 
 /** The owner's vault delivery, as the If I'm Not There page and the operator see it. */
 export const deliveryViewSchema = z.object({
-  status: z.enum(['none', 'awaiting-verification', 'waiting', 'cancelled', 'released']),
+  status: z.enum(['none', 'awaiting-verification', 'waiting', 'cancelled', 'rejected', 'released']),
   release_id: z.string().nullable(),
   due_at: z.string().nullable().meta({ description: 'When it will be released (null: waiting for legal verification, or none).' }),
   triggered_at: z.string().nullable(),

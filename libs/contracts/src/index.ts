@@ -34,6 +34,7 @@ export * from './if-im-not-there.js';
 export * from './if-im-not-there.schemas.js';
 export * from './trustees.js';
 export * from './trustees.schemas.js';
+export * from './delivery-reviews.schemas.js';
 export * from './timeline.js';
 export * from './timeline.schemas.js';
 export * from './identity.messaging.js';

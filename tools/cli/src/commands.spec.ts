@@ -71,6 +71,16 @@ describe('vault CLI commands', () => {
     await expect(COMMANDS['delivery:report']!.run([], call)).rejects.toBeInstanceOf(UsageError);
   });
 
+  it("delivery:show looks the owner up by e-mail, then asks access-keys for that owner's delivery history only (its operator RPC)", async () => {
+    await expect(COMMANDS['delivery:show']!.run([], call)).rejects.toThrow('missing <email>');
+    expect(calls).toHaveLength(0);
+    await COMMANDS['delivery:show']!.run(['dad@example.com'], call);
+    expect(calls).toEqual([
+      { pattern: IdentityRpc.findUserByEmail.subject, payload: { email: 'dad@example.com' } },
+      { pattern: 'rpc.access-keys.op.delivery-history', payload: { owner_id: 'u-1' } },
+    ]);
+  });
+
   it('milestone:due asks letters to release only what is due now (its operator RPC)', async () => {
     await COMMANDS['milestone:due']!.run([], call);
     expect(calls).toEqual([{ pattern: 'rpc.letters.op.milestones-due', payload: {} }]);

@@ -120,6 +120,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   'delivery:report': deliveryCommand('delivery:report', "a trustee's report, confirmed: start the owner's vault delivery as their settings describe", AccessKeysRpc.reportAbsence),
   'delivery:verify': deliveryCommand('delivery:verify', "the legal documents are checked: let the owner's delivery that waits for verification go ahead", AccessKeysRpc.verifyDelivery),
+  'delivery:show': {
+    usage: 'delivery:show <email>',
+    summary: "print the owner's vault delivery (its state) and its history, event by event with times and who acted, as JSON",
+    async run(args, call) {
+      const owner = await call(IdentityRpc.findUserByEmail, { email: requireArg(args, 0, 'email') });
+      return call(AccessKeysRpc.deliveryHistory, { owner_id: owner.id });
+    },
+  },
   'access:resend-email': {
     usage: 'access:resend-email <keyId>',
     summary: "retry a key e-mail whose job failed (never sends a key twice)",

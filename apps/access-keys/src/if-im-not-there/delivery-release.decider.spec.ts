@@ -71,12 +71,58 @@ describe('delivery decider', () => {
     // A job of an earlier delivery never releases a later one.
     spec.given([triggered('immediately', t0)]).when(releaseAt(t0, 'b0000000-0000-4000-8000-000000000009')).then([]);
   });
+
+  describe('review by an operator', () => {
+    const operator = 'op-7';
+    const waiting = [triggered('legal_verification', null, true)];
+    const opened: DeliveryEvent = { type: 'DeliveryReviewOpened', data: { releaseId: release, ownerId: owner, operatorId: operator, openedAt: at(1) } };
+    const rejected: DeliveryEvent = { type: 'DeliveryRejected', data: { releaseId: release, ownerId: owner, operatorId: operator, rejectedAt: at(2), personal: { reason: 'The certificate is for someone else.' } } };
+    const open = (now = at(1)): DeliveryCommand => ({ type: 'OpenDeliveryReview', ownerId: owner, operatorId: operator, now });
+    const reject = (reason = 'The certificate is for someone else.'): DeliveryCommand => ({ type: 'RejectDelivery', ownerId: owner, operatorId: operator, reason, now: at(2) });
+
+    it('every opening is recorded with the operator, a second one too; nothing else changes', () => {
+      spec.given(waiting).when(open()).then([opened]);
+      spec.given([...waiting, opened]).when(open()).then([opened]);
+      spec.given([...waiting, opened]).when(releaseAt(at(400))).then([]);
+    });
+
+    it('only a delivery waiting for verification can be opened', () => {
+      spec.given([]).when(open()).thenThrows('CONFLICT');
+      spec.given([triggered('immediately', t0)]).when(open()).thenThrows('CONFLICT');
+      spec.given([...waiting, rejected]).when(open()).thenThrows('CONFLICT');
+    });
+
+    it('verify records the operator who verified', () => {
+      spec.given([...waiting, opened]).when({ type: 'VerifyDelivery', ownerId: owner, operatorId: operator, now: at(2) })
+        .then([{ type: 'DeliveryVerified', data: { releaseId: release, ownerId: owner, dueAt: at(2), verifiedAt: at(2), operatorId: operator } }]);
+    });
+
+    it('reject ends the delivery with its reason (trimmed): no job releases it, the owner has nothing to cancel', () => {
+      spec.given([...waiting, opened]).when(reject('  The certificate is for someone else. ')).then([rejected]);
+      spec.given([...waiting, rejected]).when(releaseAt(at(400))).then([]);
+      spec.given([...waiting, rejected]).when({ type: 'CancelDelivery', ownerId: owner, now: at(3) }).then([]);
+      spec.given([...waiting, rejected]).when({ type: 'VerifyDelivery', ownerId: owner, operatorId: operator, now: at(3) }).thenThrows('CONFLICT');
+    });
+
+    it('a reject needs a reason, and a delivery still waiting for verification', () => {
+      spec.given(waiting).when(reject('   ')).thenThrows('VALIDATION_FAILED');
+      spec.given(waiting).when(reject('x'.repeat(2001))).thenThrows('VALIDATION_FAILED');
+      spec.given([]).when(reject()).thenThrows('CONFLICT');
+      spec.given([triggered('immediately', t0)]).when(reject()).thenThrows('CONFLICT');
+      spec.given([triggered('immediately', t0), released(t0, t0)]).when(reject()).thenThrows('CONFLICT');
+    });
+
+    it('after a rejection, a new report starts a new delivery', () => {
+      spec.given([...waiting, rejected]).when(trigger('legal_verification', false, at(5)))
+        .then([{ type: 'DeliveryTriggered', data: { releaseId: release, ownerId: owner, trigger: 'trustee-report', timing: 'legal_verification', needsVerification: true, dueAt: null, triggeredAt: at(5) } }]);
+    });
+  });
 });
 
 describe('delivery decider on a fake clock: 2,000 random histories', () => {
   const seeds = propertySeeds('delivery-release.decider.spec');
 
-  it.each(seeds.all)('never releases early, never twice, never a cancelled or unverified delivery (seed %i)', (seed) => {
+  it.each(seeds.all)('never releases early, never twice, never a cancelled, rejected or unverified delivery (seed %i)', (seed) => {
     const random = seededRandom(seed);
     const timings: DeliveryTiming[] = ['immediately', 'after_30_days', 'legal_verification'];
     let releases = 0;
@@ -95,6 +141,8 @@ describe('delivery decider on a fake clock: 2,000 random histories', () => {
           roll < 0.2 ? { type: 'TriggerDelivery', releaseId: `r-${++generation}`, ownerId: owner, trigger: 'inactivity', timing: timings[Math.floor(random() * 3)]!, requireLegalVerification: random() < 0.3, now }
             : roll < 0.3 ? { type: 'VerifyDelivery', ownerId: owner, now }
               : roll < 0.4 ? { type: 'CancelDelivery', ownerId: owner, now }
+                : roll < 0.45 ? { type: 'RejectDelivery', ownerId: owner, operatorId: 'op', reason: random() < 0.9 ? 'Not the owner.' : ' ', now }
+                  : roll < 0.5 ? { type: 'OpenDeliveryReview', ownerId: owner, operatorId: 'op', now }
                 // Jobs for the current delivery, and stale ones of earlier deliveries.
                 : { type: 'ReleaseDelivery', ownerId: owner, releaseId: random() < 0.8 ? (state.releaseId ?? releaseId) : `r-${Math.floor(random() * (generation + 1))}`, keyIds: [], now };
         let produced: DeliveryEvent[] = [];
@@ -119,7 +167,7 @@ describe('delivery decider on a fake clock: 2,000 random histories', () => {
         const early = Date.parse(e.data.releasedAt) < Date.parse(e.data.dueAt);
         const beforeThirtyDays = triggeredEvent.data.timing === 'after_30_days' && Date.parse(e.data.releasedAt) < Date.parse(triggeredEvent.data.triggeredAt) + 30 * DAY;
         const unverified = triggeredEvent.data.needsVerification && !events.some((v) => v.type === 'DeliveryVerified' && v.data.releaseId === e.data.releaseId);
-        const cancelled = events.some((c) => c.type === 'DeliveryCancelled' && c.data.releaseId === e.data.releaseId);
+        const cancelled = events.some((c) => (c.type === 'DeliveryCancelled' || c.type === 'DeliveryRejected') && c.data.releaseId === e.data.releaseId);
         expect({ seed, run, early, beforeThirtyDays, unverified, cancelled }).toEqual({ seed, run, early: false, beforeThirtyDays: false, unverified: false, cancelled: false });
       }
     }

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { VIEW_SECTIONS, type DeliveryCheck, type DeliveryTimingJob, type DeliveryView, type TrusteeNoticeJob } from '@lv/contracts';
-import { aggregateStream, decideAndAppend, retryOnConflict, type AggregatedStream, type EventMetadata, type EventStore } from '@lv/platform/event-store';
+import {
+  aggregateStream, decideAndAppend, foldEvents, retryOnConflict, type AggregatedStream, type EventMetadata, type EventStore, type StoredEvent,
+} from '@lv/platform/event-store';
 import { enqueue, type TypedQueue } from '@lv/platform/queues';
 import type { AccessKeysService } from '../access-keys.service.js';
 import { hashAccessKey } from '../secrets.js';
 import {
-  DELIVERY_STREAM_TYPE, deliveryDecider, deliveryStreamId, isDue, type DeliveryCommand, type DeliveryState, type DeliveryTrigger,
+  DELIVERY_STREAM_TYPE, deliveryDecider, deliveryStreamId, isDue, type DeliveryCommand, type DeliveryEvent, type DeliveryState, type DeliveryTrigger,
 } from './delivery-release.decider.js';
 import { deliveryJobId, delayUntil } from '../timers/timer-plan.js';
 import { runDeliveryChecks } from './delivery-checks.js';
@@ -97,10 +99,28 @@ export class DeliveryService {
     return (await this.decideIn(em, ownerId, '', metadata, { type: 'CancelDelivery', ownerId, now: this.now() })).length > 0;
   }
 
-  /** An administrator has checked the legal documents. */
-  async verify(ownerId: string, sharedBy: string, metadata: EventMetadata): Promise<DeliveryView> {
-    await this.decide(ownerId, sharedBy, metadata, { type: 'VerifyDelivery', ownerId, now: this.now() });
+  /** An operator has checked the legal documents (recorded with the operator's id). */
+  async verify(ownerId: string, sharedBy: string, metadata: EventMetadata, operatorId: string): Promise<DeliveryView> {
+    await this.decide(ownerId, sharedBy, metadata, { type: 'VerifyDelivery', ownerId, operatorId, now: this.now() });
     return this.view(ownerId);
+  }
+
+  /** An operator opened the review: recorded before anything is shown (CONFLICT when nothing waits for verification). */
+  async openReview(ownerId: string, operatorId: string, metadata: EventMetadata): Promise<void> {
+    await this.decide(ownerId, '', metadata, { type: 'OpenDeliveryReview', ownerId, operatorId, now: this.now() });
+  }
+
+  /** An operator refused the verification: the delivery ends with the reason. */
+  async reject(ownerId: string, operatorId: string, reason: string, metadata: EventMetadata): Promise<DeliveryView> {
+    await this.decide(ownerId, '', metadata, { type: 'RejectDelivery', ownerId, operatorId, reason, now: this.now() });
+    return this.view(ownerId);
+  }
+
+  /** The owner's delivery state and every event of its stream, with when and by whom each was recorded. */
+  async history(ownerId: string): Promise<{ state: DeliveryState; events: StoredEvent<DeliveryEvent>[] }> {
+    const em = this.deps.orm.em.fork();
+    const { events } = await this.deps.store.readStream<DeliveryEvent>(em, deliveryStreamId(ownerId));
+    return { state: foldEvents(deliveryDecider, events), events };
   }
 
   /** The owner, before it happens ("I'm still here"). */
@@ -119,7 +139,7 @@ export class DeliveryService {
     return retryOnConflict(3, () => this.deps.orm.em.fork().transactional(async (em): Promise<ReleaseOutcome> => {
       const now = this.now();
       const { state, version } = await this.state(em, job.ownerId);
-      if (state.releaseId === job.subjectId && (state.status === 'released' || state.status === 'cancelled')) return { outcome: 'nothing' };
+      if (state.releaseId === job.subjectId && (state.status === 'released' || state.status === 'cancelled' || state.status === 'rejected')) return { outcome: 'nothing' };
       if (state.releaseId !== job.subjectId || state.status !== 'waiting') return { outcome: 'unknown' };
       if (!isDue(state, now)) return { outcome: 'not-due', dueAt: state.dueAt! };
       const expiresAt = new Date(Date.parse(now) + DELIVERED_KEY_DAYS * DAY_MS).toISOString();
@@ -173,6 +193,8 @@ export class DeliveryService {
     const { state } = await this.state(this.deps.orm.em.fork(), ownerId);
     if (state.releaseId !== releaseId) return { state: 'unknown' };
     if (state.status === 'released' || state.status === 'cancelled') return { state: state.status };
+    // A rejected delivery ends as a cancelled one does: nothing more is sent about it.
+    if (state.status === 'rejected') return { state: 'cancelled' };
     return { state: state.status === 'waiting' || state.status === 'awaiting-verification' ? 'started' : 'unknown' };
   }
 

@@ -105,11 +105,12 @@ export class IfImNotThereController {
     return this.delivery.noticeState(owner_id, release_id);
   }
 
-  /** An administrator has checked the legal documents (ops CLI). */
+  /** An operator has checked the legal documents (ops CLI): recorded with the operator's id. */
   @OperatorOnly()
   @RpcHandler(AccessKeysRpc.verifyDelivery)
   verifyDelivery(@RpcPayload() { owner_id, owner_email }: PayloadOf<typeof AccessKeysRpc.verifyDelivery>, @CurrentCaller() caller: Caller, @RpcMeta() meta: RequestMeta): Promise<DeliveryView> {
-    return this.delivery.verify(owner_id, owner_email, { actor: { kind: 'operator', id: operatorId(caller) }, correlationId: meta.requestId });
+    const operator = operatorId(caller);
+    return this.delivery.verify(owner_id, owner_email, { actor: { kind: 'operator', id: operator }, correlationId: meta.requestId }, operator);
   }
 }
 

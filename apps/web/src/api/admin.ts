@@ -1,10 +1,11 @@
-import type { AdminBackups, AdminOverview, StorageByDay } from '@lv/contracts';
+import type { AdminBackups, AdminOverview, DeliveryReview, DeliveryReviewSummary, DeliveryView, StorageByDay } from '@lv/contracts';
 import { api } from './api.js';
 
 export const adminKeys = {
   users: (search: string) => ['admin', 'users', search] as const,
   storage: ['admin', 'storage'] as const,
   backups: ['admin', 'backups'] as const,
+  deliveryReviews: ['admin', 'delivery-reviews'] as const,
 };
 
 export const QUEUE_DASHBOARD_PATH = '/api/admin/queues';
@@ -22,6 +23,24 @@ export function fetchStorageByDay(signal?: AbortSignal): Promise<StorageByDay> {
 /** The scheduled backup's record and whether a backup is overdue. */
 export function fetchAdminBackups(signal?: AbortSignal): Promise<AdminBackups> {
   return api.get<AdminBackups>('/api/admin/backups', { signal });
+}
+
+/** Vault deliveries waiting for legal verification. */
+export function fetchDeliveryReviews(signal?: AbortSignal): Promise<DeliveryReviewSummary[]> {
+  return api.get<DeliveryReviewSummary[]>('/api/admin/delivery-reviews', { signal });
+}
+
+/** One review; access-keys records the opening with the admin's id, so it is fetched only when the admin opens it. */
+export function openDeliveryReview(ownerId: string): Promise<DeliveryReview> {
+  return api.get<DeliveryReview>(`/api/admin/delivery-reviews/${encodeURIComponent(ownerId)}`);
+}
+
+export function approveDeliveryReview(ownerId: string): Promise<DeliveryView> {
+  return api.post<DeliveryView>(`/api/admin/delivery-reviews/${encodeURIComponent(ownerId)}/approve`, {});
+}
+
+export function rejectDeliveryReview(ownerId: string, reason: string): Promise<DeliveryView> {
+  return api.post<DeliveryView>(`/api/admin/delivery-reviews/${encodeURIComponent(ownerId)}/reject`, { reason });
 }
 
 /** The queue dashboard is a page of its own: the gateway first sets its short-lived admin cookie. */

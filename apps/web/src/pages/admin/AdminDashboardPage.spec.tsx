@@ -48,6 +48,7 @@ function fakeGateway() {
       return json(200, overview);
     }
     if (url.pathname === '/api/admin/backups') return json(200, backups);
+    if (url.pathname === '/api/admin/delivery-reviews') return json(200, []);
     if (url.pathname === '/api/admin/storage') return json(200, { days: [{ day: '2026-11-22', bytes: 2048, items: 1, totalBytes: 2048 }] });
     return json(404, { code: 'NOT_FOUND', message: 'Not found' });
   };
@@ -83,6 +84,12 @@ describe('Admin Dashboard (/admin)', () => {
     expect(table).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Search users'), { target: { value: 'nobody-here' } });
     expect(await screen.findByText('No users match this search.')).toBeTruthy();
+  });
+
+  it('says when no delivery waits for review (the queue itself: delivery-reviews-card.spec.tsx)', async () => {
+    renderApp('/admin', admin);
+    expect(await screen.findByRole('heading', { name: 'Delivery reviews' })).toBeTruthy();
+    expect(await screen.findByText('No deliveries are waiting for review.')).toBeTruthy();
   });
 
   it('says when no scheduled backup is set up', async () => {

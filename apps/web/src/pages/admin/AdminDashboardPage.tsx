@@ -11,6 +11,7 @@ import { Input, Label } from '../../components/ui/input.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { BackupsCard } from './backups-card.js';
+import { DeliveryReviewsCard } from './delivery-reviews-card.js';
 import { DayChart, fillDays, formatBytes } from './charts.js';
 import { formatDate } from '../../lib/dates.js';
 
@@ -41,8 +42,8 @@ function useDebounced(value: string, ms: number): string {
 /**
  * Admin Dashboard (/admin, admins only: RequireAdmin sends anyone else to / with "Access denied", and
  * identity and vault-media refuse non-admin tokens themselves). Counters over every account, the user
- * list searched by e-mail or name, sign-ups and storage over time, the last scheduled backup, and the
- * queue dashboard.
+ * list searched by e-mail or name, sign-ups and storage over time, the deliveries waiting for legal
+ * verification, the last scheduled backup, and the queue dashboard.
  */
 export function AdminDashboardPage() {
   usePageTitle('Admin Dashboard');
@@ -131,6 +132,8 @@ export function AdminDashboardPage() {
           </CardContent>
         </Card>
       </div>
+
+      <DeliveryReviewsCard />
 
       <BackupsCard />
     </div>

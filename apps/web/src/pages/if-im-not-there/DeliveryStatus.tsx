@@ -14,6 +14,8 @@ export function deliveryStatusText(view: DeliveryView): string {
       return 'No delivery has started. Your vault stays yours until one is confirmed.';
     case 'cancelled':
       return 'The last delivery was stopped. Nothing was handed over.';
+    case 'rejected':
+      return 'The last delivery was stopped after its legal documents were checked. Nothing was handed over.';
     case 'awaiting-verification':
       return `A delivery started on ${formatDateTime(view.triggered_at!)}. It waits for an administrator to check legal documents; nothing is handed over before.`;
     case 'waiting':

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ExternalLink, Search } from 'lucide-react';
@@ -11,9 +11,11 @@ import { Input, Label } from '../../components/ui/input.js';
 import { LoadFailed } from '../../components/ui/load-failed.js';
 import { usePageTitle } from '../../lib/use-page-title.js';
 import { BackupsCard } from './backups-card.js';
-import { DeliveryReviewsCard } from './delivery-reviews-card.js';
 import { DayChart, fillDays, formatBytes } from './charts.js';
 import { formatDate } from '../../lib/dates.js';
+
+// Below the fold, with the contracts' schemas it validates a reason with: loaded after the page.
+const DeliveryReviewsCard = lazy(async () => ({ default: (await import('./delivery-reviews-card.js')).DeliveryReviewsCard }));
 
 /** A search is sent once typing pauses this long. */
 const SEARCH_DEBOUNCE_MS = 250;
@@ -133,7 +135,9 @@ export function AdminDashboardPage() {
         </Card>
       </div>
 
-      <DeliveryReviewsCard />
+      <Suspense fallback={<p role="status">Loading delivery reviews...</p>}>
+        <DeliveryReviewsCard />
+      </Suspense>
 
       <BackupsCard />
     </div>

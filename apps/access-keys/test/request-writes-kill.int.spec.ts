@@ -6,6 +6,7 @@ import { publishedEventIds, runWritesThroughKill, streamsWithVersionGaps } from 
 import { keyStreamId } from '../src/keys/key.decider.js';
 import { requestIdOf } from '../src/requests/request-id.js';
 import { requestStreamId } from '../src/requests/request.decider.js';
+import { requestNoticeJobId } from '../src/requests/submit-request.js';
 import { AccessKeysProcess } from './support/access-keys-process.js';
 
 // The kill test of access-keys' request writes: family members submit access requests to three
@@ -27,7 +28,7 @@ import { AccessKeysProcess } from './support/access-keys-process.js';
 // Afterwards every request is recorded exactly once (by its answered attempt, or by an earlier one
 // the kill cut off after its commit), every decision once and final (an approved request is never
 // declined), every approval issued exactly one key with exactly one e-mail job, every request has
-// its notice job, no stream has a version gap, and the outbox drained to JetStream, each event
+// exactly one notice job of the attempt that committed it, no stream has a version gap, and the outbox drained to JetStream, each event
 // published once.
 
 jest.setTimeout(300_000);
@@ -162,8 +163,8 @@ it('requests submitted, approved and declined survive a SIGKILL of access-keys: 
   }
 
   // The store's request events, by the attempt (request id) that committed each.
-  const requestEvents = await sql<{ stream_id: string; type: string; correlation_id: string | null }>(
-    `select stream_id, type, metadata->>'correlationId' as correlation_id from events where type in (${REQUEST_EVENTS}) order by global_position`,
+  const requestEvents = await sql<{ event_id: string; stream_id: string; type: string; correlation_id: string | null }>(
+    `select event_id, stream_id, type, metadata->>'correlationId' as correlation_id from events where type in (${REQUEST_EVENTS}) order by global_position`,
   );
   const writeOfAttempt = new Map([...attemptsOf].flatMap(([write, attempts]) => attempts.map((id) => [id, write] as const)));
   /** Attempts the kill cut off that had committed: their retry found the write done. */
@@ -235,17 +236,27 @@ it('requests submitted, approved and declined survive a SIGKILL of access-keys: 
   const orphanKeyJobs = keyJobs.filter((job) => !approvedKeyIds.includes(job.data.keyId));
   for (const job of orphanKeyJobs) expect(await call(AccessKeysRpc.keyMailState, { key_id: job.data.keyId })).toEqual({ state: 'unknown' });
 
-  // Every recorded request has its owner's notice job; decided ones no longer ask for it; a job whose request never committed finds it 'unknown'.
+  // Every recorded request has exactly one notice job of the attempt that committed it: the job named by the request and its
+  // AccessRequestSubmitted event (requestNoticeJobId). A job of an attempt the kill cut off between its enqueue and its commit
+  // has another id (its own event's, never stored), so it did not stand in for the committing attempt's job; for a request
+  // a retry then committed it is a second job for the request (notifications sends once per request). Decided requests no
+  // longer ask for their e-mail; a job whose request never committed finds it 'unknown'.
   const noticeQueue = accessKeys.queue<AccessRequestNoticeJob>(Queues.AccessRequestNotices.name);
   const noticeJobs = await noticeQueue.getJobs(['waiting', 'delayed', 'prioritized', 'active']);
   await noticeQueue.close();
-  const noticed = new Set(noticeJobs.map((job) => job.data.requestId));
-  expect(requestRows.filter((row) => !noticed.has(row.id)).map((row) => row.id)).toEqual([]);
+  const submittedEventOf = new Map(submitted.map((e) => [e.stream_id, e.event_id]));
+  const committingJobIds = new Set(requestRows.map((row) => requestNoticeJobId(row.id, submittedEventOf.get(requestStreamId(row.id))!)));
+  for (const row of requestRows) {
+    const jobs = noticeJobs.filter((job) => job.id === requestNoticeJobId(row.id, submittedEventOf.get(requestStreamId(row.id))!));
+    expect(`${row.id} ${jobs.length} ${jobs.every((job) => job.data.requestId === row.id && job.data.ownerId === row.owner_id)}`).toBe(`${row.id} 1 true`);
+  }
+  const lostAttemptJobs = noticeJobs.filter((job) => !committingJobIds.has(job.id!) && requestRows.some((row) => row.id === job.data.requestId));
   for (const row of requestRows) {
     const { state } = await call(AccessKeysRpc.requestNoticeState, { owner_id: row.owner_id, request_id: row.id });
     expect(`${row.id} ${state}`).toBe(`${row.id} ${row.status === 'pending' ? 'pending' : 'decided'}`);
   }
-  const orphanNotices = noticeJobs.filter((job) => !requestRows.some((row) => row.id === job.data.requestId));
+  const orphanNotices = noticeJobs.filter((job) => !committingJobIds.has(job.id!) && !requestRows.some((row) => row.id === job.data.requestId));
+  expect(noticeJobs).toHaveLength(committingJobIds.size + lostAttemptJobs.length + orphanNotices.length);
   for (const job of orphanNotices) expect((await call(AccessKeysRpc.requestNoticeState, { owner_id: job.data.ownerId, request_id: job.data.requestId })).state).toBe('unknown');
 
   // JetStream: once the relay has drained the outbox, each published event once, by its id.
@@ -259,5 +270,5 @@ it('requests submitted, approved and declined survive a SIGKILL of access-keys: 
     + `${run.acknowledged} writes acknowledged in ${run.seconds.toFixed(1)} s; SIGKILL after ${run.acksAtKill} acknowledgements with ${run.inFlightAtKill} in flight (${run.cutOff} attempts cut off); `
     + `${run.retried} writes retried (${run.attempts} attempts in all); committed by the killed process and unanswered: ${committedUnanswered.length - savedBeforeRetry} decisions, ${savedBeforeRetry} submissions (each found saved by its retry, recorded once); `
     + `${refusedAsDecided} decisions answered ALREADY_DECIDED; ${submitted.length} requests recorded, ${decisions.length} decisions, ${issuedEvents.length} keys with ${keyJobs.length} e-mail jobs (${orphanKeyJobs.length} for keys that never committed), `
-    + `${noticeJobs.length} notice jobs (${orphanNotices.length} for requests that never committed); JetStream ${eventIds.length} messages / ${new Set(eventIds).size} distinct events`);
+    + `${noticeJobs.length} notice jobs (${lostAttemptJobs.length} of attempts cut off before their commit whose request a retry committed, ${orphanNotices.length} for requests that never committed); JetStream ${eventIds.length} messages / ${new Set(eventIds).size} distinct events`);
 });

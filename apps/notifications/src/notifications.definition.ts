@@ -10,6 +10,7 @@ import { notificationsConfigSchema } from './config.js';
 import { InactivityWarningsService } from './inactivity-warnings/inactivity-warnings.service.js';
 import { TrusteeLinksService } from './trustee-notices/trustee-links.service.js';
 import { KeyEmailsService, type Mailer } from './key-emails/key-emails.service.js';
+import { mailDeadLetter, type NeverCommittedRule } from './mail-dead-letter.js';
 import { notificationsMigrations } from './migrations.js';
 import { TrusteeNoticesService } from './trustee-notices/trustee-notices.service.js';
 import { TrusteeReportNoticesService } from './trustee-report-notices/trustee-report-notices.service.js';
@@ -54,25 +55,28 @@ export const notificationsService = defineService({
     });
     const workerConnection = createRedisConnection(config.REDIS_URL, { role: 'worker', name: 'notifications' });
     /**
-     * A mail worker: sends each job once through its service (attempt numbers from 1), and records a job
-     * out of attempts as failed. Locks last KEY_EMAIL_LOCK_SECONDS: a worker that dies mid-send frees its job.
+     * A mail worker: sends each job once through its service (attempt numbers from 1), and handles a job
+     * out of attempts as mailDeadLetter says (neverCommitted: whether a job whose entity never committed
+     * is recorded failed). Locks last KEY_EMAIL_LOCK_SECONDS: a worker that dies mid-send frees its job.
      */
-    const mailWorker = <J>(queue: DeclaredQueue<J>, what: string, send: (job: J, attempt: number) => Promise<unknown>, recordFailed: (job: J, attempts: number, reason: string) => Promise<void>, idOf: (job: J) => Record<string, string>) => {
+    const mailWorker = <J>(
+      queue: DeclaredQueue<J>, what: string, send: (job: J, attempt: number) => Promise<unknown>, recordFailed: (job: J, attempts: number, reason: string) => Promise<void>,
+      idOf: (job: J) => Record<string, string>, neverCommitted: NeverCommittedRule,
+    ) => {
+      const onDeadLetter = mailDeadLetter({ what, logger, neverCommitted, recordFailed, idOf });
       const w = createWorker(queue, (data, job) => send(data, job.attemptsMade + 1), workerConnection, {
         concurrency: config.KEY_EMAIL_CONCURRENCY,
         lockDuration: config.KEY_EMAIL_LOCK_SECONDS * 1000,
         stalledInterval: config.KEY_EMAIL_LOCK_SECONDS * 1000,
         autorun: false,
-        onDeadLetter: (job, error, data) => {
-          logger.error({ ...(data && idOf(data)), jobId: job.id, attempts: job.attemptsMade, err: error }, `${what} failed for good`);
-          // A job whose data did not pass its schema names nothing to record against: the log and the failed set keep it.
-          if (data) void recordFailed(data, job.attemptsMade, error.message).catch((err: unknown) => logger.error({ err }, `could not record a failed ${what}`));
-        },
+        onDeadLetter: (job, error, data) => void onDeadLetter(job, error, data),
       });
       w.on('error', (err) => logger.error({ err }, `${what} worker error`));
       return w;
     };
-    const worker = mailWorker(Queues.KeyEmails, 'key e-mail', (job, attempt) => keyEmails.send(job, attempt), (job, attempts, reason) => keyEmails.recordFailed(job.keyId, attempts, reason), (job) => ({ keyId: job.keyId }));
+    const worker = mailWorker(Queues.KeyEmails, 'key e-mail', (job, attempt) => keyEmails.send(job, attempt), (job, attempts, reason) => keyEmails.recordFailed(job.keyId, attempts, reason), (job) => ({ keyId: job.keyId }),
+      // A milestone key's id is its letter's release id: letters' retried job issues the same key again.
+      'leave-open');
 
     const trusteeNotices = new TrusteeNoticesService({
       orm: core.orm,
@@ -80,7 +84,9 @@ export const notificationsService = defineService({
       stepState: async (ownerId, releaseId) => (await rpc.call(AccessKeysRpc.trusteeNoticeState, { owner_id: ownerId, release_id: releaseId }, { meta: { requestId: `trustee-notice-${releaseId}` } })).state,
       publicUrl: config.PUBLIC_URL,
     });
-    const noticeWorker = mailWorker(Queues.TrusteeNotices, 'trustee notice', (job, attempt) => trusteeNotices.send(job, attempt), (job, attempts, reason) => trusteeNotices.recordFailed(job, attempts, reason), (job) => ({ noticeId: job.noticeId }));
+    const noticeWorker = mailWorker(Queues.TrusteeNotices, 'trustee notice', (job, attempt) => trusteeNotices.send(job, attempt), (job, attempts, reason) => trusteeNotices.recordFailed(job, attempts, reason), (job) => ({ noticeId: job.noticeId }),
+      // `<releaseId>-released`: the release of a committed delivery, retried after a crash, names the same notice.
+      'leave-open');
 
     const inactivityWarnings = new InactivityWarningsService({
       orm: core.orm,
@@ -91,7 +97,8 @@ export const notificationsService = defineService({
     });
     const warningWorker = mailWorker(
       Queues.InactivityWarnings, 'inactivity warning', (job, attempt) => inactivityWarnings.send(job, attempt), (job, attempts, reason) => inactivityWarnings.recordFailed(job, attempts, reason),
-      (job) => ({ warningId: job.warningId }),
+      // A fresh warning id on each attempt of the check: one that never committed is never named again.
+      (job) => ({ warningId: job.warningId }), 'record',
     );
     const trusteeLinks = new TrusteeLinksService({
       orm: core.orm,
@@ -103,7 +110,8 @@ export const notificationsService = defineService({
     });
     const trusteeLinkWorker = mailWorker(
       Queues.TrusteeLinks, 'trustee link', (job, attempt) => trusteeLinks.send(job, attempt), (job, attempts, reason) => trusteeLinks.recordFailed(job, attempts, reason),
-      (job) => ({ linkId: job.linkId }),
+      // A fresh link id on each attempt of the command.
+      (job) => ({ linkId: job.linkId }), 'record',
     );
     const requestNotices = new AccessRequestNoticesService({
       orm: core.orm,
@@ -114,7 +122,8 @@ export const notificationsService = defineService({
     });
     const requestNoticeWorker = mailWorker(
       Queues.AccessRequestNotices, 'access request notice', (job, attempt) => requestNotices.send(job, attempt), (job, attempts, reason) => requestNotices.recordFailed(job, attempts, reason),
-      (job) => ({ requestId: job.requestId }),
+      // A request's id is named by its owner and submission id: the family member's retry saves the same request.
+      (job) => ({ requestId: job.requestId }), 'leave-open',
     );
     const reportNotices = new TrusteeReportNoticesService({
       orm: core.orm,
@@ -125,12 +134,14 @@ export const notificationsService = defineService({
     });
     const reportNoticeWorker = mailWorker(
       Queues.TrusteeReportNotices, 'trustee report notice', (job, attempt) => reportNotices.send(job, attempt), (job, attempts, reason) => reportNotices.recordFailed(job, attempts, reason),
-      (job) => ({ noticeId: job.noticeId }),
+      // `<reportId>-withdrawn` and the reminders name a committed report: a retried close, a re-armed reminder, names the same notice.
+      (job) => ({ noticeId: job.noticeId }), 'leave-open',
     );
     const accountEmails = new AccountEmailsService({ orm: core.orm, mailer, keyMailSecret: config.KEY_MAIL_SECRET, publicUrl: config.PUBLIC_URL });
     const accountEmailWorker = mailWorker(
       Queues.AccountEmails, 'account e-mail', (job, attempt) => accountEmails.send(job, attempt), (job, attempts, reason) => accountEmails.recordFailed(job, attempts, reason),
-      (job) => ({ emailId: job.emailId, kind: job.kind }),
+      // Its jobs wait on nothing uncommitted (no not-committed case).
+      (job) => ({ emailId: job.emailId, kind: job.kind }), 'record',
     );
     // An erased account (identity, after its grace period): the SMTP servers' words about its e-mails replaced.
     const accountErasures = new DurableConsumer({

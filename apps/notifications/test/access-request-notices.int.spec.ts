@@ -114,6 +114,25 @@ describe('notifications: the owner’s e-mail about an access request', () => {
     expect(await rowOf(job.requestId)).toMatchObject({ state: 'sent', owner_id: ownerId });
   });
 
+  it('records nothing for a job whose request never committed when it runs out of attempts: the job of the attempt that commits sends once', async () => {
+    const { ownerId, email } = newOwner();
+    const job = newRequest(ownerId, null);
+    // access-keys' first attempt queued its job and died before its commit: access-keys never knows the request.
+    const lost = await queue.add(Queues.AccessRequestNotices.name, job, { jobId: `${jobIdOf(job)}-lost-attempt`, attempts: 3, backoff: { type: 'fixed', delay: 200 } });
+    await waitFor(async () => (await lost.getState()) === 'failed', 20_000, 'the lost attempt\'s job to run out of attempts');
+    expect((await queue.getJob(lost.id!))?.failedReason).toMatch(/is not committed yet$/);
+    // The family member's retry commits the same request id and queues its own job.
+    requests.set(job.requestId, { state: 'pending', requester_name: 'Ellie Taylor', relationship: 'Daughter' });
+    const committed = await queue.add(Queues.AccessRequestNotices.name, job, { jobId: `${jobIdOf(job)}-committed-attempt`, attempts: 10, backoff: { type: 'fixed', delay: 300 } });
+    await waitFor(async () => (await committed.getState()) === 'completed', 20_000, 'the committing attempt\'s job to complete');
+    expect((await queue.getJob(committed.id!))?.returnvalue).toBe('sent');
+    expect(mailsTo(email)).toHaveLength(1);
+    expect(await rowOf(job.requestId)).toMatchObject({ state: 'sent', owner_id: ownerId });
+    // Still once per request: another job for it sends nothing more.
+    expect(await notices().send(job, 1)).toBe('already-done');
+    expect(mailsTo(email)).toHaveLength(1);
+  });
+
   it('sends two racing attempts at one request once', async () => {
     const { ownerId, email } = newOwner();
     const job = newRequest(ownerId);

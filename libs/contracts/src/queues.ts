@@ -174,8 +174,9 @@ export const Queues = {
 
   /**
    * Tells the owner at once that someone asked for access (notifications' worker). access-keys adds it
-   * under the job id `request-notice-<requestId>` inside the transaction that records the request, so a
-   * committed request always has its job; the job carries no personal data: the worker asks access-keys
+   * under the job id `request-notice-<requestId>-<eventId>` (the event its attempt appends: an attempt
+   * killed before its commit does not hold the id its retry needs) inside the transaction that records
+   * the request, so a committed request always has its job; the job carries no personal data: the worker asks access-keys
    * for the request (still pending?) and identity for the owner's address (switch on?), and sends at
    * most once.
    */

@@ -13,7 +13,8 @@ const form = (ownerId: string, accessKey: string | null = null, submissionId: st
   access_key: accessKey, submission_id: submissionId,
 });
 
-function requestLink(options: { requestsPerHour?: number; failNotice?: boolean } = {}) {
+/** failNotice: Redis refuses every notice; dieAfterFirstNotice: the first attempt's job is queued, then its transaction is lost (a kill before the commit). */
+function requestLink(options: { requestsPerHour?: number; failNotice?: boolean; dieAfterFirstNotice?: boolean } = {}) {
   const world = accessFixture();
   const { access, counters, now } = world;
   const notices: { job: AccessRequestNoticeJob; jobId: string }[] = [];
@@ -24,6 +25,7 @@ function requestLink(options: { requestsPerHour?: number; failNotice?: boolean }
     queueNotice: async (job, jobId) => {
       if (options.failNotice) throw new Error('redis is away');
       notices.push({ job, jobId });
+      if (options.dieAfterFirstNotice && notices.length === 1) throw new Error('killed before the commit');
     },
   });
   const setting = new RequestLinkSetting({ requests: access.requests, commands: access, now });
@@ -32,14 +34,17 @@ function requestLink(options: { requestsPerHour?: number; failNotice?: boolean }
   return { ...world, submit, setting, states, ownerRequests, notices };
 }
 
+/** `request-notice-<requestId>-<the id of the event its attempt appended>`. */
+const attemptJobId = (requestId: string) => new RegExp(`^request-notice-${requestId}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`);
+
 describe('submitting an access request', () => {
-  it("records the request for the link's owner, with its notice job named after it", async () => {
+  it("records the request for the link's owner, with its notice job named after it and this attempt's event", async () => {
     const { submit, ownerRequests, notices, states } = requestLink();
     const owner = ownerCaller();
     await submit.submit(form(owner.userId), fromAddress('203.0.113.20'));
     const { items } = await ownerRequests.pending(owner.userId);
     expect(items).toMatchObject([{ requester_email: 'sam@example.com', relationship: 'Son', status: 'pending', held_key: null }]);
-    expect(notices).toEqual([{ job: { requestId: items[0]!.id, ownerId: owner.userId }, jobId: `request-notice-${items[0]!.id}` }]);
+    expect(notices).toEqual([{ job: { requestId: items[0]!.id, ownerId: owner.userId }, jobId: expect.stringMatching(attemptJobId(items[0]!.id)) }]);
     expect(await states.requestNoticeState(owner.userId, items[0]!.id)).toEqual({ state: 'pending', requester_name: 'Sam', relationship: 'Son' });
     expect((await states.requestNoticeState(ownerCaller().userId, items[0]!.id)).state).toBe('unknown');
   });
@@ -53,7 +58,7 @@ describe('submitting an access request', () => {
     expect(await submit.submit(form(owner.userId, null, submissionId), meta)).toEqual({ success: true });
     const { items } = await ownerRequests.pending(owner.userId);
     expect(items.map((r) => r.id)).toEqual([requestIdOf(owner.userId, submissionId)]);
-    expect(notices.map((n) => n.jobId)).toEqual([`request-notice-${items[0]!.id}`]);
+    expect(notices.map((n) => n.jobId)).toEqual([expect.stringMatching(attemptJobId(items[0]!.id))]);
     const other = await submit.submit({ ...form(owner.userId, null, submissionId), message: 'Something else' }, meta).catch((error: unknown) => error);
     expect(other instanceof DomainError && other.code).toBe('CONFLICT');
     // The same submission id sent to another owner is another request.
@@ -61,6 +66,22 @@ describe('submitting an access request', () => {
     await submit.submit(form(second.userId, null, submissionId), meta);
     expect((await ownerRequests.pending(second.userId)).items.map((r) => r.id)).toEqual([requestIdOf(second.userId, submissionId)]);
     expect((await ownerRequests.pending(owner.userId)).items).toHaveLength(1);
+  });
+
+  it('names the notice job of each attempt apart: the retry of a submission whose attempt died before its commit queues a job of its own', async () => {
+    const { submit, ownerRequests, notices } = requestLink({ dieAfterFirstNotice: true });
+    const owner = ownerCaller();
+    const submissionId = randomUUID();
+    const meta = fromAddress('203.0.113.28');
+    await expect(submit.submit(form(owner.userId, null, submissionId), meta)).rejects.toThrow('killed before the commit');
+    expect((await ownerRequests.pending(owner.userId)).items).toEqual([]);
+    expect(await submit.submit(form(owner.userId, null, submissionId), meta)).toEqual({ success: true });
+    const requestId = requestIdOf(owner.userId, submissionId);
+    expect((await ownerRequests.pending(owner.userId)).items.map((r) => r.id)).toEqual([requestId]);
+    // The same request, two jobs under two ids: BullMQ does not take the committing attempt's job for the lost one's.
+    expect(notices.map((n) => n.job)).toEqual([{ requestId, ownerId: owner.userId }, { requestId, ownerId: owner.userId }]);
+    expect(notices.map((n) => n.jobId)).toEqual([expect.stringMatching(attemptJobId(requestId)), expect.stringMatching(attemptJobId(requestId))]);
+    expect(notices[0]!.jobId).not.toBe(notices[1]!.jobId);
   });
 
   it('names a request by a UUID version 5 of the submission id in the owner id', () => {

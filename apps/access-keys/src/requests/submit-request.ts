@@ -22,15 +22,24 @@ export interface SubmitRequestDeps {
   now: () => Date;
 }
 
+/**
+ * The owner's notice job of one attempt at saving a request: its id and the id of the event that
+ * attempt appended (new on every attempt, the request's own id is not: see requestIdOf).
+ */
+export const requestNoticeJobId = (requestId: string, submittedEventId: string) => `request-notice-${requestId}-${submittedEventId}`;
+
 /** The public request page of an owner's link, and the request sent from it. Both are limited per client address. */
 export class SubmitRequest {
   constructor(private readonly deps: SubmitRequestDeps) {}
 
   /**
    * Records a request for the owner of the link, refused with REQUESTS_CLOSED while he has turned his
-   * link off. The owner's notice job (`request-notice-<requestId>`) is queued inside the transaction
-   * that records the request, before its commit: a committed request always has its job, and a job
-   * whose request did not commit finds it 'unknown' and sends nothing. A retry of a saved submission
+   * link off. The owner's notice job is queued inside the transaction that records the request, before
+   * its commit: a committed request always has its job, and a job whose request did not commit finds it
+   * 'unknown' and sends nothing. The job is named by the request and this attempt's RequestSubmitted
+   * event (requestNoticeJobId): an attempt that died before its commit left a job under another id, so
+   * the retry that commits the same request id is not taken for it by BullMQ; notifications sends once
+   * per request whatever the number of jobs. A retry of a saved submission
    * (same `submission_id`, same form) is answered the same and saves and queues nothing; another form
    * under a used `submission_id` is refused (CONFLICT).
    */
@@ -52,7 +61,7 @@ export class SubmitRequest {
         childName: input.child_name, childDob: input.child_dob,
       },
       now: this.deps.now().toISOString(),
-    }, { correlationId: meta.requestId }, async () => void (await this.deps.queueNotice(notice, `request-notice-${requestId}`)));
+    }, { correlationId: meta.requestId }, async ([submittedEventId]) => void (await this.deps.queueNotice(notice, requestNoticeJobId(requestId, submittedEventId!))));
     return { success: true };
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ViewedItem } from '@lv/contracts';
 import { foldEvents, type Decider, type DomainEvent, type EventMetadata } from '@lv/platform/event-store';
 import { emailFailureOf, type KeyEvent } from '../keys/key.decider.js';
@@ -36,12 +37,13 @@ export class InMemoryAccess implements StreamCommands {
   constructor(private readonly now: () => Date) {}
 
   async run<State, Command, Event extends DomainEvent>(
-    decider: Decider<State, Command, Event>, stream: StreamRef, command: Command, _metadata: EventMetadata, alongside?: () => Promise<void>,
+    decider: Decider<State, Command, Event>, stream: StreamRef, command: Command, _metadata: EventMetadata, alongside?: (eventIds: string[]) => Promise<void>,
   ): Promise<void> {
     const history = this.readStream<Event>(stream.streamId);
     const decided = decider.decide(command, foldEvents(decider, history));
     if (decided.length === 0) return;
-    await alongside?.();
+    // Fresh ids, as the event store gives each appended event.
+    await alongside?.(decided.map(() => randomUUID()));
     this.streams.set(stream.streamId, [...history, ...decided]);
     for (const event of decided) if (isAccessEvent(event)) this.project(event);
   }

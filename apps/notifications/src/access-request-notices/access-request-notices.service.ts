@@ -1,3 +1,4 @@
+import { NotCommittedYet } from '../mail-dead-letter.js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { ACCESS_REQUEST_NOTICES_PER_HOUR, type AccessRequestNoticeJob, type RequestNoticeState } from '@lv/contracts';
 import { decideAndAppend, EventStore, handleCommand, retryOnConflict, type EventMetadata, projectionFor } from '@lv/platform/event-store';
@@ -11,7 +12,7 @@ export type NoticeStateOf = (ownerId: string, requestId: string) => Promise<Requ
 export type MailToOf = (ownerId: string) => Promise<{ email: string | null; full_name: string | null }>;
 
 /** The request is not committed yet (or never will be): the job retries with backoff, then gives up. */
-export class RequestNotCommittedYet extends Error {
+export class RequestNotCommittedYet extends NotCommittedYet {
   constructor(requestId: string) {
     super(`access request ${requestId} is not committed yet`);
   }
@@ -94,7 +95,11 @@ export class AccessRequestNoticesService {
     }));
   }
 
-  /** A job out of attempts (its request never committed, or SMTP kept failing). */
+  /**
+   * A job out of attempts because SMTP kept failing (or its outcome could not be recorded). One whose
+   * request never committed is not recorded (mailDeadLetter, 'leave-open'): the family member's retry
+   * commits the same request id, and its own job must still find the row pending.
+   */
   async recordFailed(job: AccessRequestNoticeJob, attempts: number, reason: string): Promise<void> {
     await handleCommand(this.deps.orm.em, this.store, accessRequestNoticeDecider, { type: 'RecordFailed', id: job.requestId, ownerId: job.ownerId, attempts, reason, now: new Date().toISOString() }, {
       streamId: accessRequestNoticeStreamId(job.requestId), streamType: ACCESS_REQUEST_NOTICE_STREAM_TYPE, metadata: SYSTEM,

@@ -1,3 +1,4 @@
+import { NotCommittedYet } from '../mail-dead-letter.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { inactivityWarningSealContext, type InactivityWarningJob } from '@lv/contracts';
 import { EventStore } from '@lv/platform/event-store';
@@ -10,7 +11,7 @@ import { renderInactivityWarning } from './inactivity-warning-message.js';
 export type WarningState = (ownerId: string, warningId: string) => Promise<'current' | 'stale' | 'unknown'>;
 
 /** The warning is not committed yet (or never will be): the job retries with backoff, then gives up. */
-export class WarningNotCommittedYet extends Error {
+export class WarningNotCommittedYet extends NotCommittedYet {
   constructor(warningId: string) {
     super(`inactivity warning ${warningId} is not committed yet`);
   }

@@ -1,3 +1,4 @@
+import { NotCommittedYet } from '../mail-dead-letter.js';
 import { createHmac } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { UnrecoverableError } from 'bullmq';
@@ -17,7 +18,7 @@ export type Mailer = (message: KeyEmailMessage) => Promise<{ messageId: string }
 export type KeyMailState = (keyId: string) => Promise<'active' | 'expired' | 'revoked' | 'unknown'>;
 
 /** The key is not committed yet (or never will be): the job retries with backoff, then gives up. */
-export class KeyNotCommittedYet extends Error {
+export class KeyNotCommittedYet extends NotCommittedYet {
   constructor(keyId: string) {
     super(`access key ${keyId} is not committed yet`);
   }
@@ -97,7 +98,11 @@ export class KeyEmailsService {
     }));
   }
 
-  /** A job out of attempts: its key's e-mail is reported failed (access-keys shows it to the owner). */
+  /**
+   * A job out of attempts: its key's e-mail is reported failed (access-keys shows it to the owner). Not
+   * for a key that never committed (mailDeadLetter, 'leave-open'): there is nothing to show it on, and a
+   * milestone key's id comes again when letters retries.
+   */
   async recordFailed(keyId: string, attempts: number, reason: string): Promise<void> {
     await handleCommand(this.deps.orm.em, this.store, keyEmailDecider, { type: 'RecordFailed', keyId, attempts, reason, now: new Date().toISOString() }, {
       streamId: keyEmailStreamId(keyId), streamType: KEY_EMAIL_STREAM_TYPE, metadata: SYSTEM,

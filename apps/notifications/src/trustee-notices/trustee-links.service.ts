@@ -1,3 +1,4 @@
+import { NotCommittedYet } from '../mail-dead-letter.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { trusteeLinkSealContext, type TrusteeLinkJob } from '@lv/contracts';
 import { EventStore } from '@lv/platform/event-store';
@@ -10,7 +11,7 @@ import { renderTrusteeLink } from './trustee-link-message.js';
 export type TrusteeLinkState = (ownerId: string, trusteeId: string, linkId: string) => Promise<'current' | 'stale' | 'unknown'>;
 
 /** The link is not committed yet (or never will be): the job retries with backoff, then gives up. */
-export class TrusteeLinkNotCommittedYet extends Error {
+export class TrusteeLinkNotCommittedYet extends NotCommittedYet {
   constructor(linkId: string) {
     super(`trustee link ${linkId} is not committed yet`);
   }

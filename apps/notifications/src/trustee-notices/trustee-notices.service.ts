@@ -1,3 +1,4 @@
+import { NotCommittedYet } from '../mail-dead-letter.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TrusteeNoticeJob } from '@lv/contracts';
 import { decideAndAppend, EventStore, handleCommand, retryOnConflict, type EventMetadata, projectionFor } from '@lv/platform/event-store';
@@ -9,7 +10,7 @@ import { TRUSTEE_NOTICE_STREAM_TYPE, trusteeNoticeDecider, trusteeNoticeStreamId
 export type DeliveryStepState = (ownerId: string, releaseId: string) => Promise<'started' | 'released' | 'cancelled' | 'unknown'>;
 
 /** The step is not committed yet (or never will be): the job retries with backoff, then gives up. */
-export class StepNotCommittedYet extends Error {
+export class StepNotCommittedYet extends NotCommittedYet {
   constructor(noticeId: string) {
     super(`the delivery step of trustee notice ${noticeId} is not committed yet`);
   }
@@ -78,7 +79,7 @@ export class TrusteeNoticesService {
     }));
   }
 
-  /** A job out of attempts (its step never committed, or SMTP kept failing). */
+  /** A job out of attempts because SMTP kept failing (one whose step never committed is only logged: mailDeadLetter, 'leave-open'). */
   async recordFailed(job: TrusteeNoticeJob, attempts: number, reason: string): Promise<void> {
     await handleCommand(this.deps.orm.em, this.store, trusteeNoticeDecider, { type: 'RecordFailed', noticeId: job.noticeId, ownerId: job.ownerId, attempts, reason, now: new Date().toISOString() }, {
       streamId: trusteeNoticeStreamId(job.noticeId), streamType: TRUSTEE_NOTICE_STREAM_TYPE, metadata: SYSTEM,

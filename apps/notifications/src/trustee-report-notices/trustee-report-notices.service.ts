@@ -1,3 +1,4 @@
+import { NotCommittedYet } from '../mail-dead-letter.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TrusteeReportNoticeJob, TrusteeReportNoticeState } from '@lv/contracts';
 import { decideAndAppend, EventStore, handleCommand, retryOnConflict, type EventMetadata } from '@lv/platform/event-store';
@@ -11,7 +12,7 @@ export type ReportStateOf = (ownerId: string, reportId: string) => Promise<Trust
 export type OwnerMailToOf = (ownerId: string) => Promise<{ email: string | null; full_name: string | null }>;
 
 /** The report (or its close) is not committed yet: the job retries with backoff, then gives up. */
-export class ReportNotCommittedYet extends Error {
+export class ReportNotCommittedYet extends NotCommittedYet {
   constructor(noticeId: string) {
     super(`the trustee report step of notice ${noticeId} is not committed yet`);
   }
@@ -66,7 +67,7 @@ export class TrusteeReportNoticesService {
     }));
   }
 
-  /** A job out of attempts (its step never committed, or SMTP kept failing). */
+  /** A job out of attempts because SMTP kept failing (one whose step never committed is only logged: mailDeadLetter, 'leave-open'). */
   async recordFailed(job: TrusteeReportNoticeJob, attempts: number, reason: string): Promise<void> {
     await handleCommand(this.deps.orm.em, this.store, trusteeReportNoticeDecider, { type: 'RecordFailed', id: job.noticeId, ownerId: job.ownerId, attempts, reason, now: new Date().toISOString() }, {
       streamId: streamId(job.noticeId), streamType: TRUSTEE_REPORT_NOTICE_STREAM_TYPE, metadata: SYSTEM,

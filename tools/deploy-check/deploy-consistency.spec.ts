@@ -8,6 +8,10 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import type { ZodObject, ZodType } from 'zod';
 import { services, type ServiceEntry, type StackContext } from '../dev/services.mjs';
+import { SERVICE_HEAP_FLAGS } from '../dev/stack.mjs';
+
+/** A serving process's command: with the V8 flags npm start gives it (a migration runs without them). */
+const serving = (svc: ServiceEntry) => ['node', ...SERVICE_HEAP_FLAGS, svc.entry].join(' ');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -291,7 +295,7 @@ describe.each([
       if (!s) { problems.push(`${svc.name}: no compose service`); continue; }
       if (!app.some(([n]) => n === svc.name)) problems.push(`${svc.name}: does not use the app image`);
       const cmd = commandOf(s);
-      if (cmd.join(' ') !== `node ${svc.entry}`) problems.push(`${svc.name}: command is "${cmd.join(' ')}", expected "node ${svc.entry}"`);
+      if (cmd.join(' ') !== serving(svc)) problems.push(`${svc.name}: command is "${cmd.join(' ')}", expected "${serving(svc)}"`);
       if (svc.database) {
         const m = compose.services?.[`${svc.name}-migrate`];
         if (!m) problems.push(`${svc.name}: no ${svc.name}-migrate service`);
@@ -526,7 +530,7 @@ describe('deploy consistency: deploy/k8s', () => {
       if (!d) { problems.push(`${svc.name}: no Deployment`); continue; }
       const [c, ...more] = appContainers(podOf(d));
       if (!c || more.length) { problems.push(`${svc.name}: needs exactly one container with image ${APP_IMAGE}`); continue; }
-      if (containerCommand(c).join(' ') !== `node ${svc.entry}`) problems.push(`${svc.name}: runs "${containerCommand(c).join(' ')}", expected "node ${svc.entry}"`);
+      if (containerCommand(c).join(' ') !== serving(svc)) problems.push(`${svc.name}: runs "${containerCommand(c).join(' ')}", expected "${serving(svc)}"`);
       const labels = d.spec?.template?.metadata?.labels ?? {};
       const selector = d.spec?.selector?.matchLabels ?? {};
       if (!Object.entries(selector).every(([k, v]) => labels[k] === v)) problems.push(`${svc.name}: selector does not match the pod labels`);

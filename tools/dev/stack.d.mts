@@ -5,6 +5,7 @@ export declare const root: string;
 export declare class StackError extends Error {}
 export declare function nodeBinary(): string;
 export declare const SERVICE_NODE_FLAGS: string[];
+export declare const SERVICE_HEAP_FLAGS: string[];
 export declare function needsAsyncContextFrameFlag(version: string): boolean;
 export declare function assertPortFree(port: number, host: string, what: string): Promise<void>;
 export declare function formatLogLine(line: string): string;

@@ -22,14 +22,14 @@ import { DEFAULT_S3_ACCESS_KEY, DEFAULT_S3_SECRET_KEY } from './s3-server.mjs';
 import { startSmtpCatcher } from './smtp-catcher.mjs';
 import { freePort, provideInfrastructure, withDatabase, withRedisDb, InfraError } from './infra.mjs';
 import { waitForHealth } from './stack-health.mjs';
-import { assertPortFree, nodeBinary, root, SERVICE_NODE_FLAGS, StackError } from './stack-node.mjs';
+import { assertPortFree, nodeBinary, root, SERVICE_HEAP_FLAGS, SERVICE_NODE_FLAGS, StackError } from './stack-node.mjs';
 import { formatLogLine, running, runToCompletion, startS3Process } from './stack-processes.mjs';
 import { dropLock, flushRedisDb, reapLeftovers, resetDatabases, resetJetStream, takeLock } from './stack-state.mjs';
 
 // The pieces live in stack-*.mjs by responsibility; what other tools import is exported from here.
 export { freePort };
 export { describeHealth } from './stack-health.mjs';
-export { assertPortFree, needsAsyncContextFrameFlag, nodeBinary, root, SERVICE_NODE_FLAGS, StackError } from './stack-node.mjs';
+export { assertPortFree, needsAsyncContextFrameFlag, nodeBinary, root, SERVICE_HEAP_FLAGS, SERVICE_NODE_FLAGS, StackError } from './stack-node.mjs';
 export { formatLogLine } from './stack-processes.mjs';
 
 /**
@@ -280,7 +280,7 @@ export async function startStack(options = {}) {
 
     const launch = (svc, record) => {
       const tail = [];
-      const child = spawn(nodeBinary(), [...SERVICE_NODE_FLAGS, ...(nodeArgs[svc.name] ?? []), svc.entry], { cwd: appRoot, env: envFor(svc), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const child = spawn(nodeBinary(), [...SERVICE_NODE_FLAGS, ...SERVICE_HEAP_FLAGS, ...(nodeArgs[svc.name] ?? []), svc.entry], { cwd: appRoot, env: envFor(svc), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       running.add(child);
       child.once('exit', () => running.delete(child));
       record.child = child;

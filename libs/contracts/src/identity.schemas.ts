@@ -133,14 +133,12 @@ export const changeEmailBodySchema = z.object({
   email: credentialsBodySchema.shape.email,
   currentPassword,
 });
-export type ChangeEmailRequest = z.input<typeof changeEmailBodySchema>;
 
 /** PUT /api/me/password: the same rules as a sign-up's password. */
 export const changePasswordBodySchema = z.object({
   currentPassword,
   newPassword: signUpBodySchema.shape.password,
 });
-export type ChangePasswordRequest = z.input<typeof changePasswordBodySchema>;
 
 /** What a password change answers: the other sessions it ended (this one stays signed in). */
 export const changePasswordReplySchema = z.object({ otherSessionsEnded: z.number().int().min(0) });
@@ -266,11 +264,9 @@ export const twoStepSignInPayloadSchema = z.object({ challenge: safeText().max(2
 
 /** POST /api/me/two-step/confirm and /recovery-codes: a current code from the app. */
 export const twoStepCodeBodySchema = z.object({ code: twoStepCode });
-export type TwoStepCodeRequest = z.input<typeof twoStepCodeBodySchema>;
 export const twoStepCodePayloadSchema = z.object({ code: safeText().max(40) }).strict();
 /** POST /api/me/two-step/disable: the password and a current code (or a recovery code). */
 export const twoStepDisableBodySchema = z.object({ currentPassword, code: twoStepCode });
-export type TwoStepDisableRequest = z.input<typeof twoStepDisableBodySchema>;
 export const twoStepDisablePayloadSchema = z.object({ currentPassword: safeText().max(PASSWORD_HTTP_MAX_LENGTH + 1), code: safeText().max(40) }).strict();
 
 /**

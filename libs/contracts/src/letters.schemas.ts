@@ -73,7 +73,6 @@ export const writeLetterBodySchema = z.object({
   title: letterTitle,
   content: letterContent,
 });
-export type WriteLetterRequest = z.input<typeof writeLetterBodySchema>;
 
 /** PUT /api/letters/:id. `expectedVersion` is the version the editor showed: a newer one is a CONFLICT. */
 export const reviseLetterBodySchema = z.object({

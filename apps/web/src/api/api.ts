@@ -12,4 +12,4 @@ export const api = createApiClient({
 });
 
 /** The same client, with every path, parameter, body and answer typed from the gateway's OpenAPI document. */
-export const http = createTypedApi(api);
+export const http = createTypedApi((url, options) => api.request(url, options));

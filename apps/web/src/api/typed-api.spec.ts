@@ -17,13 +17,13 @@ function typedApiAnswering(status: number, answer: unknown) {
     refresh: async () => false,
     onUnauthenticated: () => undefined,
   });
-  return { http: createTypedApi(client), sent };
+  return { http: createTypedApi((url, options) => client.request(url, options)), sent };
 }
 
 describe('urlFor', () => {
   it('fills the path parameters, encoded, and appends the defined query values', () => {
     expect(urlFor('/api/letters/{id}/seal', { id: 'a b/c' })).toBe('/api/letters/a%20b%2Fc/seal');
-    expect(urlFor('/api/letters', undefined, { cursor: 'x&y', limit: undefined, skip: null })).toBe('/api/letters?cursor=x%26y');
+    expect(urlFor('/api/letters', undefined, { cursor: 'x&y z', limit: undefined, skip: null })).toBe('/api/letters?cursor=x%26y%20z');
     expect(urlFor('/api/things', undefined, { tag: ['a', 'b'], on: true })).toBe('/api/things?tag=a&tag=b&on=true');
   });
 

@@ -1,10 +1,11 @@
-import type { ApiClient, HttpMethod } from './client.js';
+import { sendRequest, type HttpMethod, type RequestOptions } from './client.js';
 import type { components, paths } from './openapi.gen.js';
 
 // Calls typed from the gateway's OpenAPI document (openapi.gen.ts): the path must be one the gateway
 // documents for the method, and its path and query parameters, its body and its answer are the
-// document's. A renamed route or field then fails the SPA's type check. Sending goes through the
-// session-aware ApiClient (token, one refresh on 401, the password again on SUDO_REQUIRED).
+// document's. A renamed route or field then fails the SPA's type check. What sends is given: the
+// session-aware ApiClient (api.ts: token, one refresh on 401, the password again on SUDO_REQUIRED),
+// or a bare exchange for callers without a session (bareHttp).
 
 /** A named shape of the document (components.schemas), e.g. Schema<'LetterDto'>. */
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
@@ -57,13 +58,13 @@ export function urlFor(path: string, pathParams?: Record<string, string | number
     if (value === undefined) throw new Error(`${path} needs its ${name} parameter`);
     return encodeURIComponent(String(value));
   });
-  const search = new URLSearchParams();
+  // encodeURIComponent rather than URLSearchParams: a space is %20, as in the path, not '+'.
+  const pairs: string[] = [];
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+    for (const item of Array.isArray(value) ? value : [value]) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(item))}`);
   }
-  const text = search.toString();
-  return text ? `${filled}?${text}` : filled;
+  return pairs.length ? `${filled}?${pairs.join('&')}` : filled;
 }
 
 interface LooseOptions {
@@ -73,9 +74,20 @@ interface LooseOptions {
   signal?: AbortSignal;
 }
 
-export function createTypedApi(client: ApiClient): TypedApi {
+/** Sends one request to a URL: the ApiClient's `request`, or sendRequest. */
+export type Send = (url: string, options: RequestOptions) => Promise<unknown>;
+
+export function createTypedApi(send: Send): TypedApi {
   const call = (method: HttpMethod) => (path: string, options: LooseOptions = {}) =>
-    client.request(urlFor(path, options.path, options.query), { method, body: options.body, signal: options.signal });
+    send(urlFor(path, options.path, options.query), { method, body: options.body, signal: options.signal });
   // The generic signatures are the document's; one untyped sender serves them all.
   return { get: call('GET'), post: call('POST'), put: call('PUT'), patch: call('PATCH'), del: call('DELETE') } as TypedApi;
+}
+
+/**
+ * Calls sent bare (sendRequest): no session to refresh, and a refused call never signs anyone out of
+ * the tab. For the public routes, and with `token` for a family member's viewer token.
+ */
+export function bareHttp(token?: string | null): TypedApi {
+  return createTypedApi((url, options) => sendRequest((input, init) => globalThis.fetch(input, init), url, { ...options, token }));
 }

@@ -191,7 +191,6 @@ export const resetPasswordBodySchema = z.object({
   token: resetToken,
   newPassword,
 });
-export type ResetPasswordRequest = z.input<typeof resetPasswordBodySchema>;
 export const resetPasswordReplySchema = z.object({
   message: z.string(),
   sessionsEnded: z.number().int().min(0).meta({ description: 'How many sessions of the account were signed out.' }),
@@ -215,7 +214,6 @@ export const emailChangeLinkPayloadSchema = z.object({ token: safeText().max(200
 
 /** POST /api/auth/verify-email: the verification link's token is the proof; POST /api/me/verify-email/resend sends a new one. */
 export const verifyEmailBodySchema = z.object({ token: emailChangeToken });
-export type VerifyEmailRequest = z.input<typeof verifyEmailBodySchema>;
 export const verifyEmailReplySchema = z.object({ message: z.string() });
 export type VerifyEmailReply = z.infer<typeof verifyEmailReplySchema>;
 
@@ -299,7 +297,6 @@ export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
 export const accountDeletionBodySchema = z.object({
   confirmation: safeText().max(100).meta({ description: 'The word DELETE, typed by the owner (letter case aside).' }),
 });
-export type AccountDeletionRequest = z.input<typeof accountDeletionBodySchema>;
 export const accountDeletionPayloadSchema = z.object({ confirmation: safeText().max(100) }).strict();
 /** GET /api/me/account-deletion, and the reply of each step: whether the account is scheduled for deletion, and when. */
 export const accountDeletionStatusSchema = z.object({

@@ -1,5 +1,10 @@
-import type { AdminBackups, AdminOverview, StorageByDay } from '@lv/contracts';
-import { api } from './api.js';
+import { http } from './api.js';
+import type { Schema } from './typed-api.js';
+
+// Every call and shape is the gateway's OpenAPI document's (openapi.gen.ts).
+export type AdminOverview = Schema<'AdminOverviewDto'>;
+export type StorageByDay = Schema<'StorageByDayDto'>;
+export type AdminBackups = Schema<'AdminBackupsDto'>;
 
 export const adminKeys = {
   users: (search: string) => ['admin', 'users', search] as const,
@@ -11,17 +16,16 @@ export const QUEUE_DASHBOARD_PATH = '/api/admin/queues';
 
 /** Counters over every account, the users whose e-mail or name contains `search` (any case), sign-ups per day. */
 export function fetchAdminOverview(search: string, signal?: AbortSignal): Promise<AdminOverview> {
-  const query = search.trim() ? `?q=${encodeURIComponent(search.trim())}` : '';
-  return api.get<AdminOverview>(`/api/admin/users${query}`, { signal });
+  return http.get('/api/admin/users', { query: search.trim() ? { q: search.trim() } : {}, signal });
 }
 
 export function fetchStorageByDay(signal?: AbortSignal): Promise<StorageByDay> {
-  return api.get<StorageByDay>('/api/admin/storage', { signal });
+  return http.get('/api/admin/storage', { signal });
 }
 
 /** The scheduled backup's record and whether a backup is overdue. */
 export function fetchAdminBackups(signal?: AbortSignal): Promise<AdminBackups> {
-  return api.get<AdminBackups>('/api/admin/backups', { signal });
+  return http.get('/api/admin/backups', { signal });
 }
 
 /** The queue dashboard is a page of its own: the gateway first sets its short-lived admin cookie. */
@@ -29,7 +33,7 @@ export async function openQueueDashboard(): Promise<void> {
   // Opened inside the click (a window opened after an await is a blocked pop-up), pointed once the cookie is set.
   const tab = window.open('about:blank', '_blank');
   try {
-    await api.request<void>('/api/admin/queue-session', { method: 'POST' });
+    await http.post('/api/admin/queue-session');
   } catch (error) {
     tab?.close();
     throw error;

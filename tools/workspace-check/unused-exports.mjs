@@ -25,6 +25,8 @@ const ENTRY_POINTS = [
   /\.config\.m?[jt]s$/,
   // Declarations of plain JavaScript modules: their .mjs is the export, the .d.mts its type.
   /\.d\.m?ts$/,
+  // Generated files (apps/web/src/api/openapi.gen.ts): their exports are the generator's, used or not.
+  /\.gen\.ts$/,
 ];
 // Modules loaded with import('./relative/path.js') are entry points too (a lazy page, a chunk): the
 // loader picks their exports by a name in a string or a structural type (apps/web/src/app/routes.tsx).

@@ -155,7 +155,6 @@ export const approveAccessRequestBodySchema = z.object({
   /** Whether the key's viewers may download originals (default: view only). */
   allow_download: z.boolean({ error: AccessMessages.allowDownloadInvalid }).default(false),
 });
-export type ApproveAccessRequestBody = z.input<typeof approveAccessRequestBodySchema>;
 
 export const requestIdPayloadSchema = z.object({ request_id: z.uuid() });
 export const approveAccessRequestPayloadSchema = approveAccessRequestBodySchema.extend({ request_id: z.uuid() });

@@ -71,7 +71,6 @@ export const publishPostBodySchema = z.object({
   content: postContent,
   show_name: z.boolean().default(false),
 });
-export type PublishPostRequest = z.input<typeof publishPostBodySchema>;
 
 /** rpc.letters.community.publish: the gateway puts the author's profile name in when he chose to show it. */
 export const publishPostPayloadSchema = z.object({
@@ -91,7 +90,6 @@ export const submitStoryBodySchema = z.object({
   story: storyText,
   show_name: z.boolean().default(false),
 });
-export type SubmitStoryRequest = z.input<typeof submitStoryBodySchema>;
 export const submitStoryPayloadSchema = z.object({
   id: z.uuid(),
   story: safeText().max(COMMUNITY_STORY_MAX * 2),

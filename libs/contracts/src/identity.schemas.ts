@@ -133,14 +133,12 @@ export const changeEmailBodySchema = z.object({
   email: credentialsBodySchema.shape.email,
   currentPassword,
 });
-export type ChangeEmailRequest = z.input<typeof changeEmailBodySchema>;
 
 /** PUT /api/me/password: the same rules as a sign-up's password. */
 export const changePasswordBodySchema = z.object({
   currentPassword,
   newPassword: signUpBodySchema.shape.password,
 });
-export type ChangePasswordRequest = z.input<typeof changePasswordBodySchema>;
 
 /** What a password change answers: the other sessions it ended (this one stays signed in). */
 export const changePasswordReplySchema = z.object({ otherSessionsEnded: z.number().int().min(0) });
@@ -193,7 +191,6 @@ export const resetPasswordBodySchema = z.object({
   token: resetToken,
   newPassword,
 });
-export type ResetPasswordRequest = z.input<typeof resetPasswordBodySchema>;
 export const resetPasswordReplySchema = z.object({
   message: z.string(),
   sessionsEnded: z.number().int().min(0).meta({ description: 'How many sessions of the account were signed out.' }),
@@ -217,7 +214,6 @@ export const emailChangeLinkPayloadSchema = z.object({ token: safeText().max(200
 
 /** POST /api/auth/verify-email: the verification link's token is the proof; POST /api/me/verify-email/resend sends a new one. */
 export const verifyEmailBodySchema = z.object({ token: emailChangeToken });
-export type VerifyEmailRequest = z.input<typeof verifyEmailBodySchema>;
 export const verifyEmailReplySchema = z.object({ message: z.string() });
 export type VerifyEmailReply = z.infer<typeof verifyEmailReplySchema>;
 
@@ -266,11 +262,9 @@ export const twoStepSignInPayloadSchema = z.object({ challenge: safeText().max(2
 
 /** POST /api/me/two-step/confirm and /recovery-codes: a current code from the app. */
 export const twoStepCodeBodySchema = z.object({ code: twoStepCode });
-export type TwoStepCodeRequest = z.input<typeof twoStepCodeBodySchema>;
 export const twoStepCodePayloadSchema = z.object({ code: safeText().max(40) }).strict();
 /** POST /api/me/two-step/disable: the password and a current code (or a recovery code). */
 export const twoStepDisableBodySchema = z.object({ currentPassword, code: twoStepCode });
-export type TwoStepDisableRequest = z.input<typeof twoStepDisableBodySchema>;
 export const twoStepDisablePayloadSchema = z.object({ currentPassword: safeText().max(PASSWORD_HTTP_MAX_LENGTH + 1), code: safeText().max(40) }).strict();
 
 /**
@@ -303,7 +297,6 @@ export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
 export const accountDeletionBodySchema = z.object({
   confirmation: safeText().max(100).meta({ description: 'The word DELETE, typed by the owner (letter case aside).' }),
 });
-export type AccountDeletionRequest = z.input<typeof accountDeletionBodySchema>;
 export const accountDeletionPayloadSchema = z.object({ confirmation: safeText().max(100) }).strict();
 /** GET /api/me/account-deletion, and the reply of each step: whether the account is scheduled for deletion, and when. */
 export const accountDeletionStatusSchema = z.object({

@@ -45,7 +45,6 @@ export const addContactBodySchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null)),
 });
-export type AddContactRequest = z.input<typeof addContactBodySchema>;
 export type AddContactPayload = z.output<typeof addContactBodySchema>;
 
 /** PUT /api/if-im-not-there/contacts/:id/access-key: the toggle. */

@@ -16,7 +16,6 @@ export type InactivityWatch = z.infer<typeof inactivityWatchSchema>;
 export const saveInactivityBodySchema = z.object({
   period_days: z.literal(INACTIVITY_PERIODS, { error: `The period is one of: ${INACTIVITY_PERIODS.join(', ')} days, or off.` }).nullable(),
 });
-export type SaveInactivityRequest = z.input<typeof saveInactivityBodySchema>;
 
 /** POST /api/still-here (public): the parameters of the check-in link in a warning e-mail, as signed. */
 export const checkInLinkBodySchema = z.object({

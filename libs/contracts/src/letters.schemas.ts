@@ -73,7 +73,6 @@ export const writeLetterBodySchema = z.object({
   title: letterTitle,
   content: letterContent,
 });
-export type WriteLetterRequest = z.input<typeof writeLetterBodySchema>;
 
 /** PUT /api/letters/:id. `expectedVersion` is the version the editor showed: a newer one is a CONFLICT. */
 export const reviseLetterBodySchema = z.object({
@@ -119,7 +118,6 @@ export const ReflectionApiMessages = {
 export const saveReflectionBodySchema = z.object({
   text: safeText({ error: ReflectionApiMessages.text }).trim().max(REFLECTION_MAX, ReflectionMessages.tooLong),
 });
-export type SaveReflectionRequest = z.input<typeof saveReflectionBodySchema>;
 
 /** rpc.letters.reflection.save. Length is the decider's to refuse (after trimming); this only bounds the payload. */
 export const saveReflectionPayloadSchema = z.object({ text: safeText().max(REFLECTION_MAX * 4) });

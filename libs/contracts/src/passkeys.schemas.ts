@@ -78,7 +78,6 @@ export type PasskeyList = z.infer<typeof passkeyListSchema>;
 
 /** POST /api/me/passkeys: the options' challenge, a name, and the authenticator's answer. */
 export const addPasskeyBodySchema = z.object({ challengeId, name: passkeyName, credential: passkeyRegistrationResponseSchema });
-export type AddPasskeyRequest = z.input<typeof addPasskeyBodySchema>;
 export const addPasskeyPayloadSchema = addPasskeyBodySchema.strict();
 /** PATCH /api/me/passkeys/:passkeyId */
 export const renamePasskeyBodySchema = z.object({ name: passkeyName });
@@ -87,7 +86,6 @@ export const renamePasskeyPayloadSchema = z.object({ passkeyId: z.uuid(), name: 
 
 /** POST /api/auth/passkey and /api/me/confirm-identity/passkey: the options' challenge and the authenticator's answer. */
 export const passkeyAssertionBodySchema = z.object({ challengeId, credential: passkeyAuthenticationResponseSchema });
-export type PasskeyAssertionRequest = z.input<typeof passkeyAssertionBodySchema>;
 export const passkeyAssertionPayloadSchema = passkeyAssertionBodySchema.strict();
 
 const twoStepChallenge = safeText({ error: TwoStepMessages.signInRefused }).min(1, TwoStepMessages.signInRefused).max(200, TwoStepMessages.signInRefused);
@@ -96,5 +94,4 @@ export const twoStepPasskeyOptionsBodySchema = z.object({ challenge: twoStepChal
 export const twoStepPasskeyOptionsPayloadSchema = twoStepPasskeyOptionsBodySchema.strict();
 /** POST /api/auth/sign-in/two-step/passkey: the password step's challenge, the passkey's challenge and its answer. */
 export const twoStepPasskeyBodySchema = z.object({ challenge: twoStepChallenge, challengeId, credential: passkeyAuthenticationResponseSchema });
-export type TwoStepPasskeyRequest = z.input<typeof twoStepPasskeyBodySchema>;
 export const twoStepPasskeyPayloadSchema = twoStepPasskeyBodySchema.strict();

@@ -31,7 +31,6 @@ export const addTrusteeBodySchema = z.object({
   email: emailField(),
   relationship: z.enum(RELATIONSHIP_OPTIONS, { error: TrusteeMessages.relationshipInvalid }),
 });
-export type AddTrusteeRequest = z.input<typeof addTrusteeBodySchema>;
 export type AddTrusteePayload = z.output<typeof addTrusteeBodySchema>;
 
 export const trusteeByIdPayloadSchema = z.object({ id: safeText().max(64) });

@@ -75,13 +75,13 @@ describe('createApiClient', () => {
 
   it('sends the bearer token', async () => {
     const { client, calls } = setup([json(200, { videosSaved: 1 })]);
-    await expect(client.get('/api/vault/stats')).resolves.toEqual({ videosSaved: 1 });
+    await expect(client.request('/api/vault/stats')).resolves.toEqual({ videosSaved: 1 });
     expect(authHeader(calls[0])).toBe('Bearer old');
   });
 
   it('on a 401 refreshes once and retries once with the new token', async () => {
     const { client, calls, refresh, onUnauthenticated } = setup([json(401, { code: 'SESSION_EXPIRED', message: 'x' }), json(200, { ok: 1 })]);
-    await expect(client.get('/api/me')).resolves.toEqual({ ok: 1 });
+    await expect(client.request('/api/me')).resolves.toEqual({ ok: 1 });
     expect(refresh).toHaveBeenCalledTimes(1);
     expect(calls.map(authHeader)).toEqual(['Bearer old', 'Bearer new']);
     expect(onUnauthenticated).not.toHaveBeenCalled();
@@ -89,7 +89,7 @@ describe('createApiClient', () => {
 
   it('signs out locally when the refresh fails', async () => {
     const { client, calls, onUnauthenticated } = setup([json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' })], false);
-    await expect(client.get('/api/me')).rejects.toMatchObject({ status: 401 });
+    await expect(client.request('/api/me')).rejects.toMatchObject({ status: 401 });
     expect(calls).toHaveLength(1);
     expect(onUnauthenticated).toHaveBeenCalledTimes(1);
   });
@@ -99,7 +99,7 @@ describe('createApiClient', () => {
       json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' }),
       json(401, { code: 'UNAUTHENTICATED', message: 'Not authenticated' }),
     ]);
-    await expect(client.get('/api/me')).rejects.toMatchObject({ status: 401 });
+    await expect(client.request('/api/me')).rejects.toMatchObject({ status: 401 });
     expect(calls).toHaveLength(2);
     expect(refresh).toHaveBeenCalledTimes(1);
     expect(onUnauthenticated).toHaveBeenCalledTimes(1);
@@ -107,13 +107,13 @@ describe('createApiClient', () => {
 
   it('does not refresh for other errors', async () => {
     const { client, refresh } = setup([json(403, { code: 'FORBIDDEN', message: 'Access denied' })]);
-    await expect(client.get('/api/admin')).rejects.toMatchObject({ status: 403, body: { message: 'Access denied' } });
+    await expect(client.request('/api/admin')).rejects.toMatchObject({ status: 403, body: { message: 'Access denied' } });
     expect(refresh).not.toHaveBeenCalled();
   });
 
   it('treats a throwing refresh as a failed one', async () => {
     const { client, onUnauthenticated } = setup([json(401, { code: 'UNAUTHENTICATED', message: 'x' })], new Error('boom'));
-    await expect(client.get('/api/me')).rejects.toMatchObject({ status: 401 });
+    await expect(client.request('/api/me')).rejects.toMatchObject({ status: 401 });
     expect(onUnauthenticated).toHaveBeenCalledTimes(1);
   });
 });
@@ -129,7 +129,7 @@ describe('createApiClient: sudo mode', () => {
       return true;
     });
     const client = createApiClient({ fetch: fn, getAccessToken: () => token, refresh: async () => false, onUnauthenticated: () => undefined, confirmIdentity });
-    await expect(client.post('/api/access/keys', { name: 'Anna' })).resolves.toEqual({ id: 'key-1' });
+    await expect(client.request('/api/access/keys', { method: 'POST', body: { name: 'Anna' } })).resolves.toEqual({ id: 'key-1' });
     expect(confirmIdentity).toHaveBeenCalledTimes(1);
     expect(calls.map(authHeader)).toEqual(['Bearer OLD', 'Bearer PROVED']);
     expect(calls[1]!.init.body).toBe('{"name":"Anna"}');
@@ -138,19 +138,19 @@ describe('createApiClient: sudo mode', () => {
   it('leaves the refusal to the page when the owner cancels, or when nothing can ask', async () => {
     const cancelled = fakeFetch(sudoRequired());
     const cancelling = createApiClient({ fetch: cancelled.fn, getAccessToken: () => 'T', refresh: async () => false, onUnauthenticated: () => undefined, confirmIdentity: async () => false });
-    await expect(cancelling.del('/api/access/keys/k')).rejects.toMatchObject({ status: 403, code: 'SUDO_REQUIRED' });
+    await expect(cancelling.request('/api/access/keys/k', { method: 'DELETE' })).rejects.toMatchObject({ status: 403, code: 'SUDO_REQUIRED' });
     expect(cancelled.calls).toHaveLength(1);
 
     const unasked = fakeFetch(sudoRequired());
     const silent = createApiClient({ fetch: unasked.fn, getAccessToken: () => 'T', refresh: async () => false, onUnauthenticated: () => undefined });
-    await expect(silent.del('/api/access/keys/k')).rejects.toMatchObject({ code: 'SUDO_REQUIRED' });
+    await expect(silent.request('/api/access/keys/k', { method: 'DELETE' })).rejects.toMatchObject({ code: 'SUDO_REQUIRED' });
   });
 
   it('asks once only: a second refusal after the password is the page\'s to show', async () => {
     const { fn, calls } = fakeFetch(sudoRequired(), sudoRequired());
     const confirmIdentity = jest.fn(async () => true);
     const client = createApiClient({ fetch: fn, getAccessToken: () => 'T', refresh: async () => false, onUnauthenticated: () => undefined, confirmIdentity });
-    await expect(client.post('/api/x')).rejects.toMatchObject({ code: 'SUDO_REQUIRED' });
+    await expect(client.request('/api/x', { method: 'POST' })).rejects.toMatchObject({ code: 'SUDO_REQUIRED' });
     expect(confirmIdentity).toHaveBeenCalledTimes(1);
     expect(calls).toHaveLength(2);
   });

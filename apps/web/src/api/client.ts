@@ -116,16 +116,13 @@ export interface ApiClientDeps {
   confirmIdentity?(): Promise<boolean>;
 }
 
+/** Sends one request with the session's care. Screens call through the typed layer over it (api.ts's `http`). */
 export interface ApiClient {
   request<T>(path: string, options?: RequestOptions): Promise<T>;
-  get<T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
-  post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
-  patch<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
-  del<T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
 }
 
 /**
- * The typed client every screen uses. Each call carries `Authorization: Bearer <token>`; on a 401 it
+ * The session-aware client under every screen's calls. Each call carries `Authorization: Bearer <token>`; on a 401 it
  * refreshes the session once and retries once; if that does not help, the session is dropped locally
  * (the route guard then sends the user to /auth) and the ApiError is rethrown. A sensitive action
  * refused SUDO_REQUIRED is retried once the owner has given his password again (confirmIdentity).
@@ -165,13 +162,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
-  return {
-    request,
-    get: (path, options) => request(path, { ...options, method: 'GET' }),
-    post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
-    patch: (path, body, options) => request(path, { ...options, method: 'PATCH', body }),
-    del: (path, options) => request(path, { ...options, method: 'DELETE' }),
-  };
+  return { request };
 }
 
 /** The text a person should see for an error, with a fallback for anything that is not an ApiError. */

@@ -1,11 +1,19 @@
-import type { CourtCategory, CourtDocument, CourtFileLink, CourtUploadTicket, CourtVariant, StartCourtUploadRequest } from '@lv/contracts';
 import { appSession } from './app-session.js';
-import { api } from './api.js';
+import { http } from './api.js';
 import { ApiError, NetworkError, toErrorBody } from './client.js';
+import type { Schema } from './typed-api.js';
 
 // Court documents and the Court Journal over the gateway's /api/court routes (the list at the top of
-// libs/contracts/src/court-journal.schemas.ts). Types and constants only from the contracts: the SPA
-// never bundles their zod schemas.
+// libs/contracts/src/court-journal.schemas.ts). Every call and shape is the gateway's OpenAPI
+// document's (openapi.gen.ts), under the names the screens use.
+
+export type CourtDocument = Schema<'CourtDocumentDto'>;
+export type CourtFileLink = Schema<'CourtFileLinkDto'>;
+export type CourtUploadTicket = Schema<'CourtUploadTicketDto'>;
+export type StartCourtUploadRequest = Schema<'StartCourtUploadDto'>;
+/** The six cards (the upload also takes an old page's category; the list filters by card only). */
+export type CourtCategory = CourtDocument['category'];
+type CourtVariant = NonNullable<StartCourtUploadRequest['variant']>;
 
 export const courtKeys = {
   all: ['court'] as const,
@@ -14,30 +22,29 @@ export const courtKeys = {
 };
 
 export function fetchCourtDocuments(category: CourtCategory | null, signal?: AbortSignal): Promise<CourtDocument[]> {
-  const query = category ? `?category=${encodeURIComponent(category)}` : '';
-  return api.get<CourtDocument[]>(`/api/court/documents${query}`, { signal });
+  return http.get('/api/court/documents', { query: category ? { category } : {}, signal });
 }
 
 export function startCourtUpload(request: StartCourtUploadRequest): Promise<CourtUploadTicket> {
-  return api.post<CourtUploadTicket>('/api/court/uploads', request);
+  return http.post('/api/court/uploads', { body: request });
 }
 
 export function setKeyEvidence(id: string, isKeyEvidence: boolean): Promise<CourtDocument> {
-  return api.patch<CourtDocument>(`/api/court/documents/${encodeURIComponent(id)}`, { is_key_evidence: isKeyEvidence });
+  return http.patch('/api/court/documents/{id}', { path: { id }, body: { is_key_evidence: isKeyEvidence } });
 }
 
 export function deleteCourtDocument(id: string): Promise<void> {
-  return api.del<void>(`/api/court/documents/${encodeURIComponent(id)}`);
+  return http.del('/api/court/documents/{id}', { path: { id } });
 }
 
 /** A short-lived link to the file, bound to this owner (the gateway also sets the binding cookie). */
 export function fetchCourtFileLink(id: string, disposition: 'inline' | 'attachment'): Promise<CourtFileLink> {
-  return api.post<CourtFileLink>(`/api/court/documents/${encodeURIComponent(id)}/link`, { disposition });
+  return http.post('/api/court/documents/{id}/link', { path: { id }, body: { disposition } });
 }
 
 /** A short-lived link to the owner's evidence bundle (a ZIP, served as an attachment). */
 export function fetchEvidenceBundleLink(): Promise<CourtFileLink> {
-  return api.post<CourtFileLink>('/api/court/evidence/bundle-link');
+  return http.post('/api/court/evidence/bundle-link');
 }
 
 async function putOnce(url: string, file: Blob, token: string | null, signal?: AbortSignal): Promise<CourtDocument> {

@@ -1,9 +1,19 @@
-import type { MediaCollection, PlaybackLink, StoredMediaType, Recording, StartUploadRequest, TimelinePage, UploadTicket } from '@lv/contracts';
 import { appSession } from './app-session.js';
-import { api } from './api.js';
+import { http } from './api.js';
 import { ApiError, NetworkError, toErrorBody } from './client.js';
+import type { Schema } from './typed-api.js';
 import { sha256Hex as sha256HexOf } from '../lib/sha256.js';
 import { uploadsInFlight } from './uploads-in-flight.js';
+
+// The JSON calls and every shape are the gateway's OpenAPI document's (openapi.gen.ts); the bytes go
+// by tus (or one PUT) below.
+export type Recording = Schema<'RecordingDto'>;
+export type UploadTicket = Schema<'UploadTicketDto'>;
+export type StartUploadRequest = Schema<'StartUploadDto'>;
+type StoredMediaType = StartUploadRequest['type'];
+type MediaCollection = NonNullable<StartUploadRequest['collection']>;
+export type TimelinePage = Schema<'TimelinePageDto'>;
+export type PlaybackLink = Schema<'PlaybackLinkDto'>;
 
 export const mediaKeys = {
   all: ['media'] as const,
@@ -16,34 +26,34 @@ export const mediaKeys = {
 };
 
 export function startUpload(request: StartUploadRequest): Promise<UploadTicket> {
-  return api.post<UploadTicket>('/api/media/uploads', request);
+  return http.post('/api/media/uploads', { body: request });
 }
 
 export function fetchRecordings(limit = 10, signal?: AbortSignal, collection: MediaCollection = 'vault'): Promise<Recording[]> {
-  return api.get<Recording[]>(`/api/media/recordings?limit=${limit}${collection === 'vault' ? '' : `&collection=${collection}`}`, { signal });
+  return http.get('/api/media/recordings', { query: { limit: String(limit), ...(collection === 'vault' ? {} : { collection }) }, signal });
 }
 
 /** A new title for one of the owner's items (Who I Am's personal media). */
 export function retitleRecording(id: string, title: string): Promise<Recording> {
-  return api.patch<Recording>(`/api/media/recordings/${encodeURIComponent(id)}`, { title });
+  return http.patch('/api/media/recordings/{id}', { path: { id }, body: { title } });
 }
 
 /** Deletes one of the owner's recordings (a final message: it is on no timeline) with its object. */
 export function deleteRecording(id: string): Promise<void> {
-  return api.del<void>(`/api/media/recordings/${encodeURIComponent(id)}`);
+  return http.del('/api/media/recordings/{id}', { path: { id } });
 }
 
 export function fetchTimeline(signal?: AbortSignal): Promise<TimelinePage> {
-  return api.get<TimelinePage>('/api/timeline', { signal });
+  return http.get('/api/timeline', { signal });
 }
 
 export function deleteTimelineEntry(id: string): Promise<void> {
-  return api.del<void>(`/api/timeline/${encodeURIComponent(id)}`);
+  return http.del('/api/timeline/{id}', { path: { id } });
 }
 
 /** A link signed for this user (3600 s); the gateway also sets the cookie that binds it to them. */
 export function fetchPlaybackLink(id: string): Promise<PlaybackLink> {
-  return api.post<PlaybackLink>(`/api/media/recordings/${encodeURIComponent(id)}/playback`);
+  return http.post('/api/media/recordings/{id}/playback', { path: { id } });
 }
 
 /** SHA-256 of a recording, hex, with the browser's Web Crypto (the server checks it again as the bytes arrive). */

@@ -1,15 +1,35 @@
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { PasskeyMessages, type AddPasskeyRequest, type PasskeyAssertionRequest, type PasskeyList, type PasskeyView, type SessionView, type TwoStepPasskeyRequest } from '@lv/contracts';
-import { api } from './api.js';
+import { PasskeyMessages } from '@lv/contracts';
+import { http } from './api.js';
 import { appSession } from './app-session.js';
-import { errorMessage, sendRequest } from './client.js';
+import { errorMessage } from './client.js';
+import { bareHttp, type Schema } from './typed-api.js';
 
 // Passkeys (WebAuthn) in the SPA: the gateway's /api/me/passkeys and /api/auth/passkey routes, with the
 // browser's navigator.credentials through @simplewebauthn/browser. identity checks every answer.
 
-/** A ceremony as identity hands it out: the options are WebAuthn's JSON forms, ready for the browser. */
-interface RegistrationCeremony { challengeId: string; options: PublicKeyCredentialCreationOptionsJSON }
-interface AuthenticationCeremony { challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }
+// Every call and shape is the gateway's OpenAPI document's (openapi.gen.ts).
+export type PasskeyList = Schema<'PasskeyListDto'>;
+export type PasskeyView = Schema<'PasskeyDto'>;
+type SessionView = Schema<'SessionViewDto'>;
+type Ceremony = Schema<'PasskeyCeremonyDto'>;
+
+// The document keeps a ceremony's options an open object ("hand them to navigator.credentials as they
+// are"): WebAuthn's JSON forms, which identity builds with @simplewebauthn/server. Their required
+// fields are checked here, so the browser is never handed something else.
+const isRegistrationOptions = (options: object): options is PublicKeyCredentialCreationOptionsJSON =>
+  'challenge' in options && 'rp' in options && 'user' in options && 'pubKeyCredParams' in options;
+const isAuthenticationOptions = (options: object): options is PublicKeyCredentialRequestOptionsJSON => 'challenge' in options;
+
+function registrationOptions({ options }: Ceremony): PublicKeyCredentialCreationOptionsJSON {
+  if (!isRegistrationOptions(options)) throw new Error('The passkey options from the server are incomplete.');
+  return options;
+}
+
+function authenticationOptions({ options }: Ceremony): PublicKeyCredentialRequestOptionsJSON {
+  if (!isAuthenticationOptions(options)) throw new Error('The passkey options from the server are incomplete.');
+  return options;
+}
 
 export const passkeyKeys = { list: ['settings', 'passkeys'] as const };
 
@@ -55,44 +75,42 @@ async function inBrowser<T>(ceremony: () => Promise<T>): Promise<T> {
 }
 
 export function fetchPasskeys(signal?: AbortSignal): Promise<PasskeyList> {
-  return api.get<PasskeyList>('/api/me/passkeys', { signal });
+  return http.get('/api/me/passkeys', { signal });
 }
 
 /** Adds a passkey under `name`: the server's options, the browser's (or phone's) passkey, the server's check. Sudo mode. */
 export async function addPasskey(name: string): Promise<PasskeyView> {
-  const ceremony = await api.post<RegistrationCeremony>('/api/me/passkeys/options');
-  const credential = await inBrowser(async () => (await webAuthn()).startRegistration({ optionsJSON: ceremony.options }));
-  return api.post<PasskeyView>('/api/me/passkeys', { challengeId: ceremony.challengeId, name, credential } satisfies AddPasskeyRequest);
+  const ceremony = await http.post('/api/me/passkeys/options');
+  const credential = await inBrowser(async () => (await webAuthn()).startRegistration({ optionsJSON: registrationOptions(ceremony) }));
+  return http.post('/api/me/passkeys', { body: { challengeId: ceremony.challengeId, name, credential } });
 }
 
 export function renamePasskey(passkeyId: string, name: string): Promise<PasskeyView> {
-  return api.request<PasskeyView>(`/api/me/passkeys/${encodeURIComponent(passkeyId)}`, { method: 'PATCH', body: { name } });
+  return http.patch('/api/me/passkeys/{passkeyId}', { path: { passkeyId }, body: { name } });
 }
 
 /** Sudo mode: the API client asks "Confirm it's you" first when the last proof is old. */
 export function removePasskey(passkeyId: string): Promise<PasskeyList> {
-  return api.request<PasskeyList>(`/api/me/passkeys/${encodeURIComponent(passkeyId)}`, { method: 'DELETE' });
+  return http.del('/api/me/passkeys/{passkeyId}', { path: { passkeyId } });
 }
-
-const post = <T>(path: string, body?: unknown) => sendRequest<T>((input, init) => globalThis.fetch(input, init), path, { method: 'POST', ...(body === undefined ? {} : { body }) });
 
 /** "Sign in with a passkey": no e-mail or password; the browser offers this site's passkeys. */
 export async function signInWithPasskey(): Promise<SessionView> {
-  const ceremony = await post<AuthenticationCeremony>('/api/auth/passkey/options');
-  const credential = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON: ceremony.options }));
-  return post<SessionView>('/api/auth/passkey', { challengeId: ceremony.challengeId, credential } satisfies PasskeyAssertionRequest);
+  const ceremony = await bareHttp().post('/api/auth/passkey/options');
+  const credential = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON: authenticationOptions(ceremony) }));
+  return bareHttp().post('/api/auth/passkey', { body: { challengeId: ceremony.challengeId, credential } });
 }
 
 /** The second step with a passkey, after the password: the password step's challenge binds it. */
 export async function passkeySecondStep(challenge: string): Promise<SessionView> {
-  const ceremony = await post<AuthenticationCeremony>('/api/auth/sign-in/two-step/passkey/options', { challenge });
-  const credential = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON: ceremony.options }));
-  return post<SessionView>('/api/auth/sign-in/two-step/passkey', { challenge, challengeId: ceremony.challengeId, credential } satisfies TwoStepPasskeyRequest);
+  const ceremony = await bareHttp().post('/api/auth/sign-in/two-step/passkey/options', { body: { challenge } });
+  const credential = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON: authenticationOptions(ceremony) }));
+  return bareHttp().post('/api/auth/sign-in/two-step/passkey', { body: { challenge, challengeId: ceremony.challengeId, credential } });
 }
 
 /** Sudo mode with a passkey instead of the password; the new token (a fresh proof) replaces the tab's. */
 export async function confirmIdentityWithPasskey(): Promise<void> {
-  const ceremony = await api.post<AuthenticationCeremony>('/api/me/confirm-identity/passkey/options');
-  const credential = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON: ceremony.options }));
-  appSession.acceptConfirmedIdentity(await api.post<SessionView>('/api/me/confirm-identity/passkey', { challengeId: ceremony.challengeId, credential } satisfies PasskeyAssertionRequest));
+  const ceremony = await http.post('/api/me/confirm-identity/passkey/options');
+  const credential = await inBrowser(async () => (await webAuthn()).startAuthentication({ optionsJSON: authenticationOptions(ceremony) }));
+  appSession.acceptConfirmedIdentity(await http.post('/api/me/confirm-identity/passkey', { body: { challengeId: ceremony.challengeId, credential } }));
 }

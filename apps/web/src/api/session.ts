@@ -1,6 +1,7 @@
-import type { Credentials, SessionProbe, SessionView, SignInView, TwoStepChallenge, TwoStepSignInRequest, UserProfile } from '@lv/contracts';
+import type { Credentials, SessionView, SignInView, TwoStepChallenge, TwoStepSignInRequest, UserProfile } from '@lv/contracts';
 import { ApiError, sendRequest } from './client.js';
 import { shouldRefresh } from './refresh-schedule.js';
+import { createTypedApi } from './typed-api.js';
 
 export type SessionState =
   | { status: 'loading' }
@@ -25,16 +26,15 @@ export interface AuthTransport {
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
+/** The /api/auth calls, typed from the gateway's OpenAPI document (openapi.gen.ts), sent bare: they make the session. */
 export function createHttpAuthTransport(fetchImpl?: FetchLike, baseUrl = ''): AuthTransport {
   const f: FetchLike = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+  const auth = (token: string | null = null) => createTypedApi((url, options) => sendRequest(f, `${baseUrl}${url}`, { ...options, token }));
   return {
-    signIn: (body) => sendRequest<SignInView>(f, `${baseUrl}/api/auth/sign-in${'challenge' in body ? '/two-step' : ''}`, { method: 'POST', body }),
-    signUp: (credentials) => sendRequest<SessionView>(f, `${baseUrl}/api/auth/sign-up`, { method: 'POST', body: credentials }),
-    refresh: async () => {
-      const probe = await sendRequest<SessionProbe>(f, `${baseUrl}/api/auth/session`, { method: 'POST' });
-      return probe.session;
-    },
-    signOut: (accessToken) => sendRequest<void>(f, `${baseUrl}/api/auth/sign-out`, { method: 'POST', token: accessToken }),
+    signIn: (body) => ('challenge' in body ? auth().post('/api/auth/sign-in/two-step', { body }) : auth().post('/api/auth/sign-in', { body })),
+    signUp: (credentials) => auth().post('/api/auth/sign-up', { body: credentials }),
+    refresh: async () => (await auth().post('/api/auth/session')).session,
+    signOut: (accessToken) => auth(accessToken).post('/api/auth/sign-out'),
   };
 }
 

@@ -1,55 +1,66 @@
-import type {
-  AccountSession, AccountSessions, SessionsEnded, ChangeEmailRequest, ChangePasswordReply, ChangePasswordRequest, NotificationPreferences, NotificationPreferencesView, UpdateProfileRequest, UserProfile, VerifyEmailReply,
-  RecoveryCodes, TwoStepCodeRequest, TwoStepDisableRequest, TwoStepSetup, TwoStepStatus, SessionView,
-} from '@lv/contracts';
-import { api } from './api.js';
+import { http } from './api.js';
 import { appSession } from './app-session.js';
+import type { Schema } from './typed-api.js';
+
+// Every call and shape is the gateway's OpenAPI document's (openapi.gen.ts), under the names the screens use.
+export type AccountSessions = Schema<'AccountSessionsDto'>;
+export type AccountSession = AccountSessions['sessions'][number];
+export type SessionsEnded = Schema<'SessionsEndedDto'>;
+export type VerifyEmailReply = Schema<'VerifyEmailReplyDto'>;
+export type UserProfile = Schema<'UserProfileDto'>;
+export type ChangeEmailRequest = Schema<'ChangeEmailDto'>;
+export type ChangePasswordRequest = Schema<'ChangePasswordDto'>;
+export type ChangePasswordReply = Schema<'ChangePasswordReplyDto'>;
+export type NotificationPreferencesView = Schema<'NotificationPreferencesDto'>;
+export type NotificationPreferences = Schema<'SaveNotificationPreferencesDto'>;
+export type TwoStepStatus = Schema<'TwoStepStatusDto'>;
+export type TwoStepSetup = Schema<'TwoStepSetupDto'>;
+export type TwoStepCodeRequest = Schema<'TwoStepCodeDto'>;
+export type TwoStepDisableRequest = Schema<'TwoStepDisableDto'>;
+export type RecoveryCodes = Schema<'RecoveryCodesDto'>;
 
 export const settingsKeys = { notifications: ['settings', 'notifications'] as const, sessions: ['settings', 'sessions'] as const, twoStep: ['settings', 'two-step'] as const };
 
-export type { AccountSession };
-
 /** The account's signed-in browsers, this one marked `current`. */
 export function fetchSessions(signal?: AbortSignal): Promise<AccountSessions> {
-  return api.get<AccountSessions>('/api/me/sessions', { signal });
+  return http.get('/api/me/sessions', { signal });
 }
 
 export function endSession(sessionId: string): Promise<SessionsEnded> {
-  return api.request<SessionsEnded>(`/api/me/sessions/${encodeURIComponent(sessionId)}`, { method: 'DELETE' });
+  return http.del('/api/me/sessions/{sessionId}', { path: { sessionId } });
 }
 
 /** "Sign out everywhere else": every session but this one. */
 export function endOtherSessions(): Promise<SessionsEnded> {
-  return api.request<SessionsEnded>('/api/me/sessions/sign-out-others', { method: 'POST' });
+  return http.post('/api/me/sessions/sign-out-others');
 }
 
 /** "Resend verification e-mail": a new link to the account's address (the one before stops working); 429 past 3 an hour. */
 export function resendVerification(): Promise<VerifyEmailReply> {
-  return api.request<VerifyEmailReply>('/api/me/verify-email/resend', { method: 'POST' });
+  return http.post('/api/me/verify-email/resend');
 }
 
 export const EXPORT_DOWNLOAD_PATH = '/api/me/export';
 
 export function updateName(fullName: string): Promise<UserProfile> {
-  const body: UpdateProfileRequest = { full_name: fullName };
-  return api.request<UserProfile>('/api/me', { method: 'PATCH', body });
+  return http.patch('/api/me', { body: { full_name: fullName } });
 }
 
 export function changeEmail(body: ChangeEmailRequest): Promise<UserProfile> {
-  return api.request<UserProfile>('/api/me/email', { method: 'PUT', body });
+  return http.put('/api/me/email', { body });
 }
 
 /** Every other session of the account ends; this tab stays signed in. */
 export function changePassword(body: ChangePasswordRequest): Promise<ChangePasswordReply> {
-  return api.request<ChangePasswordReply>('/api/me/password', { method: 'PUT', body });
+  return http.put('/api/me/password', { body });
 }
 
 export function fetchNotificationPreferences(signal?: AbortSignal): Promise<NotificationPreferencesView> {
-  return api.get<NotificationPreferencesView>('/api/me/notifications', { signal });
+  return http.get('/api/me/notifications', { signal });
 }
 
 export function saveNotificationPreferences(preferences: NotificationPreferences): Promise<NotificationPreferencesView> {
-  return api.request<NotificationPreferencesView>('/api/me/notifications', { method: 'PUT', body: preferences });
+  return http.put('/api/me/notifications', { body: preferences });
 }
 
 /**
@@ -57,7 +68,7 @@ export function saveNotificationPreferences(preferences: NotificationPreferences
  * refused action can be retried with it.
  */
 export async function confirmIdentity(currentPassword: string): Promise<void> {
-  const view = await api.post<SessionView>('/api/me/confirm-identity', { currentPassword });
+  const view = await http.post('/api/me/confirm-identity', { body: { currentPassword } });
   appSession.acceptConfirmedIdentity(view);
 }
 
@@ -66,7 +77,7 @@ export async function confirmIdentity(currentPassword: string): Promise<void> {
  * carries no Bearer header), then the browser saves the ZIP as it streams, never holding it in memory.
  */
 export async function downloadVaultExport(start: (href: string) => void = clickDownload): Promise<void> {
-  await api.request<void>('/api/me/export/session', { method: 'POST' });
+  await http.post('/api/me/export/session');
   start(EXPORT_DOWNLOAD_PATH);
 }
 
@@ -82,24 +93,24 @@ function clickDownload(href: string): void {
 // Two-step sign-in with an authenticator app.
 
 export function fetchTwoStepStatus(signal?: AbortSignal): Promise<TwoStepStatus> {
-  return api.get<TwoStepStatus>('/api/me/two-step', { signal });
+  return http.get('/api/me/two-step', { signal });
 }
 
 /** A new secret for the app; nothing changes until its first code confirms it. */
 export function startTwoStepSetup(): Promise<TwoStepSetup> {
-  return api.request<TwoStepSetup>('/api/me/two-step/setup', { method: 'POST' });
+  return http.post('/api/me/two-step/setup');
 }
 
 /** Turns two-step sign-in on; the answer holds the ten recovery codes, this once. */
 export function confirmTwoStep(body: TwoStepCodeRequest): Promise<RecoveryCodes> {
-  return api.request<RecoveryCodes>('/api/me/two-step/confirm', { method: 'POST', body });
+  return http.post('/api/me/two-step/confirm', { body });
 }
 
 export function disableTwoStep(body: TwoStepDisableRequest): Promise<TwoStepStatus> {
-  return api.request<TwoStepStatus>('/api/me/two-step/disable', { method: 'POST', body });
+  return http.post('/api/me/two-step/disable', { body });
 }
 
 /** Ten new recovery codes (the old ones stop working), this once. */
 export function regenerateRecoveryCodes(body: TwoStepCodeRequest): Promise<RecoveryCodes> {
-  return api.request<RecoveryCodes>('/api/me/two-step/recovery-codes', { method: 'POST', body });
+  return http.post('/api/me/two-step/recovery-codes', { body });
 }

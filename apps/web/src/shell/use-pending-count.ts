@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AccessRequestPage } from '@lv/contracts';
-import { api } from '../api/api.js';
+import { http } from '../api/api.js';
 
 /**
  * How many requests wait for the owner's answer (GET /api/access/requests?status=pending, as
@@ -8,7 +7,7 @@ import { api } from '../api/api.js';
  * there, so the vault home does not load the access pages' calls.
  */
 export async function fetchPendingRequestCount(signal?: AbortSignal): Promise<number> {
-  const page = await api.get<AccessRequestPage>('/api/access/requests?status=pending', { signal });
+  const page = await http.get('/api/access/requests', { query: { status: 'pending' }, signal });
   return Array.isArray(page.items) ? page.items.length : 0;
 }
 

@@ -13,11 +13,14 @@ describe('the accepted disclaimer', () => {
     expect(acceptedConsent()).toEqual(consent);
   });
 
-  it('counts as not accepted when the stored value is missing, of the old form, or not a hash', () => {
+  it('counts as not accepted when the stored value is missing, of the old form, of another version, or not a hash', () => {
     expect(acceptedConsent()).toBeNull();
     localStorage.setItem(CONSENT_ACCEPTED_STORAGE, CONSENT_VERSION);
     expect(acceptedConsent()).toBeNull();
     localStorage.setItem(CONSENT_ACCEPTED_STORAGE, JSON.stringify({ version: CONSENT_VERSION, text_hash: 'not-a-hash' }));
+    expect(acceptedConsent()).toBeNull();
+    // Accepted under another version of the text: the gateway takes the current one only, so it shows again.
+    localStorage.setItem(CONSENT_ACCEPTED_STORAGE, JSON.stringify({ version: 'v0.9', text_hash: 'a'.repeat(64) }));
     expect(acceptedConsent()).toBeNull();
   });
 });

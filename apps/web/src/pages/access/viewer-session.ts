@@ -1,6 +1,6 @@
-import { AccessMessages, type OpenedViewSession, type ViewerTokenGrant } from '@lv/contracts';
+import { AccessMessages, CONSENT_VERSION, type OpenedViewSession, type ViewerTokenGrant } from '@lv/contracts';
 import { ApiError, NetworkError } from '../../api/client.js';
-import { redeemAccessKey } from '../../api/access.js';
+import { redeemAccessKey, type RedeemKeyBody } from '../../api/access.js';
 import { sha256Hex } from '../../lib/sha256.js';
 
 /**
@@ -31,18 +31,18 @@ export const storeViewSession = (session: string | null) => {
   }
 };
 
-/** The disclaimer a viewer accepted: its version and the SHA-256 of the very text they were shown. */
-export interface AcceptedConsent {
-  version: string;
-  text_hash: string;
-}
+/**
+ * The disclaimer a viewer accepted: its version and the SHA-256 of the very text they were shown. The
+ * gateway takes the current version only, so one accepted under another is not sent (shown again).
+ */
+export type AcceptedConsent = RedeemKeyBody['consent'];
 
 export const acceptedConsent = (): AcceptedConsent | null => {
   try {
     const stored: unknown = JSON.parse(localStorage.getItem(CONSENT_ACCEPTED_STORAGE) ?? 'null');
     if (!stored || typeof stored !== 'object') return null;
     const { version, text_hash } = stored as Record<string, unknown>;
-    return typeof version === 'string' && typeof text_hash === 'string' && /^[0-9a-f]{64}$/.test(text_hash) ? { version, text_hash } : null;
+    return version === CONSENT_VERSION && typeof text_hash === 'string' && /^[0-9a-f]{64}$/.test(text_hash) ? { version, text_hash } : null;
   } catch {
     return null;
   }
@@ -63,7 +63,7 @@ export const forgetConsent = () => {
 };
 
 /** The consent for a text as shown: the server compares the hash with the text it records. */
-export async function consentFor(text: string, version: string): Promise<AcceptedConsent> {
+export async function consentFor(text: string, version: AcceptedConsent['version']): Promise<AcceptedConsent> {
   return { version, text_hash: await sha256Hex(text, 'record your consent') };
 }
 

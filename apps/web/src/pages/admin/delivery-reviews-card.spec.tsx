@@ -71,7 +71,7 @@ describe('Delivery reviews (/admin)', () => {
     const review = await openTheReview();
     fireEvent.click(review.getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('No deliveries are waiting for review.')).toBeTruthy();
-    expect(gateway().asked.filter((a) => a.method === 'POST')).toEqual([{ method: 'POST', path: `/api/admin/delivery-reviews/${OWNER}/approve`, body: {} }]);
+    expect(gateway().asked.filter((a) => a.method === 'POST')).toEqual([{ method: 'POST', path: `/api/admin/delivery-reviews/${OWNER}/approve`, body: null }]);
   });
 
   it('rejects only with a reason, which is sent trimmed', async () => {

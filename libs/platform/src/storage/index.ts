@@ -63,6 +63,8 @@ export interface ObjectStorage {
   readonly client: Client;
   readonly region: string;
   readonly partSize: number;
+  /** Buffers of `partSize`, shared by every writer of parts in this process (upload, a resumable upload's parts). */
+  readonly partBuffers: PartBuffers;
   /** Creates the bucket if it does not exist (safe to call concurrently and on every boot). */
   ensureBucket(name: string): Promise<void>;
   ensureBuckets(names: readonly string[]): Promise<void>;
@@ -106,6 +108,28 @@ export interface ObjectStorage {
 
 /** Part buffers kept for the next uploads: the two of one upload, and of a second running beside it. */
 const MAX_IDLE_PARTS = 4;
+
+/**
+ * Part-sized buffers, taken by a writer of parts and given back once every part sent from them is
+ * stored. Allocating two fresh parts per upload left the process's memory to the allocator and the
+ * garbage collector (vault-media grew 64-70 MB over two 200 MB uploads); reused, it stays at the parts
+ * of the uploads running at once.
+ */
+export interface PartBuffers {
+  take(): Buffer;
+  /** Only once nothing still reads them (every part sent from them answered). */
+  giveBack(buffers: readonly (Buffer | undefined)[]): void;
+}
+
+export function createPartBuffers(partSize: number, maxIdle = MAX_IDLE_PARTS): PartBuffers {
+  const idle: Buffer[] = [];
+  return {
+    take: () => idle.pop() ?? Buffer.allocUnsafe(partSize),
+    giveBack(buffers) {
+      for (const buffer of buffers) if (buffer?.length === partSize && idle.length < maxIdle && !idle.includes(buffer)) idle.push(buffer);
+    },
+  };
+}
 
 function uploadHeaders(opts: Pick<UploadOptions, 'contentType' | 'metadata'>): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -155,14 +179,7 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
   // by the media-hashing job, which reads the object back against the SHA-256 recorded.
   client.enableSHA256 = false;
   const known = new Set<string>();
-  // Part buffers of finished uploads, taken again by the next ones: an upload allocating two fresh
-  // parts each time left the process's RSS to the allocator's whims (vault-media grew 64-70 MB over
-  // two 200 MB uploads); reused, memory stays at the parts of the uploads running at once.
-  const idleParts: Buffer[] = [];
-  const takePart = () => idleParts.pop() ?? Buffer.allocUnsafe(partSize);
-  const giveBackParts = (parts: Buffer[]) => {
-    for (const part of parts) if (idleParts.length < MAX_IDLE_PARTS) idleParts.push(part);
-  };
+  const partBuffers = createPartBuffers(partSize);
 
   async function ensureBucket(name: string): Promise<void> {
     if (known.has(name)) return;
@@ -215,7 +232,7 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
     const fill = async (piece: Buffer) => {
       for (let offset = 0; offset < piece.length; ) {
         // The buffer the part before last was sent from: free again once that part is stored.
-        const buffer = (part ??= buffers[partsStarted % 2] ??= takePart());
+        const buffer = (part ??= buffers[partsStarted % 2] ??= partBuffers.take());
         const copied = piece.copy(buffer, filled, offset, Math.min(piece.length, offset + partSize - filled));
         filled += copied;
         offset += copied;
@@ -263,7 +280,7 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
       throw err;
     } finally {
       // Every part sent has been answered by now (awaited above on both ways out).
-      giveBackParts(buffers);
+      partBuffers.giveBack(buffers);
     }
   }
 
@@ -297,6 +314,7 @@ export function createObjectStorage(config: ObjectStorageConfig, options: { part
     client,
     region,
     partSize,
+    partBuffers,
     ensureBucket,
     async ensureBuckets(names: readonly string[]) {
       for (const name of names) await ensureBucket(name);

@@ -208,6 +208,8 @@ const VALID_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'POST /api/billing/change-plan': () => ({ plan: 'legacy' }),
   'POST /api/admin/faq': () => ({ question: 'Is there a family discount?', answer: 'Not yet.', is_active: true, display_order: 1 }),
   'PUT /api/admin/faq/{id}': () => ({ question: 'Is there a family discount?', answer: 'Not yet.', is_active: false, display_order: 1 }),
+  // No delivery waits under a random owner id: the well-formed base is refused (409), its broken variants at the edge.
+  'POST /api/admin/delivery-reviews/{id}/reject': () => ({ reason: 'The certificate is not legible.' }),
   'POST /api/community/posts': () => ({ id: randomUUID(), content: 'Day 40. I wrote her a letter instead.', show_name: false }),
   'PUT /api/community/posts/{id}/like': () => ({ liked: true }),
   'POST /api/community/stories': () => ({ id: randomUUID(), story: 'It got better when I started writing.', show_name: false }),
@@ -261,6 +263,7 @@ const MAY_ACCEPT: Record<string, string> = {
   'DELETE /api/admin/queue-session': 'leaving the queue dashboard only clears its cookie, for anyone',
   'GET /api/admin/storage': 'storage per day, for admins only (the fuzz account is refused); the token is the only input',
   'GET /api/admin/backups': 'the scheduled backup’s record, for admins only (the fuzz account is refused); the token is the only input',
+  'GET /api/admin/delivery-reviews': 'the deliveries waiting for legal verification, for admins; the token is the only input',
   'GET /api/court/evidence/head': 'the caller’s own signed chain head; the token is the only input',
   'GET /api/court/evidence/entries': 'the caller’s own evidence chain; the token is the only input',
   'POST /api/court/evidence/bundle-link': 'a link to the caller’s own bundle; the token is the only input',

@@ -39,39 +39,39 @@ export class DeliveryReviewsController {
     return this.rpc.call(AccessKeysRpc.listDeliveryReviews, {}, call);
   }
 
-  @Get(':ownerId')
-  @ApiParam({ name: 'ownerId', format: 'uuid' })
+  @Get(':id')
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The owner’s id.' })
   @Route({
     reply: AccessKeysRpc.openDeliveryReview.reply,
     description: "One review: the owner's trustees, the report's documents (metadata only) and the review's log. Opening it is recorded with the admin's id.",
     errors: { 404: 'NOT_FOUND: not an owner id.', ...NOTHING_WAITS },
   })
-  open(@Param('ownerId') ownerId: string, @CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<DeliveryReview> {
+  open(@Param('id') ownerId: string, @CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<DeliveryReview> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     return this.rpc.call(AccessKeysRpc.openDeliveryReview, { owner_id: ownerIdOf(ownerId) }, call);
   }
 
-  @Post(':ownerId/approve')
-  @ApiParam({ name: 'ownerId', format: 'uuid' })
+  @Post(':id/approve')
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The owner’s id.' })
   @Route({
     reply: AccessKeysRpc.approveDeliveryReview.reply,
     description: 'Verified: the delivery goes ahead (released at once, or when its timing or the veto window says). Recorded with the admin’s id.',
     errors: { 404: 'NOT_FOUND: not an owner id.', ...NOTHING_WAITS },
   })
-  approve(@Param('ownerId') ownerId: string, @CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<DeliveryView> {
+  approve(@Param('id') ownerId: string, @CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<DeliveryView> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     return this.rpc.call(AccessKeysRpc.approveDeliveryReview, { owner_id: ownerIdOf(ownerId) }, call);
   }
 
-  @Post(':ownerId/reject')
-  @ApiParam({ name: 'ownerId', format: 'uuid' })
+  @Post(':id/reject')
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The owner’s id.' })
   @Route({
     body: rejectDeliveryBodySchema,
     reply: AccessKeysRpc.rejectDeliveryReview.reply,
     description: 'Rejected: the delivery ends (nothing is released), with the reason and the admin’s id recorded.',
     errors: { 400: 'VALIDATION_FAILED: no reason, or one too long.', 404: 'NOT_FOUND: not an owner id.', ...NOTHING_WAITS },
   })
-  reject(@Param('ownerId') ownerId: string, @RouteBody() body: z.output<typeof rejectDeliveryBodySchema>, @CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<DeliveryView> {
+  reject(@Param('id') ownerId: string, @RouteBody() body: z.output<typeof rejectDeliveryBodySchema>, @CurrentCaller() caller: UserCaller, @CallCtx() call: CallContext): Promise<DeliveryView> {
     if (!caller.isAdmin) throw new DomainError('FORBIDDEN');
     return this.rpc.call(AccessKeysRpc.rejectDeliveryReview, { owner_id: ownerIdOf(ownerId), reason: body.reason }, call);
   }

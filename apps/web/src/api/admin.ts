@@ -39,15 +39,15 @@ export function fetchDeliveryReviews(signal?: AbortSignal): Promise<DeliveryRevi
 
 /** One review; access-keys records the opening with the admin's id, so it is fetched only when the admin opens it. */
 export function openDeliveryReview(ownerId: string): Promise<DeliveryReview> {
-  return http.get('/api/admin/delivery-reviews/{ownerId}', { path: { ownerId } });
+  return http.get('/api/admin/delivery-reviews/{id}', { path: { id: ownerId } });
 }
 
 export function approveDeliveryReview(ownerId: string): Promise<DeliveryView> {
-  return http.post('/api/admin/delivery-reviews/{ownerId}/approve', { path: { ownerId } });
+  return http.post('/api/admin/delivery-reviews/{id}/approve', { path: { id: ownerId } });
 }
 
 export function rejectDeliveryReview(ownerId: string, reason: string): Promise<DeliveryView> {
-  return http.post('/api/admin/delivery-reviews/{ownerId}/reject', { path: { ownerId }, body: { reason } });
+  return http.post('/api/admin/delivery-reviews/{id}/reject', { path: { id: ownerId }, body: { reason } });
 }
 
 /** The queue dashboard is a page of its own: the gateway first sets its short-lived admin cookie. */

@@ -2034,7 +2034,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/delivery-reviews/{ownerId}": {
+    "/api/admin/delivery-reviews/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2050,7 +2050,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/delivery-reviews/{ownerId}/approve": {
+    "/api/admin/delivery-reviews/{id}/approve": {
         parameters: {
             query?: never;
             header?: never;
@@ -2066,7 +2066,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/delivery-reviews/{ownerId}/reject": {
+    "/api/admin/delivery-reviews/{id}/reject": {
         parameters: {
             query?: never;
             header?: never;
@@ -11360,7 +11360,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                ownerId: string;
+                /** @description The owner’s id. */
+                id: string;
             };
             cookie?: never;
         };
@@ -11418,7 +11419,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                ownerId: string;
+                /** @description The owner’s id. */
+                id: string;
             };
             cookie?: never;
         };
@@ -11476,7 +11478,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                ownerId: string;
+                /** @description The owner’s id. */
+                id: string;
             };
             cookie?: never;
         };
